@@ -1,0 +1,87 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Shoppable: one package, one module per layer; dependencies point inward.
+// See docs/ARCHITECTURE.md for what each module is and may import.
+
+let package = Package(
+    name: "Shoppable",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "ShopCore", targets: ["ShopCore"]),
+        .executable(name: "shoppable", targets: ["shoppable"]),
+    ],
+    targets: [
+        // MARK: - shared (Foundation only; an iOS app can embed these)
+
+        .target(name: "ShopCore"),
+        .target(name: "HTML"),
+
+        // MARK: - C libraries (Debian packages), each behind one thin Swift wrapper
+
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+
+        // MARK: - server
+
+        .target(name: "ShopStore", dependencies: ["ShopCore"]),
+        .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite"]),
+        .target(name: "ShopImport", dependencies: ["ShopCore"]),
+        .target(
+            name: "ShopWeb",
+            dependencies: ["ShopCore", "ShopStore", "HTML", "HTTPServer"],
+            resources: [.copy("Public")]
+        ),
+        .executableTarget(
+            name: "shoppable",
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopWeb", "HTTPServer"],
+            resources: [.copy("DemoCatalog")]
+        ),
+
+        // MARK: - tests
+
+        .target(
+            name: "ShopTestSupport",
+            dependencies: ["ShopCore", "ShopStore", "HTTPServer", "ShopWeb"],
+            path: "Tests/ShopTestSupport"
+        ),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(
+            name: "ShopStoreTests",
+            dependencies: ["ShopStore", "ShopStoreSQLite", "ShopCore", "ShopTestSupport"]
+        ),
+        .testTarget(
+            name: "ShopImportTests",
+            dependencies: ["ShopImport", "ShopCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ShopWebTests",
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "HTML", "ShopTestSupport"],
+            exclude: ["__Snapshots__"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Strict settings for every Swift target, in one place.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

@@ -1,0 +1,211 @@
+public import Foundation
+
+/// A shopper's cart: line items of variants with quantities, in the order they were added.
+///
+/// Rules (issue #2):
+/// - a line's quantity is a whole number in `1...min(available stock, Cart.maximumQuantityPerLine)`;
+/// - adding a variant already in the cart increases its line;
+/// - setting a quantity of 0 removes the line;
+/// - negative, non-integer or over-stock quantities are rejected and the cart is left unchanged;
+/// - sold-out variants cannot be added.
+///
+/// Prices are not stored in the cart: `priced(currency:lookup:)` prices lines from the current
+/// catalog, in minor units.
+///
+/// ```swift
+/// var cart = Cart()
+/// try cart.add(chair.variants[0], of: chair.id, quantity: 2)
+/// try cart.setQuantity(0, of: chair.variants[0])      // removes the line
+/// ```
+public struct Cart: Hashable, Sendable {
+    /// The most of one variant a single line may hold.
+    public static let maximumQuantityPerLine = 99
+
+    /// Line items, oldest first.
+    public private(set) var lines: [LineItem]
+
+    /// Creates a cart with `lines` (as loaded from storage; not re-validated).
+    public init(lines: [LineItem] = []) { self.lines = lines }
+
+    /// Total number of items (sum of quantities), for the tab-bar badge.
+    public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
+
+    /// `true` when the cart has no lines.
+    public var isEmpty: Bool { lines.isEmpty }
+
+    /// The line for `variantID`, if any.
+    public func line(for variantID: Variant.ID) -> LineItem? { lines.first { $0.variantID == variantID } }
+
+    /// The largest quantity one line of `variant` may have now.
+    public static func quantityLimit(for variant: Variant) -> Int {
+        min(variant.inventory.availableQuantity ?? maximumQuantityPerLine, maximumQuantityPerLine)
+    }
+
+    /// Adds `quantity` of `variant`, merging with an existing line for the same variant.
+    /// - Throws: `CartError.quantityNotPositive`, `.soldOut`, `.quantityExceedsStock(available:)`
+    ///   or `.quantityExceedsMaximum(_:)`; the cart is unchanged when it throws.
+    public mutating func add(_ variant: Variant, of productID: Product.ID, quantity: Int) throws(CartError) {
+        guard quantity >= 1 else { throw .quantityNotPositive }
+        guard !variant.inventory.isSoldOut else { throw .soldOut }
+        let existing = line(for: variant.id)?.quantity ?? 0
+        let (wanted, overflow) = existing.addingReportingOverflow(quantity)
+        try Cart.check(overflow ? Int.max : wanted, against: variant, alreadyInCart: existing)
+        if let index = lines.firstIndex(where: { $0.variantID == variant.id }) {
+            lines[index].quantity = wanted
+        } else {
+            lines.append(LineItem(productID: productID, variantID: variant.id, quantity: wanted))
+        }
+    }
+
+    /// Sets the quantity of `variant`'s line; 0 removes it.
+    /// - Throws: `CartError.quantityNegative`, `.lineNotFound`, `.quantityExceedsStock(available:)`
+    ///   or `.quantityExceedsMaximum(_:)`; the cart is unchanged when it throws.
+    public mutating func setQuantity(_ quantity: Int, of variant: Variant) throws(CartError) {
+        guard quantity >= 0 else { throw .quantityNegative }
+        guard let index = lines.firstIndex(where: { $0.variantID == variant.id }) else { throw .lineNotFound }
+        if quantity == 0 {
+            lines.remove(at: index)
+            return
+        }
+        try Cart.check(quantity, against: variant, alreadyInCart: 0)
+        lines[index].quantity = quantity
+    }
+
+    /// Removes the line for `variantID`; does nothing when there is none.
+    public mutating func remove(_ variantID: Variant.ID) {
+        lines.removeAll { $0.variantID == variantID }
+    }
+
+    /// Removes every line.
+    public mutating func removeAll() { lines.removeAll() }
+
+    private static func check(_ quantity: Int, against variant: Variant, alreadyInCart: Int) throws(CartError) {
+        if let available = variant.inventory.availableQuantity, quantity > available {
+            if available == 0 { throw .soldOut }
+            throw .quantityExceedsStock(available: available, inCart: alreadyInCart)
+        }
+        if quantity > maximumQuantityPerLine { throw .quantityExceedsMaximum(maximumQuantityPerLine) }
+    }
+}
+
+/// One line of a cart: a variant of a product and how many.
+public struct LineItem: Hashable, Sendable {
+    /// The product the variant belongs to.
+    public var productID: Product.ID
+    /// The variant being bought.
+    public var variantID: Variant.ID
+    /// How many, ≥ 1.
+    public var quantity: Int
+
+    /// Creates a line item.
+    public init(productID: Product.ID, variantID: Variant.ID, quantity: Int) {
+        self.productID = productID
+        self.variantID = variantID
+        self.quantity = quantity
+    }
+}
+
+/// Quantities typed by people (form fields, query strings).
+public enum CartQuantity {
+    /// Parses a whole, non-negative quantity such as `"3"` (surrounding spaces ignored).
+    /// - Throws: `CartError.quantityNegative` for `"-1"`, `CartError.quantityNotWhole` for `"1.5"`,
+    ///   `CartError.quantityNotANumber` for `""` or `"abc"`.
+    public static func parse(_ text: String) throws(CartError) -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let value = Int(trimmed) {
+            guard value >= 0 else { throw .quantityNegative }
+            return value
+        }
+        if let number = DecimalNumber(trimmed), !trimmed.contains(",") {
+            throw number.negative ? .quantityNegative : .quantityNotWhole
+        }
+        throw .quantityNotANumber
+    }
+}
+
+/// Why a cart change was refused. The cart is always left as it was.
+public enum CartError: Error, Equatable, Sendable, LocalizedError {
+    /// The quantity is below zero.
+    case quantityNegative
+    /// The quantity has a fractional part (`1.5`).
+    case quantityNotWhole
+    /// The quantity is not a number.
+    case quantityNotANumber
+    /// Adding needs at least one item.
+    case quantityNotPositive
+    /// The variant has no stock left.
+    case soldOut
+    /// Only `available` can be bought; `inCart` of them are already in the cart.
+    case quantityExceedsStock(available: Int, inCart: Int)
+    /// A line may hold at most this many.
+    case quantityExceedsMaximum(Int)
+    /// The cart has no line for that variant.
+    case lineNotFound
+    /// The product or variant does not exist or is not for sale.
+    case variantNotFound
+
+    /// English text for logs and the CLI; the storefront localizes by case instead.
+    public var errorDescription: String? {
+        switch self {
+        case .quantityNegative: "Quantity cannot be negative."
+        case .quantityNotWhole: "Quantity must be a whole number."
+        case .quantityNotANumber: "Quantity must be a number."
+        case .quantityNotPositive: "Quantity must be at least 1."
+        case .soldOut: "This item is sold out."
+        case let .quantityExceedsStock(available, inCart):
+            inCart > 0 ? "Only \(available) available, and \(inCart) already in your cart."
+                : "Only \(available) available."
+        case let .quantityExceedsMaximum(maximum): "At most \(maximum) of one item per order."
+        case .lineNotFound: "That item is not in your cart."
+        case .variantNotFound: "That product is not available."
+        }
+    }
+}
+
+/// A cart priced from the current catalog: every line with its unit price and line total,
+/// and the subtotal, all in minor units of one currency.
+public struct PricedCart: Sendable {
+    /// A priced line.
+    public struct Line: Sendable {
+        /// The product, as currently in the catalog.
+        public var product: Product
+        /// The variant bought.
+        public var variant: Variant
+        /// How many.
+        public var quantity: Int
+        /// `variant.price` (what one costs now).
+        public var unitPrice: Money { variant.price }
+        /// `unitPrice × quantity`.
+        public var lineTotal: Money
+        /// The most this line may be raised to now.
+        public var quantityLimit: Int { Cart.quantityLimit(for: variant) }
+    }
+
+    /// Priced lines, in cart order. Lines whose variant is gone or unpublished are left out.
+    public var lines: [Line]
+    /// Sum of line totals.
+    public var subtotal: Money
+    /// Sum of quantities of the priced lines.
+    public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
+}
+
+extension Cart {
+    /// Prices the cart from the catalog.
+    /// - Parameters:
+    ///   - currency: the shop currency; the subtotal is in it.
+    ///   - lookup: the current product and variant for a line, or nil when it no longer exists
+    ///     or is not for sale (such lines are left out).
+    /// - Throws: `MoneyError` when a price is in another currency or the sum overflows.
+    public func priced(currency: Currency,
+                       lookup: (LineItem) -> (Product, Variant)?) throws(MoneyError) -> PricedCart {
+        var priced: [PricedCart.Line] = []
+        var subtotal = Money.zero(currency)
+        for line in lines {
+            guard let (product, variant) = lookup(line) else { continue }
+            let total = try variant.price.multiplied(by: line.quantity)
+            subtotal = try subtotal.adding(total)
+            priced.append(.init(product: product, variant: variant, quantity: line.quantity, lineTotal: total))
+        }
+        return PricedCart(lines: priced, subtotal: subtotal)
+    }
+}

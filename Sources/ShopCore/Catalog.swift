@@ -1,0 +1,219 @@
+public import Foundation
+
+/// A product category, e.g. "Chairs". Products belong to at most one category.
+public struct Category: Identifiable, Hashable, Sendable {
+    /// Store-assigned identifier.
+    public typealias ID = Tagged<Category, Int64>
+
+    /// Store-assigned identifier.
+    public var id: ID
+    /// URL-safe unique name, e.g. `"chairs"` (see `Handle.make(from:)`).
+    public var handle: String
+    /// Display name as the merchant wrote it, e.g. `"Chairs"`.
+    public var name: String
+
+    /// Creates a category.
+    public init(id: ID, handle: String, name: String) {
+        self.id = id
+        self.handle = handle
+        self.name = name
+    }
+}
+
+/// A customer rating summary: the average on a 0–5 scale and the number of ratings.
+///
+/// The average is kept in hundredths (`rateHundredths` 470 = 4.70 stars) so no floating
+/// point is stored; Fake Store API ratings have one decimal.
+public struct Rating: Hashable, Sendable {
+    /// The average rating × 100, in 0...500.
+    public var rateHundredths: Int
+    /// How many ratings the average is over (≥ 0).
+    public var count: Int
+
+    /// Creates a rating, clamping the average to 0...500 hundredths and the count to ≥ 0.
+    public init(rateHundredths: Int, count: Int) {
+        self.rateHundredths = min(max(rateHundredths, 0), 500)
+        self.count = max(count, 0)
+    }
+
+    /// The average with one decimal, e.g. `"4.7"` (locale-independent; the view localizes).
+    public var oneDecimal: String {
+        let tenths = (rateHundredths + 5) / 10
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// A product image: a URL (absolute `https://…` or a path on this site such as
+/// `/images/demo/chair.svg`) and its alternative text.
+public struct ProductImage: Hashable, Sendable {
+    /// Absolute URL or site-relative path.
+    public var url: String
+    /// Alternative text for screen readers; empty means "use the product title".
+    public var altText: String
+
+    /// Creates an image reference.
+    public init(url: String, altText: String = "") {
+        self.url = url
+        self.altText = altText
+    }
+}
+
+/// Whether a variant's stock is counted, and what happens at zero.
+public enum Inventory: Hashable, Sendable {
+    /// Stock is not tracked: the variant is always available (Shopify: empty
+    /// `Variant Inventory Tracker`; WooCommerce: empty `Stock` with "In stock?" = 1).
+    case untracked
+    /// Stock is tracked. `allowsBackorder` (Shopify `Variant Inventory Policy` = `continue`)
+    /// allows selling past zero.
+    case tracked(quantity: Int, allowsBackorder: Bool)
+
+    /// How many a shopper can buy now, or nil when there is no stock limit.
+    public var availableQuantity: Int? {
+        switch self {
+        case .untracked: nil
+        case let .tracked(quantity, allowsBackorder): allowsBackorder ? nil : max(quantity, 0)
+        }
+    }
+
+    /// `true` when the variant cannot be bought at all.
+    public var isSoldOut: Bool { availableQuantity == 0 }
+}
+
+/// One purchasable version of a product (a size/colour combination), with its own SKU, price
+/// and stock.
+public struct Variant: Identifiable, Hashable, Sendable {
+    /// Store-assigned identifier.
+    public typealias ID = Tagged<Variant, Int64>
+
+    /// Store-assigned identifier.
+    public var id: ID
+    /// Stock-keeping unit, trimmed; nil when the merchant gave none (the variant is then
+    /// identified by the product handle and its option values).
+    public var sku: String?
+    /// Values of the product's options, in the order of `Product.optionNames`
+    /// (e.g. `["M", "Red"]`); empty for a product without options.
+    public var optionValues: [String]
+    /// What the shopper pays for one (the sale price when there is a sale).
+    public var price: Money
+    /// The higher "was" price shown struck through, when greater than `price`; else nil.
+    public var compareAtPrice: Money?
+    /// Stock tracking and quantity.
+    public var inventory: Inventory
+
+    /// Creates a variant. A `compareAtPrice` not above `price` is dropped (nothing to strike through).
+    public init(id: ID, sku: String?, optionValues: [String], price: Money,
+                compareAtPrice: Money?, inventory: Inventory) {
+        self.id = id
+        self.sku = sku
+        self.optionValues = optionValues
+        self.price = price
+        if let compareAtPrice, compareAtPrice.currency == price.currency,
+           compareAtPrice.minorUnits > price.minorUnits {
+            self.compareAtPrice = compareAtPrice
+        } else {
+            self.compareAtPrice = nil
+        }
+        self.inventory = inventory
+    }
+
+    /// The option values joined for display, e.g. `"M / Red"`; empty when there are none.
+    public var title: String { optionValues.joined(separator: " / ") }
+}
+
+/// A product as shoppers see it: text, media, and one or more variants.
+public struct Product: Identifiable, Hashable, Sendable {
+    /// Store-assigned identifier.
+    public typealias ID = Tagged<Product, Int64>
+
+    /// Store-assigned identifier.
+    public var id: ID
+    /// URL-safe unique key, e.g. `"oak-dining-chair"`; re-imports update by handle.
+    public var handle: String
+    /// Display title.
+    public var title: String
+    /// Description as a sanitized HTML fragment (safe subset only), ready to embed.
+    public var descriptionHTML: String
+    /// Description as plain text, for search and summaries.
+    public var descriptionText: String
+    /// Brand or maker; empty when unknown.
+    public var vendor: String
+    /// The merchant's product type, e.g. `"Chair"`; empty when unknown.
+    public var productType: String
+    /// The category the product is listed under, if any.
+    public var categoryID: Category.ID?
+    /// Free-form tags, trimmed, without duplicates.
+    public var tags: [String]
+    /// When the product was (or will be) published; nil when unknown.
+    public var publishedAt: Date?
+    /// `false` for drafts, archived or unpublished products: kept, but not shown to shoppers.
+    public var isPublished: Bool
+    /// Images in display order; the first is the main one.
+    public var images: [ProductImage]
+    /// Customer rating, when the source has one.
+    public var rating: Rating?
+    /// Option names in order, e.g. `["Size", "Color"]`; empty means a single variant with no
+    /// choice (Shopify's `Title` / `Default Title`).
+    public var optionNames: [String]
+    /// At least one variant.
+    public var variants: [Variant]
+
+    /// Creates a product.
+    public init(id: ID, handle: String, title: String, descriptionHTML: String = "",
+                descriptionText: String = "", vendor: String = "", productType: String = "",
+                categoryID: Category.ID? = nil, tags: [String] = [], publishedAt: Date? = nil,
+                isPublished: Bool = true, images: [ProductImage] = [], rating: Rating? = nil,
+                optionNames: [String] = [], variants: [Variant]) {
+        self.id = id
+        self.handle = handle
+        self.title = title
+        self.descriptionHTML = descriptionHTML
+        self.descriptionText = descriptionText
+        self.vendor = vendor
+        self.productType = productType
+        self.categoryID = categoryID
+        self.tags = tags
+        self.publishedAt = publishedAt
+        self.isPublished = isPublished
+        self.images = images
+        self.rating = rating
+        self.optionNames = optionNames
+        self.variants = variants
+    }
+
+    /// The variant chosen when the shopper has not picked one: the first that is not sold out,
+    /// else the first.
+    public var defaultVariant: Variant? {
+        variants.first(where: { !$0.inventory.isSoldOut }) ?? variants.first
+    }
+
+    /// `true` when every variant is sold out.
+    public var isSoldOut: Bool { variants.allSatisfy(\.inventory.isSoldOut) }
+
+    /// The lowest variant price ("from $…" on cards).
+    public var lowestPrice: Money? { variants.min(by: { $0.price.minorUnits < $1.price.minorUnits })?.price }
+
+    /// `true` when the shopper must choose among options.
+    public var hasOptions: Bool { !optionNames.isEmpty }
+}
+
+/// Handles: URL-safe keys derived from names (`"Oak Dining Chair!"` → `"oak-dining-chair"`).
+public enum Handle {
+    /// Lower-cases, folds diacritics (`é`→`e`, `ı`→`i`), keeps ASCII letters and digits and joins
+    /// the runs with `-`. Returns `"item"` when nothing is left.
+    public static func make(from text: String) -> String {
+        let folded = text.applyingTransform(.stripDiacritics, reverse: false) ?? text
+        var result = ""
+        var pendingDash = false
+        for scalar in folded.lowercased().unicodeScalars {
+            let mapped: Unicode.Scalar = scalar == "ı" ? "i" : scalar
+            if mapped.isASCII, mapped.properties.isAlphabetic || ("0"..."9").contains(mapped) {
+                if pendingDash, !result.isEmpty { result.append("-") }
+                pendingDash = false
+                result.unicodeScalars.append(mapped)
+            } else {
+                pendingDash = true
+            }
+        }
+        return result.isEmpty ? "item" : result
+    }
+}

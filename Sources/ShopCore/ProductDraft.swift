@@ -1,0 +1,85 @@
+public import Foundation
+
+/// A product read from a catalog file, before it has store identifiers.
+///
+/// Catalog readers (`ShopImport`) produce drafts; the store upserts them: products by `handle`,
+/// variants within a product by SKU when given, else by option values.
+public struct ProductDraft: Hashable, Sendable {
+    /// URL-safe key, trimmed and unique within one import.
+    public var handle: String
+    /// Display title.
+    public var title: String
+    /// Sanitized HTML description (safe subset), ready to embed.
+    public var descriptionHTML: String
+    /// Plain-text description for search.
+    public var descriptionText: String
+    /// Brand or maker.
+    public var vendor: String
+    /// The merchant's product type.
+    public var productType: String
+    /// The category name to list the product under (created when missing), e.g. `"Chairs"`.
+    public var categoryName: String?
+    /// Tags, trimmed, unique.
+    public var tags: [String]
+    /// Publication date, if the file has one.
+    public var publishedAt: Date?
+    /// `false` for drafts, archived or unpublished products.
+    public var isPublished: Bool
+    /// Images in display order.
+    public var images: [ProductImage]
+    /// Rating, if the file has one.
+    public var rating: Rating?
+    /// Option names (empty: no options).
+    public var optionNames: [String]
+    /// At least one variant.
+    public var variants: [VariantDraft]
+    /// Where the product starts in the source file (1-based line), for messages.
+    public var sourceLine: Int
+
+    /// Creates a draft.
+    public init(handle: String, title: String, descriptionHTML: String = "", descriptionText: String = "",
+                vendor: String = "", productType: String = "", categoryName: String? = nil,
+                tags: [String] = [], publishedAt: Date? = nil, isPublished: Bool = true,
+                images: [ProductImage] = [], rating: Rating? = nil, optionNames: [String] = [],
+                variants: [VariantDraft], sourceLine: Int = 0) {
+        self.handle = handle
+        self.title = title
+        self.descriptionHTML = descriptionHTML
+        self.descriptionText = descriptionText
+        self.vendor = vendor
+        self.productType = productType
+        self.categoryName = categoryName
+        self.tags = tags
+        self.publishedAt = publishedAt
+        self.isPublished = isPublished
+        self.images = images
+        self.rating = rating
+        self.optionNames = optionNames
+        self.variants = variants
+        self.sourceLine = sourceLine
+    }
+}
+
+/// A variant read from a catalog file, before it has a store identifier.
+public struct VariantDraft: Hashable, Sendable {
+    /// Trimmed SKU, or nil when the file gives none.
+    public var sku: String?
+    /// Option values in the order of the product's option names.
+    public var optionValues: [String]
+    /// What the shopper pays (the sale price when on sale).
+    public var price: Money
+    /// The higher "was" price, if any.
+    public var compareAtPrice: Money?
+    /// Stock tracking.
+    public var inventory: Inventory
+
+    /// Creates a variant draft.
+    public init(sku: String?, optionValues: [String] = [], price: Money, compareAtPrice: Money? = nil,
+                inventory: Inventory = .untracked) {
+        self.sku = sku
+        self.optionValues = optionValues
+        self.price = price
+        self.compareAtPrice = compareAtPrice
+        self.inventory = inventory
+    }
+}
