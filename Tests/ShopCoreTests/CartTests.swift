@@ -1,0 +1,175 @@
+import Testing
+@testable import ShopCore
+
+private func variant(_ id: Int64, price: Int64 = 10_00, inventory: Inventory = .tracked(quantity: 5, allowsBackorder: false)) -> Variant {
+    Variant(id: Variant.ID(id), sku: "SKU-\(id)", optionValues: [], price: Money(minorUnits: price, currency: .usd),
+            compareAtPrice: nil, inventory: inventory)
+}
+
+private let productID: Product.ID = 1
+
+@Suite("Cart rules")
+struct CartTests {
+    @Test func addingANewVariantCreatesALine() throws {
+        var cart = Cart()
+        try cart.add(variant(1), of: productID, quantity: 2)
+        #expect(cart.lines == [LineItem(productID: productID, variantID: 1, quantity: 2)])
+        #expect(cart.itemCount == 2)
+    }
+
+    @Test func addingTheSameVariantTwiceIncreasesItsLine() throws {
+        var cart = Cart()
+        try cart.add(variant(1), of: productID, quantity: 2)
+        try cart.add(variant(2), of: productID, quantity: 1)
+        try cart.add(variant(1), of: productID, quantity: 3)
+        #expect(cart.lines.map(\.quantity) == [5, 1])
+        #expect(cart.lines.map(\.variantID) == [1, 2])
+    }
+
+    @Test func settingQuantityZeroRemovesTheLine() throws {
+        var cart = Cart()
+        try cart.add(variant(1), of: productID, quantity: 2)
+        try cart.setQuantity(0, of: variant(1))
+        #expect(cart.isEmpty)
+    }
+
+    @Test(arguments: [
+        (0, CartError.quantityNotPositive), (-1, .quantityNotPositive), (6, .quantityExceedsStock(available: 5, inCart: 0)),
+    ])
+    func rejectedAddsLeaveTheCartUnchanged(quantity: Int, error: CartError) throws {
+        var cart = Cart()
+        try cart.add(variant(9), of: productID, quantity: 1)
+        let before = cart
+        #expect(throws: error) { try cart.add(variant(1), of: productID, quantity: quantity) }
+        #expect(cart == before)
+    }
+
+    @Test func addingBeyondStockCountsWhatIsAlreadyInTheCart() throws {
+        var cart = Cart()
+        try cart.add(variant(1), of: productID, quantity: 4)
+        let before = cart
+        #expect(throws: CartError.quantityExceedsStock(available: 5, inCart: 4)) {
+            try cart.add(variant(1), of: productID, quantity: 2)
+        }
+        #expect(cart == before)
+    }
+
+    @Test func soldOutVariantsCannotBeAdded() {
+        var cart = Cart()
+        #expect(throws: CartError.soldOut) {
+            try cart.add(variant(1, inventory: .tracked(quantity: 0, allowsBackorder: false)), of: productID, quantity: 1)
+        }
+        #expect(cart.isEmpty)
+    }
+
+    @Test func untrackedAndBackorderableStockIsCappedAtNinetyNinePerLine() throws {
+        for inventory in [Inventory.untracked, .tracked(quantity: 0, allowsBackorder: true)] {
+            var cart = Cart()
+            try cart.add(variant(1, inventory: inventory), of: productID, quantity: 99)
+            #expect(throws: CartError.quantityExceedsMaximum(99)) {
+                try cart.add(variant(1, inventory: inventory), of: productID, quantity: 1)
+            }
+            #expect(cart.lines.first?.quantity == 99)
+        }
+    }
+
+    @Test func hugeQuantitiesDoNotOverflow() throws {
+        var cart = Cart()
+        try cart.add(variant(1, inventory: .untracked), of: productID, quantity: 1)
+        #expect(throws: CartError.quantityExceedsMaximum(99)) {
+            try cart.add(variant(1, inventory: .untracked), of: productID, quantity: .max)
+        }
+        #expect(cart.lines.first?.quantity == 1)
+    }
+
+    @Test(arguments: [
+        (-1, CartError.quantityNegative), (6, .quantityExceedsStock(available: 5, inCart: 0)),
+    ])
+    func rejectedQuantityChangesLeaveTheCartUnchanged(quantity: Int, error: CartError) throws {
+        var cart = Cart()
+        try cart.add(variant(1), of: productID, quantity: 2)
+        let before = cart
+        #expect(throws: error) { try cart.setQuantity(quantity, of: variant(1)) }
+        #expect(cart == before)
+    }
+
+    @Test func changingTheQuantityOfAMissingLineFails() {
+        var cart = Cart()
+        #expect(throws: CartError.lineNotFound) { try cart.setQuantity(1, of: variant(1)) }
+    }
+
+    @Test func stockThatFellBelowTheCartQuantityCapsTheNextChange() throws {
+        var cart = Cart(lines: [LineItem(productID: productID, variantID: 1, quantity: 4)])
+        #expect(throws: CartError.quantityExceedsStock(available: 2, inCart: 0)) {
+            try cart.setQuantity(3, of: variant(1, inventory: .tracked(quantity: 2, allowsBackorder: false)))
+        }
+        try cart.setQuantity(2, of: variant(1, inventory: .tracked(quantity: 2, allowsBackorder: false)))
+        #expect(cart.lines.first?.quantity == 2)
+    }
+
+    @Test(arguments: [("3", 3), (" 12 ", 12), ("0", 0)])
+    func parsesWholeQuantities(text: String, value: Int) throws {
+        #expect(try CartQuantity.parse(text) == value)
+    }
+
+    @Test(arguments: [
+        ("-1", CartError.quantityNegative), ("1.5", .quantityNotWhole), ("-2.5", .quantityNegative),
+        ("", .quantityNotANumber), ("abc", .quantityNotANumber), ("1e99999", .quantityNotANumber),
+        ("99999999999999999999999", .quantityNotWhole),
+    ])
+    func rejectsQuantitiesThatAreNotWholeNonNegativeNumbers(text: String, error: CartError) {
+        #expect(throws: error) { try CartQuantity.parse(text) }
+    }
+
+    @Test func pricingGivesLineTotalsAndSubtotalInMinorUnits() throws {
+        let chair = variant(1, price: 149_00)
+        let mug = variant(2, price: 3_25, inventory: .untracked)
+        let product = Product(id: productID, handle: "p", title: "P", variants: [chair, mug])
+        var cart = Cart()
+        try cart.add(chair, of: productID, quantity: 2)
+        try cart.add(mug, of: productID, quantity: 20)
+        cart = Cart(lines: cart.lines + [LineItem(productID: 99, variantID: 99, quantity: 1)])
+        let priced = try cart.priced(currency: .usd) { line in
+            product.variants.first { $0.id == line.variantID }.map { (product, $0) }
+        }
+        #expect(priced.lines.map(\.lineTotal.minorUnits) == [298_00, 65_00])
+        #expect(priced.subtotal == Money(minorUnits: 363_00, currency: .usd))
+        #expect(priced.itemCount == 22)
+    }
+}
+
+@Suite("Catalog values")
+struct CatalogValueTests {
+    @Test func compareAtPriceNotAboveThePriceIsDropped() {
+        let same = Variant(id: 1, sku: nil, optionValues: [], price: Money(minorUnits: 10_00, currency: .usd),
+                           compareAtPrice: Money(minorUnits: 10_00, currency: .usd), inventory: .untracked)
+        #expect(same.compareAtPrice == nil)
+        let sale = Variant(id: 1, sku: nil, optionValues: [], price: Money(minorUnits: 8_00, currency: .usd),
+                           compareAtPrice: Money(minorUnits: 10_00, currency: .usd), inventory: .untracked)
+        #expect(sale.compareAtPrice?.minorUnits == 10_00)
+    }
+
+    @Test(arguments: [
+        ("Oak Dining Chair!", "oak-dining-chair"), ("  Çay Bardağı — İnce ", "cay-bardagi-ince"),
+        ("Café Crème", "cafe-creme"), ("***", "item"), ("Men's Clothing", "men-s-clothing"),
+    ])
+    func handlesAreURLSafe(name: String, handle: String) {
+        #expect(Handle.make(from: name) == handle)
+    }
+
+    @Test func ratingIsClampedAndShownWithOneDecimal() {
+        #expect(Rating(rateHundredths: 470, count: 3).oneDecimal == "4.7")
+        #expect(Rating(rateHundredths: 449, count: 3).oneDecimal == "4.5")
+        #expect(Rating(rateHundredths: 900, count: -1) == Rating(rateHundredths: 500, count: 0))
+    }
+
+    @Test func defaultVariantIsTheFirstThatIsNotSoldOut() {
+        let soldOut = Variant(id: 1, sku: nil, optionValues: ["S"], price: Money(minorUnits: 1, currency: .usd),
+                              compareAtPrice: nil, inventory: .tracked(quantity: 0, allowsBackorder: false))
+        let available = Variant(id: 2, sku: nil, optionValues: ["M"], price: Money(minorUnits: 1, currency: .usd),
+                                compareAtPrice: nil, inventory: .tracked(quantity: 1, allowsBackorder: false))
+        let product = Product(id: 1, handle: "t", title: "T", optionNames: ["Size"], variants: [soldOut, available])
+        #expect(product.defaultVariant?.id == 2)
+        #expect(!product.isSoldOut)
+    }
+}

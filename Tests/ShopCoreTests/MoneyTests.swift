@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import ShopCore
+
+@Suite("Money")
+struct MoneyTests {
+    @Test(arguments: [
+        ("49.9", Int64(49_90)), ("49.90", 49_90), ("0.1", 10), ("109.95", 109_95), ("22.3", 22_30),
+        ("1,299.00", 1_299_00), ("$12", 12_00), (" 7.5 ", 7_50), ("1.2E+3", 1_200_00),
+        ("3.65275E+2", 365_28), ("0.005", 1), ("0.004", 0), ("-0.005", -1), ("-12.345", -12_35),
+        ("€5", 5_00), ("000.50", 50),
+    ])
+    func parsesDecimalTextIntoMinorUnitsRoundingHalfUpOnce(text: String, minor: Int64) throws {
+        #expect(try Money.parse(text, currency: .usd).minorUnits == minor)
+    }
+
+    @Test(arguments: ["", "abc", "1.2.3", "12,34", "1,2345.00", "--1", "1e", "5 USD"])
+    func rejectsTextThatIsNotADecimalAmount(text: String) {
+        #expect(throws: MoneyError.invalidAmount(text)) { try Money.parse(text, currency: .usd) }
+    }
+
+    @Test func parsingRespectsTheCurrencyExponent() throws {
+        #expect(try Money.parse("1500.4", currency: .jpy).minorUnits == 1_500)
+        #expect(try Money.parse("1500.5", currency: .jpy).minorUnits == 1_501)
+        let kwd = try Currency(code: "kwd")
+        #expect(kwd.code == "KWD" && kwd.minorUnitDigits == 3)
+        #expect(try Money.parse("1.2345", currency: kwd).minorUnits == 1_235)
+    }
+
+    @Test func hugeAmountsOverflowInsteadOfWrapping() {
+        #expect(throws: MoneyError.overflow) { try Money.parse("99999999999999999999", currency: .usd) }
+        let big = Money(minorUnits: .max, currency: .usd)
+        #expect(throws: MoneyError.overflow) { try big.adding(Money(minorUnits: 1, currency: .usd)) }
+        #expect(throws: MoneyError.overflow) { try big.multiplied(by: 2) }
+        #expect(throws: MoneyError.overflow) {
+            try Money(minorUnits: .min, currency: .usd).subtracting(Money(minorUnits: 1, currency: .usd))
+        }
+    }
+
+    @Test func arithmeticRefusesToMixCurrencies() {
+        let dollars = Money(minorUnits: 100, currency: .usd)
+        let euros = Money(minorUnits: 100, currency: .eur)
+        #expect(throws: MoneyError.currencyMismatch(.usd, .eur)) { try dollars.adding(euros) }
+        #expect(throws: MoneyError.currencyMismatch(.usd, .eur)) { try dollars.subtracting(euros) }
+    }
+
+    @Test func sumsAndProductsAreExact() throws {
+        let price = Money(minorUnits: 3_25, currency: .usd)
+        #expect(try price.multiplied(by: 20).minorUnits == 65_00)
+        let total = try Money.sum([price, price, Money(minorUnits: 50, currency: .usd)], currency: .usd)
+        #expect(total.minorUnits == 7_00)
+        #expect(try Money.sum([Money](), currency: .usd).isZero)
+    }
+
+    @Test func currencyCodesAreValidated() throws {
+        #expect(throws: MoneyError.invalidCurrencyCode("kr")) { try Currency(code: "kr") }
+        #expect(throws: MoneyError.invalidCurrencyCode("US1")) { try Currency(code: "US1") }
+        #expect(try Currency(code: " usd ") == .usd)
+    }
+
+    @Test(arguments: [
+        (Int64(49_90), "en_US", "$49.90"), (1_299_00, "en_US", "$1,299.00"), (5, "en_US", "$0.05"),
+        (-12_50, "en_US", "-$12.50"),
+    ])
+    func formatsWithTheLocale(minor: Int64, locale: String, expected: String) {
+        let text = MoneyFormatter.shared.string(Money(minorUnits: minor, currency: .usd),
+                                                locale: Locale(identifier: locale))
+        #expect(text == expected)
+    }
+
+    @Test func formatsOtherCurrenciesAndLocales() {
+        let formatter = MoneyFormatter()
+        let euros = formatter.string(Money(minorUnits: 1_234_56, currency: .eur), locale: Locale(identifier: "es_ES"))
+        #expect(euros.contains("1234,56") || euros.contains("1.234,56"))
+        #expect(euros.contains("€"))
+        let yen = formatter.string(Money(minorUnits: 1_500, currency: .jpy), locale: Locale(identifier: "en_US"))
+        #expect(yen.contains("1,500") && !yen.contains("."))
+    }
+
+    @Test func formattingFromManyThreadsGivesTheSameText() async {
+        let formatter = MoneyFormatter()
+        let money = Money(minorUnits: 12_345_67, currency: .usd)
+        let texts = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<64 {
+                group.addTask { formatter.string(money, locale: Locale(identifier: "en_US")) }
+            }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(texts == ["$12,345.67"])
+    }
+
+    @Test func plainDescriptionIsLocaleIndependent() {
+        #expect(Money(minorUnits: -5, currency: .usd).description == "-0.05 USD")
+        #expect(Money(minorUnits: 1_500, currency: .jpy).decimalString == "1500")
+    }
+}
