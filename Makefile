@@ -1,0 +1,48 @@
+# Shoppable — the two commands the README opens with:
+#   make run    install missing system packages, build (release), serve http://127.0.0.1:8080
+#   make test   install what the tests need, run unit + in-process tests, then end-to-end tests
+
+SWIFT ?= swift
+PORT ?= 8080
+DATABASE ?= var/shoppable.sqlite3
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+
+.PHONY: run test unit-test e2e-test build release deps test-deps bench clean
+
+run: deps release
+	mkdir -p var
+	.build/release/shoppable serve --port $(PORT) --database $(DATABASE)
+
+test: test-deps unit-test e2e-test
+
+unit-test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel
+
+e2e-test: release $(VENV)/.installed
+	SHOPPABLE_BINARY=$(CURDIR)/.build/release/shoppable $(PYTHON) -m pytest -q e2e
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product shoppable
+
+deps:
+	scripts/install-deps build
+
+test-deps:
+	scripts/install-deps test
+
+$(VENV)/.installed: e2e/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r e2e/requirements.txt
+	touch $@
+
+bench: release
+	scripts/install-deps bench
+	bench/run
+
+clean:
+	rm -rf .build $(VENV)

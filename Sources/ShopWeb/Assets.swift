@@ -1,0 +1,83 @@
+public import Foundation
+
+/// Static files shipped in `Sources/ShopWeb/Public` (stylesheet, script, demo images), loaded
+/// once at start and served from memory.
+///
+/// The stylesheet and script are linked by content-hashed URLs (`/static/app.css?v=1f3a…`):
+/// they are sent with `Cache-Control: public, max-age=31536000, immutable` and a strong ETag,
+/// so browsers fetch them once per release. Images get a day of caching plus the ETag.
+public struct Assets: Sendable {
+    /// One file.
+    public struct File: Sendable {
+        /// The bytes.
+        public var bytes: [UInt8]
+        /// The `Content-Type` header value.
+        public var contentType: String
+        /// Strong ETag: a quoted 64-bit FNV-1a hash of the bytes in hex.
+        public var etag: String
+    }
+
+    /// Files by path below `Public`, e.g. `"app.css"`, `"images/demo/oak-chair.svg"`.
+    public var files: [String: File]
+
+    /// Creates assets from files.
+    public init(files: [String: File]) { self.files = files }
+
+    /// The URL of a file with its content hash, e.g. `/static/app.css?v=1f3a…`, for immutable caching.
+    public func versionedPath(_ path: String) -> String {
+        guard let file = files[path] else { return "/static/\(path)" }
+        return "/static/\(path)?v=\(file.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))"
+    }
+
+    /// The files in the module's `Public` resource folder.
+    public static let bundled: Assets = {
+        guard let root = Bundle.module.url(forResource: "Public", withExtension: nil) else { return Assets(files: [:]) }
+        return load(from: root)
+    }()
+
+    /// Loads every regular file below `root` (hidden files skipped).
+    public static func load(from root: URL) -> Assets {
+        var files: [String: File] = [:]
+        let fileManager = FileManager.default
+        guard let enumerator = fileManager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                                      options: [.skipsHiddenFiles]) else { return Assets(files: [:]) }
+        let rootPath = root.standardizedFileURL.path
+        for case let url as URL in enumerator {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  let data = try? Data(contentsOf: url) else { continue }
+            var relative = url.standardizedFileURL.path
+            if relative.hasPrefix(rootPath) { relative.removeFirst(rootPath.count) }
+            while relative.hasPrefix("/") { relative.removeFirst() }
+            let bytes = [UInt8](data)
+            files[relative] = File(bytes: bytes, contentType: contentType(for: url.pathExtension), etag: etag(for: bytes))
+        }
+        return Assets(files: files)
+    }
+
+    /// The `Content-Type` for a file extension.
+    public static func contentType(for pathExtension: String) -> String {
+        switch pathExtension.lowercased() {
+        case "css": "text/css; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "webp": "image/webp"
+        case "gif": "image/gif"
+        case "ico": "image/x-icon"
+        case "json", "webmanifest": "application/json"
+        case "woff2": "font/woff2"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// A strong ETag: the quoted FNV-1a 64-bit hash of `bytes` in hex.
+    public static func etag(for bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "\"\(String(hash, radix: 16))\""
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ShopCore
+import ShopStore
+
+/// The tab of the bottom bar a page belongs to.
+enum Tab: Sendable { case home, categories, cart }
+
+/// A one-time message shown at the top of the next page (after a redirect).
+struct Flash: Sendable, Equatable {
+    enum Kind: String, Sendable { case success, error }
+    var kind: Kind
+    var text: String
+    /// An optional link after the text ("View cart").
+    var linkText: String?
+    var linkHref: String?
+}
+
+/// What every page shows around its content.
+struct LayoutModel: Sendable {
+    var title: String
+    var activeTab: Tab?
+    var cartCount: Int
+    var flash: Flash?
+    var stylesheetHref: String
+    var scriptHref: String
+    var localizer: Localizer
+}
+
+/// A product as a card in a grid.
+struct ProductCardModel: Sendable, Equatable {
+    var href: String
+    var title: String
+    var vendor: String
+    var imageURL: String?
+    var imageAlt: String
+    /// "$149.00" or "From $49.00".
+    var price: String
+    /// The struck-through "was" price, when on sale.
+    var compareAtPrice: String?
+    var rating: RatingModel?
+    var isSoldOut: Bool
+    var soldOutText: String
+    var saleText: String
+}
+
+/// Stars and count, pre-formatted.
+struct RatingModel: Sendable, Equatable {
+    /// 0...100: how much of the five stars to fill.
+    var percent: Int
+    var label: String
+    var countText: String
+}
+
+/// A category link with its product count.
+struct CategoryLinkModel: Sendable, Equatable {
+    var name: String
+    var href: String
+    var countText: String
+    var initial: String
+    /// 0..<6: which accent colour the tile uses (stable per handle).
+    var tone: Int
+}
+
+/// Previous/next links and "Page 2 of 5".
+struct PaginationModel: Sendable, Equatable {
+    var previousHref: String?
+    var nextHref: String?
+    var status: String
+}
+
+/// Stock shown to shoppers.
+enum StockLevel: Sendable, Equatable {
+    case inStock, low(Int), soldOut
+
+    init(_ inventory: Inventory) {
+        switch inventory.availableQuantity {
+        case nil: self = .inStock
+        case 0?: self = .soldOut
+        case let quantity? where quantity <= 3: self = .low(quantity)
+        default: self = .inStock
+        }
+    }
+
+    func text(_ l10n: Localizer) -> String {
+        switch self {
+        case .inStock: l10n(.stockInStock)
+        case let .low(count): l10n(.stockOnlyLeft, ["count": l10n.number(count)])
+        case .soldOut: l10n(.stockSoldOut)
+        }
+    }
+
+    var cssClass: String {
+        switch self {
+        case .inStock: "stock stock-in"
+        case .low: "stock stock-low"
+        case .soldOut: "stock stock-out"
+        }
+    }
+}
+
+/// Builds the small shared models from catalog values.
+struct ModelBuilder: Sendable {
+    var localizer: Localizer
+
+    func card(_ product: Product) -> ProductCardModel {
+        let l10n = localizer
+        let variant = product.defaultVariant
+        let prices = Set(product.variants.map(\.price.minorUnits))
+        let price: String
+        if prices.count > 1, let lowest = product.lowestPrice {
+            price = l10n(.from, ["price": l10n.money(lowest)])
+        } else {
+            price = variant.map { l10n.money($0.price) } ?? ""
+        }
+        let compareAt = prices.count > 1 ? nil : variant?.compareAtPrice.map(l10n.money)
+        let image = product.images.first
+        return ProductCardModel(
+            href: SiteRoute.product(handle: product.handle, variant: nil).path,
+            title: product.title, vendor: product.vendor, imageURL: image?.url,
+            imageAlt: image.map { $0.altText.isEmpty ? product.title : $0.altText } ?? product.title,
+            price: price, compareAtPrice: compareAt, rating: rating(product.rating),
+            isSoldOut: product.isSoldOut, soldOutText: l10n(.stockSoldOut), saleText: l10n(.onSale))
+    }
+
+    func rating(_ rating: Rating?) -> RatingModel? {
+        guard let rating, rating.count > 0 else { return nil }
+        return RatingModel(percent: rating.rateHundredths / 5,
+                           label: localizer(.ratingLabel, ["rating": rating.oneDecimal]),
+                           countText: localizer(.ratingCount, ["count": localizer.number(rating.count)]))
+    }
+
+    func categoryLink(_ summary: CategorySummary) -> CategoryLinkModel {
+        let handle = summary.category.handle
+        let tone = Int(handle.utf8.reduce(UInt32(7)) { $0 &* 31 &+ UInt32($1) } % 6)
+        return CategoryLinkModel(
+            name: summary.category.name, href: SiteRoute.category(handle: handle, page: 1).path,
+            countText: localizer(.categoryProductCount, ["count": localizer.number(summary.productCount)]),
+            initial: summary.category.name.first.map { String($0).uppercased() } ?? "?", tone: tone)
+    }
+}

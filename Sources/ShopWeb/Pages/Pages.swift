@@ -1,0 +1,156 @@
+import Foundation
+import ShopCore
+import ShopStore
+
+/// Home: the category strip and featured products.
+struct HomePage: Sendable {
+    var categories: [CategoryLinkModel]
+    var featured: [ProductCardModel]
+    var seeAllHref: String
+}
+
+/// Every category with its count.
+struct CategoriesPage: Sendable {
+    var categories: [CategoryLinkModel]
+}
+
+/// One category's products, a page at a time.
+struct CategoryPage: Sendable {
+    var name: String
+    var countText: String
+    var cards: [ProductCardModel]
+    var pagination: PaginationModel?
+}
+
+/// A product's page.
+struct ProductDetailPage: Sendable {
+    struct VariantChoice: Sendable, Equatable {
+        var id: Int64
+        var title: String
+        var price: String
+        var compareAtPrice: String?
+        var stockText: String
+        var stockClass: String
+        var maxQuantity: Int
+        var isSoldOut: Bool
+        var isSelected: Bool
+    }
+
+    struct Image: Sendable, Equatable {
+        var url: String
+        var alt: String
+    }
+
+    var handle: String
+    var title: String
+    var vendorText: String?
+    var images: [Image]
+    var price: String
+    var compareAtPrice: String?
+    var saleText: String?
+    var stockText: String
+    var stockClass: String
+    var rating: RatingModel?
+    var publishedText: String?
+    var tags: [String]
+    var descriptionHTML: String
+    /// Empty when the product has no options (no picker shown).
+    var optionsLabel: String
+    var choices: [VariantChoice]
+    var selectedVariantID: Int64
+    var maxQuantity: Int
+    var quantity: Int
+    var isSoldOut: Bool
+    var error: String?
+}
+
+/// The cart.
+struct CartPage: Sendable {
+    struct Line: Sendable, Equatable {
+        var variantID: Int64
+        var productHref: String
+        var title: String
+        var variantTitle: String
+        var imageURL: String?
+        var imageAlt: String
+        var unitPriceText: String
+        var compareAtPrice: String?
+        var quantity: Int
+        var maxQuantity: Int
+        var lineTotal: String
+        var stockText: String?
+        var error: String?
+    }
+
+    var lines: [Line]
+    var itemCountText: String
+    var subtotal: String
+}
+
+extension ModelBuilder {
+    func homePage(categories: [CategorySummary], featured: [Product]) -> HomePage {
+        HomePage(categories: categories.map(categoryLink), featured: featured.map(card),
+                 seeAllHref: SiteRoute.categories.path)
+    }
+
+    func categoryPage(category: Category, page: ProductPage, pageNumber: Int, pageSize: Int) -> CategoryPage {
+        let pages = max(1, (page.totalCount + pageSize - 1) / pageSize)
+        let pagination: PaginationModel? = pages > 1 ? PaginationModel(
+            previousHref: pageNumber > 1 ? SiteRoute.category(handle: category.handle, page: pageNumber - 1).path : nil,
+            nextHref: pageNumber < pages ? SiteRoute.category(handle: category.handle, page: pageNumber + 1).path : nil,
+            status: localizer(.paginationStatus, ["page": localizer.number(pageNumber), "pages": localizer.number(pages)])
+        ) : nil
+        return CategoryPage(name: category.name,
+                            countText: localizer(.categoryProductCount, ["count": localizer.number(page.totalCount)]),
+                            cards: page.products.map(card), pagination: pagination)
+    }
+
+    func productPage(_ product: Product, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,
+                     timeZone: TimeZone) -> ProductDetailPage {
+        let l10n = localizer
+        let variant = product.variants.first { $0.id == selected } ?? product.defaultVariant!
+        let level = StockLevel(variant.inventory)
+        let choices = product.hasOptions ? product.variants.map { candidate in
+            let candidateLevel = StockLevel(candidate.inventory)
+            return ProductDetailPage.VariantChoice(
+                id: candidate.id.rawValue, title: candidate.title, price: l10n.money(candidate.price),
+                compareAtPrice: candidate.compareAtPrice.map(l10n.money), stockText: candidateLevel.text(l10n),
+                stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
+                isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id)
+        } : []
+        return ProductDetailPage(
+            handle: product.handle, title: product.title,
+            vendorText: product.vendor.isEmpty ? nil : l10n(.productVendor, ["vendor": product.vendor]),
+            images: product.images.map { .init(url: $0.url, alt: $0.altText.isEmpty ? product.title : $0.altText) },
+            price: l10n.money(variant.price), compareAtPrice: variant.compareAtPrice.map(l10n.money),
+            saleText: variant.compareAtPrice == nil ? nil : l10n(.onSale),
+            stockText: level.text(l10n), stockClass: level.cssClass, rating: rating(product.rating),
+            publishedText: product.publishedAt.map { l10n(.productPublished, ["date": l10n.date($0, timeZone: timeZone)]) },
+            tags: product.tags, descriptionHTML: product.descriptionHTML,
+            optionsLabel: product.optionNames.joined(separator: " / "), choices: choices,
+            selectedVariantID: variant.id.rawValue, maxQuantity: max(Cart.quantityLimit(for: variant), 1),
+            quantity: quantity, isSoldOut: variant.inventory.isSoldOut, error: error)
+    }
+
+    func cartPage(_ priced: PricedCart, errors: [Variant.ID: String] = [:]) -> CartPage {
+        let l10n = localizer
+        let lines = priced.lines.map { line in
+            let level = StockLevel(line.variant.inventory)
+            let stockText: String? = switch level {
+            case .inStock: nil
+            default: level.text(l10n)
+            }
+            return CartPage.Line(
+                variantID: line.variant.id.rawValue,
+                productHref: SiteRoute.product(handle: line.product.handle, variant: line.product.hasOptions ? line.variant.id : nil).path,
+                title: line.product.title, variantTitle: line.variant.title,
+                imageURL: line.product.images.first?.url, imageAlt: line.product.title,
+                unitPriceText: l10n(.cartUnitPrice, ["price": l10n.money(line.unitPrice)]),
+                compareAtPrice: line.variant.compareAtPrice.map(l10n.money),
+                quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),
+                lineTotal: l10n.money(line.lineTotal), stockText: stockText, error: errors[line.variant.id])
+        }
+        return CartPage(lines: lines, itemCountText: l10n(.cartItemCount, ["count": l10n.number(priced.itemCount)]),
+                        subtotal: l10n.money(priced.subtotal))
+    }
+}

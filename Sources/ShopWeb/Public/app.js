@@ -1,0 +1,56 @@
+// Shoppable — progressive enhancement only: every page works without this file.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // Product page: choosing a variant updates the price, stock and quantity limit in place.
+  function updateVariant(form) {
+    var checked = form.querySelector(".variant-picker input:checked");
+    if (!checked) return;
+    var choice = checked.closest(".variant-choice");
+    var area = document.querySelector("[data-price-area]");
+    if (area) {
+      var now = area.querySelector(".price-now");
+      var was = area.querySelector(".price-was");
+      if (now) now.textContent = choice.dataset.price;
+      if (now) now.classList.toggle("price-sale", !!choice.dataset.compareAt);
+      if (was) { was.textContent = choice.dataset.compareAt; was.hidden = !choice.dataset.compareAt; }
+      var pill = area.querySelector(".pill-sale");
+      if (pill) pill.hidden = !choice.dataset.compareAt;
+    }
+    var stock = document.querySelector("[data-stock]");
+    if (stock) { stock.textContent = choice.dataset.stock; stock.className = choice.dataset.stockClass; }
+    var quantity = form.querySelector("input[name=quantity]");
+    var soldOut = choice.dataset.soldOut === "1";
+    if (quantity) {
+      quantity.max = choice.dataset.max;
+      if (+quantity.value > +quantity.max) quantity.value = quantity.max;
+      quantity.disabled = soldOut;
+    }
+    var button = form.querySelector("button[type=submit]");
+    if (button) {
+      button.disabled = soldOut;
+      button.textContent = soldOut ? button.dataset.soldOutLabel : button.dataset.addLabel;
+    }
+    var url = new URL(window.location.href);
+    url.searchParams.set("variant", checked.value);
+    history.replaceState(null, "", url);
+  }
+  document.querySelectorAll(".add-form").forEach(function (form) {
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "variant") updateVariant(form);
+    });
+  });
+
+  // Cart: changing a quantity submits its form (the Update button is hidden with JS on).
+  document.querySelectorAll(".quantity-form input[name=quantity]").forEach(function (input) {
+    input.addEventListener("change", function () {
+      if (input.value !== "" && input.checkValidity()) input.form.requestSubmit();
+    });
+  });
+
+  // Flash messages fade after a few seconds.
+  document.querySelectorAll("[data-flash]").forEach(function (flash) {
+    setTimeout(function () { flash.hidden = true; }, 6000);
+  });
+})();

@@ -1,0 +1,192 @@
+public import Foundation
+public import HTTPServer
+import HTML
+import ShopCore
+import ShopStore
+
+/// The storefront as one function from request to response: `ShopApp.handle(request, environment)`.
+///
+/// Each handler (1) decodes the input, (2) calls the domain and stores, (3) builds a page model,
+/// and (4) renders it (STYLE.md 14). Errors thrown by stores become a styled 500 page (logged with
+/// the request id, never shown); unknown paths a styled 404.
+public enum ShopApp {
+    /// Cookie holding the session token.
+    static let sessionCookie = "shoppable_session"
+    /// Cookie holding a one-time message for the next page.
+    static let flashCookie = "shoppable_flash"
+    /// Products per category page.
+    static let pageSize = 24
+
+    /// Answers one request. Never throws: failures become error pages.
+    /// - Parameters:
+    ///   - request: the decoded HTTP request.
+    ///   - environment: stores, clock and settings.
+    /// - Returns: the response, with the security headers every page carries.
+    public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
+        var context = RequestContext(request: request, environment: environment)
+        var response: Response
+        do {
+            response = try route(&context)
+        } catch {
+            environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
+            response = context.errorPage(.internalServerError)
+        }
+        for cookie in context.setCookies { response.headers.add(name: "Set-Cookie", value: cookie) }
+        SecurityHeaders.apply(to: &response)
+        return response
+    }
+
+    private static func route(_ context: inout RequestContext) throws -> Response {
+        let request = context.request
+        guard let route = SiteRoute.parse(method: request.method.rawValue, path: request.path,
+                                          query: { request.queryValue($0) }) else {
+            return context.errorPage(.notFound)
+        }
+        switch route {
+        case .home: return try home(&context)
+        case .categories: return try categories(&context)
+        case let .category(handle, page): return try category(&context, handle: handle, page: page)
+        case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
+        case .cart: return try cart(&context)
+        case .cartAdd: return try cartAdd(&context)
+        case let .cartUpdateLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: false)
+        case let .cartRemoveLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: true)
+        case .health: return health(context)
+        case let .asset(path): return StaticFiles.asset(path, request: request, assets: context.environment.assets)
+                ?? context.errorPage(.notFound)
+        case let .media(file): return StaticFiles.media(file, request: request, directory: context.environment.mediaDirectory)
+                ?? context.errorPage(.notFound)
+        }
+    }
+
+    // MARK: - Pages
+
+    private static func home(_ context: inout RequestContext) throws -> Response {
+        let catalog = context.environment.catalog
+        let categories = try catalog.categories()
+        let featured = try catalog.products(ProductQuery(sort: .rating, limit: 12)).products
+        let page = context.models.homePage(categories: categories, featured: featured)
+        let layout = try context.layout(title: context.l10n(.homeTitle), tab: .home)
+        return .html(Views.home(page, layout: layout))
+    }
+
+    private static func categories(_ context: inout RequestContext) throws -> Response {
+        let page = CategoriesPage(categories: try context.environment.catalog.categories().map(context.models.categoryLink))
+        let layout = try context.layout(title: context.l10n(.categoriesTitle), tab: .categories)
+        return .html(Views.categories(page, layout: layout))
+    }
+
+    private static func category(_ context: inout RequestContext, handle: String, page: Int) throws -> Response {
+        let catalog = context.environment.catalog
+        guard let category = try catalog.categoryByHandle(handle) else { return context.errorPage(.notFound) }
+        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
+        guard !overflow else { return context.errorPage(.notFound) }
+        let result = try catalog.products(ProductQuery(categoryID: category.id, sort: .featured, offset: offset, limit: pageSize))
+        if result.products.isEmpty && page > 1 { return context.errorPage(.notFound) }
+        let model = context.models.categoryPage(category: category, page: result, pageNumber: page, pageSize: pageSize)
+        let layout = try context.layout(title: category.name, tab: .categories)
+        return .html(Views.category(model, layout: layout))
+    }
+
+    private static func product(_ context: inout RequestContext, handle: String, variant: Variant.ID?) throws -> Response {
+        guard let product = try context.environment.catalog.productByHandle(handle), !product.variants.isEmpty else {
+            return context.errorPage(.notFound)
+        }
+        let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
+        let layout = try context.layout(title: product.title, tab: .categories)
+        return .html(Views.product(page, layout: layout))
+    }
+
+    private static func cart(_ context: inout RequestContext) throws -> Response {
+        let priced = try context.pricedCart()
+        let page = context.models.cartPage(priced)
+        let layout = try context.layout(title: context.l10n(.cartTitle), tab: .cart)
+        return .html(Views.cart(page, layout: layout))
+    }
+
+    private static func health(_ context: RequestContext) -> Response {
+        do {
+            try context.environment.healthCheck()
+            return .text("ok\n")
+        } catch {
+            context.environment.log("healthz failed: \(error)")
+            return .text("database unavailable\n", status: .serviceUnavailable)
+        }
+    }
+
+    // MARK: - Cart actions
+
+    /// `POST /cart/add`: `product` (handle), `variant` (id), `quantity`, optional `return_to`.
+    private static func cartAdd(_ context: inout RequestContext) throws -> Response {
+        let request = context.request
+        guard let handle = request.formValue("product"),
+              let product = try context.environment.catalog.productByHandle(handle) else {
+            return context.errorPage(.notFound)
+        }
+        let requestedVariant = request.formValue("variant").flatMap { Int64($0) }.map(Variant.ID.init(rawValue:))
+        let variant = requestedVariant.flatMap { id in product.variants.first { $0.id == id } }
+            ?? (product.hasOptions ? nil : product.defaultVariant)
+        let quantityText = request.formValue("quantity") ?? "1"
+        func rejected(_ message: String, quantity: Int = 1) throws -> Response {
+            let page = context.models.productPage(product, selected: requestedVariant, quantity: quantity, error: message,
+                                                  timeZone: context.environment.timeZone)
+            let layout = try context.layout(title: product.title, tab: .categories)
+            return .html(Views.product(page, layout: layout), status: .unprocessableContent)
+        }
+        guard let variant else { return try rejected(context.l10n(.cartErrorChooseVariant)) }
+        var cart = try context.cart()
+        do {
+            let quantity = try CartQuantity.parse(quantityText)
+            try cart.add(variant, of: product.id, quantity: quantity)
+        } catch {
+            return try rejected(context.l10n.message(for: error), quantity: Int(quantityText) ?? 1)
+        }
+        let session = try context.sessionCreatingIfNeeded()
+        try context.environment.sessions.saveCart(session, cart)
+        context.setFlash(Flash(kind: .success, text: context.l10n(.addedToCart, ["title": product.title]),
+                               linkText: context.l10n(.viewCart), linkHref: SiteRoute.cart.path))
+        let fallback = SiteRoute.product(handle: product.handle, variant: product.hasOptions ? variant.id : nil).path
+        return .redirect(to: SafeRedirect.localPath(request.formValue("return_to")) ?? fallback)
+    }
+
+    /// `POST /cart/lines/{id}` (`quantity`, 0 removes) and `POST /cart/lines/{id}/remove`.
+    private static func cartUpdate(_ context: inout RequestContext, variantID: Variant.ID, remove: Bool) throws -> Response {
+        var cart = try context.cart()
+        guard let line = cart.line(for: variantID) else {
+            context.setFlash(Flash(kind: .error, text: context.l10n(.cartErrorLineNotFound)))
+            return .redirect(to: SiteRoute.cart.path)
+        }
+        let product = try context.environment.catalog.productsByID([line.productID])[line.productID]
+        let variant = product?.variants.first { $0.id == variantID }
+        if remove || variant == nil {
+            cart.remove(variantID)
+            try context.saveCart(cart)
+            if let product {
+                context.setFlash(Flash(kind: .success, text: context.l10n(.cartRemoved, ["title": product.title])))
+            }
+            return .redirect(to: SiteRoute.cart.path)
+        }
+        do {
+            let quantity = try CartQuantity.parse(context.request.formValue("quantity") ?? "")
+            try cart.setQuantity(quantity, of: variant!)
+        } catch {
+            let priced = try context.pricedCart()
+            let page = context.models.cartPage(priced, errors: [variantID: context.l10n.message(for: error)])
+            let layout = try context.layout(title: context.l10n(.cartTitle), tab: .cart)
+            return .html(Views.cart(page, layout: layout), status: .unprocessableContent)
+        }
+        try context.saveCart(cart)
+        context.setFlash(Flash(kind: .success, text: context.l10n(.cartUpdated)))
+        return .redirect(to: SiteRoute.cart.path)
+    }
+}
+
+/// Only same-site paths are followed after a form (no open redirects).
+enum SafeRedirect {
+    /// `path` when it is a path on this site (`/…` but not `//…` or `/\…`), else nil.
+    static func localPath(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
+              !path.contains(where: { $0.isNewline || $0 == "\0" }) else { return nil }
+        return path
+    }
+}

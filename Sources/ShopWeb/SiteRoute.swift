@@ -1,0 +1,103 @@
+import Foundation
+public import ShopCore
+
+/// Every page and action of the storefront, parsed from requests and printed back to URLs, so
+/// links are `SiteRoute.product(handle:).path` and never string concatenation (STYLE.md 6).
+public enum SiteRoute: Hashable, Sendable {
+    /// `GET /` — campaign banners (later), categories, featured products.
+    case home
+    /// `GET /categories` — every category with its product count.
+    case categories
+    /// `GET /categories/{handle}?page=N` — a category's products, 1-based page.
+    case category(handle: String, page: Int)
+    /// `GET /products/{handle}?variant={id}` — a product, optionally with a variant chosen.
+    case product(handle: String, variant: Variant.ID?)
+    /// `GET /cart` — the cart.
+    case cart
+    /// `POST /cart/add` — form: `variant`, `quantity`, optional `return_to`.
+    case cartAdd
+    /// `POST /cart/lines/{variantID}` — form: `quantity` (0 removes).
+    case cartUpdateLine(Variant.ID)
+    /// `POST /cart/lines/{variantID}/remove`.
+    case cartRemoveLine(Variant.ID)
+    /// `GET /healthz` — liveness and database check.
+    case health
+    /// `GET /static/{path}` — stylesheet, script and images shipped with the app.
+    case asset(path: String)
+    /// `GET /media/{file}` — images imported from merchants' local files.
+    case media(file: String)
+
+    /// The site-relative URL of the route, percent-encoding path segments.
+    public var path: String {
+        switch self {
+        case .home: return "/"
+        case .categories: return "/categories"
+        case let .category(handle, page):
+            let base = "/categories/\(SiteRoute.encodeSegment(handle))"
+            return page > 1 ? "\(base)?page=\(page)" : base
+        case let .product(handle, variant):
+            let base = "/products/\(SiteRoute.encodeSegment(handle))"
+            return variant.map { "\(base)?variant=\($0.rawValue)" } ?? base
+        case .cart: return "/cart"
+        case .cartAdd: return "/cart/add"
+        case let .cartUpdateLine(id): return "/cart/lines/\(id.rawValue)"
+        case let .cartRemoveLine(id): return "/cart/lines/\(id.rawValue)/remove"
+        case .health: return "/healthz"
+        case let .asset(path): return "/static/\(path)"
+        case let .media(file): return "/media/\(SiteRoute.encodeSegment(file))"
+        }
+    }
+
+    /// Parses a request's method, decoded path and query; nil when nothing matches (404).
+    /// - Parameters:
+    ///   - method: the upper-case HTTP method, `"GET"`/`"HEAD"` for pages, `"POST"` for actions.
+    ///   - path: the percent-decoded path, e.g. `"/products/oak-chair"`.
+    ///   - query: a lookup for decoded query values.
+    public static func parse(method: String, path: String, query: (String) -> String?) -> SiteRoute? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let isRead = method == "GET" || method == "HEAD"
+        switch (isRead, segments.count) {
+        case (true, 0): return .home
+        case (true, _) where segments == ["categories"]: return .categories
+        case (true, 2) where segments[0] == "categories":
+            let page = query("page").flatMap { Int($0) } ?? 1
+            return page >= 1 ? .category(handle: segments[1], page: page) : nil
+        case (true, 2) where segments[0] == "products":
+            let variant = query("variant").flatMap { Int64($0) }.map(Variant.ID.init(rawValue:))
+            return .product(handle: segments[1], variant: variant)
+        case (true, 1) where segments[0] == "cart": return .cart
+        case (true, 1) where segments[0] == "healthz": return .health
+        case (true, _) where segments.first == "static" && segments.count >= 2:
+            let rest = segments.dropFirst()
+            guard !rest.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
+            return .asset(path: rest.joined(separator: "/"))
+        case (true, 2) where segments[0] == "media":
+            guard !segments[1].hasPrefix(".") else { return nil }
+            return .media(file: segments[1])
+        case (false, 2) where method == "POST" && segments == ["cart", "add"]: return .cartAdd
+        case (false, 3) where method == "POST" && segments[0] == "cart" && segments[1] == "lines":
+            return Int64(segments[2]).map { .cartUpdateLine(Variant.ID(rawValue: $0)) }
+        case (false, 4) where method == "POST" && segments[0] == "cart" && segments[1] == "lines" && segments[3] == "remove":
+            return Int64(segments[2]).map { .cartRemoveLine(Variant.ID(rawValue: $0)) }
+        default: return nil
+        }
+    }
+
+    /// `true` for routes that change state (and so must be POSTed).
+    public var isAction: Bool {
+        switch self {
+        case .cartAdd, .cartUpdateLine, .cartRemoveLine: true
+        default: false
+        }
+    }
+
+    private static let segmentAllowed: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.remove(charactersIn: "/?#")
+        return set
+    }()
+
+    static func encodeSegment(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? segment
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import HTTPServer
+
+/// Serves the files shipped with the app (`/static/…`) and imported media (`/media/…`).
+enum StaticFiles {
+    /// A shipped file with a strong ETag; `304 Not Modified` when the browser has it already.
+    /// Versioned URLs (`?v=…`) are cached for a year as immutable; others for a day.
+    static func asset(_ path: String, request: Request, assets: Assets) -> Response? {
+        guard let file = assets.files[path] else { return nil }
+        let cacheControl = request.queryValue("v") != nil
+            ? "public, max-age=31536000, immutable" : "public, max-age=86400"
+        return respond(bytes: file.bytes, contentType: file.contentType, etag: file.etag,
+                       cacheControl: cacheControl, request: request)
+    }
+
+    /// A file from the media folder, by plain file name (no folders, no hidden files).
+    static func media(_ file: String, request: Request, directory: URL?) -> Response? {
+        guard let directory, !file.contains("/"), !file.hasPrefix("."),
+              let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else { return nil }
+        let bytes = [UInt8](data)
+        return respond(bytes: bytes, contentType: Assets.contentType(for: (file as NSString).pathExtension),
+                       etag: Assets.etag(for: bytes), cacheControl: "public, max-age=86400", request: request)
+    }
+
+    private static func respond(bytes: [UInt8], contentType: String, etag: String, cacheControl: String,
+                                request: Request) -> Response {
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+        if let tags = request.headers["If-None-Match"],
+           tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: contentType)
+        return Response(status: .ok, headers: headers, body: bytes)
+    }
+}

@@ -1,0 +1,99 @@
+import HTML
+
+/// A product card in a grid: image, title, vendor, price (with "was" price), rating.
+struct ProductCard: Component {
+    var model: ProductCardModel
+
+    var body: Node {
+        .article(.class(model.isSoldOut ? "card card-sold-out" : "card")) {
+            .a(.class("card-link"), .href(model.href)) {
+                .div(.class("card-media")) {
+                    if let url = model.imageURL {
+                        .img(.src(url), .alt(model.imageAlt), .loading("lazy"), .decoding("async"), .width(400), .height(400))
+                    }
+                    if model.isSoldOut {
+                        .span(.class("pill pill-muted")) { model.soldOutText }
+                    } else if model.compareAtPrice != nil {
+                        .span(.class("pill pill-sale")) { model.saleText }
+                    }
+                }
+                .div(.class("card-body")) {
+                    if !model.vendor.isEmpty { .p(.class("card-vendor")) { model.vendor } }
+                    .h3(.class("card-title")) { model.title }
+                    PriceLine(price: model.price, compareAtPrice: model.compareAtPrice)
+                    if let rating = model.rating { RatingStars(model: rating) }
+                }
+            }
+        }
+    }
+}
+
+/// Price with the struck-through "was" price when on sale.
+struct PriceLine: Component {
+    var price: String
+    var compareAtPrice: String?
+    var large = false
+
+    var body: Node {
+        .p(.class(large ? "price price-large" : "price")) {
+            .span(.class(compareAtPrice == nil ? "price-now" : "price-now price-sale")) { price }
+            if let compareAtPrice { .del(.class("price-was")) { compareAtPrice } }
+        }
+    }
+}
+
+/// Five stars filled to the rating, and the count.
+struct RatingStars: Component {
+    var model: RatingModel
+
+    var body: Node {
+        .p(.class("rating"), .title(model.label)) {
+            .span(.class("stars"), .role("img"), .aria("label", model.label)) {
+                .span(.class("stars-fill fill-\((model.percent + 5) / 10 * 10)")) {
+                    for _ in 0..<5 { Icon.star.node }
+                }
+                .span(.class("stars-empty")) {
+                    for _ in 0..<5 { Icon.star.node }
+                }
+            }
+            .span(.class("rating-count")) { model.countText }
+        }
+    }
+}
+
+/// A category tile: initial, name, count.
+struct CategoryTile: Component {
+    var model: CategoryLinkModel
+
+    var body: Node {
+        .a(.class("category-tile tone-\(model.tone)"), .href(model.href)) {
+            .span(.class("category-initial"), .aria("hidden", "true")) { model.initial }
+            .span(.class("category-text")) {
+                .span(.class("category-name")) { model.name }
+                .span(.class("category-count")) { model.countText }
+            }
+        }
+    }
+}
+
+/// Previous / next with the page status.
+struct Pagination: Component {
+    var model: PaginationModel
+    var localizer: Localizer
+
+    var body: Node {
+        .nav(.class("pagination"), .aria("label", model.status)) {
+            if let previous = model.previousHref {
+                .a(.class("button"), .href(previous), .rel("prev")) { localizer(.paginationPrevious) }
+            } else {
+                .span(.class("button button-disabled"), .aria("disabled", "true")) { localizer(.paginationPrevious) }
+            }
+            .span(.class("pagination-status")) { model.status }
+            if let next = model.nextHref {
+                .a(.class("button"), .href(next), .rel("next")) { localizer(.paginationNext) }
+            } else {
+                .span(.class("button button-disabled"), .aria("disabled", "true")) { localizer(.paginationNext) }
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import HTML
+
+/// Renders pages: every function returns the bytes of a whole HTML document.
+enum Views {
+    /// The document frame: head, top bar, flash, content, bottom tab bar.
+    static func page(_ layout: LayoutModel, mainClass: String = "", @NodeBuilder content: () -> Node) -> [UInt8] {
+        let l10n = layout.localizer
+        let shop = l10n(.shopName)
+        let title = layout.title.isEmpty || layout.title == shop ? shop : "\(layout.title) · \(shop)"
+        let document: Node = .document(lang: "en") {
+            .head {
+                .meta(.charset("utf-8"))
+                .meta(.name("viewport"), .content("width=device-width, initial-scale=1, viewport-fit=cover"))
+                .meta(.name("color-scheme"), .content("light dark"))
+                .meta(.name("theme-color"), .content("#fbf8f4"), .media("(prefers-color-scheme: light)"))
+                .meta(.name("theme-color"), .content("#16130f"), .media("(prefers-color-scheme: dark)"))
+                .title { title }
+                .link(.rel("stylesheet"), .href(layout.stylesheetHref))
+                .link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
+                .script(src: layout.scriptHref, .boolean("defer"))
+            }
+            .body {
+                .a(.class("skip-link"), .href("#main")) { l10n(.skipToContent) }
+                .header(.class("top-bar")) {
+                    .a(.class("brand"), .href(SiteRoute.home.path)) {
+                        .span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
+                        shop
+                    }
+                }
+                if let flash = layout.flash {
+                    .div(.class("flash flash-\(flash.kind.rawValue)"), .role(flash.kind == .error ? "alert" : "status"), .data("flash", "")) {
+                        if flash.kind == .success { Icon.check.node }
+                        .span { flash.text }
+                        if let text = flash.linkText, let href = flash.linkHref {
+                            .a(.href(href)) { text }
+                        }
+                    }
+                }
+                .main(.id("main"), .class(mainClass.isEmpty ? "content" : "content \(mainClass)")) { content() }
+                tabBar(layout)
+            }
+        }
+        return render(document, reservingCapacity: 24_576)
+    }
+
+    static func badge(_ count: Int) -> Node {
+        .span(.class("badge"), .data("cart-count", String(count)), .hidden(count == 0)) {
+            count > 99 ? "99+" : String(count)
+        }
+    }
+
+    static func tabBar(_ layout: LayoutModel) -> Node {
+        let l10n = layout.localizer
+        func tab(_ tab: Tab, _ href: String, _ icon: Icon, _ label: String, count: Int? = nil) -> Node {
+            let active = layout.activeTab == tab
+            return .a(.class(active ? "tab tab-active" : "tab"), .href(href),
+                      active ? .aria("current", "page") : .boolean("data-inactive", false)) {
+                .span(.class("tab-icon")) {
+                    icon.node
+                    if let count { badge(count) }
+                }
+                .span(.class("tab-label")) { label }
+            }
+        }
+        return .nav(.class("tab-bar"), .aria("label", "Main")) {
+            tab(.home, SiteRoute.home.path, .home, l10n(.tabHome))
+            tab(.categories, SiteRoute.categories.path, .categories, l10n(.tabCategories))
+            tab(.cart, SiteRoute.cart.path, .cart, l10n(.tabCart), count: layout.cartCount)
+        }
+    }
+
+    /// Error pages (404, 4xx, 500): friendly text, no details.
+    enum ErrorKind { case notFound, badRequest, server }
+
+    static func error(_ kind: ErrorKind, layout: LayoutModel) -> [UInt8] {
+        let l10n = layout.localizer
+        let (code, title, text): (String, String, String) = switch kind {
+        case .notFound: ("404", l10n(.errorNotFoundTitle), l10n(.errorNotFoundText))
+        case .badRequest: ("400", l10n(.errorBadRequestTitle), l10n(.errorBadRequestText))
+        case .server: ("500", l10n(.errorServerTitle), l10n(.errorServerText))
+        }
+        var layout = layout
+        layout.title = title
+        return page(layout, mainClass: "error-page") {
+            .div(.class("empty-state")) {
+                .p(.class("error-code"), .aria("hidden", "true")) { code }
+                .h1 { title }
+                .p { text }
+                .a(.class("button button-primary"), .href(SiteRoute.home.path)) { l10n(.errorBackHome) }
+            }
+        }
+    }
+}

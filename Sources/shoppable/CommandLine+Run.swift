@@ -1,0 +1,91 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopImport
+import ShopStore
+import ShopStoreSQLite
+import ShopWeb
+
+extension CommandLine {
+    static let usage = """
+    shoppable — a shop: storefront web app and catalog tools.
+
+    USAGE
+      shoppable serve   [--host 127.0.0.1] [--port 8080] [--database PATH] [--currency USD]
+                        [--timezone UTC] [--threads N] [--public-url URL] [--media DIR] [--no-demo]
+      shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
+                        [--dry-run] [--database PATH] [--currency USD] [--media DIR]
+      shoppable migrate [--database PATH]
+
+    OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
+      --database PATH   SQLite database file (default var/shoppable.sqlite3)
+      --currency CODE   shop currency, ISO 4217 (default USD)
+      --timezone NAME   shop time zone for dates (default UTC)
+      --port N          port to listen on (default 8080; 0 picks a free one)
+      --host ADDRESS    address to listen on (default 127.0.0.1)
+      --threads N       HTTP worker threads (default: one per core)
+      --public-url URL  the shop's public URL; https makes cookies Secure
+      --media DIR       folder for imported local images (default: media/ beside the database)
+      --no-demo         do not load the demo catalog into an empty database
+      --dry-run         import: read and check the file, write nothing
+    """
+
+    /// Runs a command line; returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        setvbuf(stdout, nil, _IOLBF, 0)
+        do {
+            let options = try Options(arguments)
+            guard let command = options.arguments.first, !options.has("help") else {
+                print(usage)
+                return options.has("help") ? 0 : 64
+            }
+            switch command {
+            case "serve": try Serve.run(options)
+            case "import": try ImportCommand.run(options)
+            case "migrate": try Migrate.run(options)
+            case "help": print(usage)
+            default: throw UsageError("unknown command “\(command)”")
+            }
+            return 0
+        } catch let error as UsageError {
+            printError("shoppable: \(error.description)\nRun `shoppable --help` for usage.")
+            return 64
+        } catch let error as ImportError {
+            printError("shoppable import: \(error.description)\nNothing was imported.")
+            return 65
+        } catch {
+            printError("shoppable: \(error)")
+            return 1
+        }
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Opens the database, creating its folder, and applies pending migrations.
+func openDatabase(_ options: Options, poolSize: Int) throws -> SQLiteDatabase {
+    let path = options.database
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    let database = try SQLiteDatabase(path: path, poolSize: poolSize)
+    let applied = try database.migrate()
+    if !applied.isEmpty { print("database \(path): applied migrations \(applied.map(String.init).joined(separator: ", "))") }
+    return database
+}
+
+/// The media folder: `--media`, else `media/` beside the database.
+func mediaDirectory(_ options: Options) -> URL {
+    if let media = options.value("media") { return URL(fileURLWithPath: media) }
+    let folder = (options.database as NSString).deletingLastPathComponent
+    return URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("media")
+}
+
+enum Migrate {
+    static func run(_ options: Options) throws {
+        let database = try openDatabase(options, poolSize: 1)
+        defer { database.close() }
+        print("database \(options.database) is at schema version \(try database.appliedMigrations().max() ?? 0)")
+    }
+}

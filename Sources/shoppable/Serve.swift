@@ -1,0 +1,54 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopImport
+import ShopStore
+import ShopStoreSQLite
+import ShopWeb
+
+/// `shoppable serve`: open and migrate the database, load the demo catalog into an empty shop,
+/// and serve until SIGINT/SIGTERM, finishing in-flight requests before closing the database.
+enum Serve {
+    static func run(_ options: Options) throws {
+        let threads = try options.int("threads", default: ProcessInfo.processInfo.activeProcessorCount)
+        let port = try options.int("port", default: 8080)
+        guard port <= 65_535 else { throw UsageError("--port must be 0…65535") }
+        let currency = try options.currency()
+        let timeZone = try options.timeZone()
+        let database = try openDatabase(options, poolSize: max(threads, 1) + 1)
+        defer { database.close() }
+        let catalog = CatalogStore.sqlite(database)
+        if !options.has("no-demo"), try catalog.productCount() == 0 {
+            try DemoCatalog.load(into: catalog, currency: currency)
+        }
+        let publicURL = options.value("public-url")
+        let environment = AppEnvironment(
+            catalog: catalog, sessions: SessionStore.sqlite(database), currency: currency, timeZone: timeZone,
+            log: { line in print(line) }, secureCookies: publicURL?.lowercased().hasPrefix("https://") ?? false,
+            mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
+
+        let configuration = HTTPServer.Configuration(host: options.value("host", default: "127.0.0.1")!, port: port,
+                                                     threadCount: max(threads, 1))
+        let server = HTTPServer(configuration: configuration, logger: { print($0) }) { request in
+            ShopApp.handle(request, environment)
+        }
+        try server.start()
+        print("shoppable: serving http://\(configuration.host):\(server.port) (database \(options.database), \(threads) threads). Ctrl-C stops.")
+        server.runUntilSignalled()
+        print("shoppable: stopped; in-flight requests finished, closing the database")
+    }
+}
+
+/// The built-in demo catalog (`DemoCatalog/catalog.json`, shoppable-json format).
+enum DemoCatalog {
+    static func load(into catalog: CatalogStore, currency: Currency) throws {
+        guard let url = Bundle.module.url(forResource: "catalog", withExtension: "json", subdirectory: "DemoCatalog"),
+              let data = FileManager.default.contents(atPath: url.path) else {
+            print("shoppable: demo catalog not found in the app bundle; starting with an empty shop")
+            return
+        }
+        let result = try CatalogImporter(currency: currency).read(data, fileName: "demo catalog", format: .shoppableJSON)
+        let summary = try catalog.upsert(result.products)
+        print("shoppable: loaded the demo catalog (\(summary.productsCreated) products)")
+    }
+}

@@ -1,0 +1,66 @@
+"""A shopper in headless Chromium at 390×844: browse the demo shop, add to cart, see the badge.
+Screenshots (light and dark) go to .build/e2e-screenshots/ for people to look at."""
+from selenium.webdriver.common.by import By
+
+from conftest import SCREENSHOTS
+
+
+def shoot(browser, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def set_dark(browser, dark):
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                            {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+
+def test_shopper_browses_and_fills_the_cart(server, browser):
+    for dark in (False, True):
+        set_dark(browser, dark)
+        suffix = "dark" if dark else "light"
+        browser.get(server.url + "/")
+        assert browser.find_elements(By.CSS_SELECTOR, ".card"), "home shows featured products"
+        shoot(browser, f"home-{suffix}")
+        browser.get(server.url + "/categories")
+        shoot(browser, f"categories-{suffix}")
+
+    set_dark(browser, False)
+    browser.get(server.url + "/categories")
+    browser.find_element(By.CSS_SELECTOR, ".category-tile").click()
+    cards = browser.find_elements(By.CSS_SELECTOR, ".card:not(.card-sold-out) .card-link")
+    assert cards, "category lists products"
+    shoot(browser, "category-light")
+    set_dark(browser, True)
+    shoot(browser, "category-dark")
+    set_dark(browser, False)
+    cards[0].click()
+    assert browser.find_element(By.CSS_SELECTOR, ".product-title").text
+    shoot(browser, "product-light")
+    browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]").click()
+    flash = browser.find_element(By.CSS_SELECTOR, ".flash")
+    assert "Added" in flash.text
+    badge = browser.find_element(By.CSS_SELECTOR, ".tab-bar .badge")
+    assert badge.text == "1"
+
+    browser.get(server.url + "/cart")
+    lines = browser.find_elements(By.CSS_SELECTOR, ".cart-line")
+    assert len(lines) == 1
+    shoot(browser, "cart-light")
+    set_dark(browser, True)
+    shoot(browser, "cart-dark")
+    set_dark(browser, False)
+
+    # With JavaScript on, changing the quantity submits the form by itself.
+    quantity = browser.find_element(By.CSS_SELECTOR, ".quantity-form input[name=quantity]")
+    quantity.clear()
+    quantity.send_keys("2")
+    browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", quantity)
+    browser.implicitly_wait(5)
+    assert browser.find_element(By.CSS_SELECTOR, ".tab-bar .badge").text in ("2",)
+
+
+def test_unknown_page_is_a_styled_404(server, browser):
+    browser.get(server.url + "/products/no-such-thing")
+    assert "Page not found" in browser.find_element(By.TAG_NAME, "h1").text
+    assert browser.find_elements(By.CSS_SELECTOR, ".tab-bar")
