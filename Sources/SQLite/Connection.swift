@@ -109,18 +109,29 @@ public final class Connection {
     /// Number of statements in the cache.
     public var cachedStatementCount: Int { statements.count }
 
-    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` … `COMMIT`, or `ROLLBACK` when `body`
-    /// throws (the error is rethrown). Nested calls use a `SAVEPOINT`, so an inner failure
-    /// undoes only the inner work when the outer body catches it.
-    ///
-    /// `IMMEDIATE` takes the write lock up front, so two writers wait on the busy timeout
-    /// instead of failing with `SQLITE_BUSY` halfway.
+    /// How a top-level transaction starts (<https://www.sqlite.org/lang_transaction.html>).
+    public enum TransactionKind: Sendable {
+        /// `BEGIN IMMEDIATE`: takes the write lock up front, so two writers wait on the busy
+        /// timeout instead of failing with `SQLITE_BUSY` halfway. For writes.
+        case immediate
+        /// `BEGIN DEFERRED`: in WAL mode, a consistent snapshot for several reads that never
+        /// blocks or is blocked by the writer. For reads.
+        case deferred
+    }
+
+    /// Runs `body` in a transaction: `BEGIN` … `COMMIT`, or `ROLLBACK` when `body` throws (the
+    /// error is rethrown). Nested calls use a `SAVEPOINT`, so an inner failure undoes only the
+    /// inner work when the outer body catches it.
+    /// - Parameters:
+    ///   - kind: `.immediate` (default) for writes, `.deferred` for read snapshots.
+    ///   - body: the work.
     /// - Returns: what `body` returns.
     /// - Throws: the error `body` threw, or `SQLiteError` from `BEGIN`/`COMMIT`.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         let nested = savepointDepth > 0
         let name = "sp\(savepointDepth)"
-        try execute(nested ? "SAVEPOINT \(name)" : "BEGIN IMMEDIATE")
+        let begin = kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"
+        try execute(nested ? "SAVEPOINT \(name)" : begin)
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         do {
