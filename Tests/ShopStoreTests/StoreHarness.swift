@@ -3,6 +3,7 @@ import ShopCore
 import ShopStore
 import ShopStoreSQLite
 import ShopTestSupport
+import Testing
 
 /// Which implementation a contract test runs against.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -51,4 +52,3 @@ final class StoreHarness {
     struct MissingProduct: Error { var handle: String }
 }
 
-import Testing
