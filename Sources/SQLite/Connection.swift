@@ -1,0 +1,167 @@
+import CSQLite
+
+/// One open SQLite database connection, with a cache of prepared statements.
+///
+/// Not `Sendable`: a connection is used by one thread at a time (it is opened with
+/// `SQLITE_OPEN_NOMUTEX`). Servers keep one per worker or check connections out of a pool.
+///
+/// Every connection is configured for a web server on one machine:
+/// `journal_mode=WAL` (readers never block the writer), `foreign_keys=ON`,
+/// `busy_timeout=5000` (ms), `synchronous=NORMAL`, and extended result codes.
+///
+/// ```swift
+/// let db = try Connection(path: ":memory:")
+/// try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+/// try db.prepare("INSERT INTO t (name) VALUES (?)").run(["chair"])
+/// let names = try db.prepare("SELECT name FROM t").query().map { try $0.string(0) }
+/// ```
+public final class Connection {
+    private var handle: OpaquePointer?
+    private var statements: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// The path the connection was opened with.
+    public let path: String
+
+    /// How many distinct SQL texts the statement cache keeps; statements prepared beyond this
+    /// are not cached (they are finalized when released).
+    public static let statementCacheLimit = 256
+
+    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private
+    /// in-memory database.
+    /// - Throws: `SQLiteError` when the file cannot be opened or configured.
+    public init(path: String) throws(SQLiteError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: status, message: "\(message) (\(path))")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        do {
+            try execute("""
+                PRAGMA journal_mode = WAL;
+                PRAGMA foreign_keys = ON;
+                PRAGMA busy_timeout = 5000;
+                PRAGMA synchronous = NORMAL;
+                """)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Finalizes the cached statements and closes the connection. Later calls throw
+    /// `SQLITE_MISUSE`. Calling `close()` twice is harmless.
+    public func close() {
+        for statement in statements.values { statement.finalize() }
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// `false` after `close()`.
+    public var isOpen: Bool { handle != nil }
+
+    /// Runs one or more `;`-separated statements that return no rows of interest (schema
+    /// scripts, pragmas). Nothing is cached.
+    /// - Throws: `SQLiteError` from the first statement that fails.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let db = try open()
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(db, sql, nil, nil, &errorMessage)
+        guard status == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: sqlite3_extended_errcode(db), message: message, sql: sql)
+        }
+    }
+
+    /// A prepared statement for one SQL statement, from the cache when this exact text was
+    /// prepared before (reset, with its bindings cleared).
+    ///
+    /// A cached statement is shared: do not interleave two uses of the same SQL text (e.g.
+    /// stepping it inside a loop over its own rows).
+    /// - Throws: `SQLiteError` for invalid SQL.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] {
+            try cached.reset()
+            cached.clearBindings()
+            return cached
+        }
+        let db = try open()
+        var statementHandle: OpaquePointer?
+        let status = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statementHandle, nil)
+        guard status == SQLITE_OK, let statementHandle else {
+            throw SQLiteError(code: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)), sql: sql)
+        }
+        let statement = Statement(handle: statementHandle, sql: sql)
+        if statements.count < Connection.statementCacheLimit { statements[sql] = statement }
+        return statement
+    }
+
+    /// Number of statements in the cache.
+    public var cachedStatementCount: Int { statements.count }
+
+    /// How a top-level transaction starts (<https://www.sqlite.org/lang_transaction.html>).
+    public enum TransactionKind: Sendable {
+        /// `BEGIN IMMEDIATE`: takes the write lock up front, so two writers wait on the busy
+        /// timeout instead of failing with `SQLITE_BUSY` halfway. For writes.
+        case immediate
+        /// `BEGIN DEFERRED`: in WAL mode, a consistent snapshot for several reads that never
+        /// blocks or is blocked by the writer. For reads.
+        case deferred
+    }
+
+    /// Runs `body` in a transaction: `BEGIN` … `COMMIT`, or `ROLLBACK` when `body` throws (the
+    /// error is rethrown). Nested calls use a `SAVEPOINT`, so an inner failure undoes only the
+    /// inner work when the outer body catches it.
+    /// - Parameters:
+    ///   - kind: `.immediate` (default) for writes, `.deferred` for read snapshots.
+    ///   - body: the work.
+    /// - Returns: what `body` returns.
+    /// - Throws: the error `body` threw, or `SQLiteError` from `BEGIN`/`COMMIT`.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        let nested = savepointDepth > 0
+        let name = "sp\(savepointDepth)"
+        let begin = kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"
+        try execute(nested ? "SAVEPOINT \(name)" : begin)
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        do {
+            let result = try body()
+            try execute(nested ? "RELEASE \(name)" : "COMMIT")
+            return result
+        } catch {
+            if nested {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+            } else if !isAutocommit {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    /// `false` while a transaction is open.
+    public var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
+
+    /// The rowid of the most recent successful `INSERT` on this connection.
+    public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+    /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE` on this connection.
+    public var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
+
+    private func open() throws(SQLiteError) -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(code: SQLiteError.misuseCode, message: "the connection is closed")
+        }
+        return handle
+    }
+}

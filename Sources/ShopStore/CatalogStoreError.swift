@@ -1,0 +1,153 @@
+public import Foundation
+public import ShopCore
+
+/// Why a catalog upsert was refused. Every store checks drafts the same way (through
+/// `CatalogUpsertRules`) and writes nothing when one fails.
+public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
+    /// A draft's handle is empty (after trimming).
+    case emptyHandle(line: Int)
+    /// Two drafts in one import share a handle; `line` is where the second one starts.
+    case duplicateHandle(String, firstLine: Int, line: Int)
+    /// A draft has no variants.
+    case noVariants(handle: String, line: Int)
+    /// Two variants of one draft have the same option values (compared trimmed and
+    /// case-insensitively; see `CatalogUpsertRules.optionKey(_:)`).
+    case duplicateVariantOptions(handle: String, optionValues: [String], line: Int)
+    /// Two variants of one draft have the same SKU.
+    case duplicateSKU(handle: String, sku: String, line: Int)
+    /// A price is not in the shop currency.
+    case currencyMismatch(handle: String, expected: Currency, found: Currency, line: Int)
+    /// A price is below zero.
+    case negativePrice(handle: String, line: Int)
+
+    /// English text for the CLI and logs, naming the product and its source line.
+    public var errorDescription: String? {
+        switch self {
+        case let .emptyHandle(line):
+            "Line \(line): the product has no handle."
+        case let .duplicateHandle(handle, firstLine, line):
+            "Line \(line): handle “\(handle)” is already used by the product on line \(firstLine)."
+        case let .noVariants(handle, line):
+            "Line \(line): product “\(handle)” has no variants."
+        case let .duplicateVariantOptions(handle, values, line):
+            "Line \(line): product “\(handle)” has two variants with options “\(values.joined(separator: " / "))”."
+        case let .duplicateSKU(handle, sku, line):
+            "Line \(line): product “\(handle)” has two variants with SKU “\(sku)”."
+        case let .currencyMismatch(handle, expected, found, line):
+            "Line \(line): product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
+        case let .negativePrice(handle, line):
+            "Line \(line): product “\(handle)” has a negative price."
+        }
+    }
+}
+
+/// The rules every `CatalogStore` applies when upserting drafts, shared so that the in-memory
+/// and the SQL stores behave the same.
+public enum CatalogUpsertRules {
+    /// The key a variant is matched by when it has no matching SKU: the option values trimmed,
+    /// lower-cased, stripped of C0 control characters, joined by U+001F (unit separator).
+    /// `["M", " Red"]` → `"m\u{1F}red"`; no options → `""`. A key therefore never contains
+    /// U+001E, which stores may use for temporary keys.
+    public static func optionKey(_ optionValues: [String]) -> String {
+        optionValues.map { value in
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                .unicodeScalars.filter { $0.value >= 0x20 })
+            return String(scalars)
+        }
+        .joined(separator: "\u{1F}")
+    }
+
+    /// Checks one draft on its own.
+    /// - Parameters:
+    ///   - draft: the draft.
+    ///   - currency: the shop currency every price must be in.
+    /// - Throws: `CatalogStoreError.emptyHandle`, `.noVariants`, `.duplicateSKU`,
+    ///   `.duplicateVariantOptions`, `.currencyMismatch` or `.negativePrice`.
+    public static func check(_ draft: ProductDraft, currency: Currency) throws(CatalogStoreError) {
+        let line = draft.sourceLine
+        guard !draft.handle.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .emptyHandle(line: line)
+        }
+        guard !draft.variants.isEmpty else { throw .noVariants(handle: draft.handle, line: line) }
+        var skus: Set<String> = []
+        var keys: Set<String> = []
+        for variant in draft.variants {
+            if let sku = variant.sku, !skus.insert(sku).inserted {
+                throw .duplicateSKU(handle: draft.handle, sku: sku, line: line)
+            }
+            guard keys.insert(optionKey(variant.optionValues)).inserted else {
+                throw .duplicateVariantOptions(handle: draft.handle, optionValues: variant.optionValues, line: line)
+            }
+            for price in [variant.price] + (variant.compareAtPrice.map { [$0] } ?? []) {
+                guard price.currency == currency else {
+                    throw .currencyMismatch(handle: draft.handle, expected: currency, found: price.currency, line: line)
+                }
+                guard price.minorUnits >= 0 else { throw .negativePrice(handle: draft.handle, line: line) }
+            }
+        }
+    }
+
+    /// An existing variant as far as matching needs it.
+    public struct StoredVariant: Sendable {
+        /// Its id.
+        public var id: Variant.ID
+        /// Its SKU, if any.
+        public var sku: String?
+        /// `optionKey(_:)` of its option values.
+        public var optionKey: String
+
+        /// Creates a stored-variant description.
+        public init(id: Variant.ID, sku: String?, optionKey: String) {
+            self.id = id
+            self.sku = sku
+            self.optionKey = optionKey
+        }
+    }
+
+    /// Matches a draft's variants to a product's existing variants: first by SKU (when the draft
+    /// variant has one and an existing variant has the same), then the rest by option key.
+    /// Each existing variant matches at most once.
+    /// - Returns: for each draft variant, in order, the id of the existing variant it updates,
+    ///   or nil when it is new. Existing variants not returned are no longer in the catalog.
+    public static func matchVariants(existing: [StoredVariant], drafts: [VariantDraft]) -> [Variant.ID?] {
+        var matches = [Variant.ID?](repeating: nil, count: drafts.count)
+        var taken: Set<Variant.ID> = []
+        for (index, draft) in drafts.enumerated() {
+            guard let sku = draft.sku,
+                  let found = existing.first(where: { $0.sku == sku && !taken.contains($0.id) }) else { continue }
+            matches[index] = found.id
+            taken.insert(found.id)
+        }
+        for (index, draft) in drafts.enumerated() where matches[index] == nil {
+            let key = optionKey(draft.optionValues)
+            guard let found = existing.first(where: { $0.optionKey == key && !taken.contains($0.id) }) else { continue }
+            matches[index] = found.id
+            taken.insert(found.id)
+        }
+        return matches
+    }
+
+    /// The category handle for a draft's category name, or nil when the name is nil or blank.
+    public static func categoryHandle(for name: String?) -> String? {
+        guard let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+        return Handle.make(from: name)
+    }
+}
+
+/// How stores keep times: whole Unix seconds (rounded down), so every store returns the same
+/// `Date` for the same input.
+public enum StoredTime {
+    /// Seconds since 1970-01-01T00:00:00Z, rounded down.
+    public static func unixSeconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// The date `seconds` after 1970-01-01T00:00:00Z.
+    public static func date(unixSeconds seconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// `date` as a store gives it back: rounded down to the second.
+    public static func normalized(_ date: Date) -> Date { self.date(unixSeconds: unixSeconds(date)) }
+}

@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import ShopCore
+import ShopStore
+import ShopStoreSQLite
+import ShopTestSupport
+import SQLite
+import Synchronization
+import Testing
+
+/// What only the SQLite store has: migrations, files, the connection pool, cascades.
+@Suite("SQLite database")
+struct SQLiteDatabaseTests {
+    @Test func migrationsAreRecordedAndApplyOnlyOnce() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase(path: path.path)
+        defer { database.close() }
+        #expect(try database.appliedMigrations() == [])
+        #expect(try database.migrate() == ShopSchema.migrations.map(\.version))
+        #expect(try database.migrate() == [])
+        #expect(try database.appliedMigrations() == ShopSchema.migrations.map(\.version))
+        let recordedAt = try database.withConnection { try $0.prepare("SELECT applied_at FROM schema_migrations").first()?.int64(0) }
+        #expect((recordedAt ?? 0) > 1_700_000_000)
+    }
+
+    @Test func failingMigrationAppliesNothing() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase(path: path.path)
+        defer { database.close() }
+        let migrations = [Migration(version: 1, sql: "CREATE TABLE a (id INTEGER PRIMARY KEY)"),
+                          Migration(version: 2, sql: "CREATE TABLE b (id INTEGER PRIMARY KEY"),  // syntax error
+        ]
+        #expect(throws: SQLiteError.self) { try database.migrate(migrations) }
+        #expect(try database.appliedMigrations() == [])
+        let tables = try database.withConnection { connection in
+            try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'a'").query()
+        }
+        #expect(tables.isEmpty)
+    }
+
+    @Test func migrationListMustCountUpFromOne() throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        defer { database.close() }
+        #expect(throws: SQLiteStoreError.invalidMigrations("expected version 1, found 2")) {
+            try database.migrate([Migration(version: 2, sql: "SELECT 1")])
+        }
+    }
+
+    @Test func dataSurvivesClosingAndReopeningTheFile() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let first = try SQLiteDatabase.open(path: path.path)
+        _ = try CatalogStore.sqlite(first).upsert([.mockFull])
+        try SessionStore.sqlite(first).create(Session(id: "s", createdAt: Date(timeIntervalSince1970: 1),
+                                                      lastSeenAt: Date(timeIntervalSince1970: 2)))
+        let stored = try #require(try CatalogStore.sqlite(first).productByHandle(ProductDraft.mockFull.handle))
+        first.close()
+
+        let second = try SQLiteDatabase.open(path: path.path)
+        defer { second.close() }
+        #expect(try CatalogStore.sqlite(second).productByHandle(ProductDraft.mockFull.handle) == stored)
+        #expect(try SessionStore.sqlite(second).find("s")?.lastSeenAt == Date(timeIntervalSince1970: 2))
+        #expect(try second.migrate() == [])
+    }
+
+    @Test func closedDatabaseRefusesCalls() throws {
+        let database = try SQLiteDatabase.open(path: ":memory:")
+        database.close()
+        let error = #expect(throws: SQLiteError.self) { try CatalogStore.sqlite(database).productCount() }
+        #expect(error?.code == SQLiteError.misuseCode)
+    }
+
+    @Test func removingAVariantDropsItFromSavedCarts() throws {
+        let database = try SQLiteDatabase.open(path: ":memory:")
+        defer { database.close() }
+        let catalog = CatalogStore.sqlite(database)
+        let sessions = SessionStore.sqlite(database)
+        var draft = ProductDraft.mock(handle: "a", optionNames: ["Size"], variants: [.mock(options: ["S"]), .mock(options: ["M"])])
+        _ = try catalog.upsert([draft])
+        let product = try #require(try catalog.productByHandle("a"))
+        try sessions.create(Session(id: "s", createdAt: .now, lastSeenAt: .now))
+        try sessions.saveCart("s", Cart(lines: product.variants.map { LineItem(productID: product.id, variantID: $0.id, quantity: 1) }))
+
+        draft.variants = [.mock(options: ["M"])]
+        _ = try catalog.upsert([draft])
+        #expect(try sessions.loadCart("s").lines.map(\.variantID) == [product.variants[1].id])
+
+        // A line for a variant that no longer exists is left out when saving.
+        try sessions.saveCart("s", Cart(lines: [LineItem(productID: product.id, variantID: product.variants[0].id, quantity: 1),
+                                                LineItem(productID: product.id, variantID: product.variants[1].id, quantity: 3)]))
+        #expect(try sessions.loadCart("s").lines.map(\.quantity) == [3])
+    }
+
+    @Test func poolServesMoreThreadsThanConnections() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        defer { database.close() }
+        let catalog = CatalogStore.sqlite(database)
+        _ = try catalog.upsert((1...10).map { ProductDraft.mock(handle: "p\($0)") })
+
+        let failures = Mutex(0)
+        let totals = Mutex<Set<Int>>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<20 {
+                do {
+                    if worker == 0 && round % 5 == 0 {
+                        _ = try catalog.upsert([ProductDraft.mock(handle: "p1", title: "Round \(round)")])
+                    }
+                    let page = try catalog.products(ProductQuery(limit: 5))
+                    totals.withLock { _ = $0.insert(page.totalCount) }
+                    if page.products.count != 5 || page.products.contains(where: { $0.variants.isEmpty }) {
+                        failures.withLock { $0 += 1 }
+                    }
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(totals.withLock { $0 } == [10])
+    }
+}
