@@ -71,10 +71,11 @@ static inline struct MHD_Daemon *shoppable_mhd_start_daemon(
 
     /* Callback options take two arguments (function, closure): pass them directly. */
     if (log_sink != NULL) {
+        /* The logger must come first, or MHD warns that earlier options may log to stderr. */
         return MHD_start_daemon(flags, 0, NULL, NULL, access_handler, access_handler_cls,
+                                MHD_OPTION_EXTERNAL_LOGGER, shoppable_mhd_log_trampoline, (void *)log_sink,
                                 MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                                 MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
-                                MHD_OPTION_EXTERNAL_LOGGER, shoppable_mhd_log_trampoline, (void *)log_sink,
                                 MHD_OPTION_ARRAY, options,
                                 MHD_OPTION_END);
     }

@@ -23,18 +23,30 @@ final class RawHTTPClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; every read gives up after `timeout` seconds.
-    init(port: Int, timeout: Int = 3) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects to `host` (numeric IPv4 or IPv6) on `port`; every read gives up after
+    /// `timeout` seconds.
+    init(host: String = "127.0.0.1", port: Int, timeout: Int = 3) throws {
+        var storage = sockaddr_storage()
+        let length: Int
+        var ipv4 = sockaddr_in()
+        var ipv6 = sockaddr_in6()
+        if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
+            ipv4.sin_family = sa_family_t(AF_INET)
+            ipv4.sin_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv4) { target.copyMemory(from: $0) } }
+            length = MemoryLayout<sockaddr_in>.size
+        } else if inet_pton(AF_INET6, host, &ipv6.sin6_addr) == 1 {
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv6) { target.copyMemory(from: $0) } }
+            length = MemoryLayout<sockaddr_in6>.size
+        } else {
+            throw Failure(description: "not a numeric address: \(host)")
+        }
+        fd = socket(Int32(storage.ss_family), Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let connected = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(length)) }
         }
         guard connected == 0 else {
             Glibc.close(fd)
@@ -45,6 +57,21 @@ final class RawHTTPClient {
     }
 
     deinit { Glibc.close(fd) }
+
+    /// Whether this host can bind a socket on the IPv6 loopback address (containers may lack it).
+    static var ipv6LoopbackWorks: Bool {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+            }
+        }
+    }
 
     /// Sends all of `bytes`; returns false if the peer closed the connection.
     @discardableResult
@@ -133,6 +160,7 @@ final class LogSink: Sendable {
 import Synchronization
 
 /// Starts a server on a free loopback port, runs `body`, and stops the server.
+@discardableResult
 func withServer<T>(
     _ configuration: HTTPServer.Configuration = HTTPServer.Configuration(port: 0, threadCount: 2),
     log: LogSink = LogSink(),
