@@ -1,0 +1,172 @@
+/// A cookie to set on the client with a `Set-Cookie` response header (RFC 6265 §4.1).
+///
+/// ```swift
+/// var response = Response.redirect(to: "/")
+/// response.setCookie(Cookie(name: "session", value: token, maxAge: 30 * 24 * 3600))
+/// // Set-Cookie: session=…; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax
+/// ```
+public struct Cookie: Hashable, Sendable {
+    /// The `SameSite` attribute (RFC 6265bis §4.1.2.7).
+    public enum SameSite: String, Sendable {
+        /// Sent only on same-site requests.
+        case strict = "Strict"
+        /// Sent on same-site requests and top-level cross-site navigations (the default here).
+        case lax = "Lax"
+        /// Sent on all requests; browsers require `Secure` with it.
+        case none = "None"
+    }
+
+    /// Cookie name: an RFC 9110 token. Bytes outside the token set are percent-encoded.
+    public var name: String
+    /// Cookie value: RFC 6265 `cookie-octet`s (`%x21 / %x23-2B / %x2D-3A / %x3C-5B / %x5D-7E`).
+    /// Other bytes (space, `"`, `,`, `;`, `\`, controls, non-ASCII) are percent-encoded on
+    /// serialization, so a value can never break the header.
+    public var value: String
+    /// Lifetime in seconds (`Max-Age`); `0` deletes the cookie; `nil` makes a session cookie.
+    public var maxAge: Int?
+    /// `Path` attribute; `nil` omits it.
+    public var path: String?
+    /// `Domain` attribute; `nil` (host-only cookie) is the safe default.
+    public var domain: String?
+    /// `HttpOnly`: hidden from scripts.
+    public var httpOnly: Bool
+    /// `Secure`: sent over HTTPS only.
+    public var secure: Bool
+    /// `SameSite` attribute; `nil` omits it.
+    public var sameSite: SameSite?
+
+    /// A cookie with this project's defaults: `Path=/`, `HttpOnly`, `SameSite=Lax`, not `Secure`
+    /// (turn that on behind TLS), session lifetime unless `maxAge` (seconds) is given.
+    public init(
+        name: String,
+        value: String,
+        maxAge: Int? = nil,
+        path: String? = "/",
+        domain: String? = nil,
+        httpOnly: Bool = true,
+        secure: Bool = false,
+        sameSite: SameSite? = .lax
+    ) {
+        self.name = name
+        self.value = value
+        self.maxAge = maxAge
+        self.path = path
+        self.domain = domain
+        self.httpOnly = httpOnly
+        self.secure = secure
+        self.sameSite = sameSite
+    }
+
+    /// A cookie that deletes `name` on the client (`Max-Age=0`, empty value). Pass the same
+    /// `path`/`domain` the cookie was set with.
+    public static func expired(name: String, path: String? = "/", domain: String? = nil) -> Cookie {
+        Cookie(name: name, value: "", maxAge: 0, path: path, domain: domain)
+    }
+
+    /// The `Set-Cookie` header value, e.g. `id=a3f; Max-Age=60; Path=/; HttpOnly; SameSite=Lax`.
+    public var headerValue: String {
+        var parts = ["\(Self.sanitize(name, keeping: Self.isTokenByte))=\(Self.sanitize(value, keeping: Self.isCookieOctet))"]
+        if let maxAge { parts.append("Max-Age=\(max(0, maxAge))") }
+        if let domain { parts.append("Domain=\(Self.sanitize(domain, keeping: Self.isAttributeByte))") }
+        if let path { parts.append("Path=\(Self.sanitize(path, keeping: Self.isAttributeByte))") }
+        if secure { parts.append("Secure") }
+        if httpOnly { parts.append("HttpOnly") }
+        if let sameSite { parts.append("SameSite=\(sameSite.rawValue)") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Parses `Cookie` request header values (RFC 6265 §4.2 / §5.4) into a name → value map.
+    ///
+    /// Pairs are split on `;`, surrounding spaces and tabs trimmed, a value wrapped in double
+    /// quotes is unwrapped. Pieces without `=` or with an empty name are skipped. Several
+    /// `Cookie` headers are read in order; for a repeated name the first value wins (browsers
+    /// send the most specific path first). Values are returned as sent (no percent-decoding).
+    public static func parse(headerValues: some Sequence<String>) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for header in headerValues {
+            for piece in header.split(separator: ";", omittingEmptySubsequences: true) {
+                guard let equals = piece.firstIndex(of: "=") else { continue }
+                let name = trimmed(piece[..<equals])
+                guard !name.isEmpty else { continue }
+                var value = trimmed(piece[piece.index(after: equals)...])
+                if value.count >= 2, value.first == "\"", value.last == "\"" {
+                    value = value.dropFirst().dropLast()
+                }
+                if cookies[String(name)] == nil {
+                    cookies[String(name)] = String(value)
+                }
+            }
+        }
+        return cookies
+    }
+
+    // MARK: - Internals
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        var text = text
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+
+    private static func sanitize(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
+        guard !text.utf8.allSatisfy(keep) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            if keep(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// RFC 6265 §4.1.1 cookie-octet.
+    private static func isCookieOctet(_ byte: UInt8) -> Bool {
+        byte == 0x21 || (0x23...0x2B).contains(byte) || (0x2D...0x3A).contains(byte)
+            || (0x3C...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
+    }
+
+    /// RFC 9110 §5.6.2 tchar.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    /// RFC 6265 §4.1.1 av-octet: any CHAR except CTLs or `;`.
+    private static func isAttributeByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: ";")
+    }
+}
+
+/// The `Set-Cookie` header value for the given attributes; see ``Cookie/headerValue``.
+///
+/// - Parameters:
+///   - name: cookie name (token).
+///   - value: cookie value; bytes outside RFC 6265 cookie-octets are percent-encoded.
+///   - maxAge: lifetime in seconds, `0` to delete, `nil` for a session cookie.
+///   - path: `Path` attribute, `nil` to omit.
+///   - httpOnly: add `HttpOnly`.
+///   - secure: add `Secure`.
+///   - sameSite: `SameSite` attribute, `nil` to omit.
+/// - Returns: e.g. `"sid=abc; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax"`.
+public func setCookieHeader(
+    name: String,
+    value: String,
+    maxAge: Int? = nil,
+    path: String? = "/",
+    httpOnly: Bool = true,
+    secure: Bool = false,
+    sameSite: Cookie.SameSite? = .lax
+) -> String {
+    Cookie(
+        name: name, value: value, maxAge: maxAge, path: path,
+        httpOnly: httpOnly, secure: secure, sameSite: sameSite
+    ).headerValue
+}

@@ -1,0 +1,151 @@
+/// An HTTP request as the application sees it: decoded, complete (body included), immutable
+/// input to a `(Request) -> Response` handler.
+///
+/// The live server builds it with ``init(method:target:headers:body:remoteAddress:id:)``;
+/// tests build it the same way (or with the decoded-path initializer), so cookies and form
+/// fields are always derived from the headers and body by the same code.
+///
+/// ```swift
+/// let request = try Request(
+///     method: .post, target: "/cart/add?from=list",
+///     headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "sid=abc"],
+///     body: Array("product=12&quantity=2".utf8))
+/// request.formValue("quantity")   // "2"
+/// request.cookies["sid"]          // "abc"
+/// ```
+public struct Request: Sendable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The percent-decoded path without the query, e.g. `"/products/oak chair"`.
+    public var path: String
+    /// The path as sent (still percent-encoded), without the query, e.g. `"/products/oak%20chair"`.
+    public var rawPath: String
+    /// Query parameters in order, decoded by form rules (`+` is space).
+    public var query: [(name: String, value: String)]
+    /// Request header fields in the order received.
+    public var headers: HTTPHeaders
+    /// Cookies from the `Cookie` header(s); see ``Cookie/parse(headerValues:)``.
+    public var cookies: [String: String]
+    /// The raw request body (empty for requests without one).
+    public var body: [UInt8]
+    /// The peer's numeric IP address, e.g. `"127.0.0.1"` or `"::1"` (the proxy's, behind nginx).
+    public var remoteAddress: String
+    /// Fields of an `application/x-www-form-urlencoded` body in order; empty for other bodies.
+    public var form: [(name: String, value: String)]
+    /// Short random hex id of this request; also in the access log and the `X-Request-ID`
+    /// response header.
+    public var id: String
+
+    /// Builds a request from a raw request target as it appears on the request line
+    /// (`/path?query`, or absolute-form `http://host/path?query`, or `*`).
+    ///
+    /// - Parameters:
+    ///   - method: the request method.
+    ///   - target: the request target, still percent-encoded.
+    ///   - headers: the header fields; `Cookie` and `Content-Type` are interpreted.
+    ///   - body: the complete body.
+    ///   - remoteAddress: the peer's numeric address.
+    ///   - id: the request id; a fresh random one by default.
+    /// - Throws: ``RequestDecodingError`` when the path, query or form body has invalid
+    ///   percent-encoding or is not UTF-8 (the server answers 400).
+    public init(
+        method: HTTPMethod = .get,
+        target: String,
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1",
+        id: String = Request.makeID()
+    ) throws(RequestDecodingError) {
+        var target = Substring(target)
+        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+            // absolute-form (RFC 9112 §3.2.2): drop scheme and authority.
+            let afterScheme = target[target.index(target.firstIndex(of: ":")!, offsetBy: 3)...]
+            target = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
+        }
+        guard target.first == "/" || target == "*" else { throw .invalidTarget }
+        let rawPath: Substring
+        let rawQuery: Substring
+        if let question = target.firstIndex(of: "?") {
+            rawPath = target[..<question]
+            rawQuery = target[target.index(after: question)...]
+        } else {
+            rawPath = target
+            rawQuery = ""
+        }
+        self.method = method
+        self.rawPath = String(rawPath)
+        self.path = try URLEncoding.percentDecode(rawPath, component: .path)
+        self.query = try URLEncoding.decodeQuery(rawQuery)
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.id = id
+        self.cookies = Cookie.parse(headerValues: headers.values(for: "Cookie"))
+        self.form = try Self.decodeFormBody(headers: headers, body: body)
+    }
+
+    /// Builds a request from an already decoded path and query (convenient in tests);
+    /// `rawPath` is derived with ``URLEncoding/percentEncodePath(_:)``.
+    ///
+    /// - Parameters:
+    ///   - method: the request method.
+    ///   - path: the decoded path, e.g. `"/products/oak chair"`.
+    ///   - query: decoded query parameters.
+    ///   - headers: the header fields; `Cookie` and `Content-Type` are interpreted.
+    ///   - body: the complete body.
+    ///   - remoteAddress: the peer's numeric address.
+    ///   - id: the request id; a fresh random one by default.
+    /// - Throws: ``RequestDecodingError`` when a form body has invalid percent-encoding or is
+    ///   not UTF-8 — exactly the requests the live server rejects with 400.
+    public init(
+        method: HTTPMethod = .get,
+        path: String = "/",
+        query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1",
+        id: String = Request.makeID()
+    ) throws(RequestDecodingError) {
+        self.method = method
+        self.path = path
+        self.rawPath = URLEncoding.percentEncodePath(path)
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.id = id
+        self.cookies = Cookie.parse(headerValues: headers.values(for: "Cookie"))
+        self.form = try Self.decodeFormBody(headers: headers, body: body)
+    }
+
+    /// The first query parameter called `name`, or `nil`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// The first form field called `name`, or `nil`.
+    public func formValue(_ name: String) -> String? {
+        form.first { $0.name == name }?.value
+    }
+
+    /// A fresh request id: 16 lower-case hex digits (64 random bits).
+    public static func makeID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = generator.next() as UInt64
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Form fields when the media type is `application/x-www-form-urlencoded`, else `[]`.
+    private static func decodeFormBody(headers: HTTPHeaders, body: [UInt8])
+        throws(RequestDecodingError) -> [(name: String, value: String)]
+    {
+        guard let contentType = headers["Content-Type"] else { return [] }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        let trimmed = mediaType.filter { $0 != " " && $0 != "\t" }
+        guard HTTPHeaders.namesMatch(String(trimmed), "application/x-www-form-urlencoded") else {
+            return []
+        }
+        return try URLEncoding.decodeForm(body)
+    }
+}

@@ -1,0 +1,327 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Loopback tests of the libmicrohttpd adapter: real sockets, real engine threads.
+@Suite("HTTPServer over loopback", .serialized)
+struct LiveServerTests {
+    @Test func getEchoesDecodedPathQueryAndCookies() throws {
+        try withServer(handler: echoHandler) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "GET /products/oak%20chair?q=oak+chair&tag=%C3%A7ay HTTP/1.1\r\nHost: x\r\n"
+                    + "Cookie: sid=abc; lang=tr\r\nCookie: theme=\"dark\"\r\n\r\n")
+            #expect(reply.status == 200)
+            let lines = Set(reply.text.split(separator: "\n").map(String.init))
+            #expect(lines.isSuperset(of: [
+                "method=GET", "path=/products/oak chair", "rawPath=/products/oak%20chair",
+                "query.q=oak chair", "query.tag=çay", "cookie.sid=abc", "cookie.lang=tr",
+                "cookie.theme=dark", "remote=127.0.0.1",
+            ]))
+            #expect(reply.headers["Content-Type"] == "text/plain; charset=utf-8")
+            #expect(reply.headers["Date"] != nil)
+        }
+    }
+
+    @Test func postFormBodyIsDecoded() throws {
+        try withServer(handler: echoHandler) { server in
+            let body = "name=J%C3%BCrgen+M%C3%BCller&quantity=2"
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "POST /cart HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            #expect(reply.status == 200)
+            #expect(reply.text.contains("form.name=Jürgen Müller\n"))
+            #expect(reply.text.contains("form.quantity=2\n"))
+            #expect(reply.text.contains("body=\(body)\n"))
+        }
+    }
+
+    @Test func chunkedBodyIsReassembled() throws {
+        try withServer(handler: echoHandler) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+            #expect(reply.status == 200)
+            #expect(reply.text.contains("body=hello world\n"))
+        }
+    }
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+        let seen = Mutex<[String]>([])
+        try withServer(handler: { request in
+            seen.withLock { $0.append(request.path) }
+            return .text("ok \(request.path)")
+        }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            for path in ["/one", "/two", "/three"] {
+                let reply = try client.exchange("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(reply.status == 200)
+                #expect(reply.text == "ok \(path)")
+                #expect(reply.headers["Connection"]?.lowercased() != "close")
+            }
+            // A POST with a body, on the same connection, is also answered in place.
+            let reply = try client.exchange("POST /four HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
+            #expect(reply.text == "ok /four")
+        }
+        #expect(seen.withLock { $0 } == ["/one", "/two", "/three", "/four"])
+    }
+
+    @Test func headResponseHasContentLengthButNoBody() throws {
+        try withServer(handler: { _ in .text("twelve bytes") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let head = try client.exchange("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n", bodyExpected: false)
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Length"] == "12")
+            // The next response on the connection starts right away: no body bytes were sent.
+            let get = try client.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(get.text == "twelve bytes")
+        }
+    }
+
+    @Test func declaredBodyOverLimitIsAnswered413WithoutCallingHandler() throws {
+        let called = Atomic<Bool>(false)
+        let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxBodyBytes: 100)
+        try withServer(configuration, handler: { _ in
+            called.store(true, ordering: .relaxed)
+            return .text("no")
+        }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 101\r\n\r\n" + String(repeating: "a", count: 101))
+            #expect(reply.status == 413)
+            #expect(reply.headers["Content-Type"] == "text/plain; charset=utf-8")
+            #expect(reply.text.contains("larger than 100 bytes"))
+            #expect(client.peerClosed())
+        }
+        let handlerRan = called.load(ordering: .relaxed)
+        #expect(!handlerRan)
+    }
+
+    @Test func bodyAtTheLimitIsAccepted() throws {
+        let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxBodyBytes: 100)
+        try withServer(configuration, handler: { .text("\($0.body.count)") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n" + String(repeating: "a", count: 100))
+            #expect(reply.status == 200)
+            #expect(reply.text == "100")
+        }
+    }
+
+    @Test func chunkedBodyOverLimitIsAnswered413() throws {
+        let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxBodyBytes: 100)
+        try withServer(configuration, handler: { _ in .text("no") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let chunk = String(repeating: "b", count: 80)
+            let reply = try client.exchange(
+                "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "50\r\n\(chunk)\r\n50\r\n\(chunk)\r\n0\r\n\r\n")
+            #expect(reply.status == 413)
+        }
+    }
+
+    @Test func longTargetIsAnswered414ByTheHandlerCheck() throws {
+        let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxURIBytes: 1024)
+        try withServer(configuration, handler: { _ in .text("no") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "GET /?q=\(String(repeating: "x", count: 1100)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(reply.status == 414)
+            #expect(reply.text == "414 URI Too Long: request target longer than 1024 bytes\n")
+        }
+    }
+
+    @Test func hugeTargetIsAnswered414ByTheEngine() throws {
+        try withServer(handler: { _ in .text("no") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "GET /\(String(repeating: "x", count: 200_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(reply.status == 414)
+        }
+    }
+
+    @Test func largeHeadersAreAnswered431ByTheHandlerCheck() throws {
+        try withServer(handler: { _ in .text("no") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(
+                "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "h", count: 20_000))\r\n\r\n")
+            #expect(reply.status == 431)
+            #expect(reply.text.hasSuffix("request line and headers larger than 16384 bytes\n"))
+        }
+    }
+
+    @Test func hugeHeadersAreAnswered431ByTheEngine() throws {
+        try withServer(handler: { _ in .text("no") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            var request = "GET / HTTP/1.1\r\nHost: x\r\n"
+            for index in 0..<100 {
+                request += "X-Filler-\(index): \(String(repeating: "h", count: 1000))\r\n"
+            }
+            let reply = try client.exchange(request + "\r\n")
+            #expect(reply.status == 431)
+        }
+    }
+
+    @Test(arguments: [
+        "GET /bad%zzpath HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /ok?q=%E HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /ok?q=%FF HTTP/1.1\r\nHost: x\r\n\r\n",
+        "POST /ok HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5\r\n\r\na=%4z",
+    ])
+    func malformedEncodingIsAnswered400AndConnectionStaysUsable(_ raw: String) throws {
+        let called = Atomic<Bool>(false)
+        try withServer(handler: { _ in
+            called.store(true, ordering: .relaxed)
+            return .text("no")
+        }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange(raw)
+            #expect(reply.status == 400)
+            #expect(reply.text.hasPrefix("400 Bad Request: "))
+            let handlerRan = called.load(ordering: .relaxed)
+            #expect(!handlerRan)
+            let next = try client.exchange("GET /fine HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(next.status == 200)
+        }
+    }
+
+    @Test func unparseableRequestLineIsAnswered400() throws {
+        try withServer(handler: { _ in .text("no") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange("THIS IS NOT HTTP\r\n\r\n")
+            #expect(reply.status == 400)
+        }
+    }
+
+    @Test func accessLogLineAndRequestIDHeaderMatch() throws {
+        let log = LogSink()
+        try withServer(log: log, handler: { request in .text("id=\(request.id)") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange("GET /a%20b?secret=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let id = try #require(reply.headers["X-Request-ID"])
+            #expect(reply.text == "id=\(id)")
+            let line = try #require(log.all.first { $0.hasSuffix(id) })
+            let fields = line.split(separator: " ").map(String.init)
+            #expect(fields.count == 6)
+            #expect(Array(fields[0...3]) == ["GET", "/a%20b", "200", "\(reply.body.count)"])
+            #expect(fields[4].hasSuffix("µs") && Int(fields[4].dropLast(2)) != nil)
+            #expect(!line.contains("secret"))
+            #expect(!log.all.contains { $0.hasPrefix("microhttpd:") })
+        }
+    }
+
+    @Test func responseHeaderWithLineBreakBecomes500() throws {
+        let log = LogSink()
+        try withServer(log: log, handler: { _ in
+            Response(headers: ["X-Evil": "a\r\nSet-Cookie: pwned=1"], body: Array("x".utf8))
+        }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            let reply = try client.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(reply.status == 500)
+            #expect(reply.headers["Set-Cookie"] == nil)
+        }
+        #expect(log.all.contains { $0.contains("invalid header") })
+    }
+
+    @Test func stopLetsAnInFlightRequestFinish() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0, threadCount: 2), logger: { _ in }
+        ) { _ in
+            entered.signal()
+            usleep(300_000)
+            return .text("finished")
+        }
+        try server.start()
+        let port = server.port
+        let result = Mutex<Result<RawHTTPClient.Reply, any Error>?>(nil)
+        let clientDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let outcome = Result { () throws -> RawHTTPClient.Reply in
+                let client = try RawHTTPClient(port: port)
+                return try client.exchange("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            }
+            result.withLock { $0 = outcome }
+            clientDone.signal()
+        }
+        #expect(entered.wait(timeout: .now() + 2) == .success)
+        #expect(server.requestsInFlight == 1)
+        server.stop()  // returns only after the slow response went out
+        #expect(clientDone.wait(timeout: .now() + 2) == .success)
+        let reply = try #require(try result.withLock { $0 }?.get())
+        #expect(reply.status == 200)
+        #expect(reply.text == "finished")
+        #expect(reply.headers["Connection"]?.lowercased() == "close")
+        #expect(throws: RawHTTPClient.Failure.self) { try RawHTTPClient(port: port) }
+    }
+
+    @Test func secondServerOnTheSamePortFailsWithListenError() throws {
+        try withServer(handler: { _ in .text("") }) { server in
+            let second = HTTPServer(
+                configuration: HTTPServer.Configuration(port: server.port), logger: { _ in }
+            ) { _ in .text("") }
+            #expect {
+                try second.start()
+            } throws: { error in
+                let error = error as? HTTPServerError
+                return error?.code == .listenFailed
+                    && error?.message.hasPrefix("could not listen on 127.0.0.1:\(server.port)") == true
+            }
+        }
+    }
+
+    @Test func nonNumericHostIsRejected() {
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(host: "example.com", port: 0), logger: { _ in }
+        ) { _ in .text("") }
+        #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .invalidAddress }
+    }
+
+    @Test func startingTwiceIsAnError() throws {
+        try withServer(handler: { _ in .text("") }) { server in
+            #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .alreadyRunning }
+        }
+    }
+
+    @Test(.enabled(if: RawHTTPClient.ipv6LoopbackWorks))
+    func servesOverIPv6Loopback() throws {
+        let configuration = HTTPServer.Configuration(host: "::1", port: 0, threadCount: 1)
+        try withServer(configuration, handler: { .text($0.remoteAddress) }) { server in
+            let client = try RawHTTPClient(host: "::1", port: server.port)
+            let reply = try client.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(reply.text == "::1")
+        }
+    }
+
+    @Test func runUntilSignalledStopsOnTheGivenSignal() throws {
+        signal(SIGUSR2, SIG_IGN)  // so an early signal cannot kill the test process
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0, threadCount: 1), logger: { _ in }
+        ) { _ in .text("") }
+        try server.start()
+        let returned = Mutex<Int32?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let signalNumber = server.runUntilSignalled(signals: [SIGUSR2])
+            returned.withLock { $0 = signalNumber }
+            done.signal()
+        }
+        var finished = false
+        for _ in 0..<50 where !finished {
+            kill(getpid(), SIGUSR2)
+            finished = done.wait(timeout: .now() + 0.05) == .success
+        }
+        signal(SIGUSR2, SIG_IGN)
+        #expect(finished)
+        #expect(returned.withLock { $0 } == SIGUSR2)
+        #expect(server.port == 0)
+    }
+}

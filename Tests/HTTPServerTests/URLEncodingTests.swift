@@ -1,0 +1,71 @@
+import HTTPServer
+import Testing
+
+@Suite("Percent-decoding and form decoding")
+struct URLEncodingTests {
+    @Test func percentEscapesDecodeToUTF8() throws {
+        #expect(try URLEncoding.percentDecode("/products/oak%20chair") == "/products/oak chair")
+        #expect(try URLEncoding.percentDecode("/%C3%A7ay%C4%B1r") == "/çayır")
+        #expect(try URLEncoding.percentDecode("%2f%2F") == "//")
+    }
+
+    @Test func plusStaysPlusInPathsButIsSpaceInForms() throws {
+        #expect(try URLEncoding.percentDecode("a+b") == "a+b")
+        #expect(try URLEncoding.percentDecode("a+b", plusAsSpace: true) == "a b")
+        #expect(try URLEncoding.percentDecode("a%2Bb", plusAsSpace: true) == "a+b")
+    }
+
+    @Test(arguments: ["%", "%2", "abc%", "%zz", "%G1", "%1g", "100%off"])
+    func malformedEscapeIsRejected(_ input: String) {
+        #expect(throws: RequestDecodingError.invalidPercentEncoding(.query)) {
+            try URLEncoding.percentDecode(input, component: .query)
+        }
+    }
+
+    @Test(arguments: ["%FF", "%C3", "%C3%28", "%ED%A0%80"])
+    func decodedBytesMustBeUTF8(_ input: String) {
+        #expect(throws: RequestDecodingError.invalidUTF8(.path)) {
+            try URLEncoding.percentDecode(input)
+        }
+    }
+
+    @Test func queryKeepsOrderAndDuplicates() throws {
+        let pairs = try URLEncoding.decodeQuery("tag=a&q=oak+chair&tag=b%26c")
+        #expect(pairs.map(\.name) == ["tag", "q", "tag"])
+        #expect(pairs.map(\.value) == ["a", "oak chair", "b&c"])
+    }
+
+    @Test func queryPiecesWithoutEqualsHaveEmptyValueAndEmptyPiecesAreSkipped() throws {
+        let pairs = try URLEncoding.decodeQuery("&flag&&x=1=2&=v&")
+        #expect(pairs.map(\.name) == ["flag", "x", ""])
+        #expect(pairs.map(\.value) == ["", "1=2", "v"])
+    }
+
+    @Test func formBodyDecodesPlusAndUTF8() throws {
+        let pairs = try URLEncoding.decodeForm(Array("name=J%C3%BCrgen+M%C3%BCller&note=a%0D%0Ab".utf8))
+        #expect(pairs.map(\.value) == ["Jürgen Müller", "a\r\nb"])
+    }
+
+    @Test func malformedFormReportsTheFormComponent() {
+        #expect(throws: RequestDecodingError.invalidPercentEncoding(.form)) {
+            try URLEncoding.decodeForm(Array("a=%E".utf8))
+        }
+        #expect(throws: RequestDecodingError.invalidUTF8(.form)) {
+            try URLEncoding.decodeForm([0x61, 0x3D, 0xFF])
+        }
+    }
+
+    @Test func pathEncodingRoundTrips() throws {
+        let path = "/products/oak chair/100%/ç?#"
+        let encoded = URLEncoding.percentEncodePath(path)
+        #expect(encoded == "/products/oak%20chair/100%25/%C3%A7%3F%23")
+        #expect(try URLEncoding.percentDecode(encoded) == path)
+    }
+
+    @Test func formEncodingRoundTrips() throws {
+        let value = "a b&c=d+é"
+        let encoded = URLEncoding.formEncode(value)
+        #expect(encoded == "a+b%26c%3Dd%2B%C3%A9")
+        #expect(try URLEncoding.percentDecode(encoded, plusAsSpace: true) == value)
+    }
+}
