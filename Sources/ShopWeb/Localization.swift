@@ -1,5 +1,5 @@
 public import Foundation
-import ShopCore
+public import ShopCore
 
 /// Every string a shopper sees, by key. English is the source table; Turkish and Spanish tables
 /// come later (issue #4 era) and fall back to English key by key.

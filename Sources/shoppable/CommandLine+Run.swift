@@ -32,7 +32,6 @@ extension CommandLine {
 
     /// Runs a command line; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        setvbuf(stdout, nil, _IOLBF, 0)
         do {
             let options = try Options(arguments)
             guard let command = options.arguments.first, !options.has("help") else {
@@ -58,6 +57,12 @@ extension CommandLine {
             return 1
         }
     }
+}
+
+/// Writes one line to standard output unbuffered (log lines must not wait in a buffer; a write of
+/// one line is atomic, so lines from several threads never interleave).
+func printLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 func printError(_ message: String) {

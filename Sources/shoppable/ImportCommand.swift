@@ -40,7 +40,7 @@ enum ImportCommand {
 
         let database = try openDatabase(options, poolSize: 1)
         defer { database.close() }
-        let summary = try CatalogStore.sqlite(database).upsert(result.products)
+        let summary = try CatalogStore.sqlite(database, currency: try options.currency()).upsert(result.products)
         print("""
         imported into \(options.database):
           products   \(summary.productsCreated) created, \(summary.productsUpdated) updated

@@ -17,25 +17,25 @@ enum Serve {
         let timeZone = try options.timeZone()
         let database = try openDatabase(options, poolSize: max(threads, 1) + 1)
         defer { database.close() }
-        let catalog = CatalogStore.sqlite(database)
+        let catalog = CatalogStore.sqlite(database, currency: currency)
         if !options.has("no-demo"), try catalog.productCount() == 0 {
             try DemoCatalog.load(into: catalog, currency: currency)
         }
         let publicURL = options.value("public-url")
         let environment = AppEnvironment(
             catalog: catalog, sessions: SessionStore.sqlite(database), currency: currency, timeZone: timeZone,
-            log: { line in print(line) }, secureCookies: publicURL?.lowercased().hasPrefix("https://") ?? false,
+            log: { line in printLine(line) }, secureCookies: publicURL?.lowercased().hasPrefix("https://") ?? false,
             mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
 
         let configuration = HTTPServer.Configuration(host: options.value("host", default: "127.0.0.1")!, port: port,
                                                      threadCount: max(threads, 1))
-        let server = HTTPServer(configuration: configuration, logger: { print($0) }) { request in
+        let server = HTTPServer(configuration: configuration, logger: { printLine($0) }) { request in
             ShopApp.handle(request, environment)
         }
         try server.start()
-        print("shoppable: serving http://\(configuration.host):\(server.port) (database \(options.database), \(threads) threads). Ctrl-C stops.")
+        printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(options.database), \(threads) threads). Ctrl-C stops.")
         server.runUntilSignalled()
-        print("shoppable: stopped; in-flight requests finished, closing the database")
+        printLine("shoppable: stopped; in-flight requests finished, closing the database")
     }
 }
 
@@ -44,11 +44,11 @@ enum DemoCatalog {
     static func load(into catalog: CatalogStore, currency: Currency) throws {
         guard let url = Bundle.module.url(forResource: "catalog", withExtension: "json", subdirectory: "DemoCatalog"),
               let data = FileManager.default.contents(atPath: url.path) else {
-            print("shoppable: demo catalog not found in the app bundle; starting with an empty shop")
+            printLine("shoppable: demo catalog not found in the app bundle; starting with an empty shop")
             return
         }
         let result = try CatalogImporter(currency: currency).read(data, fileName: "demo catalog", format: .shoppableJSON)
         let summary = try catalog.upsert(result.products)
-        print("shoppable: loaded the demo catalog (\(summary.productsCreated) products)")
+        printLine("shoppable: loaded the demo catalog (\(summary.productsCreated) products)")
     }
 }

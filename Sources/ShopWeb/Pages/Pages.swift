@@ -110,14 +110,14 @@ extension ModelBuilder {
         let l10n = localizer
         let variant = product.variants.first { $0.id == selected } ?? product.defaultVariant!
         let level = StockLevel(variant.inventory)
-        let choices = product.hasOptions ? product.variants.map { candidate in
+        let choices: [ProductDetailPage.VariantChoice] = !product.hasOptions ? [] : product.variants.map { candidate in
             let candidateLevel = StockLevel(candidate.inventory)
             return ProductDetailPage.VariantChoice(
                 id: candidate.id.rawValue, title: candidate.title, price: l10n.money(candidate.price),
                 compareAtPrice: candidate.compareAtPrice.map(l10n.money), stockText: candidateLevel.text(l10n),
                 stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
                 isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id)
-        } : []
+        }
         return ProductDetailPage(
             handle: product.handle, title: product.title,
             vendorText: product.vendor.isEmpty ? nil : l10n(.productVendor, ["vendor": product.vendor]),

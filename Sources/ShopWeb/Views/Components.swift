@@ -5,21 +5,21 @@ struct ProductCard: Component {
     var model: ProductCardModel
 
     var body: Node {
-        .article(.class(model.isSoldOut ? "card card-sold-out" : "card")) {
-            .a(.class("card-link"), .href(model.href)) {
-                .div(.class("card-media")) {
+        article(.class(model.isSoldOut ? "card card-sold-out" : "card")) {
+            a(.class("card-link"), .href(model.href)) {
+                div(.class("card-media")) {
                     if let url = model.imageURL {
-                        .img(.src(url), .alt(model.imageAlt), .loading("lazy"), .decoding("async"), .width(400), .height(400))
+                        img(.src(url), .alt(model.imageAlt), .loading("lazy"), .decoding("async"), .width(400), .height(400))
                     }
                     if model.isSoldOut {
-                        .span(.class("pill pill-muted")) { model.soldOutText }
+                        span(.class("pill pill-muted")) { model.soldOutText }
                     } else if model.compareAtPrice != nil {
-                        .span(.class("pill pill-sale")) { model.saleText }
+                        span(.class("pill pill-sale")) { model.saleText }
                     }
                 }
-                .div(.class("card-body")) {
-                    if !model.vendor.isEmpty { .p(.class("card-vendor")) { model.vendor } }
-                    .h3(.class("card-title")) { model.title }
+                div(.class("card-body")) {
+                    if !model.vendor.isEmpty { p(.class("card-vendor")) { model.vendor } }
+                    h3(.class("card-title")) { model.title }
                     PriceLine(price: model.price, compareAtPrice: model.compareAtPrice)
                     if let rating = model.rating { RatingStars(model: rating) }
                 }
@@ -35,9 +35,9 @@ struct PriceLine: Component {
     var large = false
 
     var body: Node {
-        .p(.class(large ? "price price-large" : "price")) {
-            .span(.class(compareAtPrice == nil ? "price-now" : "price-now price-sale")) { price }
-            if let compareAtPrice { .del(.class("price-was")) { compareAtPrice } }
+        p(.class(large ? "price price-large" : "price")) {
+            span(.class(compareAtPrice == nil ? "price-now" : "price-now price-sale")) { price }
+            if let compareAtPrice { del(.class("price-was")) { compareAtPrice } }
         }
     }
 }
@@ -47,16 +47,16 @@ struct RatingStars: Component {
     var model: RatingModel
 
     var body: Node {
-        .p(.class("rating"), .title(model.label)) {
-            .span(.class("stars"), .role("img"), .aria("label", model.label)) {
-                .span(.class("stars-fill fill-\((model.percent + 5) / 10 * 10)")) {
+        p(.class("rating"), .title(model.label)) {
+            span(.class("stars"), .role("img"), .aria("label", model.label)) {
+                span(.class("stars-fill fill-\((model.percent + 5) / 10 * 10)")) {
                     for _ in 0..<5 { Icon.star.node }
                 }
-                .span(.class("stars-empty")) {
+                span(.class("stars-empty")) {
                     for _ in 0..<5 { Icon.star.node }
                 }
             }
-            .span(.class("rating-count")) { model.countText }
+            span(.class("rating-count")) { model.countText }
         }
     }
 }
@@ -66,11 +66,11 @@ struct CategoryTile: Component {
     var model: CategoryLinkModel
 
     var body: Node {
-        .a(.class("category-tile tone-\(model.tone)"), .href(model.href)) {
-            .span(.class("category-initial"), .aria("hidden", "true")) { model.initial }
-            .span(.class("category-text")) {
-                .span(.class("category-name")) { model.name }
-                .span(.class("category-count")) { model.countText }
+        a(.class("category-tile tone-\(model.tone)"), .href(model.href)) {
+            span(.class("category-initial"), .aria("hidden", "true")) { model.initial }
+            span(.class("category-text")) {
+                span(.class("category-name")) { model.name }
+                span(.class("category-count")) { model.countText }
             }
         }
     }
@@ -82,17 +82,17 @@ struct Pagination: Component {
     var localizer: Localizer
 
     var body: Node {
-        .nav(.class("pagination"), .aria("label", model.status)) {
+        nav(.class("pagination"), .aria("label", model.status)) {
             if let previous = model.previousHref {
-                .a(.class("button"), .href(previous), .rel("prev")) { localizer(.paginationPrevious) }
+                a(.class("button"), .href(previous), .rel("prev")) { localizer(.paginationPrevious) }
             } else {
-                .span(.class("button button-disabled"), .aria("disabled", "true")) { localizer(.paginationPrevious) }
+                span(.class("button button-disabled"), .aria("disabled", "true")) { localizer(.paginationPrevious) }
             }
-            .span(.class("pagination-status")) { model.status }
+            span(.class("pagination-status")) { model.status }
             if let next = model.nextHref {
-                .a(.class("button"), .href(next), .rel("next")) { localizer(.paginationNext) }
+                a(.class("button"), .href(next), .rel("next")) { localizer(.paginationNext) }
             } else {
-                .span(.class("button button-disabled"), .aria("disabled", "true")) { localizer(.paginationNext) }
+                span(.class("button button-disabled"), .aria("disabled", "true")) { localizer(.paginationNext) }
             }
         }
     }

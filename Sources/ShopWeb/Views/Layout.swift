@@ -7,36 +7,36 @@ enum Views {
         let l10n = layout.localizer
         let shop = l10n(.shopName)
         let title = layout.title.isEmpty || layout.title == shop ? shop : "\(layout.title) · \(shop)"
-        let document: Node = .document(lang: "en") {
-            .head {
-                .meta(.charset("utf-8"))
-                .meta(.name("viewport"), .content("width=device-width, initial-scale=1, viewport-fit=cover"))
-                .meta(.name("color-scheme"), .content("light dark"))
-                .meta(.name("theme-color"), .content("#fbf8f4"), .media("(prefers-color-scheme: light)"))
-                .meta(.name("theme-color"), .content("#16130f"), .media("(prefers-color-scheme: dark)"))
-                .title { title }
-                .link(.rel("stylesheet"), .href(layout.stylesheetHref))
-                .link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
-                .script(src: layout.scriptHref, .boolean("defer"))
+        let document: Node = document(lang: "en") {
+            head {
+                meta(.charset("utf-8"))
+                meta(.name("viewport"), .content("width=device-width, initial-scale=1, viewport-fit=cover"))
+                meta(.name("color-scheme"), .content("light dark"))
+                meta(.name("theme-color"), .content("#fbf8f4"), .media("(prefers-color-scheme: light)"))
+                meta(.name("theme-color"), .content("#16130f"), .media("(prefers-color-scheme: dark)"))
+                HTML.title { title }
+                link(.rel("stylesheet"), .href(layout.stylesheetHref))
+                link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
+                script(src: layout.scriptHref, .boolean("defer"))
             }
-            .body {
-                .a(.class("skip-link"), .href("#main")) { l10n(.skipToContent) }
-                .header(.class("top-bar")) {
-                    .a(.class("brand"), .href(SiteRoute.home.path)) {
-                        .span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
+            body {
+                a(.class("skip-link"), .href("#main")) { l10n(.skipToContent) }
+                header(.class("top-bar")) {
+                    a(.class("brand"), .href(SiteRoute.home.path)) {
+                        span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
                         shop
                     }
                 }
                 if let flash = layout.flash {
-                    .div(.class("flash flash-\(flash.kind.rawValue)"), .role(flash.kind == .error ? "alert" : "status"), .data("flash", "")) {
+                    div(.class("flash flash-\(flash.kind.rawValue)"), .role(flash.kind == .error ? "alert" : "status"), .data("flash", "")) {
                         if flash.kind == .success { Icon.check.node }
-                        .span { flash.text }
+                        span { flash.text }
                         if let text = flash.linkText, let href = flash.linkHref {
-                            .a(.href(href)) { text }
+                            a(.href(href)) { text }
                         }
                     }
                 }
-                .main(.id("main"), .class(mainClass.isEmpty ? "content" : "content \(mainClass)")) { content() }
+                main(.id("main"), .class(mainClass.isEmpty ? "content" : "content \(mainClass)")) { content() }
                 tabBar(layout)
             }
         }
@@ -44,7 +44,7 @@ enum Views {
     }
 
     static func badge(_ count: Int) -> Node {
-        .span(.class("badge"), .data("cart-count", String(count)), .hidden(count == 0)) {
+        span(.class("badge"), .data("cart-count", String(count)), .hidden(count == 0)) {
             count > 99 ? "99+" : String(count)
         }
     }
@@ -53,16 +53,16 @@ enum Views {
         let l10n = layout.localizer
         func tab(_ tab: Tab, _ href: String, _ icon: Icon, _ label: String, count: Int? = nil) -> Node {
             let active = layout.activeTab == tab
-            return .a(.class(active ? "tab tab-active" : "tab"), .href(href),
+            return a(.class(active ? "tab tab-active" : "tab"), .href(href),
                       active ? .aria("current", "page") : .boolean("data-inactive", false)) {
-                .span(.class("tab-icon")) {
+                span(.class("tab-icon")) {
                     icon.node
                     if let count { badge(count) }
                 }
-                .span(.class("tab-label")) { label }
+                span(.class("tab-label")) { label }
             }
         }
-        return .nav(.class("tab-bar"), .aria("label", "Main")) {
+        return nav(.class("tab-bar"), .aria("label", "Main")) {
             tab(.home, SiteRoute.home.path, .home, l10n(.tabHome))
             tab(.categories, SiteRoute.categories.path, .categories, l10n(.tabCategories))
             tab(.cart, SiteRoute.cart.path, .cart, l10n(.tabCart), count: layout.cartCount)
@@ -82,11 +82,11 @@ enum Views {
         var layout = layout
         layout.title = title
         return page(layout, mainClass: "error-page") {
-            .div(.class("empty-state")) {
-                .p(.class("error-code"), .aria("hidden", "true")) { code }
-                .h1 { title }
-                .p { text }
-                .a(.class("button button-primary"), .href(SiteRoute.home.path)) { l10n(.errorBackHome) }
+            div(.class("empty-state")) {
+                p(.class("error-code"), .aria("hidden", "true")) { code }
+                h1 { title }
+                p { text }
+                a(.class("button button-primary"), .href(SiteRoute.home.path)) { l10n(.errorBackHome) }
             }
         }
     }

@@ -1,25 +1,26 @@
 import HTML
+import ShopCore
 
 extension Views {
     static func home(_ page: HomePage, layout: LayoutModel) -> [UInt8] {
         let l10n = layout.localizer
         return Views.page(layout) {
-            .section(.class("hero")) {
-                .h1 { l10n(.homeHeroTitle) }
-                .p { l10n(.homeHeroText) }
+            section(.class("hero")) {
+                h1 { l10n(.homeHeroTitle) }
+                p { l10n(.homeHeroText) }
             }
-            .section(.class("section")) {
-                .div(.class("section-head")) {
-                    .h2 { l10n(.homeCategoriesTitle) }
-                    .a(.href(page.seeAllHref)) { l10n(.seeAll) }
+            section(.class("section")) {
+                div(.class("section-head")) {
+                    h2 { l10n(.homeCategoriesTitle) }
+                    a(.href(page.seeAllHref)) { l10n(.seeAll) }
                 }
-                .div(.class("category-strip")) {
+                div(.class("category-strip")) {
                     for category in page.categories { CategoryTile(model: category) }
                 }
             }
-            .section(.class("section")) {
-                .div(.class("section-head")) { .h2 { l10n(.homeFeaturedTitle) } }
-                .div(.class("grid")) {
+            section(.class("section")) {
+                div(.class("section-head")) { h2 { l10n(.homeFeaturedTitle) } }
+                div(.class("grid")) {
                     for card in page.featured { ProductCard(model: card) }
                 }
             }
@@ -29,12 +30,12 @@ extension Views {
     static func categories(_ page: CategoriesPage, layout: LayoutModel) -> [UInt8] {
         let l10n = layout.localizer
         return Views.page(layout) {
-            .h1(.class("page-title")) { l10n(.categoriesTitle) }
-            .div(.class("category-list")) {
+            h1(.class("page-title")) { l10n(.categoriesTitle) }
+            div(.class("category-list")) {
                 for category in page.categories { CategoryTile(model: category) }
             }
             if page.categories.isEmpty {
-                .div(.class("empty-state")) { .p { l10n(.categoryEmpty) } }
+                div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }
         }
     }
@@ -42,17 +43,17 @@ extension Views {
     static func category(_ page: CategoryPage, layout: LayoutModel) -> [UInt8] {
         let l10n = layout.localizer
         return Views.page(layout) {
-            .div(.class("page-head")) {
-                .a(.class("back-link"), .href(SiteRoute.categories.path), .aria("label", l10n(.tabCategories))) { Icon.back.node }
-                .div {
-                    .h1(.class("page-title")) { page.name }
-                    .p(.class("muted")) { page.countText }
+            div(.class("page-head")) {
+                a(.class("back-link"), .href(SiteRoute.categories.path), .aria("label", l10n(.tabCategories))) { Icon.back.node }
+                div {
+                    h1(.class("page-title")) { page.name }
+                    p(.class("muted")) { page.countText }
                 }
             }
             if page.cards.isEmpty {
-                .div(.class("empty-state")) { .p { l10n(.categoryEmpty) } }
+                div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }
-            .div(.class("grid")) {
+            div(.class("grid")) {
                 for card in page.cards { ProductCard(model: card) }
             }
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
@@ -62,69 +63,69 @@ extension Views {
     static func product(_ page: ProductDetailPage, layout: LayoutModel) -> [UInt8] {
         let l10n = layout.localizer
         return Views.page(layout, mainClass: "product-page") {
-            .div(.class("product-gallery"), .aria("label", page.title)) {
+            div(.class("product-gallery"), .aria("label", page.title)) {
                 for image in page.images {
-                    .figure(.class("gallery-item")) {
-                        .img(.src(image.url), .alt(image.alt), .width(800), .height(800), .decoding("async"))
+                    figure(.class("gallery-item")) {
+                        img(.src(image.url), .alt(image.alt), .width(800), .height(800), .decoding("async"))
                     }
                 }
             }
-            .div(.class("product-info")) {
-                if let vendor = page.vendorText { .p(.class("product-vendor")) { vendor } }
-                .h1(.class("product-title")) { page.title }
+            div(.class("product-info")) {
+                if let vendor = page.vendorText { p(.class("product-vendor")) { vendor } }
+                h1(.class("product-title")) { page.title }
                 if let rating = page.rating { RatingStars(model: rating) }
-                .div(.class("product-price"), .data("price-area", "")) {
+                div(.class("product-price"), .data("price-area", "")) {
                     PriceLine(price: page.price, compareAtPrice: page.compareAtPrice, large: true)
-                    if let sale = page.saleText { .span(.class("pill pill-sale")) { sale } }
+                    if let sale = page.saleText { span(.class("pill pill-sale")) { sale } }
                 }
-                .p(.class(page.stockClass), .data("stock", "")) { page.stockText }
-                .form(.class("add-form"), .method("post"), .action(SiteRoute.cartAdd.path)) {
-                    .input(.type("hidden"), .name("product"), .value(page.handle))
+                p(.class(page.stockClass), .data("stock", "")) { page.stockText }
+                form(.class("add-form"), .method("post"), .action(SiteRoute.cartAdd.path)) {
+                    input(.type("hidden"), .name("product"), .value(page.handle))
                     if page.choices.isEmpty {
-                        .input(.type("hidden"), .name("variant"), .value(String(page.selectedVariantID)))
+                        input(.type("hidden"), .name("variant"), .value(String(page.selectedVariantID)))
                     } else {
-                        .fieldset(.class("variant-picker")) {
-                            .legend { page.optionsLabel }
+                        fieldset(.class("variant-picker")) {
+                            legend { page.optionsLabel }
                             for choice in page.choices {
-                                .label(.class(choice.isSoldOut ? "variant-choice variant-sold-out" : "variant-choice"),
+                                label(.class(choice.isSoldOut ? "variant-choice variant-sold-out" : "variant-choice"),
                                        .data("price", choice.price), .data("compare-at", choice.compareAtPrice ?? ""),
                                        .data("stock", choice.stockText), .data("stock-class", choice.stockClass),
                                        .data("max", String(choice.maxQuantity)), .data("sold-out", choice.isSoldOut ? "1" : "0")) {
-                                    .input(.type("radio"), .name("variant"), .value(String(choice.id)),
+                                    input(.type("radio"), .name("variant"), .value(String(choice.id)),
                                            .checked(choice.isSelected), .disabled(choice.isSoldOut))
-                                    .span(.class("variant-title")) { choice.title }
-                                    .span(.class("variant-meta")) { choice.isSoldOut ? choice.stockText : choice.price }
+                                    span(.class("variant-title")) { choice.title }
+                                    span(.class("variant-meta")) { choice.isSoldOut ? choice.stockText : choice.price }
                                 }
                             }
                         }
                     }
-                    .div(.class("add-row")) {
-                        .label(.class("quantity-field")) {
-                            .span(.class("visually-hidden")) { l10n(.productQuantity) }
-                            .input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
+                    div(.class("add-row")) {
+                        label(.class("quantity-field")) {
+                            span(.class("visually-hidden")) { l10n(.productQuantity) }
+                            input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
                                    .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"),
                                    .disabled(page.isSoldOut))
                         }
-                        .button(.type("submit"), .class("button button-primary button-wide"), .disabled(page.isSoldOut),
+                        button(.type("submit"), .class("button button-primary button-wide"), .disabled(page.isSoldOut),
                                 .data("add-label", l10n(.addToCart)), .data("sold-out-label", l10n(.soldOutButton))) {
                             page.isSoldOut ? l10n(.soldOutButton) : l10n(.addToCart)
                         }
                     }
-                    if let error = page.error { .p(.class("form-error"), .role("alert")) { error } }
+                    if let error = page.error { p(.class("form-error"), .role("alert")) { error } }
                 }
                 if !page.descriptionHTML.isEmpty {
-                    .section(.class("product-description")) {
-                        .h2 { l10n(.productDescription) }
+                    section(.class("product-description")) {
+                        h2 { l10n(.productDescription) }
                         // Sanitized to a safe subset by ShopImport's HTMLSanitizer at import time.
-                        .div(.class("prose")) { .raw(unsafe: page.descriptionHTML) }
+                        div(.class("prose")) { .raw(unsafe: page.descriptionHTML) }
                     }
                 }
                 if !page.tags.isEmpty {
-                    .ul(.class("tags"), .aria("label", l10n(.productTags))) {
-                        for tag in page.tags { .li(.class("tag")) { tag } }
+                    ul(.class("tags"), .aria("label", l10n(.productTags))) {
+                        for tag in page.tags { li(.class("tag")) { tag } }
                     }
                 }
-                if let published = page.publishedText { .p(.class("muted small")) { published } }
+                if let published = page.publishedText { p(.class("muted small")) { published } }
             }
         }
     }
@@ -132,51 +133,51 @@ extension Views {
     static func cart(_ page: CartPage, layout: LayoutModel) -> [UInt8] {
         let l10n = layout.localizer
         return Views.page(layout, mainClass: "cart-page") {
-            .h1(.class("page-title")) { l10n(.cartTitle) }
+            h1(.class("page-title")) { l10n(.cartTitle) }
             if page.lines.isEmpty {
-                .div(.class("empty-state")) {
-                    .span(.class("empty-icon")) { Icon.cart.node }
-                    .h2 { l10n(.cartEmptyTitle) }
-                    .p { l10n(.cartEmptyText) }
-                    .a(.class("button button-primary"), .href(SiteRoute.categories.path)) { l10n(.cartContinueShopping) }
+                div(.class("empty-state")) {
+                    span(.class("empty-icon")) { Icon.cart.node }
+                    h2 { l10n(.cartEmptyTitle) }
+                    p { l10n(.cartEmptyText) }
+                    a(.class("button button-primary"), .href(SiteRoute.categories.path)) { l10n(.cartContinueShopping) }
                 }
             } else {
-                .ul(.class("cart-lines")) {
+                ul(.class("cart-lines")) {
                     for line in page.lines {
-                        .li(.class("cart-line"), .data("variant-id", String(line.variantID))) {
-                            .a(.class("cart-line-media"), .href(line.productHref)) {
-                                if let url = line.imageURL { .img(.src(url), .alt(line.imageAlt), .width(160), .height(160), .loading("lazy")) }
+                        li(.class("cart-line"), .data("variant-id", String(line.variantID))) {
+                            a(.class("cart-line-media"), .href(line.productHref)) {
+                                if let url = line.imageURL { img(.src(url), .alt(line.imageAlt), .width(160), .height(160), .loading("lazy")) }
                             }
-                            .div(.class("cart-line-body")) {
-                                .a(.class("cart-line-title"), .href(line.productHref)) { line.title }
-                                if !line.variantTitle.isEmpty { .p(.class("muted small")) { line.variantTitle } }
-                                .p(.class("muted small")) { line.unitPriceText }
-                                if let stock = line.stockText { .p(.class("stock stock-low small")) { stock } }
-                                .div(.class("cart-line-actions")) {
-                                    .form(.class("quantity-form"), .method("post"), .action(SiteRoute.cartUpdateLine(.init(rawValue: line.variantID)).path)) {
-                                        .label(.class("stepper")) {
-                                            .span(.class("visually-hidden")) { l10n(.cartQuantity) }
-                                            .input(.type("number"), .name("quantity"), .value(String(line.quantity)), .min(0),
+                            div(.class("cart-line-body")) {
+                                a(.class("cart-line-title"), .href(line.productHref)) { line.title }
+                                if !line.variantTitle.isEmpty { p(.class("muted small")) { line.variantTitle } }
+                                p(.class("muted small")) { line.unitPriceText }
+                                if let stock = line.stockText { p(.class("stock stock-low small")) { stock } }
+                                div(.class("cart-line-actions")) {
+                                    form(.class("quantity-form"), .method("post"), .action(SiteRoute.cartUpdateLine(.init(rawValue: line.variantID)).path)) {
+                                        label(.class("stepper")) {
+                                            span(.class("visually-hidden")) { l10n(.cartQuantity) }
+                                            input(.type("number"), .name("quantity"), .value(String(line.quantity)), .min(0),
                                                    .max(line.maxQuantity), .inputmode("numeric"), .class("quantity-input"))
                                         }
-                                        .button(.type("submit"), .class("button button-small js-hide")) { l10n(.cartUpdate) }
+                                        button(.type("submit"), .class("button button-small js-hide")) { l10n(.cartUpdate) }
                                     }
-                                    .form(.method("post"), .action(SiteRoute.cartRemoveLine(.init(rawValue: line.variantID)).path)) {
-                                        .button(.type("submit"), .class("icon-button"), .aria("label", "\(l10n(.cartRemove)): \(line.title)")) { Icon.trash.node }
+                                    form(.method("post"), .action(SiteRoute.cartRemoveLine(.init(rawValue: line.variantID)).path)) {
+                                        button(.type("submit"), .class("icon-button"), .aria("label", "\(l10n(.cartRemove)): \(line.title)")) { Icon.trash.node }
                                     }
                                 }
-                                if let error = line.error { .p(.class("form-error"), .role("alert")) { error } }
+                                if let error = line.error { p(.class("form-error"), .role("alert")) { error } }
                             }
-                            .p(.class("cart-line-total")) { line.lineTotal }
+                            p(.class("cart-line-total")) { line.lineTotal }
                         }
                     }
                 }
-                .aside(.class("cart-summary"), .aria("label", l10n(.cartSubtotal))) {
-                    .div(.class("summary-row")) {
-                        .span { "\(l10n(.cartSubtotal)) · \(page.itemCountText)" }
-                        .strong(.data("subtotal", "")) { page.subtotal }
+                aside(.class("cart-summary"), .aria("label", l10n(.cartSubtotal))) {
+                    div(.class("summary-row")) {
+                        span { "\(l10n(.cartSubtotal)) · \(page.itemCountText)" }
+                        strong(.data("subtotal", "")) { page.subtotal }
                     }
-                    .p(.class("muted small")) { l10n(.cartTaxesNote) }
+                    p(.class("muted small")) { l10n(.cartTaxesNote) }
                 }
             }
         }

@@ -1,0 +1,176 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import Testing
+
+private func chair(_ handle: String = "oak-chair", title: String = "Oak Chair", stock: Int = 5,
+                   price: Int64 = 149_00, compareAt: Int64? = nil, category: String = "Chairs") -> ProductDraft {
+    .mock(handle: handle, title: title, category: category, rating: Rating(rateHundredths: 460, count: 12),
+          variants: [.mock(sku: handle.uppercased(), price: .usd(price), compareAt: compareAt.map(Money.usd),
+                           inventory: .tracked(quantity: stock, allowsBackorder: false))],
+          images: [ProductImage(url: "/static/images/demo/\(handle).svg", altText: "")],
+          tags: ["oak", "dining"], publishedAt: Date(timeIntervalSince1970: 1_773_500_000))
+}
+
+private let shirt = ProductDraft.mock(
+    handle: "linen-shirt", title: "Linen Shirt", category: "Clothing", optionNames: ["Size", "Color"],
+    variants: [
+        .mock(sku: "LS-S-W", options: ["S", "White"], price: .usd(59_00), inventory: .tracked(quantity: 0, allowsBackorder: false)),
+        .mock(sku: "LS-M-W", options: ["M", "White"], price: .usd(59_00), compareAt: .usd(79_00),
+              inventory: .tracked(quantity: 2, allowsBackorder: false)),
+        .mock(sku: "LS-L-B", options: ["L", "Blue"], price: .usd(64_00), inventory: .untracked),
+    ])
+
+@Suite("Storefront pages")
+struct StorefrontPageTests {
+    @Test func homeShowsCategoriesAndFeaturedProducts() throws {
+        let shop = try TestShop([chair(), shirt])
+        let home = try shop.get("/")
+        #expect(home.status == 200)
+        #expect(home.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(home.text.contains("Oak Chair") && home.text.contains("Linen Shirt"))
+        #expect(home.text.contains("href=\"/categories/chairs\""))
+        #expect(home.text.contains("class=\"tab tab-active\" href=\"/\""))
+        #expect(home.text.contains("data-cart-count=\"0\" hidden"))
+    }
+
+    @Test func categoriesListEveryCategoryWithItsCount() throws {
+        let shop = try TestShop([chair(), chair("pine-chair", title: "Pine Chair"), shirt,
+                                 .mock(handle: "draft", category: "Hidden", isPublished: false)])
+        let page = try shop.get("/categories")
+        #expect(page.status == 200)
+        #expect(page.text.contains("Chairs") && page.text.contains("2 products"))
+        #expect(page.text.contains("Clothing") && page.text.contains("1 products") == false || page.text.contains("Clothing"))
+        #expect(!page.text.contains("Hidden"), "categories with only unpublished products are not listed")
+    }
+
+    @Test func categoryPagesAreTwentyFourCardsWithStableOrderAndNoRepeats() throws {
+        let drafts = (1...30).map { chair("chair-\($0)", title: "Chair \($0)", price: 100_00) }
+        let shop = try TestShop(drafts)
+        let first = try shop.get("/categories/chairs")
+        let second = try shop.get("/categories/chairs?page=2")
+        #expect(first.count("class=\"card\"") == 24)
+        #expect(second.count("class=\"card\"") == 6)
+        #expect(first.text.contains("Page 1 of 2") && first.text.contains("href=\"/categories/chairs?page=2\""))
+        let titles = (1...30).map { "Chair \($0)<" }
+        for title in titles {
+            #expect(first.count(title) + second.count(title) == 1, "\(title) appears exactly once")
+        }
+        #expect(try shop.get("/categories/chairs?page=3").status == 404)
+        #expect(try shop.get("/categories/chairs?page=0").status == 404)
+        #expect(try shop.get("/categories/chairs?page=99999999999999999999").status == 404)
+        #expect(try shop.get("/categories/nope").status == 404)
+    }
+
+    @Test func cardsShowSalePriceStruckThroughAndSoldOut() throws {
+        let shop = try TestShop([chair(compareAt: 199_00), chair("gone", title: "Gone Chair", stock: 0)])
+        let page = try shop.get("/categories/chairs")
+        #expect(page.text.contains("<span class=\"price-now price-sale\">$149.00</span><del class=\"price-was\">$199.00</del>"))
+        #expect(page.text.contains("card card-sold-out"))
+        #expect(page.text.contains("Rated 4.6 out of 5"))
+    }
+
+    @Test func productPageShowsEverythingAShopperNeeds() throws {
+        let shop = try TestShop([chair(stock: 2, compareAt: 179_00)])
+        let page = try shop.get("/products/oak-chair")
+        #expect(page.status == 200)
+        for expected in ["<h1 class=\"product-title\">Oak Chair</h1>", "$149.00", "<del class=\"price-was\">$179.00</del>",
+                         "Only 2 left", "By Acme", "Added Mar 14, 2026", "<li class=\"tag\">oak</li>",
+                         "Rated 4.6 out of 5", "<p>oak-chair</p>", "name=\"quantity\" value=\"1\" min=\"1\" max=\"2\"",
+                         "Add to cart"] {
+            #expect(page.text.contains(expected), "product page shows \(expected)")
+        }
+        #expect(!page.text.contains("variant-picker"), "a product without options has no picker")
+    }
+
+    @Test func soldOutProductsCannotBeAddedFromTheirPage() throws {
+        let shop = try TestShop([chair(stock: 0)])
+        let page = try shop.get("/products/oak-chair")
+        #expect(page.text.contains("Sold out"))
+        #expect(page.text.contains("<button type=\"submit\" class=\"button button-primary button-wide\" disabled"))
+    }
+
+    @Test func variantPickerListsOptionsAndDisablesSoldOutOnes() throws {
+        let shop = try TestShop([shirt])
+        let page = try shop.get("/products/linen-shirt")
+        #expect(page.text.contains("<legend>Size / Color</legend>"))
+        #expect(page.count("type=\"radio\" name=\"variant\"") == 3)
+        #expect(page.text.contains("variant-choice variant-sold-out"))
+        // The first available variant is chosen by default: M / White, on sale, 2 left.
+        #expect(page.text.contains("Only 2 left") && page.text.contains("$79.00"))
+        let blue = try #require(shop.catalog.productByHandle("linen-shirt")?.variants.last)
+        let chosen = try shop.get("/products/linen-shirt?variant=\(blue.id.rawValue)")
+        #expect(chosen.text.contains("$64.00") && chosen.text.contains("In stock"))
+    }
+
+    @Test func unknownPathsAndProductsGetAStyled404() throws {
+        let shop = try TestShop([chair()])
+        for path in ["/nope", "/products/nope", "/products/", "/cart/lines/abc", "/static/../Package.swift", "/static/missing.css"] {
+            let page = try shop.get(path)
+            #expect(page.status == 404, "\(path)")
+            #expect(page.text.contains("Page not found") && page.text.contains("tab-bar"))
+        }
+    }
+
+    @Test func storeFailuresGetAStyled500WithoutDetails() throws {
+        struct Boom: Error, CustomStringConvertible { var description: String { "disk on fire at /secret/path" } }
+        let shop = try TestShop([chair()])
+        shop.environment.catalog.categories = { throw Boom() }
+        let page = try shop.get("/")
+        #expect(page.status == 500)
+        #expect(page.text.contains("Something went wrong"))
+        #expect(!page.text.contains("disk on fire") && !page.text.contains("/secret/path"))
+        #expect(shop.logLines.contains { $0.contains("disk on fire") }, "the error is logged")
+    }
+
+    @Test func everyResponseCarriesTheSecurityHeaders() throws {
+        let shop = try TestShop([chair()])
+        for path in ["/", "/nope", "/static/app.css"] {
+            let response = try shop.get(path)
+            #expect(response.header("Content-Security-Policy")?.contains("default-src 'self'") == true)
+            #expect(response.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+            #expect(response.header("X-Content-Type-Options") == "nosniff")
+            #expect(response.header("Referrer-Policy") == "same-origin")
+        }
+    }
+
+    @Test func merchantTextIsEscapedEverywhere() throws {
+        let payload = "<script>alert(1)</script>\"onmouseover=\"alert(2)"
+        let evil = ProductDraft.mock(handle: "evil", title: payload, category: payload,
+                                     variants: [.mock(sku: "E", options: [payload], price: .usd(1_00))],
+                                     tags: [payload])
+        var withOptions = evil
+        withOptions.optionNames = [payload]
+        let shop = try TestShop([withOptions])
+        _ = try shop.post("/cart/add", [("product", "evil"), ("variant", "1"), ("quantity", "1")])
+        for path in ["/", "/categories", "/categories/script-alert-1-script-onmouseover-alert-2", "/products/evil", "/cart"] {
+            let page = try shop.get(path)
+            #expect(page.status == 200, "\(path)")
+            #expect(!page.text.contains("<script>alert"), "\(path) shows the title as text")
+            #expect(!page.text.contains("\"onmouseover"), "\(path) keeps attributes closed")
+            #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "\(path)")
+        }
+    }
+
+    @Test func staticFilesHaveStrongETagsAndVersionedOnesAreImmutable() throws {
+        let shop = try TestShop()
+        let home = try shop.get("/")
+        let href = try #require(home.text.firstMatch(of: /href="(\/static\/app\.css\?v=[0-9a-f]+)"/)?.1)
+        let css = try shop.get(String(href))
+        #expect(css.status == 200 && css.header("Content-Type") == "text/css; charset=utf-8")
+        #expect(css.header("Cache-Control") == "public, max-age=31536000, immutable")
+        let etag = try #require(css.header("ETag"))
+        let again = try shop.send(.get, String(href), headers: ["If-None-Match": etag])
+        #expect(again.status == 304 && again.response.body.isEmpty)
+    }
+
+    @Test func healthzChecksTheDatabase() throws {
+        struct Down: Error {}
+        let shop = try TestShop()
+        #expect(try shop.get("/healthz").status == 200)
+        shop.environment.healthCheck = { throw Down() }
+        #expect(try shop.get("/healthz").status == 503)
+    }
+}
