@@ -122,4 +122,21 @@ struct NodeBuilderTests {
             <p class="price"><strong>$9.00</strong></p></div>
             """)
     }
+
+    @Test func elementFunctionsCanBeModuleQualifiedWhenALocalNameShadowsThem() {
+        struct Layout: Component {
+            var title: String
+            var body: Node {
+                // `title` and `body` are properties here, so the elements are spelled `HTML.…`.
+                document(lang: "en") {
+                    head { HTML.title { title } }
+                    HTML.body { main { "…" } }
+                }
+            }
+        }
+        #expect(renderString(Layout(title: "A & B").body) == """
+            <!DOCTYPE html><html lang="en"><head><title>A &amp; B</title></head>\
+            <body><main>…</main></body></html>
+            """)
+    }
 }
