@@ -1,0 +1,157 @@
+public import Foundation
+
+/// A CSV reader following RFC 4180, working on UTF-8 bytes (never on `Character`s, because
+/// Swift treats `"\r\n"` as one `Character`).
+///
+/// - A UTF-8 byte order mark at the start is skipped.
+/// - Records end at CRLF, LF or a lone CR; a missing final line break is fine.
+/// - Quoted fields may contain the delimiter, line breaks (returned as `"\n"`), `U+2028` and
+///   doubled quotes (`""` → `"`). Spaces before an opening quote or after a closing quote are
+///   ignored (common writer habit); any other text after a closing quote is an error.
+/// - A quote inside an unquoted field is kept as a literal character (lenient, like Excel).
+/// - Empty lines are skipped; every other record is returned with the physical line it starts on.
+///
+/// ```swift
+/// let records = try CSVReader().records(in: Array("a,\"b\nc\"\r\nd,e".utf8))
+/// // [["a", "b\nc"] at line 1, ["d", "e"] at line 3]
+/// ```
+public struct CSVReader: Sendable {
+    /// One record: its fields (unquoted, unescaped) and where it starts.
+    public struct Record: Hashable, Sendable {
+        /// The field values in column order.
+        public var fields: [String]
+        /// The 1-based physical line the record starts on (line breaks inside quoted fields
+        /// of earlier records count).
+        public var line: Int
+
+        /// Creates a record.
+        public init(fields: [String], line: Int) {
+            self.fields = fields
+            self.line = line
+        }
+    }
+
+    /// Malformed CSV: where and what.
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The 1-based line of the problem.
+        public var line: Int
+        /// The 1-based field number in its record.
+        public var field: Int
+        /// What is wrong.
+        public var message: String
+
+        /// `line 3, field 2: message`.
+        public var description: String { "line \(line), field \(field): \(message)" }
+    }
+
+    /// The field separator byte (`,` by default; `;` or tab for other dialects).
+    public var delimiter: UInt8
+
+    /// Creates a reader for `delimiter`-separated values.
+    public init(delimiter: UInt8 = UInt8(ascii: ",")) {
+        self.delimiter = delimiter
+    }
+
+    /// Reads all records of `data`.
+    /// - Throws: `SyntaxError` for an unclosed quoted field, text after a closing quote, or
+    ///   bytes that are not UTF-8.
+    public func records(in data: Data) throws(SyntaxError) -> [Record] {
+        try records(in: [UInt8](data))
+    }
+
+    /// Reads the records of `bytes`, at most `limit` of them.
+    /// - Throws: `SyntaxError` for an unclosed quoted field, text after a closing quote, or
+    ///   bytes that are not UTF-8.
+    public func records(in bytes: [UInt8], limit: Int = .max) throws(SyntaxError) -> [Record] {
+        let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        let space = UInt8(ascii: " ")
+        var records: [Record] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var index = 0
+        let count = bytes.count
+        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        var line = 1
+        var recordLine = 1
+        var inQuotes = false
+        var quoteStartLine = 1
+        var wasQuoted = false
+        var afterClosingQuote = false
+
+        func finishField() throws(SyntaxError) {
+            guard let text = String(validating: field, as: UTF8.self) else {
+                throw SyntaxError(line: line, field: fields.count + 1,
+                                  message: "the text is not UTF-8; save the file as “CSV UTF-8”")
+            }
+            fields.append(text)
+            field.removeAll(keepingCapacity: true)
+            wasQuoted = false
+            afterClosingQuote = false
+        }
+        func finishRecord() {
+            // An empty line is one unquoted empty field: skip it.
+            if !(fields.count == 1 && fields[0].isEmpty) {
+                records.append(Record(fields: fields, line: recordLine))
+            }
+            fields.removeAll(keepingCapacity: true)
+        }
+
+        while index < count, records.count < limit {
+            let byte = bytes[index]
+            if inQuotes {
+                if byte == quote {
+                    if index + 1 < count, bytes[index + 1] == quote {
+                        field.append(quote)
+                        index += 2
+                        continue
+                    }
+                    inQuotes = false
+                    afterClosingQuote = true
+                } else if byte == cr {
+                    line += 1
+                    field.append(lf)
+                    if index + 1 < count, bytes[index + 1] == lf { index += 1 }
+                } else {
+                    if byte == lf { line += 1 }
+                    field.append(byte)
+                }
+                index += 1
+                continue
+            }
+            switch byte {
+            case delimiter:
+                try finishField()
+            case cr, lf:
+                try finishField()
+                finishRecord()
+                if byte == cr, index + 1 < count, bytes[index + 1] == lf { index += 1 }
+                line += 1
+                recordLine = line
+            case quote where !afterClosingQuote && !wasQuoted && field.allSatisfy({ $0 == space }):
+                field.removeAll(keepingCapacity: true)
+                inQuotes = true
+                wasQuoted = true
+                quoteStartLine = line
+            case space where afterClosingQuote:
+                break
+            default:
+                if afterClosingQuote {
+                    throw SyntaxError(line: line, field: fields.count + 1,
+                                      message: "unexpected text after the closing quote of a quoted field "
+                                          + "(a quote inside a quoted field must be doubled: \"\")")
+                }
+                field.append(byte)
+            }
+            index += 1
+        }
+        if inQuotes {
+            throw SyntaxError(line: quoteStartLine, field: fields.count + 1,
+                              message: "a quoted field starting here is never closed")
+        }
+        if records.count < limit, !field.isEmpty || !fields.isEmpty || wasQuoted {
+            try finishField()
+            finishRecord()
+        }
+        return records
+    }
+}

@@ -1,0 +1,71 @@
+/// A CSV file as a header plus records, with columns looked up by (normalized) header name.
+struct CSVTable {
+    let file: String
+    /// Headers as written (trimmed).
+    let headers: [String]
+    /// Headers lower-cased, trimmed, inner whitespace collapsed.
+    let normalized: [String]
+    /// The records after the header, without all-empty rows.
+    let rows: [CSVReader.Record]
+    /// The line of the header record.
+    let headerLine: Int
+
+    init(records: [CSVReader.Record], file: String) throws(ImportError) {
+        guard let header = records.first else {
+            throw ImportError(file: file, line: nil, message: "the file is empty")
+        }
+        self.file = file
+        self.headers = header.fields.map(\.trimmingWhitespace)
+        self.normalized = header.fields.map(Self.normalize)
+        self.headerLine = header.line
+        self.rows = records.dropFirst().filter { record in
+            !record.fields.allSatisfy { $0.allSatisfy(\.isWhitespace) }
+        }
+    }
+
+    /// `"  Variant  PRICE "` → `"variant price"`.
+    static func normalize(_ header: String) -> String {
+        header.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+    }
+
+    /// The first column whose header is one of `aliases` (normalized).
+    func column(_ aliases: [String]) -> Column? {
+        for alias in aliases {
+            if let index = normalized.firstIndex(of: alias) {
+                return Column(name: headers[index], index: index + 1)
+            }
+        }
+        return nil
+    }
+
+    /// Throws unless one of `aliases` is a header.
+    func require(_ aliases: [String], displayName: String) throws(ImportError) -> Column {
+        guard let column = column(aliases) else {
+            throw ImportError(file: file, line: headerLine,
+                              message: "the header has no column \(displayName)")
+        }
+        return column
+    }
+
+    /// Throws when a record has more fields than the header and the extra ones are not empty
+    /// (a sign of a missing quote); empty trailing columns are fine.
+    func checkWidth(_ record: CSVReader.Record) throws(ImportError) {
+        guard record.fields.count > headers.count else { return }
+        if let extra = record.fields[headers.count...].firstIndex(where: { !$0.allSatisfy(\.isWhitespace) }) {
+            throw ImportError(file: file, line: record.line, columnIndex: extra + 1,
+                              message: "the row has \(record.fields.count) fields but the header has "
+                                + "\(headers.count) columns (is a quote missing?)")
+        }
+    }
+}
+
+extension CSVReader.Record {
+    /// The raw field in `column`; empty when the column is absent or the row is short.
+    subscript(_ column: Column?) -> String {
+        guard let index = column?.index, index - 1 < fields.count else { return "" }
+        return fields[index - 1]
+    }
+
+    /// The trimmed field in `column`.
+    func trimmed(_ column: Column?) -> String { self[column].trimmingWhitespace }
+}

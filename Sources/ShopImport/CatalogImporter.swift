@@ -1,0 +1,305 @@
+public import Foundation
+public import ShopCore
+
+/// Reads catalog files (Fake Store API JSON, seed JSON, shoppable-json, Shopify CSV,
+/// WooCommerce CSV) into `ProductDraft`s for the store to upsert in one transaction.
+///
+/// Reading is all-or-nothing: a bad record (an unparseable price, a missing title, negative
+/// stock …) throws an `ImportError` naming the file, line and column, and no draft is returned.
+/// Records that are valid but not sellable here are listed in `ImportResult.skipped`.
+///
+/// ```swift
+/// let importer = CatalogImporter(currency: .usd)
+/// let result = try importer.read(data, fileName: "products.csv", format: nil)
+/// print(result.products.count, result.variantCount, result.warnings)
+/// ```
+public struct CatalogImporter: Sendable {
+    /// The shop currency: every price in the file is read as an amount in it (no conversion).
+    public var currency: Currency
+    /// "Now", for WooCommerce scheduled sale prices (`Date sale price starts/ends`).
+    public var now: Date
+    /// The progress callback is called after every this many records (and once at the end).
+    public var progressInterval: Int
+
+    /// Creates an importer for a shop whose prices are in `currency`.
+    /// - Parameters:
+    ///   - currency: the shop currency.
+    ///   - now: the current time, used to decide whether a scheduled sale price applies.
+    ///   - progressInterval: records between progress callbacks (≥ 1).
+    public init(currency: Currency, now: Date = Date(), progressInterval: Int = 500) {
+        self.currency = currency
+        self.now = now
+        self.progressInterval = max(progressInterval, 1)
+    }
+
+    /// Guesses the format from the content (the file name is only used in messages):
+    /// JSON arrays of `{title, price}` objects are Fake Store; JSON objects with
+    /// `"format": "shoppable-catalog"` are shoppable-json; JSON objects with a `products` array
+    /// of `{name, price: {value}}` are seed JSON; CSV headers with `Handle`/`URL handle` and
+    /// `Title` are Shopify; CSV headers with `Regular price` (or `Name` and `Parent`) are
+    /// WooCommerce.
+    /// - Throws: `ImportError` for an empty file, malformed JSON or CSV, or content that matches
+    ///   no format (the message lists the formats and suggests `--format`).
+    public func detectFormat(_ data: Data, fileName: String) throws(ImportError) -> CatalogFormat {
+        try detect([UInt8](data), fileName: fileName).format
+    }
+
+    /// Reads a catalog file.
+    /// - Parameters:
+    ///   - data: the file's bytes (UTF-8; a byte order mark is fine).
+    ///   - fileName: the name to use in messages, e.g. `"catalog.csv"`.
+    ///   - format: the format, or nil to detect it (`detectFormat`).
+    ///   - progress: called with (records done, records total) every `progressInterval` records
+    ///     and at the end.
+    /// - Returns: the drafts, skipped records and warnings.
+    /// - Throws: `ImportError` naming the file, line and column of the first bad record.
+    public func read(_ data: Data, fileName: String, format: CatalogFormat? = nil,
+                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws(ImportError) -> ImportResult {
+        let bytes = [UInt8](data)
+        var json: JSONNode?
+        let chosen: CatalogFormat
+        if let format {
+            chosen = format
+        } else {
+            let detected = try detect(bytes, fileName: fileName)
+            chosen = detected.format
+            json = detected.json
+        }
+        var context = ImportContext(file: fileName, currency: currency, now: now,
+                                    progressInterval: progressInterval, progress: progress)
+        let products: [ProductDraft]
+        switch chosen {
+        case .fakeStore, .seedJSON, .shoppableJSON:
+            let root: JSONNode
+            if let json { root = json } else { root = try parseJSON(bytes, fileName: fileName) }
+            switch chosen {
+            case .fakeStore: products = try FakeStoreReader.read(root, context: &context)
+            case .seedJSON: products = try SeedJSONReader.read(root, context: &context)
+            default: products = try ShoppableJSONReader.read(root, context: &context)
+            }
+        case .shopifyCSV, .wooCommerceCSV:
+            let records = try parseCSV(bytes, fileName: fileName)
+            let table = try CSVTable(records: records, file: fileName)
+            products = chosen == .shopifyCSV
+                ? try ShopifyCSVReader.read(table, context: &context)
+                : try WooCommerceCSVReader.read(table, context: &context)
+        }
+        return ImportResult(format: chosen, products: products, skipped: context.skipped,
+                            warnings: context.warnings)
+    }
+
+    // MARK: Detection
+
+    private func detect(_ bytes: [UInt8], fileName: String) throws(ImportError) -> (format: CatalogFormat, json: JSONNode?) {
+        var start = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        guard let first = bytes[start...].first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw ImportError(file: fileName, line: nil, message: "the file is empty")
+        }
+        let unknown = ImportError(
+            file: fileName, line: nil,
+            message: "cannot tell the catalog format: expected Fake Store API JSON, seed JSON, a "
+                + "shoppable-catalog JSON file, or a Shopify or WooCommerce product CSV export; "
+                + "pass --format (\(CatalogFormat.allCases.map(\.rawValue).joined(separator: ", "))) "
+                + "to choose one")
+        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+            let root = try parseJSON(bytes, fileName: fileName)
+            if let items = root.array {
+                let firstItem = items.first?.object
+                if firstItem == nil && items.isEmpty { return (.fakeStore, root) }
+                if let firstItem, firstItem["title"] != nil, firstItem["price"] != nil { return (.fakeStore, root) }
+                throw unknown
+            }
+            if let fields = root.object {
+                if case let .string(format)? = fields["format"]?.value, format == "shoppable-catalog" {
+                    return (.shoppableJSON, root)
+                }
+                if let items = fields["products"]?.array {
+                    let firstItem = items.first?.object
+                    if items.isEmpty || firstItem?["name"] != nil || firstItem?["price"]?.object != nil {
+                        return (.seedJSON, root)
+                    }
+                }
+            }
+            throw unknown
+        }
+        let records = try parseCSV(bytes, fileName: fileName, limit: 1)
+        let headers = Set((records.first?.fields ?? []).map(CSVTable.normalize))
+        if (headers.contains("handle") || headers.contains("url handle")) && headers.contains("title") {
+            return (.shopifyCSV, nil)
+        }
+        if headers.contains("regular price") || (headers.contains("name") && headers.contains("parent")) {
+            return (.wooCommerceCSV, nil)
+        }
+        throw unknown
+    }
+
+    private func parseJSON(_ bytes: [UInt8], fileName: String) throws(ImportError) -> JSONNode {
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw ImportError(file: fileName, line: error.line, message: "not valid JSON: \(error.message)")
+        }
+    }
+
+    private func parseCSV(_ bytes: [UInt8], fileName: String, limit: Int = .max) throws(ImportError) -> [CSVReader.Record] {
+        do {
+            return try CSVReader().records(in: bytes, limit: limit)
+        } catch {
+            throw ImportError(file: fileName, line: error.line, columnIndex: error.field,
+                              message: "not valid CSV: \(error.message)")
+        }
+    }
+}
+
+/// A column of a CSV file (header as written + 1-based index) or a JSON field name.
+struct Column {
+    var name: String
+    var index: Int?
+}
+
+/// State shared by the readers while one file is read: messages, SKUs and handles seen.
+struct ImportContext {
+    let file: String
+    let currency: Currency
+    let now: Date
+    let progressInterval: Int
+    let progress: ((Int, Int) -> Void)?
+    var warnings: [ImportWarning] = []
+    var skipped: [SkippedRow] = []
+    /// First line each SKU was seen on.
+    private var skuLines: [String: Int] = [:]
+    /// First line each handle was used on.
+    private var handleLines: [String: Int] = [:]
+
+    init(file: String, currency: Currency, now: Date, progressInterval: Int, progress: ((Int, Int) -> Void)?) {
+        self.file = file
+        self.currency = currency
+        self.now = now
+        self.progressInterval = progressInterval
+        self.progress = progress
+    }
+
+    func error(line: Int?, _ column: Column?, _ message: String) -> ImportError {
+        ImportError(file: file, line: line, column: column?.name, columnIndex: column?.index, message: message)
+    }
+
+    mutating func warn(line: Int?, _ message: String) {
+        warnings.append(ImportWarning(line: line, message: message))
+    }
+
+    mutating func skip(line: Int, name: String, _ reason: String) {
+        skipped.append(SkippedRow(line: line, name: name, reason: reason))
+    }
+
+    /// Reports progress after every `progressInterval` records and at the end.
+    func reportProgress(done: Int, total: Int) {
+        guard let progress else { return }
+        if done == total || done % progressInterval == 0 { progress(done, total) }
+    }
+
+    /// Parses a price in major units (`"49.90"`, `"1,299"`, `"1.2E+3"`) in the shop currency.
+    /// - Throws: `ImportError` when it is not a non-negative decimal amount.
+    func price(_ text: String, line: Int, _ column: Column) throws(ImportError) -> Money {
+        let trimmed = text.trimmingWhitespace
+        let money: Money
+        do {
+            money = try Money.parse(trimmed, currency: currency)
+        } catch {
+            throw self.error(line: line, column, "“\(trimmed)” is not a price such as 12.50")
+        }
+        guard money.minorUnits >= 0 else {
+            throw self.error(line: line, column, "“\(trimmed)” is negative; a price must be 0 or more")
+        }
+        return money
+    }
+
+    /// Trims a SKU, expands one that Excel turned into scientific notation (with a warning),
+    /// and drops one already used on an earlier variant (with a warning naming both lines).
+    /// - Returns: the SKU to store, or nil.
+    mutating func claimSKU(_ raw: String, line: Int) -> String? {
+        var sku = raw.trimmingWhitespace
+        guard !sku.isEmpty else { return nil }
+        if let expanded = Self.expandScientific(sku) {
+            warn(line: line, "SKU “\(sku)” looks like a number Excel showed in scientific notation; "
+                + "read as \(expanded), but the original digits may be lost: check it")
+            sku = expanded
+        }
+        if let earlier = skuLines[sku] {
+            warn(line: line, "SKU “\(sku)” is already used on line \(earlier); the variant on line \(line) "
+                + "is imported without a SKU (identified by its product and options)")
+            return nil
+        }
+        skuLines[sku] = line
+        return sku
+    }
+
+    /// Returns `base` if no earlier product of this file uses it, else `base-suffix` (e.g. the
+    /// record's id) or `base-2`, `base-3` …, with a warning.
+    mutating func uniqueHandle(_ base: String, suffix: String?, line: Int) -> String {
+        guard let earlier = handleLines[base] else {
+            handleLines[base] = line
+            return base
+        }
+        var candidate = base
+        if let suffix, !suffix.isEmpty {
+            candidate = base + "-" + Handle.make(from: suffix)
+        }
+        var counter = 2
+        while handleLines[candidate] != nil {
+            candidate = "\(base)-\(counter)"
+            counter += 1
+        }
+        handleLines[candidate] = line
+        warn(line: line, "handle “\(base)” is already used by the product on line \(earlier); "
+            + "this product gets “\(candidate)”")
+        return candidate
+    }
+
+    /// Marks `handle` as used; returns the line of an earlier product that used it, if any.
+    mutating func register(handle: String, line: Int) -> Int? {
+        if let earlier = handleLines[handle] { return earlier }
+        handleLines[handle] = line
+        return nil
+    }
+
+    /// `"3.65275E+11"` → `"365275000000"`: a number in scientific notation that denotes an
+    /// integer, written out in digits; nil when `text` is not such a number.
+    static func expandScientific(_ text: String) -> String? {
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "e" || $0 == "E" })
+        guard parts.count == 2 else { return nil }
+        var exponentText = Substring(parts[1])
+        if exponentText.hasPrefix("+") { exponentText = exponentText.dropFirst() }
+        guard let exponent = Int(exponentText), exponent >= 0, exponent < 40 else { return nil }
+        let mantissa = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard mantissa.count <= 2, let whole = mantissa.first, !whole.isEmpty,
+              whole.allSatisfy({ $0.isASCIIDigit }) else { return nil }
+        let fraction = mantissa.count == 2 ? mantissa[1] : ""
+        guard fraction.allSatisfy({ $0.isASCIIDigit }), fraction.count <= exponent else { return nil }
+        var digits = String(whole) + fraction + String(repeating: "0", count: exponent - fraction.count)
+        while digits.count > 1, digits.hasPrefix("0") { digits.removeFirst() }
+        return digits
+    }
+
+    /// Tags trimmed, without empties and without case-insensitive duplicates, in order.
+    static func uniqueTags(_ tags: some Sequence<String>) -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        for tag in tags {
+            let trimmed = tag.trimmingWhitespace
+            guard !trimmed.isEmpty, seen.insert(trimmed.lowercased()).inserted else { continue }
+            result.append(trimmed)
+        }
+        return result
+    }
+
+    /// The compare-at price to keep: only one above `price`.
+    static func compareAt(_ compareAt: Money?, above price: Money) -> Money? {
+        guard let compareAt, compareAt.minorUnits > price.minorUnits else { return nil }
+        return compareAt
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,289 @@
+import ShopCore
+
+/// Shopify's product CSV, 2023 template headers (`Handle`, `Variant Price`, …) or the 2024
+/// renamed ones (`URL handle`, `Price`, …), matched case-insensitively and trimmed.
+///
+/// Meaning (help.shopify.com "Using CSV files to import and export products"):
+/// - Rows with the same handle form one product; its first row carries the product fields,
+///   later rows another variant (option values, price, SKU …) and/or another image.
+/// - A single variant `Option1 Name` = `Title`, `Option1 Value` = `Default Title` means "no
+///   options".
+/// - Empty `Variant Inventory Tracker` → not tracked; any tracker (`shopify`) → tracked with
+///   `Variant Inventory Qty`, backorders when `Variant Inventory Policy` = `continue`
+///   (2024: `Continue selling when out of stock` = TRUE).
+/// - `Published` = FALSE or `Status` draft/archived/unlisted → imported but not published.
+/// - Price below `Variant Compare At Price` is a sale: the compare-at is kept as the "was" price.
+/// - Category: `Type` if set, else the last segment of `Product Category` (`A > B > C` → `C`).
+/// - Gift cards are skipped (this shop does not issue gift cards). No published date.
+enum ShopifyCSVReader {
+    enum Field: CaseIterable {
+        case handle, title, body, vendor, productCategory, type, tags, published, status, giftCard
+        case option1Name, option1Value, option2Name, option2Value, option3Name, option3Value
+        case sku, tracker, quantity, policy, continueSelling, price, compareAtPrice
+        case imageSrc, imagePosition, imageAlt, variantImage
+
+        var aliases: [String] {
+            switch self {
+            case .handle: ["handle", "url handle"]
+            case .title: ["title"]
+            case .body: ["body (html)", "description", "body html"]
+            case .vendor: ["vendor"]
+            case .productCategory: ["product category", "standard product type"]
+            case .type: ["type", "custom product type"]
+            case .tags: ["tags"]
+            case .published: ["published", "published on online store"]
+            case .status: ["status"]
+            case .giftCard: ["gift card"]
+            case .option1Name: ["option1 name"]
+            case .option1Value: ["option1 value"]
+            case .option2Name: ["option2 name"]
+            case .option2Value: ["option2 value"]
+            case .option3Name: ["option3 name"]
+            case .option3Value: ["option3 value"]
+            case .sku: ["variant sku", "sku"]
+            case .tracker: ["variant inventory tracker", "inventory tracker"]
+            case .quantity: ["variant inventory qty", "inventory quantity", "variant inventory quantity"]
+            case .policy: ["variant inventory policy"]
+            case .continueSelling: ["continue selling when out of stock"]
+            case .price: ["variant price", "price"]
+            case .compareAtPrice: ["variant compare at price", "compare-at price", "compare at price"]
+            case .imageSrc: ["image src", "product image url"]
+            case .imagePosition: ["image position"]
+            case .imageAlt: ["image alt text"]
+            case .variantImage: ["variant image", "variant image url"]
+            }
+        }
+    }
+
+    struct Columns {
+        var map: [Field: Column] = [:]
+        subscript(_ field: Field) -> Column? { map[field] }
+        let optionNames: [Field] = [.option1Name, .option2Name, .option3Name]
+        let optionValues: [Field] = [.option1Value, .option2Value, .option3Value]
+    }
+
+    struct Builder {
+        var draft: ProductDraft
+        var skipReason: String?
+        /// Option-value combinations seen, with their line.
+        var combinations: [[String]: Int] = [:]
+        /// Images with their `Image Position` (nil: after positioned ones) in file order.
+        var images: [(image: ProductImage, position: Int?)] = []
+        var variantImages: [ProductImage] = []
+    }
+
+    static func read(_ table: CSVTable, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
+        var columns = Columns()
+        for field in Field.allCases { columns.map[field] = table.column(field.aliases) }
+        guard columns[.handle] != nil || columns[.title] != nil else {
+            _ = try table.require(["handle"], displayName: "“Handle” (2024: “URL handle”)")
+            return []
+        }
+        _ = try table.require(Field.price.aliases, displayName: "“Variant Price” (2024: “Price”)")
+
+        var order: [String] = []
+        var builders: [String: Builder] = [:]
+        for (number, row) in table.rows.enumerated() {
+            try table.checkWidth(row)
+            let givenHandle = row.trimmed(columns[.handle])
+            let handle: String
+            if !givenHandle.isEmpty {
+                handle = Handle.make(from: givenHandle)
+            } else {
+                let title = row.trimmed(columns[.title])
+                guard !title.isEmpty else {
+                    throw context.error(line: row.line, columns[.handle] ?? columns[.title],
+                                        "a row needs a handle (or, on a product's first row, a title)")
+                }
+                handle = Handle.make(from: title)
+            }
+            if var builder = builders[handle] {
+                builders[handle] = nil
+                try addRow(row, to: &builder, columns: columns, context: &context)
+                builders[handle] = builder
+            } else {
+                builders[handle] = try startProduct(row, handle: handle, columns: columns, context: &context)
+                order.append(handle)
+            }
+            context.reportProgress(done: number + 1, total: table.rows.count)
+        }
+
+        var products: [ProductDraft] = []
+        for handle in order {
+            guard let builder = builders[handle] else { continue }
+            if let reason = builder.skipReason {
+                context.skip(line: builder.draft.sourceLine, name: handle, reason)
+                continue
+            }
+            var draft = builder.draft
+            let sorted = builder.images.enumerated().sorted { a, b in
+                (a.element.position ?? .max, a.offset) < (b.element.position ?? .max, b.offset)
+            }.map(\.element.image)
+            var seen: Set<String> = []
+            draft.images = (sorted + builder.variantImages).filter { seen.insert($0.url).inserted }
+            products.append(draft)
+        }
+        return products
+    }
+
+    private static func startProduct(_ row: CSVReader.Record, handle: String, columns: Columns,
+                                      context: inout ImportContext) throws(ImportError) -> Builder {
+        let title = row.trimmed(columns[.title])
+        guard !title.isEmpty else {
+            throw context.error(line: row.line, columns[.title],
+                                "“\(handle)” starts a new product here, so this row needs a title")
+        }
+        let published = try bool(row, columns[.published], default: true, context: context)
+        let status = row.trimmed(columns[.status]).lowercased()
+        guard ["", "active", "draft", "archived", "unlisted"].contains(status) else {
+            throw context.error(line: row.line, columns[.status],
+                                "“\(row.trimmed(columns[.status]))” is not a status (active, draft or archived)")
+        }
+        let description = HTMLSanitizer.sanitize(row[columns[.body]])
+        let type = row.trimmed(columns[.type])
+        let categoryPath = row.trimmed(columns[.productCategory])
+        let lastSegment = categoryPath.split(separator: ">").last.map(\.trimmingWhitespace) ?? ""
+        let category = type.isEmpty ? lastSegment : type
+
+        var optionNames: [String] = []
+        for (index, field) in columns.optionNames.enumerated() {
+            let name = row.trimmed(columns[field])
+            if name.isEmpty { continue }
+            guard optionNames.count == index else {
+                throw context.error(line: row.line, columns[field],
+                                    "option \(index + 1) is named but option \(optionNames.count + 1) is not")
+            }
+            optionNames.append(name)
+        }
+        if optionNames == ["Title"], row.trimmed(columns[.option1Value]) == "Default Title" {
+            optionNames = []
+        }
+        var builder = Builder(draft: ProductDraft(
+            handle: handle, title: title, descriptionHTML: description.html, descriptionText: description.text,
+            vendor: row.trimmed(columns[.vendor]), productType: type,
+            categoryName: category.isEmpty ? nil : category,
+            tags: ImportContext.uniqueTags(row[columns[.tags]].split(separator: ",").map(String.init)),
+            publishedAt: nil, isPublished: published && (status.isEmpty || status == "active"),
+            optionNames: optionNames, variants: [], sourceLine: row.line))
+        if try bool(row, columns[.giftCard], default: false, context: context) {
+            builder.skipReason = "gift card: this shop does not sell gift cards"
+            return builder
+        }
+        try addRow(row, to: &builder, columns: columns, context: &context)
+        return builder
+    }
+
+    private static func addRow(_ row: CSVReader.Record, to builder: inout Builder, columns: Columns,
+                               context: inout ImportContext) throws(ImportError) {
+        guard builder.skipReason == nil else { return }
+        let image = row.trimmed(columns[.imageSrc])
+        if !image.isEmpty {
+            let positionText = row.trimmed(columns[.imagePosition])
+            var position: Int?
+            if !positionText.isEmpty {
+                guard let value = Int(positionText), value >= 0 else {
+                    throw context.error(line: row.line, columns[.imagePosition], "“\(positionText)” is not an image position such as 1")
+                }
+                position = value
+            }
+            builder.images.append((ProductImage(url: image, altText: row.trimmed(columns[.imageAlt])), position))
+        }
+        let isFirstRow = builder.draft.sourceLine == row.line
+        let hasVariant = isFirstRow
+            || columns.optionValues.contains { !row.trimmed(columns[$0]).isEmpty }
+            || !row.trimmed(columns[.price]).isEmpty || !row.trimmed(columns[.sku]).isEmpty
+        guard hasVariant else { return }
+
+        let optionNames = builder.draft.optionNames
+        var values: [String] = []
+        if optionNames.isEmpty {
+            let given = row.trimmed(columns[.option1Value])
+            if !isFirstRow, !given.isEmpty, given != "Default Title" {
+                throw context.error(line: row.line, columns[.option1Value],
+                                    "“\(given)” is an option value, but the product’s first row "
+                                        + "(line \(builder.draft.sourceLine)) names no options")
+            }
+        } else {
+            for (index, name) in optionNames.enumerated() {
+                let value = row.trimmed(columns[columns.optionValues[index]])
+                guard !value.isEmpty else {
+                    throw context.error(line: row.line, columns[columns.optionValues[index]],
+                                        "this variant needs a value for option “\(name)”")
+                }
+                values.append(value)
+            }
+        }
+        if let earlier = builder.combinations[values] {
+            throw context.error(
+                line: row.line, optionNames.isEmpty ? columns[.price] : columns[.option1Value],
+                optionNames.isEmpty
+                    ? "the product has no options, so it has one variant only (line \(earlier))"
+                    : "the variant on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
+        }
+        builder.combinations[values] = row.line
+
+        let priceText = row.trimmed(columns[.price])
+        guard !priceText.isEmpty else {
+            throw context.error(line: row.line, columns[.price], "a variant needs a price")
+        }
+        let price = try context.price(priceText, line: row.line, columns[.price]!)
+        var compareAt: Money?
+        if let column = columns[.compareAtPrice], !row.trimmed(column).isEmpty {
+            compareAt = try context.price(row.trimmed(column), line: row.line, column)
+        }
+        let inventory = try inventory(row, columns: columns, context: &context)
+        let sku = context.claimSKU(row[columns[.sku]], line: row.line)
+        builder.draft.variants.append(VariantDraft(
+            sku: sku, optionValues: values, price: price,
+            compareAtPrice: ImportContext.compareAt(compareAt, above: price), inventory: inventory))
+        let variantImage = row.trimmed(columns[.variantImage])
+        if !variantImage.isEmpty {
+            builder.variantImages.append(ProductImage(url: variantImage, altText: values.joined(separator: " / ")))
+        }
+    }
+
+    private static func inventory(_ row: CSVReader.Record, columns: Columns,
+                                  context: inout ImportContext) throws(ImportError) -> Inventory {
+        guard !row.trimmed(columns[.tracker]).isEmpty else { return .untracked }
+        var backorder = false
+        if let column = columns[.policy], !row.trimmed(column).isEmpty {
+            switch row.trimmed(column).lowercased() {
+            case "deny": backorder = false
+            case "continue": backorder = true
+            default:
+                throw context.error(line: row.line, column, "“\(row.trimmed(column))” is not an inventory policy (deny or continue)")
+            }
+        } else {
+            backorder = try bool(row, columns[.continueSelling], default: false, context: context)
+        }
+        let text = row.trimmed(columns[.quantity])
+        var quantity = 0
+        if !text.isEmpty {
+            guard let value = Int(text) else {
+                throw context.error(line: row.line, columns[.quantity], "“\(text)” is not a whole number of items")
+            }
+            quantity = value
+        }
+        if quantity < 0 {
+            guard backorder else {
+                throw context.error(line: row.line, columns[.quantity],
+                                    "stock \(quantity) is negative and backorders are not allowed")
+            }
+            context.warn(line: row.line, "stock \(quantity) (oversold, backorders allowed) imported as 0")
+            quantity = 0
+        }
+        return .tracked(quantity: quantity, allowsBackorder: backorder)
+    }
+
+    /// TRUE/FALSE (any case; also yes/no, 1/0); `default` when empty.
+    private static func bool(_ row: CSVReader.Record, _ column: Column?, default value: Bool,
+                             context: ImportContext) throws(ImportError) -> Bool {
+        let text = row.trimmed(column).lowercased()
+        switch text {
+        case "": return value
+        case "true", "yes", "1": return true
+        case "false", "no", "0": return false
+        default: throw context.error(line: row.line, column, "“\(row.trimmed(column))” is not TRUE or FALSE")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import ShopCore
+
+/// Shoppable's own catalog format, version 1 (`"format": "shoppable-catalog"`, `"version": 1`),
+/// used by the demo catalog.
+///
+/// Meaning: prices (`price`, `compareAtPrice`) are decimal strings in major units (JSON numbers
+/// are accepted too and read from their exact text); `stock` an integer means tracked with that
+/// quantity, null or absent means not tracked; `allowBackorder` defaults to false; `published`
+/// defaults to true; `publishedAt` is ISO 8601; `handle` defaults to `Handle.make(title)` and
+/// must be unique in the file; each variant's `options` has one value per product `options`
+/// name. Unknown fields are ignored (forward compatible). A `currency` other than the shop's
+/// gives a warning: amounts are read as the shop currency without conversion.
+enum ShoppableJSONReader {
+    static func read(_ root: JSONNode, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
+        let top = try JSONObject(root, file: context.file, what: "a shoppable catalog")
+        guard try top.string("format") == "shoppable-catalog" else {
+            throw top.error("format", "must be “shoppable-catalog”")
+        }
+        guard let version = try top.int("version") else { throw top.error("version", "is required (1)") }
+        guard version == 1 else {
+            throw top.error("version", "version \(version) is not supported; this build reads version 1")
+        }
+        if let code = try top.string("currency")?.trimmingWhitespace, code.uppercased() != context.currency.code {
+            context.warn(line: top.fields["currency"]?.line, "catalog currency “\(code)” is not the shop currency "
+                + "\(context.currency.code); the amounts were read as \(context.currency.code) without conversion")
+        }
+        guard let items = try top.array("products") else { throw top.error("products", "is required") }
+        var products: [ProductDraft] = []
+        for (number, item) in items.enumerated() {
+            products.append(try product(item, context: &context))
+            context.reportProgress(done: number + 1, total: items.count)
+        }
+        return products
+    }
+
+    private static func product(_ item: JSONNode, context: inout ImportContext) throws(ImportError) -> ProductDraft {
+        let object = try JSONObject(item, file: context.file, what: "a product")
+        let title = try object.requiredString("title")
+        let handle: String
+        if let given = try object.string("handle")?.trimmingWhitespace, !given.isEmpty {
+            handle = Handle.make(from: given)
+            if handle != given {
+                context.warn(line: object.line, "handle “\(given)” is not URL-safe; imported as “\(handle)”")
+            }
+        } else {
+            handle = Handle.make(from: title)
+        }
+        if let earlier = context.register(handle: handle, line: object.line) {
+            throw object.error("handle", "“\(handle)” is already the handle of the product on line \(earlier)")
+        }
+        let description = HTMLSanitizer.sanitize(try object.string("description") ?? "")
+        var publishedAt: Date?
+        if let text = try object.string("publishedAt")?.trimmingWhitespace, !text.isEmpty {
+            guard let date = parseISO8601(text) else {
+                throw object.error("publishedAt", "“\(text)” is not an ISO 8601 date such as 2026-03-14T09:00:00Z")
+            }
+            publishedAt = date
+        }
+        var images: [ProductImage] = []
+        for node in try object.array("images") ?? [] {
+            let image = try JSONObject(node, file: context.file, what: "an image")
+            images.append(ProductImage(url: try image.requiredString("url"), altText: try image.string("alt") ?? ""))
+        }
+        let optionNames = (try object.strings("options") ?? []).map(\.trimmingWhitespace)
+        if let empty = optionNames.firstIndex(where: \.isEmpty) {
+            throw object.error("options", "option \(empty + 1) has no name")
+        }
+        guard let variantNodes = try object.array("variants"), !variantNodes.isEmpty else {
+            throw object.error("variants", "a product needs at least one variant")
+        }
+        var variants: [VariantDraft] = []
+        var combinations: [[String]: Int] = [:]
+        for node in variantNodes {
+            let variant = try JSONObject(node, file: context.file, what: "a variant")
+            let values = (try variant.strings("options") ?? []).map(\.trimmingWhitespace)
+            guard values.count == optionNames.count, !values.contains(where: \.isEmpty) else {
+                throw variant.error("options", "needs one value for each product option "
+                    + "(\(optionNames.isEmpty ? "none" : optionNames.joined(separator: ", ")))")
+            }
+            if let earlier = combinations[values] {
+                throw variant.error("options", "the variant on line \(earlier) already has these options")
+            }
+            combinations[values] = variant.line
+            guard let priceText = try variant.numberText("price") else { throw variant.error("price", "is required") }
+            let price = try context.price(priceText, line: variant.fields["price"]?.line ?? variant.line, Column(name: "price"))
+            var compareAt: Money?
+            if let text = try variant.numberText("compareAtPrice"), !text.trimmingWhitespace.isEmpty {
+                compareAt = try context.price(text, line: variant.fields["compareAtPrice"]?.line ?? variant.line,
+                                              Column(name: "compareAtPrice"))
+            }
+            var inventory = Inventory.untracked
+            if let stock = try variant.int("stock") {
+                let backorder = try variant.bool("allowBackorder") ?? false
+                guard stock >= 0 else { throw variant.error("stock", "\(stock) is negative; stock must be 0 or more") }
+                inventory = .tracked(quantity: stock, allowsBackorder: backorder)
+            }
+            let sku = context.claimSKU(try variant.string("sku") ?? "", line: variant.line)
+            variants.append(VariantDraft(sku: sku, optionValues: values, price: price,
+                                         compareAtPrice: ImportContext.compareAt(compareAt, above: price),
+                                         inventory: inventory))
+        }
+        let category = try object.string("category")?.trimmingWhitespace
+        return ProductDraft(
+            handle: handle, title: title, descriptionHTML: description.html, descriptionText: description.text,
+            vendor: try object.string("vendor")?.trimmingWhitespace ?? "",
+            productType: try object.string("productType")?.trimmingWhitespace ?? "",
+            categoryName: (category?.isEmpty ?? true) ? nil : category,
+            tags: ImportContext.uniqueTags(try object.strings("tags") ?? []),
+            publishedAt: publishedAt, isPublished: try object.bool("published") ?? true,
+            images: images, rating: try object.rating("rating", context: context),
+            optionNames: optionNames, variants: variants, sourceLine: object.line)
+    }
+
+    /// ISO 8601 with or without fractional seconds (`2026-03-14T09:00:00Z`, `…09:00:00.5+02:00`)
+    /// or a plain date (`2026-03-14`, midnight UTC).
+    static func parseISO8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: text)
+    }
+}

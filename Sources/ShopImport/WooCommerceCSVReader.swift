@@ -1,0 +1,444 @@
+import Foundation
+import ShopCore
+
+/// WooCommerce's product CSV (the built-in exporter's columns: `ID, Type, SKU, Name,
+/// Published, …, Sale price, Regular price, Categories, Tags, Images, Parent, …,
+/// Attribute 1 name, Attribute 1 value(s), …`).
+///
+/// Meaning (WooCommerce "Product CSV Importer & Exporter" column schema):
+/// - `Type` is a comma list: `simple`, `variable`, `variation`, `grouped`, `external`, plus the
+///   flags `virtual`/`downloadable`. Simple products (virtual/downloadable too) are imported
+///   with one variant; variable products get one variant per `variation` row whose `Parent` is
+///   `id:<ID>` or the parent's SKU. Grouped and external products are skipped (see `skipped`);
+///   so are products, and variations, without a price (WooCommerce cannot sell them) and
+///   disabled variations (`Published` 0 or -1).
+/// - The parent's `Attribute N name`/`value(s)` list the options; a variation's value for an
+///   attribute picks one. A variation that leaves an attribute empty means "any": it is
+///   expanded into one variant per value of the parent not covered by another variation.
+///   Attributes no variation uses are not options. Simple products' attributes are ignored.
+/// - `Published` 1 → published, 0 (draft) / -1 (private) → imported, not published.
+/// - `Sale price` lower than `Regular price` is the price and the regular one the compare-at;
+///   a sale scheduled (`Date sale price starts/ends`) outside `now` does not apply.
+/// - `Stock` set → tracked with that quantity; empty with `In stock?` 1 → not tracked; empty
+///   with `In stock?` 0 → tracked, 0; `Backorders allowed?` 1 or `notify` → backorders.
+/// - `Categories` `Clothing > Tshirts, Accessories` → `Tshirts` (first one, last segment).
+///   Lists use `\,` for a literal comma. Descriptions use `\n` for line breaks.
+/// - Handles come from `Name`; when two collide, the later gets its `ID` appended.
+enum WooCommerceCSVReader {
+    enum Kind { case simple, variable, variation, grouped, external, other(String) }
+
+    struct Columns {
+        var id, type, sku, name, published, shortDescription, description: Column?
+        var saleStarts, saleEnds, inStock, stock, backorders, salePrice, regularPrice: Column?
+        var categories, tags, images, parent, position: Column?
+        /// Attribute N: (name column, values column), in N order.
+        var attributes: [(name: Column, values: Column?)] = []
+
+        init(_ table: CSVTable) {
+            id = table.column(["id"])
+            type = table.column(["type"])
+            sku = table.column(["sku"])
+            name = table.column(["name"])
+            published = table.column(["published"])
+            shortDescription = table.column(["short description"])
+            description = table.column(["description"])
+            saleStarts = table.column(["date sale price starts"])
+            saleEnds = table.column(["date sale price ends"])
+            inStock = table.column(["in stock?"])
+            stock = table.column(["stock"])
+            backorders = table.column(["backorders allowed?"])
+            salePrice = table.column(["sale price"])
+            regularPrice = table.column(["regular price"])
+            categories = table.column(["categories"])
+            tags = table.column(["tags"])
+            images = table.column(["images"])
+            parent = table.column(["parent"])
+            position = table.column(["position"])
+            var numbers: [Int] = []
+            for header in table.normalized {
+                let words = header.split(separator: " ")
+                if words.count == 3, words[0] == "attribute", words[2] == "name", let n = Int(words[1]) {
+                    numbers.append(n)
+                }
+            }
+            for n in numbers.sorted() {
+                if let nameColumn = table.column(["attribute \(n) name"]) {
+                    attributes.append((nameColumn, table.column(["attribute \(n) value(s)", "attribute \(n) values",
+                                                                 "attribute \(n) value"])))
+                }
+            }
+        }
+    }
+
+    /// A variation turned into draft variants, before option names are final.
+    private struct Variation {
+        var row: CSVReader.Record
+        var attributes: [(name: String, value: String, column: Column?)]
+        var price: Money
+        var compareAt: Money?
+        var inventory: Inventory
+    }
+
+    static func read(_ table: CSVTable, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
+        let columns = Columns(table)
+        _ = try table.require(["name"], displayName: "“Name”")
+        _ = try table.require(["regular price"], displayName: "“Regular price”")
+        let rows = table.rows
+        var kinds: [Kind] = []
+        var byID: [String: Int] = [:]
+        var bySKU: [String: Int] = [:]
+        for (index, row) in rows.enumerated() {
+            try table.checkWidth(row)
+            let kind = kind(of: row.trimmed(columns.type))
+            kinds.append(kind)
+            let id = row.trimmed(columns.id)
+            if !id.isEmpty, byID[id] == nil { byID[id] = index }
+            let sku = row.trimmed(columns.sku)
+            if !sku.isEmpty, bySKU[sku] == nil { bySKU[sku] = index }
+        }
+        var variationsOf: [Int: [Int]] = [:]
+        for (index, row) in rows.enumerated() {
+            guard case .variation = kinds[index] else { continue }
+            let reference = row.trimmed(columns.parent)
+            guard !reference.isEmpty else {
+                throw context.error(line: row.line, columns.parent ?? columns.type, "a variation needs a Parent (id:123 or the parent’s SKU)")
+            }
+            let parent: Int?
+            if reference.lowercased().hasPrefix("id:") {
+                parent = byID[String(reference.dropFirst(3)).trimmingWhitespace]
+            } else {
+                parent = bySKU[reference] ?? byID[reference]
+            }
+            guard let parent else {
+                throw context.error(line: row.line, columns.parent, "“\(reference)” names no product in this file")
+            }
+            guard case .variable = kinds[parent] else {
+                throw context.error(line: row.line, columns.parent,
+                                    "“\(reference)” (line \(rows[parent].line)) is not a variable product")
+            }
+            variationsOf[parent, default: []].append(index)
+        }
+
+        var products: [ProductDraft] = []
+        for (index, row) in rows.enumerated() {
+            defer { context.reportProgress(done: index + 1, total: rows.count) }
+            let name = row.trimmed(columns.name)
+            switch kinds[index] {
+            case .variation:
+                continue
+            case .grouped:
+                context.skip(line: row.line, name: name, "grouped product: its children are imported on their own")
+            case .external:
+                context.skip(line: row.line, name: name, "external/affiliate product: sold on another site")
+            case let .other(type):
+                context.skip(line: row.line, name: name, "product type “\(type)” is not supported")
+            case .simple:
+                guard let prices = try prices(row, columns, context: &context) else {
+                    context.skip(line: row.line, name: name, "no price: WooCommerce does not sell a product without one")
+                    continue
+                }
+                var draft = try product(row, columns, context: &context)
+                draft.handle = context.uniqueHandle(draft.handle, suffix: row.trimmed(columns.id), line: row.line)
+                draft.variants = [VariantDraft(
+                    sku: context.claimSKU(row[columns.sku], line: row.line), price: prices.price,
+                    compareAtPrice: prices.compareAt, inventory: try inventory(row, columns, context: &context))]
+                products.append(draft)
+            case .variable:
+                var draft = try product(row, columns, context: &context)
+                let variations = (variationsOf[index] ?? []).map { rows[$0] }
+                try addVariants(to: &draft, parent: row, variations: variations, columns, context: &context)
+                if draft.variants.isEmpty {
+                    context.skip(line: row.line, name: name, "variable product without purchasable variations")
+                    continue
+                }
+                draft.handle = context.uniqueHandle(draft.handle, suffix: row.trimmed(columns.id), line: row.line)
+                products.append(draft)
+            }
+        }
+        return products
+    }
+
+    static func kind(of type: String) -> Kind {
+        let words = type.lowercased().split(separator: ",").map(\.trimmingWhitespace).filter { !$0.isEmpty }
+        for main in ["variation", "variable", "grouped", "external", "simple"] where words.contains(main) {
+            switch main {
+            case "variation": return .variation
+            case "variable": return .variable
+            case "grouped": return .grouped
+            case "external": return .external
+            default: return .simple
+            }
+        }
+        let unknown = words.filter { $0 != "virtual" && $0 != "downloadable" }
+        return unknown.isEmpty ? .simple : .other(unknown.joined(separator: ", "))
+    }
+
+    /// The product fields of a simple or variable product row (no variants, handle not yet unique).
+    private static func product(_ row: CSVReader.Record, _ columns: Columns,
+                                context: inout ImportContext) throws(ImportError) -> ProductDraft {
+        let name = row.trimmed(columns.name)
+        guard !name.isEmpty else { throw context.error(line: row.line, columns.name, "a product needs a name") }
+        var descriptionSource = row[columns.description]
+        if descriptionSource.trimmingWhitespace.isEmpty { descriptionSource = row[columns.shortDescription] }
+        let description = HTMLSanitizer.sanitize(HTMLSanitizer.autoParagraphs(unescapeNewlines(descriptionSource)))
+        let category = splitList(row[columns.categories]).first
+            .flatMap { $0.split(separator: ">").last.map(\.trimmingWhitespace) }
+        let images = splitList(row[columns.images]).map { ProductImage(url: $0, altText: name) }
+        return ProductDraft(
+            handle: Handle.make(from: name), title: name,
+            descriptionHTML: description.html, descriptionText: description.text,
+            categoryName: (category?.isEmpty ?? true) ? nil : category,
+            tags: ImportContext.uniqueTags(splitList(row[columns.tags])),
+            isPublished: try published(row, columns, context: context),
+            images: images, variants: [], sourceLine: row.line)
+    }
+
+    private static func addVariants(to draft: inout ProductDraft, parent: CSVReader.Record, variations rows: [CSVReader.Record],
+                                    _ columns: Columns, context: inout ImportContext) throws(ImportError) {
+        let parentAttributes = columns.attributes.compactMap { pair -> (name: String, values: [String])? in
+            let name = parent.trimmed(pair.name)
+            return name.isEmpty ? nil : (name, splitList(parent[pair.values]))
+        }
+        var variations: [Variation] = []
+        let sorted = try rows.map { row throws(ImportError) in (row, try position(row, columns, context: context)) }
+            .sorted { ($0.1 ?? .max, $0.0.line) < ($1.1 ?? .max, $1.0.line) }.map(\.0)
+        for row in sorted {
+            let label = row.trimmed(columns.name).isEmpty ? row.trimmed(columns.sku) : row.trimmed(columns.name)
+            guard try published(row, columns, context: context) else {
+                context.skip(line: row.line, name: label, "disabled variation (Published is not 1)")
+                continue
+            }
+            guard let prices = try prices(row, columns, context: &context) else {
+                context.skip(line: row.line, name: label, "variation without a price: WooCommerce does not sell it")
+                continue
+            }
+            var inventory = try inventory(row, columns, context: &context)
+            if row.trimmed(columns.stock).isEmpty, case .untracked = inventory, !parent.trimmed(columns.stock).isEmpty {
+                inventory = try self.inventory(parent, columns, context: &context)
+                context.warn(line: row.line, "the variation’s stock is managed on its parent (line \(parent.line)); "
+                    + "this variant gets the parent’s quantity")
+            }
+            let attributes = columns.attributes.compactMap { pair -> (name: String, value: String, column: Column?)? in
+                let name = row.trimmed(pair.name)
+                return name.isEmpty ? nil : (name, splitList(row[pair.values]).first ?? "", pair.values)
+            }
+            variations.append(Variation(row: row, attributes: attributes, price: prices.price,
+                                        compareAt: prices.compareAt, inventory: inventory))
+        }
+        // Options: the parent's attributes that variations use, then any others variations name.
+        let used = Set(variations.flatMap { $0.attributes.map { $0.name.lowercased() } })
+        var optionNames = parentAttributes.map(\.name).filter { used.contains($0.lowercased()) }
+        for variation in variations {
+            for attribute in variation.attributes
+            where !optionNames.contains(where: { $0.lowercased() == attribute.name.lowercased() }) {
+                optionNames.append(attribute.name)
+            }
+        }
+        draft.optionNames = optionNames
+
+        var taken: [[String]: Int] = [:]
+        var open: [(variation: Variation, slots: [String?])] = []
+        for variation in variations {
+            let slots = optionNames.map { name -> String? in
+                let value = variation.attributes.first { $0.name.lowercased() == name.lowercased() }?.value ?? ""
+                return value.isEmpty ? nil : value
+            }
+            guard slots.allSatisfy({ $0 != nil }) else {
+                open.append((variation, slots))
+                continue
+            }
+            let values = slots.compactMap { $0 }
+            if let earlier = taken[values] {
+                throw context.error(line: variation.row.line, variation.attributes.first?.column ?? columns.parent,
+                                    "the variation on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
+            }
+            taken[values] = variation.row.line
+            append(variation, values: values, sku: context.claimSKU(variation.row[columns.sku], line: variation.row.line),
+                   to: &draft, columns)
+        }
+        for (variation, slots) in open {
+            var combinations: [[String]] = [[]]
+            for (index, slot) in slots.enumerated() {
+                let choices: [String]
+                if let slot {
+                    choices = [slot]
+                } else {
+                    choices = parentAttributes.first { $0.name.lowercased() == optionNames[index].lowercased() }?.values ?? []
+                    guard !choices.isEmpty else {
+                        throw context.error(line: variation.row.line, columns.parent,
+                                            "the variation leaves “\(optionNames[index])” open (any) but its parent "
+                                                + "(line \(parent.line)) lists no values for it")
+                    }
+                }
+                combinations = combinations.flatMap { prefix in choices.map { prefix + [$0] } }
+            }
+            combinations = combinations.filter { taken[$0] == nil }
+            guard !combinations.isEmpty else {
+                context.skip(line: variation.row.line, name: variation.row.trimmed(columns.name),
+                             "“any” variation: every combination already has its own variation")
+                continue
+            }
+            for values in combinations { taken[values] = variation.row.line }
+            var sku: String?
+            if combinations.count == 1 {
+                sku = context.claimSKU(variation.row[columns.sku], line: variation.row.line)
+            } else if !variation.row.trimmed(columns.sku).isEmpty {
+                context.warn(line: variation.row.line, "the “any” variation was expanded into \(combinations.count) "
+                    + "variants; its SKU “\(variation.row.trimmed(columns.sku))” is dropped")
+            }
+            for values in combinations {
+                append(variation, values: values, sku: sku, to: &draft, columns)
+            }
+        }
+    }
+
+    private static func append(_ variation: Variation, values: [String], sku: String?,
+                               to draft: inout ProductDraft, _ columns: Columns) {
+        draft.variants.append(VariantDraft(sku: sku, optionValues: values, price: variation.price,
+                                           compareAtPrice: variation.compareAt, inventory: variation.inventory))
+        if let url = splitList(variation.row[columns.images]).first, !draft.images.contains(where: { $0.url == url }) {
+            draft.images.append(ProductImage(url: url, altText: values.joined(separator: " / ")))
+        }
+    }
+
+    private static func position(_ row: CSVReader.Record, _ columns: Columns, context: ImportContext) throws(ImportError) -> Int? {
+        let text = row.trimmed(columns.position)
+        guard !text.isEmpty else { return nil }
+        guard let value = Int(text) else {
+            throw context.error(line: row.line, columns.position, "“\(text)” is not a whole number")
+        }
+        return value
+    }
+
+    /// 1 → true; 0 (draft) or -1 (private) → false; empty → true.
+    private static func published(_ row: CSVReader.Record, _ columns: Columns, context: ImportContext) throws(ImportError) -> Bool {
+        switch row.trimmed(columns.published) {
+        case "", "1": return true
+        case "0", "-1": return false
+        case let other: throw context.error(line: row.line, columns.published, "“\(other)” is not 1, 0 or -1")
+        }
+    }
+
+    /// The price and compare-at of a row, or nil when it has no price at all.
+    private static func prices(_ row: CSVReader.Record, _ columns: Columns,
+                               context: inout ImportContext) throws(ImportError) -> (price: Money, compareAt: Money?)? {
+        let regularText = row.trimmed(columns.regularPrice)
+        let saleText = row.trimmed(columns.salePrice)
+        let regular = regularText.isEmpty ? nil : try context.price(regularText, line: row.line, columns.regularPrice!)
+        var sale = saleText.isEmpty || columns.salePrice == nil
+            ? nil : try context.price(saleText, line: row.line, columns.salePrice!)
+        if sale != nil {
+            let starts = try date(row, columns.saleStarts, endOfDay: false, context: context)
+            let ends = try date(row, columns.saleEnds, endOfDay: true, context: context)
+            if let starts, context.now < starts {
+                context.warn(line: row.line, "the sale price \(saleText) starts later (\(row.trimmed(columns.saleStarts))); "
+                    + "the regular price is imported")
+                sale = nil
+            } else if let ends, context.now >= ends {
+                context.warn(line: row.line, "the sale price \(saleText) ended (\(row.trimmed(columns.saleEnds))); "
+                    + "the regular price is imported")
+                sale = nil
+            }
+        }
+        switch (regular, sale) {
+        case let (regular?, sale?):
+            if sale.minorUnits < regular.minorUnits { return (sale, regular) }
+            context.warn(line: row.line, "the sale price \(saleText) is not below the regular price \(regularText); it is ignored")
+            return (regular, nil)
+        case let (regular?, nil): return (regular, nil)
+        case let (nil, sale?): return (sale, nil)
+        case (nil, nil): return nil
+        }
+    }
+
+    /// `2026-05-01` or `2026-05-01 13:30:00` (also with `T`), read as UTC. A plain date that
+    /// ends a sale means the end of that day.
+    private static func date(_ row: CSVReader.Record, _ column: Column?, endOfDay: Bool,
+                             context: ImportContext) throws(ImportError) -> Date? {
+        let text = row.trimmed(column)
+        guard !text.isEmpty else { return nil }
+        let numbers = text.split(whereSeparator: { !$0.isASCIIDigit }).compactMap { Int($0) }
+        var components = DateComponents()
+        guard numbers.count == 3 || numbers.count == 5 || numbers.count == 6, (1...12).contains(numbers[1]),
+              (1...31).contains(numbers[2]) else {
+            throw context.error(line: row.line, column, "“\(text)” is not a date such as 2026-05-01")
+        }
+        components.year = numbers[0]
+        components.month = numbers[1]
+        components.day = numbers[2]
+        if numbers.count >= 5 {
+            components.hour = numbers[3]
+            components.minute = numbers[4]
+            components.second = numbers.count == 6 ? numbers[5] : 0
+        } else if endOfDay {
+            components.day = numbers[2] + 1
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: components) else {
+            throw context.error(line: row.line, column, "“\(text)” is not a date such as 2026-05-01")
+        }
+        return date
+    }
+
+    private static func inventory(_ row: CSVReader.Record, _ columns: Columns,
+                                  context: inout ImportContext) throws(ImportError) -> Inventory {
+        let inStock = row.trimmed(columns.inStock).lowercased()
+        guard ["", "1", "0", "backorder", "onbackorder"].contains(inStock) else {
+            throw context.error(line: row.line, columns.inStock, "“\(row.trimmed(columns.inStock))” is not 1, 0 or backorder")
+        }
+        let backordersText = row.trimmed(columns.backorders).lowercased()
+        guard ["", "0", "1", "notify"].contains(backordersText) else {
+            throw context.error(line: row.line, columns.backorders, "“\(row.trimmed(columns.backorders))” is not 1, 0 or notify")
+        }
+        let backorder = backordersText == "1" || backordersText == "notify" || inStock.hasSuffix("backorder")
+        let stockText = row.trimmed(columns.stock)
+        guard !stockText.isEmpty else {
+            if inStock == "0" { return .tracked(quantity: 0, allowsBackorder: backorder) }
+            if inStock.hasSuffix("backorder") { return .tracked(quantity: 0, allowsBackorder: true) }
+            return .untracked
+        }
+        guard var quantity = Int(stockText) else {
+            throw context.error(line: row.line, columns.stock, "“\(stockText)” is not a whole number of items")
+        }
+        if quantity < 0 {
+            guard backorder else {
+                throw context.error(line: row.line, columns.stock, "stock \(quantity) is negative and backorders are not allowed")
+            }
+            context.warn(line: row.line, "stock \(quantity) (oversold, backorders allowed) imported as 0")
+            quantity = 0
+        }
+        return .tracked(quantity: quantity, allowsBackorder: backorder)
+    }
+
+    /// Splits a WooCommerce list on `,` (but not `\,`), trimming and dropping empty items.
+    static func splitList(_ text: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var escaped = false
+        for character in text {
+            if escaped {
+                if character != "," { current.append("\\") }
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "," {
+                items.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if escaped { current.append("\\") }
+        items.append(current)
+        return items.map(\.trimmingWhitespace).filter { !$0.isEmpty }
+    }
+
+    /// WooCommerce writes line breaks in descriptions as the two characters `\n` (and a literal
+    /// backslash-n as `\\n`).
+    static func unescapeNewlines(_ text: String) -> String {
+        text.components(separatedBy: "\\\\n").map { $0.replacingOccurrences(of: "\\n", with: "\n") }
+            .joined(separator: "\\n")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import ShopImport
+import Testing
+
+@Suite("CSV reader (RFC 4180)")
+struct CSVReaderTests {
+    private func read(_ text: String) throws -> [CSVReader.Record] {
+        try CSVReader().records(in: Array(text.utf8))
+    }
+
+    private func syntaxError(_ bytes: [UInt8]) -> CSVReader.SyntaxError? {
+        do {
+            _ = try CSVReader().records(in: bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: [
+        ("a,b,c", [["a", "b", "c"]]),
+        ("a,b\nc,d\n", [["a", "b"], ["c", "d"]]),
+        ("a,b\r\nc,d\r\n", [["a", "b"], ["c", "d"]]),
+        ("a,b\rc,d", [["a", "b"], ["c", "d"]]),
+        ("\"a,1\",\"b\"\"q\"\"\"", [["a,1", "b\"q\""]]),
+        ("a,,\n", [["a", "", ""]]),
+        ("a,\"\"", [["a", ""]]),
+        (",", [["", ""]]),
+        ("é,\"ü\",日本", [["é", "ü", "日本"]]),
+        ("x, \"quoted\" ,y", [["x", "quoted", "y"]]),
+        ("5\" nail,b", [["5\" nail", "b"]]),
+    ])
+    func parsesFields(input: String, expected: [[String]]) throws {
+        #expect(try read(input).map(\.fields) == expected)
+    }
+
+    @Test func skipsByteOrderMark() throws {
+        let records = try CSVReader().records(in: [0xEF, 0xBB, 0xBF] + Array("Handle,Title\r\nx,y\r\n".utf8))
+        #expect(records.map(\.fields) == [["Handle", "Title"], ["x", "y"]])
+    }
+
+    @Test func quotedLineBreaksCountTowardsLaterRecordLines() throws {
+        let records = try read("h1,h2\r\n\"multi\r\nline\nfield\",x\r\nnext,y\r\n")
+        #expect(records.map(\.line) == [1, 2, 5])
+        #expect(records[1].fields[0] == "multi\nline\nfield")
+    }
+
+    @Test func keepsLineSeparatorInsideQuotedFieldWithoutCountingALine() throws {
+        let records = try read("a,\"one\u{2028}two\"\nb,c\n")
+        #expect(records[0].fields[1] == "one\u{2028}two")
+        #expect(records[1].line == 2)
+    }
+
+    @Test func skipsBlankLinesButKeepsTheirLineNumbers() throws {
+        let records = try read("a\n\n\r\nb\n")
+        #expect(records.map(\.fields) == [["a"], ["b"]])
+        #expect(records.map(\.line) == [1, 4])
+    }
+
+    @Test func readsLastRecordWithoutFinalLineBreak() throws {
+        #expect(try read("a,b\nc,\"d\"").map(\.fields) == [["a", "b"], ["c", "d"]])
+    }
+
+    @Test func unclosedQuoteIsAnErrorAtTheLineItStarts() throws {
+        let error = try #require(syntaxError(Array("a,b\nc,\"open\nstill open\n".utf8)))
+        #expect(error.line == 2)
+        #expect(error.field == 2)
+    }
+
+    @Test func textAfterClosingQuoteIsAnError() throws {
+        let error = try #require(syntaxError(Array("a\n\"quoted\"tail,b\n".utf8)))
+        #expect(error.line == 2)
+        #expect(error.field == 1)
+    }
+
+    @Test func invalidUTF8IsAnError() throws {
+        // "Caf\xE9" is Latin-1, as Excel writes "CSV" (not "CSV UTF-8").
+        let error = try #require(syntaxError(Array("Name\nCaf".utf8) + [0xE9] + Array("\n".utf8)))
+        #expect(error.line == 2)
+        #expect(error.message.contains("UTF-8"))
+    }
+
+    @Test func honoursOtherDelimiters() throws {
+        let records = try CSVReader(delimiter: UInt8(ascii: ";")).records(in: Array("a;\"b;c\"\n".utf8))
+        #expect(records.map(\.fields) == [["a", "b;c"]])
+    }
+
+    @Test func limitStopsAfterThatManyRecords() throws {
+        let records = try CSVReader().records(in: Array("h\n1\n2\n3\n".utf8), limit: 2)
+        #expect(records.map(\.fields) == [["h"], ["1"]])
+    }
+}

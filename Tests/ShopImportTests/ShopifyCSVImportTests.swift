@@ -1,0 +1,186 @@
+import Foundation
+import ShopCore
+import ShopImport
+import Testing
+
+/// `shopify-2023.csv`: UTF-8 BOM, CRLF, a quoted body with CRLF, `""` and U+2028, a padded
+/// handle on a continuation row, a padded SKU, a duplicate SKU, an Excel-mangled SKU, a short
+/// row and a row with extra empty columns, an image-only row, a draft, an unpublished product
+/// and a gift card.
+@Suite("Shopify product CSV")
+struct ShopifyCSVImportTests {
+    @Test func countsProductsVariantsImagesAndSkippedGiftCard() throws {
+        let result = try Fixture.read("shopify-2023.csv")
+        #expect(result.format == .shopifyCSV)
+        #expect(result.products.map(\.handle) == ["classic-tee", "oak-stool", "winter-scarf", "linen-napkins"])
+        #expect(result.products.map(\.sourceLine) == [2, 7, 10, 11])
+        #expect(result.variantCount == 8)
+        #expect(result.imageCount == 5)
+        #expect(result.skipped == [SkippedRow(line: 13, name: "gift-card", reason: "gift card: this shop does not sell gift cards")])
+    }
+
+    @Test func continuationRowsAddVariantsWithOptionsInventoryAndSalePrices() throws {
+        let tee = try Fixture.read("shopify-2023.csv").product("classic-tee")
+        #expect(tee.title == "Classic Tee")
+        #expect(tee.vendor == "Threadline")
+        #expect(tee.optionNames == ["Size", "Color"])
+        #expect(tee.variants.map(\.optionValues) == [["S", "Black"], ["S", "White"], ["M", "Black"], ["M", "White"]])
+        #expect(tee.variants.map(\.sku) == ["TEE-S-BLK", "TEE-S-WHT", "TEE-M-BLK", nil])
+        #expect(tee.variants.map(\.price) == [usd(1900), usd(1900), usd(2100), usd(2100)])
+        #expect(tee.variants.map(\.compareAtPrice) == [usd(2500), nil, nil, nil])
+        #expect(tee.variants.map(\.inventory) == [
+            .tracked(quantity: 10, allowsBackorder: false), .tracked(quantity: 0, allowsBackorder: true),
+            .tracked(quantity: 5, allowsBackorder: false), .tracked(quantity: 3, allowsBackorder: false),
+        ])
+        #expect(tee.isPublished)
+        #expect(tee.publishedAt == nil)
+    }
+
+    @Test func imagesFollowPositionThenVariantImages() throws {
+        let tee = try Fixture.read("shopify-2023.csv").product("classic-tee")
+        #expect(tee.images == [
+            ProductImage(url: "https://cdn.example.com/tee-front.jpg", altText: "Tee, front"),
+            ProductImage(url: "https://cdn.example.com/tee-back.jpg", altText: "Tee, back"),
+            ProductImage(url: "https://cdn.example.com/tee-detail.jpg", altText: ""),
+            ProductImage(url: "https://cdn.example.com/tee-m-black.jpg", altText: "M / Black"),
+        ])
+    }
+
+    @Test func categoryPrefersTypeElseLastProductCategorySegment() throws {
+        let result = try Fixture.read("shopify-2023.csv")
+        #expect(result.products.map(\.categoryName) == ["Shirts & Tops", "Stool", "Scarf", nil])
+        #expect(try result.product("classic-tee").tags == ["cotton", "basics"])
+    }
+
+    @Test func bodyHTMLIsSanitizedAndQuotedLineBreaksSurvive() throws {
+        let result = try Fixture.read("shopify-2023.csv")
+        let tee = try result.product("classic-tee")
+        #expect(tee.descriptionHTML == "<p>Soft <strong>cotton</strong> tee.</p>")
+        #expect(tee.descriptionText == "Soft cotton tee.")
+        let stool = try result.product("oak-stool")
+        #expect(stool.descriptionHTML
+            == "<p>Hand-made, &quot;solid&quot; oak.\nSeat height 45\u{A0}cm.</p>\n<p>Line\u{2028}separator &amp; more</p>")
+        #expect(stool.descriptionText == "Hand-made, \"solid\" oak.\nSeat height 45 cm.\nLine\nseparator & more")
+    }
+
+    @Test func defaultTitleMeansNoOptionsAndEmptyTrackerMeansUntracked() throws {
+        let stool = try Fixture.read("shopify-2023.csv").product("oak-stool")
+        #expect(stool.optionNames.isEmpty)
+        #expect(stool.variants.map(\.optionValues) == [[]])
+        #expect(stool.variants.map(\.inventory) == [.untracked])
+        #expect(stool.variants.map(\.price) == [usd(129_900)])
+    }
+
+    @Test func excelScientificSKUIsExpandedWithAWarning() throws {
+        let result = try Fixture.read("shopify-2023.csv")
+        #expect(try result.product("oak-stool").variants[0].sku == "365275000000")
+        #expect(result.warnings.contains { $0.line == 7 && $0.message.contains("3.65275E+11") })
+    }
+
+    @Test func duplicateSKUWarnsNamingBothLinesAndSecondVariantKeepsNone() throws {
+        let result = try Fixture.read("shopify-2023.csv")
+        let warning = try #require(result.warnings.first { $0.message.contains("TEE-S-BLK") })
+        #expect(warning.line == 5)
+        #expect(warning.message.contains("line 2"))
+        #expect(result.warnings.count == 2)
+    }
+
+    @Test func draftStatusAndPublishedFalseImportHidden() throws {
+        let result = try Fixture.read("shopify-2023.csv")
+        let scarf = try result.product("winter-scarf")
+        #expect(!scarf.isPublished)
+        #expect(scarf.variants[0].compareAtPrice == nil) // 12 is not above 15
+        #expect(scarf.variants[0].inventory == .tracked(quantity: 4, allowsBackorder: false))
+        let napkins = try result.product("linen-napkins")
+        #expect(!napkins.isPublished)
+        #expect(napkins.optionNames == ["Pack"])
+        #expect(napkins.variants.map(\.optionValues) == [["4-pack"], ["8-pack"]])
+        #expect(napkins.variants.map(\.sku) == [nil, nil])
+    }
+
+    @Test func renamed2024HeadersMeanTheSame() throws {
+        let result = try Fixture.read("shopify-2024.csv")
+        #expect(result.format == .shopifyCSV)
+        #expect(result.products.map(\.handle) == ["ceramic-mug", "desk-lamp"])
+        #expect(result.variantCount == 3)
+        #expect(result.imageCount == 2)
+        let mug = try result.product("ceramic-mug")
+        #expect(mug.categoryName == "Mugs")
+        #expect(mug.optionNames == ["Color"])
+        #expect(mug.variants.map(\.sku) == ["MUG-SAND", "MUG-SLATE"])
+        #expect(mug.variants.map(\.compareAtPrice) == [nil, usd(1800)])
+        #expect(mug.variants.map(\.inventory) == [
+            .tracked(quantity: 12, allowsBackorder: false), .tracked(quantity: 0, allowsBackorder: true),
+        ])
+        #expect(mug.isPublished)
+        let lamp = try result.product("desk-lamp")
+        #expect(!lamp.isPublished)
+        #expect(lamp.optionNames.isEmpty)
+        #expect(lamp.categoryName == "Lighting")
+        #expect(lamp.variants.map(\.price) == [usd(8900)])
+        #expect(lamp.variants.map(\.inventory) == [.untracked])
+    }
+
+    @Test func badPriceNamesFilePhysicalLineAndColumn() throws {
+        let data = try Fixture.data("shopify-bad-price.csv")
+        let error = Fixture.importError { () throws(ImportError) in
+            try CatalogImporter(currency: .usd).read(data, fileName: "shopify-bad-price.csv")
+        }
+        #expect(error?.line == 5)
+        #expect(error?.column == "Variant Price")
+        #expect(error?.columnIndex == 6)
+        #expect(error?.description == "shopify-bad-price.csv:5: column “Variant Price”: “abc” is not a price such as 12.50")
+    }
+
+    @Test func newHandleWithoutTitleIsAnError() throws {
+        let data = try Fixture.data("shopify-missing-title.csv")
+        let error = Fixture.importError { () throws(ImportError) in
+            try CatalogImporter(currency: .usd).read(data, fileName: "shopify-missing-title.csv")
+        }
+        #expect(error?.line == 3)
+        #expect(error?.column == "Title")
+    }
+
+    private let header = "Handle,Title,Option1 Name,Option1 Value,Variant Price,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy\n"
+
+    @Test func negativeStockWithoutBackordersIsAnError() {
+        let error = Fixture.importError { () throws(ImportError) in
+            try Fixture.read(text: header + "cup,Cup,Title,Default Title,5,shopify,-2,deny\n", fileName: "s.csv")
+        }
+        #expect(error?.column == "Variant Inventory Qty")
+        #expect(error?.line == 2)
+    }
+
+    @Test func oversoldStockWithBackordersImportsAsZeroWithAWarning() throws {
+        let result = try Fixture.read(text: header + "cup,Cup,Title,Default Title,5,shopify,-2,continue\n", fileName: "s.csv")
+        #expect(result.products[0].variants[0].inventory == .tracked(quantity: 0, allowsBackorder: true))
+        #expect(result.warnings.count == 1)
+    }
+
+    @Test func repeatedOptionCombinationIsAnError() {
+        let text = header + "cup,Cup,Size,S,5,,,\ncup,,,S,6,,,\n"
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: text, fileName: "s.csv") }
+        #expect(error?.line == 3)
+        #expect(error?.message.contains("line 2") == true)
+    }
+
+    @Test func variantWithoutOptionValueIsAnError() {
+        let text = header + "cup,Cup,Size,S,5,,,\ncup,,,,6,,,\n"
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: text, fileName: "s.csv") }
+        #expect(error?.column == "Option1 Value")
+    }
+
+    @Test func variantsWithoutSKUAreIdentifiedByOptions() throws {
+        let result = try Fixture.read(text: header + "cup,Cup,Size,S,5,,,\n cup ,,,M,6,,,\n", fileName: "s.csv")
+        #expect(result.products.count == 1)
+        #expect(result.products[0].variants.map(\.sku) == [nil, nil])
+        #expect(result.products[0].variants.map(\.optionValues) == [["S"], ["M"]])
+    }
+
+    @Test func extraNonEmptyFieldsAreAnError() {
+        let error = Fixture.importError { () throws(ImportError) in
+            try Fixture.read(text: header + "cup,Cup,Title,Default Title,5,,,,surprise\n", fileName: "s.csv")
+        }
+        #expect(error?.columnIndex == 9)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import ShopCore
+import ShopImport
+import Testing
+
+@Suite("WooCommerce product CSV")
+struct WooCommerceCSVImportTests {
+    @Test func importsSimpleVirtualDownloadableAndVariableProducts() throws {
+        let result = try Fixture.read("woocommerce.csv")
+        #expect(result.format == .wooCommerceCSV)
+        #expect(result.products.map(\.title)
+            == ["Canvas Tote", "Styling Session", "Knitting Pattern PDF", "Hoodie", "Canvas Tote", "Enamel Pin", "Wool Socks"])
+        #expect(result.products.map(\.handle) == [
+            "canvas-tote", "styling-session", "knitting-pattern-pdf", "hoodie", "canvas-tote-112", "enamel-pin", "wool-socks",
+        ])
+        #expect(result.variantCount == 10)
+        #expect(result.imageCount == 4)
+    }
+
+    @Test func skipsGroupedExternalPricelessAndDisabledRecordsWithReasons() throws {
+        let result = try Fixture.read("woocommerce.csv")
+        #expect(result.skipped.map(\.line).sorted() == [9, 10, 11, 14])
+        let reasons = Dictionary(uniqueKeysWithValues: result.skipped.map { ($0.line, $0.reason) })
+        #expect(reasons[10] == "grouped product: its children are imported on their own")
+        #expect(reasons[11] == "external/affiliate product: sold on another site")
+        #expect(reasons[9]?.contains("disabled variation") == true)
+        #expect(reasons[14]?.contains("no price") == true)
+    }
+
+    @Test func salePriceIsThePriceAndRegularTheCompareAt() throws {
+        let tote = try Fixture.read("woocommerce.csv").product("canvas-tote")
+        #expect(tote.variants.map(\.price) == [usd(1800)])
+        #expect(tote.variants.map(\.compareAtPrice) == [usd(2400)])
+        #expect(tote.variants.map(\.inventory) == [.untracked])
+        #expect(tote.categoryName == "Bags")
+        #expect(tote.tags == ["canvas", "eco"])
+        #expect(tote.images.map(\.url) == ["https://shop.example.com/tote.jpg", "https://shop.example.com/tote-2.jpg"])
+        #expect(tote.descriptionHTML == "<p>A sturdy tote.</p>\n<p>Holds <em>everything</em>.</p>")
+        #expect(tote.descriptionText == "A sturdy tote.\nHolds everything.")
+    }
+
+    @Test func variationsBecomeVariantsOfTheirParent() throws {
+        let hoodie = try Fixture.read("woocommerce.csv").product("hoodie")
+        #expect(hoodie.optionNames == ["Color", "Size"])
+        #expect(hoodie.categoryName == "Hoodies")
+        #expect(hoodie.variants.map(\.optionValues) == [["Blue", "S"], ["Blue", "M"], ["Red", "S"], ["Red", "M"]])
+        #expect(hoodie.variants.map(\.sku) == ["HOOD-BLU-S", "HOOD-BLU-M", nil, nil])
+        #expect(hoodie.variants.map(\.price) == [usd(4500), usd(3900), usd(4700), usd(4700)])
+        #expect(hoodie.variants.map(\.compareAtPrice) == [nil, usd(4500), nil, nil])
+        #expect(hoodie.variants.map(\.inventory) == [
+            .tracked(quantity: 3, allowsBackorder: false), .tracked(quantity: 0, allowsBackorder: true), .untracked, .untracked,
+        ])
+        #expect(hoodie.images.map(\.url) == ["https://shop.example.com/hoodie.jpg", "https://shop.example.com/hoodie-blue.jpg"])
+    }
+
+    @Test func anyVariationExpansionDropsItsSKUWithAWarning() throws {
+        let result = try Fixture.read("woocommerce.csv")
+        #expect(result.warnings.contains { $0.line == 8 && $0.message.contains("HOOD-RED") })
+    }
+
+    @Test func publishedZeroOrMinusOneImportsHidden() throws {
+        let result = try Fixture.read("woocommerce.csv")
+        #expect(result.products.map(\.isPublished) == [true, true, true, true, false, false, true])
+    }
+
+    @Test func stockColumnsMapToInventory() throws {
+        let result = try Fixture.read("woocommerce.csv")
+        #expect(try result.product("canvas-tote-112").variants[0].inventory == .tracked(quantity: 0, allowsBackorder: false))
+        #expect(try result.product("enamel-pin").variants[0].inventory == .tracked(quantity: 25, allowsBackorder: false))
+        #expect(try result.product("styling-session").variants[0].inventory == .untracked)
+        let socks = try result.product("wool-socks")
+        #expect(socks.variants[0].inventory == .tracked(quantity: 0, allowsBackorder: true))
+        #expect(result.warnings.contains { $0.line == 15 && $0.message.contains("-2") })
+    }
+
+    @Test func scheduledSaleThatHasNotStartedUsesRegularPrice() throws {
+        let result = try Fixture.read("woocommerce.csv")
+        let socks = try result.product("wool-socks")
+        #expect(socks.variants[0].price == usd(1200))
+        #expect(socks.variants[0].compareAtPrice == nil)
+        #expect(result.warnings.contains { $0.line == 15 && $0.message.contains("starts later") })
+    }
+
+    @Test func duplicateAndScientificSKUsAreWarned() throws {
+        let result = try Fixture.read("woocommerce.csv")
+        #expect(try result.product("canvas-tote-112").variants[0].sku == nil)
+        #expect(result.warnings.contains { $0.line == 12 && $0.message.contains("line 2") })
+        #expect(try result.product("enamel-pin").variants[0].sku == "4006010000000")
+        #expect(result.warnings.contains { $0.line == 13 && $0.message.contains("4.00601E+12") })
+        #expect(result.warnings.contains { $0.line == 12 && $0.message.contains("canvas-tote-112") })
+        #expect(result.warnings.count == 6)
+    }
+
+    @Test func negativeStockWithoutBackordersNamesThePhysicalLine() throws {
+        let data = try Fixture.data("woocommerce-negative-stock.csv")
+        let error = Fixture.importError { () throws(ImportError) in
+            try CatalogImporter(currency: .usd).read(data, fileName: "woocommerce-negative-stock.csv")
+        }
+        #expect(error?.line == 3)
+        #expect(error?.column == "Stock")
+        #expect(error?.columnIndex == 7)
+    }
+
+    private let header = "ID,Type,SKU,Name,Published,In stock?,Stock,Backorders allowed?,Sale price,Regular price,Parent,Attribute 1 name,Attribute 1 value(s)\n"
+
+    @Test func variationWithUnknownParentIsAnError() {
+        let error = Fixture.importError { () throws(ImportError) in
+            try Fixture.read(text: header + "5,variation,V1,V,1,1,,0,,10,id:99,Size,S\n", fileName: "w.csv")
+        }
+        #expect(error?.column == "Parent")
+        #expect(error?.line == 2)
+    }
+
+    @Test func unparseablePriceIsAnError() {
+        let error = Fixture.importError { () throws(ImportError) in
+            try Fixture.read(text: header + "5,simple,S1,Mug,1,1,,0,,ten,,,\n", fileName: "w.csv")
+        }
+        #expect(error?.description == "w.csv:2: column “Regular price”: “ten” is not a price such as 12.50")
+    }
+
+    @Test func escapedCommasInListsAndParentBySKU() throws {
+        let text = header
+            + "1,variable,MUG,Mug,1,1,,0,,,,Size,\"Small\\, 250 ml, Large\"\n"
+            + "2,variation,,Mug small,1,1,4,1,,9,MUG,Size,\"Small\\, 250 ml\"\n"
+        let result = try Fixture.read(text: text, fileName: "w.csv")
+        #expect(result.products.map(\.variants.count) == [1])
+        #expect(result.products[0].variants[0].optionValues == ["Small, 250 ml"])
+        #expect(result.products[0].variants[0].inventory == .tracked(quantity: 4, allowsBackorder: true))
+    }
+
+    @Test func missingNameIsAnError() {
+        let error = Fixture.importError { () throws(ImportError) in
+            try Fixture.read(text: header + "5,simple,S1,,1,1,,0,,10,,,\n", fileName: "w.csv")
+        }
+        #expect(error?.column == "Name")
+    }
+}
