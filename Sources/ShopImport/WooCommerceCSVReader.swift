@@ -24,6 +24,10 @@ import ShopCore
 /// - `Categories` `Clothing > Tshirts, Accessories` → `Tshirts` (first one, last segment).
 ///   Lists use `\,` for a literal comma. Descriptions use `\n` for line breaks.
 /// - Handles come from `Name`; when two collide, the later gets its `ID` appended.
+/// - Not read: `Visibility in catalog` (our products are either published or not), tax,
+///   shipping, weight, upsell/cross-sell columns, and variations' own names.
+/// - A variation with an empty `Stock` whose parent has one (stock managed on the parent) gets
+///   the parent's quantity, with a warning: per-product shared stock has no equivalent here.
 enum WooCommerceCSVReader {
     enum Kind { case simple, variable, variation, grouped, external, other(String) }
 

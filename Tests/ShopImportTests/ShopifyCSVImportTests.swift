@@ -177,6 +177,11 @@ struct ShopifyCSVImportTests {
         #expect(result.products[0].variants.map(\.optionValues) == [["S"], ["M"]])
     }
 
+    @Test func excelScientificPriceParsesExactly() throws {
+        let result = try Fixture.read(text: header + "sofa,Sofa,Title,Default Title,1.2E+3,,,\n", fileName: "s.csv")
+        #expect(result.products[0].variants[0].price == usd(120_000))
+    }
+
     @Test func extraNonEmptyFieldsAreAnError() {
         let error = Fixture.importError { () throws(ImportError) in
             try Fixture.read(text: header + "cup,Cup,Title,Default Title,5,,,,surprise\n", fileName: "s.csv")
