@@ -60,8 +60,9 @@ public enum SiteRoute: Hashable, Sendable {
         case (true, 0): return .home
         case (true, _) where segments == ["categories"]: return .categories
         case (true, 2) where segments[0] == "categories":
-            let page = query("page").flatMap { Int($0) } ?? 1
-            return page >= 1 ? .category(handle: segments[1], page: page) : nil
+            guard let raw = query("page") else { return .category(handle: segments[1], page: 1) }
+            guard let page = Int(raw), page >= 1 else { return nil }
+            return .category(handle: segments[1], page: page)
         case (true, 2) where segments[0] == "products":
             let variant = query("variant").flatMap { Int64($0) }.map(Variant.ID.init(rawValue:))
             return .product(handle: segments[1], variant: variant)

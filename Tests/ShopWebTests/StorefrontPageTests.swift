@@ -3,6 +3,7 @@ import HTTPServer
 import ShopCore
 import ShopStore
 import ShopTestSupport
+import ShopWeb
 import Testing
 
 private func chair(_ handle: String = "oak-chair", title: String = "Oak Chair", stock: Int = 5,
