@@ -137,5 +137,8 @@ def browser():
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(20)
+    # Headless Chromium will not make a window narrower than 500 px: emulate the phone instead.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     yield driver
     driver.quit()

@@ -1,6 +1,7 @@
 """A shopper in headless Chromium at 390×844: browse the demo shop, add to cart, see the badge.
 Screenshots (light and dark) go to .build/e2e-screenshots/ for people to look at."""
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import SCREENSHOTS
 
@@ -56,8 +57,9 @@ def test_shopper_browses_and_fills_the_cart(server, browser):
     quantity.clear()
     quantity.send_keys("2")
     browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", quantity)
-    browser.implicitly_wait(5)
-    assert browser.find_element(By.CSS_SELECTOR, ".tab-bar .badge").text in ("2",)
+    WebDriverWait(browser, 10).until(
+        lambda b: b.find_element(By.CSS_SELECTOR, ".tab-bar .badge").text == "2")
+    assert "Your cart was updated." in browser.find_element(By.CSS_SELECTOR, ".flash").text
 
 
 def test_unknown_page_is_a_styled_404(server, browser):

@@ -64,7 +64,9 @@ public enum ShopApp {
     private static func home(_ context: inout RequestContext) throws -> Response {
         let catalog = context.environment.catalog
         let categories = try catalog.categories()
-        let featured = try catalog.products(ProductQuery(sort: .rating, limit: 12)).products
+        // Best rated first, but what can be bought now before what is sold out.
+        let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
+        let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
         let page = context.models.homePage(categories: categories, featured: featured)
         let layout = try context.layout(title: context.l10n(.homeTitle), tab: .home)
         return .html(Views.home(page, layout: layout))

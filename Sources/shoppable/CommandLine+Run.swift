@@ -76,7 +76,7 @@ func openDatabase(_ options: Options, poolSize: Int) throws -> SQLiteDatabase {
     if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
     let database = try SQLiteDatabase(path: path, poolSize: poolSize)
     let applied = try database.migrate()
-    if !applied.isEmpty { print("database \(path): applied migrations \(applied.map(String.init).joined(separator: ", "))") }
+    if !applied.isEmpty { printLine("database \(path): applied migrations \(applied.map(String.init).joined(separator: ", "))") }
     return database
 }
 

@@ -50,7 +50,7 @@ public final class TestShop: @unchecked Sendable {
         let response = ShopApp.handle(request, environment)
         for header in response.headers.values(for: "Set-Cookie") {
             let pair = header.split(separator: ";", maxSplits: 1)[0]
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2 else { continue }
             if header.contains("Max-Age=0") { cookies[parts[0]] = nil } else { cookies[parts[0]] = parts[1] }
         }
