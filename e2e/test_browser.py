@@ -35,10 +35,13 @@ def test_shopper_browses_and_fills_the_cart(server, browser):
     set_dark(browser, True)
     shoot(browser, "category-dark")
     set_dark(browser, False)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", cards[0])
     cards[0].click()
     assert browser.find_element(By.CSS_SELECTOR, ".product-title").text
     shoot(browser, "product-light")
-    browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]").click()
+    add = browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", add)  # as a thumb would
+    add.click()
     flash = browser.find_element(By.CSS_SELECTOR, ".flash")
     assert "Added" in flash.text
     badge = browser.find_element(By.CSS_SELECTOR, ".tab-bar .badge")
