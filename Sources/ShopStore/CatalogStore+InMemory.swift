@@ -50,11 +50,18 @@ private struct InMemoryCatalog {
 
     func categorySummaries() -> [CategorySummary] {
         var counts: [Category.ID: Int] = [:]
+        var images: [Category.ID: (Product.ID, String)] = [:]
         for product in products.values where product.isPublished {
-            if let categoryID = product.categoryID { counts[categoryID, default: 0] += 1 }
+            guard let categoryID = product.categoryID else { continue }
+            counts[categoryID, default: 0] += 1
+            if let url = product.images.first?.url, images[categoryID].map({ product.id < $0.0 }) ?? true {
+                images[categoryID] = (product.id, url)
+            }
         }
         return categories
-            .compactMap { category in counts[category.id].map { CategorySummary(category: category, productCount: $0) } }
+            .compactMap { category in
+                counts[category.id].map { CategorySummary(category: category, productCount: $0, imageURL: images[category.id]?.1) }
+            }
             .sorted { ($0.category.name, $0.category.id) < ($1.category.name, $1.category.id) }
     }
 

@@ -6,11 +6,14 @@ public struct CategorySummary: Hashable, Sendable {
     public var category: Category
     /// Published products in it.
     public var productCount: Int
+    /// The main image of its first published product (lowest id) that has one, for tiles.
+    public var imageURL: String?
 
     /// Creates a summary.
-    public init(category: Category, productCount: Int) {
+    public init(category: Category, productCount: Int, imageURL: String? = nil) {
         self.category = category
         self.productCount = productCount
+        self.imageURL = imageURL
     }
 }
 

@@ -18,11 +18,16 @@ extension CatalogStore {
             categories: {
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT c.id, c.handle, c.name, count(*) FROM categories c
+                        SELECT c.id, c.handle, c.name, count(*),
+                          (SELECT i.url FROM products p2 JOIN product_images i ON i.product_id = p2.id
+                           WHERE p2.category_id = c.id AND p2.is_published = 1
+                           ORDER BY p2.id, i.position LIMIT 1)
+                        FROM categories c
                         JOIN products p ON p.category_id = c.id AND p.is_published = 1
                         GROUP BY c.id ORDER BY c.name, c.id
                         """).query().map { row in
-                        CategorySummary(category: try SQLCatalog.category(row), productCount: try row.int(3))
+                        CategorySummary(category: try SQLCatalog.category(row), productCount: try row.int(3),
+                                        imageURL: try row.optionalString(4))
                     }
                 }
             },

@@ -9,15 +9,15 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case shopName, skipToContent
     case tabHome, tabCategories, tabCart
     case homeTitle, homeHeroTitle, homeHeroText, homeCategoriesTitle, homeFeaturedTitle, seeAll
-    case categoriesTitle, categoryProductCount, categoryEmpty
+    case categoriesTitle, categoryProductCount, categoryProductCountOne, categoryEmpty
     case paginationPrevious, paginationNext, paginationStatus
     case ratingLabel, ratingCount, onSale, priceWas, priceNow, from
     case stockInStock, stockOnlyLeft, stockSoldOut, stockAvailable
     case productVendor, productPublished, productTags, productDescription, productOptions, productQuantity
     case addToCart, soldOutButton, addedToCart, viewCart
-    case cartTitle, cartEmptyTitle, cartEmptyText, cartContinueShopping, cartItemCount
+    case cartTitle, cartEmptyTitle, cartEmptyText, cartContinueShopping, cartItemCount, cartItemCountOne
     case cartQuantity, cartUpdate, cartRemove, cartSubtotal, cartLineTotal, cartUnitPrice
-    case cartTaxesNote, cartRemoved, cartUpdated, cartBadgeLabel, decrease, increase
+    case cartTaxesNote, cartRemoved, cartUpdated, cartBadgeLabel, cartBadgeLabelOne, decrease, increase
     case errorNotFoundTitle, errorNotFoundText, errorServerTitle, errorServerText, errorBackHome
     case errorBadRequestTitle, errorBadRequestText
     case cartErrorQuantityNegative, cartErrorQuantityNotWhole, cartErrorQuantityNotANumber
@@ -41,6 +41,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .seeAll: "See all"
         case .categoriesTitle: "Categories"
         case .categoryProductCount: "{count} products"
+        case .categoryProductCountOne: "1 product"
         case .categoryEmpty: "No products here yet."
         case .paginationPrevious: "Previous"
         case .paginationNext: "Next"
@@ -70,6 +71,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .cartEmptyText: "Find something you like and it will wait for you here."
         case .cartContinueShopping: "Continue shopping"
         case .cartItemCount: "{count} items"
+        case .cartItemCountOne: "1 item"
         case .cartQuantity: "Quantity"
         case .cartUpdate: "Update"
         case .cartRemove: "Remove"
@@ -80,6 +82,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .cartRemoved: "Removed {title} from your cart."
         case .cartUpdated: "Your cart was updated."
         case .cartBadgeLabel: "{count} items in cart"
+        case .cartBadgeLabelOne: "1 item in cart"
         case .decrease: "Decrease quantity"
         case .increase: "Increase quantity"
         case .errorNotFoundTitle: "Page not found"
@@ -119,6 +122,12 @@ public struct Localizer: Sendable {
             text = text.replacingOccurrences(of: "{\(name)}", with: value)
         }
         return text
+    }
+
+    /// A counted phrase: `one` when `count` is 1, else `other` with `{count}` filled in
+    /// (English plural rule; other languages bring their own rule with their tables).
+    public func count(_ count: Int, one: L10nKey, other: L10nKey) -> String {
+        count == 1 ? self(one) : self(other, ["count": number(count)])
     }
 
     /// `money` as a localized currency string.

@@ -274,3 +274,22 @@ struct CatalogStoreContractTests {
         #expect(try stores.catalog.upsert([]) == CatalogUpsertResult())
     }
 }
+
+@Suite("Category tiles")
+struct CategoryImageContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func categoryImageIsTheFirstPublishedProductsMainImage(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([
+            .mock(handle: "no-image", category: "Lamps"),
+            .mock(handle: "hidden", category: "Lamps", isPublished: false,
+                  images: [ProductImage(url: "/hidden.svg")]),
+            .mock(handle: "first", category: "Lamps",
+                  images: [ProductImage(url: "/first-a.svg"), ProductImage(url: "/first-b.svg")]),
+            .mock(handle: "second", category: "Lamps", images: [ProductImage(url: "/second.svg")]),
+            .mock(handle: "bare", category: "Rugs"),
+        ])
+        let summaries = try stores.catalog.categories()
+        #expect(summaries.map(\.imageURL) == ["/first-a.svg", nil])
+    }
+}

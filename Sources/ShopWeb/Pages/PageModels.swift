@@ -57,6 +57,8 @@ struct CategoryLinkModel: Sendable, Equatable {
     var href: String
     var countText: String
     var initial: String
+    /// A product image for the tile, if the category has one.
+    var imageURL: String?
     /// 0..<6: which accent colour the tile uses (stable per handle).
     var tone: Int
 }
@@ -134,7 +136,8 @@ struct ModelBuilder: Sendable {
         let tone = Int(handle.utf8.reduce(UInt32(7)) { $0 &* 31 &+ UInt32($1) } % 6)
         return CategoryLinkModel(
             name: summary.category.name, href: SiteRoute.category(handle: handle, page: 1).path,
-            countText: localizer(.categoryProductCount, ["count": localizer.number(summary.productCount)]),
-            initial: summary.category.name.first.map { String($0).uppercased() } ?? "?", tone: tone)
+            countText: localizer.count(summary.productCount, one: .categoryProductCountOne, other: .categoryProductCount),
+            initial: summary.category.name.first.map { String($0).uppercased() } ?? "?",
+            imageURL: summary.imageURL, tone: tone)
     }
 }

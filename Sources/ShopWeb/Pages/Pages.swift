@@ -101,7 +101,7 @@ extension ModelBuilder {
             status: localizer(.paginationStatus, ["page": localizer.number(pageNumber), "pages": localizer.number(pages)])
         ) : nil
         return CategoryPage(name: category.name,
-                            countText: localizer(.categoryProductCount, ["count": localizer.number(page.totalCount)]),
+                            countText: localizer.count(page.totalCount, one: .categoryProductCountOne, other: .categoryProductCount),
                             cards: page.products.map(card), pagination: pagination)
     }
 
@@ -150,7 +150,7 @@ extension ModelBuilder {
                 quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),
                 lineTotal: l10n.money(line.lineTotal), stockText: stockText, error: errors[line.variant.id])
         }
-        return CartPage(lines: lines, itemCountText: l10n(.cartItemCount, ["count": l10n.number(priced.itemCount)]),
+        return CartPage(lines: lines, itemCountText: l10n.count(priced.itemCount, one: .cartItemCountOne, other: .cartItemCount),
                         subtotal: l10n.money(priced.subtotal))
     }
 }

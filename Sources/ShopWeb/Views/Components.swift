@@ -67,7 +67,11 @@ struct CategoryTile: Component {
 
     var body: Node {
         a(.class("category-tile tone-\(model.tone)"), .href(model.href)) {
-            span(.class("category-initial"), .aria("hidden", "true")) { model.initial }
+            if let imageURL = model.imageURL {
+                span(.class("category-image")) { img(.src(imageURL), .alt(""), .width(88), .height(88), .loading("lazy")) }
+            } else {
+                span(.class("category-initial"), .aria("hidden", "true")) { model.initial }
+            }
             span(.class("category-text")) {
                 span(.class("category-name")) { model.name }
                 span(.class("category-count")) { model.countText }
