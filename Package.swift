@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(
             name: "ShopStoreTests",
-            dependencies: ["ShopStore", "ShopStoreSQLite", "ShopCore", "ShopTestSupport"]
+            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "ShopCore", "ShopTestSupport"]
         ),
         .testTarget(
             name: "ShopImportTests",

@@ -22,7 +22,14 @@ public final class MoneyFormatter: Sendable {
 
     private struct Cache: @unchecked Sendable {  // NumberFormatter is only touched under the mutex
         var formatters: [Key: NumberFormatter] = [:]
+        /// Strings already made, by (locale, currency) and minor units: a catalog has few
+        /// distinct prices, and a lookup is far cheaper than formatting.
+        var strings: [Key: [Int64: String]] = [:]
+        var stringCount = 0
     }
+
+    /// Most formatted strings kept before the string cache starts over.
+    private static let stringCacheLimit = 50_000
 
     private let cache = Mutex(Cache())
 
@@ -35,10 +42,8 @@ public final class MoneyFormatter: Sendable {
     ///   - locale: the shopper's locale.
     public func string(_ money: Money, locale: Locale) -> String {
         let key = Key(locale: locale.identifier, currency: money.currency.code)
-        let number = NSDecimalNumber(mantissa: money.minorUnits.magnitude,
-                                     exponent: Int16(-money.currency.minorUnitDigits),
-                                     isNegative: money.minorUnits < 0)
         return cache.withLock { cache in
+            if let text = cache.strings[key]?[money.minorUnits] { return text }
             let formatter: NumberFormatter
             if let cached = cache.formatters[key] {
                 formatter = cached
@@ -51,7 +56,17 @@ public final class MoneyFormatter: Sendable {
                 formatter.maximumFractionDigits = money.currency.minorUnitDigits
                 cache.formatters[key] = formatter
             }
-            return formatter.string(from: number) ?? money.description
+            let number = NSDecimalNumber(mantissa: money.minorUnits.magnitude,
+                                         exponent: Int16(-money.currency.minorUnitDigits),
+                                         isNegative: money.minorUnits < 0)
+            let text = formatter.string(from: number) ?? money.description
+            if cache.stringCount >= MoneyFormatter.stringCacheLimit {
+                cache.strings.removeAll(keepingCapacity: true)
+                cache.stringCount = 0
+            }
+            cache.strings[key, default: [:]][money.minorUnits] = text
+            cache.stringCount += 1
+            return text
         }
     }
 }

@@ -303,3 +303,12 @@ struct ImportContext {
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
+
+/// How option values are compared when looking for two variants with the same options:
+/// trimmed and case-insensitively ("Red" and " red" are the same colour), as the store does
+/// (`CatalogUpsertRules.optionKey(_:)`), so a file the reader accepts is one the store accepts.
+enum OptionValues {
+    static func key(_ values: [String]) -> [String] {
+        values.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+    }
+}

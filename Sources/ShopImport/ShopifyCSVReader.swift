@@ -213,14 +213,14 @@ enum ShopifyCSVReader {
                 values.append(value)
             }
         }
-        if let earlier = builder.combinations[values] {
+        if let earlier = builder.combinations[OptionValues.key(values)] {
             throw context.error(
                 line: row.line, optionNames.isEmpty ? columns[.price] : columns[.option1Value],
                 optionNames.isEmpty
                     ? "the product has no options, so it has one variant only (line \(earlier))"
                     : "the variant on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
         }
-        builder.combinations[values] = row.line
+        builder.combinations[OptionValues.key(values)] = row.line
 
         let priceText = row.trimmed(columns[.price])
         guard !priceText.isEmpty else {

@@ -78,10 +78,10 @@ enum ShoppableJSONReader {
                 throw variant.error("options", "needs one value for each product option "
                     + "(\(optionNames.isEmpty ? "none" : optionNames.joined(separator: ", ")))")
             }
-            if let earlier = combinations[values] {
+            if let earlier = combinations[OptionValues.key(values)] {
                 throw variant.error("options", "the variant on line \(earlier) already has these options")
             }
-            combinations[values] = variant.line
+            combinations[OptionValues.key(values)] = variant.line
             guard let priceText = try variant.numberText("price") else { throw variant.error("price", "is required") }
             let price = try context.price(priceText, line: variant.fields["price"]?.line ?? variant.line, Column(name: "price"))
             var compareAt: Money?

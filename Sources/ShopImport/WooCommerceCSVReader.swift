@@ -252,11 +252,11 @@ enum WooCommerceCSVReader {
                 continue
             }
             let values = slots.compactMap { $0 }
-            if let earlier = taken[values] {
+            if let earlier = taken[OptionValues.key(values)] {
                 throw context.error(line: variation.row.line, variation.attributes.first?.column ?? columns.parent,
                                     "the variation on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
             }
-            taken[values] = variation.row.line
+            taken[OptionValues.key(values)] = variation.row.line
             append(variation, values: values, sku: context.claimSKU(variation.row[columns.sku], line: variation.row.line),
                    to: &draft, columns)
         }
@@ -276,13 +276,13 @@ enum WooCommerceCSVReader {
                 }
                 combinations = combinations.flatMap { prefix in choices.map { prefix + [$0] } }
             }
-            combinations = combinations.filter { taken[$0] == nil }
+            combinations = combinations.filter { taken[OptionValues.key($0)] == nil }
             guard !combinations.isEmpty else {
                 context.skip(line: variation.row.line, name: variation.row.trimmed(columns.name),
                              "“any” variation: every combination already has its own variation")
                 continue
             }
-            for values in combinations { taken[values] = variation.row.line }
+            for values in combinations { taken[OptionValues.key(values)] = variation.row.line }
             var sku: String?
             if combinations.count == 1 {
                 sku = context.claimSKU(variation.row[columns.sku], line: variation.row.line)

@@ -31,16 +31,19 @@ extension CatalogStore {
                 try state.withLock { (catalog: inout InMemoryCatalog) throws(CatalogStoreError) -> CatalogUpsertResult in
                     var copy = catalog
                     let result = try copy.upsert(drafts, currency: currency)
+                    copy.version += 1
                     catalog = copy  // all or nothing
                     return result
                 }
             },
-            productCount: { state.withLock { $0.products.count } }
+            productCount: { state.withLock { $0.products.count } },
+            version: { state.withLock { $0.version } }
         )
     }
 }
 
 private struct InMemoryCatalog {
+    var version: Int64 = 1
     var categories: [Category] = []
     var products: [Product.ID: Product] = [:]
     var productIDByHandle: [String: Product.ID] = [:]

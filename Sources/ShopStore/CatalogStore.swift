@@ -94,6 +94,10 @@ public struct CatalogStore: Sendable {
     public var upsert: @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult
     /// Number of products, published or not.
     public var productCount: @Sendable () throws -> Int
+    /// A number that changes whenever anything in the catalog changes (categories, products,
+    /// variants — stock included — or images), whoever wrote it: another process importing into
+    /// the same database counts. Caches of catalog pages are valid while it stays the same.
+    public var version: @Sendable () throws -> Int64
 
     /// Creates a store from its operations.
     public init(
@@ -103,7 +107,8 @@ public struct CatalogStore: Sendable {
         productByHandle: @escaping @Sendable (_ handle: String) throws -> Product?,
         productsByID: @escaping @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product],
         upsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
-        productCount: @escaping @Sendable () throws -> Int
+        productCount: @escaping @Sendable () throws -> Int,
+        version: @escaping @Sendable () throws -> Int64
     ) {
         self.categories = categories
         self.categoryByHandle = categoryByHandle
@@ -112,5 +117,6 @@ public struct CatalogStore: Sendable {
         self.productsByID = productsByID
         self.upsert = upsert
         self.productCount = productCount
+        self.version = version
     }
 }

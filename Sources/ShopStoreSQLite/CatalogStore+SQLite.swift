@@ -72,6 +72,11 @@ extension CatalogStore {
                 try database.withConnection { connection in
                     try connection.prepare("SELECT count(*) FROM products").first()?.int(0) ?? 0
                 }
+            },
+            version: {
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
+                }
             }
         )
     }

@@ -78,5 +78,38 @@ public enum ShopSchema {
             ) WITHOUT ROWID;
             CREATE INDEX cart_lines_variant ON cart_lines (variant_id);
             """),
+        Migration(version: 2, sql: """
+            -- A counter every catalog change bumps, whoever writes (server, `shoppable import` in
+            -- another process, a stock change), so page caches know when they are stale.
+            CREATE TABLE catalog_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                version INTEGER NOT NULL
+            );
+            INSERT INTO catalog_state (id, version) VALUES (1, 1);
+            CREATE TRIGGER categories_insert_bumps_catalog_version AFTER INSERT ON categories
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER categories_update_bumps_catalog_version AFTER UPDATE ON categories
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER categories_delete_bumps_catalog_version AFTER DELETE ON categories
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER products_insert_bumps_catalog_version AFTER INSERT ON products
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER products_update_bumps_catalog_version AFTER UPDATE ON products
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER products_delete_bumps_catalog_version AFTER DELETE ON products
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER product_images_insert_bumps_catalog_version AFTER INSERT ON product_images
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER product_images_update_bumps_catalog_version AFTER UPDATE ON product_images
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER product_images_delete_bumps_catalog_version AFTER DELETE ON product_images
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER variants_insert_bumps_catalog_version AFTER INSERT ON variants
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER variants_update_bumps_catalog_version AFTER UPDATE ON variants
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER variants_delete_bumps_catalog_version AFTER DELETE ON variants
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            """),
     ]
 }

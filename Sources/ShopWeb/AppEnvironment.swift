@@ -28,6 +28,8 @@ public struct AppEnvironment: Sendable {
     public var mediaDirectory: URL?
     /// Checks the database answers; throws when it does not (for `/healthz`).
     public var healthCheck: @Sendable () throws -> Void
+    /// Rendered catalog pages, valid while `catalog.version()` is unchanged.
+    public var pageCache: PageCache
 
     /// Creates an environment.
     public init(catalog: CatalogStore, sessions: SessionStore, currency: Currency = .usd,
@@ -35,7 +37,7 @@ public struct AppEnvironment: Sendable {
                 makeSessionToken: @escaping @Sendable () -> String = AppEnvironment.randomToken,
                 log: @escaping @Sendable (String) -> Void = { _ in }, secureCookies: Bool = false,
                 assets: Assets = .bundled, mediaDirectory: URL? = nil,
-                healthCheck: @escaping @Sendable () throws -> Void = {}) {
+                healthCheck: @escaping @Sendable () throws -> Void = {}, pageCache: PageCache = PageCache()) {
         self.catalog = catalog
         self.sessions = sessions
         self.currency = currency
@@ -47,6 +49,7 @@ public struct AppEnvironment: Sendable {
         self.assets = assets
         self.mediaDirectory = mediaDirectory
         self.healthCheck = healthCheck
+        self.pageCache = pageCache
     }
 
     /// 128 random bits from the system's cryptographic generator, as 32 hex digits.

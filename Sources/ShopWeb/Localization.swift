@@ -117,11 +117,39 @@ public struct Localizer: Sendable {
 
     /// The text for `key` in this locale, with `{name}` placeholders replaced from `arguments`.
     public func callAsFunction(_ key: L10nKey, _ arguments: [String: String] = [:]) -> String {
-        var text = key.english
-        for (name, value) in arguments {
-            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        let template = Localizer.templates[key]!
+        if template.count == 1, case let .literal(text) = template[0] { return text }
+        var text = ""
+        for segment in template {
+            switch segment {
+            case let .literal(literal): text += literal
+            case let .placeholder(name): text += arguments[name] ?? "{\(name)}"
+            }
         }
         return text
+    }
+
+    /// A piece of a parsed template: literal text or a `{name}` placeholder.
+    enum Segment: Sendable { case literal(String), placeholder(String) }
+
+    /// Every key's English text split into segments once, so a lookup never searches strings
+    /// (profiling showed `replacingOccurrences` at 14 % of a category page).
+    static let templates: [L10nKey: [Segment]] = {
+        var table: [L10nKey: [Segment]] = [:]
+        for key in L10nKey.allCases { table[key] = parse(key.english) }
+        return table
+    }()
+
+    static func parse(_ text: String) -> [Segment] {
+        var segments: [Segment] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            if open > rest.startIndex { segments.append(.literal(String(rest[..<open]))) }
+            segments.append(.placeholder(String(rest[rest.index(after: open)..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty || segments.isEmpty { segments.append(.literal(String(rest))) }
+        return segments
     }
 
     /// A counted phrase: `one` when `count` is 1, else `other` with `{count}` filled in
@@ -133,9 +161,11 @@ public struct Localizer: Sendable {
     /// `money` as a localized currency string.
     public func money(_ money: Money) -> String { MoneyFormatter.shared.string(money, locale: locale) }
 
-    /// A whole number with the locale's grouping.
+    /// A whole number with the locale's grouping ("1,234" in en-US).
     public func number(_ value: Int) -> String {
-        value.formatted(.number.locale(locale))
+        // Below 1,000 no grouping applies and en/tr/es write Western digits: skip the formatter.
+        if (0..<1000).contains(value) { return String(value) }
+        return value.formatted(.number.locale(locale))
     }
 
     /// A date as the locale writes it in medium style ("Mar 14, 2026").

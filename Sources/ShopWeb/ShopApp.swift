@@ -61,49 +61,91 @@ public enum ShopApp {
 
     // MARK: - Pages
 
+    /// A page body as rendered once: what goes inside `<main>`, its title and tab.
+    struct PageContent {
+        var title: String
+        var tab: Tab
+        var mainClass = ""
+        var node: Node
+    }
+
+    /// Serves a catalog page from the page cache, building it with `build` when the cache has
+    /// no copy for the current catalog version. `build` returns nil for "not found" (not cached).
+    private static func cachedPage(_ context: inout RequestContext,
+                                   build: (inout RequestContext) throws -> PageContent?) throws -> Response {
+        let cache = context.environment.pageCache
+        let version = try context.environment.catalog.version()
+        let key = context.l10n.locale.identifier + " " + context.request.rawPath + "?"
+            + context.request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let entry: PageCache.Entry
+        if let hit = cache.lookup(key, version: version) {
+            entry = hit
+        } else {
+            guard let content = try build(&context) else { return context.errorPage(.notFound) }
+            entry = PageCache.Entry(version: version, title: content.title, tab: content.tab, mainClass: content.mainClass,
+                                    html: renderString(content.node))
+            cache.store(entry, for: key)
+        }
+        let layout = try context.layout(title: entry.title, tab: entry.tab)
+        return .html(Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: entry.html) })
+    }
+
+    /// Renders a page that is not cached (it depends on the visitor).
+    private static func page(_ context: inout RequestContext, _ content: PageContent,
+                             status: HTTPStatus = .ok) throws -> Response {
+        let layout = try context.layout(title: content.title, tab: content.tab)
+        return .html(Views.page(layout, mainClass: content.mainClass) { content.node }, status: status)
+    }
+
     private static func home(_ context: inout RequestContext) throws -> Response {
-        let catalog = context.environment.catalog
-        let categories = try catalog.categories()
-        // Best rated first, but what can be bought now before what is sold out.
-        let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
-        let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
-        let page = context.models.homePage(categories: categories, featured: featured)
-        let layout = try context.layout(title: context.l10n(.homeTitle), tab: .home)
-        return .html(Views.home(page, layout: layout))
+        try cachedPage(&context) { context in
+            let catalog = context.environment.catalog
+            let categories = try catalog.categories()
+            // Best rated first, but what can be bought now before what is sold out.
+            let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
+            let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
+            let page = context.models.homePage(categories: categories, featured: featured)
+            return PageContent(title: context.l10n(.homeTitle), tab: .home, node: Views.home(page, l10n: context.l10n))
+        }
     }
 
     private static func categories(_ context: inout RequestContext) throws -> Response {
-        let page = CategoriesPage(categories: try context.environment.catalog.categories().map(context.models.categoryLink))
-        let layout = try context.layout(title: context.l10n(.categoriesTitle), tab: .categories)
-        return .html(Views.categories(page, layout: layout))
+        try cachedPage(&context) { context in
+            let page = CategoriesPage(categories: try context.environment.catalog.categories().map(context.models.categoryLink))
+            return PageContent(title: context.l10n(.categoriesTitle), tab: .categories,
+                               node: Views.categories(page, l10n: context.l10n))
+        }
     }
 
     private static func category(_ context: inout RequestContext, handle: String, page: Int) throws -> Response {
-        let catalog = context.environment.catalog
-        guard let category = try catalog.categoryByHandle(handle) else { return context.errorPage(.notFound) }
-        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
-        guard !overflow else { return context.errorPage(.notFound) }
-        let result = try catalog.products(ProductQuery(categoryID: category.id, sort: .featured, offset: offset, limit: pageSize))
-        if result.products.isEmpty && page > 1 { return context.errorPage(.notFound) }
-        let model = context.models.categoryPage(category: category, page: result, pageNumber: page, pageSize: pageSize)
-        let layout = try context.layout(title: category.name, tab: .categories)
-        return .html(Views.category(model, layout: layout))
+        try cachedPage(&context) { context in
+            let catalog = context.environment.catalog
+            guard let category = try catalog.categoryByHandle(handle) else { return nil }
+            let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
+            guard !overflow else { return nil }
+            let result = try catalog.products(ProductQuery(categoryID: category.id, sort: .featured, offset: offset, limit: pageSize))
+            if result.products.isEmpty && page > 1 { return nil }
+            let model = context.models.categoryPage(category: category, page: result, pageNumber: page, pageSize: pageSize)
+            return PageContent(title: category.name, tab: .categories, node: Views.category(model, l10n: context.l10n))
+        }
     }
 
     private static func product(_ context: inout RequestContext, handle: String, variant: Variant.ID?) throws -> Response {
-        guard let product = try context.environment.catalog.productByHandle(handle), !product.variants.isEmpty else {
-            return context.errorPage(.notFound)
+        try cachedPage(&context) { context in
+            guard let product = try context.environment.catalog.productByHandle(handle), !product.variants.isEmpty else {
+                return nil
+            }
+            let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
+            return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
+                               node: Views.product(page, l10n: context.l10n))
         }
-        let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
-        let layout = try context.layout(title: product.title, tab: .categories)
-        return .html(Views.product(page, layout: layout))
     }
 
     private static func cart(_ context: inout RequestContext) throws -> Response {
         let priced = try context.pricedCart()
         let page = context.models.cartPage(priced)
-        let layout = try context.layout(title: context.l10n(.cartTitle), tab: .cart)
-        return .html(Views.cart(page, layout: layout))
+        return try self.page(&context, PageContent(title: context.l10n(.cartTitle), tab: .cart, mainClass: "cart-page",
+                                                   node: Views.cart(page, l10n: context.l10n)))
     }
 
     private static func health(_ context: RequestContext) -> Response {
@@ -130,10 +172,11 @@ public enum ShopApp {
             ?? (product.hasOptions ? nil : product.defaultVariant)
         let quantityText = request.formValue("quantity") ?? "1"
         func rejected(_ message: String, quantity: Int = 1) throws -> Response {
-            let page = context.models.productPage(product, selected: requestedVariant, quantity: quantity, error: message,
-                                                  timeZone: context.environment.timeZone)
-            let layout = try context.layout(title: product.title, tab: .categories)
-            return .html(Views.product(page, layout: layout), status: .unprocessableContent)
+            let model = context.models.productPage(product, selected: requestedVariant, quantity: quantity, error: message,
+                                                   timeZone: context.environment.timeZone)
+            return try page(&context, PageContent(title: product.title, tab: .categories, mainClass: "product-page",
+                                                  node: Views.product(model, l10n: context.l10n)),
+                            status: .unprocessableContent)
         }
         guard let variant else { return try rejected(context.l10n(.cartErrorChooseVariant)) }
         var cart = try context.cart()
@@ -173,9 +216,10 @@ public enum ShopApp {
             try cart.setQuantity(quantity, of: variant!)
         } catch {
             let priced = try context.pricedCart()
-            let page = context.models.cartPage(priced, errors: [variantID: context.l10n.message(for: error)])
-            let layout = try context.layout(title: context.l10n(.cartTitle), tab: .cart)
-            return .html(Views.cart(page, layout: layout), status: .unprocessableContent)
+            let model = context.models.cartPage(priced, errors: [variantID: context.l10n.message(for: error)])
+            return try page(&context, PageContent(title: context.l10n(.cartTitle), tab: .cart, mainClass: "cart-page",
+                                                  node: Views.cart(model, l10n: context.l10n)),
+                            status: .unprocessableContent)
         }
         try context.saveCart(cart)
         context.setFlash(Flash(kind: .success, text: context.l10n(.cartUpdated)))

@@ -99,6 +99,12 @@ public enum SiteRoute: Hashable, Sendable {
     }()
 
     static func encodeSegment(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? segment
+        // Handles are almost always plain ASCII letters, digits and dashes: no work to do.
+        let plain = segment.utf8.allSatisfy { byte in
+            (97...122).contains(byte) || (65...90).contains(byte) || (48...57).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+        if plain { return segment }
+        return segment.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? segment
     }
 }

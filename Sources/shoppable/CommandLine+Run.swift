@@ -38,6 +38,15 @@ extension CommandLine {
                 print(usage)
                 return options.has("help") ? 0 : 64
             }
+            let known: Set<String> = switch command {
+            case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo", "help"]
+            case "import": ["format", "dry-run", "database", "currency", "media", "help"]
+            case "migrate": ["database", "help"]
+            default: []
+            }
+            if let unknown = options.unknownFlags(known: known).first {
+                throw UsageError("unknown option --\(unknown) for `\(command)`")
+            }
             switch command {
             case "serve": try Serve.run(options)
             case "import": try ImportCommand.run(options)
@@ -53,7 +62,7 @@ extension CommandLine {
             printError("shoppable import: \(error.description)\nNothing was imported.")
             return 65
         } catch {
-            printError("shoppable: \(error)")
+            printError("shoppable: \((error as? any LocalizedError)?.errorDescription ?? "\(error)")")
             return 1
         }
     }

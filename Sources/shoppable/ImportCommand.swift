@@ -30,17 +30,23 @@ enum ImportCommand {
         for warning in result.warnings { print("  warning: \(warning.description)") }
         for skipped in result.skipped { print("  skipped: \(skipped.description)") }
 
+        let baseFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let localImages = LocalImages(mediaDirectory: mediaDirectory(options), baseFolder: baseFolder, fileName: fileName)
+        try result.products.forEach(localImages.check)
         if options.has("dry-run") {
-            print("dry run: nothing written")
+            print("dry run: the file is valid; nothing written")
             return
         }
-        let baseFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let localImages = try LocalImages(mediaDirectory: mediaDirectory(options), baseFolder: baseFolder, fileName: fileName)
         result.products = try result.products.map(localImages.rewrite)
 
         let database = try openDatabase(options, poolSize: 1)
         defer { database.close() }
-        let summary = try CatalogStore.sqlite(database, currency: try options.currency()).upsert(result.products)
+        let summary: CatalogUpsertResult
+        do {
+            summary = try CatalogStore.sqlite(database, currency: try options.currency()).upsert(result.products)
+        } catch let error as CatalogStoreError {
+            throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")
+        }
         print("""
         imported into \(options.database):
           products   \(summary.productsCreated) created, \(summary.productsUpdated) updated
@@ -60,7 +66,7 @@ final class LocalImages {
     let fileName: String
     private(set) var copied = 0
 
-    init(mediaDirectory: URL, baseFolder: URL, fileName: String) throws {
+    init(mediaDirectory: URL, baseFolder: URL, fileName: String) {
         self.mediaDirectory = mediaDirectory
         self.baseFolder = baseFolder
         self.fileName = fileName
@@ -68,16 +74,36 @@ final class LocalImages {
 
     static func isRemoteOrSitePath(_ url: String) -> Bool {
         let lower = url.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || url.hasPrefix("/static/") || url.hasPrefix("/media/")
-            || lower.hasPrefix("data:")
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("//")
+            || url.hasPrefix("/static/") || url.hasPrefix("/media/") || lower.hasPrefix("data:")
     }
 
+    /// Where a local image is: `file:///abs`, `/abs`, or a path relative to the catalog file.
+    func source(of url: String) -> URL {
+        let path = url.lowercased().hasPrefix("file://") ? String(url.dropFirst(7)) : url
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseFolder.appendingPathComponent(path)
+    }
+
+    /// Throws when a local image of `product` does not exist (checked before anything is written,
+    /// and by `--dry-run`).
+    func check(_ product: ProductDraft) throws {
+        for image in product.images where !LocalImages.isRemoteOrSitePath(image.url) {
+            let source = source(of: image.url)
+            guard FileManager.default.isReadableFile(atPath: source.path) else {
+                throw ImportError(file: fileName, line: product.sourceLine, column: "image",
+                                  message: "image file “\(image.url)” not found (looked at \(source.path))")
+            }
+        }
+    }
+
+    /// Copies the product's local images into the media folder and points the draft at them;
+    /// protocol-relative URLs (`//cdn…`) become `https:`.
     func rewrite(_ product: ProductDraft) throws -> ProductDraft {
         var product = product
         product.images = try product.images.map { image in
+            if image.url.hasPrefix("//") { return ProductImage(url: "https:" + image.url, altText: image.altText) }
             guard !LocalImages.isRemoteOrSitePath(image.url) else { return image }
-            let source = image.url.hasPrefix("/") ? URL(fileURLWithPath: image.url)
-                : baseFolder.appendingPathComponent(image.url.hasPrefix("file://") ? String(image.url.dropFirst(7)) : image.url)
+            let source = source(of: image.url)
             guard let data = FileManager.default.contents(atPath: source.path) else {
                 throw ImportError(file: fileName, line: product.sourceLine, column: "image",
                                   message: "image file “\(image.url)” not found (looked at \(source.path))")

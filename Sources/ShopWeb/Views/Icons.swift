@@ -2,12 +2,15 @@ import HTML
 
 /// Inline SVG icons. These are constants written here (never data), so `raw(unsafe:)` is safe;
 /// they use `currentColor` so CSS colours them for light and dark mode.
-enum Icon {
+enum Icon: CaseIterable {
     case home, categories, cart, star, back, minus, plus, trash, check
 
-    var node: Node {
-        .raw(unsafe: "<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\">\(path)</svg>")
-    }
+    /// The icon as a node; built once per icon.
+    var node: Node { Icon.nodes[self]! }
+
+    private static let nodes: [Icon: Node] = Dictionary(uniqueKeysWithValues: Icon.allCases.map { icon in
+        (icon, .raw(unsafe: "<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\">\(icon.path)</svg>"))
+    })
 
     private var path: String {
         switch self {

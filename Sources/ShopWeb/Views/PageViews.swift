@@ -2,9 +2,8 @@ import HTML
 import ShopCore
 
 extension Views {
-    static func home(_ page: HomePage, layout: LayoutModel) -> [UInt8] {
-        let l10n = layout.localizer
-        return Views.page(layout) {
+    static func home(_ page: HomePage, l10n: Localizer) -> Node {
+        fragment {
             section(.class("hero")) {
                 h1 { l10n(.homeHeroTitle) }
                 p { l10n(.homeHeroText) }
@@ -27,9 +26,8 @@ extension Views {
         }
     }
 
-    static func categories(_ page: CategoriesPage, layout: LayoutModel) -> [UInt8] {
-        let l10n = layout.localizer
-        return Views.page(layout) {
+    static func categories(_ page: CategoriesPage, l10n: Localizer) -> Node {
+        fragment {
             h1(.class("page-title")) { l10n(.categoriesTitle) }
             div(.class("category-list")) {
                 for category in page.categories { CategoryTile(model: category) }
@@ -40,9 +38,8 @@ extension Views {
         }
     }
 
-    static func category(_ page: CategoryPage, layout: LayoutModel) -> [UInt8] {
-        let l10n = layout.localizer
-        return Views.page(layout) {
+    static func category(_ page: CategoryPage, l10n: Localizer) -> Node {
+        fragment {
             div(.class("page-head")) {
                 a(.class("back-link"), .href(SiteRoute.categories.path), .aria("label", l10n(.tabCategories))) { Icon.back.node }
                 div {
@@ -60,9 +57,8 @@ extension Views {
         }
     }
 
-    static func product(_ page: ProductDetailPage, layout: LayoutModel) -> [UInt8] {
-        let l10n = layout.localizer
-        return Views.page(layout, mainClass: "product-page") {
+    static func product(_ page: ProductDetailPage, l10n: Localizer) -> Node {
+        fragment {
             div(.class("product-gallery"), .aria("label", page.title)) {
                 for image in page.images {
                     figure(.class("gallery-item")) {
@@ -130,9 +126,8 @@ extension Views {
         }
     }
 
-    static func cart(_ page: CartPage, layout: LayoutModel) -> [UInt8] {
-        let l10n = layout.localizer
-        return Views.page(layout, mainClass: "cart-page") {
+    static func cart(_ page: CartPage, l10n: Localizer) -> Node {
+        fragment {
             h1(.class("page-title")) { l10n(.cartTitle) }
             if page.lines.isEmpty {
                 div(.class("empty-state")) {

@@ -1,0 +1,48 @@
+public import Foundation
+import Synchronization
+
+/// Rendered catalog pages (the part inside `<main>`), kept while the catalog version stays the
+/// same, so a category or product page costs a version check and a copy instead of queries,
+/// model building and rendering (`docs/BENCHMARKS.md` has the before/after figures).
+///
+/// What a visitor sees that is theirs alone — the cart badge, flash messages — lives in the
+/// layout around the cached part and is rendered for every request. Entries are keyed by the
+/// page's path and query and the locale; a page rendered for an older catalog version is
+/// replaced on its next request. The cache holds at most `capacity` pages and starts over when
+/// full (pages are cheap to rebuild; the point is the hot ones).
+public final class PageCache: Sendable {
+    /// A cached page body.
+    struct Entry: Sendable {
+        var version: Int64
+        var title: String
+        var tab: Tab
+        var mainClass: String
+        /// The rendered content of `<main>`.
+        var html: String
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    /// Most pages kept.
+    public let capacity: Int
+
+    /// Creates an empty cache of at most `capacity` pages (0 disables caching).
+    public init(capacity: Int = 2_000) { self.capacity = capacity }
+
+    func lookup(_ key: String, version: Int64) -> Entry? {
+        entries.withLock { entries in
+            guard let entry = entries[key], entry.version == version else { return nil }
+            return entry
+        }
+    }
+
+    func store(_ entry: Entry, for key: String) {
+        guard capacity > 0 else { return }
+        entries.withLock { entries in
+            if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
+    }
+
+    /// Number of pages held (for tests and metrics).
+    public var count: Int { entries.withLock { $0.count } }
+}

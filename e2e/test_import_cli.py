@@ -1,0 +1,291 @@
+"""`shoppable import` end to end: the real CLI writes into the database a running server uses
+(SQLite WAL), and the storefront shows the result over HTTP. See docs/IMPORT.md."""
+import re
+import sqlite3
+import subprocess
+import tempfile
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import BINARY, Client
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHOPIFY_2024 = FIXTURES / "shopify-2024.csv"
+WOOCOMMERCE = FIXTURES / "woocommerce.csv"
+FAKESTORE = FIXTURES / "fakestore.json"
+SHOPIFY_BAD_PRICE = FIXTURES / "shopify-bad-price.csv"
+LOCAL_IMAGE_JSON = FIXTURES / "shoppable-local-image.json"
+LOCAL_IMAGE = FIXTURES / "images" / "walnut-serving-board.png"
+
+BACKPACK = "fjallraven-foldsack-no-1-backpack-fits-15-laptops"
+T_SHIRT = "mens-casual-premium-slim-fit-t-shirts"
+BRACELET = "john-hardy-women-s-legends-naga-gold-silver-dragon-station-chain-bracelet"
+
+
+def import_file(server, path, *args):
+    result = server.run("import", str(path), *args)
+    # Importing must never disturb the server using the same database.
+    assert server.process.poll() is None, "the server stopped during the import"
+    return result
+
+
+def counts(server):
+    """(products, variants) in the server's database, read directly (WAL: a reader beside the server)."""
+    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+        return (db.execute("SELECT count(*) FROM products").fetchone()[0],
+                db.execute("SELECT count(*) FROM variants").fetchone()[0])
+
+
+def page(server, handle):
+    status, _, body = Client(server.url).get(f"/products/{handle}")
+    return status, body
+
+
+def variant_choices(body):
+    """{"Natural / Small": ("$58.00", "$72.00"), …}: each variant's title, price and compare-at."""
+    choices = re.findall(r'data-price="([^"]*)" data-compare-at="([^"]*)".*?<span class="variant-title">([^<]*)</span>',
+                         body, re.S)
+    return {title: (price, compare_at) for price, compare_at, title in choices}
+
+
+def variant_ids(body):
+    return re.findall(r'name="variant" value="(\d+)"', body)
+
+
+# (a) each format imports into a running server's database and shows on the storefront
+
+
+def test_shopify_2024_csv_shows_on_the_running_storefront(empty_server):
+    result = import_file(empty_server, SHOPIFY_2024)
+    assert result.returncode == 0, result.stderr
+    assert "shopify-2024.csv: shopify-csv, 3 products, 5 variants, 3 images" in result.stdout
+    assert "products   3 created, 0 updated" in result.stdout
+
+    status, tote = page(empty_server, "waxed-canvas-tote")
+    assert status == 200
+    assert variant_choices(tote) == {
+        "Natural / Small": ("$58.00", "$72.00"),  # sale: Compare-at price above Price
+        "Natural / Large": ("$64.00", ""),
+        "Olive / Large": ("$64.00", ""),  # 0 in stock, "Continue selling" TRUE: still buyable
+    }
+    assert 'class="price-now price-sale">$58.00' in tote and 'class="price-was">$72.00' in tote
+    assert "Made in <strong>Portugal</strong>." in tote and "alert(1)" not in tote  # sanitized description
+
+    status, balm = page(empty_server, "beeswax-leather-balm")
+    assert status == 200 and "$14.50" in balm
+    assert "variant-picker" not in balm  # Option1 "Title" = "Default Title": no options
+
+    assert page(empty_server, "winter-sample-tote")[0] == 404  # Status "Draft": imported, not published
+    assert counts(empty_server) == (3, 5)
+
+
+def test_woocommerce_csv_shows_on_the_running_storefront(empty_server):
+    result = import_file(empty_server, WOOCOMMERCE)
+    assert result.returncode == 0, result.stderr
+    assert "woocommerce.csv: woocommerce-csv, 3 products, 6 variants, 3 images" in result.stdout
+    assert "skipped: line 6 (“Hoodie - Red M”): disabled variation" in result.stdout
+    assert "skipped: line 9 (“Logo Collection”): grouped product" in result.stdout
+    assert "skipped: line 10 (“WordPress Pennant”): external/affiliate product" in result.stdout
+
+    status, hoodie = page(empty_server, "hoodie")
+    assert status == 200
+    assert variant_choices(hoodie) == {
+        "Blue / M": ("$40.00", "$45.00"),  # Sale price 40 below Regular price 45
+        "Blue / L": ("$45.00", ""),  # parent given by SKU, not id:101
+        "Green / M": ("$42.00", ""),  # "any Size" variation expanded over the parent's sizes
+        "Green / L": ("$42.00", ""),
+    }
+    assert "<p>Brushed fleece hoodie.</p>" in hoodie  # "\n\n" in the export became paragraphs
+
+    status, gift_wrap = page(empty_server, "gift-wrapping")  # "simple, virtual"
+    assert status == 200 and "$4.50" in gift_wrap
+    status, beanie = page(empty_server, "beanie")
+    assert status == 200 and "$18.00" in beanie
+    for skipped in ("logo-collection", "wordpress-pennant"):
+        assert page(empty_server, skipped)[0] == 404
+    assert counts(empty_server) == (3, 6)
+
+
+def test_fakestore_json_shows_on_the_running_storefront(empty_server):
+    result = import_file(empty_server, FAKESTORE)
+    assert result.returncode == 0, result.stderr
+    assert "fakestore.json: fakestore, 3 products, 3 variants, 3 images" in result.stdout
+    assert "categories 2 created" in result.stdout  # "men's clothing", "jewelery"
+
+    for handle, price in ((BACKPACK, "$109.95"), (T_SHIRT, "$22.30"), (BRACELET, "$695.00")):
+        status, body = page(empty_server, handle)
+        assert status == 200, handle
+        assert f'class="price-now">{price}' in body, handle
+
+
+# (b) a bad row: a clear message, a usage-style exit status, and nothing written
+
+
+def test_bad_price_names_file_line_and_column_and_writes_nothing(empty_server):
+    assert import_file(empty_server, FAKESTORE).returncode == 0
+    before = counts(empty_server)
+
+    result = import_file(empty_server, SHOPIFY_BAD_PRICE)
+    assert result.returncode == 65, result.stdout + result.stderr
+    # Data row 4 starts on physical line 6: row 1's description spans two lines.
+    message = "shopify-bad-price.csv:6: column “Variant Price”: “12,50” is not a price such as 12.50"
+    assert message in result.stderr
+    assert "Nothing was imported." in result.stderr
+
+    assert counts(empty_server) == before
+    for handle in ("wool-camp-blanket", "trail-coffee-press", "trail-spork", "trail-mug"):
+        assert page(empty_server, handle)[0] == 404, handle  # rows before and after the bad one
+    assert page(empty_server, BACKPACK)[0] == 200  # the earlier import is untouched
+
+
+# (c) re-importing the same file updates in place
+
+
+@pytest.mark.parametrize("path, products, variants, handle", [
+    (SHOPIFY_2024, 3, 5, "waxed-canvas-tote"),
+    (WOOCOMMERCE, 3, 6, "hoodie"),  # the "any" Green variants have no SKU: matched by options
+    (FAKESTORE, 3, 3, BACKPACK),
+    (LOCAL_IMAGE_JSON, 1, 2, "walnut-serving-board"),
+])
+def test_reimport_updates_without_duplicates(empty_server, path, products, variants, handle):
+    first = import_file(empty_server, path)
+    assert first.returncode == 0, first.stderr
+    assert f"products   {products} created, 0 updated" in first.stdout
+    _, before = page(empty_server, handle)
+
+    again = import_file(empty_server, path)
+    assert again.returncode == 0, again.stderr
+    assert f"products   0 created, {products} updated" in again.stdout
+    assert f"variants   0 created, {variants} updated" in again.stdout
+    assert "categories 0 created" in again.stdout
+    assert counts(empty_server) == (products, variants)
+    _, after = page(empty_server, handle)
+    assert variant_ids(after) == variant_ids(before)  # same variants (a cart line keeps pointing at them)
+
+
+def test_reimport_of_a_changed_file_shows_at_once_and_drops_removed_variants(empty_server):
+    """The server keeps running (and may cache pages): the next request sees the new catalog."""
+    assert import_file(empty_server, SHOPIFY_2024).returncode == 0
+    _, before = page(empty_server, "waxed-canvas-tote")
+    assert variant_choices(before)["Natural / Small"] == ("$58.00", "$72.00")
+    ids = variant_ids(before)
+
+    lines = SHOPIFY_2024.read_text().splitlines(keepends=True)
+    small = "WCT-NAT-S,,Color,Natural,Size,Small,,,"
+    changed = "".join(line.replace(small + "58.00", small + "49.00")
+                      for line in lines if not line.startswith(",waxed-canvas-tote,,,,,,,,WCT-OLV-L"))
+    assert changed.count("49.00") == 1 and "WCT-OLV-L" not in changed
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / SHOPIFY_2024.name
+        path.write_text(changed)
+        result = import_file(empty_server, path)
+    assert result.returncode == 0, result.stderr
+    assert "products   0 created, 3 updated" in result.stdout
+    assert "variants   0 created, 4 updated" in result.stdout
+
+    _, after = page(empty_server, "waxed-canvas-tote")
+    assert variant_choices(after) == {"Natural / Small": ("$49.00", "$72.00"), "Natural / Large": ("$64.00", "")}
+    assert variant_ids(after) == ids[:2]  # same ids for the kept variants; Olive / Large is gone
+    assert counts(empty_server) == (3, 4)
+
+
+# (d) --dry-run reads and checks, writes nothing
+
+
+def test_dry_run_writes_nothing(empty_server):
+    result = import_file(empty_server, SHOPIFY_2024, "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert "shopify-csv, 3 products, 5 variants" in result.stdout
+    assert "dry run: the file is valid; nothing written" in result.stdout
+    assert "imported into" not in result.stdout
+    assert counts(empty_server) == (0, 0)
+    assert page(empty_server, "waxed-canvas-tote")[0] == 404
+
+    result = import_file(empty_server, LOCAL_IMAGE_JSON, "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert not (empty_server.workdir / "media").exists()  # no image copied either
+
+    bad = import_file(empty_server, SHOPIFY_BAD_PRICE, "--dry-run")
+    assert bad.returncode == 65 and "shopify-bad-price.csv:6:" in bad.stderr  # the check still runs
+
+
+# (e) local image files are copied to the media folder and served from /media/
+
+
+def test_local_image_is_copied_to_media_and_served(empty_server):
+    result = import_file(empty_server, LOCAL_IMAGE_JSON)
+    assert result.returncode == 0, result.stderr
+    assert "images     1 stored (1 copied from local files)" in result.stdout
+
+    status, body = page(empty_server, "walnut-serving-board")
+    assert status == 200
+    assert variant_choices(body) == {"Small": ("$38.00", ""), "Large": ("$54.00", "$60.00")}
+    urls = set(re.findall(r'src="(/media/[0-9a-f]+\.png)"', body))
+    assert len(urls) == 1, body
+    url = urls.pop()
+    assert (empty_server.workdir / "media" / url.removeprefix("/media/")).read_bytes() == LOCAL_IMAGE.read_bytes()
+
+    with urllib.request.urlopen(empty_server.url + url, timeout=10) as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "image/png"
+        assert response.read() == LOCAL_IMAGE.read_bytes()
+
+    again = import_file(empty_server, LOCAL_IMAGE_JSON)
+    assert "(0 copied from local files)" in again.stdout  # same content, same name: not copied twice
+
+
+# Command-line mistakes
+
+
+def test_usage_errors_exit_64(empty_server):
+    result = import_file(empty_server, SHOPIFY_2024, "--format", "shopify")
+    assert result.returncode == 64
+    assert "--format must be auto or one of" in result.stderr
+    result = import_file(empty_server, FIXTURES / "no-such-file.csv")
+    assert result.returncode == 64 and "cannot read" in result.stderr
+    assert counts(empty_server) == (0, 0)
+
+
+# Regressions: each of these was a bug found by this suite and then fixed.
+
+
+def test_variants_differing_only_in_case_are_a_file_error(empty_server):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "caps.csv"
+        path.write_text("Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price\n"
+                        "cap,Cap,Color,Red,CAP-RED,10.00\n"
+                        "cap,,,red,CAP-RED-2,10.00\n")
+        result = import_file(empty_server, path)
+    assert result.returncode == 65, result.stderr
+    assert "caps.csv:3:" in result.stderr and "Nothing was imported." in result.stderr
+
+
+def test_dry_run_reports_a_missing_local_image(empty_server):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "catalog.json"
+        path.write_text('{"format": "shoppable-catalog", "version": 1, "products": [{"title": "Board", '
+                        '"images": [{"url": "images/missing.png"}], "variants": [{"price": "1.00"}]}]}')
+        dry = import_file(empty_server, path, "--dry-run")
+        real = import_file(empty_server, path)
+    assert real.returncode == 65 and "missing.png" in real.stderr
+    assert dry.returncode == real.returncode
+
+
+def test_misspelt_flag_is_a_usage_error():
+    with tempfile.TemporaryDirectory() as folder:
+        result = subprocess.run([BINARY, "import", str(FAKESTORE), "--databse", "shop.sqlite3"], cwd=folder,
+                                capture_output=True, text=True, timeout=60)
+        assert not (Path(folder) / "var" / "shoppable.sqlite3").exists()
+    assert result.returncode == 64, result.stdout
+
+
+def test_file_url_with_an_absolute_path_is_copied(empty_server):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "catalog.json"
+        path.write_text('{"format": "shoppable-catalog", "version": 1, "products": [{"title": "Board", '
+                        f'"images": [{{"url": "file://{LOCAL_IMAGE}"}}], "variants": [{{"price": "1.00"}}]}}]}}')
+        result = import_file(empty_server, path)
+    assert result.returncode == 0, result.stderr
+    assert "(1 copied from local files)" in result.stdout
