@@ -43,11 +43,15 @@ public final class SQLiteDatabase: Sendable {
     ///     of one (every connection would otherwise see a different empty database).
     ///   - poolSize: the most connections open at once, ≥ 1 (size it like the worker pool).
     /// - Throws: `SQLiteError` when the file cannot be opened.
+    /// Makes this process's write transactions take turns (see `WriterGate`).
+    private let writerGate = WriterGate()
+
     public init(path: String, poolSize: Int = 4) throws(SQLiteError) {
         self.path = path
         self.poolSize = path == ":memory:" ? 1 : max(poolSize, 1)
         self.available = DispatchSemaphore(value: self.poolSize)
         let first = try Connection(path: path)
+        first.writerGate = writerGate
         pool.withLock { $0.idle.append(PooledConnection(connection: first)) }
     }
 
@@ -79,7 +83,11 @@ public final class SQLiteDatabase: Sendable {
             }
             return pool.idle.popLast()
         }
-        let checkedOut = try idle ?? PooledConnection(connection: Connection(path: path))
+        let checkedOut = try idle ?? PooledConnection(connection: {
+            let connection = try Connection(path: path)
+            connection.writerGate = writerGate
+            return connection
+        }())
         defer {
             if !checkedOut.connection.isAutocommit { try? checkedOut.connection.execute("ROLLBACK") }
             pool.withLock { pool in

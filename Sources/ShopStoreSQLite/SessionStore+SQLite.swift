@@ -14,12 +14,16 @@ extension SessionStore {
     public static func sqlite(_ database: SQLiteDatabase) -> SessionStore {
         SessionStore(
             create: { session in
+                // Single-statement writes still go through `transaction` so they take turns with the
+                // process's other writers (`WriterGate`) instead of meeting SQLite's busy sleep.
                 try database.withConnection { connection in
-                    try connection.prepare("""
-                        INSERT INTO sessions (id, created_at, last_seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING
-                        """).run([.text(session.id.rawValue), .integer(StoredTime.unixSeconds(session.createdAt)),
-                                  .integer(StoredTime.unixSeconds(session.lastSeenAt))])
-                    guard connection.changes == 1 else { throw SessionStoreError.sessionAlreadyExists(session.id) }
+                    try connection.transaction {
+                        try connection.prepare("""
+                            INSERT INTO sessions (id, created_at, last_seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING
+                            """).run([.text(session.id.rawValue), .integer(StoredTime.unixSeconds(session.createdAt)),
+                                      .integer(StoredTime.unixSeconds(session.lastSeenAt))])
+                        guard connection.changes == 1 else { throw SessionStoreError.sessionAlreadyExists(session.id) }
+                    }
                 }
             },
             find: { id in
@@ -33,8 +37,10 @@ extension SessionStore {
             },
             touch: { id, date in
                 try database.withConnection { connection in
-                    try connection.prepare("UPDATE sessions SET last_seen_at = ? WHERE id = ?")
-                        .run([.integer(StoredTime.unixSeconds(date)), .text(id.rawValue)])
+                    try connection.transaction {
+                        try connection.prepare("UPDATE sessions SET last_seen_at = ? WHERE id = ?")
+                            .run([.integer(StoredTime.unixSeconds(date)), .text(id.rawValue)])
+                    }
                 }
             },
             loadCart: { id in

@@ -15,18 +15,30 @@ public struct Assets: Sendable {
         public var contentType: String
         /// Strong ETag: a quoted 64-bit FNV-1a hash of the bytes in hex.
         public var etag: String
+        /// The hash alone (the ETag without quotes), for versioned URLs.
+        public var version: Substring { etag.dropFirst().dropLast() }
     }
 
     /// Files by path below `Public`, e.g. `"app.css"`, `"images/demo/oak-chair.svg"`.
-    public var files: [String: File]
+    public let files: [String: File]
+    /// The stylesheet's URL with its content hash.
+    public let stylesheetPath: String
+    /// The script's URL with its content hash.
+    public let scriptPath: String
 
     /// Creates assets from files.
-    public init(files: [String: File]) { self.files = files }
+    public init(files: [String: File]) {
+        self.files = files
+        stylesheetPath = Assets.versionedPath("app.css", in: files)
+        scriptPath = Assets.versionedPath("app.js", in: files)
+    }
 
     /// The URL of a file with its content hash, e.g. `/static/app.css?v=1f3a…`, for immutable caching.
-    public func versionedPath(_ path: String) -> String {
+    public func versionedPath(_ path: String) -> String { Assets.versionedPath(path, in: files) }
+
+    private static func versionedPath(_ path: String, in files: [String: File]) -> String {
         guard let file = files[path] else { return "/static/\(path)" }
-        return "/static/\(path)?v=\(file.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))"
+        return "/static/\(path)?v=\(file.version)"
     }
 
     /// The files in the module's `Public` resource folder.

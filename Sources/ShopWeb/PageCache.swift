@@ -22,6 +22,9 @@ public final class PageCache: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// Whole documents as sent to visitors with no session and no message (empty cart, nothing
+    /// personal in the layout): the common first visit, answered with one lookup.
+    private let documents = Mutex<[String: (version: Int64, bytes: [UInt8])]>([:])
     /// Most pages kept.
     public let capacity: Int
 
@@ -40,6 +43,21 @@ public final class PageCache: Sendable {
         entries.withLock { entries in
             if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry
+        }
+    }
+
+    func lookupDocument(_ key: String, version: Int64) -> [UInt8]? {
+        documents.withLock { documents in
+            guard let document = documents[key], document.version == version else { return nil }
+            return document.bytes
+        }
+    }
+
+    func storeDocument(_ bytes: [UInt8], version: Int64, for key: String) {
+        guard capacity > 0 else { return }
+        documents.withLock { documents in
+            if documents.count >= capacity, documents[key] == nil { documents.removeAll(keepingCapacity: true) }
+            documents[key] = (version, bytes)
         }
     }
 

@@ -98,8 +98,8 @@ struct RequestContext {
     /// The frame around a page: title, tab, badge count and flash.
     mutating func layout(title: String, tab: Tab?) throws -> LayoutModel {
         LayoutModel(title: title, activeTab: tab, cartCount: try cart().itemCount, flash: takeFlash(),
-                    stylesheetHref: environment.assets.versionedPath("app.css"),
-                    scriptHref: environment.assets.versionedPath("app.js"), localizer: l10n)
+                    stylesheetHref: environment.assets.stylesheetPath,
+                    scriptHref: environment.assets.scriptPath, localizer: l10n)
     }
 
     /// A styled error page. It shows no details; the badge is left out if the cart can't be read.
@@ -111,8 +111,8 @@ struct RequestContext {
         }
         let count = (try? cart().itemCount) ?? 0
         let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, flash: nil,
-                                 stylesheetHref: environment.assets.versionedPath("app.css"),
-                                 scriptHref: environment.assets.versionedPath("app.js"), localizer: l10n)
+                                 stylesheetHref: environment.assets.stylesheetPath,
+                                 scriptHref: environment.assets.scriptPath, localizer: l10n)
         return .html(Views.error(kind, layout: layout), status: status)
     }
 }

@@ -77,6 +77,12 @@ public enum ShopApp {
         let version = try context.environment.catalog.version()
         let key = context.l10n.locale.identifier + " " + context.request.rawPath + "?"
             + context.request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        // A visitor with no session and no pending message sees exactly what every such visitor
+        // sees: serve the whole document from the cache.
+        let anonymous = context.request.cookies[sessionCookie] == nil && context.request.cookies[flashCookie] == nil
+        if anonymous, let document = cache.lookupDocument(key, version: version) {
+            return .html(document)
+        }
         let entry: PageCache.Entry
         if let hit = cache.lookup(key, version: version) {
             entry = hit
@@ -87,7 +93,9 @@ public enum ShopApp {
             cache.store(entry, for: key)
         }
         let layout = try context.layout(title: entry.title, tab: entry.tab)
-        return .html(Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: entry.html) })
+        let document = Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: entry.html) }
+        if anonymous && context.setCookies.isEmpty { cache.storeDocument(document, version: version, for: key) }
+        return .html(document)
     }
 
     /// Renders a page that is not cached (it depends on the visitor).

@@ -50,3 +50,30 @@ struct PageCacheTests {
         #expect(shop.environment.pageCache.count == 0)
     }
 }
+
+@Suite("Page cache: whole documents")
+struct DocumentCacheTests {
+    private let lamp = ProductDraft.mock(handle: "lamp", title: "Desk Lamp", category: "Lamps")
+
+    @Test func anonymousVisitorsGetTheSameDocumentAndShoppersTheirOwn() throws {
+        let shop = try TestShop([lamp])
+        let first = try shop.get("/products/lamp")
+        let second = try shop.get("/products/lamp")
+        #expect(first.response.body == second.response.body)
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "3")])
+        let shopper = try shop.get("/products/lamp")
+        #expect(shopper.text.contains("data-cart-count=\"3\"") && shopper.text.contains("Added Desk Lamp"))
+        let stranger = try TestShop([lamp])
+        stranger.environment.pageCache = shop.environment.pageCache
+        #expect(try stranger.get("/products/lamp").text.contains("data-cart-count=\"0\" hidden"))
+    }
+
+    @Test func cachedDocumentsFollowCatalogChanges() throws {
+        let shop = try TestShop([lamp])
+        _ = try shop.get("/categories/lamps")
+        var renamed = lamp
+        renamed.title = "Floor Lamp"
+        _ = try shop.catalog.upsert([renamed])
+        #expect(try shop.get("/categories/lamps").text.contains("Floor Lamp"))
+    }
+}

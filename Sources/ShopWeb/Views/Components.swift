@@ -48,13 +48,9 @@ struct RatingStars: Component {
 
     var body: Node {
         p(.class("rating"), .title(model.label)) {
+            // Stars are drawn by the stylesheet (a masked star image), not 10 inline SVGs per card.
             span(.class("stars"), .role("img"), .aria("label", model.label)) {
-                span(.class("stars-fill fill-\((model.percent + 5) / 10 * 10)")) {
-                    for _ in 0..<5 { Icon.star.node }
-                }
-                span(.class("stars-empty")) {
-                    for _ in 0..<5 { Icon.star.node }
-                }
+                span(.class("stars-fill fill-\((model.percent + 5) / 10 * 10)")) {}
             }
             span(.class("rating-count")) { model.countText }
         }

@@ -3,7 +3,7 @@ import HTML
 /// Inline SVG icons. These are constants written here (never data), so `raw(unsafe:)` is safe;
 /// they use `currentColor` so CSS colours them for light and dark mode.
 enum Icon: CaseIterable {
-    case home, categories, cart, star, back, minus, plus, trash, check
+    case home, categories, cart, back, trash, check
 
     /// The icon as a node; built once per icon.
     var node: Node { Icon.nodes[self]! }
@@ -20,14 +20,8 @@ enum Icon: CaseIterable {
             "<g fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.8\"><rect x=\"3.5\" y=\"3.5\" width=\"7\" height=\"7\" rx=\"1.5\"/><rect x=\"13.5\" y=\"3.5\" width=\"7\" height=\"7\" rx=\"1.5\"/><rect x=\"3.5\" y=\"13.5\" width=\"7\" height=\"7\" rx=\"1.5\"/><rect x=\"13.5\" y=\"13.5\" width=\"7\" height=\"7\" rx=\"1.5\"/></g>"
         case .cart:
             "<g fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linecap=\"round\" stroke-linejoin=\"round\"><path d=\"M3 4h2.2l2.2 11h10.8l2-8H6.4\"/><circle cx=\"9.5\" cy=\"19.5\" r=\"1.3\"/><circle cx=\"17\" cy=\"19.5\" r=\"1.3\"/></g>"
-        case .star:
-            "<path d=\"M12 2.8l2.8 5.9 6.4.8-4.7 4.4 1.2 6.4L12 17.2l-5.7 3.1 1.2-6.4-4.7-4.4 6.4-.8z\" fill=\"currentColor\"/>"
         case .back:
             "<path d=\"M15 5l-7 7 7 7\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
-        case .minus:
-            "<path d=\"M6 12h12\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\"/>"
-        case .plus:
-            "<path d=\"M12 6v12M6 12h12\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\"/>"
         case .trash:
             "<path d=\"M5 7h14M10 7V5h4v2M7 7l1 13h8l1-13\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
         case .check:
