@@ -1,5 +1,6 @@
 """A shopper in headless Chromium at 390×844: browse the demo shop, add to cart, see the badge.
 Screenshots (light and dark) go to .build/e2e-screenshots/ for people to look at."""
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -60,7 +61,7 @@ def test_shopper_browses_and_fills_the_cart(server, browser):
     quantity.clear()
     quantity.send_keys("2")
     browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", quantity)
-    WebDriverWait(browser, 10).until(
+    WebDriverWait(browser, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
         lambda b: b.find_element(By.CSS_SELECTOR, ".tab-bar .badge").text == "2")
     assert "Your cart was updated." in browser.find_element(By.CSS_SELECTOR, ".flash").text
 
