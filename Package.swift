@@ -29,8 +29,20 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Sodium", dependencies: ["CSodium"]),
+        .target(name: "Mailer", dependencies: ["CCurl"]),
 
         // MARK: - server
 
@@ -59,6 +71,8 @@ let package = Package(
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
+        .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(
             name: "ShopStoreTests",
             dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "ShopCore", "ShopTestSupport"]

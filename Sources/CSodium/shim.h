@@ -1,0 +1,4 @@
+#ifndef SHOPPABLE_CSODIUM_SHIM_H
+#define SHOPPABLE_CSODIUM_SHIM_H
+#include <sodium.h>
+#endif
