@@ -2,50 +2,122 @@ public import Foundation
 public import ShopCore
 
 /// A visitor's server-side session, identified by a random 128-bit token kept in a cookie.
+///
+/// A guest session holds the guest's cart and favorites; a signed-in session points at the
+/// account, whose cart and favorites follow the shopper to any browser.
 public struct Session: Hashable, Sendable {
     /// The token: 32 lower-case hex digits (128 random bits).
     public typealias ID = Tagged<Session, String>
 
     /// The token.
     public var id: ID
+    /// The signed-in account, or nil for a guest.
+    public var userID: User.ID?
+    /// The CSRF token every state-changing form of this session must carry (32+ URL-safe characters).
+    public var csrfToken: String
     /// When it was created.
     public var createdAt: Date
     /// When it was last used.
     public var lastSeenAt: Date
+    /// When it stops being valid unless used again (sliding expiry).
+    public var expiresAt: Date
+    /// `true` when the cookie outlives the browser (guests, and "remember me"); `false` for a
+    /// browser-session cookie.
+    public var isPersistent: Bool
 
     /// Creates a session value.
-    public init(id: ID, createdAt: Date, lastSeenAt: Date) {
+    public init(id: ID, userID: User.ID? = nil, csrfToken: String, createdAt: Date, lastSeenAt: Date,
+                expiresAt: Date, isPersistent: Bool = true) {
         self.id = id
+        self.userID = userID
+        self.csrfToken = csrfToken
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
+        self.expiresAt = expiresAt
+        self.isPersistent = isPersistent
+    }
+
+    /// Whose cart and favorites this session shows.
+    public var shopper: Shopper { userID.map(Shopper.account) ?? .guest(id) }
+}
+
+/// Who a cart or a favorites list belongs to: a guest's session, or an account.
+public enum Shopper: Hashable, Sendable {
+    /// A visitor who has not signed in, by session.
+    case guest(Session.ID)
+    /// A signed-in shopper's account (the same on every browser).
+    case account(User.ID)
+}
+
+/// What changes when a guest signs in, written in one transaction.
+public struct SignIn: Sendable {
+    /// The guest session being replaced (its cart and favorites move to the account), if any.
+    public var guestSession: Session.ID?
+    /// The new session (fresh id: no session fixation) with `userID` set.
+    public var newSession: Session
+    /// The account's cart after merging the guest's (see `Cart.merging(_:variant:)`).
+    public var accountCart: Cart
+
+    /// Creates a sign-in.
+    public init(guestSession: Session.ID?, newSession: Session, accountCart: Cart) {
+        self.guestSession = guestSession
+        self.newSession = newSession
+        self.accountCart = accountCart
     }
 }
 
-/// Sessions and the cart that belongs to each.
+/// Sessions, and the carts and favorites of guests and accounts.
 public struct SessionStore: Sendable {
     /// Stores a new session.
     public var create: @Sendable (Session) throws -> Void
-    /// The session with this id, or nil when unknown.
+    /// The session with this id, or nil when unknown (expired ones are returned too: the caller
+    /// compares `expiresAt` with its clock).
     public var find: @Sendable (Session.ID) throws -> Session?
-    /// Records use of the session at the given time.
-    public var touch: @Sendable (Session.ID, Date) throws -> Void
-    /// The session's cart (empty when it has none).
-    public var loadCart: @Sendable (Session.ID) throws -> Cart
-    /// Replaces the session's cart, in one transaction.
-    public var saveCart: @Sendable (Session.ID, Cart) throws -> Void
+    /// Records use of the session: new `lastSeenAt` and `expiresAt`.
+    public var touch: @Sendable (Session.ID, _ lastSeenAt: Date, _ expiresAt: Date) throws -> Void
+    /// Deletes the session (sign-out) with its guest cart and favorites.
+    public var delete: @Sendable (Session.ID) throws -> Void
+    /// Deletes every session of an account except `keeping` ("sign out everywhere", password change).
+    public var deleteAll: @Sendable (_ userID: User.ID, _ keeping: Session.ID?) throws -> Void
+    /// Deletes sessions that expired before the date, with their guest carts; returns how many.
+    public var purgeExpired: @Sendable (_ before: Date) throws -> Int
+    /// Signs in, in one transaction: creates `newSession`, saves `accountCart` as the account's
+    /// cart, moves the guest session's favorites to the account (union) and deletes the guest
+    /// session with its cart.
+    public var signIn: @Sendable (SignIn) throws -> Void
+    /// The shopper's cart (empty when they have none).
+    public var loadCart: @Sendable (Shopper) throws -> Cart
+    /// Replaces the shopper's cart, in one transaction.
+    public var saveCart: @Sendable (Shopper, Cart) throws -> Void
+    /// The shopper's favorite products, most recently added first.
+    public var favorites: @Sendable (Shopper) throws -> [Product.ID]
+    /// Adds (`true`) or removes (`false`) a favorite; adding one already there does nothing.
+    public var setFavorite: @Sendable (Shopper, Product.ID, _ isFavorite: Bool, _ at: Date) throws -> Void
 
     /// Creates a store from its operations.
     public init(
         create: @escaping @Sendable (Session) throws -> Void,
         find: @escaping @Sendable (Session.ID) throws -> Session?,
-        touch: @escaping @Sendable (Session.ID, Date) throws -> Void,
-        loadCart: @escaping @Sendable (Session.ID) throws -> Cart,
-        saveCart: @escaping @Sendable (Session.ID, Cart) throws -> Void
+        touch: @escaping @Sendable (Session.ID, Date, Date) throws -> Void,
+        delete: @escaping @Sendable (Session.ID) throws -> Void,
+        deleteAll: @escaping @Sendable (User.ID, Session.ID?) throws -> Void,
+        purgeExpired: @escaping @Sendable (Date) throws -> Int,
+        signIn: @escaping @Sendable (SignIn) throws -> Void,
+        loadCart: @escaping @Sendable (Shopper) throws -> Cart,
+        saveCart: @escaping @Sendable (Shopper, Cart) throws -> Void,
+        favorites: @escaping @Sendable (Shopper) throws -> [Product.ID],
+        setFavorite: @escaping @Sendable (Shopper, Product.ID, Bool, Date) throws -> Void
     ) {
         self.create = create
         self.find = find
         self.touch = touch
+        self.delete = delete
+        self.deleteAll = deleteAll
+        self.purgeExpired = purgeExpired
+        self.signIn = signIn
         self.loadCart = loadCart
         self.saveCart = saveCart
+        self.favorites = favorites
+        self.setFavorite = setFavorite
     }
 }

@@ -1,0 +1,210 @@
+public import Foundation
+
+/// A shopper's account.
+public struct User: Identifiable, Hashable, Sendable {
+    /// Store-assigned identifier.
+    public typealias ID = Tagged<User, Int64>
+
+    /// Store-assigned identifier.
+    public var id: ID
+    /// The sign-in email, normalized by `EmailRules.normalize(_:)` (trimmed, lower-cased), unique.
+    public var email: String
+    /// The name as the shopper typed it, trimmed, e.g. `"Ayşe Yılmaz"`.
+    public var name: String
+    /// When the email address was confirmed through the emailed link; nil until then.
+    public var emailVerifiedAt: Date?
+    /// When the account was created.
+    public var createdAt: Date
+
+    /// Creates a user value.
+    public init(id: ID, email: String, name: String, emailVerifiedAt: Date? = nil, createdAt: Date) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.emailVerifiedAt = emailVerifiedAt
+        self.createdAt = createdAt
+    }
+
+    /// `true` once the email address is confirmed.
+    public var isVerified: Bool { emailVerifiedAt != nil }
+
+    /// The first word of the name, for greetings ("Hi, Ayşe").
+    public var firstName: String { name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name }
+}
+
+/// Email address rules for accounts.
+public enum EmailRules {
+    /// Longest address accepted (RFC 5321 §4.5.3.1.3 path limit less the angle brackets).
+    public static let maximumLength = 254
+
+    /// Trims, checks the shape, and lower-cases an email address so that `Ana@Example.com` and
+    /// `ana@example.com` are the same account.
+    ///
+    /// Shape: one `@`; a local part of 1–64 characters without spaces; a domain of at least two
+    /// dot-separated labels of letters (any script), digits and inner hyphens. This accepts what
+    /// real people type and refuses typos such as `ana@example`, `ana example.com`, `ana@@x.com`.
+    /// - Throws: `AccountFieldError.emailInvalid` or `.emailTooLong`.
+    public static func normalize(_ email: String) throws(AccountFieldError) -> String {
+        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= maximumLength else { throw .emailTooLong(maximum: maximumLength) }
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw .emailInvalid }
+        let local = parts[0], domain = parts[1]
+        guard (1...64).contains(local.count), !local.contains(where: { $0.isWhitespace || $0.isNewline }),
+              !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..") else { throw .emailInvalid }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { throw .emailInvalid }
+        for label in labels {
+            guard !label.isEmpty, label.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-"),
+                  label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { throw .emailInvalid }
+        }
+        guard let last = labels.last, last.count >= 2, !last.allSatisfy(\.isNumber) else { throw .emailInvalid }
+        return trimmed.lowercased()
+    }
+}
+
+/// Password rules for accounts (issue #3, after the seed app's registration rules).
+///
+/// A password must:
+/// - be 8–128 characters long;
+/// - contain at least one letter and one digit;
+/// - not contain the person's first or last name when that name has 3 or more letters, compared
+///   case- and diacritic-insensitively with Turkish dotted/dotless i folded together
+///   (`İ`, `I`, `ı`, `i` all match each other; `José` matches `jose`);
+/// - not contain 3 or more consecutive digits that go up or down by one (`123`, `876`).
+public enum PasswordRules {
+    /// Shortest password accepted.
+    public static let minimumLength = 8
+    /// Longest password accepted (argon2 hashing cost stays bounded).
+    public static let maximumLength = 128
+
+    /// Every rule `password` breaks, in the order above; empty when it is acceptable.
+    /// - Parameters:
+    ///   - password: the password as typed (not trimmed: spaces count).
+    ///   - name: the person's full name; its first and last words are checked.
+    public static func problems(_ password: String, name: String) -> [AccountFieldError] {
+        var problems: [AccountFieldError] = []
+        if password.count < minimumLength { problems.append(.passwordTooShort(minimum: minimumLength)) }
+        if password.count > maximumLength { problems.append(.passwordTooLong(maximum: maximumLength)) }
+        if !password.contains(where: \.isLetter) || !password.contains(where: { $0.wholeNumberValue != nil }) {
+            problems.append(.passwordNeedsLetterAndDigit)
+        }
+        let folded = fold(password)
+        let words = name.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        let candidates = [words.first, words.count > 1 ? words.last : nil].compactMap { $0 }
+        if candidates.contains(where: { $0.filter(\.isLetter).count >= 3 && folded.contains(fold($0)) }) {
+            problems.append(.passwordContainsName)
+        }
+        if hasSequentialDigits(password) { problems.append(.passwordHasSequentialDigits) }
+        return problems
+    }
+
+    /// Case, diacritics and Turkish i-forms folded away: `"IŞIK"` and `"ışık"` → `"isik"`.
+    static func fold(_ text: String) -> String {
+        var unified = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "İ", "I", "ı": unified.unicodeScalars.append("i")
+            default: unified.unicodeScalars.append(scalar)
+            }
+        }
+        let stripped = unified.applyingTransform(.stripDiacritics, reverse: false) ?? unified
+        return stripped.lowercased()
+    }
+
+    /// `true` when three adjacent characters are digits stepping by +1 or −1 (`345`, `210`).
+    static func hasSequentialDigits(_ text: String) -> Bool {
+        let values = text.map(\.wholeNumberValue)
+        guard values.count >= 3 else { return false }
+        for index in 0...(values.count - 3) {
+            guard let a = values[index], let b = values[index + 1], let c = values[index + 2] else { continue }
+            if (b - a == 1 && c - b == 1) || (b - a == -1 && c - b == -1) { return true }
+        }
+        return false
+    }
+}
+
+/// The registration form, checked as a whole: every field's problems at once.
+public struct Registration: Sendable, Equatable {
+    /// The name, trimmed.
+    public var name: String
+    /// The email, normalized.
+    public var email: String
+    /// The password as typed.
+    public var password: String
+
+    /// Longest name accepted.
+    public static let maximumNameLength = 100
+
+    /// Which field a problem belongs to, so the page can show it next to that field.
+    public enum Field: String, Sendable, Hashable, CaseIterable { case name, email, password, passwordConfirmation }
+
+    /// Checks the form (issue #3 rules) and returns the cleaned values.
+    /// - Throws: `RegistrationErrors` with every problem by field when anything is wrong.
+    public static func validate(name: String, email: String, password: String,
+                                passwordConfirmation: String) throws(RegistrationErrors) -> Registration {
+        var errors: [Field: [AccountFieldError]] = [:]
+        let trimmedName = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmedName.isEmpty { errors[.name] = [.nameMissing] }
+        else if trimmedName.count > maximumNameLength { errors[.name] = [.nameTooLong(maximum: maximumNameLength)] }
+        var normalizedEmail = ""
+        do { normalizedEmail = try EmailRules.normalize(email) } catch { errors[.email] = [error] }
+        let passwordProblems = PasswordRules.problems(password, name: trimmedName)
+        if !passwordProblems.isEmpty { errors[.password] = passwordProblems }
+        if password != passwordConfirmation { errors[.passwordConfirmation] = [.passwordsDoNotMatch] }
+        guard errors.isEmpty else { throw RegistrationErrors(byField: errors) }
+        return Registration(name: trimmedName, email: normalizedEmail, password: password)
+    }
+}
+
+/// Every problem of a registration form, by field.
+public struct RegistrationErrors: Error, Sendable, Equatable {
+    /// Problems by field; fields without problems are absent.
+    public var byField: [Registration.Field: [AccountFieldError]]
+
+    /// Creates the error.
+    public init(byField: [Registration.Field: [AccountFieldError]]) { self.byField = byField }
+}
+
+/// One problem with an account form field. The storefront localizes by case.
+public enum AccountFieldError: Error, Hashable, Sendable {
+    case nameMissing
+    case nameTooLong(maximum: Int)
+    case emailInvalid
+    case emailTooLong(maximum: Int)
+    case emailTaken
+    case passwordTooShort(minimum: Int)
+    case passwordTooLong(maximum: Int)
+    case passwordNeedsLetterAndDigit
+    case passwordContainsName
+    case passwordHasSequentialDigits
+    case passwordsDoNotMatch
+    case passwordWrong
+}
+
+/// Throttling of failed sign-ins (issue #3): at most `limit` failures per key (an account's email,
+/// or a client address) within `window`; after that, sign-in for that key waits until the oldest
+/// counted failure leaves the window. Nothing is locked for longer than `window` after the last
+/// failure, so an attacker cannot lock a real user out for good.
+public struct SignInThrottle: Sendable, Equatable {
+    /// Failures allowed within the window (default 5).
+    public var limit: Int
+    /// The window, in seconds (default 15 minutes).
+    public var window: TimeInterval
+
+    /// Creates a policy.
+    public init(limit: Int = 5, window: TimeInterval = 15 * 60) {
+        self.limit = limit
+        self.window = window
+    }
+
+    /// When the next attempt is allowed, or nil when one is allowed now.
+    /// - Parameters:
+    ///   - failures: times of recent failures for one key (any order; older ones are ignored).
+    ///   - now: the current time.
+    public func retryAfter(failures: [Date], now: Date) -> Date? {
+        let recent = failures.filter { now.timeIntervalSince($0) < window }.sorted()
+        guard recent.count >= limit else { return nil }
+        return recent[recent.count - limit].addingTimeInterval(window)
+    }
+}

@@ -1,0 +1,174 @@
+public import Foundation
+public import ShopCore
+
+/// An account to create: the normalized email, the trimmed name and the password hash
+/// (argon2id encoded string — never the password).
+public struct NewAccount: Hashable, Sendable {
+    public var email: String
+    public var name: String
+    public var passwordHash: String
+    public var createdAt: Date
+
+    /// Creates the value.
+    public init(email: String, name: String, passwordHash: String, createdAt: Date) {
+        self.email = email
+        self.name = name
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+}
+
+/// What a single-use emailed link is for.
+public enum TokenPurpose: String, Hashable, Sendable, CaseIterable {
+    /// Confirms the email address (24 h).
+    case emailVerification = "email_verification"
+    /// Lets the shopper choose a new password (1 h).
+    case passwordReset = "password_reset"
+}
+
+/// A single-use token to store. Only its SHA-256 is kept: the raw token exists in the email alone.
+public struct TokenDraft: Hashable, Sendable {
+    public var purpose: TokenPurpose
+    /// Lower-case hex SHA-256 of the raw token.
+    public var tokenHash: String
+    public var expiresAt: Date
+
+    /// Creates the value.
+    public init(purpose: TokenPurpose, tokenHash: String, expiresAt: Date) {
+        self.purpose = purpose
+        self.tokenHash = tokenHash
+        self.expiresAt = expiresAt
+    }
+}
+
+/// An email to send, queued in the outbox in the same transaction as the change that caused it;
+/// a background worker delivers it (DESIGN.md §3).
+public struct OutboxDraft: Hashable, Sendable {
+    public var toAddress: String
+    public var toName: String
+    public var subject: String
+    public var textBody: String
+    public var htmlBody: String?
+    public var createdAt: Date
+
+    /// Creates the value.
+    public init(toAddress: String, toName: String, subject: String, textBody: String, htmlBody: String? = nil,
+                createdAt: Date) {
+        self.toAddress = toAddress
+        self.toName = toName
+        self.subject = subject
+        self.textBody = textBody
+        self.htmlBody = htmlBody
+        self.createdAt = createdAt
+    }
+}
+
+/// A queued email with its delivery state.
+public struct OutboxMessage: Hashable, Sendable, Identifiable {
+    public typealias ID = Tagged<OutboxMessage, Int64>
+    public var id: ID
+    public var draft: OutboxDraft
+    /// Delivery attempts so far.
+    public var attempts: Int
+    /// Not to be tried before this time.
+    public var nextAttemptAt: Date
+
+    /// Creates the value.
+    public init(id: ID, draft: OutboxDraft, attempts: Int, nextAttemptAt: Date) {
+        self.id = id
+        self.draft = draft
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+    }
+}
+
+/// Why an account operation was refused.
+public enum AccountStoreError: Error, Hashable, Sendable {
+    /// Another account has this email (compared normalized).
+    case emailTaken
+    /// No account with this id.
+    case userNotFound
+}
+
+/// Accounts, their single-use tokens, sign-in failure records and the email outbox.
+public struct AccountStore: Sendable {
+    /// Creates an account, stores its email-verification token and queues the verification
+    /// email, in one transaction. - Throws: `AccountStoreError.emailTaken`.
+    public var register: @Sendable (NewAccount, TokenDraft, OutboxDraft) throws -> User
+    /// Creates an account directly (operators: `shoppable users create`), verified or not.
+    /// - Throws: `AccountStoreError.emailTaken`.
+    public var createUser: @Sendable (NewAccount, _ verified: Bool) throws -> User
+    /// The account with this id.
+    public var user: @Sendable (User.ID) throws -> User?
+    /// The account with this normalized email and its password hash (for sign-in).
+    public var credentials: @Sendable (_ email: String) throws -> (user: User, passwordHash: String)?
+    /// Every account, oldest first.
+    public var users: @Sendable () throws -> [User]
+    /// Stores a new token for the account (earlier unused tokens of the same purpose stop
+    /// working) and queues its email, in one transaction. - Throws: `.userNotFound`.
+    public var issueToken: @Sendable (User.ID, TokenDraft, OutboxDraft) throws -> Void
+    /// Uses an email-verification token: marks the account verified and the token used, in one
+    /// transaction. Nil when the token is unknown, used, expired or for another purpose.
+    public var verifyEmail: @Sendable (_ tokenHash: String, _ now: Date) throws -> User?
+    /// The account a password-reset token belongs to, without using it (to show the form);
+    /// nil when unknown, used or expired.
+    public var passwordResetUser: @Sendable (_ tokenHash: String, _ now: Date) throws -> User?
+    /// Uses a password-reset token: sets the new hash, marks the token used and deletes every
+    /// session of the account, in one transaction. Nil when the token is not valid.
+    public var resetPassword: @Sendable (_ tokenHash: String, _ newPasswordHash: String, _ now: Date) throws -> User?
+    /// Sets a new password hash and deletes the account's other sessions (all but `keeping`).
+    public var changePassword: @Sendable (User.ID, _ newPasswordHash: String, _ keeping: Session.ID?) throws -> Void
+    /// Records a failed sign-in under each key (e.g. `"email:ana@example.com"`, `"ip:203.0.113.9"`).
+    public var recordSignInFailure: @Sendable (_ keys: [String], _ at: Date) throws -> Void
+    /// Failed sign-ins recorded under `key` since the date.
+    public var signInFailures: @Sendable (_ key: String, _ since: Date) throws -> [Date]
+    /// Forgets the failures under `key` (after a successful sign-in).
+    public var clearSignInFailures: @Sendable (_ key: String) throws -> Void
+    /// Queues an email on its own.
+    public var enqueue: @Sendable (OutboxDraft) throws -> Void
+    /// Messages due for delivery (`nextAttemptAt` ≤ now, not sent), oldest first.
+    public var dueMessages: @Sendable (_ now: Date, _ limit: Int) throws -> [OutboxMessage]
+    /// Marks a message delivered.
+    public var markSent: @Sendable (OutboxMessage.ID, _ at: Date) throws -> Void
+    /// Records a failed attempt and when to try again.
+    public var markFailed: @Sendable (OutboxMessage.ID, _ error: String, _ retryAt: Date) throws -> Void
+
+    /// Creates a store from its operations.
+    public init(
+        register: @escaping @Sendable (NewAccount, TokenDraft, OutboxDraft) throws -> User,
+        createUser: @escaping @Sendable (NewAccount, Bool) throws -> User,
+        user: @escaping @Sendable (User.ID) throws -> User?,
+        credentials: @escaping @Sendable (String) throws -> (user: User, passwordHash: String)?,
+        users: @escaping @Sendable () throws -> [User],
+        issueToken: @escaping @Sendable (User.ID, TokenDraft, OutboxDraft) throws -> Void,
+        verifyEmail: @escaping @Sendable (String, Date) throws -> User?,
+        passwordResetUser: @escaping @Sendable (String, Date) throws -> User?,
+        resetPassword: @escaping @Sendable (String, String, Date) throws -> User?,
+        changePassword: @escaping @Sendable (User.ID, String, Session.ID?) throws -> Void,
+        recordSignInFailure: @escaping @Sendable ([String], Date) throws -> Void,
+        signInFailures: @escaping @Sendable (String, Date) throws -> [Date],
+        clearSignInFailures: @escaping @Sendable (String) throws -> Void,
+        enqueue: @escaping @Sendable (OutboxDraft) throws -> Void,
+        dueMessages: @escaping @Sendable (Date, Int) throws -> [OutboxMessage],
+        markSent: @escaping @Sendable (OutboxMessage.ID, Date) throws -> Void,
+        markFailed: @escaping @Sendable (OutboxMessage.ID, String, Date) throws -> Void
+    ) {
+        self.register = register
+        self.createUser = createUser
+        self.user = user
+        self.credentials = credentials
+        self.users = users
+        self.issueToken = issueToken
+        self.verifyEmail = verifyEmail
+        self.passwordResetUser = passwordResetUser
+        self.resetPassword = resetPassword
+        self.changePassword = changePassword
+        self.recordSignInFailure = recordSignInFailure
+        self.signInFailures = signInFailures
+        self.clearSignInFailures = clearSignInFailures
+        self.enqueue = enqueue
+        self.dueMessages = dueMessages
+        self.markSent = markSent
+        self.markFailed = markFailed
+    }
+}
