@@ -8,8 +8,17 @@ public import ShopStore
 public struct AppEnvironment: Sendable {
     /// The product catalog.
     public var catalog: CatalogStore
-    /// Sessions and carts.
+    /// Sessions, carts and favorites.
     public var sessions: SessionStore
+    /// Accounts, emailed tokens, sign-in failures and the email outbox.
+    public var accounts: AccountStore
+    /// Password hashing, random tokens and digests.
+    public var crypto: Crypto
+    /// The shop's address as shoppers reach it, without a trailing slash, for links in emails
+    /// (`--public-url`, e.g. `https://shop.example`).
+    public var publicURL: String
+    /// Failed sign-in policy.
+    public var signInThrottle: SignInThrottle
     /// The shop currency (`--currency`, default USD).
     public var currency: Currency
     /// The shop's time zone, for dates shown to shoppers.
@@ -32,7 +41,9 @@ public struct AppEnvironment: Sendable {
     public var pageCache: PageCache
 
     /// Creates an environment.
-    public init(catalog: CatalogStore, sessions: SessionStore, currency: Currency = .usd,
+    public init(catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore, crypto: Crypto,
+                publicURL: String = "http://127.0.0.1:8080", signInThrottle: SignInThrottle = SignInThrottle(),
+                currency: Currency = .usd,
                 timeZone: TimeZone = TimeZone(identifier: "UTC")!, now: @escaping @Sendable () -> Date = Date.init,
                 makeSessionToken: @escaping @Sendable () -> String = AppEnvironment.randomToken,
                 log: @escaping @Sendable (String) -> Void = { _ in }, secureCookies: Bool = false,
@@ -40,6 +51,12 @@ public struct AppEnvironment: Sendable {
                 healthCheck: @escaping @Sendable () throws -> Void = {}, pageCache: PageCache = PageCache()) {
         self.catalog = catalog
         self.sessions = sessions
+        self.accounts = accounts
+        self.crypto = crypto
+        var trimmedURL = publicURL
+        while trimmedURL.hasSuffix("/") { trimmedURL.removeLast() }
+        self.publicURL = trimmedURL
+        self.signInThrottle = signInThrottle
         self.currency = currency
         self.timeZone = timeZone
         self.now = now
@@ -63,5 +80,37 @@ public struct AppEnvironment: Sendable {
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// Password hashing and secrets, injected so tests can use a cheap hash and the server libsodium
+/// (argon2id, `randombytes_buf`, SHA-256) — see `shoppable`'s wiring.
+public struct Crypto: Sendable {
+    /// Hashes a password into a self-describing encoded string (argon2id in production).
+    public var hashPassword: @Sendable (String) throws -> String
+    /// `true` when the password matches the encoded hash.
+    public var verifyPassword: @Sendable (_ password: String, _ encoded: String) -> Bool
+    /// `true` when the hash was made with weaker settings than today's and should be redone.
+    public var passwordNeedsRehash: @Sendable (String) -> Bool
+    /// A new unguessable token for links and forms: at least 256 random bits, URL-safe text.
+    public var randomToken: @Sendable () -> String
+    /// Lower-case hex SHA-256, to store tokens without being able to use them.
+    public var sha256Hex: @Sendable (String) -> String
+    /// Compares two secrets in time independent of where they differ.
+    public var constantTimeEquals: @Sendable (String, String) -> Bool
+
+    /// Creates the value from its operations.
+    public init(hashPassword: @escaping @Sendable (String) throws -> String,
+                verifyPassword: @escaping @Sendable (String, String) -> Bool,
+                passwordNeedsRehash: @escaping @Sendable (String) -> Bool,
+                randomToken: @escaping @Sendable () -> String,
+                sha256Hex: @escaping @Sendable (String) -> String,
+                constantTimeEquals: @escaping @Sendable (String, String) -> Bool) {
+        self.hashPassword = hashPassword
+        self.verifyPassword = verifyPassword
+        self.passwordNeedsRehash = passwordNeedsRehash
+        self.randomToken = randomToken
+        self.sha256Hex = sha256Hex
+        self.constantTimeEquals = constantTimeEquals
     }
 }

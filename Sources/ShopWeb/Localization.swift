@@ -24,6 +24,24 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case cartErrorQuantityNotPositive, cartErrorSoldOut, cartErrorQuantityExceedsStock
     case cartErrorQuantityExceedsStockInCart, cartErrorQuantityExceedsMaximum, cartErrorLineNotFound
     case cartErrorVariantNotFound, cartErrorChooseVariant
+    case tabFavorites, accountLink, signInLink
+    case favoritesTitle, favoritesEmptyTitle, favoritesEmptyText, favoriteAdd, favoriteRemove, favoriteAdded, favoriteRemoved
+    case quickAdd, chooseOptions, favoritesBadgeLabel
+    case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
+    case fieldName, fieldEmail, fieldPassword, fieldPasswordConfirmation, fieldCurrentPassword, fieldNewPassword
+    case fieldRemember, passwordHint
+    case signInTitle, signInSubmit, signInNoAccount, signInForgot, signInWrong, signInThrottled, signInWelcome
+    case signInCartCapped, signInRequired
+    case signOutSubmit, signOutDone, signOutEverywhereSubmit, signOutEverywhereDone, signOutEverywhereHint
+    case verifyBanner, verifyResend, verifyResent, verifyDoneTitle, verifyDoneText, verifyFailedTitle, verifyFailedText
+    case verifyEmailSubject, verifyEmailBody
+    case forgotTitle, forgotIntro, forgotSubmit, forgotSent
+    case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
+    case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
+    case errorForbiddenTitle, errorForbiddenText, errorTooManyTitle
+    case errorNameMissing, errorNameTooLong, errorEmailInvalid, errorEmailTooLong, errorEmailTaken
+    case errorPasswordTooShort, errorPasswordTooLong, errorPasswordNeedsLetterAndDigit, errorPasswordContainsName
+    case errorPasswordHasSequentialDigits, errorPasswordsDoNotMatch, errorPasswordWrong
 
     /// The English text (the source table).
     var english: String {
@@ -103,6 +121,86 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .cartErrorLineNotFound: "That item is no longer in your cart."
         case .cartErrorVariantNotFound: "That product is no longer available."
         case .cartErrorChooseVariant: "Please choose an option."
+        case .tabFavorites: "Favorites"
+        case .accountLink: "Your account"
+        case .signInLink: "Sign in"
+        case .favoritesTitle: "Favorites"
+        case .favoritesEmptyTitle: "No favorites yet"
+        case .favoritesEmptyText: "Tap the heart on anything you like and it will be saved here."
+        case .favoriteAdd: "Save to favorites"
+        case .favoriteRemove: "Remove from favorites"
+        case .favoriteAdded: "Saved {title} to your favorites."
+        case .favoriteRemoved: "Removed {title} from your favorites."
+        case .quickAdd: "Add"
+        case .chooseOptions: "Choose"
+        case .favoritesBadgeLabel: "{count} favorites"
+        case .registerTitle: "Create an account"
+        case .registerIntro: "Save your favorites and find your cart on any device."
+        case .registerSubmit: "Create account"
+        case .registerHaveAccount: "Already have an account? Sign in"
+        case .registerDone: "Welcome, {name}! We've sent a link to {email} to confirm your address."
+        case .fieldName: "Name"
+        case .fieldEmail: "Email"
+        case .fieldPassword: "Password"
+        case .fieldPasswordConfirmation: "Repeat password"
+        case .fieldCurrentPassword: "Current password"
+        case .fieldNewPassword: "New password"
+        case .fieldRemember: "Keep me signed in for 30 days"
+        case .passwordHint: "At least 8 characters with a letter and a digit; not your name, and no runs like 123."
+        case .signInTitle: "Sign in"
+        case .signInSubmit: "Sign in"
+        case .signInNoAccount: "New here? Create an account"
+        case .signInForgot: "Forgot your password?"
+        case .signInWrong: "Email or password is wrong."
+        case .signInThrottled: "Too many attempts. Please try again in {minutes} minutes."
+        case .signInWelcome: "Welcome back, {name}."
+        case .signInCartCapped: "We could only keep {kept} of {title} in your cart: that's all we have."
+        case .signInRequired: "Please sign in to see that page."
+        case .signOutSubmit: "Sign out"
+        case .signOutDone: "You're signed out."
+        case .signOutEverywhereSubmit: "Sign out everywhere"
+        case .signOutEverywhereDone: "You're signed out on every device."
+        case .signOutEverywhereHint: "Signs you out on every browser and device, including this one."
+        case .verifyBanner: "Please confirm your email address: we sent a link to {email}."
+        case .verifyResend: "Send it again"
+        case .verifyResent: "We've sent a new link to {email}."
+        case .verifyDoneTitle: "Email confirmed"
+        case .verifyDoneText: "Thanks, {name} — your email address is confirmed."
+        case .verifyFailedTitle: "This link doesn't work any more"
+        case .verifyFailedText: "It may have expired or been used already. Sign in and ask for a new one."
+        case .verifyEmailSubject: "Confirm your email for {shop}"
+        case .verifyEmailBody: "Hi {name},\n\nplease confirm your email address for {shop} by opening this link within 24 hours:\n\n{link}\n\nIf you didn't create an account, you can ignore this email."
+        case .forgotTitle: "Reset your password"
+        case .forgotIntro: "Enter your email and we'll send you a link to choose a new password."
+        case .forgotSubmit: "Send link"
+        case .forgotSent: "If an account exists for {email}, we've sent it a link to reset the password. The link works for one hour."
+        case .resetTitle: "Choose a new password"
+        case .resetSubmit: "Save password"
+        case .resetDone: "Your password is changed, and you're signed out on every other device."
+        case .resetFailedTitle: "This link doesn't work any more"
+        case .resetFailedText: "Reset links work once, for one hour. Ask for a new one."
+        case .resetEmailSubject: "Reset your {shop} password"
+        case .resetEmailBody: "Hi {name},\n\nsomeone (hopefully you) asked to reset your {shop} password. Choose a new one within an hour:\n\n{link}\n\nIf it wasn't you, ignore this email: your password stays as it is."
+        case .accountTitle: "Your account"
+        case .accountVerified: "Confirmed"
+        case .accountUnverified: "Not confirmed yet"
+        case .accountChangePassword: "Change password"
+        case .accountPasswordChanged: "Your password is changed. Other devices are signed out."
+        case .errorForbiddenTitle: "That form has expired"
+        case .errorForbiddenText: "For your safety we couldn't accept it. Please go back, reload the page and try again."
+        case .errorTooManyTitle: "Too many attempts"
+        case .errorNameMissing: "Please enter your name."
+        case .errorNameTooLong: "Please use at most {maximum} characters."
+        case .errorEmailInvalid: "Please enter an email address like name@example.com."
+        case .errorEmailTooLong: "That email address is too long."
+        case .errorEmailTaken: "There is already an account with this email. Sign in instead?"
+        case .errorPasswordTooShort: "Use at least {minimum} characters."
+        case .errorPasswordTooLong: "Use at most {maximum} characters."
+        case .errorPasswordNeedsLetterAndDigit: "Use at least one letter and one digit."
+        case .errorPasswordContainsName: "Don't use your name in your password."
+        case .errorPasswordHasSequentialDigits: "Avoid runs of digits like 123 or 987."
+        case .errorPasswordsDoNotMatch: "The two passwords don't match."
+        case .errorPasswordWrong: "That isn't your current password."
         }
     }
 }
@@ -173,6 +271,24 @@ public struct Localizer: Sendable {
         var style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale)
         style.timeZone = timeZone
         return date.formatted(style)
+    }
+
+    /// The localized message for an account form problem.
+    public func message(for error: AccountFieldError) -> String {
+        switch error {
+        case .nameMissing: self(.errorNameMissing)
+        case let .nameTooLong(maximum): self(.errorNameTooLong, ["maximum": number(maximum)])
+        case .emailInvalid: self(.errorEmailInvalid)
+        case .emailTooLong: self(.errorEmailTooLong)
+        case .emailTaken: self(.errorEmailTaken)
+        case let .passwordTooShort(minimum): self(.errorPasswordTooShort, ["minimum": number(minimum)])
+        case let .passwordTooLong(maximum): self(.errorPasswordTooLong, ["maximum": number(maximum)])
+        case .passwordNeedsLetterAndDigit: self(.errorPasswordNeedsLetterAndDigit)
+        case .passwordContainsName: self(.errorPasswordContainsName)
+        case .passwordHasSequentialDigits: self(.errorPasswordHasSequentialDigits)
+        case .passwordsDoNotMatch: self(.errorPasswordsDoNotMatch)
+        case .passwordWrong: self(.errorPasswordWrong)
+        }
     }
 
     /// The localized message for a cart error.

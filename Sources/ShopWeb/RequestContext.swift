@@ -4,7 +4,8 @@ import ShopCore
 import ShopStore
 
 /// Per-request state that flows through the handlers: the request, the environment, the
-/// localizer, the visitor's session and cart (loaded at most once), and cookies to set.
+/// localizer, the visitor's session, account, cart and favorites (each loaded at most once), and
+/// cookies to set.
 struct RequestContext {
     let request: Request
     let environment: AppEnvironment
@@ -12,10 +13,20 @@ struct RequestContext {
     let models: ModelBuilder
     /// `Set-Cookie` header values to add to the response.
     var setCookies: [String] = []
+    /// A one-time message to show on this page (when the page is rendered rather than redirected).
+    var pageFlash: Flash?
 
     private var sessionLoaded = false
-    private var session: Session.ID?
+    private var session: Session?
+    private var userLoaded = false
+    private var user: User?
     private var loadedCart: Cart?
+    private var loadedFavorites: [Product.ID]?
+    private var preSessionToken: String?
+
+    /// How long sessions last without use.
+    static let persistentLifetime: TimeInterval = 60 * 60 * 24 * 30
+    static let browserSessionLifetime: TimeInterval = 60 * 60 * 12
 
     init(request: Request, environment: AppEnvironment) {
         self.request = request
@@ -24,57 +35,161 @@ struct RequestContext {
         self.models = ModelBuilder(localizer: l10n)
     }
 
-    /// The visitor's session, if their cookie names a live one.
-    mutating func currentSession() throws -> Session.ID? {
+    var now: Date { environment.now() }
+
+    // MARK: Session
+
+    /// The visitor's session, if their cookie names one that has not expired. Use slides the
+    /// expiry forward (written at most once an hour).
+    mutating func currentSession() throws -> Session? {
         if sessionLoaded { return session }
         sessionLoaded = true
         guard let token = request.cookies[ShopApp.sessionCookie], SessionToken.isWellFormed(token) else { return nil }
-        let id = Session.ID(rawValue: token)
-        guard let found = try environment.sessions.find(id) else { return nil }
-        let now = environment.now()
-        if now.timeIntervalSince(found.lastSeenAt) > 3600 { try environment.sessions.touch(id, now) }
-        session = id
-        return id
+        guard var found = try environment.sessions.find(Session.ID(rawValue: token)) else { return nil }
+        let now = self.now
+        guard found.expiresAt > now else {
+            try environment.sessions.delete(found.id)
+            setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
+            return nil
+        }
+        if now.timeIntervalSince(found.lastSeenAt) > 3600 {
+            found.lastSeenAt = now
+            found.expiresAt = now.addingTimeInterval(found.isPersistent ? Self.persistentLifetime : Self.browserSessionLifetime)
+            try environment.sessions.touch(found.id, found.lastSeenAt, found.expiresAt)
+            if found.isPersistent {
+                setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: found.id.rawValue,
+                                                    maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
+            }
+        }
+        session = found
+        return found
     }
 
-    /// The visitor's session, created (and its cookie set) when they have none.
-    mutating func sessionCreatingIfNeeded() throws -> Session.ID {
+    /// The visitor's session, created as a guest session (and its cookie set) when they have none.
+    /// The new session keeps the visitor's pre-session CSRF token, so forms already on their
+    /// screen stay valid.
+    mutating func sessionCreatingIfNeeded() throws -> Session {
         if let existing = try currentSession() { return existing }
-        let now = environment.now()
-        let id = Session.ID(rawValue: environment.makeSessionToken())
-        try environment.sessions.create(Session(id: id, createdAt: now, lastSeenAt: now))
-        session = id
-        setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: id.rawValue, maxAge: 60 * 60 * 24 * 30,
-                                            secure: environment.secureCookies))
-        return id
+        let now = self.now
+        let created = Session(id: Session.ID(rawValue: environment.makeSessionToken()), csrfToken: csrfToken(),
+                              createdAt: now, lastSeenAt: now, expiresAt: now.addingTimeInterval(Self.persistentLifetime),
+                              isPersistent: true)
+        try environment.sessions.create(created)
+        session = created
+        setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: created.id.rawValue,
+                                            maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
+        return created
     }
+
+    /// Replaces the current session (sign-in, sign-out): later calls see `newSession`.
+    mutating func replaceSession(with newSession: Session?) {
+        sessionLoaded = true
+        session = newSession
+        userLoaded = false
+        user = nil
+        loadedCart = nil
+        loadedFavorites = nil
+        if let newSession {
+            setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: newSession.id.rawValue,
+                                                maxAge: newSession.isPersistent ? Int(Self.persistentLifetime) : nil,
+                                                secure: environment.secureCookies))
+        } else {
+            setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
+        }
+    }
+
+    /// The signed-in account, if any.
+    mutating func currentUser() throws -> User? {
+        if userLoaded { return user }
+        userLoaded = true
+        user = try currentSession()?.userID.flatMap { try environment.accounts.user($0) }
+        return user
+    }
+
+    /// Whose cart and favorites this visitor sees, or nil for a visitor without a session.
+    mutating func shopper() throws -> Shopper? { try currentSession()?.shopper }
+
+    // MARK: CSRF
+
+    /// The token this visitor's forms must carry: the session's, or — before there is a session —
+    /// a random one kept in the `shoppable_csrf` cookie (set here when missing).
+    mutating func csrfToken() -> String {
+        if sessionLoaded, let session { return session.csrfToken }
+        if let session = try? currentSession() { return session.csrfToken }
+        if let preSessionToken { return preSessionToken }
+        if let cookie = request.cookies[ShopApp.csrfCookie], cookie.count >= 32, cookie.count <= 128 {
+            preSessionToken = cookie
+            return cookie
+        }
+        let token = environment.crypto.randomToken()
+        preSessionToken = token
+        setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
+                                            secure: environment.secureCookies))
+        return token
+    }
+
+    /// `true` when the form carries this visitor's CSRF token.
+    mutating func hasValidCSRFToken() throws -> Bool {
+        guard let sent = request.formValue(ShopApp.csrfField), !sent.isEmpty else { return false }
+        let expected: String?
+        if let session = try currentSession() {
+            expected = session.csrfToken
+        } else {
+            expected = request.cookies[ShopApp.csrfCookie]
+        }
+        guard let expected, !expected.isEmpty else { return false }
+        return environment.crypto.constantTimeEquals(sent, expected)
+    }
+
+    // MARK: Cart and favorites
 
     /// The visitor's cart (empty without a session).
     mutating func cart() throws -> Cart {
         if let loadedCart { return loadedCart }
-        let cart = try currentSession().map { try environment.sessions.loadCart($0) } ?? Cart()
+        let cart = try shopper().map { try environment.sessions.loadCart($0) } ?? Cart()
         loadedCart = cart
         return cart
     }
 
-    /// Stores the cart for the visitor's session (creating the session if needed).
+    /// Stores the cart (creating a guest session if needed).
     mutating func saveCart(_ cart: Cart) throws {
-        let id = try sessionCreatingIfNeeded()
-        try environment.sessions.saveCart(id, cart)
+        let shopper = try sessionCreatingIfNeeded().shopper
+        try environment.sessions.saveCart(shopper, cart)
         loadedCart = cart
     }
 
     /// The cart priced from the current catalog.
     mutating func pricedCart() throws -> PricedCart {
         let cart = try cart()
-        let ids = Array(Set(cart.lines.map(\.productID)))
-        let products = ids.isEmpty ? [:] : try environment.catalog.productsByID(ids)
+        let products = try products(Array(Set(cart.lines.map(\.productID))))
         return try cart.priced(currency: environment.currency) { line in
             guard let product = products[line.productID],
                   let variant = product.variants.first(where: { $0.id == line.variantID }) else { return nil }
             return (product, variant)
         }
     }
+
+    /// Published products by id (none for an empty list, without asking the store).
+    func products(_ ids: [Product.ID]) throws -> [Product.ID: Product] {
+        ids.isEmpty ? [:] : try environment.catalog.productsByID(ids)
+    }
+
+    /// The visitor's favorite product ids, most recent first (empty without a session).
+    mutating func favoriteIDs() throws -> [Product.ID] {
+        if let loadedFavorites { return loadedFavorites }
+        let favorites = try shopper().map { try environment.sessions.favorites($0) } ?? []
+        loadedFavorites = favorites
+        return favorites
+    }
+
+    /// Adds or removes a favorite (creating a guest session if needed).
+    mutating func setFavorite(_ productID: Product.ID, _ isFavorite: Bool) throws {
+        let shopper = try sessionCreatingIfNeeded().shopper
+        try environment.sessions.setFavorite(shopper, productID, isFavorite, now)
+        loadedFavorites = nil
+    }
+
+    // MARK: Messages and layout
 
     /// Sets a one-time message for the next page.
     mutating func setFlash(_ flash: Flash) {
@@ -87,30 +202,37 @@ struct RequestContext {
 
     /// The one-time message from the previous request, clearing it.
     mutating func takeFlash() -> Flash? {
+        if let pageFlash { return pageFlash }
         guard let value = request.cookies[ShopApp.flashCookie] else { return nil }
-        setCookies.append(CookieHeader.make(name: ShopApp.flashCookie, value: "", maxAge: 0, secure: environment.secureCookies))
+        setCookies.append(CookieHeader.expire(ShopApp.flashCookie, secure: environment.secureCookies))
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? "" }
         guard parts.count == 4, let kind = Flash.Kind(rawValue: parts[0]), !parts[1].isEmpty else { return nil }
         let href = SafeRedirect.localPath(parts[3])
         return Flash(kind: kind, text: parts[1], linkText: href == nil || parts[2].isEmpty ? nil : parts[2], linkHref: href)
     }
 
-    /// The frame around a page: title, tab, badge count and flash.
+    /// The frame around a page: title, tab, badge counts, account link, banners and flash.
     mutating func layout(title: String, tab: Tab?) throws -> LayoutModel {
-        LayoutModel(title: title, activeTab: tab, cartCount: try cart().itemCount, flash: takeFlash(),
-                    stylesheetHref: environment.assets.stylesheetPath,
-                    scriptHref: environment.assets.scriptPath, localizer: l10n)
+        let user = try currentUser()
+        return LayoutModel(title: title, activeTab: tab, cartCount: try cart().itemCount,
+                           favoritesCount: try favoriteIDs().count, flash: takeFlash(),
+                           accountName: user?.firstName,
+                           unverifiedEmail: user.flatMap { $0.isVerified ? nil : $0.email },
+                           stylesheetHref: environment.assets.stylesheetPath,
+                           scriptHref: environment.assets.scriptPath, localizer: l10n)
     }
 
-    /// A styled error page. It shows no details; the badge is left out if the cart can't be read.
+    /// A styled error page. It shows no details; the badges are left out if they can't be read.
     mutating func errorPage(_ status: HTTPStatus) -> Response {
         let kind: Views.ErrorKind = switch status.code {
         case 404: .notFound
+        case 403: .forbidden
         case 400..<500: .badRequest
         default: .server
         }
         let count = (try? cart().itemCount) ?? 0
-        let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, flash: nil,
+        let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, favoritesCount: 0, flash: nil,
+                                 accountName: nil, unverifiedEmail: nil,
                                  stylesheetHref: environment.assets.stylesheetPath,
                                  scriptHref: environment.assets.scriptPath, localizer: l10n)
         return .html(Views.error(kind, layout: layout), status: status)
@@ -125,16 +247,23 @@ enum SessionToken {
     }
 }
 
-/// `Set-Cookie` values for the storefront's cookies: always `Path=/; HttpOnly; SameSite=Lax`.
+/// `Set-Cookie` values for the storefront's cookies: always `Path=/; HttpOnly; SameSite=Lax`,
+/// plus `Secure` when the shop is served over https.
 enum CookieHeader {
-    static func make(name: String, value: String, maxAge: Int, secure: Bool) -> String {
-        var header = "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
+    /// A cookie; `maxAge` nil makes it a browser-session cookie.
+    static func make(name: String, value: String, maxAge: Int?, secure: Bool) -> String {
+        var header = "\(name)=\(value); Path=/"
+        if let maxAge { header += "; Max-Age=\(maxAge)" }
+        header += "; HttpOnly; SameSite=Lax"
         if secure { header += "; Secure" }
         return header
     }
+
+    /// Deletes a cookie.
+    static func expire(_ name: String, secure: Bool) -> String { make(name: name, value: "", maxAge: 0, secure: secure) }
 }
 
-/// Headers every response carries (issue #3 baseline, applied from the start).
+/// Headers every response carries (issue #3 baseline).
 enum SecurityHeaders {
     static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; "

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import ShopCore
+
+@Suite("Email rules")
+struct EmailRulesTests {
+    @Test(arguments: [
+        ("ana@example.com", "ana@example.com"), ("  Ana@Example.COM ", "ana@example.com"),
+        ("first.last+shop@mail.co.uk", "first.last+shop@mail.co.uk"), ("ayşe@örnek.com.tr", "ayşe@örnek.com.tr"),
+        ("x@a-b.io", "x@a-b.io"),
+    ])
+    func acceptsRealAddressesAndNormalizesThem(input: String, normalized: String) throws {
+        #expect(try EmailRules.normalize(input) == normalized)
+    }
+
+    @Test(arguments: [
+        "", "ana", "ana@", "@example.com", "ana@example", "ana example@x.com", "ana@@example.com",
+        "ana@ex ample.com", "ana@-example.com", "ana@example.c", "ana@.com", ".ana@example.com",
+        "an..a@example.com", "ana@example..com", "ana@1.2.3.4",
+    ])
+    func refusesMistypedAddresses(input: String) {
+        #expect(throws: AccountFieldError.emailInvalid) { try EmailRules.normalize(input) }
+    }
+
+    @Test func refusesOverlongAddresses() {
+        let long = String(repeating: "a", count: 60) + "@" + String(repeating: "b", count: 200) + ".com"
+        #expect(throws: AccountFieldError.emailTooLong(maximum: 254)) { try EmailRules.normalize(long) }
+    }
+}
+
+@Suite("Password rules")
+struct PasswordRulesTests {
+    @Test(arguments: [
+        ("correct horse 7 battery", "Ana Lima"), ("Blue9sky!", "Ana Lima"), ("zq8vmrp4", "Jo Li"),
+        ("river8-2-4", "Mehmet Öz"), ("grüne7Wiese", "Ayşe Yılmaz"),
+    ])
+    func acceptsGoodPasswords(password: String, name: String) {
+        #expect(PasswordRules.problems(password, name: name).isEmpty)
+    }
+
+    @Test func needsEightCharactersAndAtMost128() {
+        #expect(PasswordRules.problems("ab7", name: "Ana Lima").contains(.passwordTooShort(minimum: 8)))
+        let long = String(repeating: "a7", count: 65)
+        #expect(PasswordRules.problems(long, name: "Ana Lima") == [.passwordTooLong(maximum: 128)])
+        #expect(PasswordRules.problems(String(repeating: "a7", count: 64), name: "Ana Lima").isEmpty)
+    }
+
+    @Test(arguments: ["onlyletters", "24681357", "!!!!????"])
+    func needsALetterAndADigit(password: String) {
+        #expect(PasswordRules.problems(password, name: "Ana Lima").contains(.passwordNeedsLetterAndDigit))
+    }
+
+    @Test(arguments: [
+        ("lima2468x", "Ana Lima"), ("xxANA...LIMA", "Ana Lima"), ("ozturk975a", "Şule Öztürk"),
+        ("SULE8642b", "Şule Öztürk"), ("isik9753z", "Işık Demir"), ("IŞIK9753z", "ışık demir"),
+        ("istanbul97a", "İstanbul Kaya"), ("jose8642q", "José García"), ("GARCIA8642q", "José García"),
+        ("x9y5nunez", "Ana Núñez"),
+    ])
+    func mustNotContainTheFirstOrLastName(password: String, name: String) {
+        #expect(PasswordRules.problems(password, name: name).contains(.passwordContainsName))
+    }
+
+    @Test func shortNamesAndMiddleNamesAreNotChecked() {
+        #expect(!PasswordRules.problems("jo86x4li", name: "Jo Li").contains(.passwordContainsName))
+        #expect(!PasswordRules.problems("maria8642x", name: "Ana Maria Lima").contains(.passwordContainsName))
+    }
+
+    @Test(arguments: ["abc123xyz", "pass8765", "x987y", "a0123", "zz345zz", "q٣٤٥q"])
+    func mustNotContainThreeSequentialDigits(password: String) {
+        #expect(PasswordRules.problems(password, name: "Ana Lima").contains(.passwordHasSequentialDigits))
+    }
+
+    @Test(arguments: ["a1357924", "b9024681", "x12x34x", "c1122334", "d9090909"])
+    func nonSequentialDigitsAreFine(password: String) {
+        #expect(!PasswordRules.problems(password, name: "Ana Lima").contains(.passwordHasSequentialDigits))
+    }
+
+    @Test func foldingTreatsEveryTurkishIAlike() {
+        #expect(PasswordRules.fold("İIıi") == "iiii")
+        #expect(PasswordRules.fold("ŞÜĞÖÇ") == "sugoc")
+    }
+}
+
+@Suite("Registration form")
+struct RegistrationTests {
+    @Test func validFormIsCleaned() throws {
+        let form = try Registration.validate(name: "  Ana Lima ", email: " Ana@Example.com",
+                                             password: "Blue9sky!", passwordConfirmation: "Blue9sky!")
+        #expect(form == Registration(name: "Ana Lima", email: "ana@example.com", password: "Blue9sky!"))
+    }
+
+    @Test func everyFieldsProblemsAreReportedAtOnce() {
+        do {
+            _ = try Registration.validate(name: " ", email: "nope", password: "123", passwordConfirmation: "124")
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.byField[.name] == [.nameMissing])
+            #expect(error.byField[.email] == [.emailInvalid])
+            #expect(error.byField[.password] == [.passwordTooShort(minimum: 8), .passwordNeedsLetterAndDigit,
+                                                 .passwordHasSequentialDigits])
+            #expect(error.byField[.passwordConfirmation] == [.passwordsDoNotMatch])
+        }
+    }
+
+    @Test func theNameRuleUsesTheNameFromTheForm() {
+        #expect(throws: RegistrationErrors(byField: [.password: [.passwordContainsName]])) {
+            try Registration.validate(name: "Şule Öztürk", email: "sule@example.com",
+                                      password: "sule-2468-x", passwordConfirmation: "sule-2468-x")
+        }
+    }
+}
+
+@Suite("Sign-in throttle")
+struct SignInThrottleTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func fiveFailuresWithinFifteenMinutesLockUntilTheOldestLeavesTheWindow() {
+        let throttle = SignInThrottle()
+        let failures = (0..<5).map { now.addingTimeInterval(Double(-60 * (10 - $0))) }  // 10…6 min ago
+        #expect(throttle.retryAfter(failures: Array(failures.prefix(4)), now: now) == nil)
+        #expect(throttle.retryAfter(failures: failures, now: now) == failures[0].addingTimeInterval(900))
+    }
+
+    @Test func oldFailuresDoNotCountSoNoOneIsLockedOutForGood() {
+        let throttle = SignInThrottle()
+        let old = (0..<50).map { now.addingTimeInterval(Double(-900 - $0)) }
+        #expect(throttle.retryAfter(failures: old, now: now) == nil)
+    }
+}
+
+@Suite("Cart merge at sign-in")
+struct CartMergeTests {
+    private func variant(_ id: Int64, stock: Int?) -> Variant {
+        Variant(id: Variant.ID(id), sku: nil, optionValues: [], price: Money(minorUnits: 1_00, currency: .usd),
+                compareAtPrice: nil, inventory: stock.map { .tracked(quantity: $0, allowsBackorder: false) } ?? .untracked)
+    }
+
+    @Test func sameVariantBecomesOneLineCappedAtStock() {
+        let variants = [1: variant(1, stock: 5), 2: variant(2, stock: nil), 3: variant(3, stock: 2), 4: variant(4, stock: 0)]
+        let account = Cart(lines: [LineItem(productID: 1, variantID: 1, quantity: 3), LineItem(productID: 2, variantID: 2, quantity: 1)])
+        let guest = Cart(lines: [LineItem(productID: 1, variantID: 1, quantity: 4), LineItem(productID: 3, variantID: 3, quantity: 3),
+                                 LineItem(productID: 4, variantID: 4, quantity: 1), LineItem(productID: 9, variantID: 9, quantity: 1)])
+        let (merged, capped) = account.merging(guest) { variants[Int($0.variantID.rawValue)] }
+        #expect(merged.lines.map(\.variantID) == [1, 2, 3])
+        #expect(merged.lines.map(\.quantity) == [5, 1, 2])
+        #expect(capped == [Cart.CappedLine(variantID: 1, requested: 7, kept: 5), Cart.CappedLine(variantID: 3, requested: 3, kept: 2)])
+    }
+
+    @Test func mergingIntoAnEmptyAccountCartKeepsTheGuestCart() {
+        let guest = Cart(lines: [LineItem(productID: 1, variantID: 1, quantity: 2)])
+        let (merged, capped) = Cart().merging(guest) { _ in self.variant(1, stock: 10) }
+        #expect(merged == guest && capped.isEmpty)
+    }
+}
