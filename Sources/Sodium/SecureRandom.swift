@@ -1,0 +1,83 @@
+import CSodium
+
+/// Unpredictable bytes and tokens from libsodium's CSPRNG (`randombytes_buf`,
+/// <https://doc.libsodium.org/generating_random_data>; on Linux it reads `getrandom(2)`).
+/// Use it for session ids, CSRF tokens, email-verification and password-reset links.
+///
+/// ```swift
+/// let resetToken = SecureRandom.token()          // 43 characters, 256 bits, goes in the link
+/// let stored = Digest.sha256Hex(resetToken)      // only the digest goes in the database
+/// ```
+public enum SecureRandom {
+    /// `count` random bytes (`randombytes_buf`).
+    /// - Parameter count: number of bytes, ≥ 0 (traps when negative).
+    /// - Returns: an array of exactly `count` bytes.
+    public static func bytes(_ count: Int) -> [UInt8] {
+        precondition(count >= 0, "SecureRandom.bytes: negative count \(count)")
+        Sodium.ensureInitialized()
+        var buffer = [UInt8](repeating: 0, count: count)
+        buffer.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            randombytes_buf(base, raw.count)
+        }
+        return buffer
+    }
+
+    /// A random token for URLs and cookies: `byteCount` random bytes in URL-safe Base64
+    /// without padding (RFC 4648 §5 alphabet `A–Z a–z 0–9 - _`; `sodium_bin2base64` with
+    /// `sodium_base64_VARIANT_URLSAFE_NO_PADDING`).
+    /// - Parameter byteCount: random bytes of entropy, ≥ 0; the default 32 gives 256 bits.
+    /// - Returns: `ceil(byteCount × 4 / 3)` characters (43 for 32 bytes); safe in a URL path,
+    ///   query or cookie value without escaping.
+    public static func token(byteCount: Int = 32) -> String {
+        precondition(byteCount >= 0, "SecureRandom.token: negative byteCount \(byteCount)")
+        var random = bytes(byteCount)
+        defer { wipe(&random) }
+        let variant = Int32(sodium_base64_VARIANT_URLSAFE_NO_PADDING)
+        // The encoded length includes the terminating NUL.
+        var output = [CChar](repeating: 0, count: sodium_base64_encoded_len(byteCount, variant))
+        output.withUnsafeMutableBufferPointer { out in
+            random.withUnsafeBufferPointer { input in
+                // `out` is never empty (room for the NUL), so `baseAddress` is non-nil.
+                _ = sodium_bin2base64(out.baseAddress!, out.count, input.baseAddress, input.count, variant)
+            }
+        }
+        return string(fromNULTerminated: output)
+    }
+
+    /// A random token in lower-case hexadecimal (`0–9 a–f`, `sodium_bin2hex`).
+    /// - Parameter byteCount: random bytes of entropy, ≥ 0; the default 16 gives 128 bits.
+    /// - Returns: exactly `2 × byteCount` characters.
+    public static func hexToken(byteCount: Int = 16) -> String {
+        precondition(byteCount >= 0, "SecureRandom.hexToken: negative byteCount \(byteCount)")
+        var random = bytes(byteCount)
+        defer { wipe(&random) }
+        return Hex.encode(random)
+    }
+
+    private static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            sodium_memzero(base, raw.count)
+        }
+    }
+}
+
+/// Lower-case hex through `sodium_bin2hex` (constant-time, so it is safe for secrets).
+enum Hex {
+    static func encode(_ bytes: [UInt8]) -> String {
+        var output = [CChar](repeating: 0, count: bytes.count * 2 + 1)
+        output.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { input in
+                _ = sodium_bin2hex(out.baseAddress!, out.count, input.baseAddress, input.count)
+            }
+        }
+        return string(fromNULTerminated: output)
+    }
+}
+
+/// Decodes the ASCII characters before the first NUL of a C output buffer.
+func string(fromNULTerminated chars: [CChar]) -> String {
+    let bytes = chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}
