@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "shoppable",
-            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopWeb", "HTTPServer"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopWeb", "HTTPServer", "Sodium", "Mailer"],
             resources: [.copy("DemoCatalog")]
         ),
 
@@ -64,7 +64,7 @@ let package = Package(
 
         .target(
             name: "ShopTestSupport",
-            dependencies: ["ShopCore", "ShopStore", "HTTPServer", "ShopWeb"],
+            dependencies: ["ShopCore", "ShopStore", "HTTPServer", "ShopWeb", "Sodium"],
             path: "Tests/ShopTestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),

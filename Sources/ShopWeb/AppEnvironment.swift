@@ -19,6 +19,9 @@ public struct AppEnvironment: Sendable {
     public var publicURL: String
     /// Failed sign-in policy.
     public var signInThrottle: SignInThrottle
+    /// A hash of no one's password, checked when a sign-in names an unknown email so that
+    /// answering takes as long as for a real account.
+    public let dummyPasswordHash: String
     /// The shop currency (`--currency`, default USD).
     public var currency: Currency
     /// The shop's time zone, for dates shown to shoppers.
@@ -57,6 +60,7 @@ public struct AppEnvironment: Sendable {
         while trimmedURL.hasSuffix("/") { trimmedURL.removeLast() }
         self.publicURL = trimmedURL
         self.signInThrottle = signInThrottle
+        self.dummyPasswordHash = (try? crypto.hashPassword("no one's password 7")) ?? ""
         self.currency = currency
         self.timeZone = timeZone
         self.now = now

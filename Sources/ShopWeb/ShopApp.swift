@@ -14,6 +14,10 @@ public enum ShopApp {
     static let sessionCookie = "shoppable_session"
     /// Cookie holding a one-time message for the next page.
     static let flashCookie = "shoppable_flash"
+    /// Cookie holding the CSRF token of a visitor who has no session yet.
+    static let csrfCookie = "shoppable_csrf"
+    /// The form field carrying the CSRF token.
+    static let csrfField = "csrf_token"
     /// Products per category page.
     static let pageSize = 24
 
@@ -31,9 +35,21 @@ public enum ShopApp {
             environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
             response = context.errorPage(.internalServerError)
         }
+        personalize(&response, &context)
         for cookie in context.setCookies { response.headers.add(name: "Set-Cookie", value: cookie) }
         SecurityHeaders.apply(to: &response)
         return response
+    }
+
+    /// Fills the visitor's CSRF token and hearts into an HTML page (see `Personalization`).
+    private static func personalize(_ response: inout Response, _ context: inout RequestContext) {
+        guard response.headers["Content-Type"]?.hasPrefix("text/html") == true,
+              Personalization.needsValues(response.body) else { return }
+        let values = Personalization.Values(
+            csrfToken: context.csrfToken(), favorites: Set((try? context.favoriteIDs()) ?? []),
+            addLabel: context.l10n(.favoriteAdd), removeLabel: context.l10n(.favoriteRemove))
+        response.body = Personalization.apply(response.body, values)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
     }
 
     private static func route(_ context: inout RequestContext) throws -> Response {
@@ -41,6 +57,10 @@ public enum ShopApp {
         guard let route = SiteRoute.parse(method: request.method.rawValue, path: request.path,
                                           query: { request.queryValue($0) }) else {
             return context.errorPage(.notFound)
+        }
+        if route.isAction, try !context.hasValidCSRFToken() {
+            context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
+            return context.errorPage(.forbidden)
         }
         switch route {
         case .home: return try home(&context)
@@ -52,6 +72,22 @@ public enum ShopApp {
         case let .cartUpdateLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: false)
         case let .cartRemoveLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: true)
         case .health: return health(context)
+        case .favorites: return try favoritesPage(&context)
+        case let .favoriteToggle(id): return try favoriteToggle(&context, productID: id)
+        case .account: return try accountPage(&context)
+        case .register: return try registerPage(&context)
+        case .registerSubmit: return try registerSubmit(&context)
+        case let .signIn(next): return try signInPage(&context, next: next)
+        case .signInSubmit: return try signInSubmit(&context)
+        case .signOut: return try signOut(&context, everywhere: false)
+        case .signOutEverywhere: return try signOut(&context, everywhere: true)
+        case let .verifyEmail(token): return try verifyEmail(&context, token: token)
+        case .verifyResend: return try verifyResend(&context)
+        case .forgotPassword: return try forgotPasswordPage(&context)
+        case .forgotPasswordSubmit: return try forgotPasswordSubmit(&context)
+        case let .resetPassword(token): return try resetPasswordPage(&context, token: token)
+        case .resetPasswordSubmit: return try resetPasswordSubmit(&context)
+        case .changePassword: return try changePassword(&context)
         case let .asset(path): return StaticFiles.asset(path, request: request, assets: context.environment.assets)
                 ?? context.errorPage(.notFound)
         case let .media(file): return StaticFiles.media(file, request: request, directory: context.environment.mediaDirectory)
@@ -71,7 +107,7 @@ public enum ShopApp {
 
     /// Serves a catalog page from the page cache, building it with `build` when the cache has
     /// no copy for the current catalog version. `build` returns nil for "not found" (not cached).
-    private static func cachedPage(_ context: inout RequestContext,
+    static func cachedPage(_ context: inout RequestContext,
                                    build: (inout RequestContext) throws -> PageContent?) throws -> Response {
         let cache = context.environment.pageCache
         let version = try context.environment.catalog.version()
@@ -99,7 +135,7 @@ public enum ShopApp {
     }
 
     /// Renders a page that is not cached (it depends on the visitor).
-    private static func page(_ context: inout RequestContext, _ content: PageContent,
+    static func page(_ context: inout RequestContext, _ content: PageContent,
                              status: HTTPStatus = .ok) throws -> Response {
         let layout = try context.layout(title: content.title, tab: content.tab)
         return .html(Views.page(layout, mainClass: content.mainClass) { content.node }, status: status)
@@ -113,7 +149,8 @@ public enum ShopApp {
             let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
             let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
             let page = context.models.homePage(categories: categories, featured: featured)
-            return PageContent(title: context.l10n(.homeTitle), tab: .home, node: Views.home(page, l10n: context.l10n))
+            return PageContent(title: context.l10n(.homeTitle), tab: .home,
+                               node: Views.home(page, l10n: context.l10n, returnTo: SiteRoute.home.path))
         }
     }
 
@@ -134,7 +171,9 @@ public enum ShopApp {
             let result = try catalog.products(ProductQuery(categoryID: category.id, sort: .featured, offset: offset, limit: pageSize))
             if result.products.isEmpty && page > 1 { return nil }
             let model = context.models.categoryPage(category: category, page: result, pageNumber: page, pageSize: pageSize)
-            return PageContent(title: category.name, tab: .categories, node: Views.category(model, l10n: context.l10n))
+            return PageContent(title: category.name, tab: .categories,
+                               node: Views.category(model, l10n: context.l10n,
+                                                    returnTo: SiteRoute.category(handle: category.handle, page: page).path))
         }
     }
 
@@ -194,8 +233,7 @@ public enum ShopApp {
         } catch {
             return try rejected(context.l10n.message(for: error), quantity: Int(quantityText) ?? 1)
         }
-        let session = try context.sessionCreatingIfNeeded()
-        try context.environment.sessions.saveCart(session, cart)
+        try context.saveCart(cart)
         context.setFlash(Flash(kind: .success, text: context.l10n(.addedToCart, ["title": product.title]),
                                linkText: context.l10n(.viewCart), linkHref: SiteRoute.cart.path))
         let fallback = SiteRoute.product(handle: product.handle, variant: product.hasOptions ? variant.id : nil).path

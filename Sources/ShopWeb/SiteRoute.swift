@@ -20,6 +20,30 @@ public enum SiteRoute: Hashable, Sendable {
     case cartUpdateLine(Variant.ID)
     /// `POST /cart/lines/{variantID}/remove`.
     case cartRemoveLine(Variant.ID)
+    /// `GET /favorites` — the visitor's favorite products.
+    case favorites
+    /// `POST /favorites/{productID}` — form: `favorite` (1 adds, 0 removes), optional `return_to`.
+    case favoriteToggle(Product.ID)
+    /// `GET /account` — name, email, password change, sign out everywhere (signed in only).
+    case account
+    /// `GET /account/register` and `POST` (name, email, password, password_confirmation).
+    case register, registerSubmit
+    /// `GET /account/sign-in?next=/path` and `POST` (email, password, remember, next).
+    case signIn(next: String?)
+    case signInSubmit
+    /// `POST /account/sign-out` and `POST /account/sign-out-everywhere`.
+    case signOut, signOutEverywhere
+    /// `GET /account/verify?token=…` — the emailed confirmation link.
+    case verifyEmail(token: String)
+    /// `POST /account/verify/resend`.
+    case verifyResend
+    /// `GET /account/password/forgot` and `POST` (email).
+    case forgotPassword, forgotPasswordSubmit
+    /// `GET /account/password/reset?token=…` and `POST` (token, password, password_confirmation).
+    case resetPassword(token: String)
+    case resetPasswordSubmit
+    /// `POST /account/password` (current_password, password, password_confirmation).
+    case changePassword
     /// `GET /healthz` — liveness and database check.
     case health
     /// `GET /static/{path}` — stylesheet, script and images shipped with the app.
@@ -42,6 +66,21 @@ public enum SiteRoute: Hashable, Sendable {
         case .cartAdd: return "/cart/add"
         case let .cartUpdateLine(id): return "/cart/lines/\(id.rawValue)"
         case let .cartRemoveLine(id): return "/cart/lines/\(id.rawValue)/remove"
+        case .favorites: return "/favorites"
+        case let .favoriteToggle(id): return "/favorites/\(id.rawValue)"
+        case .account: return "/account"
+        case .register, .registerSubmit: return "/account/register"
+        case let .signIn(next):
+            return next.map { "/account/sign-in?next=\(SiteRoute.encodeQueryValue($0))" } ?? "/account/sign-in"
+        case .signInSubmit: return "/account/sign-in"
+        case .signOut: return "/account/sign-out"
+        case .signOutEverywhere: return "/account/sign-out-everywhere"
+        case let .verifyEmail(token): return "/account/verify?token=\(SiteRoute.encodeQueryValue(token))"
+        case .verifyResend: return "/account/verify/resend"
+        case .forgotPassword, .forgotPasswordSubmit: return "/account/password/forgot"
+        case let .resetPassword(token): return "/account/password/reset?token=\(SiteRoute.encodeQueryValue(token))"
+        case .resetPasswordSubmit: return "/account/password/reset"
+        case .changePassword: return "/account/password"
         case .health: return "/healthz"
         case let .asset(path): return "/static/\(path)"
         case let .media(file): return "/media/\(SiteRoute.encodeSegment(file))"
@@ -68,6 +107,13 @@ public enum SiteRoute: Hashable, Sendable {
             return .product(handle: segments[1], variant: variant)
         case (true, 1) where segments[0] == "cart": return .cart
         case (true, 1) where segments[0] == "healthz": return .health
+        case (true, 1) where segments[0] == "favorites": return .favorites
+        case (true, 1) where segments[0] == "account": return .account
+        case (true, 2) where segments == ["account", "register"]: return .register
+        case (true, 2) where segments == ["account", "sign-in"]: return .signIn(next: query("next"))
+        case (true, 2) where segments == ["account", "verify"]: return .verifyEmail(token: query("token") ?? "")
+        case (true, 3) where segments == ["account", "password", "forgot"]: return .forgotPassword
+        case (true, 3) where segments == ["account", "password", "reset"]: return .resetPassword(token: query("token") ?? "")
         case (true, _) where segments.first == "static" && segments.count >= 2:
             let rest = segments.dropFirst()
             guard !rest.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
@@ -76,6 +122,16 @@ public enum SiteRoute: Hashable, Sendable {
             guard !segments[1].hasPrefix(".") else { return nil }
             return .media(file: segments[1])
         case (false, 2) where method == "POST" && segments == ["cart", "add"]: return .cartAdd
+        case (false, 2) where method == "POST" && segments[0] == "favorites":
+            return Int64(segments[1]).map { .favoriteToggle(Product.ID(rawValue: $0)) }
+        case (false, 2) where method == "POST" && segments == ["account", "register"]: return .registerSubmit
+        case (false, 2) where method == "POST" && segments == ["account", "sign-in"]: return .signInSubmit
+        case (false, 2) where method == "POST" && segments == ["account", "sign-out"]: return .signOut
+        case (false, 2) where method == "POST" && segments == ["account", "sign-out-everywhere"]: return .signOutEverywhere
+        case (false, 2) where method == "POST" && segments == ["account", "password"]: return .changePassword
+        case (false, 3) where method == "POST" && segments == ["account", "verify", "resend"]: return .verifyResend
+        case (false, 3) where method == "POST" && segments == ["account", "password", "forgot"]: return .forgotPasswordSubmit
+        case (false, 3) where method == "POST" && segments == ["account", "password", "reset"]: return .resetPasswordSubmit
         case (false, 3) where method == "POST" && segments[0] == "cart" && segments[1] == "lines":
             return Int64(segments[2]).map { .cartUpdateLine(Variant.ID(rawValue: $0)) }
         case (false, 4) where method == "POST" && segments[0] == "cart" && segments[1] == "lines" && segments[3] == "remove":
@@ -87,7 +143,8 @@ public enum SiteRoute: Hashable, Sendable {
     /// `true` for routes that change state (and so must be POSTed).
     public var isAction: Bool {
         switch self {
-        case .cartAdd, .cartUpdateLine, .cartRemoveLine: true
+        case .cartAdd, .cartUpdateLine, .cartRemoveLine, .favoriteToggle, .registerSubmit, .signInSubmit, .signOut,
+             .signOutEverywhere, .verifyResend, .forgotPasswordSubmit, .resetPasswordSubmit, .changePassword: true
         default: false
         }
     }
@@ -97,6 +154,12 @@ public enum SiteRoute: Hashable, Sendable {
         set.remove(charactersIn: "/?#")
         return set
     }()
+
+    static func encodeQueryValue(_ value: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
 
     static func encodeSegment(_ segment: String) -> String {
         // Handles are almost always plain ASCII letters, digits and dashes: no work to do.

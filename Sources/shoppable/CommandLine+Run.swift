@@ -16,6 +16,9 @@ extension CommandLine {
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
                         [--dry-run] [--database PATH] [--currency USD] [--media DIR]
       shoppable migrate [--database PATH]
+      shoppable users   create --email EMAIL --name NAME [--unverified] [--database PATH]
+                        (asks for the password without echo; reads it from standard input in scripts)
+      shoppable users   list [--database PATH]
 
     OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
       --database PATH   SQLite database file (default var/shoppable.sqlite3)
@@ -27,6 +30,9 @@ extension CommandLine {
       --public-url URL  the shop's public URL; https makes cookies Secure
       --media DIR       folder for imported local images (default: media/ beside the database)
       --no-demo         do not load the demo catalog into an empty database
+      --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
+                        emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
+      --mail-from ADDR  serve: sender address of emails (default shop@localhost)
       --dry-run         import: read and check the file, write nothing
     """
 
@@ -39,9 +45,11 @@ extension CommandLine {
                 return options.has("help") ? 0 : 64
             }
             let known: Set<String> = switch command {
-            case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo", "help"]
+            case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
+                           "smtp-url", "mail-from", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "help"]
             case "migrate": ["database", "help"]
+            case "users": ["database", "email", "name", "unverified", "help"]
             default: []
             }
             if let unknown = options.unknownFlags(known: known).first {
@@ -51,6 +59,7 @@ extension CommandLine {
             case "serve": try Serve.run(options)
             case "import": try ImportCommand.run(options)
             case "migrate": try Migrate.run(options)
+            case "users": try UsersCommand.run(options)
             case "help": print(usage)
             default: throw UsageError("unknown command “\(command)”")
             }

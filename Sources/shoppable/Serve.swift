@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Mailer
 import ShopCore
 import ShopImport
 import ShopStore
@@ -21,13 +22,23 @@ enum Serve {
         if !options.has("no-demo"), try catalog.productCount() == 0 {
             try DemoCatalog.load(into: catalog, currency: currency)
         }
-        let publicURL = options.value("public-url")
+        let host = options.value("host", default: "127.0.0.1")!
+        let publicURL = options.value("public-url") ?? "http://\(host):\(port)"
+        let accounts = AccountStore.sqlite(database)
         let environment = AppEnvironment(
-            catalog: catalog, sessions: SessionStore.sqlite(database), currency: currency, timeZone: timeZone,
-            log: { line in printLine(line) }, secureCookies: publicURL?.lowercased().hasPrefix("https://") ?? false,
+            catalog: catalog, sessions: SessionStore.sqlite(database), accounts: accounts, crypto: .sodium(),
+            publicURL: publicURL, currency: currency, timeZone: timeZone,
+            log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
 
-        let configuration = HTTPServer.Configuration(host: options.value("host", default: "127.0.0.1")!, port: port,
+        let outbox = OutboxWorker(accounts: accounts, transport: try mailTransport(options),
+                                  sender: EmailAddress(options.value("mail-from", default: "shop@localhost")!,
+                                                       displayName: "Shoppable"),
+                                  log: { printLine($0) })
+        outbox.start()
+        defer { outbox.stop() }
+
+        let configuration = HTTPServer.Configuration(host: host, port: port,
                                                      threadCount: max(threads, 1))
         let server = HTTPServer(configuration: configuration, logger: { printLine($0) }) { request in
             ShopApp.handle(request, environment)
@@ -51,4 +62,17 @@ enum DemoCatalog {
         let summary = try catalog.upsert(result.products)
         printLine("shoppable: loaded the demo catalog (\(summary.productsCreated) products)")
     }
+}
+
+/// SMTP when `--smtp-url` / `SHOPPABLE_SMTP_URL` is set; otherwise `.eml` files in `var/outbox/`
+/// (beside the database), each logged, so the email flows work on a laptop.
+func mailTransport(_ options: Options) throws -> MailTransport {
+    if let url = options.value("smtp-url") {
+        printLine("shoppable: email goes out over SMTP to \(url.replacingOccurrences(of: #"//[^@/]*@"#, with: "//…@", options: .regularExpression))")
+        return .smtp(url: url)
+    }
+    let folder = (options.database as NSString).deletingLastPathComponent
+    let directory = URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("outbox")
+    printLine("shoppable: no --smtp-url: emails are written to \(directory.path)/")
+    return .files(directory: directory, onWrite: { printLine("outbox: wrote \($0)") })
 }

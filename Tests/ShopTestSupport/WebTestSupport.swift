@@ -3,12 +3,14 @@ public import HTTPServer
 public import ShopCore
 public import ShopStore
 public import ShopWeb
+import Sodium
 
 /// An in-process storefront for request → response tests: in-memory stores, a fixed clock,
 /// predictable session tokens, and a cookie jar that follows the visitor between requests.
 public final class TestShop: @unchecked Sendable {
     public let catalog: CatalogStore
     public let sessions: SessionStore
+    public let accounts: AccountStore
     public var environment: AppEnvironment
     /// Cookies the visitor's browser holds (name → value), updated from `Set-Cookie`.
     public var cookies: [String: String] = [:]
@@ -17,14 +19,20 @@ public final class TestShop: @unchecked Sendable {
     private let logLock = NSLock()
     private var tokenCounter = 0
 
+    /// The clock the shop sees; tests move it forward (`clock.advance(by:)`).
+    public let clock = TestClock(Date(timeIntervalSince1970: 1_780_000_000))
+
     /// A shop holding `drafts`.
     public init(_ drafts: [ProductDraft] = []) throws {
         catalog = .inMemory()
-        sessions = .inMemory()
+        let memory = InMemoryDatabase()
+        sessions = .inMemory(memory)
+        accounts = .inMemory(memory)
         if !drafts.isEmpty { _ = try catalog.upsert(drafts) }
-        environment = AppEnvironment(catalog: catalog, sessions: sessions,
-                                     timeZone: TimeZone(identifier: "UTC")!,
-                                     now: { Date(timeIntervalSince1970: 1_780_000_000) })
+        let clock = self.clock
+        environment = AppEnvironment(catalog: catalog, sessions: sessions, accounts: accounts, crypto: .testing,
+                                     publicURL: "https://shop.test", timeZone: TimeZone(identifier: "UTC")!,
+                                     now: { clock.now })
         let counter = Counter()
         environment.makeSessionToken = { String(format: "%032x", counter.next()) }
         environment.log = { [weak self] line in
@@ -33,10 +41,19 @@ public final class TestShop: @unchecked Sendable {
         }
     }
 
-    /// Sends a request as the visitor (with their cookies) and keeps the cookies it sets.
+    /// The CSRF token of the visitor's forms (as a browser would read it from the last page).
+    public var csrfToken: String?
+
+    /// Sends a request as the visitor (with their cookies) and keeps the cookies it sets. POSTs
+    /// carry the visitor's CSRF token unless `csrf` is false or the form has its own.
     @discardableResult
     public func send(_ method: HTTPMethod = .get, _ target: String, form: [(String, String)]? = nil,
-                     headers: HTTPHeaders = [:]) throws -> TestResponse {
+                     headers: HTTPHeaders = [:], csrf: Bool = true, remoteAddress: String = "127.0.0.1") throws -> TestResponse {
+        var form = form
+        if method == .post, csrf, form?.contains(where: { $0.0 == "csrf_token" }) != true {
+            if csrfToken == nil { _ = try send(.get, "/account/sign-in") }
+            form = (form ?? []) + [("csrf_token", csrfToken ?? "")]
+        }
         var headers = headers
         if !cookies.isEmpty {
             headers.add(name: "Cookie", value: cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
@@ -46,8 +63,10 @@ public final class TestShop: @unchecked Sendable {
             headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             body = Array(form.map { "\(URLEncoding.formEncode($0.0))=\(URLEncoding.formEncode($0.1))" }.joined(separator: "&").utf8)
         }
-        let request = try Request(method: method, target: target, headers: headers, body: body)
+        let request = try Request(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress)
         let response = ShopApp.handle(request, environment)
+        let html = String(decoding: response.body, as: UTF8.self)
+        if let token = html.firstMatch(of: /name="csrf_token" value="([^"]+)"/)?.1 { csrfToken = String(token) }
         for header in response.headers.values(for: "Set-Cookie") {
             let pair = header.split(separator: ";", maxSplits: 1)[0]
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -61,10 +80,20 @@ public final class TestShop: @unchecked Sendable {
     @discardableResult
     public func get(_ target: String) throws -> TestResponse { try send(.get, target) }
 
-    /// `POST target` with a url-encoded form.
+    /// `POST target` with a url-encoded form (and the visitor's CSRF token).
     @discardableResult
-    public func post(_ target: String, _ form: [(String, String)]) throws -> TestResponse {
-        try send(.post, target, form: form)
+    public func post(_ target: String, _ form: [(String, String)], csrf: Bool = true) throws -> TestResponse {
+        try send(.post, target, form: form, csrf: csrf)
+    }
+
+    /// Emails queued in the outbox and not yet delivered, oldest first.
+    public func outbox() throws -> [OutboxMessage] { try accounts.dueMessages(.distantFuture, 1_000) }
+
+    /// The first `https://shop.test/...` link in the newest queued email, as a site path.
+    public func lastEmailedPath() throws -> String? {
+        guard let body = try outbox().last?.draft.textBody,
+              let match = body.firstMatch(of: /https:\/\/shop\.test(\/\S+)/) else { return nil }
+        return String(match.1)
     }
 
     private final class Counter: @unchecked Sendable {
@@ -83,4 +112,34 @@ public struct TestResponse: Sendable {
 
     /// How many times `needle` occurs in the body.
     public func count(_ needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
+}
+
+/// A clock tests can move.
+public final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    /// A clock showing `start`.
+    public init(_ start: Date) { current = start }
+
+    /// The time now.
+    public var now: Date { lock.lock(); defer { lock.unlock() }; return current }
+
+    /// Moves the clock forward.
+    public func advance(by seconds: TimeInterval) { lock.lock(); current += seconds; lock.unlock() }
+}
+
+extension Crypto {
+    /// Real libsodium with the cheapest argon2id settings, so tests stay fast and still exercise
+    /// the real hash format.
+    public static let testing: Crypto = {
+        let hasher = PasswordHasher(strength: .minimum)
+        return Crypto(
+            hashPassword: { try hasher.hash($0) },
+            verifyPassword: { hasher.verify($0, against: $1) },
+            passwordNeedsRehash: { hasher.needsRehash($0) },
+            randomToken: { SecureRandom.token(byteCount: 32) },
+            sha256Hex: { Digest.sha256Hex($0) },
+            constantTimeEquals: { ConstantTime.equals($0, $1) })
+    }()
 }

@@ -3,7 +3,7 @@ import ShopCore
 import ShopStore
 
 /// The tab of the bottom bar a page belongs to.
-enum Tab: Sendable { case home, categories, cart }
+enum Tab: Sendable { case home, categories, cart, favorites, account }
 
 /// A one-time message shown at the top of the next page (after a redirect).
 struct Flash: Sendable, Equatable {
@@ -20,7 +20,12 @@ struct LayoutModel: Sendable {
     var title: String
     var activeTab: Tab?
     var cartCount: Int
+    var favoritesCount: Int
     var flash: Flash?
+    /// The signed-in shopper's first name, or nil for a guest.
+    var accountName: String?
+    /// Set for a signed-in shopper whose email is not confirmed yet (shows the banner).
+    var unverifiedEmail: String?
     var stylesheetHref: String
     var scriptHref: String
     var localizer: Localizer
@@ -28,6 +33,10 @@ struct LayoutModel: Sendable {
 
 /// A product as a card in a grid.
 struct ProductCardModel: Sendable, Equatable {
+    var productID: Int64
+    var handle: String
+    /// Several variants: quick add opens the product page to choose.
+    var hasOptions: Bool
     var href: String
     var title: String
     var vendor: String
@@ -117,6 +126,7 @@ struct ModelBuilder: Sendable {
         let compareAt = prices.count > 1 ? nil : variant?.compareAtPrice.map(l10n.money)
         let image = product.images.first
         return ProductCardModel(
+            productID: product.id.rawValue, handle: product.handle, hasOptions: product.hasOptions && product.variants.count > 1,
             href: SiteRoute.product(handle: product.handle, variant: nil).path,
             title: product.title, vendor: product.vendor, imageURL: image?.url,
             imageAlt: image.map { $0.altText.isEmpty ? product.title : $0.altText } ?? product.title,

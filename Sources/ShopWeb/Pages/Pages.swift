@@ -41,6 +41,7 @@ struct ProductDetailPage: Sendable {
         var alt: String
     }
 
+    var productID: Int64
     var handle: String
     var title: String
     var vendorText: String?
@@ -119,7 +120,7 @@ extension ModelBuilder {
                 isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id)
         }
         return ProductDetailPage(
-            handle: product.handle, title: product.title,
+            productID: product.id.rawValue, handle: product.handle, title: product.title,
             vendorText: product.vendor.isEmpty ? nil : l10n(.productVendor, ["vendor": product.vendor]),
             images: product.images.map { .init(url: $0.url, alt: $0.altText.isEmpty ? product.title : $0.altText) },
             price: l10n.money(variant.price), compareAtPrice: variant.compareAtPrice.map(l10n.money),

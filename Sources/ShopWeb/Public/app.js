@@ -54,3 +54,35 @@
     setTimeout(function () { flash.hidden = true; }, 6000);
   });
 })();
+
+// Hearts toggle in place: the same form, posted in the background, answered with JSON.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches(".heart-form") || !window.fetch) return;
+    event.preventDefault();
+    var button = form.querySelector(".heart");
+    var field = form.querySelector("input[name=favorite]");
+    fetch(form.action, {
+      method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.json();
+    }).then(function (result) {
+      document.querySelectorAll('.heart-form[data-heart="' + form.dataset.heart + '"]').forEach(function (other) {
+        var otherButton = other.querySelector(".heart");
+        otherButton.setAttribute("aria-pressed", String(result.favorite));
+        otherButton.setAttribute("aria-label", result.label);
+        otherButton.title = result.label;
+        other.querySelector("input[name=favorite]").value = result.favorite ? "0" : "1";
+      });
+      document.querySelectorAll("[data-favorites-count]").forEach(function (badge) {
+        badge.dataset.favoritesCount = String(result.count);
+        badge.textContent = result.count > 99 ? "99+" : String(result.count);
+        badge.hidden = result.count === 0;
+      });
+    }).catch(function () { form.submit(); });
+  });
+})();

@@ -1,11 +1,15 @@
 import HTML
+import ShopCore
 
 /// A product card in a grid: image, title, vendor, price (with "was" price), rating.
 struct ProductCard: Component {
     var model: ProductCardModel
+    /// The page the heart's form returns to without JavaScript.
+    var returnTo: String
 
     var body: Node {
         article(.class(model.isSoldOut ? "card card-sold-out" : "card")) {
+            Personalization.heart(productID: Product.ID(rawValue: model.productID), returnTo: returnTo)
             a(.class("card-link"), .href(model.href)) {
                 div(.class("card-media")) {
                     if let url = model.imageURL {
@@ -93,6 +97,34 @@ struct Pagination: Component {
                 a(.class("button"), .href(next), .rel("next")) { localizer(.paginationNext) }
             } else {
                 span(.class("button button-disabled"), .aria("disabled", "true")) { localizer(.paginationNext) }
+            }
+        }
+    }
+}
+
+/// A labelled form field with its problems listed under it (`aria-describedby` ties them together).
+struct FormField: Component {
+    var label: String
+    var name: String
+    var id: String
+    var type: String = "text"
+    var value: String = ""
+    var errors: [String] = []
+    var autocomplete: String
+    var hint: String?
+    var required = true
+
+    var body: Node {
+        div(.class(errors.isEmpty ? "field" : "field field-invalid")) {
+            HTML.label(.for(id)) { label }
+            input(.type(type), .name(name), .id(id), .value(value),
+                  .autocomplete(autocomplete), .required(required),
+                  .aria("describedby", "\(id)-help"), .aria("invalid", errors.isEmpty ? "false" : "true"))
+            div(.id("\(id)-help")) {
+                if let hint { p(.class("field-hint")) { hint } }
+                if !errors.isEmpty {
+                    ul(.class("field-errors")) { for error in errors { li { error } } }
+                }
             }
         }
     }

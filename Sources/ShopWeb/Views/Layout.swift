@@ -26,6 +26,27 @@ enum Views {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
                         shop
                     }
+                    if let name = layout.accountName {
+                        a(.class(layout.activeTab == .account ? "account-link account-link-active" : "account-link"),
+                          .href(SiteRoute.account.path), .aria("label", l10n(.accountLink))) {
+                            Icon.user.node
+                            span(.class("account-name")) { name }
+                        }
+                    } else {
+                        a(.class("account-link"), .href(SiteRoute.signIn(next: nil).path)) {
+                            Icon.user.node
+                            span(.class("account-name")) { l10n(.signInLink) }
+                        }
+                    }
+                }
+                if let email = layout.unverifiedEmail {
+                    div(.class("banner"), .role("status")) {
+                        span { l10n(.verifyBanner, ["email": email]) }
+                        form(.method("post"), .action(SiteRoute.verifyResend.path)) {
+                            Personalization.csrfField
+                            button(.type("submit"), .class("link-button")) { l10n(.verifyResend) }
+                        }
+                    }
                 }
                 if let flash = layout.flash {
                     div(.class("flash flash-\(flash.kind.rawValue)"), .role(flash.kind == .error ? "alert" : "status"), .data("flash", "")) {
@@ -43,21 +64,25 @@ enum Views {
         return render(document, reservingCapacity: 24_576)
     }
 
-    static func badge(_ count: Int) -> Node {
-        span(.class("badge"), .data("cart-count", String(count)), .hidden(count == 0)) {
-            count > 99 ? "99+" : String(count)
-        }
+    /// A count on a tab icon; `kind` names it for scripts and tests (`data-cart-count`,
+    /// `data-favorites-count`).
+    static func badge(_ count: Int, kind: String = "cart") -> Node {
+        let text = count > 99 ? "99+" : String(count)
+        return kind == "favorites"
+            ? span(.class("badge"), .data("favorites-count", String(count)), .hidden(count == 0)) { text }
+            : span(.class("badge"), .data("cart-count", String(count)), .hidden(count == 0)) { text }
     }
 
     static func tabBar(_ layout: LayoutModel) -> Node {
         let l10n = layout.localizer
-        func tab(_ tab: Tab, _ href: String, _ icon: Icon, _ label: String, count: Int? = nil) -> Node {
+        func tab(_ tab: Tab, _ href: String, _ icon: Icon, _ label: String, count: Int? = nil,
+                 badgeKind: String = "cart") -> Node {
             let active = layout.activeTab == tab
             return a(.class(active ? "tab tab-active" : "tab"), .href(href),
                       active ? .aria("current", "page") : .boolean("data-inactive", false)) {
                 span(.class("tab-icon")) {
                     icon.node
-                    if let count { badge(count) }
+                    if let count { badge(count, kind: badgeKind) }
                 }
                 span(.class("tab-label")) { label }
             }
@@ -66,16 +91,19 @@ enum Views {
             tab(.home, SiteRoute.home.path, .home, l10n(.tabHome))
             tab(.categories, SiteRoute.categories.path, .categories, l10n(.tabCategories))
             tab(.cart, SiteRoute.cart.path, .cart, l10n(.tabCart), count: layout.cartCount)
+            tab(.favorites, SiteRoute.favorites.path, .heart, l10n(.tabFavorites), count: layout.favoritesCount,
+                badgeKind: "favorites")
         }
     }
 
     /// Error pages (404, 4xx, 500): friendly text, no details.
-    enum ErrorKind { case notFound, badRequest, server }
+    enum ErrorKind { case notFound, forbidden, badRequest, server }
 
     static func error(_ kind: ErrorKind, layout: LayoutModel) -> [UInt8] {
         let l10n = layout.localizer
         let (code, title, text): (String, String, String) = switch kind {
         case .notFound: ("404", l10n(.errorNotFoundTitle), l10n(.errorNotFoundText))
+        case .forbidden: ("403", l10n(.errorForbiddenTitle), l10n(.errorForbiddenText))
         case .badRequest: ("400", l10n(.errorBadRequestTitle), l10n(.errorBadRequestText))
         case .server: ("500", l10n(.errorServerTitle), l10n(.errorServerText))
         }

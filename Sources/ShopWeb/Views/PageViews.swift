@@ -2,7 +2,7 @@ import HTML
 import ShopCore
 
 extension Views {
-    static func home(_ page: HomePage, l10n: Localizer) -> Node {
+    static func home(_ page: HomePage, l10n: Localizer, returnTo: String) -> Node {
         fragment {
             section(.class("hero")) {
                 h1 { l10n(.homeHeroTitle) }
@@ -20,7 +20,7 @@ extension Views {
             section(.class("section")) {
                 div(.class("section-head")) { h2 { l10n(.homeFeaturedTitle) } }
                 div(.class("grid")) {
-                    for card in page.featured { ProductCard(model: card) }
+                    for card in page.featured { ProductCard(model: card, returnTo: returnTo) }
                 }
             }
         }
@@ -38,7 +38,7 @@ extension Views {
         }
     }
 
-    static func category(_ page: CategoryPage, l10n: Localizer) -> Node {
+    static func category(_ page: CategoryPage, l10n: Localizer, returnTo: String) -> Node {
         fragment {
             div(.class("page-head")) {
                 a(.class("back-link"), .href(SiteRoute.categories.path), .aria("label", l10n(.tabCategories))) { Icon.back.node }
@@ -51,7 +51,7 @@ extension Views {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }
             div(.class("grid")) {
-                for card in page.cards { ProductCard(model: card) }
+                for card in page.cards { ProductCard(model: card, returnTo: returnTo) }
             }
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
@@ -68,7 +68,11 @@ extension Views {
             }
             div(.class("product-info")) {
                 if let vendor = page.vendorText { p(.class("product-vendor")) { vendor } }
-                h1(.class("product-title")) { page.title }
+                div(.class("title-row")) {
+                    h1(.class("product-title")) { page.title }
+                    Personalization.heart(productID: Product.ID(rawValue: page.productID),
+                                          returnTo: SiteRoute.product(handle: page.handle, variant: nil).path)
+                }
                 if let rating = page.rating { RatingStars(model: rating) }
                 div(.class("product-price"), .data("price-area", "")) {
                     PriceLine(price: page.price, compareAtPrice: page.compareAtPrice, large: true)
@@ -76,6 +80,7 @@ extension Views {
                 }
                 p(.class(page.stockClass), .data("stock", "")) { page.stockText }
                 form(.class("add-form"), .method("post"), .action(SiteRoute.cartAdd.path)) {
+                    Personalization.csrfField
                     input(.type("hidden"), .name("product"), .value(page.handle))
                     if page.choices.isEmpty {
                         input(.type("hidden"), .name("variant"), .value(String(page.selectedVariantID)))
@@ -150,6 +155,7 @@ extension Views {
                                 if let stock = line.stockText { p(.class("stock stock-low small")) { stock } }
                                 div(.class("cart-line-actions")) {
                                     form(.class("quantity-form"), .method("post"), .action(SiteRoute.cartUpdateLine(.init(rawValue: line.variantID)).path)) {
+                                        Personalization.csrfField
                                         label(.class("stepper")) {
                                             span(.class("visually-hidden")) { l10n(.cartQuantity) }
                                             input(.type("number"), .name("quantity"), .value(String(line.quantity)), .min(0),
@@ -158,6 +164,7 @@ extension Views {
                                         button(.type("submit"), .class("button button-small js-hide")) { l10n(.cartUpdate) }
                                     }
                                     form(.method("post"), .action(SiteRoute.cartRemoveLine(.init(rawValue: line.variantID)).path)) {
+                                        Personalization.csrfField
                                         button(.type("submit"), .class("icon-button"), .aria("label", "\(l10n(.cartRemove)): \(line.title)")) { Icon.trash.node }
                                     }
                                 }

@@ -1,0 +1,349 @@
+import Foundation
+import HTTPServer
+import HTML
+import ShopCore
+import ShopStore
+
+/// Registration, sign-in and out, email verification, password reset, the account page and
+/// favorites (issue #3). Every POST here has passed the CSRF check in `ShopApp.route`.
+extension ShopApp {
+    /// How long an emailed confirmation link works.
+    static let verificationLifetime: TimeInterval = 60 * 60 * 24
+    /// How long a password-reset link works.
+    static let resetLifetime: TimeInterval = 60 * 60
+
+    // MARK: Register
+
+    static func registerPage(_ context: inout RequestContext, _ form: AccountForm = AccountForm(),
+                             status: HTTPStatus = .ok) throws -> Response {
+        try page(&context, PageContent(title: context.l10n(.registerTitle), tab: .account,
+                                       node: Views.register(form, l10n: context.l10n)), status: status)
+    }
+
+    static func registerSubmit(_ context: inout RequestContext) throws -> Response {
+        let request = context.request
+        let name = request.formValue("name") ?? "", email = request.formValue("email") ?? ""
+        let password = request.formValue("password") ?? ""
+        var form = AccountForm(values: ["name": name, "email": email])
+        let registration: Registration
+        do {
+            registration = try Registration.validate(name: name, email: email, password: password,
+                                                     passwordConfirmation: request.formValue("password_confirmation") ?? "")
+        } catch {
+            for (field, problems) in error.byField {
+                form.errors[field == .passwordConfirmation ? "password_confirmation" : field.rawValue] =
+                    problems.map(context.l10n.message(for:))
+            }
+            return try registerPage(&context, form, status: .unprocessableContent)
+        }
+        let now = context.now
+        let token = context.environment.crypto.randomToken()
+        let user: User
+        do {
+            user = try context.environment.accounts.register(
+                NewAccount(email: registration.email, name: registration.name,
+                           passwordHash: try context.environment.crypto.hashPassword(registration.password), createdAt: now),
+                TokenDraft(purpose: .emailVerification, tokenHash: context.environment.crypto.sha256Hex(token),
+                           expiresAt: now.addingTimeInterval(verificationLifetime)),
+                verificationEmail(to: registration.email, name: registration.name, token: token, context))
+        } catch AccountStoreError.emailTaken {
+            form.errors["email"] = [context.l10n.message(for: .emailTaken)]
+            return try registerPage(&context, form, status: .unprocessableContent)
+        }
+        try completeSignIn(&context, user: user, remember: true,
+                           welcome: context.l10n(.registerDone, ["name": user.firstName, "email": user.email]))
+        return .redirect(to: SiteRoute.account.path)
+    }
+
+    // MARK: Sign in and out
+
+    static func signInPage(_ context: inout RequestContext, next: String?, _ form: AccountForm = AccountForm(),
+                           status: HTTPStatus = .ok) throws -> Response {
+        try page(&context, PageContent(title: context.l10n(.signInTitle), tab: .account,
+                                       node: Views.signIn(form, next: SafeRedirect.localPath(next), l10n: context.l10n)),
+                 status: status)
+    }
+
+    static func signInSubmit(_ context: inout RequestContext) throws -> Response {
+        let request = context.request
+        let environment = context.environment
+        let emailText = request.formValue("email") ?? ""
+        let password = request.formValue("password") ?? ""
+        let remember = request.formValue("remember") == "1"
+        let next = SafeRedirect.localPath(request.formValue("next"))
+        var form = AccountForm(values: ["email": emailText, "remember": remember ? "1" : ""])
+        let now = context.now
+        let email = try? EmailRules.normalize(emailText)
+        let keys = ["ip:\(request.remoteAddress)"] + (email.map { ["email:\($0)"] } ?? [])
+
+        // Throttle before looking at the password: a locked key is not tried at all.
+        let windowStart = now.addingTimeInterval(-environment.signInThrottle.window)
+        for key in keys {
+            let failures = try environment.accounts.signInFailures(key, windowStart)
+            if let retry = environment.signInThrottle.retryAfter(failures: failures, now: now) {
+                let minutes = max(1, Int((retry.timeIntervalSince(now) / 60).rounded(.up)))
+                form.alert = context.l10n(.signInThrottled, ["minutes": context.l10n.number(minutes)])
+                var response = try signInPage(&context, next: next, form, status: .tooManyRequests)
+                response.headers.replaceOrAdd(name: "Retry-After", value: String(Int(retry.timeIntervalSince(now).rounded(.up))))
+                return response
+            }
+        }
+        let credentials = try email.flatMap { try environment.accounts.credentials($0) }
+        let matches = credentials.map { environment.crypto.verifyPassword(password, $0.passwordHash) }
+            ?? { _ = environment.crypto.verifyPassword(password, environment.dummyPasswordHash); return false }()
+        guard let credentials, matches else {
+            try environment.accounts.recordSignInFailure(keys, now)
+            form.alert = context.l10n(.signInWrong)
+            return try signInPage(&context, next: next, form, status: .unauthorized)
+        }
+        try environment.accounts.clearSignInFailures("email:\(credentials.user.email)")
+        try completeSignIn(&context, user: credentials.user, remember: remember,
+                           welcome: context.l10n(.signInWelcome, ["name": credentials.user.firstName]))
+        return .redirect(to: next ?? SiteRoute.account.path)
+    }
+
+    /// Starts a fresh session for `user` (a new id: no session fixation), merging the guest's
+    /// cart and favorites into the account's, and says so — including lines capped at stock.
+    static func completeSignIn(_ context: inout RequestContext, user: User, remember: Bool, welcome: String) throws {
+        let environment = context.environment
+        let now = context.now
+        let previous = try context.currentSession()
+        let guestCart = try previous.flatMap { $0.userID == nil ? try environment.sessions.loadCart(.guest($0.id)) : nil } ?? Cart()
+        let accountCart = try environment.sessions.loadCart(.account(user.id))
+        let products = try context.products(Array(Set((guestCart.lines + accountCart.lines).map(\.productID))))
+        let (merged, capped) = accountCart.merging(guestCart) { line in
+            products[line.productID]?.variants.first { $0.id == line.variantID }
+        }
+        let session = Session(id: Session.ID(rawValue: environment.makeSessionToken()), userID: user.id,
+                              csrfToken: environment.crypto.randomToken(), createdAt: now, lastSeenAt: now,
+                              expiresAt: now.addingTimeInterval(remember ? RequestContext.persistentLifetime
+                                                                  : RequestContext.browserSessionLifetime),
+                              isPersistent: remember)
+        try environment.sessions.signIn(SignIn(guestSession: previous?.id, newSession: session, accountCart: merged))
+        context.replaceSession(with: session)
+        var text = welcome
+        for line in capped {
+            let title = merged.line(for: line.variantID).flatMap { products[$0.productID]?.title } ?? ""
+            text += " " + context.l10n(.signInCartCapped, ["kept": context.l10n.number(line.kept), "title": title])
+        }
+        context.setFlash(Flash(kind: .success, text: text))
+    }
+
+    static func signOut(_ context: inout RequestContext, everywhere: Bool) throws -> Response {
+        if let session = try context.currentSession() {
+            if everywhere, let userID = session.userID {
+                try context.environment.sessions.deleteAll(userID, nil)
+            }
+            try context.environment.sessions.delete(session.id)
+        }
+        context.replaceSession(with: nil)
+        context.setFlash(Flash(kind: .success, text: context.l10n(everywhere ? .signOutEverywhereDone : .signOutDone)))
+        return .redirect(to: SiteRoute.home.path)
+    }
+
+    // MARK: Email verification
+
+    static func verificationEmail(to email: String, name: String, token: String, _ context: RequestContext) -> OutboxDraft {
+        let shop = context.l10n(.shopName)
+        let link = context.environment.publicURL + SiteRoute.verifyEmail(token: token).path
+        let firstName = name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name
+        return OutboxDraft(toAddress: email, toName: name, subject: context.l10n(.verifyEmailSubject, ["shop": shop]),
+                           textBody: context.l10n(.verifyEmailBody, ["name": firstName, "shop": shop, "link": link]),
+                           createdAt: context.now)
+    }
+
+    static func verifyEmail(_ context: inout RequestContext, token: String) throws -> Response {
+        let l10n = context.l10n
+        guard !token.isEmpty,
+              let user = try context.environment.accounts.verifyEmail(context.environment.crypto.sha256Hex(token), context.now) else {
+            return try page(&context, PageContent(
+                title: l10n(.verifyFailedTitle), tab: .account,
+                node: Views.message(title: l10n(.verifyFailedTitle), text: l10n(.verifyFailedText),
+                                    action: (l10n(.signInTitle), SiteRoute.account.path), l10n: l10n)),
+                status: .gone)
+        }
+        return try page(&context, PageContent(
+            title: l10n(.verifyDoneTitle), tab: .account,
+            node: Views.message(title: l10n(.verifyDoneTitle), text: l10n(.verifyDoneText, ["name": user.firstName]),
+                                action: (l10n(.errorBackHome), SiteRoute.home.path), l10n: l10n)))
+    }
+
+    static func verifyResend(_ context: inout RequestContext) throws -> Response {
+        guard let user = try context.currentUser() else {
+            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+        }
+        if !user.isVerified {
+            let token = context.environment.crypto.randomToken()
+            try context.environment.accounts.issueToken(
+                user.id,
+                TokenDraft(purpose: .emailVerification, tokenHash: context.environment.crypto.sha256Hex(token),
+                           expiresAt: context.now.addingTimeInterval(verificationLifetime)),
+                verificationEmail(to: user.email, name: user.name, token: token, context))
+            context.setFlash(Flash(kind: .success, text: context.l10n(.verifyResent, ["email": user.email])))
+        }
+        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account.path)
+    }
+
+    // MARK: Password reset
+
+    static func forgotPasswordPage(_ context: inout RequestContext, _ form: AccountForm = AccountForm(),
+                                   sentTo: String? = nil, status: HTTPStatus = .ok) throws -> Response {
+        try page(&context, PageContent(title: context.l10n(.forgotTitle), tab: .account,
+                                       node: Views.forgotPassword(form, sentTo: sentTo, l10n: context.l10n)), status: status)
+    }
+
+    /// Answers the same whether or not the account exists.
+    static func forgotPasswordSubmit(_ context: inout RequestContext) throws -> Response {
+        let typed = context.request.formValue("email") ?? ""
+        let email: String
+        do { email = try EmailRules.normalize(typed) } catch {
+            return try forgotPasswordPage(&context, AccountForm(values: ["email": typed],
+                                                                errors: ["email": [context.l10n.message(for: error)]]),
+                                          status: .unprocessableContent)
+        }
+        let environment = context.environment
+        let token = environment.crypto.randomToken()
+        let tokenHash = environment.crypto.sha256Hex(token)
+        if let user = try environment.accounts.credentials(email)?.user {
+            let shop = context.l10n(.shopName)
+            let link = environment.publicURL + SiteRoute.resetPassword(token: token).path
+            try environment.accounts.issueToken(
+                user.id, TokenDraft(purpose: .passwordReset, tokenHash: tokenHash, expiresAt: context.now.addingTimeInterval(resetLifetime)),
+                OutboxDraft(toAddress: user.email, toName: user.name, subject: context.l10n(.resetEmailSubject, ["shop": shop]),
+                            textBody: context.l10n(.resetEmailBody, ["name": user.firstName, "shop": shop, "link": link]),
+                            createdAt: context.now))
+        }
+        return try forgotPasswordPage(&context, sentTo: email)
+    }
+
+    static func resetPasswordPage(_ context: inout RequestContext, token: String) throws -> Response {
+        guard !token.isEmpty, try context.environment.accounts.passwordResetUser(
+            context.environment.crypto.sha256Hex(token), context.now) != nil else { return try resetFailed(&context) }
+        return try page(&context, PageContent(title: context.l10n(.resetTitle), tab: .account,
+                                              node: Views.resetPassword(AccountForm(), token: token, l10n: context.l10n)))
+    }
+
+    static func resetFailed(_ context: inout RequestContext) throws -> Response {
+        let l10n = context.l10n
+        return try page(&context, PageContent(
+            title: l10n(.resetFailedTitle), tab: .account,
+            node: Views.message(title: l10n(.resetFailedTitle), text: l10n(.resetFailedText),
+                                action: (l10n(.forgotTitle), SiteRoute.forgotPassword.path), l10n: l10n)),
+            status: .gone)
+    }
+
+    static func resetPasswordSubmit(_ context: inout RequestContext) throws -> Response {
+        let environment = context.environment
+        let token = context.request.formValue("token") ?? ""
+        let tokenHash = environment.crypto.sha256Hex(token)
+        guard !token.isEmpty, let user = try environment.accounts.passwordResetUser(tokenHash, context.now) else {
+            return try resetFailed(&context)
+        }
+        let password = context.request.formValue("password") ?? ""
+        var form = AccountForm()
+        let problems = PasswordRules.problems(password, name: user.name)
+        if !problems.isEmpty { form.errors["password"] = problems.map(context.l10n.message(for:)) }
+        if password != context.request.formValue("password_confirmation") {
+            form.errors["password_confirmation"] = [context.l10n.message(for: .passwordsDoNotMatch)]
+        }
+        guard form.errors.isEmpty else {
+            return try page(&context, PageContent(title: context.l10n(.resetTitle), tab: .account,
+                                                  node: Views.resetPassword(form, token: token, l10n: context.l10n)),
+                            status: .unprocessableContent)
+        }
+        guard let updated = try environment.accounts.resetPassword(tokenHash, try environment.crypto.hashPassword(password),
+                                                                   context.now) else {
+            return try resetFailed(&context)
+        }
+        context.replaceSession(with: nil)  // every session of the account is gone; start clean
+        try completeSignIn(&context, user: updated, remember: false, welcome: context.l10n(.resetDone))
+        return .redirect(to: SiteRoute.account.path)
+    }
+
+    // MARK: Account page
+
+    static func accountPage(_ context: inout RequestContext, _ form: AccountForm = AccountForm(),
+                            status: HTTPStatus = .ok) throws -> Response {
+        guard let user = try context.currentUser() else {
+            context.setFlash(Flash(kind: .error, text: context.l10n(.signInRequired)))
+            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+        }
+        return try page(&context, PageContent(title: context.l10n(.accountTitle), tab: .account,
+                                              node: Views.account(user, form: form, l10n: context.l10n)), status: status)
+    }
+
+    static func changePassword(_ context: inout RequestContext) throws -> Response {
+        let environment = context.environment
+        guard let user = try context.currentUser(), let session = try context.currentSession(),
+              let credentials = try environment.accounts.credentials(user.email) else {
+            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+        }
+        let request = context.request
+        let password = request.formValue("password") ?? ""
+        var form = AccountForm()
+        if !environment.crypto.verifyPassword(request.formValue("current_password") ?? "", credentials.passwordHash) {
+            form.errors["current_password"] = [context.l10n.message(for: .passwordWrong)]
+        }
+        let problems = PasswordRules.problems(password, name: user.name)
+        if !problems.isEmpty { form.errors["password"] = problems.map(context.l10n.message(for:)) }
+        if password != request.formValue("password_confirmation") {
+            form.errors["password_confirmation"] = [context.l10n.message(for: .passwordsDoNotMatch)]
+        }
+        guard form.errors.isEmpty else { return try accountPage(&context, form, status: .unprocessableContent) }
+        try environment.accounts.changePassword(user.id, try environment.crypto.hashPassword(password), session.id)
+        context.setFlash(Flash(kind: .success, text: context.l10n(.accountPasswordChanged)))
+        return .redirect(to: SiteRoute.account.path)
+    }
+
+    // MARK: Favorites
+
+    static func favoritesPage(_ context: inout RequestContext) throws -> Response {
+        let ids = try context.favoriteIDs()
+        let products = try context.products(ids)
+        let cards = ids.compactMap { products[$0] }.map(context.models.card)
+        return try page(&context, PageContent(title: context.l10n(.favoritesTitle), tab: .favorites,
+                                              node: Views.favorites(cards, l10n: context.l10n)))
+    }
+
+    /// `POST /favorites/{id}`: `favorite=1` adds, `0` removes. Answers JSON to scripts
+    /// (`Accept: application/json`), else redirects back with a message.
+    static func favoriteToggle(_ context: inout RequestContext, productID: Product.ID) throws -> Response {
+        guard let product = try context.products([productID])[productID] else { return context.errorPage(.notFound) }
+        let isFavorite = context.request.formValue("favorite") != "0"
+        try context.setFavorite(productID, isFavorite)
+        let count = try context.favoriteIDs().count
+        if context.request.headers["Accept"]?.contains("application/json") == true {
+            let label = context.l10n(isFavorite ? .favoriteRemove : .favoriteAdd)
+            let json = "{\"favorite\":\(isFavorite),\"count\":\(count),\"label\":\(JSONText.quote(label))}"
+            return Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                            body: Array(json.utf8))
+        }
+        context.setFlash(Flash(kind: .success,
+                               text: context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title]),
+                               linkText: isFavorite ? context.l10n(.favoritesTitle) : nil,
+                               linkHref: isFavorite ? SiteRoute.favorites.path : nil))
+        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
+                         ?? SiteRoute.product(handle: product.handle, variant: nil).path)
+    }
+}
+
+/// Minimal JSON string quoting for the few JSON answers the storefront gives to its own script.
+enum JSONText {
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<": out += "\\u003c"
+            case _ where scalar.value < 0x20:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,397 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+private let lamp = ProductDraft.mock(
+    handle: "lamp", title: "Desk Lamp", category: "Lamps",
+    variants: [.mock(sku: "LAMP", price: .usd(40_00), inventory: .tracked(quantity: 3, allowsBackorder: false))])
+private let mug = ProductDraft.mock(handle: "mug", title: "Mug", category: "Kitchen",
+                                    variants: [.mock(sku: "MUG", price: .usd(9_00))])
+
+private let goodPassword = "Blue9sky!"
+
+/// Registers Ana on `shop` and returns the response to the form.
+@discardableResult
+private func register(_ shop: TestShop, name: String = "Ana Lima", email: String = "Ana@Example.com",
+                      password: String = goodPassword) throws -> TestResponse {
+    try shop.post("/account/register", [("name", name), ("email", email), ("password", password),
+                                        ("password_confirmation", password)])
+}
+
+@discardableResult
+private func signIn(_ shop: TestShop, email: String = "ana@example.com", password: String = goodPassword,
+                    remember: Bool = false, from address: String = "127.0.0.1") throws -> TestResponse {
+    var form = [("email", email), ("password", password)]
+    if remember { form.append(("remember", "1")) }
+    return try shop.send(.post, "/account/sign-in", form: form, remoteAddress: address)
+}
+
+private func signOut(_ shop: TestShop) throws { try shop.post("/account/sign-out", []) }
+
+@Suite("Registration and email verification")
+struct RegistrationFlowTests {
+    @Test func registeringCreatesASignedInUnverifiedAccountAndQueuesTheEmail() throws {
+        let shop = try TestShop([lamp])
+        let response = try register(shop)
+        #expect(response.status == 303 && response.header("Location") == "/account")
+        let account = try shop.get("/account")
+        #expect(account.text.contains("ana@example.com") && account.text.contains("Not confirmed yet"))
+        #expect(account.text.contains("Please confirm your email address"))
+        let email = try #require(try shop.outbox().last)
+        #expect(email.draft.toAddress == "ana@example.com" && email.draft.subject.contains("Confirm your email"))
+        #expect(try shop.lastEmailedPath()?.hasPrefix("/account/verify?token=") == true)
+        let stored = try #require(try shop.accounts.credentials("ana@example.com"))
+        #expect(stored.passwordHash.hasPrefix("$argon2id$") && !stored.passwordHash.contains(goodPassword))
+    }
+
+    @Test func theLinkVerifiesOnceAndNotAfterADay() throws {
+        let shop = try TestShop()
+        try register(shop)
+        let link = try #require(try shop.lastEmailedPath())
+        let confirmed = try shop.get(link)
+        #expect(confirmed.status == 200 && confirmed.text.contains("Email confirmed"))
+        #expect(try shop.get("/account").text.contains("Confirmed"))
+        #expect(!(try shop.get("/account").text.contains("Please confirm your email")))
+        #expect(try shop.get(link).status == 410, "single use")
+
+        let late = try TestShop()
+        try register(late, email: "late@example.com")
+        let lateLink = try #require(try late.lastEmailedPath())
+        late.clock.advance(by: 24 * 3600 + 1)
+        #expect(try late.get(lateLink).status == 410)
+        #expect(try late.get("/account/verify?token=nonsense").status == 410)
+    }
+
+    @Test func resendingSendsANewLinkAndTheOldOneStopsWorking() throws {
+        let shop = try TestShop()
+        try register(shop)
+        let first = try #require(try shop.lastEmailedPath())
+        try shop.post("/account/verify/resend", [])
+        let second = try #require(try shop.lastEmailedPath())
+        #expect(first != second)
+        #expect(try shop.get(first).status == 410)
+        #expect(try shop.get(second).status == 200)
+    }
+
+    @Test func everyRuleBrokenIsShownNextToItsField() throws {
+        let shop = try TestShop()
+        let response = try shop.post("/account/register", [("name", "Şule Öztürk"), ("email", "sule@"),
+                                                           ("password", "sule123"), ("password_confirmation", "x")])
+        #expect(response.status == 422)
+        for message in ["Please enter an email address like name@example.com.", "Use at least 8 characters.",
+                        "Don&#39;t use your name in your password.", "Avoid runs of digits like 123 or 987.",
+                        "The two passwords don&#39;t match."] {
+            #expect(response.text.contains(message), "\(message)")
+        }
+        #expect(response.text.contains("value=\"Şule Öztürk\""), "typed values are kept")
+        #expect(try shop.outbox().isEmpty)
+    }
+
+    @Test func emailsAreUniqueWhateverTheirCase() throws {
+        let shop = try TestShop()
+        try register(shop, email: "ana@example.com")
+        try signOut(shop)
+        let again = try register(shop, email: "  ANA@example.COM ")
+        #expect(again.status == 422 && again.text.contains("There is already an account with this email."))
+        #expect(try shop.accounts.users().count == 1)
+    }
+}
+
+@Suite("Sign-in, sign-out and throttling")
+struct SignInFlowTests {
+    private func shopWithAna() throws -> TestShop {
+        let shop = try TestShop([lamp, mug])
+        try register(shop)
+        try signOut(shop)
+        return shop
+    }
+
+    @Test func signingInRotatesTheSessionAndGreets() throws {
+        let shop = try shopWithAna()
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        let guestSession = try #require(shop.cookies["shoppable_session"])
+        let response = try signIn(shop)
+        #expect(response.status == 303 && response.header("Location") == "/account")
+        let newSession = try #require(shop.cookies["shoppable_session"])
+        #expect(newSession != guestSession, "no session fixation")
+        #expect(try shop.sessions.find(Session.ID(rawValue: guestSession)) == nil, "the guest session is gone")
+        #expect(try shop.get("/account").text.contains("Welcome back, Ana."))
+        let cookie = try #require(response.response.headers.values(for: "Set-Cookie").first { $0.hasPrefix("shoppable_session=") })
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && !cookie.contains("Max-Age"),
+                "without “remember me” the cookie ends with the browser session")
+    }
+
+    @Test func rememberMeKeepsTheCookieForThirtyDays() throws {
+        let shop = try shopWithAna()
+        let response = try signIn(shop, remember: true)
+        let cookie = try #require(response.response.headers.values(for: "Set-Cookie").first { $0.hasPrefix("shoppable_session=") })
+        #expect(cookie.contains("Max-Age=2592000"))
+    }
+
+    @Test func wrongPasswordAndUnknownEmailGetTheSameAnswer() throws {
+        let shop = try shopWithAna()
+        let wrong = try signIn(shop, password: "Wrong9password")
+        let unknown = try signIn(shop, email: "nobody@example.com")
+        for response in [wrong, unknown] {
+            #expect(response.status == 401)
+            #expect(response.text.contains("Email or password is wrong."))
+        }
+        #expect(shop.cookies["shoppable_session"] == nil)
+    }
+
+    @Test func fiveFailuresLockTheAccountForAWhileButNotForever() throws {
+        let shop = try shopWithAna()
+        for attempt in 0..<5 { try signIn(shop, password: "Wrong9pass\(attempt)", from: "10.0.0.\(attempt)") }
+        let locked = try signIn(shop, from: "10.0.1.1")
+        #expect(locked.status == 429 && locked.text.contains("Too many attempts. Please try again in 15 minutes."))
+        #expect(locked.header("Retry-After") != nil)
+        shop.clock.advance(by: 15 * 60 + 1)
+        #expect(try signIn(shop, from: "10.0.1.1").status == 303, "the lock ends by itself")
+    }
+
+    @Test func oneAddressGuessingManyAccountsIsThrottledToo() throws {
+        let shop = try shopWithAna()
+        for attempt in 0..<5 { try signIn(shop, email: "user\(attempt)@example.com", from: "203.0.113.9") }
+        #expect(try signIn(shop, from: "203.0.113.9").status == 429)
+        #expect(try signIn(shop, from: "198.51.100.7").status == 303, "other addresses are not affected")
+    }
+
+    @Test func signingOutEndsTheSessionOnTheServer() throws {
+        let shop = try shopWithAna()
+        try signIn(shop)
+        let session = try #require(shop.cookies["shoppable_session"])
+        try signOut(shop)
+        #expect(try shop.sessions.find(Session.ID(rawValue: session)) == nil)
+        shop.cookies["shoppable_session"] = session  // a stolen cookie replayed
+        #expect(try shop.get("/account").status == 303, "it no longer signs anyone in")
+    }
+
+    @Test func nextOnlyLeadsToPathsOnThisSite() throws {
+        let shop = try shopWithAna()
+        let local = try shop.send(.post, "/account/sign-in", form: [("email", "ana@example.com"), ("password", goodPassword),
+                                                                    ("next", "/favorites")])
+        #expect(local.header("Location") == "/favorites")
+        for evil in ["//evil.example", "https://evil.example", "/\\evil.example"] {
+            try signOut(shop)
+            let response = try shop.send(.post, "/account/sign-in", form: [("email", "ana@example.com"),
+                                                                           ("password", goodPassword), ("next", evil)])
+            #expect(response.header("Location") == "/account", "\(evil)")
+        }
+    }
+
+    @Test func theAccountPageAsksGuestsToSignIn() throws {
+        let shop = try TestShop()
+        let response = try shop.get("/account")
+        #expect(response.status == 303 && response.header("Location") == "/account/sign-in?next=/account")
+        let page = try shop.get("/account/sign-in?next=/account")
+        #expect(page.text.contains("name=\"next\" value=\"/account\""))
+    }
+
+    @Test func cookiesAreSecureWhenTheShopIsServedOverHTTPS() throws {
+        let shop = try TestShop([mug])
+        shop.environment.secureCookies = true
+        let added = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        #expect(added.response.headers.values(for: "Set-Cookie").allSatisfy { $0.contains("; Secure") })
+    }
+}
+
+@Suite("Password reset and change")
+struct PasswordFlowTests {
+    @Test func resetAnswersTheSameForUnknownEmailsAndMailsOnlyRealOnes() throws {
+        let shop = try TestShop()
+        try register(shop)
+        try signOut(shop)
+        let before = try shop.outbox().count
+        let unknown = try shop.post("/account/password/forgot", [("email", "nobody@example.com")])
+        let known = try shop.post("/account/password/forgot", [("email", "Ana@example.com")])
+        #expect(unknown.status == known.status)
+        #expect(unknown.text.replacingOccurrences(of: "nobody@example.com", with: "X")
+                    .replacingOccurrences(of: #"value="[^"]*""#, with: "", options: .regularExpression)
+                == known.text.replacingOccurrences(of: "ana@example.com", with: "X")
+                    .replacingOccurrences(of: #"value="[^"]*""#, with: "", options: .regularExpression))
+        #expect(try shop.outbox().count == before + 1)
+        #expect(try shop.lastEmailedPath()?.hasPrefix("/account/password/reset?token=") == true)
+    }
+
+    @Test func resettingSignsOutEveryOtherSessionAndTheLinkWorksOnce() throws {
+        let phone = try TestShop()
+        try register(phone)
+        let laptop = try TestShop()
+        laptop.environment = phone.environment
+        try signIn(laptop)
+        #expect(try laptop.get("/account").status == 200)
+
+        try signOut(phone)
+        try phone.post("/account/password/forgot", [("email", "ana@example.com")])
+        let link = try #require(try phone.lastEmailedPath())
+        let token = String(link.split(separator: "=", maxSplits: 1)[1])
+        #expect(try phone.get(link).text.contains("Choose a new password"))
+        let weak = try phone.post("/account/password/reset", [("token", token), ("password", "lima1234"),
+                                                              ("password_confirmation", "lima1234")])
+        #expect(weak.status == 422 && weak.text.contains("Don&#39;t use your name"))
+        let done = try phone.post("/account/password/reset", [("token", token), ("password", "New9harbor"),
+                                                              ("password_confirmation", "New9harbor")])
+        #expect(done.status == 303)
+        #expect(try laptop.get("/account").status == 303, "the laptop was signed out")
+        #expect(try phone.post("/account/password/reset", [("token", token), ("password", "Other9harbor"),
+                                                           ("password_confirmation", "Other9harbor")]).status == 410)
+        try signOut(phone)
+        #expect(try signIn(phone, password: "New9harbor").status == 303)
+    }
+
+    @Test func resetLinksExpireAfterAnHour() throws {
+        let shop = try TestShop()
+        try register(shop)
+        try shop.post("/account/password/forgot", [("email", "ana@example.com")])
+        let link = try #require(try shop.lastEmailedPath())
+        shop.clock.advance(by: 3601)
+        #expect(try shop.get(link).status == 410)
+    }
+
+    @Test func changingThePasswordNeedsTheCurrentOneAndSignsOutOtherDevices() throws {
+        let shop = try TestShop()
+        try register(shop)
+        let other = try TestShop()
+        other.environment = shop.environment
+        try signIn(other)
+        let wrong = try shop.post("/account/password", [("current_password", "nope"), ("password", "New9harbor"),
+                                                        ("password_confirmation", "New9harbor")])
+        #expect(wrong.status == 422 && wrong.text.contains("That isn&#39;t your current password."))
+        let changed = try shop.post("/account/password", [("current_password", goodPassword), ("password", "New9harbor"),
+                                                          ("password_confirmation", "New9harbor")])
+        #expect(changed.status == 303)
+        #expect(try shop.get("/account").status == 200, "this device stays signed in")
+        #expect(try other.get("/account").status == 303, "the other one is signed out")
+    }
+
+    @Test func signOutEverywhereEndsEverySession() throws {
+        let shop = try TestShop()
+        try register(shop)
+        let other = try TestShop()
+        other.environment = shop.environment
+        try signIn(other)
+        try shop.post("/account/sign-out-everywhere", [])
+        #expect(try shop.get("/account").status == 303)
+        #expect(try other.get("/account").status == 303)
+    }
+}
+
+@Suite("Favorites and cart merge")
+struct FavoritesAndMergeTests {
+    private func productID(_ shop: TestShop, _ handle: String) throws -> Int64 {
+        try #require(try shop.catalog.productByHandle(handle)).id.rawValue
+    }
+
+    @Test func heartsToggleWithoutJavaScriptAndTheTabListsThem() throws {
+        let shop = try TestShop([lamp, mug])
+        let id = try productID(shop, "lamp")
+        let page = try shop.get("/products/lamp")
+        #expect(page.text.contains("action=\"/favorites/\(id)\"") && page.text.contains("aria-pressed=\"false\""))
+        let added = try shop.post("/favorites/\(id)", [("favorite", "1"), ("return_to", "/products/lamp")])
+        #expect(added.status == 303 && added.header("Location") == "/products/lamp")
+        let after = try shop.get("/products/lamp")
+        #expect(after.text.contains("aria-pressed=\"true\"") && after.text.contains("Saved Desk Lamp to your favorites."))
+        #expect(after.text.contains("data-favorites-count=\"1\""))
+        let favorites = try shop.get("/favorites")
+        #expect(favorites.text.contains("Desk Lamp") && !favorites.text.contains(">Mug<"))
+        try shop.post("/favorites/\(id)", [("favorite", "0")])
+        #expect(try shop.get("/favorites").text.contains("No favorites yet"))
+    }
+
+    @Test func scriptsGetJSONBack() throws {
+        let shop = try TestShop([lamp])
+        let id = try productID(shop, "lamp")
+        _ = try shop.get("/")
+        let response = try shop.send(.post, "/favorites/\(id)", form: [("favorite", "1")], headers: ["Accept": "application/json"])
+        #expect(response.status == 200 && response.header("Content-Type") == "application/json")
+        #expect(response.text == #"{"favorite":true,"count":1,"label":"Remove from favorites"}"#)
+    }
+
+    @Test func unpublishedProductsDisappearFromFavoritesQuietly() throws {
+        let shop = try TestShop([lamp, mug])
+        try shop.post("/favorites/\(productID(shop, "lamp"))", [("favorite", "1")])
+        try shop.post("/favorites/\(productID(shop, "mug"))", [("favorite", "1")])
+        var hidden = lamp
+        hidden.isPublished = false
+        _ = try shop.catalog.upsert([hidden])
+        let page = try shop.get("/favorites")
+        #expect(page.status == 200 && page.text.contains(">Mug<") && !page.text.contains("Desk Lamp"))
+    }
+
+    @Test func guestFavoritesAndCartMergeIntoTheAccountWithTheStockCap() throws {
+        let shop = try TestShop([lamp, mug])
+        try register(shop)
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "2")])   // the account's cart
+        try shop.post("/favorites/\(productID(shop, "mug"))", [("favorite", "1")])
+        try signOut(shop)
+
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "2")])   // as a guest
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        try shop.post("/favorites/\(productID(shop, "lamp"))", [("favorite", "1")])
+        try signIn(shop)
+        let cart = try shop.get("/cart")
+        #expect(cart.text.contains("We could only keep 3 of Desk Lamp in your cart: that&#39;s all we have."))
+        #expect(cart.text.contains("data-cart-count=\"4\""), "3 lamps (capped) + 1 mug")
+        let favorites = try shop.get("/favorites")
+        #expect(favorites.text.contains("Desk Lamp") && favorites.text.contains(">Mug<"))
+
+        // The account's cart follows Ana to another browser.
+        let otherBrowser = try TestShop()
+        otherBrowser.environment = shop.environment
+        try signIn(otherBrowser)
+        #expect(try otherBrowser.get("/cart").text.contains("data-cart-count=\"4\""))
+    }
+}
+
+@Suite("Security baseline")
+struct SecurityBaselineTests {
+    @Test(arguments: ["/cart/add", "/favorites/1", "/account/sign-in", "/account/register", "/account/sign-out",
+                      "/account/password/forgot", "/account/verify/resend"])
+    func postsWithoutTheTokenAreRefusedAndChangeNothing(path: String) throws {
+        let shop = try TestShop([lamp])
+        _ = try shop.get("/")
+        let response = try shop.post(path, [("product", "lamp"), ("quantity", "1"), ("favorite", "1"),
+                                            ("email", "a@example.com"), ("password", "x"), ("name", "A")], csrf: false)
+        #expect(response.status == 403 && response.text.contains("That form has expired"))
+        #expect(shop.cookies["shoppable_session"] == nil)
+        #expect(try shop.outbox().isEmpty)
+    }
+
+    @Test func aTokenFromAnotherVisitorIsRefused() throws {
+        let shop = try TestShop([lamp])
+        let other = try TestShop([lamp])
+        _ = try other.get("/")
+        let stolen = try #require(other.csrfToken)
+        _ = try shop.get("/")
+        let response = try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1"), ("csrf_token", stolen)])
+        #expect(response.status == 403)
+    }
+
+    @Test func signInRotatesTheCSRFToken() throws {
+        let shop = try TestShop()
+        try register(shop)
+        try signOut(shop)
+        _ = try shop.get("/account/sign-in")
+        let before = try #require(shop.csrfToken)
+        try signIn(shop)
+        _ = try shop.get("/account")
+        #expect(shop.csrfToken != before)
+    }
+
+    @Test func namesAndEmailsAreEscapedOnEveryAccountPage() throws {
+        let shop = try TestShop()
+        let payload = "<script>alert(1)</script>\"onmouseover=\"x"
+        try register(shop, name: "Evil \(payload) Person", email: "evil@example.com")
+        for path in ["/account", "/"] {
+            let page = try shop.get(path)
+            #expect(!page.text.contains("<script>alert"), "\(path)")
+            #expect(!page.text.contains("\"onmouseover"), "\(path)")
+        }
+        let signInPage = try shop.send(.post, "/account/sign-in", form: [("email", payload), ("password", "x")])
+        #expect(!signInPage.text.contains("<script>alert") && signInPage.text.contains("&lt;script&gt;"))
+    }
+}
