@@ -45,11 +45,6 @@ private struct SMTPDelivery {
             throw MailError(kind: .smtp, message: "curl_global_init failed: \(Self.text(of: globalStatus))",
                             curlCode: Int(globalStatus.rawValue))
         }
-        guard let handle = curl_easy_init() else {
-            throw MailError(kind: .smtp, message: "curl_easy_init failed")
-        }
-        defer { curl_easy_cleanup(handle) }
-
         var recipients: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(recipients) }
         for mailbox in message.to {
@@ -59,14 +54,19 @@ private struct SMTPDelivery {
             recipients = appended
         }
 
-        // libcurl writes into this buffer until the handle is cleaned up; it outlives `handle`
-        // (defers run in reverse order).
+        // libcurl may use the error buffer, the recipient list and the upload source until the
+        // handle is cleaned up, so they are made first: defers run in reverse order, and the
+        // handle's cleanup comes before their release.
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorBuffer.deallocate() }
-
         let upload = UploadSource(bytes: message.rendered())
         try withExtendedLifetime(upload) { () throws(MailError) in
+            guard let handle = curl_easy_init() else {
+                throw MailError(kind: .smtp, message: "curl_easy_init failed")
+            }
+            defer { curl_easy_cleanup(handle) }
+
             let context = Unmanaged.passUnretained(upload).toOpaque()
             let milliseconds = timeout > 0 ? max(1, Int(min(timeout * 1000, Double(Int32.max)))) : 0
             let options: [(String, () -> CURLcode)] = [
