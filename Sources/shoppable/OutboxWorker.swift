@@ -5,7 +5,7 @@ import ShopStore
 /// Delivers queued emails in the background (DESIGN.md §3): a request only writes the message to
 /// the `outbox` table in its own transaction; this worker sends it, so a slow or broken SMTP
 /// server never slows a page and a crash loses nothing. Failed attempts are retried with growing
-/// pauses (30 s, 1 min, 2 min, … at most 1 h).
+/// pauses (30 s, 1 min, 2 min, … at most 1 h; a day after a permanent refusal such as a 5xx reply).
 final class OutboxWorker: @unchecked Sendable {
     private let accounts: AccountStore
     private let transport: MailTransport
@@ -63,13 +63,15 @@ final class OutboxWorker: @unchecked Sendable {
                 let email = EmailMessage(
                     from: sender, to: [EmailAddress(message.draft.toAddress, displayName: message.draft.toName)],
                     subject: message.draft.subject, textBody: message.draft.textBody, htmlBody: message.draft.htmlBody,
-                    date: message.draft.createdAt)
+                    messageID: "outbox-\(message.id.rawValue)@shoppable", date: message.draft.createdAt)
                 do {
                     try transport.send(email)
                     try accounts.markSent(message.id, Date())
                     log("outbox: sent message \(message.id.rawValue) to \(message.draft.toAddress)")
                 } catch {
-                    let pause = min(30 * pow(2, Double(message.attempts)), 3600)
+                    // A refusal that will not change (bad address, 5xx) is retried only daily.
+                    let permanent = (error as? MailError)?.isPermanent ?? false
+                    let pause = permanent ? 86_400 : min(30 * pow(2, Double(message.attempts)), 3600)
                     try accounts.markFailed(message.id, "\(error)", Date().addingTimeInterval(pause))
                     log("outbox: message \(message.id.rawValue) to \(message.draft.toAddress) failed (attempt \(message.attempts + 1)): \(error); retrying in \(Int(pause)) s")
                 }
