@@ -4,75 +4,216 @@ import ShopCore
 import SQLite
 
 extension SessionStore {
-    /// Sessions and carts in a SQLite database (schema: `ShopSchema`, migrated beforehand).
+    /// Sessions, carts and favorites in a SQLite database (schema: `ShopSchema`, migrated
+    /// beforehand). Every write is one transaction (`BEGIN IMMEDIATE`, through the process's
+    /// `WriterGate`).
     ///
-    /// Times are kept to the whole second (`StoredTime`). `create` refuses a known id, `touch`
-    /// of an unknown id does nothing. `saveCart` replaces the lines in one transaction, keeping
-    /// their order; it takes each line's product from the variant row and leaves out lines whose
-    /// variant no longer exists (removed by an import since the cart was loaded).
+    /// - Times are kept to the whole second (`StoredTime`).
+    /// - `create` refuses a known id (`SessionStoreError.sessionAlreadyExists`) and a `userID`
+    ///   that is not stored (`AccountStoreError.userNotFound`); `touch` and `delete` of an
+    ///   unknown id do nothing.
+    /// - Deleting a session (`delete`, `deleteAll`, `purgeExpired`, `signIn`) deletes its
+    ///   guest cart and favorites (`ON DELETE CASCADE`); an account's stay.
+    /// - `saveCart` and `setFavorite` throw `SessionStoreError.sessionNotFound` for an unknown
+    ///   guest session and `AccountStoreError.userNotFound` for an unknown account.
+    ///   `saveCart` replaces the lines keeping their order; it takes each line's product from
+    ///   the variant row and leaves out lines whose variant no longer exists (removed by an
+    ///   import since the cart was loaded). `setFavorite` ignores a product that does not exist.
+    /// - Favorites come back most recently added first (same second: the later call first);
+    ///   they vanish with their product (`ON DELETE CASCADE`), unpublished ones stay.
+    /// - `signIn` throws `AccountStoreError.userNotFound` when `newSession.userID` is nil or
+    ///   unknown, `sessionAlreadyExists` when the new id is taken, and changes nothing then; an
+    ///   unknown `guestSession` is skipped. Favorites move as a union keeping each product's
+    ///   earlier `addedAt`.
     /// - Parameter database: the migrated database.
     public static func sqlite(_ database: SQLiteDatabase) -> SessionStore {
         SessionStore(
             create: { session in
-                // Single-statement writes still go through `transaction` so they take turns with the
-                // process's other writers (`WriterGate`) instead of meeting SQLite's busy sleep.
                 try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("""
-                            INSERT INTO sessions (id, created_at, last_seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING
-                            """).run([.text(session.id.rawValue), .integer(StoredTime.unixSeconds(session.createdAt)),
-                                      .integer(StoredTime.unixSeconds(session.lastSeenAt))])
-                        guard connection.changes == 1 else { throw SessionStoreError.sessionAlreadyExists(session.id) }
-                    }
+                    try connection.transaction { try insert(session, connection) }
                 }
             },
             find: { id in
                 try database.withConnection { connection in
-                    try connection.prepare("SELECT created_at, last_seen_at FROM sessions WHERE id = ?")
-                        .first([.text(id.rawValue)]).map { row in
-                            Session(id: id, createdAt: StoredTime.date(unixSeconds: try row.int64(0)),
-                                    lastSeenAt: StoredTime.date(unixSeconds: try row.int64(1)))
-                        }
-                }
-            },
-            touch: { id, date in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("UPDATE sessions SET last_seen_at = ? WHERE id = ?")
-                            .run([.integer(StoredTime.unixSeconds(date)), .text(id.rawValue)])
+                    try connection.prepare("""
+                        SELECT user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent
+                        FROM sessions WHERE id = ?
+                        """).first([.text(id.rawValue)]).map { row in
+                        Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfToken: try row.string(1),
+                                createdAt: StoredTime.date(unixSeconds: try row.int64(2)),
+                                lastSeenAt: StoredTime.date(unixSeconds: try row.int64(3)),
+                                expiresAt: StoredTime.date(unixSeconds: try row.int64(4)), isPersistent: try row.bool(5))
                     }
                 }
             },
-            loadCart: { id in
+            touch: { id, lastSeenAt, expiresAt in
                 try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?")
+                            .run([.integer(StoredTime.unixSeconds(lastSeenAt)), .integer(StoredTime.unixSeconds(expiresAt)),
+                                  .text(id.rawValue)])
+                    }
+                }
+            },
+            delete: { id in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(id.rawValue)])
+                    }
+                }
+            },
+            deleteAll: { userID, keeping in
+                try database.withConnection { connection in
+                    try connection.transaction { try deleteSessions(of: userID, keeping: keeping, connection) }
+                }
+            },
+            purgeExpired: { before in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM sessions WHERE expires_at < ?")
+                            .run([.integer(StoredTime.unixSeconds(before))])
+                        return connection.changes  // cascaded cart and favorite rows are not counted
+                    }
+                }
+            },
+            signIn: { signIn in
+                try SessionStoreError.checkLines(of: signIn.accountCart)
+                guard let userID = signIn.newSession.userID else { throw AccountStoreError.userNotFound }
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try insert(signIn.newSession, connection)
+                        try replaceCart(of: .account(userID), with: signIn.accountCart, connection)
+                        guard let guest = signIn.guestSession, guest != signIn.newSession.id else { return }
+                        // Products both have: the account keeps its row with the earlier date.
+                        try connection.prepare("""
+                            UPDATE favorites SET added_at = min(added_at, (
+                                SELECT guest.added_at FROM favorites AS guest
+                                WHERE guest.session_id = ?1 AND guest.product_id = favorites.product_id))
+                            WHERE user_id = ?2 AND product_id IN (SELECT product_id FROM favorites WHERE session_id = ?1)
+                            """).run([.text(guest.rawValue), .integer(userID.rawValue)])
+                        // The others move over, keeping their rows (dates and order).
+                        try connection.prepare("""
+                            UPDATE favorites SET user_id = ?2, session_id = NULL
+                            WHERE session_id = ?1 AND product_id NOT IN (SELECT product_id FROM favorites WHERE user_id = ?2)
+                            """).run([.text(guest.rawValue), .integer(userID.rawValue)])
+                        // The guest session goes with its cart and what is left of its favorites.
+                        try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(guest.rawValue)])
+                    }
+                }
+            },
+            loadCart: { shopper in
+                try database.withConnection { connection in
+                    let owner = Owner(shopper)
                     let lines = try connection.prepare("""
-                        SELECT product_id, variant_id, quantity FROM cart_lines WHERE session_id = ? ORDER BY position
-                        """).query([.text(id.rawValue)]).map { row in
+                        SELECT product_id, variant_id, quantity FROM cart_lines WHERE \(owner.column) = ? ORDER BY position
+                        """).query([owner.value]).map { row in
                         LineItem(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
                                  quantity: try row.int(2))
                     }
                     return Cart(lines: lines)
                 }
             },
-            saveCart: { id, cart in
+            saveCart: { shopper, cart in
                 try SessionStoreError.checkLines(of: cart)
                 try database.withConnection { connection in
                     try connection.transaction {
-                        guard try connection.prepare("SELECT 1 FROM sessions WHERE id = ?").first([.text(id.rawValue)]) != nil else {
-                            throw SessionStoreError.sessionNotFound(id)
-                        }
-                        try connection.prepare("DELETE FROM cart_lines WHERE session_id = ?").run([.text(id.rawValue)])
-                        let insert = try connection.prepare("""
-                            INSERT INTO cart_lines (session_id, variant_id, product_id, quantity, position)
-                            SELECT ?, id, product_id, ?, ? FROM variants WHERE id = ?
-                            """)
-                        for (position, line) in cart.lines.enumerated() {
-                            try insert.run([.text(id.rawValue), SQLValue(line.quantity), SQLValue(position),
-                                            .integer(line.variantID.rawValue)])
+                        try requireOwner(shopper, connection)
+                        try replaceCart(of: shopper, with: cart, connection)
+                    }
+                }
+            },
+            favorites: { shopper in
+                try database.withConnection { connection in
+                    let owner = Owner(shopper)
+                    return try connection.prepare("""
+                        SELECT product_id FROM favorites WHERE \(owner.column) = ? ORDER BY added_at DESC, id DESC
+                        """).query([owner.value]).map { Product.ID(try $0.int64(0)) }
+                }
+            },
+            setFavorite: { shopper, productID, isFavorite, date in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try requireOwner(shopper, connection)
+                        let owner = Owner(shopper)
+                        if isFavorite {
+                            try connection.prepare("""
+                                INSERT INTO favorites (\(owner.column), product_id, added_at)
+                                SELECT ?, id, ? FROM products WHERE id = ?
+                                ON CONFLICT DO NOTHING
+                                """).run([owner.value, .integer(StoredTime.unixSeconds(date)), .integer(productID.rawValue)])
+                        } else {
+                            try connection.prepare("DELETE FROM favorites WHERE \(owner.column) = ? AND product_id = ?")
+                                .run([owner.value, .integer(productID.rawValue)])
                         }
                     }
                 }
             }
         )
+    }
+
+    /// The columns that say whose a cart line or favorite is.
+    private struct Owner {
+        /// `session_id` for a guest, `user_id` for an account (a fixed name: safe to splice into SQL).
+        var column: String
+        var value: SQLValue
+
+        init(_ shopper: Shopper) {
+            switch shopper {
+            case let .guest(id): (column, value) = ("session_id", .text(id.rawValue))
+            case let .account(id): (column, value) = ("user_id", .integer(id.rawValue))
+            }
+        }
+    }
+
+    /// Inserts a session. - Throws: `sessionAlreadyExists`, `AccountStoreError.userNotFound`.
+    private static func insert(_ session: Session, _ connection: Connection) throws {
+        if let userID = session.userID {
+            guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
+                throw AccountStoreError.userNotFound
+            }
+        }
+        try connection.prepare("""
+            INSERT INTO sessions (id, user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """).run([.text(session.id.rawValue), SQLValue(session.userID?.rawValue), .text(session.csrfToken),
+                      .integer(StoredTime.unixSeconds(session.createdAt)), .integer(StoredTime.unixSeconds(session.lastSeenAt)),
+                      .integer(StoredTime.unixSeconds(session.expiresAt)), SQLValue(session.isPersistent)])
+        guard connection.changes == 1 else { throw SessionStoreError.sessionAlreadyExists(session.id) }
+    }
+
+    /// Throws unless the shopper's guest session or account is stored.
+    private static func requireOwner(_ shopper: Shopper, _ connection: Connection) throws {
+        switch shopper {
+        case let .guest(id):
+            guard try connection.prepare("SELECT 1 FROM sessions WHERE id = ?").first([.text(id.rawValue)]) != nil else {
+                throw SessionStoreError.sessionNotFound(id)
+            }
+        case let .account(id):
+            guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(id.rawValue)]) != nil else {
+                throw AccountStoreError.userNotFound
+            }
+        }
+    }
+
+    /// Replaces the shopper's cart lines, leaving out variants that no longer exist.
+    private static func replaceCart(of shopper: Shopper, with cart: Cart, _ connection: Connection) throws {
+        let owner = Owner(shopper)
+        try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ?").run([owner.value])
+        let insert = try connection.prepare("""
+            INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position)
+            SELECT ?, id, product_id, ?, ? FROM variants WHERE id = ?
+            """)
+        for (position, line) in cart.lines.enumerated() {
+            try insert.run([owner.value, SQLValue(line.quantity), SQLValue(position), .integer(line.variantID.rawValue)])
+        }
+    }
+}
+
+extension SessionStore {
+    /// Deletes the account's sessions but `keeping` (their guest rows cascade). Shared with the
+    /// account store's password operations, inside their transaction.
+    static func deleteSessions(of userID: User.ID, keeping: Session.ID?, _ connection: Connection) throws {
+        try connection.prepare("DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?")
+            .run([.integer(userID.rawValue), SQLValue(keeping?.rawValue)])
     }
 }

@@ -111,5 +111,111 @@ public enum ShopSchema {
             CREATE TRIGGER variants_delete_bumps_catalog_version AFTER DELETE ON variants
             BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
             """),
+        Migration(version: 3, sql: """
+            -- Accounts (issue #3): users, signed-in sessions, carts and favorites of guests or
+            -- accounts, single-use emailed tokens, sign-in failures, and the email outbox.
+
+            CREATE TABLE users (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,        -- never reused
+                email TEXT NOT NULL COLLATE NOCASE UNIQUE,   -- normalized by the app; unique without ASCII case
+                name TEXT NOT NULL,
+                password_hash TEXT NOT NULL,                 -- argon2id encoded string
+                email_verified_at INTEGER,                   -- Unix seconds; NULL until confirmed
+                created_at INTEGER NOT NULL                  -- Unix seconds
+            );
+            CREATE INDEX users_created ON users (created_at, id);
+
+            -- Sessions gain an account, a CSRF token, a sliding expiry and a cookie kind. SQLite
+            -- cannot add NOT NULL columns without defaults, so the tables are rebuilt: the old ones
+            -- are renamed (foreign keys follow the rename), copied, then dropped child first so that
+            -- no cascade deletes anything. Existing guest sessions and their carts are kept, each
+            -- with a fresh random CSRF token and an expiry 30 days after it was last seen.
+            ALTER TABLE cart_lines RENAME TO cart_lines_v2;
+            ALTER TABLE sessions RENAME TO sessions_v2;
+
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,                         -- 32 hex digits
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,  -- NULL for a guest
+                csrf_token TEXT NOT NULL,
+                created_at INTEGER NOT NULL,                 -- Unix seconds
+                last_seen_at INTEGER NOT NULL,               -- Unix seconds
+                expires_at INTEGER NOT NULL,                 -- Unix seconds
+                is_persistent INTEGER NOT NULL DEFAULT 1 CHECK (is_persistent IN (0, 1))
+            ) WITHOUT ROWID;
+
+            -- A line belongs to a guest session or to an account: exactly one of the two is set.
+            CREATE TABLE cart_lines (
+                id INTEGER PRIMARY KEY,
+                session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                variant_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE,
+                product_id INTEGER NOT NULL,
+                quantity INTEGER NOT NULL CHECK (quantity > 0),
+                position INTEGER NOT NULL,
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+
+            INSERT INTO sessions (id, user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent)
+                SELECT id, NULL, lower(hex(randomblob(24))), created_at, last_seen_at, last_seen_at + 30 * 86400, 1
+                FROM sessions_v2;
+            INSERT INTO cart_lines (session_id, user_id, variant_id, product_id, quantity, position)
+                SELECT session_id, NULL, variant_id, product_id, quantity, position FROM cart_lines_v2
+                ORDER BY session_id, position;
+            DROP TABLE cart_lines_v2;                        -- its indexes go with it
+            DROP TABLE sessions_v2;
+
+            CREATE INDEX sessions_user ON sessions (user_id) WHERE user_id IS NOT NULL;
+            CREATE INDEX sessions_expires ON sessions (expires_at);
+            CREATE UNIQUE INDEX cart_lines_session ON cart_lines (session_id, variant_id) WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX cart_lines_user ON cart_lines (user_id, variant_id) WHERE user_id IS NOT NULL;
+            CREATE INDEX cart_lines_variant ON cart_lines (variant_id);
+
+            -- A favorite belongs to a guest session or to an account, like a cart line; it goes
+            -- when its product is deleted.
+            CREATE TABLE favorites (
+                id INTEGER PRIMARY KEY,                      -- breaks ties of added_at: later first
+                session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                added_at INTEGER NOT NULL,                   -- Unix seconds
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE UNIQUE INDEX favorites_session ON favorites (session_id, product_id) WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX favorites_user ON favorites (user_id, product_id) WHERE user_id IS NOT NULL;
+            CREATE INDEX favorites_product ON favorites (product_id);
+
+            -- Single-use emailed tokens, stored as the SHA-256 of the raw token only.
+            CREATE TABLE account_tokens (
+                id INTEGER PRIMARY KEY,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                purpose TEXT NOT NULL,                       -- TokenPurpose raw value
+                token_hash TEXT NOT NULL UNIQUE,             -- lower-case hex SHA-256
+                expires_at INTEGER NOT NULL,                 -- Unix seconds
+                used_at INTEGER                              -- Unix seconds; NULL while unused
+            );
+            CREATE INDEX account_tokens_user_purpose ON account_tokens (user_id, purpose);
+
+            CREATE TABLE sign_in_failures (
+                key TEXT NOT NULL,                           -- e.g. 'email:ana@example.com', 'ip:203.0.113.9'
+                at INTEGER NOT NULL                          -- Unix seconds
+            );
+            CREATE INDEX sign_in_failures_key_at ON sign_in_failures (key, at);
+
+            -- Emails queued in the transaction that caused them; a background worker sends them.
+            CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,        -- delivery order; never reused
+                to_address TEXT NOT NULL,
+                to_name TEXT NOT NULL DEFAULT '',
+                subject TEXT NOT NULL,
+                text_body TEXT NOT NULL,
+                html_body TEXT,
+                created_at INTEGER NOT NULL,                 -- Unix seconds
+                attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                next_attempt_at INTEGER NOT NULL,            -- Unix seconds
+                sent_at INTEGER,                             -- Unix seconds; NULL until delivered
+                last_error TEXT
+            );
+            CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE sent_at IS NULL;
+            """),
     ]
 }

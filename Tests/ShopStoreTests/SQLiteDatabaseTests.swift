@@ -53,8 +53,9 @@ struct SQLiteDatabaseTests {
         defer { path.remove() }
         let first = try SQLiteDatabase.open(path: path.path)
         _ = try CatalogStore.sqlite(first).upsert([.mockFull])
-        try SessionStore.sqlite(first).create(Session(id: "s", createdAt: Date(timeIntervalSince1970: 1),
-                                                      lastSeenAt: Date(timeIntervalSince1970: 2)))
+        try SessionStore.sqlite(first).create(Session(id: "s", csrfToken: "csrf", createdAt: Date(timeIntervalSince1970: 1),
+                                                      lastSeenAt: Date(timeIntervalSince1970: 2),
+                                                      expiresAt: Date(timeIntervalSince1970: 3)))
         let stored = try #require(try CatalogStore.sqlite(first).productByHandle(ProductDraft.mockFull.handle))
         first.close()
 
@@ -80,17 +81,17 @@ struct SQLiteDatabaseTests {
         var draft = ProductDraft.mock(handle: "a", optionNames: ["Size"], variants: [.mock(options: ["S"]), .mock(options: ["M"])])
         _ = try catalog.upsert([draft])
         let product = try #require(try catalog.productByHandle("a"))
-        try sessions.create(Session(id: "s", createdAt: .now, lastSeenAt: .now))
-        try sessions.saveCart("s", Cart(lines: product.variants.map { LineItem(productID: product.id, variantID: $0.id, quantity: 1) }))
+        try sessions.create(Fixtures.session("s"))
+        try sessions.saveCart(.guest("s"), Cart(lines: product.variants.map { LineItem(productID: product.id, variantID: $0.id, quantity: 1) }))
 
         draft.variants = [.mock(options: ["M"])]
         _ = try catalog.upsert([draft])
-        #expect(try sessions.loadCart("s").lines.map(\.variantID) == [product.variants[1].id])
+        #expect(try sessions.loadCart(.guest("s")).lines.map(\.variantID) == [product.variants[1].id])
 
         // A line for a variant that no longer exists is left out when saving.
-        try sessions.saveCart("s", Cart(lines: [LineItem(productID: product.id, variantID: product.variants[0].id, quantity: 1),
+        try sessions.saveCart(.guest("s"), Cart(lines: [LineItem(productID: product.id, variantID: product.variants[0].id, quantity: 1),
                                                 LineItem(productID: product.id, variantID: product.variants[1].id, quantity: 3)]))
-        #expect(try sessions.loadCart("s").lines.map(\.quantity) == [3])
+        #expect(try sessions.loadCart(.guest("s")).lines.map(\.quantity) == [3])
     }
 
     @Test func poolServesMoreThreadsThanConnections() throws {

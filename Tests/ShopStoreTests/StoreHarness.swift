@@ -13,19 +13,23 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 }
 
-/// A fresh catalog + session store of one kind; for SQLite, a migrated temporary file that is
-/// deleted when the harness goes away.
+/// A fresh catalog, session and account store of one kind; for SQLite, a migrated temporary
+/// file that is deleted when the harness goes away. Sessions and accounts share one database
+/// (in memory: one `InMemoryDatabase`).
 final class StoreHarness {
     let catalog: CatalogStore
     let sessions: SessionStore
+    let accounts: AccountStore
     let database: SQLiteDatabase?
     private let path: TemporaryDatabasePath?
 
     init(_ kind: StoreKind) throws {
         switch kind {
         case .inMemory:
+            let shared = InMemoryDatabase()
             catalog = .inMemory()
-            sessions = .inMemory()
+            sessions = .inMemory(shared)
+            accounts = .inMemory(shared)
             database = nil
             path = nil
         case .sqlite:
@@ -33,6 +37,7 @@ final class StoreHarness {
             let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
             catalog = .sqlite(database)
             sessions = .sqlite(database)
+            accounts = .sqlite(database)
             self.database = database
             self.path = path
         }
@@ -50,5 +55,51 @@ final class StoreHarness {
     }
 
     struct MissingProduct: Error { var handle: String }
+
+    /// A new account (`ana@example.com` unless told), created verified.
+    func account(_ email: String = "ana@example.com", name: String = "Ana Lima",
+                 at date: Date = Fixtures.start) throws -> User {
+        try accounts.createUser(NewAccount(email: email, name: name, passwordHash: "hash-of-\(email)", createdAt: date), true)
+    }
+
+    /// A new session: a guest's, or signed in to `user`.
+    @discardableResult
+    func session(_ id: Session.ID, user: User.ID? = nil, at date: Date = Fixtures.start,
+                 expiresAt: Date? = nil) throws -> Session {
+        let session = Fixtures.session(id, user: user, at: date, expiresAt: expiresAt)
+        try sessions.create(session)
+        return session
+    }
+}
+
+/// Values the store tests share.
+enum Fixtures {
+    /// 2025-06-15T15:06:40Z, a whole second.
+    static let start = Date(timeIntervalSince1970: 1_750_000_000)
+
+    /// A session value created at `date`, expiring 30 days later unless told.
+    static func session(_ id: Session.ID, user: User.ID? = nil, at date: Date = start, expiresAt: Date? = nil,
+                        isPersistent: Bool = true) -> Session {
+        Session(id: id, userID: user, csrfToken: "csrf-\(id.rawValue)-0123456789abcdef0123456789", createdAt: date,
+                lastSeenAt: date, expiresAt: expiresAt ?? date.addingTimeInterval(30 * 86_400), isPersistent: isPersistent)
+    }
+
+    /// An email to `address` created at `date`.
+    static func message(to address: String = "ana@example.com", subject: String = "Confirm your email",
+                        at date: Date = start, html: String? = "<p>Hi</p>") -> OutboxDraft {
+        OutboxDraft(toAddress: address, toName: "Ana Lima", subject: subject, textBody: "Hi Ana", htmlBody: html,
+                    createdAt: date)
+    }
+
+    /// A token of `purpose` with hash `hash`, expiring at `expiresAt`.
+    static func token(_ hash: String, _ purpose: TokenPurpose = .emailVerification,
+                      expiresAt: Date = start.addingTimeInterval(86_400)) -> TokenDraft {
+        TokenDraft(purpose: purpose, tokenHash: hash, expiresAt: expiresAt)
+    }
+
+    /// A registration form's account for `email`.
+    static func newAccount(_ email: String = "ana@example.com", name: String = "Ana Lima", at date: Date = start) -> NewAccount {
+        NewAccount(email: email, name: name, passwordHash: "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA", createdAt: date)
+    }
 }
 

@@ -1,0 +1,226 @@
+public import ShopStore
+import Foundation
+import ShopCore
+import SQLite
+
+extension AccountStore {
+    /// Accounts, tokens, sign-in failures and the outbox in a SQLite database (schema:
+    /// `ShopSchema` migration 3, migrated beforehand). Every write is one transaction
+    /// (`BEGIN IMMEDIATE`, through the process's `WriterGate`), so `register`, `issueToken`,
+    /// `verifyEmail`, `resetPassword` and `changePassword` are all or nothing.
+    ///
+    /// - Times are kept to the whole second (`StoredTime`); a token is valid while `now` (to
+    ///   the second) is before its `expiresAt`.
+    /// - Emails are unique under `COLLATE NOCASE` (ASCII letters compared without case; the app
+    ///   passes normalized lower-case addresses), and `credentials` looks them up the same way.
+    /// - Ids start at 1 and are never reused; `users()` is ordered by `createdAt`, then id.
+    /// - Issuing a token deletes the account's earlier unused tokens of that purpose.
+    /// - `signInFailures(key, since)` returns failures at or after `since`, oldest first.
+    /// - `markSent`/`markFailed` of an unknown message do nothing.
+    /// - Parameter database: the migrated database.
+    public static func sqlite(_ database: SQLiteDatabase) -> AccountStore {
+        AccountStore(
+            register: { account, token, message in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        let user = try insertUser(account, verified: false, connection)
+                        try insertToken(token, for: user.id, connection)
+                        try enqueue(message, connection)
+                        return user
+                    }
+                }
+            },
+            createUser: { account, verified in
+                try database.withConnection { connection in
+                    try connection.transaction { try insertUser(account, verified: verified, connection) }
+                }
+            },
+            user: { id in
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+                        .first([.integer(id.rawValue)]).map(user(from:))
+                }
+            },
+            credentials: { email in
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT \(userColumns), password_hash FROM users WHERE email = ?")
+                        .first([.text(email)]).map { row in (user: try user(from: row), passwordHash: try row.string(5)) }
+                }
+            },
+            users: {
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT \(userColumns) FROM users ORDER BY created_at, id").query().map(user(from:))
+                }
+            },
+            issueToken: { userID, token, message in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
+                            throw AccountStoreError.userNotFound
+                        }
+                        try insertToken(token, for: userID, connection)
+                        try enqueue(message, connection)
+                    }
+                }
+            },
+            verifyEmail: { tokenHash, now in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        guard let userID = try useToken(tokenHash, .emailVerification, now: now, connection) else { return nil }
+                        try connection.prepare("""
+                            UPDATE users SET email_verified_at = coalesce(email_verified_at, ?) WHERE id = ?
+                            """).run([.integer(StoredTime.unixSeconds(now)), .integer(userID)])
+                        return try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+                            .first([.integer(userID)]).map(user(from:))
+                    }
+                }
+            },
+            passwordResetUser: { tokenHash, now in
+                try database.withConnection { connection in
+                    try connection.prepare("""
+                        SELECT users.id, users.email, users.name, users.email_verified_at, users.created_at
+                        FROM account_tokens JOIN users ON users.id = account_tokens.user_id
+                        WHERE account_tokens.token_hash = ? AND account_tokens.purpose = ?
+                          AND account_tokens.used_at IS NULL AND account_tokens.expires_at > ?
+                        """).first([.text(tokenHash), .text(TokenPurpose.passwordReset.rawValue),
+                                    .integer(StoredTime.unixSeconds(now))]).map(user(from:))
+                }
+            },
+            resetPassword: { tokenHash, newPasswordHash, now in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        guard let userID = try useToken(tokenHash, .passwordReset, now: now, connection) else { return nil }
+                        try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
+                            .run([.text(newPasswordHash), .integer(userID)])
+                        try SessionStore.deleteSessions(of: User.ID(userID), keeping: nil, connection)
+                        return try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+                            .first([.integer(userID)]).map(user(from:))
+                    }
+                }
+            },
+            changePassword: { userID, newPasswordHash, keeping in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
+                            .run([.text(newPasswordHash), .integer(userID.rawValue)])
+                        guard connection.changes == 1 else { throw AccountStoreError.userNotFound }
+                        try SessionStore.deleteSessions(of: userID, keeping: keeping, connection)
+                    }
+                }
+            },
+            recordSignInFailure: { keys, date in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        let insert = try connection.prepare("INSERT INTO sign_in_failures (key, at) VALUES (?, ?)")
+                        for key in keys { try insert.run([.text(key), .integer(StoredTime.unixSeconds(date))]) }
+                    }
+                }
+            },
+            signInFailures: { key, since in
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT at FROM sign_in_failures WHERE key = ? AND at >= ? ORDER BY at")
+                        .query([.text(key), .integer(StoredTime.unixSeconds(since))])
+                        .map { StoredTime.date(unixSeconds: try $0.int64(0)) }
+                }
+            },
+            clearSignInFailures: { key in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM sign_in_failures WHERE key = ?").run([.text(key)])
+                    }
+                }
+            },
+            enqueue: { message in
+                try database.withConnection { connection in
+                    try connection.transaction { try enqueue(message, connection) }
+                }
+            },
+            dueMessages: { now, limit in
+                try database.withConnection { connection in
+                    try connection.prepare("""
+                        SELECT id, to_address, to_name, subject, text_body, html_body, created_at, attempts, next_attempt_at
+                        FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?
+                        """).query([.integer(StoredTime.unixSeconds(now)), SQLValue(max(limit, 0))]).map { row in
+                        OutboxMessage(
+                            id: OutboxMessage.ID(try row.int64(0)),
+                            draft: OutboxDraft(toAddress: try row.string(1), toName: try row.string(2), subject: try row.string(3),
+                                               textBody: try row.string(4), htmlBody: try row.optionalString(5),
+                                               createdAt: StoredTime.date(unixSeconds: try row.int64(6))),
+                            attempts: try row.int(7), nextAttemptAt: StoredTime.date(unixSeconds: try row.int64(8)))
+                    }
+                }
+            },
+            markSent: { id, date in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE outbox SET sent_at = ? WHERE id = ?")
+                            .run([.integer(StoredTime.unixSeconds(date)), .integer(id.rawValue)])
+                    }
+                }
+            },
+            markFailed: { id, error, retryAt in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("""
+                            UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?
+                            """).run([.text(error), .integer(StoredTime.unixSeconds(retryAt)), .integer(id.rawValue)])
+                    }
+                }
+            }
+        )
+    }
+
+    /// The `users` columns `user(from:)` reads, in order (`passwordResetUser` spells them out).
+    private static let userColumns = "id, email, name, email_verified_at, created_at"
+
+    private static func user(from row: Row) throws -> User {
+        User(id: User.ID(try row.int64(0)), email: try row.string(1), name: try row.string(2),
+             emailVerifiedAt: try row.optionalInt64(3).map(StoredTime.date(unixSeconds:)),
+             createdAt: StoredTime.date(unixSeconds: try row.int64(4)))
+    }
+
+    /// Inserts an account. - Throws: `AccountStoreError.emailTaken`.
+    private static func insertUser(_ account: NewAccount, verified: Bool, _ connection: Connection) throws -> User {
+        let createdAt = StoredTime.unixSeconds(account.createdAt)
+        try connection.prepare("""
+            INSERT INTO users (email, name, password_hash, email_verified_at, created_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (email) DO NOTHING
+            """).run([.text(account.email), .text(account.name), .text(account.passwordHash),
+                      verified ? .integer(createdAt) : .null, .integer(createdAt)])
+        guard connection.changes == 1 else { throw AccountStoreError.emailTaken }
+        return User(id: User.ID(connection.lastInsertRowID), email: account.email, name: account.name,
+                    emailVerifiedAt: verified ? StoredTime.date(unixSeconds: createdAt) : nil,
+                    createdAt: StoredTime.date(unixSeconds: createdAt))
+    }
+
+    /// Stores a token after deleting the account's earlier unused tokens of the same purpose.
+    private static func insertToken(_ token: TokenDraft, for userID: User.ID, _ connection: Connection) throws {
+        try connection.prepare("DELETE FROM account_tokens WHERE user_id = ? AND purpose = ? AND used_at IS NULL")
+            .run([.integer(userID.rawValue), .text(token.purpose.rawValue)])
+        try connection.prepare("""
+            INSERT INTO account_tokens (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)
+            """).run([.integer(userID.rawValue), .text(token.purpose.rawValue), .text(token.tokenHash),
+                      .integer(StoredTime.unixSeconds(token.expiresAt))])
+    }
+
+    /// Marks a valid token (unused, unexpired, of this purpose) used; returns its account's id,
+    /// or nil when there is no such token.
+    private static func useToken(_ tokenHash: String, _ purpose: TokenPurpose, now: Date, _ connection: Connection) throws -> Int64? {
+        let seconds = StoredTime.unixSeconds(now)
+        return try connection.prepare("""
+            UPDATE account_tokens SET used_at = ?1
+            WHERE token_hash = ?2 AND purpose = ?3 AND used_at IS NULL AND expires_at > ?1
+            RETURNING user_id
+            """).first([.integer(seconds), .text(tokenHash), .text(purpose.rawValue)])?.int64(0)
+    }
+
+    /// Queues a message, due at once.
+    private static func enqueue(_ message: OutboxDraft, _ connection: Connection) throws {
+        let createdAt = StoredTime.unixSeconds(message.createdAt)
+        try connection.prepare("""
+            INSERT INTO outbox (to_address, to_name, subject, text_body, html_body, created_at, next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).run([.text(message.toAddress), .text(message.toName), .text(message.subject), .text(message.textBody),
+                      SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import Testing
+
+/// The account, token, sign-in failure and outbox contract every store must meet, run against
+/// each implementation.
+@Suite("Account store contract")
+struct AccountStoreContractTests {
+    static let start = Fixtures.start
+
+    // MARK: accounts
+
+    @Test(arguments: StoreKind.allCases)
+    func registerCreatesAnUnverifiedAccountWithItsTokenAndQueuedEmail(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let account = Fixtures.newAccount(at: Self.start.addingTimeInterval(0.9))
+        let message = Fixtures.message()
+        let user = try stores.accounts.register(account, Fixtures.token("v1"), message)
+
+        #expect(user.email == "ana@example.com")
+        #expect(user.name == "Ana Lima")
+        #expect(user.createdAt == Self.start)  // kept to the second
+        #expect(!user.isVerified)
+        #expect(try stores.accounts.user(user.id) == user)
+        let credentials = try #require(try stores.accounts.credentials("ana@example.com"))
+        #expect(credentials.user == user)
+        #expect(credentials.passwordHash == account.passwordHash)
+
+        let due = try stores.accounts.dueMessages(Self.start, 10)
+        #expect(due.map(\.draft) == [message])
+        #expect(due.map(\.attempts) == [0])
+        #expect(due.map(\.nextAttemptAt) == [Self.start])
+        #expect(try stores.accounts.verifyEmail("v1", Self.start)?.id == user.id)  // the token was stored
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func emailIsTakenWhateverItsCase(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let first = try stores.accounts.register(Fixtures.newAccount("ana@example.com"), Fixtures.token("v1"), Fixtures.message())
+        #expect(throws: AccountStoreError.emailTaken) {
+            try stores.accounts.register(Fixtures.newAccount("Ana@Example.COM"), Fixtures.token("v2"), Fixtures.message(subject: "2nd"))
+        }
+        #expect(throws: AccountStoreError.emailTaken) {
+            try stores.accounts.createUser(Fixtures.newAccount("ANA@EXAMPLE.COM"), true)
+        }
+        // Nothing of the refused registration was kept.
+        #expect(try stores.accounts.users() == [first])
+        #expect(try stores.accounts.dueMessages(Self.start, 10).map(\.draft.subject) == ["Confirm your email"])
+        #expect(try stores.accounts.verifyEmail("v2", Self.start) == nil)
+        #expect(try stores.accounts.credentials("ANA@example.com")?.user == first)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unknownAccountsAreAbsent(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        #expect(try stores.accounts.user(1) == nil)
+        #expect(try stores.accounts.credentials("nobody@example.com") == nil)
+        #expect(try stores.accounts.users().isEmpty)
+        #expect(throws: AccountStoreError.userNotFound) {
+            try stores.accounts.issueToken(1, Fixtures.token("t"), Fixtures.message())
+        }
+        #expect(throws: AccountStoreError.userNotFound) { try stores.accounts.changePassword(1, "new-hash", nil) }
+        #expect(try stores.accounts.dueMessages(Self.start, 10).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func createdUsersAreListedOldestFirstAndVerifiedOnRequest(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let later = try stores.accounts.createUser(Fixtures.newAccount("b@example.com", at: Self.start.addingTimeInterval(60)), false)
+        let earlier = try stores.accounts.createUser(Fixtures.newAccount("a@example.com", at: Self.start), true)
+        #expect(later.id != earlier.id)
+        #expect(!later.isVerified)
+        #expect(earlier.emailVerifiedAt == Self.start)
+        #expect(try stores.accounts.users() == [earlier, later])
+    }
+
+    // MARK: tokens
+
+    @Test(arguments: StoreKind.allCases)
+    func verificationTokenVerifiesOnceBeforeItExpires(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let expiry = Self.start.addingTimeInterval(86_400)
+        let user = try stores.accounts.register(Fixtures.newAccount(), Fixtures.token("v1", expiresAt: expiry), Fixtures.message())
+        let now = expiry.addingTimeInterval(-1)
+
+        #expect(try stores.accounts.verifyEmail("unknown", now) == nil)
+        let verified = try #require(try stores.accounts.verifyEmail("v1", now))
+        #expect(verified.id == user.id)
+        #expect(verified.emailVerifiedAt == now)
+        #expect(try stores.accounts.user(user.id)?.emailVerifiedAt == now)
+        #expect(try stores.accounts.verifyEmail("v1", now) == nil)  // single use
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func expiredOrWrongPurposeTokensDoNothing(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let expiry = Self.start.addingTimeInterval(3_600)
+        let user = try stores.accounts.register(Fixtures.newAccount(), Fixtures.token("v1", expiresAt: expiry), Fixtures.message())
+        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset, expiresAt: expiry), Fixtures.message())
+
+        #expect(try stores.accounts.verifyEmail("v1", expiry) == nil)  // expired at its expiry time
+        #expect(try stores.accounts.verifyEmail("v1", expiry.addingTimeInterval(0.5)) == nil)
+        #expect(try stores.accounts.verifyEmail("r1", Self.start) == nil)  // a reset token does not verify
+        #expect(try stores.accounts.passwordResetUser("v1", Self.start) == nil)
+        #expect(try stores.accounts.resetPassword("v1", "new-hash", Self.start) == nil)
+        #expect(try stores.accounts.passwordResetUser("r1", expiry) == nil)
+        #expect(try stores.accounts.resetPassword("r1", "new-hash", expiry) == nil)
+        #expect(try stores.accounts.user(user.id)?.isVerified == false)
+        #expect(try stores.accounts.credentials(user.email)?.passwordHash == Fixtures.newAccount().passwordHash)
+        // Tried for the wrong purpose, they still work for their own before they expire.
+        #expect(try stores.accounts.passwordResetUser("r1", Self.start)?.id == user.id)
+        #expect(try stores.accounts.verifyEmail("v1", Self.start)?.id == user.id)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func issuingATokenRetiresTheEarlierUnusedOneOfThatPurposeOnly(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let user = try stores.accounts.register(Fixtures.newAccount(), Fixtures.token("v1"), Fixtures.message())
+        let bo = try stores.account("bo@example.com", name: "Bo Berg")
+        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset), Fixtures.message(subject: "Reset"))
+        try stores.accounts.issueToken(bo.id, Fixtures.token("bo-v", .emailVerification), Fixtures.message(subject: "Bo"))
+        try stores.accounts.issueToken(user.id, Fixtures.token("v2"), Fixtures.message(subject: "Confirm again"))
+
+        #expect(try stores.accounts.dueMessages(Self.start, 10).map(\.draft.subject)
+                == ["Confirm your email", "Reset", "Bo", "Confirm again"])
+        #expect(try stores.accounts.verifyEmail("v1", Self.start) == nil)
+        #expect(try stores.accounts.passwordResetUser("r1", Self.start)?.id == user.id)  // other purpose: kept
+        #expect(try stores.accounts.verifyEmail("bo-v", Self.start)?.id == bo.id)  // other account: kept
+        #expect(try stores.accounts.verifyEmail("v2", Self.start)?.id == user.id)
+    }
+
+    // MARK: passwords
+
+    @Test(arguments: StoreKind.allCases)
+    func passwordResetSetsTheHashUsesTheTokenAndSignsTheAccountOutEverywhere(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let user = try stores.account()
+        let bo = try stores.account("bo@example.com", name: "Bo Berg")
+        try stores.session("ana-laptop", user: user.id)
+        try stores.session("ana-phone", user: user.id)
+        try stores.session("bo-phone", user: bo.id)
+        try stores.session("guest")
+        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset), Fixtures.message())
+
+        #expect(try stores.accounts.passwordResetUser("r1", Self.start) == user)
+        #expect(try stores.accounts.passwordResetUser("r1", Self.start) == user)  // looking does not use it
+        #expect(try stores.accounts.resetPassword("r1", "new-hash", Self.start) == user)
+
+        #expect(try stores.accounts.credentials(user.email)?.passwordHash == "new-hash")
+        #expect(try stores.accounts.credentials(bo.email)?.passwordHash == "hash-of-bo@example.com")
+        #expect(try stores.sessions.find("ana-laptop") == nil)
+        #expect(try stores.sessions.find("ana-phone") == nil)
+        #expect(try stores.sessions.find("bo-phone") != nil)
+        #expect(try stores.sessions.find("guest") != nil)
+        #expect(try stores.accounts.passwordResetUser("r1", Self.start) == nil)
+        #expect(try stores.accounts.resetPassword("r1", "newer-hash", Self.start) == nil)
+        #expect(try stores.accounts.credentials(user.email)?.passwordHash == "new-hash")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func changingThePasswordKeepsOnlyTheCurrentSession(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let user = try stores.account()
+        let bo = try stores.account("bo@example.com", name: "Bo Berg")
+        for id in ["here", "there", "elsewhere"] { try stores.session(Session.ID(id), user: user.id) }
+        try stores.session("bo", user: bo.id)
+
+        try stores.accounts.changePassword(user.id, "changed-hash", "here")
+        #expect(try stores.accounts.credentials(user.email)?.passwordHash == "changed-hash")
+        #expect(try stores.sessions.find("here") != nil)
+        #expect(try stores.sessions.find("there") == nil)
+        #expect(try stores.sessions.find("elsewhere") == nil)
+        #expect(try stores.sessions.find("bo") != nil)
+
+        try stores.accounts.changePassword(user.id, "again-hash", nil)
+        #expect(try stores.sessions.find("here") == nil)
+    }
+
+    // MARK: sign-in failures
+
+    @Test(arguments: StoreKind.allCases)
+    func signInFailuresAreRecordedPerKeyQueriedSinceADateAndCleared(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let times = [0.0, 60.4, 120.0].map { Self.start.addingTimeInterval($0) }
+        for time in times { try stores.accounts.recordSignInFailure(["email:ana@example.com", "ip:203.0.113.9"], time) }
+        try stores.accounts.recordSignInFailure(["ip:198.51.100.7"], times[0])
+
+        #expect(try stores.accounts.signInFailures("email:ana@example.com", Self.start)
+                == [Self.start, Self.start.addingTimeInterval(60), Self.start.addingTimeInterval(120)])
+        #expect(try stores.accounts.signInFailures("email:ana@example.com", Self.start.addingTimeInterval(60))
+                == [Self.start.addingTimeInterval(60), Self.start.addingTimeInterval(120)])
+        #expect(try stores.accounts.signInFailures("ip:198.51.100.7", Self.start) == [Self.start])
+        #expect(try stores.accounts.signInFailures("email:bo@example.com", Self.start).isEmpty)
+
+        try stores.accounts.clearSignInFailures("email:ana@example.com")
+        #expect(try stores.accounts.signInFailures("email:ana@example.com", .distantPast).isEmpty)
+        #expect(try stores.accounts.signInFailures("ip:203.0.113.9", .distantPast).count == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func recordedFailuresFeedTheThrottle(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let throttle = SignInThrottle(limit: 3, window: 600)
+        for offset in [0.0, 10, 20] {
+            try stores.accounts.recordSignInFailure(["email:ana@example.com"], Self.start.addingTimeInterval(offset))
+        }
+        let now = Self.start.addingTimeInterval(30)
+        let failures = try stores.accounts.signInFailures("email:ana@example.com", now.addingTimeInterval(-throttle.window))
+        #expect(throttle.retryAfter(failures: failures, now: now) == Self.start.addingTimeInterval(600))
+    }
+
+    // MARK: outbox
+
+    @Test(arguments: StoreKind.allCases)
+    func outboxDeliversDueMessagesInOrderAndRetriesFailedOnes(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.accounts.enqueue(Fixtures.message(subject: "one", html: nil))
+        try stores.accounts.enqueue(Fixtures.message(to: "bo@example.com", subject: "two"))
+        try stores.accounts.enqueue(Fixtures.message(subject: "three", at: Self.start.addingTimeInterval(100)))
+
+        let due = try stores.accounts.dueMessages(Self.start, 10)
+        #expect(due.map(\.draft.subject) == ["one", "two"])
+        #expect(due[0].draft.htmlBody == nil)
+        #expect(due[1].draft == Fixtures.message(to: "bo@example.com", subject: "two"))
+        #expect(due[0].id < due[1].id)
+        #expect(try stores.accounts.dueMessages(Self.start, 1).map(\.draft.subject) == ["one"])
+        #expect(try stores.accounts.dueMessages(Self.start.addingTimeInterval(100), 10).map(\.draft.subject)
+                == ["one", "two", "three"])
+
+        try stores.accounts.markSent(due[0].id, Self.start.addingTimeInterval(1))
+        try stores.accounts.markFailed(due[1].id, "421 try later", Self.start.addingTimeInterval(300))
+        #expect(try stores.accounts.dueMessages(Self.start.addingTimeInterval(200), 10).map(\.draft.subject) == ["three"])
+
+        let retried = try stores.accounts.dueMessages(Self.start.addingTimeInterval(300), 10)
+        #expect(retried.map(\.draft.subject) == ["two", "three"])
+        #expect(retried[0].attempts == 1)
+        #expect(retried[0].nextAttemptAt == Self.start.addingTimeInterval(300))
+
+        try stores.accounts.markFailed(due[1].id, "421 still busy", Self.start.addingTimeInterval(900))
+        let again = try stores.accounts.dueMessages(Self.start.addingTimeInterval(900), 10)
+        #expect(again.first?.attempts == 2)
+        #expect(try stores.accounts.dueMessages(Self.start.addingTimeInterval(900), 0).isEmpty)
+    }
+}
