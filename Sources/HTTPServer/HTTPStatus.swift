@@ -48,6 +48,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible, Expressib
     public static let methodNotAllowed: HTTPStatus = 405
     /// 409
     public static let conflict: HTTPStatus = 409
+    /// 410: the resource existed and is gone for good (an expired or used single-use link).
+    public static let gone: HTTPStatus = 410
     /// 413: request body larger than `Configuration.maxBodyBytes`.
     public static let contentTooLarge: HTTPStatus = 413
     /// 414: request target longer than `Configuration.maxURIBytes`.

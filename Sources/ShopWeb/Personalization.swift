@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTML
 import ShopCore
 
@@ -76,13 +81,22 @@ enum Personalization {
 
     private static func escape(_ text: String) -> String { renderString(.text(text)) }
 
+    /// The first index of `needle` in `haystack` at or after `start` (memchr for the first byte,
+    /// memcmp for the rest).
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
+        guard !needle.isEmpty, needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
         return haystack.withUnsafeBufferPointer { hay -> Int? in
             needle.withUnsafeBufferPointer { pin -> Int? in
                 guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
-                guard let found = memmem(base + start, hay.count - start, pinBase, pin.count) else { return nil }
-                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                var position = start
+                let last = hay.count - pin.count
+                while position <= last {
+                    guard let hit = memchr(base + position, Int32(pinBase.pointee), last - position + 1) else { return nil }
+                    let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + index, pinBase, pin.count) == 0 { return index }
+                    position = index + 1
+                }
+                return nil
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Mailer
+import ShopCore
 import ShopStore
 
 /// Delivers queued emails in the background (DESIGN.md §3): a request only writes the message to

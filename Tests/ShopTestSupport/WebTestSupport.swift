@@ -51,7 +51,8 @@ public final class TestShop: @unchecked Sendable {
                      headers: HTTPHeaders = [:], csrf: Bool = true, remoteAddress: String = "127.0.0.1") throws -> TestResponse {
         var form = form
         if method == .post, csrf, form?.contains(where: { $0.0 == "csrf_token" }) != true {
-            if csrfToken == nil { _ = try send(.get, "/account/sign-in") }
+            // As a browser would: the form comes from a page loaded just before.
+            _ = try send(.get, "/account/sign-in", remoteAddress: remoteAddress)
             form = (form ?? []) + [("csrf_token", csrfToken ?? "")]
         }
         var headers = headers

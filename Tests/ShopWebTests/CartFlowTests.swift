@@ -47,7 +47,8 @@ struct CartFlowTests {
     @Test func browsingDoesNotCreateSessions() throws {
         let shop = try TestShop([lamp])
         let page = try shop.get("/products/arc-lamp")
-        #expect(page.response.headers.values(for: "Set-Cookie").isEmpty)
+        #expect(!page.response.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("shoppable_session=") })
+        #expect(try shop.get("/cart").response.headers.values(for: "Set-Cookie").allSatisfy { !$0.hasPrefix("shoppable_session=") })
     }
 
     @Test func cartShowsLinesTotalsAndBadge() throws {
