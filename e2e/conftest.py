@@ -115,7 +115,15 @@ class Client:
     def get(self, path):
         return self.request("GET", path)
 
-    def post(self, path, form):
+    def csrf_token(self):
+        """The token a browser would find in the forms of a freshly loaded page."""
+        _, _, page = self.get("/account/sign-in")
+        return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+    def post(self, path, form, csrf=True):
+        form = dict(form)
+        if csrf and "csrf_token" not in form:
+            form["csrf_token"] = self.csrf_token()
         return self.request("POST", path, form)
 
 
