@@ -3,8 +3,8 @@
 #   make test   install what the tests need, run unit + in-process tests, then end-to-end tests
 
 SWIFT ?= swift
-PORT ?= 8080
-DATABASE ?= var/shoppable.sqlite3
+PORT ?= $(or $(SHOPPABLE_PORT),8080)
+DATABASE ?= $(or $(SHOPPABLE_DATABASE),var/shoppable.sqlite3)
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 

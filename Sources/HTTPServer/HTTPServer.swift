@@ -44,7 +44,7 @@ public final class HTTPServer: Sendable {
         /// CRLF); larger requests get 431. Default 16 KiB.
         public var maxHeaderBytes: Int
         /// Seconds of inactivity after which the engine closes a connection (keep-alive idle or
-        /// a stalled client). Default 30.
+        /// a stalled client). Default 15 (a slow-loris client holds a slot at most that long).
         public var connectionTimeout: Int
         /// Most simultaneous connections the engine accepts; further ones wait in the kernel
         /// backlog or are refused. Default 1000.
@@ -61,7 +61,7 @@ public final class HTTPServer: Sendable {
             maxBodyBytes: Int = 1 << 20,
             maxURIBytes: Int = 8 << 10,
             maxHeaderBytes: Int = 16 << 10,
-            connectionTimeout: Int = 30,
+            connectionTimeout: Int = 15,
             maxConnections: Int = 1000,
             shutdownGracePeriod: Int = 30
         ) {

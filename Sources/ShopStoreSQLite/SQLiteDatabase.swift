@@ -1,3 +1,4 @@
+public import ShopStore
 public import SQLite
 import Dispatch
 import Synchronization
@@ -111,4 +112,10 @@ public final class SQLiteDatabase: Sendable {
         }
         for pooled in idle { pooled.connection.close() }
     }
+}
+
+extension SQLiteError: TemporaryStoreFailure {
+    /// `SQLITE_BUSY`/`SQLITE_LOCKED`: another connection (a long import) held the write lock past
+    /// the busy timeout.
+    public var isTemporary: Bool { isBusy }
 }

@@ -38,7 +38,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case forgotTitle, forgotIntro, forgotSubmit, forgotSent
     case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
-    case errorForbiddenTitle, errorForbiddenText, errorTooManyTitle
+    case errorForbiddenTitle, errorForbiddenText, errorTooManyTitle, errorBusyTitle, errorBusyText, cartLineRemoved
     case errorNameMissing, errorNameTooLong, errorEmailInvalid, errorEmailTooLong, errorEmailTaken
     case errorPasswordTooShort, errorPasswordTooLong, errorPasswordNeedsLetterAndDigit, errorPasswordContainsName
     case errorPasswordHasSequentialDigits, errorPasswordsDoNotMatch, errorPasswordWrong
@@ -189,6 +189,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .errorForbiddenTitle: "That form has expired"
         case .errorForbiddenText: "For your safety we couldn't accept it. Please go back, reload the page and try again."
         case .errorTooManyTitle: "Too many attempts"
+        case .errorBusyTitle: "One moment, please"
+        case .errorBusyText: "The shop is being updated right now. Please try again in a few seconds — nothing was changed."
+        case .cartLineRemoved: "Some items are no longer sold and were removed from your cart."
         case .errorNameMissing: "Please enter your name."
         case .errorNameTooLong: "Please use at most {maximum} characters."
         case .errorEmailInvalid: "Please enter an email address like name@example.com."

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// Rendered catalog pages (the part inside `<main>`), kept while the catalog version stays the
@@ -22,14 +22,37 @@ public final class PageCache: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// Bytes held by both maps; over `byteLimit` the cache starts over.
+    private let bytes = Mutex(0)
     /// Whole documents as sent to visitors with no session and no message (empty cart, nothing
     /// personal in the layout): the common first visit, answered with one lookup.
     private let documents = Mutex<[String: (version: Int64, bytes: [UInt8])]>([:])
     /// Most pages kept.
     public let capacity: Int
+    /// Most bytes of HTML kept (both maps together).
+    public let byteLimit: Int
 
-    /// Creates an empty cache of at most `capacity` pages (0 disables caching).
-    public init(capacity: Int = 2_000) { self.capacity = capacity }
+    /// Creates an empty cache of at most `capacity` pages and `byteLimit` bytes (default 64 MiB;
+    /// a capacity of 0 disables caching).
+    public init(capacity: Int = 2_000, byteLimit: Int = 64 << 20) {
+        self.capacity = capacity
+        self.byteLimit = byteLimit
+    }
+
+    /// Counts `added` bytes; empties both maps first when the budget would be exceeded.
+    private func reserve(_ added: Int) -> Bool {
+        guard added <= byteLimit / 4 else { return false }  // one huge page is not worth keeping
+        let overBudget = bytes.withLock { total -> Bool in
+            if total + added > byteLimit { total = added; return true }
+            total += added
+            return false
+        }
+        if overBudget {
+            entries.withLock { $0.removeAll(keepingCapacity: true) }
+            documents.withLock { $0.removeAll(keepingCapacity: true) }
+        }
+        return true
+    }
 
     func lookup(_ key: String, version: Int64) -> Entry? {
         entries.withLock { entries in
@@ -39,7 +62,7 @@ public final class PageCache: Sendable {
     }
 
     func store(_ entry: Entry, for key: String) {
-        guard capacity > 0 else { return }
+        guard capacity > 0, reserve(entry.html.utf8.count) else { return }
         entries.withLock { entries in
             if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry
@@ -54,7 +77,7 @@ public final class PageCache: Sendable {
     }
 
     func storeDocument(_ bytes: [UInt8], version: Int64, for key: String) {
-        guard capacity > 0 else { return }
+        guard capacity > 0, reserve(bytes.count) else { return }
         documents.withLock { documents in
             if documents.count >= capacity, documents[key] == nil { documents.removeAll(keepingCapacity: true) }
             documents[key] = (version, bytes)

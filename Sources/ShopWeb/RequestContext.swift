@@ -15,12 +15,15 @@ struct RequestContext {
     var setCookies: [String] = []
     /// A one-time message to show on this page (when the page is rendered rather than redirected).
     var pageFlash: Flash?
+    /// The matched route's canonical URL (path and the query parameters it uses).
+    var canonicalPath = ""
 
     private var sessionLoaded = false
     private var session: Session?
     private var userLoaded = false
     private var user: User?
     private var loadedCart: Cart?
+    private var loadedPricedCart: PricedCart?
     private var loadedFavorites: [Product.ID]?
     private var preSessionToken: String?
 
@@ -156,17 +159,28 @@ struct RequestContext {
         let shopper = try sessionCreatingIfNeeded().shopper
         try environment.sessions.saveCart(shopper, cart)
         loadedCart = cart
+        loadedPricedCart = nil
     }
 
-    /// The cart priced from the current catalog.
+    /// The cart priced from the current catalog (lines whose product or variant is gone or
+    /// unpublished are left out). Computed once per request.
     mutating func pricedCart() throws -> PricedCart {
+        if let loadedPricedCart { return loadedPricedCart }
         let cart = try cart()
         let products = try products(Array(Set(cart.lines.map(\.productID))))
-        return try cart.priced(currency: environment.currency) { line in
+        let priced = try cart.priced(currency: environment.currency) { line in
             guard let product = products[line.productID],
                   let variant = product.variants.first(where: { $0.id == line.variantID }) else { return nil }
             return (product, variant)
         }
+        loadedPricedCart = priced
+        return priced
+    }
+
+    /// Items in the cart that can still be bought (the badge): unpublished or deleted products
+    /// do not count.
+    mutating func cartItemCount() throws -> Int {
+        try cart().isEmpty ? 0 : try pricedCart().itemCount
     }
 
     /// Published products by id (none for an empty list, without asking the store).
@@ -214,7 +228,7 @@ struct RequestContext {
     /// The frame around a page: title, tab, badge counts, account link, banners and flash.
     mutating func layout(title: String, tab: Tab?) throws -> LayoutModel {
         let user = try currentUser()
-        return LayoutModel(title: title, activeTab: tab, cartCount: try cart().itemCount,
+        return LayoutModel(title: title, activeTab: tab, cartCount: try cartItemCount(),
                            favoritesCount: try favoriteIDs().count, flash: takeFlash(),
                            accountName: user?.firstName,
                            unverifiedEmail: user.flatMap { $0.isVerified ? nil : $0.email },
@@ -227,10 +241,12 @@ struct RequestContext {
         let kind: Views.ErrorKind = switch status.code {
         case 404: .notFound
         case 403: .forbidden
+        case 405: .methodNotAllowed
+        case 503: .busy
         case 400..<500: .badRequest
         default: .server
         }
-        let count = (try? cart().itemCount) ?? 0
+        let count = (try? cartItemCount()) ?? 0
         let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, favoritesCount: 0, flash: nil,
                                  accountName: nil, unverifiedEmail: nil,
                                  stylesheetHref: environment.assets.stylesheetPath,

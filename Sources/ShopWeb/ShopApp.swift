@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HTTPServer
 import HTML
 import ShopCore
@@ -31,6 +31,10 @@ public enum ShopApp {
         var response: Response
         do {
             response = try route(&context)
+        } catch let error as any TemporaryStoreFailure where error.isTemporary {
+            environment.log("busy request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
+            response = context.errorPage(.serviceUnavailable)
+            response.headers.replaceOrAdd(name: "Retry-After", value: "5")
         } catch {
             environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
             response = context.errorPage(.internalServerError)
@@ -56,8 +60,17 @@ public enum ShopApp {
         let request = context.request
         guard let route = SiteRoute.parse(method: request.method.rawValue, path: request.path,
                                           query: { request.queryValue($0) }) else {
+            // The path exists for another method: 405 with the methods it takes.
+            for allowed in ["GET", "POST"] where allowed != request.method.rawValue {
+                if SiteRoute.parse(method: allowed, path: request.path, query: { request.queryValue($0) }) != nil {
+                    var response = context.errorPage(.methodNotAllowed)
+                    response.headers.replaceOrAdd(name: "Allow", value: allowed == "GET" ? "GET, HEAD" : "POST")
+                    return response
+                }
+            }
             return context.errorPage(.notFound)
         }
+        context.canonicalPath = route.path
         if route.isAction, try !context.hasValidCSRFToken() {
             context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
             return context.errorPage(.forbidden)
@@ -111,8 +124,8 @@ public enum ShopApp {
                                    build: (inout RequestContext) throws -> PageContent?) throws -> Response {
         let cache = context.environment.pageCache
         let version = try context.environment.catalog.version()
-        let key = context.l10n.locale.identifier + " " + context.request.rawPath + "?"
-            + context.request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        // Keyed by the route's canonical URL: unknown query parameters cannot multiply entries.
+        let key = context.l10n.locale.identifier + " " + context.canonicalPath
         // A visitor with no session and no pending message sees exactly what every such visitor
         // sees: serve the whole document from the cache.
         let anonymous = context.request.cookies[sessionCookie] == nil && context.request.cookies[flashCookie] == nil
@@ -189,8 +202,24 @@ public enum ShopApp {
     }
 
     private static func cart(_ context: inout RequestContext) throws -> Response {
-        let priced = try context.pricedCart()
-        let page = context.models.cartPage(priced)
+        var priced = try context.pricedCart()
+        // Lines whose product is no longer sold are removed for good, and the shopper is told.
+        let cart = try context.cart()
+        if priced.lines.count < cart.lines.count {
+            let kept = Set(priced.lines.map(\.variant.id))
+            var pruned = cart
+            for line in cart.lines where !kept.contains(line.variantID) { pruned.remove(line.variantID) }
+            try context.saveCart(pruned)
+            priced = try context.pricedCart()
+            context.pageFlash = Flash(kind: .error, text: context.l10n(.cartLineRemoved))
+        }
+        // Stock that fell below a line's quantity since it was added: say so on the line.
+        var errors: [Variant.ID: String] = [:]
+        for line in priced.lines where line.quantity > line.quantityLimit {
+            errors[line.variant.id] = context.l10n.message(
+                for: line.quantityLimit == 0 ? .soldOut : .quantityExceedsStock(available: line.quantityLimit, inCart: 0))
+        }
+        let page = context.models.cartPage(priced, errors: errors)
         return try self.page(&context, PageContent(title: context.l10n(.cartTitle), tab: .cart, mainClass: "cart-page",
                                                    node: Views.cart(page, l10n: context.l10n)))
     }
@@ -221,6 +250,8 @@ public enum ShopApp {
         func rejected(_ message: String, quantity: Int = 1) throws -> Response {
             let model = context.models.productPage(product, selected: requestedVariant, quantity: quantity, error: message,
                                                    timeZone: context.environment.timeZone)
+            // Shown at the top as well, where a phone's screen starts.
+            context.pageFlash = Flash(kind: .error, text: message)
             return try page(&context, PageContent(title: product.title, tab: .categories, mainClass: "product-page",
                                                   node: Views.product(model, l10n: context.l10n)),
                             status: .unprocessableContent)
@@ -275,10 +306,13 @@ public enum ShopApp {
 
 /// Only same-site paths are followed after a form (no open redirects).
 enum SafeRedirect {
-    /// `path` when it is a path on this site (`/…` but not `//…` or `/\…`), else nil.
+    /// `path` when it is a path on this site, else nil: it must start with one `/`, and contain no
+    /// backslash, whitespace or control character anywhere — browsers drop tabs and newlines from
+    /// URLs and read `\` as `/`, so `/\t/evil.example` would otherwise become `//evil.example`.
     static func localPath(_ path: String?) -> String? {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
-              !path.contains(where: { $0.isNewline || $0 == "\0" }) else { return nil }
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.utf8.count <= 2_048,
+              !path.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x21 || $0.value == 0x7F
+                  || $0.properties.isWhitespace || $0.properties.generalCategory == .format }) else { return nil }
         return path
     }
 }

@@ -7,7 +7,8 @@ enum StaticFiles {
     /// Versioned URLs (`?v=…`) are cached for a year as immutable; others for a day.
     static func asset(_ path: String, request: Request, assets: Assets) -> Response? {
         guard let file = assets.files[path] else { return nil }
-        let cacheControl = request.queryValue("v") != nil
+        // Immutable only for the URL of this very content; a stale or made-up `v` gets a day.
+        let cacheControl = request.queryValue("v").map { $0 == String(file.version) } == true
             ? "public, max-age=31536000, immutable" : "public, max-age=86400"
         return respond(bytes: file.bytes, contentType: file.contentType, etag: file.etag,
                        cacheControl: cacheControl, request: request)
@@ -26,7 +27,12 @@ enum StaticFiles {
                                 request: Request) -> Response {
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
         if let tags = request.headers["If-None-Match"],
-           tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+           tags.split(separator: ",").contains(where: { tag in
+               // If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`.
+               var tag = tag.trimmingCharacters(in: .whitespaces)
+               if tag.hasPrefix("W/") { tag.removeFirst(2) }
+               return tag == etag || tag == "*"
+           }) {
             return Response(status: .notModified, headers: headers)
         }
         headers.add(name: "Content-Type", value: contentType)

@@ -21,12 +21,13 @@ enum ImportCommand {
         }
         let importer = CatalogImporter(currency: try options.currency())
         let fileName = (path as NSString).lastPathComponent
-        let showProgress = data.count > 1_000_000
+        let showProgress = data.count > 1_000_000 && isatty(STDERR_FILENO) == 1
         var result = try importer.read(data, fileName: fileName, format: format) { done, total in
             if showProgress { FileHandle.standardError.write(Data("\rreading \(done)/\(total) records…".utf8)) }
         }
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         print("\(fileName): \(result.format.rawValue), \(result.products.count) products, \(result.variantCount) variants, \(result.imageCount) images")
+        if result.products.isEmpty { print("  warning: the file has no products (only a header, or an empty list)") }
         for warning in result.warnings { print("  warning: \(warning.description)") }
         for skipped in result.skipped { print("  skipped: \(skipped.description)") }
 

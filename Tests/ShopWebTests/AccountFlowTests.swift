@@ -395,3 +395,70 @@ struct SecurityBaselineTests {
         #expect(!signInPage.text.contains("<script>alert") && signInPage.text.contains("&lt;script&gt;"))
     }
 }
+
+@Suite("Hardening found by a first-time user")
+struct HardeningTests {
+    @Test(arguments: ["/\t/evil.example", "/\\evil.example", "/\t\\evil.example", "/ /evil.example", "/\u{200B}/x",
+                      "/a\\b", "/\r/evil"])
+    func redirectTargetsWithWhitespaceOrBackslashesAreRefused(target: String) throws {
+        let shop = try TestShop([mug])
+        let response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1"), ("return_to", target)])
+        #expect(response.header("Location") == "/products/mug")
+    }
+
+    @Test func theBadgeAndCartDropProductsThatAreNoLongerSoldAndSaySo() throws {
+        let shop = try TestShop([lamp, mug])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "2")])
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        var hidden = lamp
+        hidden.isPublished = false
+        _ = try shop.catalog.upsert([hidden])
+        #expect(try shop.get("/").text.contains("data-cart-count=\"1\""))
+        let cart = try shop.get("/cart")
+        #expect(cart.text.contains("Some items are no longer sold and were removed from your cart."))
+        let token = try #require(shop.cookies["shoppable_session"])
+        let session = try #require(try shop.sessions.find(Session.ID(rawValue: token)))
+        #expect(try shop.sessions.loadCart(session.shopper).lines.count == 1, "the stored cart was pruned")
+    }
+
+    @Test func stockThatFellBelowALineIsPointedOut() throws {
+        let shop = try TestShop([lamp])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "3")])
+        var fewer = lamp
+        fewer.variants[0].inventory = .tracked(quantity: 1, allowsBackorder: false)
+        _ = try shop.catalog.upsert([fewer])
+        #expect(try shop.get("/cart").text.contains("Only 1 available."))
+    }
+
+    @Test func wrongMethodsGet405WithAllow() throws {
+        let shop = try TestShop([mug])
+        let get = try shop.get("/cart/add")
+        #expect(get.status == 405 && get.header("Allow") == "POST")
+        let put = try shop.send(HTTPMethod(rawValue: "PUT"), "/cart")
+        #expect(put.status == 405 && put.header("Allow") == "GET, HEAD")
+        #expect(try shop.send(HTTPMethod(rawValue: "DELETE"), "/nope").status == 404)
+    }
+
+    @Test func aBusyDatabaseGetsA503ThatInvitesARetry() throws {
+        struct Locked: TemporaryStoreFailure { var isTemporary: Bool { true } }
+        let shop = try TestShop([mug])
+        shop.environment.sessions.saveCart = { _, _ in throw Locked() }
+        let response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        #expect(response.status == 503 && response.header("Retry-After") == "5")
+        #expect(response.text.contains("The shop is being updated right now."))
+    }
+
+    @Test func unknownQueryParametersShareOneCacheEntry() throws {
+        let shop = try TestShop([mug])
+        for index in 0..<20 { _ = try shop.get("/products/mug?utm=\(index)") }
+        #expect(shop.environment.pageCache.count == 1)
+    }
+
+    @Test func weakETagsAndWrongVersionsAreHandled() throws {
+        let shop = try TestShop()
+        let css = try shop.get("/static/app.css")
+        let etag = try #require(css.header("ETag"))
+        #expect(try shop.send(.get, "/static/app.css", headers: ["If-None-Match": "W/\(etag)"]).status == 304)
+        #expect(try shop.get("/static/app.css?v=made-up").header("Cache-Control") == "public, max-age=86400")
+    }
+}

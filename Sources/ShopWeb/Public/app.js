@@ -45,7 +45,9 @@
   // Cart: changing a quantity submits its form (the Update button is hidden with JS on).
   document.querySelectorAll(".quantity-form input[name=quantity]").forEach(function (input) {
     input.addEventListener("change", function () {
-      if (input.value !== "" && input.checkValidity()) input.form.requestSubmit();
+      // An out-of-range or non-whole quantity is explained by the browser instead of ignored.
+      if (input.checkValidity()) input.form.requestSubmit();
+      else input.reportValidity();
     });
   });
 
