@@ -30,8 +30,9 @@ enum UsersCommand {
                 registration = try Registration.validate(name: name, email: emailText, password: password,
                                                          passwordConfirmation: password)
             } catch {
+                let english = Localizer()
                 let messages = error.byField.sorted { $0.key.rawValue < $1.key.rawValue }
-                    .map { "\($0.key.rawValue): \($0.value.map { "\($0)" }.joined(separator: ", "))" }
+                    .map { "\($0.key.rawValue): \($0.value.map(english.message(for:)).joined(separator: " "))" }
                 throw UsageError("cannot create the account — " + messages.joined(separator: "; "))
             }
             do {

@@ -46,6 +46,7 @@
   document.querySelectorAll(".quantity-form input[name=quantity]").forEach(function (input) {
     input.addEventListener("change", function () {
       // An out-of-range or non-whole quantity is explained by the browser instead of ignored.
+      if (input.value === "") return;  // still typing
       if (input.checkValidity()) input.form.requestSubmit();
       else input.reportValidity();
     });
