@@ -23,9 +23,29 @@ public struct Cart: Hashable, Sendable {
 
     /// Line items, oldest first.
     public private(set) var lines: [LineItem]
+    /// The voucher code the shopper entered, if any (whether it applies is decided when pricing).
+    public var voucherCode: VoucherCode?
 
     /// Creates a cart with `lines` (as loaded from storage; not re-validated).
-    public init(lines: [LineItem] = []) { self.lines = lines }
+    public init(lines: [LineItem] = [], voucherCode: VoucherCode? = nil) {
+        self.lines = lines
+        self.voucherCode = voucherCode
+    }
+
+    /// Lines the shopper has ticked: only these count toward subtotal, discount and total, and go
+    /// on to checkout (issue #4).
+    public var selectedLines: [LineItem] { lines.filter(\.isSelected) }
+
+    /// Ticks or unticks one line; does nothing when the variant is not in the cart.
+    public mutating func setSelected(_ isSelected: Bool, for variantID: Variant.ID) {
+        guard let index = lines.firstIndex(where: { $0.variantID == variantID }) else { return }
+        lines[index].isSelected = isSelected
+    }
+
+    /// Ticks ("select all") or unticks ("select none") every line.
+    public mutating func setAllSelected(_ isSelected: Bool) {
+        for index in lines.indices { lines[index].isSelected = isSelected }
+    }
 
     /// Total number of items (sum of quantities), for the tab-bar badge.
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
@@ -52,6 +72,7 @@ public struct Cart: Hashable, Sendable {
         try Cart.check(overflow ? Int.max : wanted, against: variant, alreadyInCart: existing)
         if let index = lines.firstIndex(where: { $0.variantID == variant.id }) {
             lines[index].quantity = wanted
+            lines[index].isSelected = true  // adding more means the shopper wants it
         } else {
             lines.append(LineItem(productID: productID, variantID: variant.id, quantity: wanted))
         }
@@ -96,12 +117,15 @@ public struct LineItem: Hashable, Sendable {
     public var variantID: Variant.ID
     /// How many, ≥ 1.
     public var quantity: Int
+    /// Ticked in the cart: counts toward the totals and goes on to checkout. New lines are ticked.
+    public var isSelected: Bool
 
     /// Creates a line item.
-    public init(productID: Product.ID, variantID: Variant.ID, quantity: Int) {
+    public init(productID: Product.ID, variantID: Variant.ID, quantity: Int, isSelected: Bool = true) {
         self.productID = productID
         self.variantID = variantID
         self.quantity = quantity
+        self.isSelected = isSelected
     }
 }
 

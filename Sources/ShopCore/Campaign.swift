@@ -1,0 +1,85 @@
+public import Foundation
+
+/// A time-boxed promotion: a discount rule, what it applies to, and optionally a voucher code the
+/// shopper types in the cart (issue #4). Campaigns come from a merchant's JSON file
+/// (`docs/CAMPAIGNS.md`).
+public struct Campaign: Identifiable, Hashable, Sendable {
+    /// The merchant's identifier from the file, e.g. `"winter-sale"` (URL-safe, unique).
+    public typealias ID = Tagged<Campaign, String>
+
+    public var id: ID
+    public var title: String
+    /// Plain text, shown on the campaign page.
+    public var description: String
+    /// Banner image: absolute URL or site path.
+    public var imageURL: String?
+    /// First instant the campaign applies (inclusive).
+    public var startsAt: Date
+    /// First instant it no longer applies (exclusive).
+    public var endsAt: Date
+    /// How much is taken off.
+    public var discount: Discount
+    /// Which cart lines the discount applies to.
+    public var target: DiscountTarget
+    /// The selected subtotal (before discount) must be at least this much.
+    public var minimumSubtotal: Money?
+    /// The code a shopper types to get the discount; nil for a campaign shown without a code.
+    public var voucherCode: VoucherCode?
+    /// How many orders of one account may use it (enforced when orders exist, issue #5).
+    public var usageLimitPerAccount: Int?
+
+    /// Creates a campaign value (validation happens when reading files: `CampaignFile`).
+    public init(id: ID, title: String, description: String = "", imageURL: String? = nil, startsAt: Date, endsAt: Date,
+                discount: Discount, target: DiscountTarget = .wholeCart, minimumSubtotal: Money? = nil,
+                voucherCode: VoucherCode? = nil, usageLimitPerAccount: Int? = nil) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.imageURL = imageURL
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.discount = discount
+        self.target = target
+        self.minimumSubtotal = minimumSubtotal
+        self.voucherCode = voucherCode
+        self.usageLimitPerAccount = usageLimitPerAccount
+    }
+
+    /// `true` when `now` is within `[startsAt, endsAt)`.
+    public func isActive(at now: Date) -> Bool { startsAt <= now && now < endsAt }
+}
+
+/// How much a campaign takes off.
+public enum Discount: Hashable, Sendable {
+    /// A whole percentage, 1…100, of what the shopper pays for the qualifying lines.
+    case percentage(Int)
+    /// A fixed amount off the qualifying lines together (never more than they cost).
+    case fixedAmount(Money)
+}
+
+/// Which cart lines a discount applies to.
+public enum DiscountTarget: Hashable, Sendable {
+    /// Every selected line.
+    case wholeCart
+    /// Lines whose product is in the category with this handle.
+    case category(handle: String)
+    /// Lines whose product has one of these handles.
+    case products(handles: [String])
+}
+
+/// A voucher code as shoppers type it: compared case-insensitively, without surrounding spaces.
+public struct VoucherCode: Hashable, Sendable, CustomStringConvertible {
+    /// The code in upper case, e.g. `"WINTER20"`.
+    public let normalized: String
+
+    /// Normalizes `text` (trim, upper-case, no inner spaces); nil when nothing is left or it has
+    /// characters other than letters, digits, `-` and `_`, or is longer than 40.
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        guard !trimmed.isEmpty, trimmed.count <= 40,
+              trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
+        normalized = trimmed
+    }
+
+    public var description: String { normalized }
+}
