@@ -314,9 +314,7 @@ extension ShopApp {
         let count = try context.favoriteIDs().count
         if context.request.headers["Accept"]?.contains("application/json") == true {
             let label = context.l10n(isFavorite ? .favoriteRemove : .favoriteAdd)
-            let json = "{\"favorite\":\(isFavorite),\"count\":\(count),\"label\":\(JSONText.quote(label))}"
-            return Response(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-                            body: Array(json.utf8))
+            return JSONText.response(["favorite": .bool(isFavorite), "count": .int(count), "label": .string(label)])
         }
         context.setFlash(Flash(kind: .success,
                                text: context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title]),
@@ -327,8 +325,25 @@ extension ShopApp {
     }
 }
 
-/// Minimal JSON string quoting for the few JSON answers the storefront gives to its own script.
+/// Minimal JSON for the few answers the storefront gives to its own script (the JSON API has
+/// its own module later).
 enum JSONText {
+    enum Value { case bool(Bool), int(Int), string(String) }
+
+    /// `{"key": value, …}` with keys in the given order, as a no-store JSON response.
+    static func response(_ fields: KeyValuePairs<String, Value>, status: HTTPStatus = .ok) -> Response {
+        let body = "{" + fields.map { key, value in
+            let text: String = switch value {
+            case let .bool(flag): flag ? "true" : "false"
+            case let .int(number): String(number)
+            case let .string(string): quote(string)
+            }
+            return quote(key) + ":" + text
+        }.joined(separator: ",") + "}"
+        return Response(status: status, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                        body: Array(body.utf8))
+    }
+
     static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

@@ -27,6 +27,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case tabFavorites, accountLink, signInLink
     case favoritesTitle, favoritesEmptyTitle, favoritesEmptyText, favoriteAdd, favoriteRemove, favoriteAdded, favoriteRemoved
     case quickAdd, chooseOptions, favoritesBadgeLabel
+    case categorySearchLabel, categorySearchPlaceholder, categorySearchEmpty, searchSubmit
+    case layoutGrid, layoutList, relatedTitle
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
     case fieldName, fieldEmail, fieldPassword, fieldPasswordConfirmation, fieldCurrentPassword, fieldNewPassword
     case fieldRemember, passwordHint
@@ -132,6 +134,13 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .favoriteAdded: "Saved {title} to your favorites."
         case .favoriteRemoved: "Removed {title} from your favorites."
         case .quickAdd: "Add"
+        case .categorySearchLabel: "Search categories"
+        case .categorySearchPlaceholder: "Find a category"
+        case .categorySearchEmpty: "No category matches “{query}”."
+        case .searchSubmit: "Search"
+        case .layoutGrid: "Grid"
+        case .layoutList: "List"
+        case .relatedTitle: "You may also like"
         case .chooseOptions: "Choose"
         case .favoritesBadgeLabel: "{count} favorites"
         case .registerTitle: "Create an account"

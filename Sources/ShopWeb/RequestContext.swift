@@ -233,7 +233,8 @@ struct RequestContext {
                            accountName: user?.firstName,
                            unverifiedEmail: user.flatMap { $0.isVerified ? nil : $0.email },
                            stylesheetHref: environment.assets.stylesheetPath,
-                           scriptHref: environment.assets.scriptPath, localizer: l10n)
+                           scriptHref: environment.assets.scriptPath, localizer: l10n,
+                           listLayout: request.cookies[ShopApp.layoutCookie] == "list")
     }
 
     /// A styled error page. It shows no details; the badges are left out if they can't be read.

@@ -18,6 +18,8 @@ public enum ShopApp {
     static let csrfCookie = "shoppable_csrf"
     /// The form field carrying the CSRF token.
     static let csrfField = "csrf_token"
+    /// Cookie remembering the product list layout (`grid` or `list`).
+    static let layoutCookie = "shoppable_layout"
     /// Products per category page.
     static let pageSize = 24
 
@@ -77,7 +79,14 @@ public enum ShopApp {
         }
         switch route {
         case .home: return try home(&context)
-        case .categories: return try categories(&context)
+        case .categories: return try categories(&context, query: nil)
+        case let .categorySearch(query): return try categories(&context, query: query)
+        case .badge:
+            return JSONText.response(["cart": .int(try context.cartItemCount()), "favorites": .int(try context.favoriteIDs().count)])
+        case let .layout(value, returnTo):
+            context.setCookies.append(CookieHeader.make(name: layoutCookie, value: value, maxAge: 60 * 60 * 24 * 365,
+                                                        secure: context.environment.secureCookies))
+            return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.home.path)
         case let .category(handle, page): return try category(&context, handle: handle, page: page)
         case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
         case .cart: return try cart(&context)
@@ -129,7 +138,8 @@ public enum ShopApp {
         // A visitor with no session and no pending message sees exactly what every such visitor
         // sees: serve the whole document from the cache.
         let anonymous = context.request.cookies[sessionCookie] == nil && context.request.cookies[flashCookie] == nil
-        if anonymous, let document = cache.lookupDocument(key, version: version) {
+        let documentKey = key + (context.request.cookies[layoutCookie] == "list" ? " list" : " grid")
+        if anonymous, let document = cache.lookupDocument(documentKey, version: version) {
             return .html(document)
         }
         let entry: PageCache.Entry
@@ -143,7 +153,7 @@ public enum ShopApp {
         }
         let layout = try context.layout(title: entry.title, tab: entry.tab)
         let document = Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: entry.html) }
-        if anonymous && context.setCookies.isEmpty { cache.storeDocument(document, version: version, for: key) }
+        if anonymous && context.setCookies.isEmpty { cache.storeDocument(document, version: version, for: documentKey) }
         return .html(document)
     }
 
@@ -167,9 +177,16 @@ public enum ShopApp {
         }
     }
 
-    private static func categories(_ context: inout RequestContext) throws -> Response {
+    private static func categories(_ context: inout RequestContext, query: String?) throws -> Response {
         try cachedPage(&context) { context in
-            let page = CategoriesPage(categories: try context.environment.catalog.categories().map(context.models.categoryLink))
+            var summaries = try context.environment.catalog.categories()
+            if let query {
+                let words = query.split(whereSeparator: \.isWhitespace)
+                summaries = summaries.filter { summary in
+                    words.allSatisfy { summary.category.name.range(of: $0, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+                }
+            }
+            let page = CategoriesPage(categories: summaries.map(context.models.categoryLink), query: query ?? "")
             return PageContent(title: context.l10n(.categoriesTitle), tab: .categories,
                                node: Views.categories(page, l10n: context.l10n))
         }
@@ -196,9 +213,28 @@ public enum ShopApp {
                 return nil
             }
             let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
+            let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
             return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
-                               node: Views.product(page, l10n: context.l10n))
+                               node: Views.product(page, related: related, l10n: context.l10n))
         }
+    }
+
+    /// Up to 8 products from the same category, those sharing the most tags first, then those in
+    /// stock, then the best rated; never the product itself (issue #4).
+    static func relatedProducts(to product: Product, _ catalog: CatalogStore) throws -> [Product] {
+        guard let categoryID = product.categoryID else { return [] }
+        let candidates = try catalog.products(ProductQuery(categoryID: categoryID, sort: .rating, limit: 100)).products
+        let tags = Set(product.tags.map { $0.lowercased() })
+        return candidates.enumerated()
+            .filter { $0.element.id != product.id }
+            .map { (index: $0.offset, product: $0.element,
+                    shared: $0.element.tags.filter { tags.contains($0.lowercased()) }.count) }
+            .sorted { lhs, rhs in
+                if lhs.shared != rhs.shared { return lhs.shared > rhs.shared }
+                if lhs.product.isSoldOut != rhs.product.isSoldOut { return !lhs.product.isSoldOut }
+                return lhs.index < rhs.index
+            }
+            .prefix(8).map(\.product)
     }
 
     private static func cart(_ context: inout RequestContext) throws -> Response {
@@ -247,13 +283,17 @@ public enum ShopApp {
         let variant = requestedVariant.flatMap { id in product.variants.first { $0.id == id } }
             ?? (product.hasOptions ? nil : product.defaultVariant)
         let quantityText = request.formValue("quantity") ?? "1"
+        let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
         func rejected(_ message: String, quantity: Int = 1) throws -> Response {
+            if wantsJSON {
+                return JSONText.response(["ok": .bool(false), "message": .string(message)], status: .unprocessableContent)
+            }
             let model = context.models.productPage(product, selected: requestedVariant, quantity: quantity, error: message,
                                                    timeZone: context.environment.timeZone)
             // Shown at the top as well, where a phone's screen starts.
             context.pageFlash = Flash(kind: .error, text: message)
             return try page(&context, PageContent(title: product.title, tab: .categories, mainClass: "product-page",
-                                                  node: Views.product(model, l10n: context.l10n)),
+                                                  node: Views.product(model, related: [], l10n: context.l10n)),
                             status: .unprocessableContent)
         }
         guard let variant else { return try rejected(context.l10n(.cartErrorChooseVariant)) }
@@ -265,8 +305,13 @@ public enum ShopApp {
             return try rejected(context.l10n.message(for: error), quantity: Int(quantityText) ?? 1)
         }
         try context.saveCart(cart)
-        context.setFlash(Flash(kind: .success, text: context.l10n(.addedToCart, ["title": product.title]),
-                               linkText: context.l10n(.viewCart), linkHref: SiteRoute.cart.path))
+        let added = context.l10n(.addedToCart, ["title": product.title])
+        if wantsJSON {
+            // Quick add with JavaScript: the page stays; the badge and a short toast update in place.
+            return JSONText.response(["ok": .bool(true), "message": .string(added),
+                                      "cartCount": .int(try context.cartItemCount())])
+        }
+        context.setFlash(Flash(kind: .success, text: added, linkText: context.l10n(.viewCart), linkHref: SiteRoute.cart.path))
         let fallback = SiteRoute.product(handle: product.handle, variant: product.hasOptions ? variant.id : nil).path
         return .redirect(to: SafeRedirect.localPath(request.formValue("return_to")) ?? fallback)
     }

@@ -8,6 +8,13 @@ public enum SiteRoute: Hashable, Sendable {
     case home
     /// `GET /categories` — every category with its product count.
     case categories
+    /// `GET /categories?q=…` — categories whose name contains the words (works without JavaScript;
+    /// with it the list filters as you type).
+    case categorySearch(query: String)
+    /// `GET /badge` — the visitor's cart and favorites counts as JSON, for the live badges.
+    case badge
+    /// `GET /layout?set=grid|list&return_to=…` — remembers the product list layout in a cookie.
+    case layout(String, returnTo: String?)
     /// `GET /categories/{handle}?page=N` — a category's products, 1-based page.
     case category(handle: String, page: Int)
     /// `GET /products/{handle}?variant={id}` — a product, optionally with a variant chosen.
@@ -56,6 +63,11 @@ public enum SiteRoute: Hashable, Sendable {
         switch self {
         case .home: return "/"
         case .categories: return "/categories"
+        case let .categorySearch(query): return "/categories?q=\(SiteRoute.encodeQueryValue(query))"
+        case .badge: return "/badge"
+        case let .layout(value, returnTo):
+            return "/layout?set=\(SiteRoute.encodeQueryValue(value))"
+                + (returnTo.map { "&return_to=\(SiteRoute.encodeQueryValue($0))" } ?? "")
         case let .category(handle, page):
             let base = "/categories/\(SiteRoute.encodeSegment(handle))"
             return page > 1 ? "\(base)?page=\(page)" : base
@@ -97,7 +109,15 @@ public enum SiteRoute: Hashable, Sendable {
         let isRead = method == "GET" || method == "HEAD"
         switch (isRead, segments.count) {
         case (true, 0): return .home
-        case (true, _) where segments == ["categories"]: return .categories
+        case (true, _) where segments == ["categories"]:
+            if let query = query("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty {
+                return .categorySearch(query: query)
+            }
+            return .categories
+        case (true, 1) where segments[0] == "badge": return .badge
+        case (true, 1) where segments[0] == "layout":
+            guard let value = query("set"), ["grid", "list"].contains(value) else { return nil }
+            return .layout(value, returnTo: query("return_to"))
         case (true, 2) where segments[0] == "categories":
             guard let raw = query("page") else { return .category(handle: segments[1], page: 1) }
             guard let page = Int(raw), page >= 1 else { return nil }

@@ -29,6 +29,8 @@ struct LayoutModel: Sendable {
     var stylesheetHref: String
     var scriptHref: String
     var localizer: Localizer
+    /// The visitor chose the list layout for product lists (else grid).
+    var listLayout = false
 }
 
 /// A product as a card in a grid.
@@ -50,6 +52,8 @@ struct ProductCardModel: Sendable, Equatable {
     var isSoldOut: Bool
     var soldOutText: String
     var saleText: String
+    var addText: String
+    var chooseText: String
 }
 
 /// Stars and count, pre-formatted.
@@ -131,7 +135,8 @@ struct ModelBuilder: Sendable {
             title: product.title, vendor: product.vendor, imageURL: image?.url,
             imageAlt: image.map { $0.altText.isEmpty ? product.title : $0.altText } ?? product.title,
             price: price, compareAtPrice: compareAt, rating: rating(product.rating),
-            isSoldOut: product.isSoldOut, soldOutText: l10n(.stockSoldOut), saleText: l10n(.onSale))
+            isSoldOut: product.isSoldOut, soldOutText: l10n(.stockSoldOut), saleText: l10n(.onSale),
+            addText: l10n(.quickAdd), chooseText: l10n(.chooseOptions))
     }
 
     func rating(_ rating: Rating?) -> RatingModel? {

@@ -12,6 +12,8 @@ struct HomePage: Sendable {
 /// Every category with its count.
 struct CategoriesPage: Sendable {
     var categories: [CategoryLinkModel]
+    /// What the visitor searched for ("" for none).
+    var query: String
 }
 
 /// One category's products, a page at a time.

@@ -89,3 +89,96 @@
     }).catch(function () { form.submit(); });
   });
 })();
+
+// Quick add: the card's form posted in the background; the badge updates and a toast confirms.
+// Badges stay in step across this shopper's open tabs (BroadcastChannel) and are refreshed from
+// the server when a tab comes back into view.
+(function () {
+  "use strict";
+  var channel = window.BroadcastChannel ? new BroadcastChannel("shoppable") : null;
+
+  function setBadge(kind, count) {
+    document.querySelectorAll("[data-" + kind + "-count]").forEach(function (badge) {
+      if (badge.getAttribute("data-" + kind + "-count") === String(count)) return;  // no change: no echo
+      badge.setAttribute("data-" + kind + "-count", String(count));
+      badge.textContent = count > 99 ? "99+" : String(count);
+      badge.hidden = count === 0;
+    });
+  }
+  function readBadge(kind) {
+    var badge = document.querySelector("[data-" + kind + "-count]");
+    return badge ? Number(badge.getAttribute("data-" + kind + "-count")) : 0;
+  }
+  function announce() {
+    if (channel) channel.postMessage({ cart: readBadge("cart"), favorites: readBadge("favorites") });
+  }
+  if (channel) {
+    channel.onmessage = function (event) {
+      if (typeof event.data.cart === "number") setBadge("cart", event.data.cart);
+      if (typeof event.data.favorites === "number") setBadge("favorites", event.data.favorites);
+    };
+  }
+  function refresh() {
+    if (!window.fetch) return;
+    fetch("/badge", { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (counts) {
+        if (!counts) return;
+        setBadge("cart", counts.cart);
+        setBadge("favorites", counts.favorites);
+      }).catch(function () {});
+  }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) refresh(); });
+  window.addEventListener("focus", refresh);
+  announce();  // every page load tells the other tabs the current counts
+  // Other tabs may change the counts too (favorites from the heart script): watch the badges.
+  if (window.MutationObserver) {
+    new MutationObserver(function () { announce(); }).observe(document.querySelector(".tab-bar") || document.body,
+      { subtree: true, attributes: true, attributeFilter: ["data-cart-count", "data-favorites-count"] });
+  }
+
+  var toast = document.querySelector("[data-toast]");
+  var toastTimer = null;
+  function showToast(text, isError) {
+    if (!toast) return;
+    toast.textContent = text;
+    toast.className = isError ? "toast toast-error" : "toast";
+    toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { toast.hidden = true; }, 2500);
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches(".quick-add-form") || !window.fetch) return;
+    event.preventDefault();
+    var button = form.querySelector("button");
+    if (button) button.disabled = true;
+    fetch(form.action, {
+      method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      return response.json().then(function (result) { return { ok: response.ok, result: result }; });
+    }).then(function (answer) {
+      if (answer.ok) setBadge("cart", answer.result.cartCount);
+      showToast(answer.result.message, !answer.ok);
+    }).catch(function () { form.submit(); })
+      .then(function () { if (button) button.disabled = false; });
+  });
+
+  // Categories: filter the list as you type (the form still works without JavaScript).
+  document.querySelectorAll("input[data-filter]").forEach(function (input) {
+    var list = document.querySelector(input.getAttribute("data-filter"));
+    if (!list) return;
+    function fold(text) {
+      return text.toLocaleLowerCase(document.documentElement.lang || "en").normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+    }
+    input.addEventListener("input", function () {
+      var words = fold(input.value).split(/\s+/).filter(Boolean);
+      list.querySelectorAll(".category-tile").forEach(function (tile) {
+        var name = fold(tile.querySelector(".category-name").textContent);
+        tile.hidden = !words.every(function (word) { return name.indexOf(word) !== -1; });
+      });
+    });
+  });
+})();

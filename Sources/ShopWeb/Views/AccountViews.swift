@@ -170,21 +170,7 @@ extension Views {
                                     PriceLine(price: card.price, compareAtPrice: card.compareAtPrice)
                                 }
                             }
-                            div(.class("favorite-actions")) {
-                                if card.isSoldOut {
-                                    span(.class("stock stock-out")) { card.soldOutText }
-                                } else if card.hasOptions {
-                                    a(.class("button button-small"), .href(card.href)) { l10n(.chooseOptions) }
-                                } else {
-                                    HTML.form(.method("post"), .action(SiteRoute.cartAdd.path)) {
-                                        Personalization.csrfField
-                                        input(.type("hidden"), .name("product"), .value(card.handle))
-                                        input(.type("hidden"), .name("quantity"), .value("1"))
-                                        input(.type("hidden"), .name("return_to"), .value(SiteRoute.favorites.path))
-                                        button(.type("submit"), .class("button button-small button-primary")) { l10n(.quickAdd) }
-                                    }
-                                }
-                            }
+                            QuickAdd(model: card, returnTo: SiteRoute.favorites.path)
                         }
                     }
                 }

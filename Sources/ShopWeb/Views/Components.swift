@@ -28,6 +28,51 @@ struct ProductCard: Component {
                     if let rating = model.rating { RatingStars(model: rating) }
                 }
             }
+            QuickAdd(model: model, returnTo: returnTo)
+        }
+    }
+}
+
+/// "Add" on a product card: one of the default variant without leaving the page (a form POST that
+/// comes back here; `app.js` posts it in the background and updates the badge). A product with
+/// several variants links to its page to choose one instead.
+struct QuickAdd: Component {
+    var model: ProductCardModel
+    var returnTo: String
+
+    var body: Node {
+        div(.class("card-actions")) {
+            if model.isSoldOut {
+                span(.class("stock stock-out small")) { model.soldOutText }
+            } else if model.hasOptions {
+                a(.class("button button-small button-wide"), .href(model.href + "#options")) { model.chooseText }
+            } else {
+                form(.class("quick-add-form"), .method("post"), .action(SiteRoute.cartAdd.path)) {
+                    Personalization.csrfField
+                    input(.type("hidden"), .name("product"), .value(model.handle))
+                    input(.type("hidden"), .name("quantity"), .value("1"))
+                    input(.type("hidden"), .name("return_to"), .value(returnTo))
+                    button(.type("submit"), .class("button button-small button-primary button-wide")) { model.addText }
+                }
+            }
+        }
+    }
+}
+
+/// Grid / list switch for product lists; which one is on is shown by the body class, so the
+/// cached page is the same for everyone.
+struct LayoutToggle: Component {
+    var returnTo: String
+    var l10n: Localizer
+
+    var body: Node {
+        nav(.class("layout-toggle"), .aria("label", l10n(.layoutGrid) + " / " + l10n(.layoutList))) {
+            a(.class("toggle-grid"), .href(SiteRoute.layout("grid", returnTo: returnTo).path), .data("layout", "grid")) {
+                l10n(.layoutGrid)
+            }
+            a(.class("toggle-list"), .href(SiteRoute.layout("list", returnTo: returnTo).path), .data("layout", "list")) {
+                l10n(.layoutList)
+            }
         }
     }
 }

@@ -19,8 +19,9 @@ enum Views {
                 link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
                 script(src: layout.scriptHref, .boolean("defer"))
             }
-            body {
+            HTML.body(.class(layout.listLayout ? "layout-list" : "layout-grid")) {
                 a(.class("skip-link"), .href("#main")) { l10n(.skipToContent) }
+                div(.class("toast"), .role("status"), .aria("live", "polite"), .hidden(true), .data("toast", "")) {}
                 header(.class("top-bar")) {
                     a(.class("brand"), .href(SiteRoute.home.path)) {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }

@@ -29,10 +29,19 @@ extension Views {
     static func categories(_ page: CategoriesPage, l10n: Localizer) -> Node {
         fragment {
             h1(.class("page-title")) { l10n(.categoriesTitle) }
+            form(.class("search-form"), .method("get"), .action(SiteRoute.categories.path), .role("search")) {
+                label(.class("visually-hidden"), .for("category-query")) { l10n(.categorySearchLabel) }
+                input(.type("search"), .name("q"), .id("category-query"), .value(page.query),
+                      .placeholder(l10n(.categorySearchPlaceholder)), .autocomplete("off"), .data("filter", ".category-list"))
+                button(.type("submit"), .class("button button-small")) { l10n(.searchSubmit) }
+            }
+            if page.categories.isEmpty && !page.query.isEmpty {
+                p(.class("muted")) { l10n(.categorySearchEmpty, ["query": page.query]) }
+            }
             div(.class("category-list")) {
                 for category in page.categories { CategoryTile(model: category) }
             }
-            if page.categories.isEmpty {
+            if page.categories.isEmpty && page.query.isEmpty {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }
         }
@@ -42,10 +51,11 @@ extension Views {
         fragment {
             div(.class("page-head")) {
                 a(.class("back-link"), .href(SiteRoute.categories.path), .aria("label", l10n(.tabCategories))) { Icon.back.node }
-                div {
+                div(.class("page-head-text")) {
                     h1(.class("page-title")) { page.name }
                     p(.class("muted")) { page.countText }
                 }
+                LayoutToggle(returnTo: returnTo, l10n: l10n)
             }
             if page.cards.isEmpty {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
@@ -57,7 +67,7 @@ extension Views {
         }
     }
 
-    static func product(_ page: ProductDetailPage, l10n: Localizer) -> Node {
+    static func product(_ page: ProductDetailPage, related: [ProductCardModel], l10n: Localizer) -> Node {
         fragment {
             div(.class("product-gallery"), .aria("label", page.title)) {
                 for image in page.images {
@@ -85,7 +95,7 @@ extension Views {
                     if page.choices.isEmpty {
                         input(.type("hidden"), .name("variant"), .value(String(page.selectedVariantID)))
                     } else {
-                        fieldset(.class("variant-picker")) {
+                        fieldset(.class("variant-picker"), .id("options")) {
                             legend { page.optionsLabel }
                             for choice in page.choices {
                                 label(.class(choice.isSoldOut ? "variant-choice variant-sold-out" : "variant-choice"),
@@ -127,6 +137,16 @@ extension Views {
                     }
                 }
                 if let published = page.publishedText { p(.class("muted small")) { published } }
+            }
+            if !related.isEmpty {
+                section(.class("related"), .aria("label", l10n(.relatedTitle))) {
+                    h2 { l10n(.relatedTitle) }
+                    div(.class("related-strip")) {
+                        for card in related {
+                            ProductCard(model: card, returnTo: SiteRoute.product(handle: page.handle, variant: nil).path)
+                        }
+                    }
+                }
             }
         }
     }
