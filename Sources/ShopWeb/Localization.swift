@@ -29,6 +29,10 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case quickAdd, chooseOptions, favoritesBadgeLabel
     case categorySearchLabel, categorySearchPlaceholder, categorySearchEmpty, searchSubmit
     case layoutGrid, layoutList, relatedTitle
+    case sortLabel, sortRelevance, sortFeatured, sortPriceAscending, sortPriceDescending, sortNewest, sortRating, sortName
+    case filterTitle, filterMinPrice, filterMaxPrice, filterRating, filterAnyRating, filterRatingAtLeast, filterInStock
+    case filterVendor, filterTag, filterAny, filterApply, filterClear
+    case searchTitle, searchPlaceholder, searchResults, searchResultsOne, searchEmptyTitle, searchEmptyText, searchPrompt
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
     case fieldName, fieldEmail, fieldPassword, fieldPasswordConfirmation, fieldCurrentPassword, fieldNewPassword
     case fieldRemember, passwordHint
@@ -141,6 +145,33 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .layoutGrid: "Grid"
         case .layoutList: "List"
         case .relatedTitle: "You may also like"
+        case .sortLabel: "Sort by"
+        case .sortRelevance: "Best match"
+        case .sortFeatured: "Featured"
+        case .sortPriceAscending: "Price: low to high"
+        case .sortPriceDescending: "Price: high to low"
+        case .sortNewest: "Newest"
+        case .sortRating: "Best rated"
+        case .sortName: "Name"
+        case .filterTitle: "Sort & filter"
+        case .filterMinPrice: "Min price"
+        case .filterMaxPrice: "Max price"
+        case .filterRating: "Rating"
+        case .filterAnyRating: "Any rating"
+        case .filterRatingAtLeast: "{stars} stars & up"
+        case .filterInStock: "In stock only"
+        case .filterVendor: "Brand"
+        case .filterTag: "Tag"
+        case .filterAny: "Any"
+        case .filterApply: "Show results"
+        case .filterClear: "Clear filters"
+        case .searchTitle: "Search"
+        case .searchPlaceholder: "Search products"
+        case .searchResults: "{count} results for “{query}”"
+        case .searchResultsOne: "1 result for “{query}”"
+        case .searchEmptyTitle: "No products match “{query}”"
+        case .searchEmptyText: "Check the spelling, try fewer words, or browse a category:"
+        case .searchPrompt: "What are you looking for?"
         case .chooseOptions: "Choose"
         case .favoritesBadgeLabel: "{count} favorites"
         case .registerTitle: "Create an account"

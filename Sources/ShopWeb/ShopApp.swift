@@ -87,7 +87,8 @@ public enum ShopApp {
             context.setCookies.append(CookieHeader.make(name: layoutCookie, value: value, maxAge: 60 * 60 * 24 * 365,
                                                         secure: context.environment.secureCookies))
             return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.home.path)
-        case let .category(handle, page): return try category(&context, handle: handle, page: page)
+        case let .category(handle, listing): return try category(&context, handle: handle, listing: listing)
+        case let .search(query, listing): return try search(&context, query: query, listing: listing)
         case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
         case .cart: return try cart(&context)
         case .cartAdd: return try cartAdd(&context)
@@ -192,18 +193,55 @@ public enum ShopApp {
         }
     }
 
-    private static func category(_ context: inout RequestContext, handle: String, page: Int) throws -> Response {
+    private static func category(_ context: inout RequestContext, handle: String, listing: Listing) throws -> Response {
         try cachedPage(&context) { context in
             let catalog = context.environment.catalog
-            guard let category = try catalog.categoryByHandle(handle) else { return nil }
-            let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
-            guard !overflow else { return nil }
-            let result = try catalog.products(ProductQuery(categoryID: category.id, sort: .featured, offset: offset, limit: pageSize))
-            if result.products.isEmpty && page > 1 { return nil }
-            let model = context.models.categoryPage(category: category, page: result, pageNumber: page, pageSize: pageSize)
+            guard let category = try catalog.categoryByHandle(handle),
+                  var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
+                                                   defaultSort: .featured) else { return nil }
+            query.categoryID = category.id
+            let result = try catalog.products(query)
+            if result.products.isEmpty && listing.page > 1 { return nil }
+            let model = context.models.categoryPage(category: category, page: result, listing: listing, pageSize: pageSize)
             return PageContent(title: category.name, tab: .categories,
-                               node: Views.category(model, l10n: context.l10n,
-                                                    returnTo: SiteRoute.category(handle: category.handle, page: page).path))
+                               node: Views.category(model, l10n: context.l10n, returnTo: context.canonicalPath))
+        }
+    }
+
+    /// `GET /search?q=…`: ranked, paginated, filterable; the words are echoed back escaped.
+    private static func search(_ context: inout RequestContext, query text: String, listing: Listing) throws -> Response {
+        try cachedPage(&context) { context in
+            let l10n = context.l10n
+            let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let catalog = context.environment.catalog
+            guard !words.isEmpty else {
+                return PageContent(title: l10n(.searchTitle), tab: .categories,
+                                   node: Views.search(SearchPage(query: "", heading: l10n(.searchPrompt), cards: [],
+                                                                 pagination: nil, controls: nil, suggestions: []),
+                                                      l10n: l10n, returnTo: context.canonicalPath))
+            }
+            guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
+                                                   defaultSort: .relevance) else { return nil }
+            query.text = String(words.prefix(200))
+            let result = try catalog.products(query)
+            if result.products.isEmpty && listing.page > 1 { return nil }
+            let models = context.models
+            let page = SearchPage(
+                query: words,
+                heading: result.totalCount == 0 ? l10n(.searchEmptyTitle, ["query": words])
+                    : result.totalCount == 1 ? l10n(.searchResultsOne, ["query": words])
+                    : l10n(.searchResults, ["count": l10n.number(result.totalCount), "query": words]),
+                cards: result.products.map(models.card),
+                pagination: models.pagination(total: result.totalCount, pageSize: pageSize, page: listing.page) {
+                    SiteRoute.search(query: words, listing: listing.onPage($0)).path
+                },
+                controls: result.totalCount == 0 && !listing.hasFilters ? nil
+                    : models.listingControls(listing, page: result, action: "/search", hidden: [("q", words)],
+                                             sorts: [.relevance, .priceAscending, .priceDescending, .newest, .rating, .name],
+                                             defaultSort: .relevance),
+                suggestions: result.totalCount == 0 ? try catalog.categories().prefix(6).map(models.categoryLink) : [])
+            return PageContent(title: l10n(.searchTitle) + ": " + words, tab: .categories,
+                               node: Views.search(page, l10n: l10n, returnTo: context.canonicalPath))
         }
     }
 

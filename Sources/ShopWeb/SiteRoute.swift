@@ -15,8 +15,10 @@ public enum SiteRoute: Hashable, Sendable {
     case badge
     /// `GET /layout?set=grid|list&return_to=…` — remembers the product list layout in a cookie.
     case layout(String, returnTo: String?)
-    /// `GET /categories/{handle}?page=N` — a category's products, 1-based page.
-    case category(handle: String, page: Int)
+    /// `GET /categories/{handle}?sort=…&page=N` — a category's products, sorted and filtered.
+    case category(handle: String, listing: Listing)
+    /// `GET /search?q=…&sort=…` — products matching the words.
+    case search(query: String, listing: Listing)
     /// `GET /products/{handle}?variant={id}` — a product, optionally with a variant chosen.
     case product(handle: String, variant: Variant.ID?)
     /// `GET /cart` — the cart.
@@ -68,9 +70,10 @@ public enum SiteRoute: Hashable, Sendable {
         case let .layout(value, returnTo):
             return "/layout?set=\(SiteRoute.encodeQueryValue(value))"
                 + (returnTo.map { "&return_to=\(SiteRoute.encodeQueryValue($0))" } ?? "")
-        case let .category(handle, page):
-            let base = "/categories/\(SiteRoute.encodeSegment(handle))"
-            return page > 1 ? "\(base)?page=\(page)" : base
+        case let .category(handle, listing):
+            return SiteRoute.withQuery("/categories/\(SiteRoute.encodeSegment(handle))", listing.queryItems)
+        case let .search(query, listing):
+            return SiteRoute.withQuery("/search", [("q", query)] + listing.queryItems)
         case let .product(handle, variant):
             let base = "/products/\(SiteRoute.encodeSegment(handle))"
             return variant.map { "\(base)?variant=\($0.rawValue)" } ?? base
@@ -119,9 +122,9 @@ public enum SiteRoute: Hashable, Sendable {
             guard let value = query("set"), ["grid", "list"].contains(value) else { return nil }
             return .layout(value, returnTo: query("return_to"))
         case (true, 2) where segments[0] == "categories":
-            guard let raw = query("page") else { return .category(handle: segments[1], page: 1) }
-            guard let page = Int(raw), page >= 1 else { return nil }
-            return .category(handle: segments[1], page: page)
+            return Listing.parse(query).map { .category(handle: segments[1], listing: $0) }
+        case (true, 1) where segments[0] == "search":
+            return Listing.parse(query).map { .search(query: query("q") ?? "", listing: $0) }
         case (true, 2) where segments[0] == "products":
             let variant = query("variant").flatMap { Int64($0) }.map(Variant.ID.init(rawValue:))
             return .product(handle: segments[1], variant: variant)
@@ -174,6 +177,15 @@ public enum SiteRoute: Hashable, Sendable {
         set.remove(charactersIn: "/?#")
         return set
     }()
+
+    /// A category's first page with nothing chosen.
+    public static func category(handle: String, page: Int) -> SiteRoute {
+        .category(handle: handle, listing: Listing(page: page))
+    }
+
+    static func withQuery(_ path: String, _ items: [(String, String)]) -> String {
+        items.isEmpty ? path : path + "?" + items.map { "\($0.0)=\(encodeQueryValue($0.1))" }.joined(separator: "&")
+    }
 
     static func encodeQueryValue(_ value: String) -> String {
         var allowed = CharacterSet.urlQueryAllowed

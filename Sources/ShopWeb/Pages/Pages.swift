@@ -22,6 +22,18 @@ struct CategoryPage: Sendable {
     var countText: String
     var cards: [ProductCardModel]
     var pagination: PaginationModel?
+    var controls: ListingControlsModel
+}
+
+/// Product search results.
+struct SearchPage: Sendable {
+    var query: String
+    var heading: String
+    var cards: [ProductCardModel]
+    var pagination: PaginationModel?
+    var controls: ListingControlsModel?
+    /// Categories to browse when nothing matched.
+    var suggestions: [CategoryLinkModel]
 }
 
 /// A product's page.
@@ -96,16 +108,27 @@ extension ModelBuilder {
                  seeAllHref: SiteRoute.categories.path)
     }
 
-    func categoryPage(category: Category, page: ProductPage, pageNumber: Int, pageSize: Int) -> CategoryPage {
-        let pages = max(1, (page.totalCount + pageSize - 1) / pageSize)
-        let pagination: PaginationModel? = pages > 1 ? PaginationModel(
-            previousHref: pageNumber > 1 ? SiteRoute.category(handle: category.handle, page: pageNumber - 1).path : nil,
-            nextHref: pageNumber < pages ? SiteRoute.category(handle: category.handle, page: pageNumber + 1).path : nil,
-            status: localizer(.paginationStatus, ["page": localizer.number(pageNumber), "pages": localizer.number(pages)])
-        ) : nil
-        return CategoryPage(name: category.name,
-                            countText: localizer.count(page.totalCount, one: .categoryProductCountOne, other: .categoryProductCount),
-                            cards: page.products.map(card), pagination: pagination)
+    /// Previous/next links for a list of `total` products, `pageSize` a page.
+    func pagination(total: Int, pageSize: Int, page: Int, href: (Int) -> String) -> PaginationModel? {
+        let pages = max(1, (total + pageSize - 1) / pageSize)
+        guard pages > 1 else { return nil }
+        return PaginationModel(
+            previousHref: page > 1 ? href(page - 1) : nil, nextHref: page < pages ? href(page + 1) : nil,
+            status: localizer(.paginationStatus, ["page": localizer.number(page), "pages": localizer.number(pages)]))
+    }
+
+    func categoryPage(category: Category, page: ProductPage, listing: Listing, pageSize: Int) -> CategoryPage {
+        let base = SiteRoute.category(handle: category.handle, page: 1).path
+        return CategoryPage(
+            name: category.name,
+            countText: localizer.count(page.totalCount, one: .categoryProductCountOne, other: .categoryProductCount),
+            cards: page.products.map(card),
+            pagination: pagination(total: page.totalCount, pageSize: pageSize, page: listing.page) {
+                SiteRoute.category(handle: category.handle, listing: listing.onPage($0)).path
+            },
+            controls: listingControls(listing, page: page, action: base, hidden: [],
+                                      sorts: [.featured, .priceAscending, .priceDescending, .newest, .rating, .name],
+                                      defaultSort: .featured))
     }
 
     func productPage(_ product: Product, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,

@@ -182,3 +182,8 @@
     });
   });
 })();
+
+// Sorting applies as soon as a new order is picked.
+document.querySelectorAll("form[data-auto-submit] select[name=sort]").forEach(function (select) {
+  select.addEventListener("change", function () { select.form.submit(); });
+});

@@ -8,6 +8,7 @@ extension Views {
                 h1 { l10n(.homeHeroTitle) }
                 p { l10n(.homeHeroText) }
             }
+            productSearchForm(query: "", l10n: l10n)
             section(.class("section")) {
                 div(.class("section-head")) {
                     h2 { l10n(.homeCategoriesTitle) }
@@ -26,8 +27,35 @@ extension Views {
         }
     }
 
+    /// The product search box (a GET form to `/search`).
+    static func productSearchForm(query: String, l10n: Localizer) -> Node {
+        form(.class("search-form"), .method("get"), .action("/search"), .role("search")) {
+            label(.class("visually-hidden"), .for("product-query")) { l10n(.searchPlaceholder) }
+            input(.type("search"), .name("q"), .id("product-query"), .value(query), .placeholder(l10n(.searchPlaceholder)),
+                  .attribute("enterkeyhint", "search"))
+            button(.type("submit"), .class("button button-small")) { l10n(.searchSubmit) }
+        }
+    }
+
+    static func search(_ page: SearchPage, l10n: Localizer, returnTo: String) -> Node {
+        fragment {
+            productSearchForm(query: page.query, l10n: l10n)
+            h1(.class("page-title search-heading")) { page.heading }
+            if let controls = page.controls { ListingControls(model: controls, l10n: l10n) }
+            if page.cards.isEmpty && !page.query.isEmpty {
+                div(.class("empty-state")) { p { l10n(.searchEmptyText) } }
+                div(.class("category-list")) { for category in page.suggestions { CategoryTile(model: category) } }
+            }
+            div(.class("grid")) {
+                for card in page.cards { ProductCard(model: card, returnTo: returnTo) }
+            }
+            if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
+        }
+    }
+
     static func categories(_ page: CategoriesPage, l10n: Localizer) -> Node {
         fragment {
+            productSearchForm(query: "", l10n: l10n)
             h1(.class("page-title")) { l10n(.categoriesTitle) }
             form(.class("search-form"), .method("get"), .action(SiteRoute.categories.path), .role("search")) {
                 label(.class("visually-hidden"), .for("category-query")) { l10n(.categorySearchLabel) }
@@ -57,6 +85,7 @@ extension Views {
                 }
                 LayoutToggle(returnTo: returnTo, l10n: l10n)
             }
+            ListingControls(model: page.controls, l10n: l10n)
             if page.cards.isEmpty {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }

@@ -1,0 +1,100 @@
+import Foundation
+public import ShopCore
+public import ShopStore
+
+/// How a product list (category, search results, campaign products) is sorted, filtered and
+/// paged, as it appears in the URL: `?sort=price-asc&min=10&max=50&rating=4&instock=1&vendor=…&tag=…&page=2`.
+/// Filters and sort live in the URL, so lists are shareable and the back button works (issue #4).
+public struct Listing: Hashable, Sendable {
+    /// The order; nil means the page's default (relevance for search, featured otherwise).
+    public var sort: ProductQuery.Sort?
+    /// Lowest price, as typed in major units (`"10"`, `"9.99"`); nil for none.
+    public var minPrice: String?
+    /// Highest price, as typed in major units.
+    public var maxPrice: String?
+    /// Minimum star rating, 1…5.
+    public var minRating: Int?
+    /// Only products that can be bought now.
+    public var inStockOnly: Bool
+    /// Only this vendor.
+    public var vendor: String?
+    /// Only products with this tag.
+    public var tag: String?
+    /// 1-based page.
+    public var page: Int
+
+    /// A listing with nothing chosen: default sort, no filters, `page`.
+    public init(sort: ProductQuery.Sort? = nil, minPrice: String? = nil, maxPrice: String? = nil, minRating: Int? = nil,
+                inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil, page: Int = 1) {
+        self.sort = sort
+        self.minPrice = minPrice
+        self.maxPrice = maxPrice
+        self.minRating = minRating
+        self.inStockOnly = inStockOnly
+        self.vendor = vendor
+        self.tag = tag
+        self.page = page
+    }
+
+    /// Reads the listing from a query string; nil when the page number is not a whole number ≥ 1
+    /// (404). Unknown sorts, bad prices and ratings outside 1…5 are ignored (the list still shows).
+    public static func parse(_ query: (String) -> String?) -> Listing? {
+        var listing = Listing()
+        if let page = query("page") {
+            guard let number = Int(page), number >= 1 else { return nil }
+            listing.page = number
+        }
+        listing.sort = query("sort").flatMap(ProductQuery.Sort.init(rawValue:))
+        listing.minPrice = query("min").flatMap(Listing.cleanPrice)
+        listing.maxPrice = query("max").flatMap(Listing.cleanPrice)
+        listing.minRating = query("rating").flatMap(Int.init).flatMap { (1...5).contains($0) ? $0 : nil }
+        listing.inStockOnly = query("instock") == "1"
+        listing.vendor = query("vendor").flatMap { $0.isEmpty ? nil : $0 }
+        listing.tag = query("tag").flatMap { $0.isEmpty ? nil : $0 }
+        return listing
+    }
+
+    private static func cleanPrice(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty || trimmed.count > 20 ? nil : trimmed
+    }
+
+    /// The query items in a fixed order with defaults left out (the canonical URL, also the
+    /// page-cache key).
+    public var queryItems: [(String, String)] {
+        var items: [(String, String)] = []
+        if let sort { items.append(("sort", sort.rawValue)) }
+        if let minPrice { items.append(("min", minPrice)) }
+        if let maxPrice { items.append(("max", maxPrice)) }
+        if let minRating { items.append(("rating", String(minRating))) }
+        if inStockOnly { items.append(("instock", "1")) }
+        if let vendor { items.append(("vendor", vendor)) }
+        if let tag { items.append(("tag", tag)) }
+        if page > 1 { items.append(("page", String(page))) }
+        return items
+    }
+
+    /// The same listing on another page.
+    public func onPage(_ page: Int) -> Listing {
+        var copy = self
+        copy.page = page
+        return copy
+    }
+
+    /// `true` when any filter is set (not counting sort and page).
+    public var hasFilters: Bool {
+        minPrice != nil || maxPrice != nil || minRating != nil || inStockOnly || vendor != nil || tag != nil
+    }
+
+    /// The store query for this listing: `pageSize` products from page `page`.
+    /// - Returns: nil when the page is so far that the offset overflows (a 404).
+    func productQuery(pageSize: Int, currency: Currency, defaultSort: ProductQuery.Sort) -> ProductQuery? {
+        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
+        guard !overflow else { return nil }
+        return ProductQuery(sort: sort ?? defaultSort,
+                            minPriceMinor: minPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
+                            maxPriceMinor: maxPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
+                            minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
+                            vendor: vendor, tag: tag, offset: offset, limit: pageSize)
+    }
+}

@@ -1,0 +1,112 @@
+import HTML
+import ShopCore
+import ShopStore
+
+/// The sort and filter form above a product list, filled with the current choices.
+struct ListingControlsModel: Sendable {
+    struct Option: Sendable { var value: String; var label: String; var isSelected: Bool }
+
+    /// Where the form goes (the list's own path, without query).
+    var action: String
+    /// Hidden fields to keep (the search words).
+    var hidden: [(String, String)]
+    var sortOptions: [Option]
+    var minPrice: String
+    var maxPrice: String
+    var ratingOptions: [Option]
+    var inStockOnly: Bool
+    var vendorOptions: [Option]
+    var tagOptions: [Option]
+    var isOpen: Bool
+    var clearHref: String
+}
+
+extension ModelBuilder {
+    func listingControls(_ listing: Listing, page: ProductPage, action: String, hidden: [(String, String)],
+                         sorts: [ProductQuery.Sort], defaultSort: ProductQuery.Sort) -> ListingControlsModel {
+        let l10n = localizer
+        let chosenSort = listing.sort ?? defaultSort
+        func sortLabel(_ sort: ProductQuery.Sort) -> String {
+            switch sort {
+            case .relevance: l10n(.sortRelevance)
+            case .featured: l10n(.sortFeatured)
+            case .priceAscending: l10n(.sortPriceAscending)
+            case .priceDescending: l10n(.sortPriceDescending)
+            case .newest: l10n(.sortNewest)
+            case .rating: l10n(.sortRating)
+            case .name: l10n(.sortName)
+            }
+        }
+        let any = ListingControlsModel.Option(value: "", label: l10n(.filterAny), isSelected: false)
+        return ListingControlsModel(
+            action: action, hidden: hidden,
+            sortOptions: sorts.map { .init(value: $0.rawValue, label: sortLabel($0), isSelected: $0 == chosenSort) },
+            minPrice: listing.minPrice ?? "", maxPrice: listing.maxPrice ?? "",
+            ratingOptions: [.init(value: "", label: l10n(.filterAnyRating), isSelected: listing.minRating == nil)]
+                + (1...4).reversed().map { stars in
+                    .init(value: String(stars), label: l10n(.filterRatingAtLeast, ["stars": String(stars)]),
+                          isSelected: listing.minRating == stars)
+                },
+            inStockOnly: listing.inStockOnly,
+            vendorOptions: [any] + page.vendors.map { .init(value: $0, label: $0, isSelected: $0 == listing.vendor) },
+            tagOptions: [any] + page.tags.map { .init(value: $0, label: $0, isSelected: $0.lowercased() == listing.tag?.lowercased()) },
+            isOpen: listing.hasFilters,
+            clearHref: SiteRoute.withQuery(action, hidden + (listing.sort.map { [("sort", $0.rawValue)] } ?? [])))
+    }
+}
+
+/// The sort select (always visible) and the filters (folded away until used). A GET form: the
+/// choices become the URL. `app.js` submits it when the sort changes.
+struct ListingControls: Component {
+    var model: ListingControlsModel
+    var l10n: Localizer
+
+    var body: Node {
+        form(.class("listing-controls"), .method("get"), .action(model.action), .data("auto-submit", "sort")) {
+            for (name, value) in model.hidden { input(.type("hidden"), .name(name), .value(value)) }
+            div(.class("sort-row")) {
+                label(.for("sort")) { l10n(.sortLabel) }
+                select(.name("sort"), .id("sort")) {
+                    for option in model.sortOptions {
+                        HTML.option(.value(option.value), .selected(option.isSelected)) { option.label }
+                    }
+                }
+            }
+            details(.class("filters"), .open(model.isOpen)) {
+                summary { l10n(.filterTitle) }
+                div(.class("filter-grid")) {
+                    div(.class("field")) {
+                        label(.for("min")) { l10n(.filterMinPrice) }
+                        input(.type("text"), .name("min"), .id("min"), .value(model.minPrice), .inputmode("decimal"),
+                              .placeholder("0"))
+                    }
+                    div(.class("field")) {
+                        label(.for("max")) { l10n(.filterMaxPrice) }
+                        input(.type("text"), .name("max"), .id("max"), .value(model.maxPrice), .inputmode("decimal"))
+                    }
+                    choice("rating", l10n(.filterRating), model.ratingOptions)
+                    if model.vendorOptions.count > 2 { choice("vendor", l10n(.filterVendor), model.vendorOptions) }
+                    if model.tagOptions.count > 2 { choice("tag", l10n(.filterTag), model.tagOptions) }
+                    label(.class("checkbox")) {
+                        input(.type("checkbox"), .name("instock"), .value("1"), .checked(model.inStockOnly))
+                        l10n(.filterInStock)
+                    }
+                }
+                div(.class("filter-actions")) {
+                    button(.type("submit"), .class("button button-primary")) { l10n(.filterApply) }
+                    a(.class("button"), .href(model.clearHref)) { l10n(.filterClear) }
+                }
+            }
+            noscript { button(.type("submit"), .class("button button-small")) { l10n(.filterApply) } }
+        }
+    }
+
+    private func choice(_ name: String, _ title: String, _ options: [ListingControlsModel.Option]) -> Node {
+        div(.class("field")) {
+            label(.for(name)) { title }
+            select(.name(name), .id(name)) {
+                for option in options { HTML.option(.value(option.value), .selected(option.isSelected)) { option.label } }
+            }
+        }
+    }
+}
