@@ -1,0 +1,282 @@
+public import Foundation
+
+/// One cart line as the pricing engine sees it: what one item costs now, how many, and the
+/// handles a campaign target is matched against.
+///
+/// Build it from the current catalog at the moment of pricing (a price change or a new sale
+/// shows up on the next render).
+public struct PricingLine: Hashable, Sendable {
+    /// The variant bought (identifies the line).
+    public var variantID: Variant.ID
+    /// The product the variant belongs to.
+    public var productID: Product.ID
+    /// The product's handle, matched by `DiscountTarget.products(handles:)`.
+    public var productHandle: String
+    /// The handle of the product's category, matched by `DiscountTarget.category(handle:)`;
+    /// nil when the product has no category.
+    public var categoryHandle: String?
+    /// What the shopper pays for one, in minor units: the sale price when there is a sale
+    /// (`Variant.price`, never the struck-through compare-at price).
+    public var unitPrice: Money
+    /// How many, ≥ 1.
+    public var quantity: Int
+    /// Ticked in the cart; only ticked lines count toward subtotal, discount and total.
+    public var isSelected: Bool
+
+    /// Creates a pricing line.
+    public init(variantID: Variant.ID, productID: Product.ID, productHandle: String, categoryHandle: String?,
+                unitPrice: Money, quantity: Int, isSelected: Bool = true) {
+        self.variantID = variantID
+        self.productID = productID
+        self.productHandle = productHandle
+        self.categoryHandle = categoryHandle
+        self.unitPrice = unitPrice
+        self.quantity = quantity
+        self.isSelected = isSelected
+    }
+
+    /// Creates a pricing line from the catalog: the unit price is `variant.price` (what the
+    /// shopper pays, the sale price when there is one).
+    /// - Parameters:
+    ///   - categoryHandle: the handle of `product.categoryID`'s category, if any (the caller
+    ///     looks it up; `Product` holds only the id).
+    public init(product: Product, variant: Variant, categoryHandle: String?, quantity: Int, isSelected: Bool = true) {
+        self.init(variantID: variant.id, productID: product.id, productHandle: product.handle,
+                  categoryHandle: categoryHandle, unitPrice: variant.price, quantity: quantity,
+                  isSelected: isSelected)
+    }
+}
+
+/// Why an entered voucher code gives no discount. The web layer turns each case into a message
+/// for the shopper (issue #4, item 7); `errorDescription` is English for logs and the CLI.
+public enum VoucherProblem: Error, Hashable, Sendable, LocalizedError {
+    /// No campaign has this code.
+    case unknown
+    /// The campaign starts at `startsAt` (inclusive), later than now.
+    case notStarted(startsAt: Date)
+    /// The campaign ended at `endedAt` (its exclusive end), at or before now.
+    case expired(endedAt: Date)
+    /// The selected subtotal before discount is below `minimum`; `missing` more (in minor units
+    /// of the shop currency) would meet it.
+    case minimumNotMet(minimum: Money, missing: Money)
+    /// No selected line is covered by the campaign's target (or nothing is selected).
+    case notApplicable
+
+    /// English text, e.g. "Add 5.00 USD more to use this code (minimum 50.00 USD)."
+    public var errorDescription: String? {
+        switch self {
+        case .unknown: "This code is not valid."
+        case let .notStarted(startsAt): "This code can be used from \(startsAt.formatted(.iso8601))."
+        case let .expired(endedAt): "This code expired at \(endedAt.formatted(.iso8601))."
+        case let .minimumNotMet(minimum, missing): "Add \(missing) more to use this code (minimum \(minimum))."
+        case .notApplicable: "This code does not apply to any selected item."
+        }
+    }
+}
+
+/// What became of the voucher code in the cart, re-decided on every pricing.
+public enum VoucherStatus: Hashable, Sendable {
+    /// No code was entered.
+    case none
+    /// The code's campaign applies; its discount is in the totals.
+    case applied(Campaign)
+    /// The code was entered but gives no discount now, for the reason given. The code stays in
+    /// the cart, so it applies again as soon as the cart qualifies.
+    case rejected(code: VoucherCode, VoucherProblem)
+}
+
+/// One priced cart line. All amounts are in minor units of the shop currency.
+public struct PricedLine: Hashable, Sendable {
+    /// The variant bought (identifies the line).
+    public var variantID: Variant.ID
+    /// `unitPrice × quantity`, before discount (shown even for unselected lines).
+    public var lineAmount: Money
+    /// This line's share of the voucher discount, `0...lineAmount`; zero for unselected lines.
+    public var discount: Money
+    /// `lineAmount − discount`, never below zero.
+    public var total: Money
+    /// Ticked in the cart: counts toward the cart totals.
+    public var isSelected: Bool
+
+    /// Creates a priced line.
+    public init(variantID: Variant.ID, lineAmount: Money, discount: Money, total: Money, isSelected: Bool) {
+        self.variantID = variantID
+        self.lineAmount = lineAmount
+        self.discount = discount
+        self.total = total
+        self.isSelected = isSelected
+    }
+}
+
+/// A priced cart: every line, and totals over the selected lines only, in minor units of the
+/// shop currency. `subtotal − discount == total` and `0 ≤ discount ≤ subtotal` always hold.
+public struct CartTotals: Hashable, Sendable {
+    /// Every input line, in input (cart) order, selected or not.
+    public var lines: [PricedLine]
+    /// Sum of the selected lines' `lineAmount` (before discount).
+    public var subtotal: Money
+    /// Sum of the lines' discounts (zero unless `voucher` is `.applied`).
+    public var discount: Money
+    /// `subtotal − discount`, never below zero.
+    public var total: Money
+    /// What became of the entered voucher code.
+    public var voucher: VoucherStatus
+
+    /// Creates totals.
+    public init(lines: [PricedLine], subtotal: Money, discount: Money, total: Money, voucher: VoucherStatus) {
+        self.lines = lines
+        self.subtotal = subtotal
+        self.discount = discount
+        self.total = total
+        self.voucher = voucher
+    }
+
+    /// The campaign whose discount is in the totals, if any.
+    public var appliedCampaign: Campaign? {
+        if case let .applied(campaign) = voucher { campaign } else { nil }
+    }
+}
+
+/// The pricing engine: a pure function from cart lines, the entered voucher code, its campaign
+/// and the time to the cart totals (issue #4, item 7; worked examples in `docs/pricing.md`).
+///
+/// Rules:
+/// - Only selected lines count toward subtotal, discount and total.
+/// - A line amount is `unitPrice × quantity`; the unit price is what the shopper pays (a sale
+///   price is the price, the compare-at price plays no part).
+/// - The voucher is decided in this order: no code → `.none`; no campaign for the code (or a
+///   campaign with another code) → `.unknown`; `now < startsAt` → `.notStarted`;
+///   `now ≥ endsAt` → `.expired`; no selected line covered by the target → `.notApplicable`;
+///   selected subtotal (before discount) below the minimum → `.minimumNotMet`. Otherwise the
+///   campaign applies. A rejected code gives no discount at all.
+/// - A percentage `p` is taken off each qualifying line amount (never per unit) and rounded
+///   half-up to the minor unit once per line: `(amount × p + 50) / 100` in `Int64` minor units.
+/// - A fixed amount is capped at the sum of the qualifying line amounts, then allocated across
+///   them in proportion to their amounts by the largest-remainder method (ties go to the earlier
+///   line), so the shares add up exactly to the discount.
+/// - No line, subtotal or total goes below zero.
+/// - All arithmetic is `Int64` minor units through `Money`'s checked operations.
+///
+/// ```swift
+/// let totals = try CartPricing.price(lines, voucherCode: cart.voucherCode,
+///                                    campaign: cart.voucherCode.flatMap(campaigns.byCode),
+///                                    now: env.now(), currency: .usd)
+/// totals.total          // what the shopper pays for the selected lines
+/// ```
+public enum CartPricing {
+    /// Prices `lines` and decides the voucher.
+    /// - Parameters:
+    ///   - lines: the cart's lines in cart order, selected or not, priced from the catalog now.
+    ///   - voucherCode: the code the shopper entered (`Cart.voucherCode`), or nil.
+    ///   - campaign: the campaign found for `voucherCode`; nil when the code is unknown or none
+    ///     was entered.
+    ///   - now: the instant to evaluate the campaign's `[startsAt, endsAt)` window at.
+    ///   - currency: the shop currency; every price, the fixed discount and the minimum subtotal
+    ///     must be in it.
+    /// - Returns: every line priced, and subtotal, discount and total over the selected lines.
+    /// - Throws: `MoneyError.currencyMismatch` when a price, the fixed discount or the minimum is
+    ///   in another currency (campaigns are validated on import, so this is a wiring error);
+    ///   `MoneyError.overflow` when an amount does not fit in `Int64` minor units.
+    public static func price(_ lines: [PricingLine], voucherCode: VoucherCode?, campaign: Campaign?,
+                             now: Date, currency: Currency) throws(MoneyError) -> CartTotals {
+        var amounts: [Money] = []
+        amounts.reserveCapacity(lines.count)
+        var subtotal = Money.zero(currency)
+        for line in lines {
+            guard line.unitPrice.currency == currency else {
+                throw .currencyMismatch(currency, line.unitPrice.currency)
+            }
+            let amount = try line.unitPrice.multiplied(by: line.quantity)
+            amounts.append(amount)
+            if line.isSelected { subtotal = try subtotal.adding(amount) }
+        }
+
+        var discounts = Array(repeating: Money.zero(currency), count: lines.count)
+        let voucher = try decideVoucher(voucherCode, campaign: campaign, lines: lines, subtotal: subtotal, now: now)
+        if case let .applied(campaign) = voucher {
+            let qualifying = lines.indices.filter { lines[$0].isSelected && campaign.target.covers(lines[$0]) }
+            let shares = try campaign.discount.shares(of: qualifying.map { amounts[$0] }, currency: currency)
+            for (index, share) in zip(qualifying, shares) { discounts[index] = share }
+        }
+
+        var priced: [PricedLine] = []
+        priced.reserveCapacity(lines.count)
+        var discount = Money.zero(currency)
+        for (index, line) in lines.enumerated() {
+            let lineTotal = try amounts[index].subtracting(discounts[index])
+            priced.append(PricedLine(variantID: line.variantID, lineAmount: amounts[index],
+                                     discount: discounts[index], total: lineTotal, isSelected: line.isSelected))
+            discount = try discount.adding(discounts[index])
+        }
+        return CartTotals(lines: priced, subtotal: subtotal, discount: discount,
+                          total: try subtotal.subtracting(discount), voucher: voucher)
+    }
+
+    /// Decides the voucher (see the order of checks on `CartPricing`).
+    static func decideVoucher(_ code: VoucherCode?, campaign: Campaign?, lines: [PricingLine],
+                              subtotal: Money, now: Date) throws(MoneyError) -> VoucherStatus {
+        guard let code else { return .none }
+        guard let campaign, campaign.voucherCode == code else { return .rejected(code: code, .unknown) }
+        if now < campaign.startsAt { return .rejected(code: code, .notStarted(startsAt: campaign.startsAt)) }
+        if now >= campaign.endsAt { return .rejected(code: code, .expired(endedAt: campaign.endsAt)) }
+        guard lines.contains(where: { $0.isSelected && campaign.target.covers($0) }) else {
+            return .rejected(code: code, .notApplicable)
+        }
+        if let minimum = campaign.minimumSubtotal {
+            guard minimum.currency == subtotal.currency else {
+                throw .currencyMismatch(subtotal.currency, minimum.currency)
+            }
+            if subtotal.minorUnits < minimum.minorUnits {
+                return .rejected(code: code, .minimumNotMet(minimum: minimum, missing: try minimum.subtracting(subtotal)))
+            }
+        }
+        return .applied(campaign)
+    }
+}
+
+extension DiscountTarget {
+    /// `true` when a product with these handles is covered: every product for `.wholeCart`, the
+    /// products whose category handle equals `handle` for `.category`, the listed product handles
+    /// for `.products`. Handles are compared exactly (they are already normalized, lower case).
+    public func covers(productHandle: String, categoryHandle: String?) -> Bool {
+        switch self {
+        case .wholeCart: true
+        case let .category(handle): categoryHandle == handle
+        case let .products(handles): handles.contains(productHandle)
+        }
+    }
+
+    /// `true` when `line`'s product is covered (selection is not considered here).
+    public func covers(_ line: PricingLine) -> Bool {
+        covers(productHandle: line.productHandle, categoryHandle: line.categoryHandle)
+    }
+}
+
+extension Discount {
+    /// How much this discount takes off one amount on its own, e.g. a campaign price on a product
+    /// card: `amount − amountOff(amount)`. A percentage is rounded half-up once; a fixed amount is
+    /// capped at `amount`. Never negative, never more than `amount`.
+    /// - Parameter amount: a non-negative amount in minor units.
+    /// - Throws: `MoneyError.currencyMismatch` for a fixed amount in another currency;
+    ///   `MoneyError.overflow` when `amount × percentage` does not fit in `Int64`.
+    public func amountOff(_ amount: Money) throws(MoneyError) -> Money {
+        try shares(of: [amount], currency: amount.currency)[0]
+    }
+
+    /// This discount spread over qualifying line `amounts` (same order): a percentage per line,
+    /// or a fixed amount (capped at their sum) allocated by largest remainder.
+    func shares(of amounts: [Money], currency: Currency) throws(MoneyError) -> [Money] {
+        switch self {
+        case let .percentage(percent):
+            var shares: [Money] = []
+            shares.reserveCapacity(amounts.count)
+            for amount in amounts { shares.append(try CartPricing.percentage(percent, of: amount)) }
+            return shares
+        case let .fixedAmount(fixed):
+            guard fixed.currency == currency else { throw .currencyMismatch(currency, fixed.currency) }
+            let base = try Money.sum(amounts.map { CartPricing.nonNegative($0) }, currency: currency)
+            let capped = Money(minorUnits: min(max(fixed.minorUnits, 0), base.minorUnits), currency: currency)
+            return CartPricing.allocate(capped, proportionalTo: amounts)
+        }
+    }
+}
