@@ -12,6 +12,8 @@ public struct AppEnvironment: Sendable {
     public var sessions: SessionStore
     /// Accounts, emailed tokens, sign-in failures and the email outbox.
     public var accounts: AccountStore
+    /// Campaigns and their voucher codes (from the merchant's campaign file).
+    public var campaigns: CampaignStore
     /// Password hashing, random tokens and digests.
     public var crypto: Crypto
     /// The shop's address as shoppers reach it, without a trailing slash, for links in emails
@@ -42,9 +44,12 @@ public struct AppEnvironment: Sendable {
     public var healthCheck: @Sendable () throws -> Void
     /// Rendered catalog pages, valid while `catalog.version()` is unchanged.
     public var pageCache: PageCache
+    /// The campaign list, kept while `campaigns.version()` is unchanged.
+    public var campaignCache = CampaignCache()
 
     /// Creates an environment.
-    public init(catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore, crypto: Crypto,
+    public init(catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,
+                campaigns: CampaignStore = .inMemory(), crypto: Crypto,
                 publicURL: String = "http://127.0.0.1:8080", signInThrottle: SignInThrottle = SignInThrottle(),
                 currency: Currency = .usd,
                 timeZone: TimeZone = TimeZone(identifier: "UTC")!, now: @escaping @Sendable () -> Date = Date.init,
@@ -55,6 +60,7 @@ public struct AppEnvironment: Sendable {
         self.catalog = catalog
         self.sessions = sessions
         self.accounts = accounts
+        self.campaigns = campaigns
         self.crypto = crypto
         var trimmedURL = publicURL
         while trimmedURL.hasSuffix("/") { trimmedURL.removeLast() }

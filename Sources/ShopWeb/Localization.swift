@@ -32,6 +32,12 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case sortLabel, sortRelevance, sortFeatured, sortPriceAscending, sortPriceDescending, sortNewest, sortRating, sortName
     case filterTitle, filterMinPrice, filterMaxPrice, filterRating, filterAnyRating, filterRatingAtLeast, filterInStock
     case filterVendor, filterTag, filterAny, filterApply, filterClear
+    case tabCampaigns, campaignsTitle, campaignsEmpty, campaignDates, campaignCode, campaignCopy, campaignCopied
+    case campaignAppliesToCart, campaignProducts, campaignMinimum, campaignShopNow, campaignPercentOff, campaignAmountOff
+    case homeSeeRecommendations, homeSeeAll, homeRecommendationsTitle
+    case cartVoucherLabel, cartVoucherApply, cartVoucherRemove, cartVoucherApplied, cartDiscount, cartTotal
+    case cartSelect, cartSelectAll, cartSelectNone, cartNothingSelected
+    case voucherUnknown, voucherNotStarted, voucherExpired, voucherMinimumNotMet, voucherNotApplicable, voucherInvalidFormat
     case searchTitle, searchPlaceholder, searchResults, searchResultsOne, searchEmptyTitle, searchEmptyText, searchPrompt
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
     case fieldName, fieldEmail, fieldPassword, fieldPasswordConfirmation, fieldCurrentPassword, fieldNewPassword
@@ -165,6 +171,38 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .filterAny: "Any"
         case .filterApply: "Show results"
         case .filterClear: "Clear filters"
+        case .tabCampaigns: "Campaigns"
+        case .campaignsTitle: "Campaigns"
+        case .campaignsEmpty: "No campaigns right now — come back soon."
+        case .campaignDates: "{start} – {end}"
+        case .campaignCode: "Code"
+        case .campaignCopy: "Copy"
+        case .campaignCopied: "Copied"
+        case .campaignAppliesToCart: "Applies to everything in your cart."
+        case .campaignProducts: "In this campaign"
+        case .campaignMinimum: "On orders of {amount} or more."
+        case .campaignShopNow: "See the campaign"
+        case .campaignPercentOff: "{percent}% off"
+        case .campaignAmountOff: "{amount} off"
+        case .homeSeeRecommendations: "See recommendations"
+        case .homeSeeAll: "See all"
+        case .homeRecommendationsTitle: "Recommended for you"
+        case .cartVoucherLabel: "Voucher code"
+        case .cartVoucherApply: "Apply"
+        case .cartVoucherRemove: "Remove code"
+        case .cartVoucherApplied: "Code {code} applied: {title}."
+        case .cartDiscount: "Discount ({code})"
+        case .cartTotal: "Total"
+        case .cartSelect: "Buy this item"
+        case .cartSelectAll: "Select all"
+        case .cartSelectNone: "Select none"
+        case .cartNothingSelected: "Tick the items you want to buy."
+        case .voucherUnknown: "We don't know the code {code}. Check the spelling?"
+        case .voucherNotStarted: "The code {code} can be used from {date}."
+        case .voucherExpired: "The code {code} ended on {date}."
+        case .voucherMinimumNotMet: "Add {missing} more to use {code} (minimum {minimum})."
+        case .voucherNotApplicable: "The code {code} doesn't apply to the items you've selected."
+        case .voucherInvalidFormat: "Voucher codes are letters and digits, like WELCOME10."
         case .searchTitle: "Search"
         case .searchPlaceholder: "Search products"
         case .searchResults: "{count} results for “{query}”"

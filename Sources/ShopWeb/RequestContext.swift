@@ -24,6 +24,7 @@ struct RequestContext {
     private var user: User?
     private var loadedCart: Cart?
     private var loadedPricedCart: PricedCart?
+    private var loadedSchedule: CampaignSchedule?
     private var loadedFavorites: [Product.ID]?
     private var preSessionToken: String?
 
@@ -201,6 +202,17 @@ struct RequestContext {
         let shopper = try sessionCreatingIfNeeded().shopper
         try environment.sessions.setFavorite(shopper, productID, isFavorite, now)
         loadedFavorites = nil
+    }
+
+    // MARK: Campaigns
+
+    /// The campaigns and where `now` falls in their schedule, read once per request (a version
+    /// check; the list itself is kept between requests while the version is the same).
+    mutating func campaignSchedule() throws -> CampaignSchedule {
+        if let loadedSchedule { return loadedSchedule }
+        let schedule = try environment.campaignCache.schedule(environment.campaigns, now: now)
+        loadedSchedule = schedule
+        return schedule
     }
 
     // MARK: Messages and layout

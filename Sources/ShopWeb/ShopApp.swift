@@ -79,6 +79,13 @@ public enum ShopApp {
         }
         switch route {
         case .home: return try home(&context)
+        case .homeRecommendations: return try homeRecommendations(&context)
+        case .campaigns: return try campaignsPage(&context)
+        case let .campaign(id): return try campaignPage(&context, id: id)
+        case .cartVoucher: return try cartVoucher(&context, remove: false)
+        case .cartVoucherRemove: return try cartVoucher(&context, remove: true)
+        case let .cartSelectLine(id): return try cartSelect(&context, line: id)
+        case .cartSelectAll: return try cartSelect(&context, line: nil)
         case .categories: return try categories(&context, query: nil)
         case let .categorySearch(query): return try categories(&context, query: query)
         case .badge:
@@ -133,7 +140,10 @@ public enum ShopApp {
     static func cachedPage(_ context: inout RequestContext,
                                    build: (inout RequestContext) throws -> PageContent?) throws -> Response {
         let cache = context.environment.pageCache
-        let version = try context.environment.catalog.version()
+        // Pages show catalog and campaigns (home banners, campaign pages): both versions, and the
+        // campaign schedule's epoch (a campaign starting or ending changes what is shown).
+        let schedule = try context.campaignSchedule()
+        let version = try context.environment.catalog.version() &* 1_000_003 &+ schedule.version &* 7_919 &+ schedule.epoch
         // Keyed by the route's canonical URL: unknown query parameters cannot multiply entries.
         let key = context.l10n.locale.identifier + " " + context.canonicalPath
         // A visitor with no session and no pending message sees exactly what every such visitor
@@ -172,7 +182,8 @@ public enum ShopApp {
             // Best rated first, but what can be bought now before what is sold out.
             let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
             let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
-            let page = context.models.homePage(categories: categories, featured: featured)
+            let page = context.models.homePage(categories: categories, featured: featured,
+                                               campaigns: try context.campaignSchedule().active, showingRecommendations: false)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
                                node: Views.home(page, l10n: context.l10n, returnTo: SiteRoute.home.path))
         }
@@ -293,7 +304,9 @@ public enum ShopApp {
             errors[line.variant.id] = context.l10n.message(
                 for: line.quantityLimit == 0 ? .soldOut : .quantityExceedsStock(available: line.quantityLimit, inCart: 0))
         }
-        let page = context.models.cartPage(priced, errors: errors)
+        let totals = try cartTotals(&context)
+        let page = context.models.cartPage(priced, totals: totals, recommendations: try cartRecommendations(&context),
+                                           errors: errors, timeZone: context.environment.timeZone)
         return try self.page(&context, PageContent(title: context.l10n(.cartTitle), tab: .cart, mainClass: "cart-page",
                                                    node: Views.cart(page, l10n: context.l10n)))
     }
@@ -376,7 +389,9 @@ public enum ShopApp {
             try cart.setQuantity(quantity, of: variant!)
         } catch {
             let priced = try context.pricedCart()
-            let model = context.models.cartPage(priced, errors: [variantID: context.l10n.message(for: error)])
+            let model = context.models.cartPage(priced, totals: try cartTotals(&context), recommendations: [],
+                                                errors: [variantID: context.l10n.message(for: error)],
+                                                timeZone: context.environment.timeZone)
             return try page(&context, PageContent(title: context.l10n(.cartTitle), tab: .cart, mainClass: "cart-page",
                                                   node: Views.cart(model, l10n: context.l10n)),
                             status: .unprocessableContent)

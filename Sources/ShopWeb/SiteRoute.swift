@@ -29,6 +29,17 @@ public enum SiteRoute: Hashable, Sendable {
     case cartUpdateLine(Variant.ID)
     /// `POST /cart/lines/{variantID}/remove`.
     case cartRemoveLine(Variant.ID)
+    /// `GET /campaigns` — the active campaigns.
+    case campaigns
+    /// `GET /campaigns/{id}` — a campaign: description, dates, products with campaign prices, code.
+    case campaign(Campaign.ID)
+    /// `GET /?view=recommendations` — the home page with recommendations for this visitor.
+    case homeRecommendations
+    /// `POST /cart/voucher` (`code`) and `POST /cart/voucher/remove`.
+    case cartVoucher, cartVoucherRemove
+    /// `POST /cart/lines/{variantID}/select` (`selected` = 1 or 0) and `POST /cart/select-all` (same field).
+    case cartSelectLine(Variant.ID)
+    case cartSelectAll
     /// `GET /favorites` — the visitor's favorite products.
     case favorites
     /// `POST /favorites/{productID}` — form: `favorite` (1 adds, 0 removes), optional `return_to`.
@@ -81,6 +92,13 @@ public enum SiteRoute: Hashable, Sendable {
         case .cartAdd: return "/cart/add"
         case let .cartUpdateLine(id): return "/cart/lines/\(id.rawValue)"
         case let .cartRemoveLine(id): return "/cart/lines/\(id.rawValue)/remove"
+        case .campaigns: return "/campaigns"
+        case let .campaign(id): return "/campaigns/\(SiteRoute.encodeSegment(id.rawValue))"
+        case .homeRecommendations: return "/?view=recommendations"
+        case .cartVoucher: return "/cart/voucher"
+        case .cartVoucherRemove: return "/cart/voucher/remove"
+        case let .cartSelectLine(id): return "/cart/lines/\(id.rawValue)/select"
+        case .cartSelectAll: return "/cart/select-all"
         case .favorites: return "/favorites"
         case let .favoriteToggle(id): return "/favorites/\(id.rawValue)"
         case .account: return "/account"
@@ -111,7 +129,9 @@ public enum SiteRoute: Hashable, Sendable {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let isRead = method == "GET" || method == "HEAD"
         switch (isRead, segments.count) {
-        case (true, 0): return .home
+        case (true, 0): return query("view") == "recommendations" ? .homeRecommendations : .home
+        case (true, 1) where segments[0] == "campaigns": return .campaigns
+        case (true, 2) where segments[0] == "campaigns": return .campaign(Campaign.ID(rawValue: segments[1]))
         case (true, _) where segments == ["categories"]:
             if let query = query("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty {
                 return .categorySearch(query: query)
@@ -145,6 +165,11 @@ public enum SiteRoute: Hashable, Sendable {
             guard !segments[1].hasPrefix(".") else { return nil }
             return .media(file: segments[1])
         case (false, 2) where method == "POST" && segments == ["cart", "add"]: return .cartAdd
+        case (false, 2) where method == "POST" && segments == ["cart", "voucher"]: return .cartVoucher
+        case (false, 2) where method == "POST" && segments == ["cart", "select-all"]: return .cartSelectAll
+        case (false, 3) where method == "POST" && segments == ["cart", "voucher", "remove"]: return .cartVoucherRemove
+        case (false, 4) where method == "POST" && segments[0] == "cart" && segments[1] == "lines" && segments[3] == "select":
+            return Int64(segments[2]).map { .cartSelectLine(Variant.ID(rawValue: $0)) }
         case (false, 2) where method == "POST" && segments[0] == "favorites":
             return Int64(segments[1]).map { .favoriteToggle(Product.ID(rawValue: $0)) }
         case (false, 2) where method == "POST" && segments == ["account", "register"]: return .registerSubmit
@@ -166,7 +191,8 @@ public enum SiteRoute: Hashable, Sendable {
     /// `true` for routes that change state (and so must be POSTed).
     public var isAction: Bool {
         switch self {
-        case .cartAdd, .cartUpdateLine, .cartRemoveLine, .favoriteToggle, .registerSubmit, .signInSubmit, .signOut,
+        case .cartAdd, .cartUpdateLine, .cartRemoveLine, .favoriteToggle, .cartVoucher, .cartVoucherRemove,
+             .cartSelectLine, .cartSelectAll, .registerSubmit, .signInSubmit, .signOut,
              .signOutEverywhere, .verifyResend, .forgotPasswordSubmit, .resetPasswordSubmit, .changePassword: true
         default: false
         }

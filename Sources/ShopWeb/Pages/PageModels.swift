@@ -3,7 +3,7 @@ import ShopCore
 import ShopStore
 
 /// The tab of the bottom bar a page belongs to.
-enum Tab: Sendable { case home, categories, cart, favorites, account }
+enum Tab: Sendable { case home, categories, campaigns, cart, favorites, account }
 
 /// A one-time message shown at the top of the next page (after a redirect).
 struct Flash: Sendable, Equatable {

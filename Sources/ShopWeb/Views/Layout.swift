@@ -91,6 +91,7 @@ enum Views {
         return nav(.class("tab-bar"), .aria("label", "Main")) {
             tab(.home, SiteRoute.home.path, .home, l10n(.tabHome))
             tab(.categories, SiteRoute.categories.path, .categories, l10n(.tabCategories))
+            tab(.campaigns, SiteRoute.campaigns.path, .tag, l10n(.tabCampaigns))
             tab(.cart, SiteRoute.cart.path, .cart, l10n(.tabCart), count: layout.cartCount)
             tab(.favorites, SiteRoute.favorites.path, .heart, l10n(.tabFavorites), count: layout.favoritesCount,
                 badgeKind: "favorites")

@@ -9,6 +9,11 @@ extension Views {
                 p { l10n(.homeHeroText) }
             }
             productSearchForm(query: "", l10n: l10n)
+            if !page.banners.isEmpty {
+                section(.class("banners"), .aria("label", l10n(.campaignsTitle))) {
+                    for banner in page.banners { CampaignBanner(model: banner) }
+                }
+            }
             section(.class("section")) {
                 div(.class("section-head")) {
                     h2 { l10n(.homeCategoriesTitle) }
@@ -18,8 +23,17 @@ extension Views {
                     for category in page.categories { CategoryTile(model: category) }
                 }
             }
-            section(.class("section")) {
-                div(.class("section-head")) { h2 { l10n(.homeFeaturedTitle) } }
+            section(.class("section"), .id("featured")) {
+                div(.class("section-head")) {
+                    h2 { page.showingRecommendations ? l10n(.homeRecommendationsTitle) : l10n(.homeFeaturedTitle) }
+                    nav(.class("layout-toggle"), .aria("label", l10n(.homeFeaturedTitle))) {
+                        a(.class(page.showingRecommendations ? "" : "toggle-on"), .href(SiteRoute.home.path + "#featured")) {
+                            l10n(.homeSeeAll)
+                        }
+                        a(.class(page.showingRecommendations ? "toggle-on" : ""),
+                          .href(SiteRoute.homeRecommendations.path + "#featured")) { l10n(.homeSeeRecommendations) }
+                    }
+                }
                 div(.class("grid")) {
                     for card in page.featured { ProductCard(model: card, returnTo: returnTo) }
                 }
@@ -191,9 +205,31 @@ extension Views {
                     a(.class("button button-primary"), .href(SiteRoute.categories.path)) { l10n(.cartContinueShopping) }
                 }
             } else {
+                div(.class("select-row")) {
+                    form(.method("post"), .action(SiteRoute.cartSelectAll.path)) {
+                        Personalization.csrfField
+                        input(.type("hidden"), .name("selected"), .value("1"))
+                        button(.type("submit"), .class("link-button")) { l10n(.cartSelectAll) }
+                    }
+                    form(.method("post"), .action(SiteRoute.cartSelectAll.path)) {
+                        Personalization.csrfField
+                        input(.type("hidden"), .name("selected"), .value("0"))
+                        button(.type("submit"), .class("link-button")) { l10n(.cartSelectNone) }
+                    }
+                }
                 ul(.class("cart-lines")) {
                     for line in page.lines {
-                        li(.class("cart-line"), .data("variant-id", String(line.variantID))) {
+                        li(.class(line.isSelected ? "cart-line" : "cart-line cart-line-unselected"),
+                           .data("variant-id", String(line.variantID))) {
+                            form(.class("select-form"), .method("post"),
+                                 .action(SiteRoute.cartSelectLine(.init(rawValue: line.variantID)).path)) {
+                                Personalization.csrfField
+                                label(.class("select-box")) {
+                                    input(.type("checkbox"), .name("selected"), .value("1"), .checked(line.isSelected))
+                                    span(.class("visually-hidden")) { "\(l10n(.cartSelect)): \(line.title)" }
+                                }
+                                noscript { button(.type("submit"), .class("button button-small")) { l10n(.cartUpdate) } }
+                            }
                             a(.class("cart-line-media"), .href(line.productHref)) {
                                 if let url = line.imageURL { img(.src(url), .alt(line.imageAlt), .width(160), .height(160), .loading("lazy")) }
                             }
@@ -219,19 +255,69 @@ extension Views {
                                 }
                                 if let error = line.error { p(.class("form-error"), .role("alert")) { error } }
                             }
-                            p(.class("cart-line-total")) { line.lineTotal }
+                            div(.class("cart-line-total")) {
+                                p { line.lineTotal }
+                                if let discount = line.discountText { p(.class("line-discount")) { discount } }
+                            }
                         }
                     }
                 }
-                aside(.class("cart-summary"), .aria("label", l10n(.cartSubtotal))) {
+                aside(.class("cart-summary"), .aria("label", l10n(.cartTotal))) {
+                    voucherForm(page.voucher, l10n: l10n)
+                    if page.nothingSelected { p(.class("form-error")) { l10n(.cartNothingSelected) } }
                     div(.class("summary-row")) {
                         span { "\(l10n(.cartSubtotal)) · \(page.itemCountText)" }
-                        strong(.data("subtotal", "")) { page.subtotal }
+                        span(.data("subtotal", "")) { page.subtotal }
+                    }
+                    if let label = page.discountLabel, let discount = page.discount {
+                        div(.class("summary-row summary-discount")) {
+                            span { label }
+                            span(.data("discount", "")) { discount }
+                        }
+                    }
+                    div(.class("summary-row summary-total")) {
+                        span { l10n(.cartTotal) }
+                        strong(.data("total", "")) { page.total }
                     }
                     p(.class("muted small")) { l10n(.cartTaxesNote) }
+                }
+                if !page.recommendations.isEmpty {
+                    section(.class("related"), .aria("label", l10n(.relatedTitle))) {
+                        h2 { l10n(.relatedTitle) }
+                        div(.class("related-strip")) {
+                            for card in page.recommendations { ProductCard(model: card, returnTo: SiteRoute.cart.path) }
+                        }
+                    }
                 }
             }
         }
     }
-}
 
+    static func voucherForm(_ voucher: CartPage.Voucher, l10n: Localizer) -> Node {
+        switch voucher {
+        case let .applied(code, title):
+            return div(.class("voucher-applied")) {
+                p(.role("status")) { l10n(.cartVoucherApplied, ["code": code, "title": title]) }
+                form(.method("post"), .action(SiteRoute.cartVoucherRemove.path)) {
+                    Personalization.csrfField
+                    button(.type("submit"), .class("link-button")) { l10n(.cartVoucherRemove) }
+                }
+            }
+        case .empty, .rejected:
+            var code = ""
+            var message: String?
+            if case let .rejected(rejected, text) = voucher { code = rejected; message = text }
+            return form(.class("voucher-form"), .method("post"), .action(SiteRoute.cartVoucher.path)) {
+                Personalization.csrfField
+                label(.class("visually-hidden"), .for("voucher")) { l10n(.cartVoucherLabel) }
+                div(.class("voucher-row")) {
+                    input(.type("text"), .name("code"), .id("voucher"), .value(code), .placeholder(l10n(.cartVoucherLabel)),
+                          .autocomplete("off"), .attribute("autocapitalize", "characters"))
+                    button(.type("submit"), .class("button button-small")) { l10n(.cartVoucherApply) }
+                }
+                // A rejected code stays in the cart: it applies again as soon as the cart qualifies.
+                if let message { p(.class("form-error"), .role("alert")) { message } }
+            }
+        }
+    }
+}
