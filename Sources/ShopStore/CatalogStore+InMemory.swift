@@ -47,6 +47,8 @@ private struct InMemoryCatalog {
     var categories: [Category] = []
     var products: [Product.ID: Product] = [:]
     var productIDByHandle: [String: Product.ID] = [:]
+    /// What search and the filters compare, per product (unpublished ones included).
+    var search: [Product.ID: SearchEntry] = [:]
     var nextCategoryID: Int64 = 1
     var nextProductID: Int64 = 1
     var nextVariantID: Int64 = 1
@@ -68,25 +70,56 @@ private struct InMemoryCatalog {
             .sorted { ($0.category.name, $0.category.id) < ($1.category.name, $1.category.id) }
     }
 
+    /// Lists products as the SQL stores do (see `ProductQuery`): filters, relevance tiers,
+    /// sorts with an id tie-break, and facets over the query without its vendor and tag filters.
     func page(_ query: ProductQuery) -> ProductPage {
-        var matching = products.values.filter {
-            $0.isPublished && (query.categoryID == nil || $0.categoryID == query.categoryID)
-        }
-        switch query.sort {
-        case .featured:
-            matching.sort { $0.id < $1.id }
-        case .rating:
-            // Same order as SQL `rating_hundredths DESC, rating_count DESC, id` with NULL last.
-            func key(_ product: Product) -> (Int, Int) {
-                (product.rating?.rateHundredths ?? -1, product.rating?.count ?? 0)
+        let terms = query.searchTerms
+        let family = ProductSearchRules.Family(query.locale)
+        let allowedIDs = query.productIDs.map(Set.init)
+        var scoped: [Candidate] = []
+        for product in products.values where product.isPublished {
+            guard let entry = search[product.id] else { continue }
+            if let categoryID = query.categoryID, product.categoryID != categoryID { continue }
+            if let allowedIDs, !allowedIDs.contains(product.id) { continue }
+            let lowest = product.variants.map(\.price.minorUnits).min()
+            if let minimum = query.minPriceMinor, (lowest ?? .min) < minimum || lowest == nil { continue }
+            if let maximum = query.maxPriceMinor, (lowest ?? .max) > maximum || lowest == nil { continue }
+            if let minimum = query.minRatingHundredths, (product.rating?.rateHundredths ?? -1) < minimum { continue }
+            if query.inStockOnly && product.isSoldOut { continue }
+            var tier = 0
+            if !terms.isEmpty {
+                guard let found = entry.tier(terms, family: family) else { continue }
+                tier = found
             }
-            matching.sort { lhs, rhs in
-                let (l, r) = (key(lhs), key(rhs))
-                return l != r ? l > r : lhs.id < rhs.id
+            scoped.append(Candidate(product: product, entry: entry, lowestPrice: lowest, tier: tier))
+        }
+
+        let vendors = Set(scoped.map { Array($0.product.vendor.utf8) }.filter { !$0.isEmpty })
+            .sorted { $0.lexicographicallyPrecedes($1) }
+            .prefix(ProductPage.facetLimit)
+            .map { String(decoding: $0, as: UTF8.self) }
+        var spellingByTagKey: [[UInt8]: [UInt8]] = [:]
+        for candidate in scoped {
+            for (tag, key) in zip(candidate.product.tags, candidate.entry.tagKeys) {
+                let (tag, key) = (Array(tag.utf8), Array(key.utf8))
+                if let spelling = spellingByTagKey[key], !tag.lexicographicallyPrecedes(spelling) { continue }
+                spellingByTagKey[key] = tag
             }
         }
+        let tags = spellingByTagKey.values
+            .sorted { $0.lexicographicallyPrecedes($1) }
+            .prefix(ProductPage.facetLimit)
+            .map { String(decoding: $0, as: UTF8.self) }
+
+        let vendor = query.vendor.map { Array($0.utf8) }
+        let tagKey = query.tag.map { Array(ProductSearchRules.tagKey($0).utf8) }
+        var matching = scoped.filter { candidate in
+            (vendor.map { candidate.product.vendor.utf8.elementsEqual($0) } ?? true)
+                && (tagKey.map { key in candidate.entry.tagKeys.contains { $0.utf8.elementsEqual(key) } } ?? true)
+        }
+        matching.sort(by: Candidate.areInIncreasingOrder(query.sort, hasText: !terms.isEmpty))
         let slice = matching.dropFirst(query.offset).prefix(query.limit)
-        return ProductPage(products: Array(slice), totalCount: matching.count)
+        return ProductPage(products: slice.map(\.product), totalCount: matching.count, vendors: vendors, tags: tags)
     }
 
     mutating func upsert(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> CatalogUpsertResult {
@@ -151,7 +184,110 @@ private struct InMemoryCatalog {
                 isPublished: draft.isPublished, images: draft.images, rating: draft.rating,
                 optionNames: draft.optionNames, variants: variants)
             productIDByHandle[draft.handle] = productID
+            search[productID] = SearchEntry(draft, categoryName: categoryID.flatMap { id in
+                categories.first { $0.id == id }?.name
+            })
         }
         return result
+    }
+}
+
+/// A product's folded search text in both rule families and its filter keys.
+private struct SearchEntry {
+    /// Words of one `ProductSearchDocument`, per field.
+    struct Words {
+        var title: [String]
+        var meta: [String]
+        var body: [String]
+
+        init(_ document: ProductSearchDocument) {
+            func words(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
+            title = words(document.title)
+            meta = words(document.meta)
+            body = words(document.body)
+        }
+    }
+
+    var standard: Words
+    var turkish: Words
+    /// `ProductSearchRules.sortTitle(title)`.
+    var sortTitle: String
+    /// `ProductSearchRules.tagKey` of each tag, in tag order.
+    var tagKeys: [String]
+
+    init(_ draft: ProductDraft, categoryName: String?) {
+        func document(_ family: ProductSearchRules.Family) -> ProductSearchDocument {
+            ProductSearchDocument(title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: categoryName,
+                                  descriptionText: draft.descriptionText, family: family)
+        }
+        standard = Words(document(.standard))
+        turkish = Words(document(.turkish))
+        sortTitle = ProductSearchRules.sortTitle(draft.title)
+        tagKeys = draft.tags.map(ProductSearchRules.tagKey)
+    }
+
+    /// The relevance tier (`ProductQuery.Sort.relevance`) when every term is found, else nil:
+    /// 0 = all in the title, 1 = all in title, vendor, tags and category, 2 = otherwise.
+    /// Every term must equal a word; the last may also start one (FTS5 `"term" *`).
+    func tier(_ terms: [String], family: ProductSearchRules.Family) -> Int? {
+        let words = family == .turkish ? turkish : standard
+        var tier = 0
+        for (index, term) in terms.enumerated() {
+            let isPrefix = index == terms.count - 1
+            func found(in field: [String]) -> Bool {
+                field.contains { word in
+                    isPrefix ? word.utf8.starts(with: term.utf8) : word.utf8.elementsEqual(term.utf8)
+                }
+            }
+            if found(in: words.title) { continue }
+            if found(in: words.meta) { tier = max(tier, 1); continue }
+            if found(in: words.body) { tier = 2; continue }
+            return nil
+        }
+        return tier
+    }
+}
+
+/// A product in a query's scope, with what its sort needs.
+private struct Candidate {
+    var product: Product
+    var entry: SearchEntry
+    var lowestPrice: Int64?
+    var tier: Int
+
+    /// The order of `sort`, ending with the id; the same as the SQL store's `ORDER BY`
+    /// (NULL sorts first ascending, last descending; text compared as UTF-8 bytes).
+    static func areInIncreasingOrder(_ sort: ProductQuery.Sort, hasText: Bool) -> (Candidate, Candidate) -> Bool {
+        func by<Key: Comparable>(_ key: @escaping (Candidate) -> Key, descending: Bool = false) -> (Candidate, Candidate) -> Bool {
+            { lhs, rhs in
+                let (l, r) = (key(lhs), key(rhs))
+                if l != r { return descending ? l > r : l < r }
+                return lhs.product.id < rhs.product.id
+            }
+        }
+        switch sort {
+        case .relevance:
+            return hasText ? by { $0.tier } : by { $0.product.id.rawValue }
+        case .featured:
+            return by { $0.product.id.rawValue }
+        case .priceAscending:
+            return by { $0.lowestPrice ?? .min }
+        case .priceDescending:
+            return by({ $0.lowestPrice ?? .min }, descending: true)
+        case .newest:
+            return by({ $0.product.publishedAt.map(StoredTime.unixSeconds) ?? .min }, descending: true)
+        case .rating:
+            return { lhs, rhs in
+                let l = (lhs.product.rating?.rateHundredths ?? -1, lhs.product.rating?.count ?? 0)
+                let r = (rhs.product.rating?.rateHundredths ?? -1, rhs.product.rating?.count ?? 0)
+                return l != r ? l > r : lhs.product.id < rhs.product.id
+            }
+        case .name:
+            return { lhs, rhs in
+                let (l, r) = (lhs.entry.sortTitle, rhs.entry.sortTitle)
+                if !l.utf8.elementsEqual(r.utf8) { return ProductSearchRules.codePointPrecedes(l, r) }
+                return lhs.product.id < rhs.product.id
+            }
+        }
     }
 }

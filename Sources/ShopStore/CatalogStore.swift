@@ -17,47 +17,123 @@ public struct CategorySummary: Hashable, Sendable {
     }
 }
 
-/// Which products to list, in which order, which page.
+/// Which products to list, in which order, which page: a category, search words, a list of
+/// ids (campaign products), filters and a sort. Unpublished products are never listed.
+///
+/// Search (`text`): the words of `SearchFolding.terms(text, locale:)` must ALL be found among
+/// the folded words of the product's title, vendor, tags, category name or description text
+/// (any mix of fields). Every word must equal a folded word of the product, except the last,
+/// which may also be its beginning ("oak cha" finds "Oak Chair"). A text without letters or
+/// digits (empty, blanks, punctuation only) searches nothing: the query then lists as if `text`
+/// were nil.
+///
+/// ```swift
+/// let page = try catalog.products(ProductQuery(text: "ışık", locale: .turkish, sort: .relevance,
+///                                              inStockOnly: true, limit: 12))
+/// ```
 public struct ProductQuery: Hashable, Sendable {
-    /// Sort orders. Every order ends with the product id as a tie-break, so pages never repeat
-    /// or skip a product.
+    /// Sort orders. Every order ends with the product id (ascending) as a tie-break, so pages
+    /// never repeat or skip a product. Raw values are short, URL-friendly names.
     public enum Sort: String, Hashable, Sendable, CaseIterable {
+        /// With search text: products whose title holds every search word first, then those
+        /// whose title, vendor, tags and category name together hold every word, then the rest
+        /// (a word found only in the description); id within each tier. Without text: as
+        /// `.featured`.
+        case relevance
         /// Merchant order: as imported (ascending id).
         case featured
-        /// Best rated first (rating, then rating count), then id.
+        /// Lowest variant price first (products without variants first), then id.
+        case priceAscending = "price-asc"
+        /// Highest "lowest variant price" first, then id.
+        case priceDescending = "price-desc"
+        /// Latest `publishedAt` first, products without a date last, then id.
+        case newest
+        /// Best rated first (rating, then rating count; unrated last), then id.
         case rating
+        /// By `ProductSearchRules.sortTitle(_:)` (the title folded with English rules), compared
+        /// by Unicode code points (UTF-8 bytes), then id.
+        case name
     }
 
     /// Only products in this category; nil for all.
     public var categoryID: Category.ID?
+    /// Search words (see the type's documentation); nil for no search.
+    public var text: String?
+    /// The language whose folding rules `text` and the products are compared with.
+    public var locale: SearchLocale
+    /// Only products with these ids (a campaign's list); nil for no restriction, empty for none.
+    /// Order and duplicates do not matter: the sort decides the order.
+    public var productIDs: [Product.ID]?
     /// The order.
     public var sort: Sort
-    /// Products to skip (page × page size).
+    /// Only products whose lowest variant price is at least this many minor units (shop currency).
+    public var minPriceMinor: Int64?
+    /// Only products whose lowest variant price is at most this many minor units (shop currency).
+    public var maxPriceMinor: Int64?
+    /// Only products rated at least this (hundredths of a star: 400 = 4.0); unrated ones are left out.
+    public var minRatingHundredths: Int?
+    /// Only products a shopper can buy now: at least one variant untracked, allowing backorder,
+    /// or with stock above zero (`!Product.isSoldOut`).
+    public var inStockOnly: Bool
+    /// Only products of this vendor, compared exactly (the values of `ProductPage.vendors`).
+    public var vendor: String?
+    /// Only products with this tag, compared by `ProductSearchRules.tagKey(_:)` (case-insensitive).
+    public var tag: String?
+    /// Products to skip (page × page size), ≥ 0.
     public var offset: Int
     /// Page size, 1...100.
     public var limit: Int
 
-    /// Creates a query.
-    public init(categoryID: Category.ID? = nil, sort: Sort = .featured, offset: Int = 0, limit: Int = 24) {
+    /// Creates a query; `offset` is raised to 0 and `limit` clamped to 1...100.
+    public init(categoryID: Category.ID? = nil, text: String? = nil, locale: SearchLocale = .english,
+                productIDs: [Product.ID]? = nil, sort: Sort = .relevance,
+                minPriceMinor: Int64? = nil, maxPriceMinor: Int64? = nil, minRatingHundredths: Int? = nil,
+                inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil,
+                offset: Int = 0, limit: Int = 24) {
         self.categoryID = categoryID
+        self.text = text
+        self.locale = locale
+        self.productIDs = productIDs
         self.sort = sort
+        self.minPriceMinor = minPriceMinor
+        self.maxPriceMinor = maxPriceMinor
+        self.minRatingHundredths = minRatingHundredths
+        self.inStockOnly = inStockOnly
+        self.vendor = vendor
+        self.tag = tag
         self.offset = max(offset, 0)
         self.limit = min(max(limit, 1), 100)
     }
+
+    /// The folded search words of `text` (empty when there is no search).
+    public var searchTerms: [String] {
+        text.map { SearchFolding.terms($0, locale: locale) } ?? []
+    }
 }
 
-/// One page of products and the total that match the query.
+/// One page of products, the total that match the query, and the filter values on offer.
 public struct ProductPage: Sendable {
     /// The products on this page, in query order.
     public var products: [Product]
     /// All published products matching the query (for page counts).
     public var totalCount: Int
+    /// The distinct non-empty vendors of the products matching the query when its `vendor` and
+    /// `tag` filters are left out (all other conditions kept), in code-point order, at most 50.
+    public var vendors: [String]
+    /// The distinct tags of the same products, one spelling per `ProductSearchRules.tagKey(_:)`
+    /// (the smallest in code-point order), in code-point order, at most 50.
+    public var tags: [String]
 
     /// Creates a page.
-    public init(products: [Product], totalCount: Int) {
+    public init(products: [Product], totalCount: Int, vendors: [String] = [], tags: [String] = []) {
         self.products = products
         self.totalCount = totalCount
+        self.vendors = vendors
+        self.tags = tags
     }
+
+    /// How many values `vendors` and `tags` hold at most.
+    public static let facetLimit = 50
 }
 
 /// What an import changed, as counts.

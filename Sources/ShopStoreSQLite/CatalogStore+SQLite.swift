@@ -39,7 +39,8 @@ extension CatalogStore {
             },
             products: { query in
                 try database.withConnection { connection in
-                    try connection.transaction(.deferred) { try SQLCatalog.page(query, connection) }
+                    try SQLCatalog.rebuildSearchIndexIfStale(connection)
+                    return try connection.transaction(.deferred) { try SQLCatalog.page(query, connection) }
                 }
             },
             productByHandle: { handle in
@@ -87,7 +88,7 @@ enum SQLCatalog {
     static let selectProducts = """
         SELECT id, handle, title, description_html, description_text, vendor, product_type, category_id,
                tags, published_at, is_published, rating_hundredths, rating_count, option_names
-        FROM products
+        FROM products p
         """
 
     static func category(_ row: Row) throws -> Category {
@@ -100,17 +101,88 @@ enum SQLCatalog {
 
     // MARK: Reading
 
+    /// A page of `query` inside the caller's read transaction: the page, its count and the
+    /// two facets, each one statement (the search is an FTS5 `MATCH` subquery of each).
     static func page(_ query: ProductQuery, _ connection: Connection) throws -> ProductPage {
-        let filter = query.categoryID == nil ? "is_published = 1" : "is_published = 1 AND category_id = ?"
-        let order = switch query.sort {
-        case .featured: "id"
-        case .rating: "rating_hundredths DESC, rating_count DESC, id"  // NULL sorts last in DESC
+        let terms = query.searchTerms
+        let family = ProductSearchRules.Family(query.locale)
+
+        // The scope: every condition but vendor and tag (the facets are computed over it).
+        var scope = ["p.is_published = 1"]
+        var scopeValues: [SQLValue] = []
+        if let categoryID = query.categoryID {
+            scope.append("p.category_id = ?")
+            scopeValues.append(.integer(categoryID.rawValue))
         }
-        let filterValues: [SQLValue] = query.categoryID.map { [.integer($0.rawValue)] } ?? []
-        let rows = try connection.prepare("\(selectProducts) WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?")
-            .query(filterValues + [SQLValue(query.limit), SQLValue(query.offset)])
-        let total = try connection.prepare("SELECT count(*) FROM products WHERE \(filter)").first(filterValues)?.int(0) ?? 0
-        return ProductPage(products: try products(rows, connection), totalCount: total)
+        if let productIDs = query.productIDs {
+            scope.append("p.id IN (SELECT value FROM json_each(?))")
+            scopeValues.append(jsonIDs(productIDs.map(\.rawValue)))
+        }
+        if !terms.isEmpty {
+            scope.append("p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?)")
+            scopeValues.append(.text(SearchMatch.expression(terms, fields: .all, family: family)))
+        }
+        if let minimum = query.minPriceMinor {
+            scope.append("p.min_price_minor >= ?")
+            scopeValues.append(.integer(minimum))
+        }
+        if let maximum = query.maxPriceMinor {
+            scope.append("p.min_price_minor <= ?")
+            scopeValues.append(.integer(maximum))
+        }
+        if let minimum = query.minRatingHundredths {
+            scope.append("p.rating_hundredths >= ?")
+            scopeValues.append(SQLValue(minimum))
+        }
+        if query.inStockOnly {
+            scope.append("p.is_available = 1")
+        }
+
+        var filter = scope
+        var filterValues = scopeValues
+        if let vendor = query.vendor {
+            filter.append("p.vendor = ?")
+            filterValues.append(.text(vendor))
+        }
+        if let tag = query.tag {
+            filter.append("EXISTS (SELECT 1 FROM product_tags t WHERE t.product_id = p.id AND t.tag_key = ?)")
+            filterValues.append(.text(ProductSearchRules.tagKey(tag)))
+        }
+
+        var orderValues: [SQLValue] = []
+        let order: String
+        switch query.sort {
+        case .relevance where !terms.isEmpty:
+            order = """
+                CASE WHEN p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?) THEN 0
+                     WHEN p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?) THEN 1
+                     ELSE 2 END, p.id
+                """
+            orderValues = [.text(SearchMatch.expression(terms, fields: .title, family: family)),
+                           .text(SearchMatch.expression(terms, fields: .titleAndMeta, family: family))]
+        case .relevance, .featured: order = "p.id"
+        case .priceAscending: order = "p.min_price_minor, p.id"          // NULL first ascending
+        case .priceDescending: order = "p.min_price_minor DESC, p.id"    // NULL last descending
+        case .newest: order = "p.published_at DESC, p.id"                // NULL last descending
+        case .rating: order = "p.rating_hundredths DESC, p.rating_count DESC, p.id"
+        case .name: order = "p.sort_title, p.id"                         // BINARY: UTF-8 bytes
+        }
+
+        let whereScope = scope.joined(separator: " AND ")
+        let whereFilter = filter.joined(separator: " AND ")
+        let rows = try connection.prepare("\(selectProducts) WHERE \(whereFilter) ORDER BY \(order) LIMIT ? OFFSET ?")
+            .query(filterValues + orderValues + [SQLValue(query.limit), SQLValue(query.offset)])
+        let total = try connection.prepare("SELECT count(*) FROM products p WHERE \(whereFilter)")
+            .first(filterValues)?.int(0) ?? 0
+        let vendors = try connection.prepare("""
+            SELECT p.vendor FROM products p WHERE \(whereScope) AND p.vendor <> ''
+            GROUP BY p.vendor ORDER BY p.vendor LIMIT \(ProductPage.facetLimit)
+            """).query(scopeValues).map { try $0.string(0) }
+        let tags = try connection.prepare("""
+            SELECT min(t.tag) AS spelling FROM product_tags t JOIN products p ON p.id = t.product_id
+            WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
+            """).query(scopeValues).map { try $0.string(0) }
+        return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images
@@ -194,13 +266,14 @@ enum SQLCatalog {
             firstLineByHandle[draft.handle] = draft.sourceLine
             try CatalogUpsertRules.check(draft, currency: currency)
 
-            let categoryID = try categoryID(for: draft.categoryName, connection, &result)
+            let category = try category(for: draft.categoryName, connection, &result)
+            let categoryID = category?.id
             let productValues: [SQLValue] = [
                 .text(draft.title), .text(draft.descriptionHTML), .text(draft.descriptionText), .text(draft.vendor),
                 .text(draft.productType), SQLValue(categoryID), .text(JSONStringArray.encode(draft.tags)),
                 SQLValue(draft.publishedAt.map(StoredTime.unixSeconds)), SQLValue(draft.isPublished),
                 SQLValue(draft.rating?.rateHundredths), SQLValue(draft.rating?.count ?? 0),
-                .text(JSONStringArray.encode(draft.optionNames)),
+                .text(JSONStringArray.encode(draft.optionNames)), .text(ProductSearchRules.sortTitle(draft.title)),
             ]
             let productID: Int64
             if let existing = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)]) {
@@ -208,15 +281,16 @@ enum SQLCatalog {
                 try connection.prepare("""
                     UPDATE products SET title = ?, description_html = ?, description_text = ?, vendor = ?,
                         product_type = ?, category_id = ?, tags = ?, published_at = ?, is_published = ?,
-                        rating_hundredths = ?, rating_count = ?, option_names = ?
+                        rating_hundredths = ?, rating_count = ?, option_names = ?, sort_title = ?
                     WHERE id = ?
                     """).run(productValues + [.integer(productID)])
                 result.productsUpdated += 1
             } else {
                 try connection.prepare("""
                     INSERT INTO products (title, description_html, description_text, vendor, product_type, category_id,
-                        tags, published_at, is_published, rating_hundredths, rating_count, option_names, handle)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        tags, published_at, is_published, rating_hundredths, rating_count, option_names, sort_title,
+                        handle)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).run(productValues + [.text(draft.handle)])
                 productID = connection.lastInsertRowID
                 result.productsCreated += 1
@@ -231,20 +305,77 @@ enum SQLCatalog {
                 try insertImage.run([.integer(productID), SQLValue(position), .text(image.url), .text(image.altText)])
             }
             result.imagesStored += draft.images.count
+
+            try indexForSearch(productID: productID, title: draft.title, vendor: draft.vendor, tags: draft.tags,
+                               categoryName: category?.name, descriptionText: draft.descriptionText, connection)
         }
         return result
     }
 
-    private static func categoryID(for name: String?, _ connection: Connection,
-                                   _ result: inout CatalogUpsertResult) throws -> Int64? {
-        guard let handle = CatalogUpsertRules.categoryHandle(for: name), let name else { return nil }
-        if let row = try connection.prepare("SELECT id FROM categories WHERE handle = ?").first([.text(handle)]) {
-            return try row.int64(0)
+    // MARK: Search index
+
+    /// Writes a product's `product_search` row and `product_tags` rows (replacing old ones).
+    static func indexForSearch(productID: Int64, title: String, vendor: String, tags: [String], categoryName: String?,
+                               descriptionText: String, _ connection: Connection) throws {
+        let documents = ProductSearchRules.Family.allCases.map { family in
+            ProductSearchDocument(title: title, vendor: vendor, tags: tags, categoryName: categoryName,
+                                  descriptionText: descriptionText, family: family)
         }
-        try connection.prepare("INSERT INTO categories (handle, name) VALUES (?, ?)")
-            .run([.text(handle), .text(name.trimmingCharacters(in: .whitespacesAndNewlines))])
+        try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
+        try connection.prepare("""
+            INSERT INTO product_search (rowid, title, meta, body, title_tr, meta_tr, body_tr) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).run([.integer(productID)] + documents.flatMap { [.text($0.title), .text($0.meta), .text($0.body)] })
+        try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
+        let insertTag = try connection.prepare(
+            "INSERT OR IGNORE INTO product_tags (product_id, tag, tag_key) VALUES (?, ?, ?)")
+        for tag in tags {
+            try insertTag.run([.integer(productID), .text(tag), .text(ProductSearchRules.tagKey(tag))])
+        }
+    }
+
+    /// `true` while migration 4's `search_index_state` asks for a rebuild.
+    static func searchIndexIsStale(_ connection: Connection) throws -> Bool {
+        try connection.prepare("SELECT is_stale FROM search_index_state WHERE id = 1").first()?.bool(0) ?? false
+    }
+
+    /// Indexes every product (search rows, tag rows, `sort_title`) when the database holds
+    /// products from before migration 4, in one write transaction; a no-op (one primary-key
+    /// read) otherwise. Concurrent callers take turns; the second finds the work done.
+    static func rebuildSearchIndexIfStale(_ connection: Connection) throws {
+        guard try searchIndexIsStale(connection) else { return }
+        try connection.transaction {
+            guard try searchIndexIsStale(connection) else { return }
+            try connection.execute("DELETE FROM product_search; DELETE FROM product_tags;")
+            let rows = try connection.prepare("""
+                SELECT p.id, p.title, p.vendor, p.tags, p.description_text, c.name
+                FROM products p LEFT JOIN categories c ON c.id = p.category_id
+                """).query()
+            let setSortTitle = try connection.prepare("UPDATE products SET sort_title = ? WHERE id = ?")
+            for row in rows {
+                let id = try row.int64(0)
+                guard let tags = JSONStringArray.decode(try row.string(3)) else {
+                    throw SQLiteStoreError.corruptValue(table: "products", column: "tags", rowID: id)
+                }
+                let title = try row.string(1)
+                try indexForSearch(productID: id, title: title, vendor: try row.string(2), tags: tags,
+                                   categoryName: try row.optionalString(5), descriptionText: try row.string(4), connection)
+                try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)), .integer(id)])
+            }
+            try connection.prepare("UPDATE search_index_state SET is_stale = 0 WHERE id = 1").run()
+        }
+    }
+
+    /// The id and stored name of the draft's category, created when new; nil without one.
+    private static func category(for name: String?, _ connection: Connection,
+                                 _ result: inout CatalogUpsertResult) throws -> (id: Int64, name: String)? {
+        guard let handle = CatalogUpsertRules.categoryHandle(for: name), let name else { return nil }
+        if let row = try connection.prepare("SELECT id, name FROM categories WHERE handle = ?").first([.text(handle)]) {
+            return (try row.int64(0), try row.string(1))
+        }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        try connection.prepare("INSERT INTO categories (handle, name) VALUES (?, ?)").run([.text(handle), .text(trimmed)])
         result.categoriesCreated += 1
-        return connection.lastInsertRowID
+        return (connection.lastInsertRowID, trimmed)
     }
 
     private static func upsertVariants(of draft: ProductDraft, productID: Int64, _ connection: Connection,
@@ -302,5 +433,29 @@ enum SQLCatalog {
             SQLValue(draft.compareAtPrice?.minorUnits), .text(draft.price.currency.code),
             SQLValue(inventory.tracked), SQLValue(inventory.stock), SQLValue(inventory.backorder),
         ]
+    }
+}
+
+/// FTS5 query text for `product_search`.
+enum SearchMatch {
+    /// Which columns a match may use.
+    enum Fields {
+        case title, titleAndMeta, all
+    }
+
+    /// `{columns} : ("w1" "w2" "last" *)`: every word in one of the columns (FTS5 ANDs the
+    /// phrases), the last word also as a prefix. Words are SearchFolding output (letters and
+    /// digits only); quotes are doubled all the same.
+    static func expression(_ terms: [String], fields: Fields, family: ProductSearchRules.Family) -> String {
+        let suffix = family == .turkish ? "_tr" : ""
+        let columns = switch fields {
+        case .title: ["title"]
+        case .titleAndMeta: ["title", "meta"]
+        case .all: ["title", "meta", "body"]
+        }
+        let phrases = terms.enumerated().map { index, term in
+            "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (index == terms.count - 1 ? " *" : "")
+        }
+        return "{" + columns.map { $0 + suffix }.joined(separator: " ") + "} : (" + phrases.joined(separator: " ") + ")"
     }
 }

@@ -217,5 +217,96 @@ public enum ShopSchema {
             );
             CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE sent_at IS NULL;
             """),
+        Migration(version: 4, sql: """
+            -- Search, sorts and filters (issue #4).
+
+            -- Denormalized from variants for the price sorts and filters and "in stock only".
+            -- The triggers below keep them true whoever writes a variant (an import, a stock
+            -- change by an order), so no code path has to remember them.
+            ALTER TABLE products ADD COLUMN min_price_minor INTEGER;   -- lowest variant price_minor; NULL without variants
+            ALTER TABLE products ADD COLUMN is_available INTEGER NOT NULL DEFAULT 0
+                CHECK (is_available IN (0, 1));                        -- 1: some variant untracked, backordered or stock > 0
+            -- Written by the app: ProductSearchRules.sortTitle(title) (SearchFolding, English rules).
+            ALTER TABLE products ADD COLUMN sort_title TEXT NOT NULL DEFAULT '';
+
+            -- Filling derived columns changes nothing shoppers see, so it does not bump
+            -- catalog_state.version (the trigger of migration 2 is set aside meanwhile).
+            DROP TRIGGER products_update_bumps_catalog_version;
+            UPDATE products SET
+                min_price_minor = (SELECT min(v.price_minor) FROM variants v WHERE v.product_id = products.id),
+                is_available = EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id
+                                       AND (v.inventory_tracked = 0 OR v.allow_backorder = 1 OR v.stock > 0));
+            CREATE TRIGGER products_update_bumps_catalog_version AFTER UPDATE ON products
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+
+            CREATE TRIGGER variants_insert_refreshes_product AFTER INSERT ON variants
+            BEGIN
+                UPDATE products SET
+                    min_price_minor = (SELECT min(v.price_minor) FROM variants v WHERE v.product_id = products.id),
+                    is_available = EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id
+                                           AND (v.inventory_tracked = 0 OR v.allow_backorder = 1 OR v.stock > 0))
+                WHERE id = NEW.product_id;
+            END;
+            CREATE TRIGGER variants_update_refreshes_product
+            AFTER UPDATE OF product_id, price_minor, inventory_tracked, stock, allow_backorder ON variants
+            BEGIN
+                UPDATE products SET
+                    min_price_minor = (SELECT min(v.price_minor) FROM variants v WHERE v.product_id = products.id),
+                    is_available = EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id
+                                           AND (v.inventory_tracked = 0 OR v.allow_backorder = 1 OR v.stock > 0))
+                WHERE id IN (OLD.product_id, NEW.product_id);
+            END;
+            CREATE TRIGGER variants_delete_refreshes_product AFTER DELETE ON variants
+            BEGIN
+                UPDATE products SET
+                    min_price_minor = (SELECT min(v.price_minor) FROM variants v WHERE v.product_id = products.id),
+                    is_available = EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id
+                                           AND (v.inventory_tracked = 0 OR v.allow_backorder = 1 OR v.stock > 0))
+                WHERE id = OLD.product_id;
+            END;
+
+            -- One index per sort, over all products and within a category. Price descending
+            -- reads the price index backwards (SQLite sorts only the id ties).
+            CREATE INDEX products_published_price ON products (is_published, min_price_minor, id);
+            CREATE INDEX products_category_price ON products (category_id, is_published, min_price_minor, id);
+            CREATE INDEX products_published_newest ON products (is_published, published_at DESC, id);
+            CREATE INDEX products_category_newest ON products (category_id, is_published, published_at DESC, id);
+            CREATE INDEX products_published_name ON products (is_published, sort_title, id);
+            CREATE INDEX products_category_name ON products (category_id, is_published, sort_title, id);
+            CREATE INDEX products_published_vendor ON products (is_published, vendor);
+
+            -- Full-text search, rowid = products.id, every product (published or not). The app
+            -- writes pre-folded text (ProductSearchDocument: SearchFolding words separated by
+            -- spaces) in two rule families, because FTS5's tokenizers cannot fold Turkish I:
+            -- title/meta/body with English rules, *_tr with Turkish rules. meta = vendor, tags
+            -- and category name. Rewritten with the product on every upsert (which also bumps
+            -- catalog_state through the products triggers); a category rename would have to
+            -- reindex its products (categories are never renamed today).
+            CREATE VIRTUAL TABLE product_search USING fts5(
+                title, meta, body, title_tr, meta_tr, body_tr,
+                tokenize = 'unicode61 remove_diacritics 0',
+                prefix = '1 2 3'
+            );
+            CREATE TRIGGER products_delete_removes_search AFTER DELETE ON products
+            BEGIN DELETE FROM product_search WHERE rowid = OLD.id; END;
+
+            -- Tags one per row for the tag filter and facet; tag_key = ProductSearchRules.tagKey(tag).
+            CREATE TABLE product_tags (
+                product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                tag TEXT NOT NULL,
+                tag_key TEXT NOT NULL,
+                PRIMARY KEY (product_id, tag)
+            ) WITHOUT ROWID;
+            CREATE INDEX product_tags_key ON product_tags (tag_key, product_id);
+
+            -- The folded columns above need Swift (SearchFolding), so products that exist when
+            -- this migration runs are indexed by the app on first use: is_stale = 1 makes the
+            -- store rebuild product_search, product_tags and sort_title in one write transaction.
+            CREATE TABLE search_index_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                is_stale INTEGER NOT NULL CHECK (is_stale IN (0, 1))
+            );
+            INSERT INTO search_index_state (id, is_stale) VALUES (1, EXISTS (SELECT 1 FROM products));
+            """),
     ]
 }

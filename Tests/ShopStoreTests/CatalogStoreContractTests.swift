@@ -211,7 +211,9 @@ struct CatalogStoreContractTests {
     @Test(arguments: StoreKind.allCases, ProductQuery.Sort.allCases)
     func paginationIsStableWhenSortKeysTie(kind: StoreKind, sort: ProductQuery.Sort) throws {
         let stores = try StoreHarness(kind)
-        let drafts = (1...30).map { ProductDraft.mock(handle: "same-\($0)", rating: Rating(rateHundredths: 420, count: 7)) }
+        let drafts = (1...30).map {
+            ProductDraft.mock(handle: "same-\($0)", title: "Same title", rating: Rating(rateHundredths: 420, count: 7))
+        }
         _ = try stores.catalog.upsert(drafts)
         let pages = try (0..<3).map { try stores.catalog.products(ProductQuery(sort: sort, offset: $0 * 12, limit: 12)) }
         #expect(pages.map(\.products.count) == [12, 12, 6])
