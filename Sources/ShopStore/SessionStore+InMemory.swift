@@ -13,6 +13,8 @@ extension SessionStore {
     /// - `signIn` throws `AccountStoreError.userNotFound` when `newSession.userID` is nil or
     ///   unknown, `sessionAlreadyExists` when the new id is taken, and changes nothing then;
     ///   an unknown `guestSession` is skipped;
+    /// - a saved cart loads back as it was: lines in order with their selection (`isSelected`),
+    ///   and its voucher code, kept even when the cart has no lines;
     /// - favorites come back most recently added first (same second: the later call first).
     ///
     /// Unlike the SQL stores, it does not know the catalog, so it keeps cart lines whose
@@ -56,7 +58,7 @@ extension SessionStore {
                     }
                     // Nothing below throws: all or nothing.
                     state.sessions[signIn.newSession.id] = normalized(signIn.newSession)
-                    state.carts[.account(userID)] = signIn.accountCart.isEmpty ? nil : signIn.accountCart
+                    state.carts[.account(userID)] = signIn.accountCart == Cart() ? nil : signIn.accountCart
                     if let guest = signIn.guestSession, guest != signIn.newSession.id, state.sessions[guest] != nil {
                         state.moveFavorites(from: guest, to: userID)
                         state.deleteSessions { $0.id == guest }
@@ -68,7 +70,7 @@ extension SessionStore {
                 try SessionStoreError.checkLines(of: cart)
                 try database.withLock { state in
                     try state.requireShopper(shopper)
-                    state.carts[shopper] = cart.isEmpty ? nil : cart
+                    state.carts[shopper] = cart == Cart() ? nil : cart  // a voucher code stays without lines
                 }
             },
             favorites: { shopper in

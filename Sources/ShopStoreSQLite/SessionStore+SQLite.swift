@@ -16,7 +16,8 @@ extension SessionStore {
     ///   guest cart and favorites (`ON DELETE CASCADE`); an account's stay.
     /// - `saveCart` and `setFavorite` throw `SessionStoreError.sessionNotFound` for an unknown
     ///   guest session and `AccountStoreError.userNotFound` for an unknown account.
-    ///   `saveCart` replaces the lines keeping their order; it takes each line's product from
+    ///   `saveCart` replaces the lines keeping their order and selection, and the cart's voucher
+    ///   code (kept even when the cart has no lines); it takes each line's product from
     ///   the variant row and leaves out lines whose variant no longer exists (removed by an
     ///   import since the cart was loaded). `setFavorite` ignores a product that does not exist.
     /// - Favorites come back most recently added first (same second: the later call first);
@@ -104,13 +105,18 @@ extension SessionStore {
             loadCart: { shopper in
                 try database.withConnection { connection in
                     let owner = Owner(shopper)
-                    let lines = try connection.prepare("""
-                        SELECT product_id, variant_id, quantity FROM cart_lines WHERE \(owner.column) = ? ORDER BY position
-                        """).query([owner.value]).map { row in
-                        LineItem(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
-                                 quantity: try row.int(2))
+                    return try connection.transaction(.deferred) {
+                        let lines = try connection.prepare("""
+                            SELECT product_id, variant_id, quantity, selected FROM cart_lines
+                            WHERE \(owner.column) = ? ORDER BY position
+                            """).query([owner.value]).map { row in
+                            LineItem(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
+                                     quantity: try row.int(2), isSelected: try row.bool(3))
+                        }
+                        let code = try connection.prepare("SELECT code FROM cart_vouchers WHERE \(owner.column) = ?")
+                            .first([owner.value]).map { try $0.string(0) }
+                        return Cart(lines: lines, voucherCode: code.flatMap(VoucherCode.init))
                     }
-                    return Cart(lines: lines)
                 }
             },
             saveCart: { shopper, cart in
@@ -195,16 +201,23 @@ extension SessionStore {
         }
     }
 
-    /// Replaces the shopper's cart lines, leaving out variants that no longer exist.
+    /// Replaces the shopper's cart lines (with their selection), leaving out variants that no
+    /// longer exist, and the cart's voucher code (none: its row goes).
     private static func replaceCart(of shopper: Shopper, with cart: Cart, _ connection: Connection) throws {
         let owner = Owner(shopper)
         try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ?").run([owner.value])
         let insert = try connection.prepare("""
-            INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position)
-            SELECT ?, id, product_id, ?, ? FROM variants WHERE id = ?
+            INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected)
+            SELECT ?, id, product_id, ?, ?, ? FROM variants WHERE id = ?
             """)
         for (position, line) in cart.lines.enumerated() {
-            try insert.run([owner.value, SQLValue(line.quantity), SQLValue(position), .integer(line.variantID.rawValue)])
+            try insert.run([owner.value, SQLValue(line.quantity), SQLValue(position), SQLValue(line.isSelected),
+                            .integer(line.variantID.rawValue)])
+        }
+        try connection.prepare("DELETE FROM cart_vouchers WHERE \(owner.column) = ?").run([owner.value])
+        if let code = cart.voucherCode {
+            try connection.prepare("INSERT INTO cart_vouchers (\(owner.column), code) VALUES (?, ?)")
+                .run([owner.value, .text(code.normalized)])
         }
     }
 }

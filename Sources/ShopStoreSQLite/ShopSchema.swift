@@ -308,5 +308,57 @@ public enum ShopSchema {
             );
             INSERT INTO search_index_state (id, is_stale) VALUES (1, EXISTS (SELECT 1 FROM products));
             """),
+        Migration(version: 5, sql: """
+            -- Issue #4: campaigns from the merchant's file, cart line selection, a cart's voucher code.
+
+            -- The file is the truth: `shoppable campaigns import` replaces every row in one
+            -- transaction. Exactly one of discount_percent / discount_amount is set.
+            CREATE TABLE campaigns (
+                id TEXT PRIMARY KEY,                         -- the file's id, e.g. 'winter-sale'
+                title TEXT NOT NULL,
+                description TEXT NOT NULL DEFAULT '',
+                image_url TEXT,
+                starts_at INTEGER NOT NULL,                  -- Unix seconds, inclusive
+                ends_at INTEGER NOT NULL,                    -- Unix seconds, exclusive
+                discount_percent INTEGER CHECK (discount_percent BETWEEN 1 AND 100),
+                discount_amount INTEGER CHECK (discount_amount > 0),      -- minor units
+                discount_currency TEXT,                      -- ISO 4217, with discount_amount
+                target TEXT NOT NULL CHECK (target IN ('cart', 'category', 'products')),
+                target_category TEXT,                        -- category handle, for 'category'
+                target_products TEXT,                        -- JSON array of product handles, for 'products'
+                minimum_subtotal INTEGER CHECK (minimum_subtotal > 0),    -- minor units
+                minimum_currency TEXT,                       -- ISO 4217, with minimum_subtotal
+                voucher_code TEXT UNIQUE,                    -- upper case (VoucherCode.normalized)
+                usage_limit_per_account INTEGER CHECK (usage_limit_per_account >= 1),
+                CHECK (ends_at > starts_at),
+                CHECK ((discount_percent IS NULL) <> (discount_amount IS NULL)),
+                CHECK ((discount_amount IS NULL) = (discount_currency IS NULL)),
+                CHECK ((minimum_subtotal IS NULL) = (minimum_currency IS NULL)),
+                CHECK ((target = 'category') = (target_category IS NOT NULL)),
+                CHECK ((target = 'products') = (target_products IS NOT NULL))
+            );                                               -- rowid kept: error messages name it
+            CREATE INDEX campaigns_starts ON campaigns (starts_at, id);
+
+            -- Bumped by every replace that changes something (page caches compare it).
+            CREATE TABLE campaign_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                version INTEGER NOT NULL
+            );
+            INSERT INTO campaign_state (id, version) VALUES (1, 1);
+
+            -- Per-line selection: existing lines stay ticked.
+            ALTER TABLE cart_lines ADD COLUMN selected INTEGER NOT NULL DEFAULT 1 CHECK (selected IN (0, 1));
+
+            -- The voucher code a shopper entered, owned like cart lines: a guest session or an account.
+            CREATE TABLE cart_vouchers (
+                id INTEGER PRIMARY KEY,
+                session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                code TEXT NOT NULL,                          -- upper case (VoucherCode.normalized)
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE UNIQUE INDEX cart_vouchers_session ON cart_vouchers (session_id) WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX cart_vouchers_user ON cart_vouchers (user_id) WHERE user_id IS NOT NULL;
+            """),
     ]
 }
