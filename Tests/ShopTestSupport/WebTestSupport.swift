@@ -11,6 +11,8 @@ public final class TestShop: @unchecked Sendable {
     public let catalog: CatalogStore
     public let sessions: SessionStore
     public let accounts: AccountStore
+    /// The campaigns the shop knows (in memory).
+    public let campaigns: CampaignStore
     public var environment: AppEnvironment
     /// Cookies the visitor's browser holds (name → value), updated from `Set-Cookie`.
     public var cookies: [String: String] = [:]
@@ -28,9 +30,11 @@ public final class TestShop: @unchecked Sendable {
         let memory = InMemoryDatabase()
         sessions = .inMemory(memory)
         accounts = .inMemory(memory)
+        campaigns = .inMemory()
         if !drafts.isEmpty { _ = try catalog.upsert(drafts) }
         let clock = self.clock
-        environment = AppEnvironment(catalog: catalog, sessions: sessions, accounts: accounts, crypto: .testing,
+        environment = AppEnvironment(catalog: catalog, sessions: sessions, accounts: accounts, campaigns: campaigns,
+                                     crypto: .testing,
                                      publicURL: "https://shop.test", timeZone: TimeZone(identifier: "UTC")!,
                                      now: { clock.now })
         let counter = Counter()

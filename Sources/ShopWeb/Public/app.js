@@ -187,3 +187,25 @@
 document.querySelectorAll("form[data-auto-submit] select[name=sort]").forEach(function (select) {
   select.addEventListener("change", function () { select.form.submit(); });
 });
+
+// Cart: ticking a line submits its form; the copy button copies a voucher code.
+document.querySelectorAll(".select-form input[name=selected]").forEach(function (box) {
+  box.addEventListener("change", function () {
+    if (!box.checked) {  // an unticked checkbox sends nothing: say "0" explicitly
+      var off = document.createElement("input");
+      off.type = "hidden"; off.name = "selected"; off.value = "0";
+      box.form.appendChild(off);
+    }
+    box.form.submit();
+  });
+});
+document.querySelectorAll("[data-copy]").forEach(function (button) {
+  var target = document.querySelector(button.getAttribute("data-copy"));
+  if (!target || !navigator.clipboard) return;
+  button.hidden = false;
+  button.addEventListener("click", function () {
+    navigator.clipboard.writeText(target.textContent.trim()).then(function () {
+      button.textContent = button.getAttribute("data-copied-label");
+    });
+  });
+});

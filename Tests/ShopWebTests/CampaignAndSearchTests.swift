@@ -1,0 +1,185 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+private func item(_ handle: String, _ title: String, price: Int64, category: String = "Lamps", vendor: String = "Acme",
+                  tags: [String] = [], rating: Int? = nil, stock: Int = 10) -> ProductDraft {
+    var draft = ProductDraft.mock(handle: handle, title: title, category: category,
+                                  rating: rating.map { Rating(rateHundredths: $0, count: 5) },
+                                  variants: [.mock(sku: handle, price: .usd(price),
+                                                   inventory: .tracked(quantity: stock, allowsBackorder: false))],
+                                  tags: tags)
+    draft.vendor = vendor
+    return draft
+}
+
+private let now = Date(timeIntervalSince1970: 1_780_000_000)  // TestShop's clock
+
+private func campaign(_ id: String, code: String?, discount: Discount, target: DiscountTarget = .wholeCart,
+                      minimum: Int64? = nil, starts: TimeInterval = -86_400, ends: TimeInterval = 86_400) -> Campaign {
+    Campaign(id: Campaign.ID(rawValue: id), title: "Campaign \(id)", description: "About \(id).",
+             imageURL: "/static/images/campaigns/\(id).svg", startsAt: now + starts, endsAt: now + ends,
+             discount: discount, target: target, minimumSubtotal: minimum.map(Money.usd), voucherCode: code.flatMap(VoucherCode.init))
+}
+
+@Suite("Search, sort and filter pages")
+struct SearchPageTests {
+    private func shop() throws -> TestShop {
+        try TestShop([
+            item("brass-lamp", "Brass Desk Lamp", price: 89_00, tags: ["brass"], rating: 450),
+            item("lamp-shade", "Linen Shade", price: 25_00, vendor: "Loom", tags: ["lamp"], rating: 480),
+            item("istanbul", "İstanbul Tea Glass", price: 12_00, category: "Kitchen", vendor: "Çay Evi", rating: 400),
+            item("oak-table", "Oak Table", price: 450_00, category: "Tables", vendor: "Nordwood", stock: 0),
+        ])
+    }
+
+    @Test func searchRanksTitleMatchesFirstAndEchoesTheQuerySafely() throws {
+        let page = try shop().get("/search?q=lamp").text
+        #expect(page.contains("2 results for “lamp”"))
+        let brass = try #require(page.range(of: ">Brass Desk Lamp<")), shade = try #require(page.range(of: ">Linen Shade<"))
+        #expect(brass.lowerBound < shade.lowerBound, "a title match ranks above a tag match")
+        let xss = try shop().get("/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E").text
+        #expect(!xss.contains("<script>alert") && xss.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(xss.contains("No products match"), "an empty state with suggestions")
+        #expect(xss.contains("category-tile"))
+    }
+
+    @Test func searchFoldsCaseAndDiacritics() throws {
+        let page = try shop().get("/search?q=ISTANBUL").text
+        #expect(page.contains("İstanbul Tea Glass"))
+    }
+
+    @Test func sortAndFiltersLiveInTheURL() throws {
+        let shop = try shop()
+        let cheapFirst = try shop.get("/categories/lamps?sort=price-asc").text
+        #expect(try #require(cheapFirst.range(of: ">Linen Shade<")).lowerBound < #require(cheapFirst.range(of: ">Brass Desk Lamp<")).lowerBound)
+        #expect(cheapFirst.contains("<option value=\"price-asc\" selected>"))
+        let filtered = try shop.get("/categories/lamps?min=50&vendor=Acme").text
+        #expect(filtered.contains("Brass Desk Lamp") && !filtered.contains(">Linen Shade<"))
+        #expect(filtered.contains("<details class=\"filters\" open>"))
+        let rated = try shop.get("/search?q=a&rating=5").text
+        #expect(rated.contains("No products match") || !rated.contains("Brass Desk Lamp"))
+        let inStock = try shop.get("/categories/tables?instock=1").text
+        #expect(!inStock.contains(">Oak Table<"))
+        #expect(try shop.get("/categories/lamps?page=0").status == 404)
+    }
+
+    @Test func paginationKeepsTheListingInItsLinks() throws {
+        let drafts = (1...30).map { item("p\($0)", "Lamp \($0)", price: 10_00) }
+        let shop = try TestShop(drafts)
+        let first = try shop.get("/categories/lamps?sort=price-asc").text
+        #expect(first.contains("href=\"/categories/lamps?sort=price-asc&amp;page=2\""))
+        let second = try shop.get("/categories/lamps?sort=price-asc&page=2").text
+        for index in 1...30 {
+            #expect((first + second).components(separatedBy: ">Lamp \(index)<").count - 1 == 1, "Lamp \(index) once")
+        }
+    }
+}
+
+@Suite("Campaigns and vouchers")
+struct CampaignVoucherTests {
+    private func shop(_ campaigns: [Campaign]) throws -> TestShop {
+        let shop = try TestShop([item("lamp", "Desk Lamp", price: 30_00), item("mug", "Mug", price: 10_00, category: "Kitchen"),
+                                 item("rug", "Rug", price: 13_00, category: "Textiles")])
+        _ = try shop.campaigns.replaceAll(campaigns)
+        return shop
+    }
+
+    @Test func theCampaignsTabListsOnlyRunningCampaigns() throws {
+        let shop = try shop([campaign("now", code: nil, discount: .percentage(15), target: .category(handle: "lamps")),
+                             campaign("later", code: nil, discount: .percentage(5), starts: 3600, ends: 7200),
+                             campaign("over", code: nil, discount: .percentage(5), starts: -7200, ends: -3600)])
+        let list = try shop.get("/campaigns").text
+        #expect(list.contains("Campaign now") && !list.contains("Campaign later") && !list.contains("Campaign over"))
+        #expect(try shop.get("/").text.contains("class=\"campaign-card\""), "home shows banners")
+        let detail = try shop.get("/campaigns/now").text
+        #expect(detail.contains("15% off") && detail.contains(">Desk Lamp<") && !detail.contains(">Mug<"))
+        #expect(detail.contains("$25.50") && detail.contains("$30.00"), "campaign price 30.00 − 15 % = 25.50")
+        #expect(try shop.get("/campaigns/later").status == 404)
+        shop.clock.advance(by: 3600)
+        #expect(try shop.get("/campaigns").text.contains("Campaign later"), "starts on time, even with cached pages")
+    }
+
+    @Test func aVoucherShowsItsCodeOnTheCampaignPage() throws {
+        let shop = try shop([campaign("welcome", code: "WELCOME10", discount: .percentage(10))])
+        #expect(try shop.get("/campaigns/welcome").text.contains("WELCOME10"))
+    }
+
+    @Test func voucherMessagesSayWhatIsWrong() throws {
+        let shop = try shop([
+            campaign("min", code: "BIG50", discount: .fixedAmount(.usd(5_00)), minimum: 50_00),
+            campaign("soon", code: "SOON", discount: .percentage(10), starts: 3600, ends: 7200),
+            campaign("gone", code: "GONE", discount: .percentage(10), starts: -7200, ends: -3600),
+            campaign("rugs", code: "RUGS", discount: .percentage(10), target: .category(handle: "textiles")),
+        ])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let cases: [(String, String)] = [
+            ("nope", "We don&#39;t know the code NOPE."), ("big50", "Add $20.00 more to use BIG50 (minimum $50.00)."),
+            ("SOON", "The code SOON can be used from"), ("gone", "The code GONE ended on"),
+            ("rugs", "The code RUGS doesn&#39;t apply to the items you&#39;ve selected."),
+            ("bad code!", "Voucher codes are letters and digits"),
+        ]
+        for (code, message) in cases {
+            try shop.post("/cart/voucher", [("code", code)])
+            #expect(try shop.get("/cart").text.contains(message), "\(code)")
+        }
+    }
+
+    @Test func theDiscountFollowsTheCartAndComesBack() throws {
+        let shop = try shop([campaign("min", code: "BIG50", discount: .fixedAmount(.usd(22_00)), minimum: 40_00)])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])   // 30.00
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])    // 10.00
+        try shop.post("/cart/voucher", [("code", "big50")])
+        var cart = try shop.get("/cart").text
+        #expect(cart.contains("Code BIG50 applied") && cart.contains("data-total=\"\">$18.00"))
+        let mug = try #require(try shop.catalog.productByHandle("mug")).variants[0].id.rawValue
+        try shop.post("/cart/lines/\(mug)/remove", [])
+        cart = try shop.get("/cart").text
+        #expect(cart.contains("Add $10.00 more to use BIG50") && cart.contains("data-total=\"\">$30.00"))
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        cart = try shop.get("/cart").text
+        #expect(cart.contains("Code BIG50 applied") && cart.contains("data-total=\"\">$18.00"), "restored")
+        try shop.post("/cart/voucher/remove", [])
+        #expect(try shop.get("/cart").text.contains("data-total=\"\">$40.00"))
+    }
+
+    @Test func onlySelectedLinesCountAndSelectAllNoneWork() throws {
+        let shop = try shop([])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "2")])
+        let lamp = try #require(try shop.catalog.productByHandle("lamp")).variants[0].id.rawValue
+        try shop.post("/cart/lines/\(lamp)/select", [])   // unticked: no "selected" field
+        var cart = try shop.get("/cart").text
+        #expect(cart.contains("data-total=\"\">$20.00") && cart.contains("2 items"))
+        #expect(cart.contains("cart-line cart-line-unselected"))
+        try shop.post("/cart/select-all", [("selected", "0")])
+        cart = try shop.get("/cart").text
+        #expect(cart.contains("Tick the items you want to buy.") && cart.contains("data-total=\"\">$0.00"))
+        try shop.post("/cart/select-all", [("selected", "1")])
+        #expect(try shop.get("/cart").text.contains("data-total=\"\">$50.00"))
+    }
+
+    @Test func theCartRecommendsWhatIsNotInIt() throws {
+        let shop = try shop([])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let cart = try shop.get("/cart").text
+        let related = try #require(cart.components(separatedBy: "class=\"related\"").last)
+        #expect(related.contains(">Mug<") && related.contains(">Rug<") && !related.contains(">Desk Lamp<"))
+    }
+
+    @Test func homeRecommendationsLeaveOutTheCartAndFavorFavoriteCategories() throws {
+        let shop = try shop([])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let page = try shop.get("/?view=recommendations").text
+        #expect(page.contains("Recommended for you") && !page.contains(">Desk Lamp<") && page.contains(">Mug<"))
+        let rug = try #require(try shop.catalog.productByHandle("rug")).id.rawValue
+        try shop.post("/favorites/\(rug)", [("favorite", "1")])
+        let withFavorites = try shop.get("/?view=recommendations").text
+        let featured = try #require(withFavorites.components(separatedBy: "id=\"featured\"").last)
+        #expect(try #require(featured.range(of: ">Rug<")).lowerBound < #require(featured.range(of: ">Mug<")).lowerBound)
+    }
+}
