@@ -19,6 +19,9 @@ extension CommandLine {
       shoppable users   create --email EMAIL --name NAME [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
       shoppable users   list [--database PATH]
+      shoppable campaigns import FILE [--dry-run] [--database PATH] [--currency USD] [--timezone UTC]
+                        (checks the whole file, then replaces every stored campaign: docs/CAMPAIGNS.md)
+      shoppable campaigns list [--database PATH] [--timezone UTC]
 
     OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
       --database PATH   SQLite database file (default var/shoppable.sqlite3)
@@ -29,11 +32,11 @@ extension CommandLine {
       --threads N       HTTP worker threads (default: one per core)
       --public-url URL  the shop's public URL; https makes cookies Secure
       --media DIR       folder for imported local images (default: media/ beside the database)
-      --no-demo         do not load the demo catalog into an empty database
+      --no-demo         do not load the demo catalog (and its campaigns) into an empty database
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
       --mail-from ADDR  serve: sender address of emails (default shop@localhost)
-      --dry-run         import: read and check the file, write nothing
+      --dry-run         import, campaigns import: read and check the file, write nothing
     """
 
     /// Runs a command line; returns the exit status.
@@ -50,6 +53,7 @@ extension CommandLine {
             case "import": ["format", "dry-run", "database", "currency", "media", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "help"]
+            case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
             default: []
             }
             if let unknown = options.unknownFlags(known: known).first {
@@ -60,6 +64,7 @@ extension CommandLine {
             case "import": try ImportCommand.run(options)
             case "migrate": try Migrate.run(options)
             case "users": try UsersCommand.run(options)
+            case "campaigns": try CampaignsCommand.run(options)
             case "help": print(usage)
             default: throw UsageError("unknown command “\(command)”")
             }
@@ -67,6 +72,9 @@ extension CommandLine {
         } catch let error as UsageError {
             printError("shoppable: \(error.description)\nRun `shoppable --help` for usage.")
             return 64
+        } catch let error as CampaignFileError {
+            printError("shoppable campaigns: \(error.description)\nNothing was imported; the stored campaigns are unchanged.")
+            return 65
         } catch let error as ImportError {
             printError("shoppable import: \(error.description)\nNothing was imported.")
             return 65

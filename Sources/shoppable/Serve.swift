@@ -22,6 +22,9 @@ enum Serve {
         if !options.has("no-demo"), try catalog.productCount() == 0 {
             try DemoCatalog.load(into: catalog, currency: currency)
         }
+        if !options.has("no-demo") {
+            try DemoCatalog.loadCampaigns(into: CampaignStore.sqlite(database), catalog: catalog, currency: currency)
+        }
         let host = options.value("host", default: "127.0.0.1")!
         let publicURL = options.value("public-url") ?? "http://\(host):\(port)"
         let accounts = AccountStore.sqlite(database)
@@ -61,6 +64,28 @@ enum DemoCatalog {
         let result = try CatalogImporter(currency: currency).read(data, fileName: "demo catalog", format: .shoppableJSON)
         let summary = try catalog.upsert(result.products)
         printLine("shoppable: loaded the demo catalog (\(summary.productsCreated) products)")
+    }
+}
+
+extension DemoCatalog {
+    /// Loads `DemoCatalog/campaigns.json` when no campaign is stored and the catalog is the demo
+    /// one (it has every product the demo campaigns list), so a merchant's own catalog never gets
+    /// the demo's codes. Like the demo catalog, it comes back at the next start if all campaigns
+    /// are removed; `--no-demo` prevents that.
+    static func loadCampaigns(into campaigns: CampaignStore, catalog: CatalogStore, currency: Currency) throws {
+        guard try campaigns.all().isEmpty else { return }
+        guard let url = Bundle.module.url(forResource: "campaigns", withExtension: "json", subdirectory: "DemoCatalog"),
+              let data = FileManager.default.contents(atPath: url.path) else {
+            printLine("shoppable: demo campaigns not found in the app bundle; starting without campaigns")
+            return
+        }
+        let demo = try CampaignFile.read(data, fileName: "demo campaigns", currency: currency)
+        for campaign in demo {
+            guard case let .products(handles) = campaign.target else { continue }
+            for handle in handles where try catalog.productByHandle(handle) == nil { return }
+        }
+        let result = try campaigns.replaceAll(demo)
+        printLine("shoppable: loaded the demo campaigns (\(result.added.count) campaigns)")
     }
 }
 

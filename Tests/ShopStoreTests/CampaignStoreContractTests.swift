@@ -1,0 +1,253 @@
+import Foundation
+import ShopCore
+import ShopStore
+import ShopStoreSQLite
+import ShopTestSupport
+import SQLite
+import Testing
+
+/// A fresh campaign store of one kind; for SQLite, a migrated temporary file deleted when the
+/// harness goes away.
+final class CampaignHarness {
+    let campaigns: CampaignStore
+    let database: SQLiteDatabase?
+    private let path: TemporaryDatabasePath?
+
+    init(_ kind: StoreKind) throws {
+        switch kind {
+        case .inMemory:
+            campaigns = .inMemory()
+            database = nil
+            path = nil
+        case .sqlite:
+            let path = TemporaryDatabasePath()
+            let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+            campaigns = .sqlite(database)
+            self.database = database
+            self.path = path
+        }
+    }
+
+    deinit {
+        database?.close()
+        path?.remove()
+    }
+}
+
+/// The campaign contract every store must meet, run against each implementation.
+@Suite("Campaign store contract")
+struct CampaignStoreContractTests {
+    static let start = Fixtures.start
+
+    /// A campaign starting `startOffset` seconds after `start`, running a day.
+    static func campaign(_ id: Campaign.ID, startOffset: TimeInterval = 0, code: String? = nil,
+                         discount: Discount = .percentage(10), target: DiscountTarget = .wholeCart,
+                         title: String = "A campaign") -> Campaign {
+        Campaign(id: id, title: title, startsAt: start.addingTimeInterval(startOffset),
+                 endsAt: start.addingTimeInterval(startOffset + 86_400), discount: discount, target: target,
+                 voucherCode: code.flatMap(VoucherCode.init))
+    }
+
+    /// One of each kind of rule and target, every optional field set on some.
+    static let everyKind: [Campaign] = [
+        Campaign(id: "welcome", title: "Welcome: 10% off", description: "Ten percent off your first order.\nOnce.",
+                 imageURL: "/static/images/campaigns/welcome.svg", startsAt: start, endsAt: start.addingTimeInterval(90 * 86_400),
+                 discount: .percentage(10), target: .wholeCart, minimumSubtotal: Money(minorUnits: 50_00, currency: .usd),
+                 voucherCode: VoucherCode("WELCOME10"), usageLimitPerAccount: 1),
+        Campaign(id: "winter-light", title: "Winter light", startsAt: start.addingTimeInterval(-3_600),
+                 endsAt: start.addingTimeInterval(3_600), discount: .percentage(100), target: .category(handle: "lamps")),
+        Campaign(id: "take-a-seat", title: "Take a seat", description: "Chairs “on sale” — 20 off.",
+                 imageURL: "https://cdn.example.com/chairs.png", startsAt: start, endsAt: start.addingTimeInterval(1),
+                 discount: .fixedAmount(Money(minorUnits: 20_00, currency: .eur)),
+                 target: .products(handles: ["oak-dining-chair", "bentwood-cafe-chair", "çay-bardağı"]),
+                 minimumSubtotal: Money(minorUnits: 1_000, currency: .jpy), voucherCode: VoucherCode("SEAT20"),
+                 usageLimitPerAccount: 3),
+    ]
+
+    @Test(arguments: StoreKind.allCases)
+    func replacedCampaignsLoadBackByStartThenID(kind: StoreKind) throws {
+        let harness = try CampaignHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        #expect(try store.all().isEmpty)
+        let result = try store.replaceAll(Self.everyKind)
+        #expect(result.added == ["welcome", "winter-light", "take-a-seat"])
+        #expect(result.updated.isEmpty && result.unchanged.isEmpty && result.removed.isEmpty)
+
+        // winter-light starts an hour earlier; welcome and take-a-seat start together: by id.
+        #expect(try store.all() == [Self.everyKind[1], Self.everyKind[2], Self.everyKind[0]])
+        for campaign in Self.everyKind {
+            #expect(try store.campaign(campaign.id) == campaign)
+        }
+        #expect(try store.campaign("nope") == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func voucherCodeLookupIgnoresCaseAndFindsInactiveCampaignsToo(kind: StoreKind) throws {
+        let harness = try CampaignHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        _ = try store.replaceAll(Self.everyKind)
+        let welcome = Self.everyKind[0]
+        #expect(try store.byVoucherCode(try #require(VoucherCode("welcome10"))) == welcome)
+        #expect(try store.byVoucherCode(try #require(VoucherCode(" Welcome10 "))) == welcome)
+        #expect(try store.byVoucherCode(try #require(VoucherCode("SEAT20")))?.id == "take-a-seat")  // ended a second in
+        #expect(try store.byVoucherCode(try #require(VoucherCode("WELCOME1"))) == nil)
+        #expect(try store.byVoucherCode(try #require(VoucherCode("winter-light"))) == nil)  // an id, not a code
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theFileIsTheTruthCampaignsNotInItAreRemoved(kind: StoreKind) throws {
+        let harness = try CampaignHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        _ = try store.replaceAll([Self.campaign("a", code: "A1"), Self.campaign("b", code: "B1"), Self.campaign("c")])
+
+        var changedB = Self.campaign("b", code: "B1")
+        changedB.title = "B, retitled"
+        let result = try store.replaceAll([Self.campaign("d"), changedB, Self.campaign("a", code: "A1")])
+        #expect(result.added == ["d"])
+        #expect(result.updated == ["b"])
+        #expect(result.unchanged == ["a"])
+        #expect(result.removed == ["c"])
+        #expect(try store.all().map(\.id) == ["a", "b", "d"])
+        #expect(try store.campaign("b")?.title == "B, retitled")
+        #expect(try store.campaign("c") == nil)
+
+        let emptied = try store.replaceAll([])
+        #expect(emptied.removed == ["a", "b", "d"])
+        #expect(try store.all().isEmpty)
+        #expect(try store.byVoucherCode(try #require(VoucherCode("A1"))) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aVoucherCodeMayMoveToAnotherCampaignInOneReplace(kind: StoreKind) throws {
+        let harness = try CampaignHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        _ = try store.replaceAll([Self.campaign("a", code: "SWAP1"), Self.campaign("b", code: "SWAP2"),
+                                  Self.campaign("c", code: "GONE")])
+        _ = try store.replaceAll([Self.campaign("a", code: "SWAP2"), Self.campaign("b", code: "SWAP1"),
+                                  Self.campaign("d", code: "GONE")])
+        #expect(try store.byVoucherCode(try #require(VoucherCode("SWAP1")))?.id == "b")
+        #expect(try store.byVoucherCode(try #require(VoucherCode("SWAP2")))?.id == "a")
+        #expect(try store.byVoucherCode(try #require(VoucherCode("GONE")))?.id == "d")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func timesAreKeptToTheWholeSecond(kind: StoreKind) throws {
+        let harness = try CampaignHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        var campaign = Self.campaign("a")
+        campaign.startsAt = Self.start.addingTimeInterval(0.9)
+        campaign.endsAt = Self.start.addingTimeInterval(60.5)
+        _ = try store.replaceAll([campaign])
+        let stored = try #require(try store.campaign("a"))
+        #expect(stored.startsAt == Self.start)
+        #expect(stored.endsAt == Self.start.addingTimeInterval(60))
+        // Loading the same file again changes nothing.
+        #expect(try store.replaceAll([campaign]).unchanged == ["a"])
+    }
+
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        var name: String
+        var campaigns: [Campaign]
+        var error: CampaignStoreError
+        var testDescription: String { name }
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(name: "same id twice", campaigns: [campaign("a"), campaign("b"), campaign("a", startOffset: 5)],
+                error: .duplicateID("a")),
+        Refusal(name: "same code twice", campaigns: [campaign("a", code: "X1"), campaign("b", code: "x1")],
+                error: .duplicateVoucherCode(VoucherCode("X1")!)),
+        Refusal(name: "ends when it starts",
+                campaigns: [Campaign(id: "a", title: "A", startsAt: start, endsAt: start, discount: .percentage(5))],
+                error: .emptyTimeWindow("a")),
+        Refusal(name: "ends within its first second",
+                campaigns: [Campaign(id: "a", title: "A", startsAt: start.addingTimeInterval(0.2),
+                                     endsAt: start.addingTimeInterval(0.8), discount: .percentage(5))],
+                error: .emptyTimeWindow("a")),
+    ]
+
+    @Test(arguments: StoreKind.allCases, refusals)
+    func invalidListsAreRefusedAndNothingIsWritten(kind: StoreKind, refusal: Refusal) throws {
+        let harness = try CampaignHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        let before = [Self.campaign("kept", code: "KEEP")]
+        _ = try store.replaceAll(before)
+        let version = try store.version()
+        let error = #expect(throws: CampaignStoreError.self) { try store.replaceAll(refusal.campaigns) }
+        #expect(error == refusal.error)
+        #expect(try store.all() == before)
+        #expect(try store.version() == version)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func versionChangesOnlyWhenAReplaceChangesSomething(kind: StoreKind) throws {
+        let harness = try CampaignHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        let v0 = try store.version()
+        _ = try store.replaceAll([])
+        #expect(try store.version() == v0)  // nothing to remove
+        _ = try store.replaceAll([Self.campaign("a")])
+        let v1 = try store.version()
+        #expect(v1 != v0)
+        _ = try store.replaceAll([Self.campaign("a")])
+        #expect(try store.version() == v1)
+        _ = try store.replaceAll([Self.campaign("a", discount: .percentage(11))])
+        let v2 = try store.version()
+        #expect(v2 != v1)
+        _ = try store.replaceAll([])
+        #expect(try store.version() != v2)
+    }
+
+    // MARK: SQLite only
+
+    @Test func anotherConnectionSeesAReplaceAtOnce() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let server = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        defer { server.close() }
+        let importer = try SQLiteDatabase.open(path: path.path, poolSize: 1)  // `shoppable campaigns import`
+        defer { importer.close() }
+        let serverStore = CampaignStore.sqlite(server)
+        let version = try serverStore.version()
+        _ = try CampaignStore.sqlite(importer).replaceAll(Self.everyKind)
+        #expect(try serverStore.version() != version)
+        #expect(try serverStore.all().count == 3)
+    }
+
+    @Test func schemaRefusesRowsThatAreNotCampaigns() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 1)
+        defer { database.close() }
+        let rows = [
+            // both a percentage and an amount
+            "('a', 'A', 0, 10, 5, 100, 'USD', 'cart', NULL, NULL)",
+            // percentage 0
+            "('a', 'A', 0, 10, 0, NULL, NULL, 'cart', NULL, NULL)",
+            // ends before it starts
+            "('a', 'A', 10, 10, 5, NULL, NULL, 'cart', NULL, NULL)",
+            // a category target without its category
+            "('a', 'A', 0, 10, 5, NULL, NULL, 'category', NULL, NULL)",
+            // an amount without its currency
+            "('a', 'A', 0, 10, NULL, 100, NULL, 'cart', NULL, NULL)",
+        ]
+        for row in rows {
+            #expect(throws: SQLiteError.self, "\(row)") {
+                try database.withConnection { connection in
+                    try connection.execute("""
+                        INSERT INTO campaigns (id, title, starts_at, ends_at, discount_percent, discount_amount,
+                          discount_currency, target, target_category, target_products) VALUES \(row)
+                        """)
+                }
+            }
+        }
+        #expect(try CampaignStore.sqlite(database).all().isEmpty)
+    }
+}
