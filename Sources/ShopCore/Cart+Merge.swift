@@ -42,6 +42,7 @@ extension Cart {
                 merged.append(kept)
             }
         }
-        return (Cart(lines: merged), capped)
+        // The code typed most recently (as a guest) wins; else the account keeps its own.
+        return (Cart(lines: merged, voucherCode: guest.voucherCode ?? voucherCode), capped)
     }
 }

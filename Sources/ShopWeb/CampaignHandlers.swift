@@ -164,11 +164,13 @@ extension ModelBuilder {
         if let minimum = campaign.minimumSubtotal {
             conditions.append(localizer(.campaignMinimum, ["amount": localizer.money(minimum)]))
         }
-        // Products show their campaign price: a percentage off each one's price, struck through
-        // from what it costs now. A fixed amount is off the order, so prices stay as they are.
+        // Products show their campaign price — a percentage off each one's price, struck through
+        // from what it costs now — only when a code gives that price in the cart (a shop must not
+        // show a price it does not charge). A fixed amount is off the order: prices stay.
+        if let code = campaign.voucherCode { conditions.append(localizer(.campaignPricesWithCode, ["code": code.normalized])) }
         let cards = products.map { product -> ProductCardModel in
             var model = card(product)
-            if case .percentage = campaign.discount, let price = product.defaultVariant?.price,
+            if campaign.voucherCode != nil, case .percentage = campaign.discount, let price = product.defaultVariant?.price,
                let off = try? campaign.discount.amountOff(price), let now = try? price.subtracting(off) {
                 model.compareAtPrice = localizer.money(price)
                 model.price = localizer.money(now)

@@ -33,7 +33,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case filterTitle, filterMinPrice, filterMaxPrice, filterRating, filterAnyRating, filterRatingAtLeast, filterInStock
     case filterVendor, filterTag, filterAny, filterApply, filterClear
     case tabCampaigns, campaignsTitle, campaignsEmpty, campaignDates, campaignCode, campaignCopy, campaignCopied
-    case campaignAppliesToCart, campaignProducts, campaignMinimum, campaignShopNow, campaignPercentOff, campaignAmountOff
+    case campaignPricesWithCode, campaignAppliesToCart, campaignProducts, campaignMinimum, campaignShopNow, campaignPercentOff, campaignAmountOff
     case homeSeeRecommendations, homeSeeAll, homeRecommendationsTitle
     case cartVoucherLabel, cartVoucherApply, cartVoucherRemove, cartVoucherApplied, cartDiscount, cartTotal
     case cartSelect, cartSelectAll, cartSelectNone, cartNothingSelected
@@ -178,6 +178,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .campaignCode: "Code"
         case .campaignCopy: "Copy"
         case .campaignCopied: "Copied"
+        case .campaignPricesWithCode: "Prices shown are with the code {code} in your cart."
         case .campaignAppliesToCart: "Applies to everything in your cart."
         case .campaignProducts: "In this campaign"
         case .campaignMinimum: "On orders of {amount} or more."

@@ -29,7 +29,8 @@ enum Serve {
         let publicURL = options.value("public-url") ?? "http://\(host):\(port)"
         let accounts = AccountStore.sqlite(database)
         let environment = AppEnvironment(
-            catalog: catalog, sessions: SessionStore.sqlite(database), accounts: accounts, crypto: .sodium(),
+            catalog: catalog, sessions: SessionStore.sqlite(database), accounts: accounts,
+            campaigns: CampaignStore.sqlite(database), crypto: .sodium(),
             publicURL: publicURL, currency: currency, timeZone: timeZone,
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })

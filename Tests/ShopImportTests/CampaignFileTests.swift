@@ -409,7 +409,8 @@ struct CampaignFileTests {
         let active = campaigns.filter { $0.isActive(at: demoDay) }
         #expect(active.count >= 3)
         #expect(active.contains { $0.voucherCode != nil && $0.target == .wholeCart })
-        #expect(active.contains { if case .category = $0.target { $0.voucherCode == nil } else { false } })
+        #expect(active.contains { if case .category = $0.target { true } else { false } })
+        #expect(active.allSatisfy { $0.voucherCode != nil }, "discounts need a code: campaign prices must be honoured")
         #expect(active.contains { if case .fixedAmount = $0.discount, case .products = $0.target { true } else { false } })
     }
 }

@@ -97,7 +97,7 @@ extension SessionStoreContractTests {
         defer { path.remove() }
         let database = try SQLiteDatabase(path: path.path)
         defer { database.close() }
-        #expect(try database.migrate(Array(ShopSchema.migrations.prefix(3))) == [1, 2, 3])
+        #expect(try database.migrate(Array(ShopSchema.migrations.prefix(4))) == [1, 2, 3, 4])
         let catalog = CatalogStore.sqlite(database)
         _ = try catalog.upsert([.mock(handle: "a"), .mock(handle: "b")])
         let a = try #require(try catalog.productByHandle("a"))

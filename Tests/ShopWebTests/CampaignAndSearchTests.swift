@@ -90,7 +90,7 @@ struct CampaignVoucherTests {
     }
 
     @Test func theCampaignsTabListsOnlyRunningCampaigns() throws {
-        let shop = try shop([campaign("now", code: nil, discount: .percentage(15), target: .category(handle: "lamps")),
+        let shop = try shop([campaign("now", code: "LAMPS15", discount: .percentage(15), target: .category(handle: "lamps")),
                              campaign("later", code: nil, discount: .percentage(5), starts: 3600, ends: 7200),
                              campaign("over", code: nil, discount: .percentage(5), starts: -7200, ends: -3600)])
         let list = try shop.get("/campaigns").text
@@ -181,5 +181,15 @@ struct CampaignVoucherTests {
         let withFavorites = try shop.get("/?view=recommendations").text
         let featured = try #require(withFavorites.components(separatedBy: "id=\"featured\"").last)
         #expect(try #require(featured.range(of: ">Rug<")).lowerBound < #require(featured.range(of: ">Mug<")).lowerBound)
+    }
+}
+
+@Suite("Campaign prices are honest")
+struct CampaignPriceHonestyTests {
+    @Test func aCampaignWithoutACodeShowsRegularPrices() throws {
+        let shop = try TestShop([item("lamp", "Desk Lamp", price: 30_00)])
+        _ = try shop.campaigns.replaceAll([campaign("news", code: nil, discount: .percentage(15), target: .category(handle: "lamps"))])
+        let page = try shop.get("/campaigns/news").text
+        #expect(page.contains("$30.00") && !page.contains("$25.50"))
     }
 }
