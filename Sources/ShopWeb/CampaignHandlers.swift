@@ -79,11 +79,7 @@ extension ShopApp {
             cart.voucherCode = code
         }
         try context.saveCart(cart)
-        if !remove, let totals = try cartTotals(&context), case let .applied(campaign) = totals.voucher {
-            context.setFlash(Flash(kind: .success, text: context.l10n(.cartVoucherApplied,
-                                                                     ["code": campaign.voucherCode?.normalized ?? "",
-                                                                      "title": campaign.title])))
-        }
+        // The cart's summary says whether the code applies, and why not.
         return .redirect(to: SiteRoute.cart.path)
     }
 
