@@ -255,6 +255,8 @@ struct ProductQueryContractTests {
         // Ids start at 1: the hidden product is 2.
         for query in [ProductQuery(), ProductQuery(text: "walnut"), ProductQuery(tag: "hidden"), ProductQuery(productIDs: [1, 2]),
                       ProductQuery(vendor: "Hidden Co"), ProductQuery(sort: .name), ProductQuery(inStockOnly: true)] {
+            var query = query
+            query.includesFacets = true
             let page = try stores.catalog.products(query)
             #expect(!page.products.contains { $0.handle == "hidden" })
             #expect(!page.vendors.contains("Hidden Co") && !page.tags.contains("hidden"))
@@ -275,18 +277,21 @@ struct ProductQueryContractTests {
         ])
         let chairs = try #require(try stores.catalog.categoryByHandle("chairs"))
 
-        let all = try stores.catalog.products(ProductQuery(categoryID: chairs.id))
+        let all = try stores.catalog.products(ProductQuery(categoryID: chairs.id, includesFacets: true))
         #expect(all.vendors == ["Acme", "Zeta"])       // empty vendor left out; code-point order
         #expect(all.tags == ["OAK", "Sale", "new", "pine"])  // one spelling per key: the smallest
 
-        let filtered = try stores.catalog.products(ProductQuery(categoryID: chairs.id, vendor: "Acme", tag: "sale"))
+        let filtered = try stores.catalog.products(ProductQuery(categoryID: chairs.id, vendor: "Acme", tag: "sale", includesFacets: true))
         #expect(filtered.products.isEmpty)
         #expect(filtered.vendors == all.vendors && filtered.tags == all.tags)
 
-        let searched = try stores.catalog.products(ProductQuery(text: "oak", vendor: "Zeta"))
+        let searched = try stores.catalog.products(ProductQuery(text: "oak", vendor: "Zeta", includesFacets: true))
         #expect(searched.products.map(\.handle) == ["a"])
         #expect(searched.vendors == ["Acme", "Lumen", "Zeta"])
         #expect(searched.tags == ["OAK", "Sale", "lamp", "new"])
+
+        let withoutFacets = try stores.catalog.products(ProductQuery(categoryID: chairs.id))
+        #expect(withoutFacets.vendors.isEmpty && withoutFacets.tags.isEmpty && withoutFacets.totalCount == 3)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -295,7 +300,7 @@ struct ProductQueryContractTests {
         _ = try stores.catalog.upsert((0..<60).map { index in
             draft("p\(index)", vendor: String(format: "Vendor %02d", index), tags: [String(format: "tag-%02d", 59 - index)])
         })
-        let page = try stores.catalog.products(ProductQuery(limit: 1))
+        let page = try stores.catalog.products(ProductQuery(includesFacets: true, limit: 1))
         #expect(page.vendors == (0..<50).map { String(format: "Vendor %02d", $0) })
         #expect(page.tags == (0..<50).map { String(format: "tag-%02d", $0) })
     }
@@ -321,7 +326,8 @@ struct ProductQueryContractTests {
             queries.append(ProductQuery(sort: sort, vendor: "Atölye", offset: 2))
         }
         var answered = 0
-        for query in queries {
+        for var query in queries {
+            query.includesFacets = true
             let (left, right) = (try memory.catalog.products(query), try sqlite.catalog.products(query))
             answered += left.products.isEmpty ? 0 : 1
             #expect(left.products.map(\.handle) == right.products.map(\.handle), "\(query)")
