@@ -94,6 +94,25 @@ private struct InMemoryCatalog {
             scoped.append(Candidate(product: product, entry: entry, lowestPrice: lowest, tier: tier))
         }
 
+        var vendors: [String] = []
+        var tags: [String] = []
+        if query.includesFacets {
+            (vendors, tags) = Self.facets(scoped)
+        }
+
+        let vendor = query.vendor.map { Array($0.utf8) }
+        let tagKey = query.tag.map { Array(ProductSearchRules.tagKey($0).utf8) }
+        var matching = scoped.filter { candidate in
+            (vendor.map { candidate.product.vendor.utf8.elementsEqual($0) } ?? true)
+                && (tagKey.map { key in candidate.entry.tagKeys.contains { $0.utf8.elementsEqual(key) } } ?? true)
+        }
+        matching.sort(by: Candidate.areInIncreasingOrder(query.sort, hasText: !terms.isEmpty))
+        let slice = matching.dropFirst(query.offset).prefix(query.limit)
+        return ProductPage(products: slice.map(\.product), totalCount: matching.count, vendors: vendors, tags: tags)
+    }
+
+    /// `ProductPage.vendors` and `.tags` of the scope (the query without vendor and tag filters).
+    private static func facets(_ scoped: [Candidate]) -> (vendors: [String], tags: [String]) {
         let vendors = Set(scoped.map { Array($0.product.vendor.utf8) }.filter { !$0.isEmpty })
             .sorted { $0.lexicographicallyPrecedes($1) }
             .prefix(ProductPage.facetLimit)
@@ -111,15 +130,7 @@ private struct InMemoryCatalog {
             .prefix(ProductPage.facetLimit)
             .map { String(decoding: $0, as: UTF8.self) }
 
-        let vendor = query.vendor.map { Array($0.utf8) }
-        let tagKey = query.tag.map { Array(ProductSearchRules.tagKey($0).utf8) }
-        var matching = scoped.filter { candidate in
-            (vendor.map { candidate.product.vendor.utf8.elementsEqual($0) } ?? true)
-                && (tagKey.map { key in candidate.entry.tagKeys.contains { $0.utf8.elementsEqual(key) } } ?? true)
-        }
-        matching.sort(by: Candidate.areInIncreasingOrder(query.sort, hasText: !terms.isEmpty))
-        let slice = matching.dropFirst(query.offset).prefix(query.limit)
-        return ProductPage(products: slice.map(\.product), totalCount: matching.count, vendors: vendors, tags: tags)
+        return (vendors, tags)
     }
 
     mutating func upsert(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> CatalogUpsertResult {

@@ -79,6 +79,9 @@ public struct ProductQuery: Hashable, Sendable {
     public var vendor: String?
     /// Only products with this tag, compared by `ProductSearchRules.tagKey(_:)` (case-insensitive).
     public var tag: String?
+    /// Whether to fill `ProductPage.vendors` and `.tags` (two more queries over the whole
+    /// scope: ask only for pages that show the filter UI).
+    public var includesFacets: Bool
     /// Products to skip (page × page size), ≥ 0.
     public var offset: Int
     /// Page size, 1...100.
@@ -88,7 +91,7 @@ public struct ProductQuery: Hashable, Sendable {
     public init(categoryID: Category.ID? = nil, text: String? = nil, locale: SearchLocale = .english,
                 productIDs: [Product.ID]? = nil, sort: Sort = .relevance,
                 minPriceMinor: Int64? = nil, maxPriceMinor: Int64? = nil, minRatingHundredths: Int? = nil,
-                inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil,
+                inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil, includesFacets: Bool = false,
                 offset: Int = 0, limit: Int = 24) {
         self.categoryID = categoryID
         self.text = text
@@ -101,6 +104,7 @@ public struct ProductQuery: Hashable, Sendable {
         self.inStockOnly = inStockOnly
         self.vendor = vendor
         self.tag = tag
+        self.includesFacets = includesFacets
         self.offset = max(offset, 0)
         self.limit = min(max(limit, 1), 100)
     }
@@ -119,9 +123,11 @@ public struct ProductPage: Sendable {
     public var totalCount: Int
     /// The distinct non-empty vendors of the products matching the query when its `vendor` and
     /// `tag` filters are left out (all other conditions kept), in code-point order, at most 50.
+    /// Empty unless the query `includesFacets`.
     public var vendors: [String]
     /// The distinct tags of the same products, one spelling per `ProductSearchRules.tagKey(_:)`
-    /// (the smallest in code-point order), in code-point order, at most 50.
+    /// (the smallest in code-point order), in code-point order, at most 50. Empty unless the
+    /// query `includesFacets`.
     public var tags: [String]
 
     /// Creates a page.

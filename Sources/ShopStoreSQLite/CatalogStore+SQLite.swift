@@ -85,11 +85,12 @@ extension CatalogStore {
 
 /// The SQL behind `CatalogStore.sqlite`.
 enum SQLCatalog {
-    static let selectProducts = """
-        SELECT id, handle, title, description_html, description_text, vendor, product_type, category_id,
-               tags, published_at, is_published, rating_hundredths, rating_count, option_names
-        FROM products p
+    /// The columns `products(_:_:)` reads, of `products p`.
+    static let productColumns = """
+        p.id, p.handle, p.title, p.description_html, p.description_text, p.vendor, p.product_type, p.category_id,
+        p.tags, p.published_at, p.is_published, p.rating_hundredths, p.rating_count, p.option_names
         """
+    static let selectProducts = "SELECT \(productColumns) FROM products p"
 
     static func category(_ row: Row) throws -> Category {
         Category(id: Category.ID(try row.int64(0)), handle: try row.string(1), name: try row.string(2))
@@ -101,15 +102,25 @@ enum SQLCatalog {
 
     // MARK: Reading
 
-    /// A page of `query` inside the caller's read transaction: the page, its count and the
-    /// two facets, each one statement (the search is an FTS5 `MATCH` subquery of each).
+    /// A page of `query` inside the caller's read transaction: the page, its count and (when
+    /// asked) the two facets, each one statement.
+    ///
+    /// A search starts from the FTS5 matches (`product_search s CROSS JOIN products p`: CROSS
+    /// JOIN fixes the loop order): without statistics the planner would otherwise walk an
+    /// `is_published` index over every product and probe the matches.
     static func page(_ query: ProductQuery, _ connection: Connection) throws -> ProductPage {
         let terms = query.searchTerms
         let family = ProductSearchRules.Family(query.locale)
 
         // The scope: every condition but vendor and tag (the facets are computed over it).
-        var scope = ["p.is_published = 1"]
+        let from = terms.isEmpty ? "products p" : "product_search s CROSS JOIN products p"
+        var scope: [String] = []
         var scopeValues: [SQLValue] = []
+        if !terms.isEmpty {
+            scope += ["s.product_search MATCH ?", "p.id = s.rowid"]
+            scopeValues.append(.text(SearchMatch.expression(terms, fields: .all, family: family)))
+        }
+        scope.append("p.is_published = 1")
         if let categoryID = query.categoryID {
             scope.append("p.category_id = ?")
             scopeValues.append(.integer(categoryID.rawValue))
@@ -117,10 +128,6 @@ enum SQLCatalog {
         if let productIDs = query.productIDs {
             scope.append("p.id IN (SELECT value FROM json_each(?))")
             scopeValues.append(jsonIDs(productIDs.map(\.rawValue)))
-        }
-        if !terms.isEmpty {
-            scope.append("p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?)")
-            scopeValues.append(.text(SearchMatch.expression(terms, fields: .all, family: family)))
         }
         if let minimum = query.minPriceMinor {
             scope.append("p.min_price_minor >= ?")
@@ -170,18 +177,23 @@ enum SQLCatalog {
 
         let whereScope = scope.joined(separator: " AND ")
         let whereFilter = filter.joined(separator: " AND ")
-        let rows = try connection.prepare("\(selectProducts) WHERE \(whereFilter) ORDER BY \(order) LIMIT ? OFFSET ?")
+        let rows = try connection.prepare(
+            "SELECT \(productColumns) FROM \(from) WHERE \(whereFilter) ORDER BY \(order) LIMIT ? OFFSET ?")
             .query(filterValues + orderValues + [SQLValue(query.limit), SQLValue(query.offset)])
-        let total = try connection.prepare("SELECT count(*) FROM products p WHERE \(whereFilter)")
+        let total = try connection.prepare("SELECT count(*) FROM \(from) WHERE \(whereFilter)")
             .first(filterValues)?.int(0) ?? 0
-        let vendors = try connection.prepare("""
-            SELECT p.vendor FROM products p WHERE \(whereScope) AND p.vendor <> ''
-            GROUP BY p.vendor ORDER BY p.vendor LIMIT \(ProductPage.facetLimit)
-            """).query(scopeValues).map { try $0.string(0) }
-        let tags = try connection.prepare("""
-            SELECT min(t.tag) AS spelling FROM product_tags t JOIN products p ON p.id = t.product_id
-            WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
-            """).query(scopeValues).map { try $0.string(0) }
+        var vendors: [String] = []
+        var tags: [String] = []
+        if query.includesFacets {
+            vendors = try connection.prepare("""
+                SELECT p.vendor FROM \(from) WHERE \(whereScope) AND p.vendor <> ''
+                GROUP BY p.vendor ORDER BY p.vendor LIMIT \(ProductPage.facetLimit)
+                """).query(scopeValues).map { try $0.string(0) }
+            tags = try connection.prepare("""
+                SELECT min(t.tag) AS spelling FROM \(from) JOIN product_tags t ON t.product_id = p.id
+                WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
+                """).query(scopeValues).map { try $0.string(0) }
+        }
         return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags)
     }
 
