@@ -95,6 +95,6 @@ public struct Listing: Hashable, Sendable {
                             minPriceMinor: minPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
                             maxPriceMinor: maxPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
                             minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
-                            vendor: vendor, tag: tag, offset: offset, limit: pageSize)
+                            vendor: vendor, tag: tag, includesFacets: true, offset: offset, limit: pageSize)
     }
 }
