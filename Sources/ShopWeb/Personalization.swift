@@ -52,14 +52,16 @@ enum Personalization {
         output.reserveCapacity(document.count + 4_096)
         var copied = 0
         let csrfInput = Array("<input type=\"hidden\" name=\"\(ShopApp.csrfField)\" value=\"\(escape(values.csrfToken))\">".utf8)
+        // Two heart buttons cover every product on the page: build each once.
+        let heartOn = heartButton(isFavorite: true, values), heartOff = heartButton(isFavorite: false, values)
         while true {
             guard let end = find(suffix, in: document, from: start + prefix.count) else { break }
             output.append(contentsOf: document[copied..<start])
-            let name = String(decoding: document[(start + prefix.count)..<end], as: UTF8.self)
-            if name == "csrf" {
+            let name = document[(start + prefix.count)..<end]
+            if name.elementsEqual("csrf".utf8) {
                 output.append(contentsOf: csrfInput)
-            } else if name.hasPrefix("fav:"), let raw = Int64(name.dropFirst(4)) {
-                output.append(contentsOf: heartButton(isFavorite: values.favorites.contains(Product.ID(rawValue: raw)), values))
+            } else if name.starts(with: "fav:".utf8), let raw = Int64(String(decoding: name.dropFirst(4), as: UTF8.self)) {
+                output.append(contentsOf: values.favorites.contains(Product.ID(rawValue: raw)) ? heartOn : heartOff)
             }
             copied = end + suffix.count
             guard let next = find(prefix, in: document, from: copied) else { break }
@@ -88,13 +90,16 @@ enum Personalization {
         return haystack.withUnsafeBufferPointer { hay -> Int? in
             needle.withUnsafeBufferPointer { pin -> Int? in
                 guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
-                var position = start
-                let last = hay.count - pin.count
+                // Look for the needle's second byte (`!` of `<!--`, `-` of `-->`): far rarer in HTML
+                // than `<`, which starts every tag.
+                let anchor = pin.count > 1 ? 1 : 0
+                var position = start + anchor
+                let last = hay.count - pin.count + anchor
                 while position <= last {
-                    guard let hit = memchr(base + position, Int32(pinBase.pointee), last - position + 1) else { return nil }
-                    let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    guard let hit = memchr(base + position, Int32(pinBase[anchor]), last - position + 1) else { return nil }
+                    let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - anchor
                     if memcmp(base + index, pinBase, pin.count) == 0 { return index }
-                    position = index + 1
+                    position = index + anchor + 1
                 }
                 return nil
             }
