@@ -137,7 +137,7 @@ public enum ShopApp {
 
     /// Serves a catalog page from the page cache, building it with `build` when the cache has
     /// no copy for the current catalog version. `build` returns nil for "not found" (not cached).
-    static func cachedPage(_ context: inout RequestContext,
+    static func cachedPage(_ context: inout RequestContext, keySuffix: String = "",
                                    build: (inout RequestContext) throws -> PageContent?) throws -> Response {
         let cache = context.environment.pageCache
         // Pages show catalog and campaigns (home banners, campaign pages): both versions, and the
@@ -145,7 +145,7 @@ public enum ShopApp {
         let schedule = try context.campaignSchedule()
         let version = try context.environment.catalog.version() &* 1_000_003 &+ schedule.version &* 7_919 &+ schedule.epoch
         // Keyed by the route's canonical URL: unknown query parameters cannot multiply entries.
-        let key = context.l10n.locale.identifier + " " + context.canonicalPath
+        let key = context.l10n.locale.identifier + " " + context.canonicalPath + keySuffix
         // A visitor with no session and no pending message sees exactly what every such visitor
         // sees: serve the whole document from the cache.
         let anonymous = context.request.cookies[sessionCookie] == nil && context.request.cookies[flashCookie] == nil
@@ -221,7 +221,8 @@ public enum ShopApp {
 
     /// `GET /search?q=…`: ranked, paginated, filterable; the words are echoed back escaped.
     private static func search(_ context: inout RequestContext, query text: String, listing: Listing) throws -> Response {
-        try cachedPage(&context) { context in
+        let locale = searchLocale(context.request.headers["Accept-Language"])
+        return try cachedPage(&context, keySuffix: " " + locale.rawValue) { context in
             let l10n = context.l10n
             let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
             let catalog = context.environment.catalog
@@ -234,6 +235,7 @@ public enum ShopApp {
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    defaultSort: .relevance) else { return nil }
             query.text = String(words.prefix(200))
+            query.locale = locale
             let result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let models = context.models
@@ -266,6 +268,18 @@ public enum ShopApp {
             return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
                                node: Views.product(page, related: related, l10n: context.l10n))
         }
+    }
+
+    /// The language whose folding rules a search uses: the visitor's first `Accept-Language`
+    /// that is Turkish, Spanish or English (so a Turkish visitor's "istanbul" finds "İstanbul"
+    /// and "ısık" finds "IŞIK"); English otherwise.
+    static func searchLocale(_ acceptLanguage: String?) -> SearchLocale {
+        for part in (acceptLanguage ?? "").split(separator: ",") {
+            let tag = part.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+            let language = tag.split(separator: "-").first.map(String.init) ?? tag
+            if let locale = SearchLocale(rawValue: language) { return locale }
+        }
+        return .english
     }
 
     /// Up to 8 products from the same category, those sharing the most tags first, then those in

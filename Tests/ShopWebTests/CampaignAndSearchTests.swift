@@ -3,7 +3,7 @@ import HTTPServer
 import ShopCore
 import ShopStore
 import ShopTestSupport
-import ShopWeb
+@testable import ShopWeb
 import Testing
 
 private func item(_ handle: String, _ title: String, price: Int64, category: String = "Lamps", vendor: String = "Acme",
@@ -191,5 +191,22 @@ struct CampaignPriceHonestyTests {
         _ = try shop.campaigns.replaceAll([campaign("news", code: nil, discount: .percentage(15), target: .category(handle: "lamps"))])
         let page = try shop.get("/campaigns/news").text
         #expect(page.contains("$30.00") && !page.contains("$25.50"))
+    }
+}
+
+@Suite("Search follows the visitor's language")
+struct SearchLocaleTests {
+    @Test(arguments: [(String?("tr-TR,tr;q=0.9,en;q=0.8"), SearchLocale.turkish), ("es-ES", .spanish), ("de-DE,en;q=0.5", .english),
+                      (nil, .english), ("fr, es;q=0.5", .spanish)])
+    func theFirstKnownAcceptLanguageDecides(header: String?, locale: SearchLocale) {
+        #expect(ShopApp.searchLocale(header) == locale)
+    }
+
+    @Test func aTurkishVisitorFindsDotlessIWords() throws {
+        let shop = try TestShop([item("lamp", "IŞIK Lambası", price: 10_00)])
+        let turkish = try shop.send(.get, "/search?q=ısık", headers: ["Accept-Language": "tr-TR"])
+        #expect(turkish.text.contains("IŞIK Lambası"))
+        let istanbul = try TestShop([item("glass", "İstanbul Bardağı", price: 5_00)])
+        #expect(try istanbul.send(.get, "/search?q=istanbul", headers: ["Accept-Language": "tr"]).text.contains("İstanbul Bardağı"))
     }
 }
