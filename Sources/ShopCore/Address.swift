@@ -1,0 +1,149 @@
+public import Foundation
+
+/// A shipping address in the shopper's address book (issue #5): the contacts book of the seed
+/// apps, for deliveries. Phone and postal code are text, trimmed (never parsed as numbers).
+public struct Address: Hashable, Sendable {
+    /// Store-assigned identifier.
+    public typealias ID = Tagged<Address, Int64>
+
+    /// Nil until stored.
+    public var id: ID?
+    public var firstName: String
+    public var lastName: String
+    public var phone: String
+    /// Optional contact email for the courier.
+    public var email: String?
+    public var line1: String
+    public var line2: String
+    public var city: String
+    public var postalCode: String
+    /// State, province or county, when the country uses one.
+    public var region: String?
+    /// ISO 3166-1 alpha-2 code, upper case (`"TR"`, `"US"`).
+    public var countryCode: String
+    /// The address checkout offers first; at most one per account.
+    public var isDefault: Bool
+
+    /// Creates an address value.
+    public init(id: ID? = nil, firstName: String, lastName: String, phone: String, email: String? = nil, line1: String,
+                line2: String = "", city: String, postalCode: String, region: String? = nil, countryCode: String,
+                isDefault: Bool = false) {
+        self.id = id
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.email = email
+        self.line1 = line1
+        self.line2 = line2
+        self.city = city
+        self.postalCode = postalCode
+        self.region = region
+        self.countryCode = countryCode
+        self.isDefault = isDefault
+    }
+
+    /// "First Last".
+    public var fullName: String { [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ") }
+
+    /// The letter the address book groups it under: the first letter of the full name, upper-cased
+    /// without diacritics (`"Şule"` → `"S"`), or `"#"` when it does not start with a letter.
+    public var initial: String {
+        guard let first = fullName.first, first.isLetter else { return "#" }
+        let folded = String(first).applyingTransform(.stripDiacritics, reverse: false) ?? String(first)
+        return folded.uppercased()
+    }
+
+    /// Sort order of the address book: by full name, case- and diacritic-insensitive, then id.
+    public static func bookOrder(_ lhs: Address, _ rhs: Address) -> Bool {
+        let order = lhs.fullName.compare(rhs.fullName, options: [.caseInsensitive, .diacriticInsensitive])
+        if order != .orderedSame { return order == .orderedAscending }
+        return (lhs.id?.rawValue ?? 0) < (rhs.id?.rawValue ?? 0)
+    }
+
+    /// The address as lines for labels and order pages.
+    public var lines: [String] {
+        [fullName, line1, line2, [postalCode, city].filter { !$0.isEmpty }.joined(separator: " "),
+         region ?? "", Countries.name(of: countryCode) ?? countryCode].filter { !$0.isEmpty }
+    }
+}
+
+/// Fields of the address form.
+public enum AddressField: String, Hashable, Sendable, CaseIterable {
+    case firstName = "first_name", lastName = "last_name", phone, email, line1, line2, city
+    case postalCode = "postal_code", region, countryCode = "country"
+}
+
+/// One problem with an address field; the storefront localizes by case.
+public enum AddressProblem: Error, Hashable, Sendable {
+    case missing
+    case tooLong(maximum: Int)
+    case invalidEmail
+    case invalidPhone
+    case unknownCountry
+}
+
+/// Every problem of an address form, by field.
+public struct AddressErrors: Error, Hashable, Sendable {
+    public var byField: [AddressField: [AddressProblem]]
+    public init(byField: [AddressField: [AddressProblem]]) { self.byField = byField }
+}
+
+/// Address form rules (issue #5): first and last name, phone, street line 1, city, postal code and
+/// country are required; email and region optional; everything trimmed; at most 100 characters a
+/// field (phone 30, postal code 20); a phone has 5–20 digits and only `+ ( ) - . /` and spaces
+/// besides; the country is an ISO 3166-1 alpha-2 code from `Countries`.
+public enum AddressRules {
+    /// Checks `fields` (as typed, by field) and returns the cleaned address.
+    /// - Throws: `AddressErrors` with every problem.
+    public static func validate(_ fields: [AddressField: String], isDefault: Bool, id: Address.ID? = nil) throws(AddressErrors) -> Address {
+        var errors: [AddressField: [AddressProblem]] = [:]
+        func value(_ field: AddressField, required: Bool, maximum: Int = 100) -> String {
+            let text = (fields[field] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if required && text.isEmpty { errors[field, default: []].append(.missing) }
+            if text.count > maximum { errors[field, default: []].append(.tooLong(maximum: maximum)) }
+            return text
+        }
+        let firstName = value(.firstName, required: true), lastName = value(.lastName, required: true)
+        let phone = value(.phone, required: true, maximum: 30)
+        if !phone.isEmpty {
+            let digits = phone.filter(\.isASCII).filter(\.isNumber).count
+            let allowed = phone.allSatisfy { ($0.isASCII && $0.isNumber) || "+()-./ ".contains($0) }
+            if !allowed || !(5...20).contains(digits) { errors[.phone, default: []].append(.invalidPhone) }
+        }
+        let emailText = value(.email, required: false, maximum: 254)
+        var email: String?
+        if !emailText.isEmpty {
+            do { email = try EmailRules.normalize(emailText) } catch { errors[.email, default: []].append(.invalidEmail) }
+        }
+        let line1 = value(.line1, required: true), line2 = value(.line2, required: false)
+        let city = value(.city, required: true), postalCode = value(.postalCode, required: true, maximum: 20)
+        let region = value(.region, required: false)
+        let country = value(.countryCode, required: true, maximum: 2).uppercased()
+        if !country.isEmpty && !Countries.isKnown(country) { errors[.countryCode, default: []].append(.unknownCountry) }
+        guard errors.isEmpty else { throw AddressErrors(byField: errors) }
+        return Address(id: id, firstName: firstName, lastName: lastName, phone: phone, email: email, line1: line1,
+                       line2: line2, city: city, postalCode: postalCode, region: region.isEmpty ? nil : region,
+                       countryCode: country, isDefault: isDefault)
+    }
+}
+
+/// ISO 3166-1 alpha-2 countries with English names, from Foundation's region data.
+public enum Countries {
+    /// `(code, English name)` sorted by name.
+    public static let all: [(code: String, name: String)] = {
+        let english = Locale(identifier: "en_US")
+        return Locale.Region.isoRegions
+            .map(\.identifier)
+            .filter { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isUppercase } }
+            .compactMap { code in english.localizedString(forRegionCode: code).map { (code, $0) } }
+            .sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
+    }()
+
+    private static let names: [String: String] = Dictionary(all.map { ($0.code, $0.name) }, uniquingKeysWith: { a, _ in a })
+
+    /// `true` for a known two-letter code (upper case).
+    public static func isKnown(_ code: String) -> Bool { names[code] != nil }
+
+    /// The English name of a code.
+    public static func name(of code: String) -> String? { names[code] }
+}

@@ -1,0 +1,197 @@
+public import Foundation
+public import ShopCore
+
+/// One line to reserve or order: a variant and how many.
+public struct StockRequest: Hashable, Sendable {
+    public var variantID: Variant.ID
+    public var quantity: Int
+    public init(variantID: Variant.ID, quantity: Int) {
+        self.variantID = variantID
+        self.quantity = quantity
+    }
+}
+
+/// An order to place, as the checkout's review showed it. The store re-checks every price and
+/// the stock inside its transaction.
+public struct OrderDraft: Hashable, Sendable {
+    /// Whose cart it comes from (its ordered lines are removed from that cart; its reservation is
+    /// turned into the order's stock).
+    public var shopper: Shopper
+    public var userID: User.ID?
+    public var email: String
+    public var shippingAddress: Address
+    public var shippingMethodName: String
+    public var shippingCost: Money
+    /// Lines with the unit price the shopper saw at review (`unitPrice`) — a different current
+    /// price stops the order with `.pricesChanged`.
+    public var lines: [OrderLine]
+    public var subtotal: Money
+    public var discount: Money
+    public var voucherCode: String?
+    public var total: Money
+    /// The form's idempotency key: placing the same key twice gives back the first order.
+    public var idempotencyKey: String
+    /// SHA-256 (hex) of the token in a guest's order link; nil for account orders.
+    public var guestTokenHash: String?
+    /// The confirmation email, queued in the same transaction.
+    public var confirmation: OutboxDraft?
+
+    public init(shopper: Shopper, userID: User.ID?, email: String, shippingAddress: Address, shippingMethodName: String,
+                shippingCost: Money, lines: [OrderLine], subtotal: Money, discount: Money, voucherCode: String?,
+                total: Money, idempotencyKey: String, guestTokenHash: String?, confirmation: OutboxDraft?) {
+        self.shopper = shopper
+        self.userID = userID
+        self.email = email
+        self.shippingAddress = shippingAddress
+        self.shippingMethodName = shippingMethodName
+        self.shippingCost = shippingCost
+        self.lines = lines
+        self.subtotal = subtotal
+        self.discount = discount
+        self.voucherCode = voucherCode
+        self.total = total
+        self.idempotencyKey = idempotencyKey
+        self.guestTokenHash = guestTokenHash
+        self.confirmation = confirmation
+    }
+}
+
+/// What became of an attempt to place an order.
+public enum PlaceOrderResult: Hashable, Sendable {
+    /// Placed now.
+    case placed(Order)
+    /// This idempotency key already placed this order (a double click or a replayed POST).
+    case alreadyPlaced(Order)
+    /// Not enough stock for these variants: how many can still be had (0 = sold out). Nothing was written.
+    case insufficientStock([Variant.ID: Int])
+    /// These variants cost something else now (current unit price). Nothing was written.
+    case pricesChanged([Variant.ID: Money])
+    /// A variant no longer exists or is not for sale. Nothing was written.
+    case unavailable([Variant.ID])
+}
+
+/// What a reservation attempt found.
+public enum ReservationResult: Hashable, Sendable {
+    /// Held until the given time.
+    case reserved(until: Date)
+    /// These variants cannot be held in full: how many are available to this shopper.
+    case insufficientStock([Variant.ID: Int])
+}
+
+/// Orders, stock reservations and stock changes (issue #5). Stock never goes below zero: every
+/// decrement is a conditional `UPDATE … WHERE stock - reserved_by_others >= ?` inside the order's
+/// transaction, never read-then-write.
+public struct OrderStore: Sendable {
+    /// Holds `lines` for the shopper until `until` (replacing their previous reservation), if
+    /// stock minus other shoppers' live reservations covers them. Untracked and backorderable
+    /// variants need no reservation.
+    public var reserve: @Sendable (_ shopper: Shopper, _ lines: [StockRequest], _ until: Date, _ now: Date) throws -> ReservationResult
+    /// Drops the shopper's reservation (cart changed, checkout left).
+    public var releaseReservation: @Sendable (Shopper) throws -> Void
+    /// Deletes reservations that expired before `now`; returns how many.
+    public var sweepExpiredReservations: @Sendable (_ now: Date) throws -> Int
+    /// What each variant can still be bought in, for everyone but `shopper`: stock minus live
+    /// reservations of others; nil for variants without a stock limit.
+    public var available: @Sendable (_ variants: [Variant.ID], _ shopper: Shopper?, _ now: Date) throws -> [Variant.ID: Int?]
+    /// Places the order in ONE transaction: idempotency check; price re-check; conditional stock
+    /// decrement (counting the shopper's own reservation as theirs); order and line snapshots;
+    /// the ordered lines removed from the shopper's cart (other lines stay); the reservation
+    /// deleted; the confirmation queued.
+    public var placeOrder: @Sendable (OrderDraft, _ now: Date) throws -> PlaceOrderResult
+    /// The order with this number.
+    public var order: @Sendable (_ number: String) throws -> Order?
+    /// An account's orders, newest first.
+    public var orders: @Sendable (User.ID) throws -> [Order]
+    /// The guest order whose link token hashes to this.
+    public var guestOrder: @Sendable (_ tokenHash: String) throws -> Order?
+    /// Every order (optionally of one status), newest first (operators).
+    public var allOrders: @Sendable (OrderStatus?) throws -> [Order]
+    /// Sets the stock of the variant with this SKU (trimmed, case-sensitive); returns how many
+    /// variants changed (0 = unknown SKU).
+    public var setStock: @Sendable (_ sku: String, _ quantity: Int) throws -> Int
+    /// The shopper's checkout in progress (survives reloads and the back button), or nil.
+    public var checkout: @Sendable (Shopper) throws -> CheckoutState?
+    /// Stores (or, with nil, forgets) the shopper's checkout.
+    public var saveCheckout: @Sendable (Shopper, CheckoutState?) throws -> Void
+
+    public init(
+        reserve: @escaping @Sendable (Shopper, [StockRequest], Date, Date) throws -> ReservationResult,
+        releaseReservation: @escaping @Sendable (Shopper) throws -> Void,
+        sweepExpiredReservations: @escaping @Sendable (Date) throws -> Int,
+        available: @escaping @Sendable ([Variant.ID], Shopper?, Date) throws -> [Variant.ID: Int?],
+        placeOrder: @escaping @Sendable (OrderDraft, Date) throws -> PlaceOrderResult,
+        order: @escaping @Sendable (String) throws -> Order?,
+        orders: @escaping @Sendable (User.ID) throws -> [Order],
+        guestOrder: @escaping @Sendable (String) throws -> Order?,
+        allOrders: @escaping @Sendable (OrderStatus?) throws -> [Order],
+        setStock: @escaping @Sendable (String, Int) throws -> Int,
+        checkout: @escaping @Sendable (Shopper) throws -> CheckoutState?,
+        saveCheckout: @escaping @Sendable (Shopper, CheckoutState?) throws -> Void
+    ) {
+        self.reserve = reserve
+        self.releaseReservation = releaseReservation
+        self.sweepExpiredReservations = sweepExpiredReservations
+        self.available = available
+        self.placeOrder = placeOrder
+        self.order = order
+        self.orders = orders
+        self.guestOrder = guestOrder
+        self.allOrders = allOrders
+        self.setStock = setStock
+        self.checkout = checkout
+        self.saveCheckout = saveCheckout
+    }
+}
+
+/// A shopper's saved addresses (signed-in shoppers only).
+public struct AddressStore: Sendable {
+    /// The account's addresses (any order; the web sorts with `Address.bookOrder`).
+    public var list: @Sendable (User.ID) throws -> [Address]
+    /// One address of the account, or nil.
+    public var address: @Sendable (User.ID, Address.ID) throws -> Address?
+    /// Inserts (id nil) or updates an address of the account; when it is the default, the
+    /// account's other addresses stop being the default — in one transaction. Returns it with its id.
+    public var save: @Sendable (User.ID, Address) throws -> Address
+    /// Deletes an address of the account (nothing when it is not theirs).
+    public var delete: @Sendable (User.ID, Address.ID) throws -> Void
+
+    public init(list: @escaping @Sendable (User.ID) throws -> [Address],
+                address: @escaping @Sendable (User.ID, Address.ID) throws -> Address?,
+                save: @escaping @Sendable (User.ID, Address) throws -> Address,
+                delete: @escaping @Sendable (User.ID, Address.ID) throws -> Void) {
+        self.list = list
+        self.address = address
+        self.save = save
+        self.delete = delete
+    }
+}
+
+/// A checkout in progress, step by step (address → shipping → review → place). Stored as JSON.
+public struct CheckoutState: Codable, Hashable, Sendable {
+    /// Guest checkout: where the confirmation goes. Signed-in shoppers use their account email.
+    public var email: String?
+    /// The chosen saved address, if one was chosen.
+    public var savedAddressID: Int64?
+    /// The address typed in (by `AddressField` raw value), when not a saved one.
+    public var addressFields: [String: String]?
+    /// Save the typed address to the address book when the order is placed.
+    public var saveAddress: Bool
+    /// The chosen shipping method's id.
+    public var shippingMethodID: String?
+    /// Unit prices (minor units) by variant id as the review step showed them.
+    public var reviewedPrices: [String: Int64]?
+    /// The key in the place-order form (one order per key).
+    public var idempotencyKey: String
+
+    public init(email: String? = nil, savedAddressID: Int64? = nil, addressFields: [String: String]? = nil,
+                saveAddress: Bool = false, shippingMethodID: String? = nil, reviewedPrices: [String: Int64]? = nil,
+                idempotencyKey: String) {
+        self.email = email
+        self.savedAddressID = savedAddressID
+        self.addressFields = addressFields
+        self.saveAddress = saveAddress
+        self.shippingMethodID = shippingMethodID
+        self.reviewedPrices = reviewedPrices
+        self.idempotencyKey = idempotencyKey
+    }
+}
