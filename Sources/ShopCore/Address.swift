@@ -69,7 +69,7 @@ public struct Address: Hashable, Sendable {
 
 /// Fields of the address form.
 public enum AddressField: String, Hashable, Sendable, CaseIterable {
-    case firstName = "first_name", lastName = "last_name", phone, email, line1, line2, city
+    case firstName = "first_name", lastName = "last_name", phone, email = "address_email", line1, line2, city
     case postalCode = "postal_code", region, countryCode = "country"
 }
 

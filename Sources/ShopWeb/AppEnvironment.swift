@@ -14,6 +14,16 @@ public struct AppEnvironment: Sendable {
     public var accounts: AccountStore
     /// Campaigns and their voucher codes (from the merchant's campaign file).
     public var campaigns: CampaignStore
+    /// Orders, stock reservations and checkouts in progress.
+    public var orders: OrderStore?
+    /// Signed-in shoppers' address books.
+    public var addresses: AddressStore?
+    /// How orders can be shipped (the shop configuration file).
+    public var shippingMethods: [ShippingMethod] = []
+    /// What the order page tells the shopper about paying (bank transfer details).
+    public var paymentInstructions = ""
+    /// How long the review step holds the cart's stock, in seconds (default 15 minutes).
+    public var reservationLifetime: TimeInterval = 15 * 60
     /// Password hashing, random tokens and digests.
     public var crypto: Crypto
     /// The shop's address as shoppers reach it, without a trailing slash, for links in emails

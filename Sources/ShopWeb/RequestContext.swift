@@ -155,11 +155,19 @@ struct RequestContext {
         return cart
     }
 
-    /// Stores the cart (creating a guest session if needed).
+    /// Stores the cart (creating a guest session if needed). A changed cart releases the stock
+    /// held for the shopper's checkout (issue #5: the review holds it again).
     mutating func saveCart(_ cart: Cart) throws {
         let shopper = try sessionCreatingIfNeeded().shopper
         try environment.sessions.saveCart(shopper, cart)
+        try environment.orders?.releaseReservation(shopper)
         loadedCart = cart
+        loadedPricedCart = nil
+    }
+
+    /// Forgets the loaded cart (the store changed it, e.g. placing an order).
+    mutating func invalidateCart() {
+        loadedCart = nil
         loadedPricedCart = nil
     }
 

@@ -40,6 +40,19 @@ public enum SiteRoute: Hashable, Sendable {
     /// `POST /cart/lines/{variantID}/select` (`selected` = 1 or 0) and `POST /cart/select-all` (same field).
     case cartSelectLine(Variant.ID)
     case cartSelectAll
+    /// The address book: `GET /account/addresses`, `GET /account/addresses/new`, `POST /account/addresses`,
+    /// `GET|POST /account/addresses/{id}` (edit), `GET|POST /account/addresses/{id}/delete` (confirm, delete).
+    case addresses, addressNew, addressCreate
+    case addressEdit(Address.ID), addressUpdate(Address.ID)
+    case addressDeleteConfirm(Address.ID), addressDelete(Address.ID)
+    /// Checkout: `GET /checkout` (to the right step), address, shipping, review, `POST /checkout/place`.
+    case checkout
+    case checkoutAddress, checkoutAddressSubmit
+    case checkoutShipping, checkoutShippingSubmit
+    case checkoutReview, checkoutPlace
+    /// `GET /orders` — a signed-in shopper's orders; `GET /orders/{number}?token=…` — one order.
+    case orders
+    case order(number: String, token: String?)
     /// `GET /favorites` — the visitor's favorite products.
     case favorites
     /// `POST /favorites/{productID}` — form: `favorite` (1 adds, 0 removes), optional `return_to`.
@@ -99,6 +112,18 @@ public enum SiteRoute: Hashable, Sendable {
         case .cartVoucherRemove: return "/cart/voucher/remove"
         case let .cartSelectLine(id): return "/cart/lines/\(id.rawValue)/select"
         case .cartSelectAll: return "/cart/select-all"
+        case .addresses, .addressCreate: return "/account/addresses"
+        case .addressNew: return "/account/addresses/new"
+        case let .addressEdit(id), let .addressUpdate(id): return "/account/addresses/\(id.rawValue)"
+        case let .addressDeleteConfirm(id), let .addressDelete(id): return "/account/addresses/\(id.rawValue)/delete"
+        case .checkout: return "/checkout"
+        case .checkoutAddress, .checkoutAddressSubmit: return "/checkout/address"
+        case .checkoutShipping, .checkoutShippingSubmit: return "/checkout/shipping"
+        case .checkoutReview: return "/checkout/review"
+        case .checkoutPlace: return "/checkout/place"
+        case .orders: return "/orders"
+        case let .order(number, token):
+            return "/orders/\(SiteRoute.encodeSegment(number))" + (token.map { "?token=\(SiteRoute.encodeQueryValue($0))" } ?? "")
         case .favorites: return "/favorites"
         case let .favoriteToggle(id): return "/favorites/\(id.rawValue)"
         case .account: return "/account"
@@ -151,6 +176,18 @@ public enum SiteRoute: Hashable, Sendable {
         case (true, 1) where segments[0] == "cart": return .cart
         case (true, 1) where segments[0] == "healthz": return .health
         case (true, 1) where segments[0] == "favorites": return .favorites
+        case (true, 2) where segments == ["account", "addresses"]: return .addresses
+        case (true, 3) where segments[0] == "account" && segments[1] == "addresses" && segments[2] == "new": return .addressNew
+        case (true, 3) where segments[0] == "account" && segments[1] == "addresses":
+            return Int64(segments[2]).map { .addressEdit(Address.ID(rawValue: $0)) }
+        case (true, 4) where segments[0] == "account" && segments[1] == "addresses" && segments[3] == "delete":
+            return Int64(segments[2]).map { .addressDeleteConfirm(Address.ID(rawValue: $0)) }
+        case (true, 1) where segments[0] == "checkout": return .checkout
+        case (true, 2) where segments == ["checkout", "address"]: return .checkoutAddress
+        case (true, 2) where segments == ["checkout", "shipping"]: return .checkoutShipping
+        case (true, 2) where segments == ["checkout", "review"]: return .checkoutReview
+        case (true, 1) where segments[0] == "orders": return .orders
+        case (true, 2) where segments[0] == "orders": return .order(number: segments[1], token: query("token"))
         case (true, 1) where segments[0] == "account": return .account
         case (true, 2) where segments == ["account", "register"]: return .register
         case (true, 2) where segments == ["account", "sign-in"]: return .signIn(next: query("next"))
@@ -165,6 +202,14 @@ public enum SiteRoute: Hashable, Sendable {
             guard !segments[1].hasPrefix(".") else { return nil }
             return .media(file: segments[1])
         case (false, 2) where method == "POST" && segments == ["cart", "add"]: return .cartAdd
+        case (false, 2) where method == "POST" && segments == ["account", "addresses"]: return .addressCreate
+        case (false, 3) where method == "POST" && segments[0] == "account" && segments[1] == "addresses":
+            return Int64(segments[2]).map { .addressUpdate(Address.ID(rawValue: $0)) }
+        case (false, 4) where method == "POST" && segments[0] == "account" && segments[1] == "addresses" && segments[3] == "delete":
+            return Int64(segments[2]).map { .addressDelete(Address.ID(rawValue: $0)) }
+        case (false, 2) where method == "POST" && segments == ["checkout", "address"]: return .checkoutAddressSubmit
+        case (false, 2) where method == "POST" && segments == ["checkout", "shipping"]: return .checkoutShippingSubmit
+        case (false, 2) where method == "POST" && segments == ["checkout", "place"]: return .checkoutPlace
         case (false, 2) where method == "POST" && segments == ["cart", "voucher"]: return .cartVoucher
         case (false, 2) where method == "POST" && segments == ["cart", "select-all"]: return .cartSelectAll
         case (false, 3) where method == "POST" && segments == ["cart", "voucher", "remove"]: return .cartVoucherRemove
@@ -192,7 +237,8 @@ public enum SiteRoute: Hashable, Sendable {
     public var isAction: Bool {
         switch self {
         case .cartAdd, .cartUpdateLine, .cartRemoveLine, .favoriteToggle, .cartVoucher, .cartVoucherRemove,
-             .cartSelectLine, .cartSelectAll, .registerSubmit, .signInSubmit, .signOut,
+             .cartSelectLine, .cartSelectAll, .addressCreate, .addressUpdate, .addressDelete, .checkoutAddressSubmit,
+             .checkoutShippingSubmit, .checkoutPlace, .registerSubmit, .signInSubmit, .signOut,
              .signOutEverywhere, .verifyResend, .forgotPasswordSubmit, .resetPasswordSubmit, .changePassword: true
         default: false
         }

@@ -209,3 +209,19 @@ document.querySelectorAll("[data-copy]").forEach(function (button) {
     });
   });
 });
+
+// Checkout: a countdown for the held stock, and the place-order button sends once.
+document.querySelectorAll("[data-held-until]").forEach(function (note) {
+  var until = Date.parse(note.getAttribute("data-held-until"));
+  if (isNaN(until)) return;
+  var text = note.textContent;
+  function tick() {
+    var left = Math.max(0, Math.round((until - Date.now()) / 1000));
+    note.textContent = text + " (" + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + ")";
+    if (left > 0) setTimeout(tick, 1000);
+  }
+  tick();
+});
+document.querySelectorAll("button[data-once]").forEach(function (button) {
+  button.form.addEventListener("submit", function () { setTimeout(function () { button.disabled = true; }, 0); });
+});

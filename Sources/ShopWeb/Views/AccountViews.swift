@@ -130,6 +130,10 @@ extension Views {
                 button(.type("submit"), .class("button")) { l10n(.accountChangePassword) }
             }
             div(.class("form-card")) {
+                a(.class("button"), .href(SiteRoute.orders.path)) { l10n(.ordersTitle) }
+                a(.class("button"), .href(SiteRoute.addresses.path)) { l10n(.addressesTitle) }
+            }
+            div(.class("form-card")) {
                 HTML.form(.method("post"), .action(SiteRoute.signOut.path)) {
                     Personalization.csrfField
                     button(.type("submit"), .class("button button-primary")) { l10n(.signOutSubmit) }

@@ -280,6 +280,11 @@ extension Views {
                         strong(.data("total", "")) { page.total }
                     }
                     p(.class("muted small")) { l10n(.cartTaxesNote) }
+                    if !page.nothingSelected {
+                        a(.class("button button-primary button-wide checkout-button"), .href(SiteRoute.checkout.path)) {
+                            l10n(.checkoutButton)
+                        }
+                    }
                 }
                 if !page.recommendations.isEmpty {
                     section(.class("related"), .aria("label", l10n(.relatedTitle))) {

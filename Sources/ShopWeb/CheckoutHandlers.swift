@@ -1,0 +1,455 @@
+import Foundation
+import HTML
+import HTTPServer
+import ShopCore
+import ShopStore
+
+/// The address book, checkout (address → shipping → review → place order) and orders (issue #5).
+extension ShopApp {
+    // MARK: Address book
+
+    /// The signed-in shopper, or a redirect to sign in and come back to `next`.
+    static func requireUser(_ context: inout RequestContext, next: String) throws -> Result<User, RedirectNeeded> {
+        if let user = try context.currentUser() { return .success(user) }
+        context.setFlash(Flash(kind: .error, text: context.l10n(.signInRequired)))
+        return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.signIn(next: next).path)))
+    }
+
+    struct RedirectNeeded: Error { var response: Response }
+
+    static func addressBook(_ context: inout RequestContext) throws -> Response {
+        guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
+        let user: User
+        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        case let .success(found): user = found
+        case let .failure(redirect): return redirect.response
+        }
+        let addresses = try store.list(user.id).sorted(by: Address.bookOrder)
+        return try page(&context, PageContent(title: context.l10n(.addressesTitle), tab: .account,
+                                              node: Views.addressBook(addresses, l10n: context.l10n)))
+    }
+
+    static func addressForm(_ context: inout RequestContext, id: Address.ID?) throws -> Response {
+        guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
+        let user: User
+        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        case let .success(found): user = found
+        case let .failure(redirect): return redirect.response
+        }
+        var form = AccountForm()
+        if let id {
+            guard let address = try store.address(user.id, id) else { return context.errorPage(.notFound) }
+            form.values = AddressFormValues.values(of: address)
+        } else {
+            form.values = ["country": "US", "default": (try store.list(user.id)).isEmpty ? "1" : ""]
+        }
+        return try page(&context, PageContent(
+            title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), tab: .account,
+            node: Views.addressForm(form, action: id.map { SiteRoute.addressUpdate($0).path } ?? SiteRoute.addressCreate.path,
+                                    title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), l10n: context.l10n)))
+    }
+
+    static func addressSave(_ context: inout RequestContext, id: Address.ID?) throws -> Response {
+        guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
+        let user: User
+        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        case let .success(found): user = found
+        case let .failure(redirect): return redirect.response
+        }
+        if let id, try store.address(user.id, id) == nil { return context.errorPage(.notFound) }
+        switch AddressFormValues.validate(context.request, id: id, l10n: context.l10n) {
+        case let .success(address):
+            _ = try store.save(user.id, address)
+            context.setFlash(Flash(kind: .success, text: context.l10n(.addressSaved)))
+            return .redirect(to: SiteRoute.addresses.path)
+        case let .failure(form):
+            return try page(&context, PageContent(
+                title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), tab: .account,
+                node: Views.addressForm(form.form, action: id.map { SiteRoute.addressUpdate($0).path } ?? SiteRoute.addressCreate.path,
+                                        title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), l10n: context.l10n)),
+                status: .unprocessableContent)
+        }
+    }
+
+    static func addressDelete(_ context: inout RequestContext, id: Address.ID, confirmed: Bool) throws -> Response {
+        guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
+        let user: User
+        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        case let .success(found): user = found
+        case let .failure(redirect): return redirect.response
+        }
+        guard let address = try store.address(user.id, id) else { return context.errorPage(.notFound) }
+        if confirmed {
+            try store.delete(user.id, id)
+            context.setFlash(Flash(kind: .success, text: context.l10n(.addressDeleted)))
+            return .redirect(to: SiteRoute.addresses.path)
+        }
+        return try page(&context, PageContent(title: context.l10n(.addressDeleteTitle), tab: .account,
+                                              node: Views.addressDeleteConfirmation(address, l10n: context.l10n)))
+    }
+
+    // MARK: Checkout
+
+    /// Everything a checkout step needs, or the response that sends the shopper elsewhere.
+    struct CheckoutContext {
+        var orders: OrderStore
+        var shopper: Shopper
+        var state: CheckoutState
+        var user: User?
+    }
+
+    static func loadCheckout(_ context: inout RequestContext) throws -> Result<CheckoutContext, RedirectNeeded> {
+        guard let orders = context.environment.orders else {
+            return .failure(RedirectNeeded(response: context.errorPage(.notFound)))
+        }
+        let cart = try context.cart()
+        guard let shopper = try context.shopper(), !cart.selectedLines.isEmpty, try !context.pricedCart().lines.isEmpty else {
+            context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
+            return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart.path)))
+        }
+        let state = try orders.checkout(shopper) ?? CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
+        return .success(CheckoutContext(orders: orders, shopper: shopper, state: state, user: try context.currentUser()))
+    }
+
+    /// The address the checkout will ship to, if chosen and valid.
+    static func checkoutAddress(_ checkout: CheckoutContext, _ context: RequestContext) throws -> Address? {
+        if let id = checkout.state.savedAddressID, let user = checkout.user {
+            return try context.environment.addresses?.address(user.id, Address.ID(rawValue: id))
+        }
+        guard let fields = checkout.state.addressFields else { return nil }
+        var typed: [AddressField: String] = [:]
+        for field in AddressField.allCases { typed[field] = fields[field.rawValue] }
+        return try? AddressRules.validate(typed, isDefault: false)
+    }
+
+    static func checkoutStart(_ context: inout RequestContext) throws -> Response {
+        let checkout: CheckoutContext
+        switch try loadCheckout(&context) {
+        case let .success(found): checkout = found
+        case let .failure(redirect): return redirect.response
+        }
+        if try checkoutAddress(checkout, context) == nil || (checkout.user == nil && checkout.state.email == nil) {
+            return .redirect(to: SiteRoute.checkoutAddress.path)
+        }
+        if checkout.state.shippingMethodID == nil { return .redirect(to: SiteRoute.checkoutShipping.path) }
+        return .redirect(to: SiteRoute.checkoutReview.path)
+    }
+
+    static func checkoutAddressPage(_ context: inout RequestContext, _ form: AccountForm? = nil,
+                                    status: HTTPStatus = .ok) throws -> Response {
+        let checkout: CheckoutContext
+        switch try loadCheckout(&context) {
+        case let .success(found): checkout = found
+        case let .failure(redirect): return redirect.response
+        }
+        let saved = try checkout.user.flatMap { try context.environment.addresses?.list($0.id) }?.sorted(by: Address.bookOrder) ?? []
+        var values = form ?? AccountForm()
+        if form == nil {
+            values.values = checkout.state.addressFields ?? ["country": "US"]
+            values.values["email"] = checkout.state.email ?? ""
+        }
+        let chosen = checkout.state.savedAddressID ?? saved.first(where: \.isDefault)?.id?.rawValue
+        return try page(&context, PageContent(
+            title: context.l10n(.checkoutTitle), tab: .cart,
+            node: Views.checkoutAddress(values, saved: saved, chosen: chosen, isGuest: checkout.user == nil, l10n: context.l10n)),
+            status: status)
+    }
+
+    static func checkoutAddressSubmit(_ context: inout RequestContext) throws -> Response {
+        var checkout: CheckoutContext
+        switch try loadCheckout(&context) {
+        case let .success(found): checkout = found
+        case let .failure(redirect): return redirect.response
+        }
+        let request = context.request
+        if let user = checkout.user, let raw = request.formValue("address_id"), let id = Int64(raw) {
+            guard try context.environment.addresses?.address(user.id, Address.ID(rawValue: id)) != nil else {
+                return context.errorPage(.notFound)
+            }
+            checkout.state.savedAddressID = id
+            checkout.state.addressFields = nil
+        } else {
+            var form: AccountForm?
+            var email: String?
+            if checkout.user == nil {
+                do { email = try EmailRules.normalize(request.formValue("email") ?? "") } catch {
+                    form = AccountForm(errors: ["email": [context.l10n.message(for: error)]])
+                }
+            }
+            switch AddressFormValues.validate(request, id: nil, l10n: context.l10n) {
+            case let .success(address):
+                if let form { return try checkoutAddressPage(&context, merged(form, request), status: .unprocessableContent) }
+                checkout.state.addressFields = AddressFormValues.values(of: address)
+                checkout.state.savedAddressID = nil
+                checkout.state.saveAddress = checkout.user != nil && request.formValue("save_address") == "1"
+                if let email { checkout.state.email = email }
+            case let .failure(invalid):
+                var combined = invalid.form
+                for (key, value) in form?.errors ?? [:] { combined.errors[key] = value }
+                combined.values["email"] = request.formValue("email") ?? ""
+                return try checkoutAddressPage(&context, combined, status: .unprocessableContent)
+            }
+        }
+        checkout.state.reviewedPrices = nil
+        try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
+        return .redirect(to: SiteRoute.checkoutShipping.path)
+    }
+
+    private static func merged(_ form: AccountForm, _ request: Request) -> AccountForm {
+        var form = form
+        for field in AddressField.allCases { form.values[field.rawValue] = request.formValue(field.rawValue) ?? "" }
+        form.values["email"] = request.formValue("email") ?? ""
+        return form
+    }
+
+    /// Shipping methods for the checkout's address, with what each costs for this cart.
+    static func shippingOptions(_ context: inout RequestContext, address: Address) throws -> [(ShippingMethod, Money)] {
+        let goods = try cartTotals(&context)?.total ?? .zero(context.environment.currency)
+        return context.environment.shippingMethods.filter { $0.ships(to: address.countryCode) }
+            .map { ($0, $0.cost(forGoodsTotal: goods)) }
+    }
+
+    static func checkoutShippingPage(_ context: inout RequestContext, error: String? = nil) throws -> Response {
+        let checkout: CheckoutContext
+        switch try loadCheckout(&context) {
+        case let .success(found): checkout = found
+        case let .failure(redirect): return redirect.response
+        }
+        guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkoutAddress.path) }
+        let options = try shippingOptions(&context, address: address)
+        let l10n = context.l10n
+        let choices = options.map { method, cost in
+            (id: method.id.rawValue, name: method.name, cost: cost.isZero ? l10n(.checkoutFree) : l10n.money(cost))
+        }
+        return try page(&context, PageContent(
+            title: l10n(.checkoutTitle), tab: .cart,
+            node: Views.checkoutShipping(choices, chosen: checkout.state.shippingMethodID ?? options.first?.0.id.rawValue,
+                                         address: address, error: error ?? (options.isEmpty ? l10n(.checkoutNoShipping) : nil),
+                                         l10n: l10n)),
+            status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    static func checkoutShippingSubmit(_ context: inout RequestContext) throws -> Response {
+        var checkout: CheckoutContext
+        switch try loadCheckout(&context) {
+        case let .success(found): checkout = found
+        case let .failure(redirect): return redirect.response
+        }
+        guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkoutAddress.path) }
+        let chosen = context.request.formValue("method") ?? ""
+        guard try shippingOptions(&context, address: address).contains(where: { $0.0.id.rawValue == chosen }) else {
+            return try checkoutShippingPage(&context, error: context.l10n(.checkoutChooseShipping))
+        }
+        checkout.state.shippingMethodID = chosen
+        checkout.state.reviewedPrices = nil
+        try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
+        return .redirect(to: SiteRoute.checkoutReview.path)
+    }
+
+    /// The order as it would be placed now: lines of the selected cart items with their voucher
+    /// shares, shipping and totals.
+    struct OrderPreview {
+        var lines: [OrderLine]
+        var totals: CartTotals
+        var shippingMethod: ShippingMethod
+        var shippingCost: Money
+        var total: Money
+        var address: Address
+    }
+
+    static func preview(_ context: inout RequestContext, _ checkout: CheckoutContext) throws -> OrderPreview? {
+        guard let address = try checkoutAddress(checkout, context),
+              let methodID = checkout.state.shippingMethodID,
+              let (method, cost) = try shippingOptions(&context, address: address).first(where: { $0.0.id.rawValue == methodID }),
+              let totals = try cartTotals(&context) else { return nil }
+        let cart = try context.cart()
+        let priced = try context.pricedCart()
+        var lines: [OrderLine] = []
+        for (line, result) in zip(priced.lines, totals.lines) where cart.line(for: line.variant.id)?.isSelected ?? true {
+            lines.append(OrderLine(productID: line.product.id, variantID: line.variant.id, title: line.product.title,
+                                   variantTitle: line.variant.title, sku: line.variant.sku, unitPrice: line.unitPrice,
+                                   quantity: line.quantity, discount: result.discount, total: result.total))
+        }
+        guard !lines.isEmpty else { return nil }
+        return OrderPreview(lines: lines, totals: totals, shippingMethod: method, shippingCost: cost,
+                            total: try totals.total.adding(cost), address: address)
+    }
+
+    static func checkoutReview(_ context: inout RequestContext, notice: String? = nil, status: HTTPStatus = .ok) throws -> Response {
+        var checkout: CheckoutContext
+        switch try loadCheckout(&context) {
+        case let .success(found): checkout = found
+        case let .failure(redirect): return redirect.response
+        }
+        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout.path) }
+        // Reaching the review holds the stock for this shopper.
+        let until = context.now.addingTimeInterval(context.environment.reservationLifetime)
+        let requests = preview.lines.compactMap { line in line.variantID.map { StockRequest(variantID: $0, quantity: line.quantity) } }
+        switch try checkout.orders.reserve(checkout.shopper, requests, until, context.now) {
+        case let .insufficientStock(available):
+            return try soldOut(&context, preview.lines, available)
+        case let .reserved(until):
+            var reviewed: [String: Int64] = [:]
+            for line in preview.lines { if let id = line.variantID { reviewed[String(id.rawValue)] = line.unitPrice.minorUnits } }
+            reviewed["total"] = preview.total.minorUnits
+            checkout.state.reviewedPrices = reviewed
+            try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
+            let model = context.models.review(preview, heldUntil: until, idempotencyKey: checkout.state.idempotencyKey,
+                                              email: checkout.user?.email ?? checkout.state.email ?? "",
+                                              notice: notice, timeZone: context.environment.timeZone)
+            return try page(&context, PageContent(title: context.l10n(.checkoutTitle), tab: .cart,
+                                                  node: Views.checkoutReview(model, l10n: context.l10n)), status: status)
+        }
+    }
+
+    static func soldOut(_ context: inout RequestContext, _ lines: [OrderLine], _ available: [Variant.ID: Int]) throws -> Response {
+        let l10n = context.l10n
+        let messages = lines.compactMap { line -> String? in
+            guard let id = line.variantID, let count = available[id] else { return nil }
+            return count == 0 ? l10n(.checkoutSoldOutLineNone, ["title": line.title])
+                : l10n(.checkoutSoldOutLine, ["title": line.title, "available": l10n.number(count), "quantity": l10n.number(line.quantity)])
+        }
+        return try page(&context, PageContent(
+            title: l10n(.checkoutSoldOutTitle), tab: .cart,
+            node: Views.message(title: l10n(.checkoutSoldOutTitle), text: messages.joined(separator: " "),
+                                action: (l10n(.checkoutBackToCart), SiteRoute.cart.path), l10n: l10n)),
+            status: .conflict)
+    }
+
+    static func checkoutPlace(_ context: inout RequestContext) throws -> Response {
+        let checkout: CheckoutContext
+        switch try loadCheckout(&context) {
+        case let .success(found): checkout = found
+        case let .failure(redirect):
+            // A replayed POST after the order emptied the cart: show the order it placed.
+            if let key = context.request.formValue("idempotency_key"), !key.isEmpty,
+               let orders = context.environment.orders, let shopper = try context.shopper(),
+               case let .alreadyPlaced(order)? = try? orders.placeOrder(replayDraft(key, shopper, context), context.now) {
+                return .redirect(to: SiteRoute.order(number: order.number, token: nil).path)
+            }
+            return redirect.response
+        }
+        let key = context.request.formValue("idempotency_key") ?? ""
+        guard !key.isEmpty, key == checkout.state.idempotencyKey else { return try checkoutReview(&context) }
+        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout.path) }
+        // The voucher or any price changed since the review: show the new order, ask again.
+        if checkout.state.reviewedPrices?["total"] != preview.total.minorUnits {
+            return try checkoutReview(&context, notice: context.l10n(.checkoutChangedText), status: .conflict)
+        }
+        let email = checkout.user?.email ?? checkout.state.email ?? ""
+        let guestToken = checkout.user == nil ? context.environment.crypto.randomToken() : nil
+        let l10n = context.l10n
+        let draft = OrderDraft(
+            shopper: checkout.shopper, userID: checkout.user?.id, email: email, shippingAddress: preview.address,
+            shippingMethodName: preview.shippingMethod.name, shippingCost: preview.shippingCost, lines: preview.lines,
+            subtotal: preview.totals.subtotal, discount: preview.totals.discount,
+            voucherCode: preview.totals.appliedCampaign?.voucherCode?.normalized, total: preview.total,
+            idempotencyKey: key, guestTokenHash: guestToken.map(context.environment.crypto.sha256Hex),
+            confirmation: nil)
+        switch try checkout.orders.placeOrder(draft, context.now) {
+        case let .placed(order), let .alreadyPlaced(order):
+            try context.environment.accounts.enqueue(confirmationEmail(order, token: guestToken, context))
+            if checkout.state.saveAddress, let user = checkout.user, let store = context.environment.addresses {
+                _ = try store.save(user.id, preview.address)
+            }
+            try checkout.orders.saveCheckout(checkout.shopper, nil)
+            context.invalidateCart()
+            context.setFlash(Flash(kind: .success, text: l10n(.orderPlacedTitle, ["number": order.number])))
+            return .redirect(to: SiteRoute.order(number: order.number, token: guestToken).path)
+        case let .insufficientStock(available):
+            return try soldOut(&context, preview.lines, available)
+        case .pricesChanged, .unavailable:
+            return try checkoutReview(&context, notice: l10n(.checkoutChangedText), status: .conflict)
+        }
+    }
+
+    private static func replayDraft(_ key: String, _ shopper: Shopper, _ context: RequestContext) -> OrderDraft {
+        let zero = Money.zero(context.environment.currency)
+        return OrderDraft(shopper: shopper, userID: nil, email: "", shippingAddress: Address(firstName: "", lastName: "", phone: "", line1: "",
+                                                                                          city: "", postalCode: "", countryCode: ""),
+                          shippingMethodName: "", shippingCost: zero, lines: [], subtotal: zero, discount: zero, voucherCode: nil,
+                          total: zero, idempotencyKey: key, guestTokenHash: nil, confirmation: nil)
+    }
+
+    static func confirmationEmail(_ order: Order, token: String?, _ context: RequestContext) -> OutboxDraft {
+        let l10n = context.l10n
+        let lines = order.lines.map { "\($0.quantity) × \($0.title)\($0.variantTitle.isEmpty ? "" : " (\($0.variantTitle))") — \(l10n.money($0.total))" }
+            .joined(separator: "\n")
+        let link = context.environment.publicURL + SiteRoute.order(number: order.number, token: token).path
+        return OutboxDraft(
+            toAddress: order.email, toName: order.shippingAddress.fullName,
+            subject: l10n(.orderEmailSubject, ["shop": l10n(.shopName), "number": order.number]),
+            textBody: l10n(.orderEmailBody, ["name": order.shippingAddress.firstName, "number": order.number,
+                                             "total": l10n.money(order.total), "lines": lines,
+                                             "payment": context.environment.paymentInstructions, "link": link]),
+            createdAt: context.now)
+    }
+
+    // MARK: Orders
+
+    static func ordersPage(_ context: inout RequestContext) throws -> Response {
+        guard let store = context.environment.orders else { return context.errorPage(.notFound) }
+        let user: User
+        switch try requireUser(&context, next: SiteRoute.orders.path) {
+        case let .success(found): user = found
+        case let .failure(redirect): return redirect.response
+        }
+        let orders = try store.orders(user.id)
+        return try page(&context, PageContent(title: context.l10n(.ordersTitle), tab: .account,
+                                              node: Views.orders(orders, l10n: context.l10n, timeZone: context.environment.timeZone)))
+    }
+
+    /// An order: to its account's owner, or to anyone holding the guest link's token.
+    static func orderPage(_ context: inout RequestContext, number: String, token: String?) throws -> Response {
+        guard let store = context.environment.orders, let order = try store.order(number) else { return context.errorPage(.notFound) }
+        var allowed = false
+        if let userID = order.userID, try context.currentUser()?.id == userID { allowed = true }
+        if !allowed, let token, !token.isEmpty,
+           let guest = try store.guestOrder(context.environment.crypto.sha256Hex(token)), guest.number == order.number {
+            allowed = true
+        }
+        guard allowed else { return context.errorPage(.notFound) }
+        return try page(&context, PageContent(
+            title: context.l10n(.orderTitle, ["number": order.number]), tab: .account,
+            node: Views.order(order, payment: context.environment.paymentInstructions, isGuestLink: token != nil,
+                              l10n: context.l10n, timeZone: context.environment.timeZone)))
+    }
+}
+
+/// Reading and showing the address form.
+enum AddressFormValues {
+    struct Invalid: Error { var form: AccountForm }
+
+    static func values(of address: Address) -> [String: String] {
+        [AddressField.firstName.rawValue: address.firstName, AddressField.lastName.rawValue: address.lastName,
+         AddressField.phone.rawValue: address.phone, AddressField.email.rawValue: address.email ?? "",
+         AddressField.line1.rawValue: address.line1, AddressField.line2.rawValue: address.line2,
+         AddressField.city.rawValue: address.city, AddressField.postalCode.rawValue: address.postalCode,
+         AddressField.region.rawValue: address.region ?? "", AddressField.countryCode.rawValue: address.countryCode,
+         "default": address.isDefault ? "1" : ""]
+    }
+
+    static func validate(_ request: Request, id: Address.ID?, l10n: Localizer) -> Result<Address, Invalid> {
+        var typed: [AddressField: String] = [:]
+        for field in AddressField.allCases { typed[field] = request.formValue(field.rawValue) ?? "" }
+        do {
+            return .success(try AddressRules.validate(typed, isDefault: request.formValue("default") == "1", id: id))
+        } catch {
+            var form = AccountForm()
+            for field in AddressField.allCases { form.values[field.rawValue] = typed[field] ?? "" }
+            form.values["default"] = request.formValue("default") == "1" ? "1" : ""
+            for (field, problems) in error.byField {
+                form.errors[field.rawValue] = problems.map { problem in
+                    switch problem {
+                    case .missing: l10n(.addressErrorMissing)
+                    case let .tooLong(maximum): l10n(.addressErrorTooLong, ["maximum": l10n.number(maximum)])
+                    case .invalidEmail: l10n(.addressErrorEmail)
+                    case .invalidPhone: l10n(.addressErrorPhone)
+                    case .unknownCountry: l10n(.addressErrorCountry)
+                    }
+                }
+            }
+            return .failure(Invalid(form: form))
+        }
+    }
+}

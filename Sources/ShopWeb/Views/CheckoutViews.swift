@@ -1,0 +1,349 @@
+import Foundation
+import HTML
+import ShopCore
+
+/// What the review step shows.
+struct ReviewModel: Sendable {
+    struct Line: Sendable { var title: String; var detail: String; var total: String; var discount: String? }
+    var lines: [Line]
+    var subtotal: String
+    var discountLabel: String?
+    var discount: String?
+    var shippingLabel: String
+    var shipping: String
+    var total: String
+    var addressLines: [String]
+    var email: String
+    var heldUntilText: String
+    var heldUntilISO: String
+    var idempotencyKey: String
+    var notice: String?
+}
+
+extension ModelBuilder {
+    func review(_ preview: ShopApp.OrderPreview, heldUntil: Date, idempotencyKey: String, email: String, notice: String?,
+                timeZone: TimeZone) -> ReviewModel {
+        let l10n = localizer
+        var time = Date.FormatStyle(date: .omitted, time: .shortened, locale: l10n.locale)
+        time.timeZone = timeZone
+        let code = preview.totals.appliedCampaign?.voucherCode?.normalized
+        return ReviewModel(
+            lines: preview.lines.map { line in
+                .init(title: line.title,
+                      detail: [line.variantTitle, "\(line.quantity) × \(l10n.money(line.unitPrice))"].filter { !$0.isEmpty }
+                        .joined(separator: " · "),
+                      total: l10n.money(line.total), discount: line.discount.isZero ? nil : "−" + l10n.money(line.discount))
+            },
+            subtotal: l10n.money(preview.totals.subtotal),
+            discountLabel: code.map { l10n(.cartDiscount, ["code": $0]) },
+            discount: code == nil ? nil : "−" + l10n.money(preview.totals.discount),
+            shippingLabel: l10n(.checkoutShippingLine, ["method": preview.shippingMethod.name]),
+            shipping: preview.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(preview.shippingCost),
+            total: l10n.money(preview.total), addressLines: preview.address.lines, email: email,
+            heldUntilText: l10n(.checkoutHeld, ["time": heldUntil.formatted(time)]),
+            heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice)
+    }
+}
+
+extension Views {
+    static func checkoutSteps(_ current: Int, l10n: Localizer) -> Node {
+        let steps = [(l10n(.checkoutStepAddress), SiteRoute.checkoutAddress.path),
+                     (l10n(.checkoutStepShipping), SiteRoute.checkoutShipping.path),
+                     (l10n(.checkoutStepReview), SiteRoute.checkoutReview.path)]
+        return ol(.class("checkout-steps")) {
+            for (index, step) in steps.enumerated() {
+                li(.class(index == current ? "step step-current" : index < current ? "step step-done" : "step")) {
+                    if index < current { a(.href(step.1)) { step.0 } } else { step.0 }
+                }
+            }
+        }
+    }
+
+    static func addressFields(_ form: AccountForm, l10n: Localizer) -> Node {
+        fragment {
+            div(.class("field-pair")) {
+                FormField(label: l10n(.fieldFirstName), name: "first_name", id: "first_name", value: form.value("first_name"),
+                          errors: form.errors("first_name"), autocomplete: "given-name")
+                FormField(label: l10n(.fieldLastName), name: "last_name", id: "last_name", value: form.value("last_name"),
+                          errors: form.errors("last_name"), autocomplete: "family-name")
+            }
+            FormField(label: l10n(.fieldPhone), name: "phone", id: "phone", type: "tel", value: form.value("phone"),
+                      errors: form.errors("phone"), autocomplete: "tel")
+            FormField(label: l10n(.fieldLine1), name: "line1", id: "line1", value: form.value("line1"),
+                      errors: form.errors("line1"), autocomplete: "address-line1")
+            FormField(label: l10n(.fieldLine2), name: "line2", id: "line2", value: form.value("line2"),
+                      errors: form.errors("line2"), autocomplete: "address-line2", required: false)
+            div(.class("field-pair")) {
+                FormField(label: l10n(.fieldPostalCode), name: "postal_code", id: "postal_code", value: form.value("postal_code"),
+                          errors: form.errors("postal_code"), autocomplete: "postal-code")
+                FormField(label: l10n(.fieldCity), name: "city", id: "city", value: form.value("city"),
+                          errors: form.errors("city"), autocomplete: "address-level2")
+            }
+            FormField(label: l10n(.fieldRegion), name: "region", id: "region", value: form.value("region"),
+                      errors: form.errors("region"), autocomplete: "address-level1", required: false)
+            div(.class(form.errors("country").isEmpty ? "field" : "field field-invalid")) {
+                label(.for("country")) { l10n(.fieldCountry) }
+                select(.name("country"), .id("country"), .autocomplete("country")) {
+                    for country in Countries.all {
+                        option(.value(country.code), .selected(country.code == form.value("country"))) { country.name }
+                    }
+                }
+                if !form.errors("country").isEmpty {
+                    ul(.class("field-errors")) { for error in form.errors("country") { li { error } } }
+                }
+            }
+            FormField(label: l10n(.fieldEmailOptional), name: "address_email", id: "address_email", type: "email",
+                      value: form.value("address_email"), errors: form.errors("address_email"), autocomplete: "email", required: false)
+        }
+    }
+
+    static func addressBook(_ addresses: [Address], l10n: Localizer) -> Node {
+        let groups = Dictionary(grouping: addresses, by: \.initial)
+        return section(.class("auth stack")) {
+            div(.class("section-head")) {
+                h1(.class("page-title")) { l10n(.addressesTitle) }
+                a(.class("button button-small button-primary"), .href(SiteRoute.addressNew.path)) { l10n(.addressAdd) }
+            }
+            if addresses.isEmpty { div(.class("empty-state")) { p { l10n(.addressesEmpty) } } }
+            for letter in groups.keys.sorted() {
+                section(.class("address-group"), .aria("label", letter)) {
+                    h2(.class("address-letter")) { letter }
+                    ul(.class("address-list")) {
+                        for address in groups[letter]!.sorted(by: Address.bookOrder) {
+                            li(.class("address-card")) {
+                                div {
+                                    strong { address.fullName }
+                                    if address.isDefault { span(.class("status-pill status-ok")) { l10n(.addressDefault) } }
+                                    p(.class("muted small")) { address.lines.dropFirst().joined(separator: ", ") }
+                                    p(.class("muted small")) { address.phone }
+                                }
+                                div(.class("address-actions")) {
+                                    if let id = address.id {
+                                        a(.class("button button-small"), .href(SiteRoute.addressEdit(id).path)) { l10n(.addressEdit) }
+                                        a(.class("button button-small button-danger"), .href(SiteRoute.addressDeleteConfirm(id).path)) {
+                                            l10n(.addressDelete)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func addressForm(_ form: AccountForm, action: String, title: String, l10n: Localizer) -> Node {
+        section(.class("auth")) {
+            h1(.class("page-title")) { title }
+            HTML.form(.class("form-card"), .method("post"), .action(action), .boolean("novalidate")) {
+                Personalization.csrfField
+                addressFields(form, l10n: l10n)
+                label(.class("checkbox")) {
+                    input(.type("checkbox"), .name("default"), .value("1"), .checked(form.value("default") == "1"))
+                    l10n(.addressMakeDefault)
+                }
+                button(.type("submit"), .class("button button-primary")) { l10n(.addressSave) }
+            }
+        }
+    }
+
+    static func addressDeleteConfirmation(_ address: Address, l10n: Localizer) -> Node {
+        section(.class("auth")) {
+            h1(.class("page-title")) { l10n(.addressDeleteTitle) }
+            div(.class("form-card")) {
+                for line in address.lines { p { line } }
+                HTML.form(.method("post"), .action(address.id.map { SiteRoute.addressDelete($0).path } ?? "/")) {
+                    Personalization.csrfField
+                    button(.type("submit"), .class("button button-danger")) { l10n(.addressDeleteConfirm) }
+                }
+                a(.class("button"), .href(SiteRoute.addresses.path)) { l10n(.addressDeleteCancel) }
+            }
+        }
+    }
+
+    static func checkoutAddress(_ form: AccountForm, saved: [Address], chosen: Int64?, isGuest: Bool, l10n: Localizer) -> Node {
+        section(.class("auth stack")) {
+            h1(.class("page-title")) { l10n(.checkoutTitle) }
+            checkoutSteps(0, l10n: l10n)
+            if !saved.isEmpty {
+                HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkoutAddressSubmit.path)) {
+                    Personalization.csrfField
+                    fieldset(.class("address-choices")) {
+                        for address in saved {
+                            label(.class("address-choice")) {
+                                input(.type("radio"), .name("address_id"), .value(String(address.id?.rawValue ?? 0)),
+                                      .checked(address.id?.rawValue == chosen))
+                                span {
+                                    strong { address.fullName }
+                                    span(.class("muted small")) { " " + address.lines.dropFirst().joined(separator: ", ") }
+                                }
+                            }
+                        }
+                    }
+                    button(.type("submit"), .class("button button-primary")) { l10n(.checkoutUseAddress) }
+                }
+                h2 { l10n(.checkoutNewAddress) }
+            }
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkoutAddressSubmit.path), .boolean("novalidate")) {
+                Personalization.csrfField
+                if isGuest {
+                    FormField(label: l10n(.checkoutGuestEmail), name: "email", id: "email", type: "email", value: form.value("email"),
+                              errors: form.errors("email"), autocomplete: "email")
+                }
+                addressFields(form, l10n: l10n)
+                if !isGuest {
+                    label(.class("checkbox")) {
+                        input(.type("checkbox"), .name("save_address"), .value("1"), .checked(true))
+                        l10n(.checkoutSaveAddress)
+                    }
+                }
+                button(.type("submit"), .class("button button-primary")) { l10n(.checkoutContinue) }
+            }
+        }
+    }
+
+    static func checkoutShipping(_ choices: [(id: String, name: String, cost: String)], chosen: String?, address: Address,
+                                 error: String?, l10n: Localizer) -> Node {
+        section(.class("auth stack")) {
+            h1(.class("page-title")) { l10n(.checkoutTitle) }
+            checkoutSteps(1, l10n: l10n)
+            p(.class("muted")) { "\(l10n(.orderShipTo)): " + address.lines.joined(separator: ", ") }
+            if let error { p(.class("form-alert"), .role("alert")) { error } }
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkoutShippingSubmit.path)) {
+                Personalization.csrfField
+                fieldset(.class("address-choices")) {
+                    for choice in choices {
+                        label(.class("address-choice")) {
+                            input(.type("radio"), .name("method"), .value(choice.id), .checked(choice.id == chosen))
+                            span(.class("shipping-name")) { choice.name }
+                            strong { choice.cost }
+                        }
+                    }
+                }
+                if !choices.isEmpty { button(.type("submit"), .class("button button-primary")) { l10n(.checkoutContinue) } }
+            }
+        }
+    }
+
+    static func checkoutReview(_ model: ReviewModel, l10n: Localizer) -> Node {
+        section(.class("auth stack")) {
+            h1(.class("page-title")) { l10n(.checkoutTitle) }
+            checkoutSteps(2, l10n: l10n)
+            if let notice = model.notice { p(.class("form-alert"), .role("alert")) { notice } }
+            p(.class("held"), .data("held-until", model.heldUntilISO)) { model.heldUntilText }
+            div(.class("form-card")) {
+                ul(.class("review-lines")) {
+                    for line in model.lines {
+                        li {
+                            span {
+                                strong { line.title }
+                                span(.class("muted small")) { " " + line.detail }
+                            }
+                            span(.class("review-amount")) {
+                                line.total
+                                if let discount = line.discount { span(.class("line-discount")) { " " + discount } }
+                            }
+                        }
+                    }
+                }
+                a(.class("small"), .href(SiteRoute.cart.path)) { l10n(.checkoutEdit) }
+            }
+            div(.class("form-card")) {
+                div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { model.subtotal } }
+                if let label = model.discountLabel, let discount = model.discount {
+                    div(.class("summary-row summary-discount")) { span { label }; span { discount } }
+                }
+                div(.class("summary-row")) { span { model.shippingLabel }; span { model.shipping } }
+                div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong(.data("total", "")) { model.total } }
+            }
+            div(.class("form-card")) {
+                p(.class("muted small")) { l10n(.orderShipTo) }
+                for line in model.addressLines { p { line } }
+                p(.class("muted small")) { model.email }
+                a(.class("small"), .href(SiteRoute.checkoutAddress.path)) { l10n(.checkoutEdit) }
+            }
+            HTML.form(.method("post"), .action(SiteRoute.checkoutPlace.path), .class("place-form")) {
+                Personalization.csrfField
+                input(.type("hidden"), .name("idempotency_key"), .value(model.idempotencyKey))
+                button(.type("submit"), .class("button button-primary button-wide"), .data("once", "")) { l10n(.checkoutPlace) }
+            }
+        }
+    }
+
+    static func orders(_ orders: [Order], l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("auth stack")) {
+            h1(.class("page-title")) { l10n(.ordersTitle) }
+            if orders.isEmpty { div(.class("empty-state")) { p { l10n(.ordersEmpty) } } }
+            ul(.class("address-list")) {
+                for order in orders {
+                    li(.class("address-card")) {
+                        a(.href(SiteRoute.order(number: order.number, token: nil).path)) { strong { order.number } }
+                        span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
+                        span { l10n.money(order.total) }
+                        span(.class("status-pill status-warn")) { statusText(order.status, l10n) }
+                    }
+                }
+            }
+        }
+    }
+
+    static func statusText(_ status: OrderStatus, _ l10n: Localizer) -> String {
+        switch status {
+        case .awaitingPayment: l10n(.checkoutAwaitingPayment)
+        case .paid: l10n(.orderStatusPaid)
+        case .shipped: l10n(.orderStatusShipped)
+        case .cancelled: l10n(.orderStatusCancelled)
+        }
+    }
+
+    static func order(_ order: Order, payment: String, isGuestLink: Bool, l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("auth stack")) {
+            h1(.class("page-title")) { l10n(.orderTitle, ["number": order.number]) }
+            p {
+                span(.class("status-pill status-warn")) { statusText(order.status, l10n) }
+                " "
+                span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
+            }
+            if order.status == .awaitingPayment && !payment.isEmpty {
+                div(.class("form-card payment-card")) {
+                    h2 { l10n(.orderPaymentTitle) }
+                    for line in payment.split(separator: "\n", omittingEmptySubsequences: false) { p { String(line) } }
+                }
+            }
+            div(.class("form-card")) {
+                ul(.class("review-lines")) {
+                    for line in order.lines {
+                        li {
+                            span {
+                                strong { line.title }
+                                span(.class("muted small")) {
+                                    " " + [line.variantTitle, line.sku ?? "", "\(line.quantity) × \(l10n.money(line.unitPrice))"]
+                                        .filter { !$0.isEmpty }.joined(separator: " · ")
+                                }
+                            }
+                            span(.class("review-amount")) { l10n.money(line.total) }
+                        }
+                    }
+                }
+                div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { l10n.money(order.subtotal) } }
+                if let code = order.voucherCode {
+                    div(.class("summary-row summary-discount")) {
+                        span { l10n(.cartDiscount, ["code": code]) }
+                        span { "−" + l10n.money(order.discount) }
+                    }
+                }
+                div(.class("summary-row")) {
+                    span { l10n(.checkoutShippingLine, ["method": order.shippingMethodName]) }
+                    span { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
+                }
+                div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong { l10n.money(order.total) } }
+            }
+            div(.class("form-card")) {
+                p(.class("muted small")) { l10n(.orderShipTo) }
+                for line in order.shippingAddress.lines { p { line } }
+            }
+            if isGuestLink { p(.class("muted small")) { l10n(.orderLinkSaved) } }
+        }
+    }
+}
