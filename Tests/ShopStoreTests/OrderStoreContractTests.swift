@@ -457,17 +457,29 @@ extension PlaceOrderResult {
         let results = Mutex<[PlaceOrderResult]>([])
         let failures = Mutex<[String]>([])
         let orders = stores.orders
-        DispatchQueue.concurrentPerform(iterations: shoppers.count) { index in
-            do {
-                let result = try orders.placeOrder(OrderFixtures.draft(shoppers[index], [(chair, 1)], key: "k\(index)"),
-                                                   Fixtures.start)
-                results.withLock { $0.append(result) }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
-            }
+        // One thread per shopper, released together, so that far more callers than pooled
+        // connections (4) or cores race for the write lock.
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for (index, shopper) in shoppers.enumerated() {
+            done.enter()
+            Thread {
+                start.wait()
+                do {
+                    let result = try orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 1)], key: "k\(index)"),
+                                                       Fixtures.start)
+                    results.withLock { $0.append(result) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+                done.leave()
+            }.start()
         }
+        for _ in shoppers { start.signal() }
+        done.wait()
         let all = results.withLock { $0 }
         #expect(failures.withLock { $0 }.isEmpty)
+        #expect(all.count == 50)
         #expect(all.count { $0.placedOrder != nil } == 10)
         #expect(all.count { $0 == .insufficientStock([chair.id: 0]) } == 40)
         #expect(Set(all.compactMap(\.placedOrder?.number)).count == 10)
