@@ -84,7 +84,10 @@ extension OrderStore {
             placeOrder: { draft, now in
                 let wanted = try OrderRules.quantities(of: draft)
                 let found = try index.variants(wanted.map(\.0))
-                return database.withLock { state in place(draft, wanted, found, now: now, &state) }
+                return try database.withLock { state in
+                    if let userID = draft.userID, state.users[userID] == nil { throw AccountStoreError.userNotFound }
+                    return place(draft, wanted, found, now: now, &state)
+                }
             },
             order: { number in
                 database.withLock { state in state.orders.first { $0.order.number == number }?.order }

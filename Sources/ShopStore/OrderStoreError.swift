@@ -3,8 +3,7 @@ public import ShopCore
 /// A request the order store refuses outright (a programming error of the caller, not a state
 /// of the shop such as sold-out stock: those are `PlaceOrderResult` cases).
 public enum OrderStoreError: Error, Hashable, Sendable {
-    /// An order line, reservation line or stock count is malformed: a line without a variant,
-    /// a quantity below 1, or a negative stock count (`setStock`).
+    /// An order or reservation line asks for fewer than 1, or `setStock` got a negative count.
     case invalidQuantity
     /// An order line has no variant id (the store re-checks price and stock by variant).
     case lineWithoutVariant

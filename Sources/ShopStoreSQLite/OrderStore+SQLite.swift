@@ -18,7 +18,8 @@ extension OrderStore {
     ///   product unpublished: available 0) it writes nothing and the old reservation stays.
     ///   It throws `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound` for an
     ///   unknown shopper and `OrderStoreError.invalidQuantity` for a quantity below 1.
-    /// - `available` gives 0 for an unknown variant and nil for untracked/backorder ones.
+    /// - `available` gives 0 for an unknown variant or one of an unpublished product, and nil
+    ///   for untracked/backorder ones.
     /// - `placeOrder`, in one transaction: the idempotency key (per shopper) → `.alreadyPlaced`;
     ///   each variant re-read (gone or unpublished → `.unavailable`); each line's `unitPrice`
     ///   compared with the current price (`.pricesChanged`, current prices); the conditional
@@ -28,12 +29,14 @@ extension OrderStore {
     ///   the transaction; unit price, quantity, discount and total from the draft), the key, the
     ///   ordered variants' lines removed from the shopper's cart (other lines and the voucher
     ///   code stay), the shopper's reservation deleted, the confirmation queued in `outbox`.
-    ///   It throws `OrderStoreError` for a malformed draft (see `OrderRules.quantities(of:)`).
+    ///   It throws `OrderStoreError` for a malformed draft (see `OrderRules.quantities(of:)`) and
+    ///   `AccountStoreError.userNotFound` when `draft.userID` is not stored.
     /// - `setStock` sets `stock` of every variant with the SKU (trimmed, case-sensitive) and
     ///   makes it tracked (a count means "sell at most this many"; the backorder policy is kept);
     ///   the variants trigger bumps `catalog_state.version`. Throws `OrderStoreError.invalidQuantity`
     ///   for a negative count.
-    /// - `saveCheckout` throws `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound`
+    /// - `sweepExpiredReservations` deletes those with `expires_at <= now` (no longer live).
+    /// - `saveCheckout` stamps `updated_at` with the wall clock (informational) and throws `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound`
     ///   for an unknown shopper; a stored state that no longer decodes throws
     ///   `SQLiteStoreError.corruptValue`.
     /// - Parameter database: the migrated database.
@@ -96,7 +99,7 @@ extension OrderStore {
                         let owner = shopper.map(SQLOrders.Owner.init)
                         var result: [Variant.ID: Int?] = [:]
                         for variantID in variantIDs {
-                            guard let stock = try SQLOrders.stock(of: variantID, connection) else {
+                            guard let stock = try SQLOrders.stock(of: variantID, connection), stock.isPublished else {
                                 result[variantID] = .some(0)
                                 continue
                             }
@@ -275,6 +278,11 @@ enum SQLOrders {
             .first([.text(ownerKey), .text(draft.idempotencyKey)])?.int64(0),
            let order = try orders(where: "id = ?", [.integer(orderID)], connection).first {
             return .alreadyPlaced(order)
+        }
+
+        if let userID = draft.userID,
+           try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) == nil {
+            throw AccountStoreError.userNotFound
         }
 
         // Re-read every variant in this transaction.
