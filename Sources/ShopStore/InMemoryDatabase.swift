@@ -2,8 +2,9 @@ import Foundation
 import ShopCore
 import Synchronization
 
-/// The sessions, carts, favorites, accounts, tokens, sign-in failures and outbox of the
-/// in-memory stores, behind one `Mutex` — the in-memory counterpart of a `SQLiteDatabase` file.
+/// The sessions, carts, favorites, accounts, tokens, sign-in failures, outbox, addresses,
+/// orders, stock reservations, checkouts and stock changes of the in-memory stores, behind one
+/// `Mutex` — the in-memory counterpart of a `SQLiteDatabase` file.
 ///
 /// Give the SAME value to `SessionStore.inMemory(_:)` and `AccountStore.inMemory(_:)`: an
 /// account's carts and sessions live here, so a password reset can sign the account out
@@ -14,6 +15,8 @@ import Synchronization
 /// let database = InMemoryDatabase()
 /// let sessions = SessionStore.inMemory(database)
 /// let accounts = AccountStore.inMemory(database)
+/// let orders = OrderStore.inMemory(database, catalog: catalog)   // places orders from these carts
+/// let addresses = AddressStore.inMemory(database)
 /// ```
 ///
 /// For tests and demos; nothing survives the process.
@@ -46,6 +49,21 @@ struct InMemoryState {
     var signInFailures: [String: [Date]] = [:]
     var outbox: [InMemoryOutboxRow] = []
     var nextOutboxID: Int64 = 1
+
+    /// Address book entries by id, with their account.
+    var addresses: [Address.ID: InMemoryAddress] = [:]
+    /// Ids start at 1 and are never reused (SQLite `AUTOINCREMENT`).
+    var nextAddressID: Int64 = 1
+    /// Placed orders, oldest first; an order's id is its index + 1.
+    var orders: [InMemoryOrder] = []
+    /// Used place-order keys (`OrderRules.ownerKey` + newline + key) → order id.
+    var orderKeys: [String: Order.ID] = [:]
+    /// Each shopper's stock reservation (times rounded down to the second).
+    var reservations: [Shopper: [InMemoryReservation]] = [:]
+    /// Checkouts in progress.
+    var checkouts: [Shopper: CheckoutState] = [:]
+    /// Stock changed by orders and `setStock`, per variant, over the catalog's (see `InMemoryStock`).
+    var stock: [Variant.ID: InMemoryStock] = [:]
 
     // MARK: sessions and shoppers
 
@@ -138,6 +156,29 @@ struct InMemoryState {
         nextOutboxID += 1
     }
 
+    // MARK: stock
+
+    /// The variant's inventory now: the catalog's, unless an order or `setStock` changed it
+    /// since the catalog last set it.
+    func inventory(of variant: Variant) -> Inventory {
+        guard let changed = stock[variant.id], changed.catalogInventory == variant.inventory else { return variant.inventory }
+        return changed.inventory
+    }
+
+    /// `stock − live reservations of everyone but shopper` (of everyone when nil), at least 0,
+    /// for a tracked, non-backorder variant; nil for one without a stock limit.
+    func available(_ variant: Variant, excluding shopper: Shopper?, now: Date) -> Int? {
+        guard case let .tracked(quantity, false) = inventory(of: variant) else { return nil }
+        let now = StoredTime.unixSeconds(now)
+        var reserved = 0
+        for (owner, lines) in reservations where owner != shopper {
+            for line in lines where line.variantID == variant.id && StoredTime.unixSeconds(line.expiresAt) > now {
+                reserved += line.quantity
+            }
+        }
+        return max(quantity - reserved, 0)
+    }
+
     /// SQLite's `NOCASE`: only the 26 ASCII capitals fold to lower case.
     static func nocase(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
@@ -169,4 +210,30 @@ struct InMemoryOutboxRow {
     var message: OutboxMessage
     var sentAt: Date?
     var lastError: String?
+}
+
+struct InMemoryAddress {
+    var userID: User.ID
+    var address: Address
+}
+
+struct InMemoryOrder {
+    var order: Order
+    var guestTokenHash: String?
+}
+
+struct InMemoryReservation {
+    var variantID: Variant.ID
+    var quantity: Int
+    var expiresAt: Date
+}
+
+/// A variant's stock as orders and `setStock` left it. The catalog (`CatalogStore.inMemory`)
+/// keeps its own state, so the order store cannot write the catalog's stock: it records the
+/// resulting inventory here together with the catalog's inventory it was based on. While the
+/// catalog still says `catalogInventory`, `inventory` is the truth; once the catalog sets
+/// something else (an import re-set the stock, as it does in SQL), the catalog wins again.
+struct InMemoryStock {
+    var catalogInventory: Inventory
+    var inventory: Inventory
 }

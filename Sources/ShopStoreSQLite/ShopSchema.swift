@@ -364,5 +364,120 @@ public enum ShopSchema {
             CREATE UNIQUE INDEX cart_vouchers_session ON cart_vouchers (session_id) WHERE session_id IS NOT NULL;
             CREATE UNIQUE INDEX cart_vouchers_user ON cart_vouchers (user_id) WHERE user_id IS NOT NULL;
             """),
+        Migration(version: 6, sql: """
+            -- Issue #5: stock reservations, checkouts in progress, the address book, orders.
+
+            -- Stock held for a shopper during checkout (a guest session or an account, like cart
+            -- lines). Live while expires_at > now; swept by sweepExpiredReservations. Only tracked,
+            -- non-backorder variants are reserved.
+            CREATE TABLE stock_reservations (
+                id INTEGER PRIMARY KEY,
+                session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                variant_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE,
+                quantity INTEGER NOT NULL CHECK (quantity > 0),
+                expires_at INTEGER NOT NULL,                 -- Unix seconds
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE INDEX stock_reservations_variant ON stock_reservations (variant_id, expires_at);
+            CREATE UNIQUE INDEX stock_reservations_session ON stock_reservations (session_id, variant_id)
+                WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX stock_reservations_user ON stock_reservations (user_id, variant_id)
+                WHERE user_id IS NOT NULL;
+            CREATE INDEX stock_reservations_expires ON stock_reservations (expires_at);
+
+            -- A checkout in progress: the JSON of ShopStore.CheckoutState, one per owner.
+            CREATE TABLE checkouts (
+                id INTEGER PRIMARY KEY,
+                session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                state TEXT NOT NULL,                         -- JSON (JSONEncoder of CheckoutState)
+                updated_at INTEGER NOT NULL,                 -- Unix seconds
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE UNIQUE INDEX checkouts_session ON checkouts (session_id) WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX checkouts_user ON checkouts (user_id) WHERE user_id IS NOT NULL;
+
+            -- The address book: at most one default per account (the partial unique index backs
+            -- the store's rule, which clears the old default in the same transaction).
+            CREATE TABLE addresses (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,        -- never reused
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                first_name TEXT NOT NULL,
+                last_name TEXT NOT NULL,
+                phone TEXT NOT NULL,
+                email TEXT,
+                line1 TEXT NOT NULL,
+                line2 TEXT NOT NULL DEFAULT '',
+                city TEXT NOT NULL,
+                postal_code TEXT NOT NULL,
+                region TEXT,
+                country_code TEXT NOT NULL,                  -- ISO 3166-1 alpha-2
+                is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1))
+            );
+            CREATE INDEX addresses_user ON addresses (user_id, id);
+            CREATE UNIQUE INDEX addresses_user_default ON addresses (user_id) WHERE is_default = 1;
+
+            -- Placed orders. Everything is a snapshot: the address and shipping method are copied
+            -- in, lines keep title/SKU/prices, so later catalog edits or deletions change nothing.
+            -- Money: minor units in `currency` (ISO 4217), one currency per order.
+            CREATE TABLE orders (
+                id INTEGER PRIMARY KEY,                      -- max(id) + 1, taken inside the write transaction
+                number TEXT NOT NULL UNIQUE,                 -- e.g. '1042-KX7M' (1000 + id, 4 random letters)
+                status TEXT NOT NULL CHECK (status IN ('awaiting_payment', 'paid', 'shipped', 'cancelled')),
+                placed_at INTEGER NOT NULL,                  -- Unix seconds
+                user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,  -- NULL: a guest order
+                email TEXT NOT NULL,
+                ship_first_name TEXT NOT NULL,
+                ship_last_name TEXT NOT NULL,
+                ship_phone TEXT NOT NULL,
+                ship_email TEXT,
+                ship_line1 TEXT NOT NULL,
+                ship_line2 TEXT NOT NULL,
+                ship_city TEXT NOT NULL,
+                ship_postal_code TEXT NOT NULL,
+                ship_region TEXT,
+                ship_country_code TEXT NOT NULL,
+                shipping_method TEXT NOT NULL,
+                shipping_minor INTEGER NOT NULL,
+                subtotal_minor INTEGER NOT NULL,
+                discount_minor INTEGER NOT NULL,
+                total_minor INTEGER NOT NULL,
+                currency TEXT NOT NULL,
+                voucher_code TEXT,
+                guest_token_hash TEXT UNIQUE                 -- SHA-256 hex of a guest's link token
+            );
+            CREATE INDEX orders_user ON orders (user_id, placed_at, id) WHERE user_id IS NOT NULL;
+            CREATE INDEX orders_status ON orders (status, placed_at, id);
+            CREATE INDEX orders_placed ON orders (placed_at, id);
+
+            -- Line snapshots; product_id/variant_id are plain values (no foreign key): the line
+            -- outlives its product.
+            CREATE TABLE order_lines (
+                order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                product_id INTEGER,
+                variant_id INTEGER,
+                title TEXT NOT NULL,
+                variant_title TEXT NOT NULL,
+                sku TEXT,
+                unit_price_minor INTEGER NOT NULL,
+                quantity INTEGER NOT NULL CHECK (quantity > 0),
+                discount_minor INTEGER NOT NULL,
+                total_minor INTEGER NOT NULL,
+                PRIMARY KEY (order_id, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX order_lines_variant ON order_lines (variant_id);
+
+            -- Place-order form keys already used, per shopper ('guest:<session id>' or
+            -- 'account:<user id>'): a replay returns the first order.
+            CREATE TABLE order_idempotency_keys (
+                owner TEXT NOT NULL,
+                key TEXT NOT NULL,
+                order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                PRIMARY KEY (owner, key)
+            ) WITHOUT ROWID;
+            CREATE INDEX order_idempotency_keys_order ON order_idempotency_keys (order_id);
+            """),
     ]
 }

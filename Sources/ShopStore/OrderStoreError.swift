@@ -1,0 +1,87 @@
+public import ShopCore
+
+/// A request the order store refuses outright (a programming error of the caller, not a state
+/// of the shop such as sold-out stock: those are `PlaceOrderResult` cases).
+public enum OrderStoreError: Error, Hashable, Sendable {
+    /// An order or reservation line asks for fewer than 1, or `setStock` got a negative count.
+    case invalidQuantity
+    /// An order line has no variant id (the store re-checks price and stock by variant).
+    case lineWithoutVariant
+    /// The draft's amounts are not all in one currency (an order has one).
+    case mixedCurrencies
+    /// An order has no lines.
+    case emptyOrder
+}
+
+/// Why an address store refused a change.
+public enum AddressStoreError: Error, Hashable, Sendable {
+    /// `save` was given an id that is not one of this account's addresses.
+    case addressNotFound
+}
+
+/// Rules both order stores share (in memory and SQLite), so they behave the same.
+public enum OrderRules {
+    /// Characters of the order number's random part: Crockford's base32 alphabet (digits and
+    /// upper-case letters without I, L, O, U; https://www.crockford.com/base32.html), so a
+    /// number read over the phone is unambiguous.
+    public static let numberAlphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+
+    /// A human-friendly order number: `1000 + sequence`, a dash and 4 random characters of
+    /// `numberAlphabet` (`"1042-KX7M"`). Unique because `sequence` (the order id) is.
+    public static func number(sequence: Int64) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let letters = String((0..<4).map { _ in numberAlphabet[Int(generator.next(upperBound: UInt64(32)))] })
+        return "\(1000 + sequence)-\(letters)"
+    }
+
+    /// The stable text of a shopper used as the owner of idempotency keys:
+    /// `"guest:<session id>"` or `"account:<user id>"`.
+    public static func ownerKey(_ shopper: Shopper) -> String {
+        switch shopper {
+        case let .guest(id): "guest:\(id.rawValue)"
+        case let .account(id): "account:\(id.rawValue)"
+        }
+    }
+
+    /// "M / Red" from a variant's option values (empty without options).
+    public static func variantTitle(_ optionValues: [String]) -> String {
+        optionValues.joined(separator: " / ")
+    }
+
+    /// Checks a draft's shape and returns the ordered quantity per variant (lines of the same
+    /// variant added up), in first-appearance order.
+    /// - Throws: `OrderStoreError.emptyOrder`, `.lineWithoutVariant`, `.invalidQuantity`,
+    ///   `.mixedCurrencies` (every amount must be in the total's currency).
+    public static func quantities(of draft: OrderDraft) throws(OrderStoreError) -> [(Variant.ID, Int)] {
+        guard !draft.lines.isEmpty else { throw .emptyOrder }
+        let currency = draft.total.currency
+        for money in [draft.subtotal, draft.discount, draft.shippingCost] where money.currency != currency {
+            throw .mixedCurrencies
+        }
+        var order: [Variant.ID] = []
+        var totals: [Variant.ID: Int] = [:]
+        for line in draft.lines {
+            guard let variantID = line.variantID else { throw .lineWithoutVariant }
+            guard line.quantity >= 1 else { throw .invalidQuantity }
+            for money in [line.unitPrice, line.discount, line.total] where money.currency != currency {
+                throw .mixedCurrencies
+            }
+            if totals[variantID] == nil { order.append(variantID) }
+            totals[variantID, default: 0] += line.quantity
+        }
+        return order.map { ($0, totals[$0]!) }
+    }
+
+    /// Reservation lines added up per variant, in first-appearance order.
+    /// - Throws: `OrderStoreError.invalidQuantity` for a quantity below 1.
+    public static func quantities(of lines: [StockRequest]) throws(OrderStoreError) -> [(Variant.ID, Int)] {
+        var order: [Variant.ID] = []
+        var totals: [Variant.ID: Int] = [:]
+        for line in lines {
+            guard line.quantity >= 1 else { throw .invalidQuantity }
+            if totals[line.variantID] == nil { order.append(line.variantID) }
+            totals[line.variantID, default: 0] += line.quantity
+        }
+        return order.map { ($0, totals[$0]!) }
+    }
+}

@@ -1,0 +1,462 @@
+public import ShopStore
+import Foundation
+import ShopCore
+import SQLite
+
+extension OrderStore {
+    /// Orders, stock reservations, checkouts in progress and stock changes in a SQLite database
+    /// (schema: `ShopSchema` version 6, migrated beforehand). Every write is ONE transaction
+    /// (`BEGIN IMMEDIATE`, through the process's `WriterGate`); reads use a deferred snapshot.
+    ///
+    /// - Stock never goes below zero: `placeOrder` takes stock with a conditional
+    ///   `UPDATE variants SET stock = stock - q WHERE id = v AND stock - <others' live
+    ///   reservations> >= q` and checks that it changed one row — never read-then-write.
+    ///   Only tracked variants that do not allow backorder have stock taken or reserved.
+    /// - A reservation is live while `expires_at > now` (whole seconds, `StoredTime`). The
+    ///   shopper's own reservation never hides stock from them.
+    /// - `reserve` replaces the shopper's reservation; when any variant is short (or gone, or its
+    ///   product unpublished: available 0) it writes nothing and the old reservation stays.
+    ///   It throws `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound` for an
+    ///   unknown shopper and `OrderStoreError.invalidQuantity` for a quantity below 1.
+    /// - `available` gives 0 for an unknown variant or one of an unpublished product, and nil
+    ///   for untracked/backorder ones.
+    /// - `placeOrder`, in one transaction: the idempotency key (per shopper) → `.alreadyPlaced`;
+    ///   each variant re-read (gone or unpublished → `.unavailable`); each line's `unitPrice`
+    ///   compared with the current price (`.pricesChanged`, current prices); the conditional
+    ///   stock decrements (`.insufficientStock` with what this shopper could still have, all
+    ///   decrements rolled back); then the order (`awaitingPayment`, number `1000+id-XXXX`), the
+    ///   line snapshots (title, variant title, SKU and product id from the catalog row read in
+    ///   the transaction; unit price, quantity, discount and total from the draft), the key, the
+    ///   ordered variants' lines removed from the shopper's cart (other lines and the voucher
+    ///   code stay), the shopper's reservation deleted, the confirmation queued in `outbox`.
+    ///   It throws `OrderStoreError` for a malformed draft (see `OrderRules.quantities(of:)`) and
+    ///   `AccountStoreError.userNotFound` when `draft.userID` is not stored.
+    /// - `setStock` sets `stock` of every variant with the SKU (trimmed, case-sensitive) and
+    ///   makes it tracked (a count means "sell at most this many"; the backorder policy is kept);
+    ///   the variants trigger bumps `catalog_state.version`. Throws `OrderStoreError.invalidQuantity`
+    ///   for a negative count.
+    /// - `sweepExpiredReservations` deletes those with `expires_at <= now` (no longer live).
+    /// - `saveCheckout` stamps `updated_at` with the wall clock (informational) and throws `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound`
+    ///   for an unknown shopper; a stored state that no longer decodes throws
+    ///   `SQLiteStoreError.corruptValue`.
+    /// - Parameter database: the migrated database.
+    public static func sqlite(_ database: SQLiteDatabase) -> OrderStore {
+        OrderStore(
+            reserve: { shopper, lines, until, now in
+                let wanted = try OrderRules.quantities(of: lines)
+                return try database.withConnection { connection in
+                    do {
+                        return try connection.transaction {
+                            try SQLOrders.requireOwner(shopper, connection)
+                            let owner = SQLOrders.Owner(shopper)
+                            try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
+                            let untilSeconds = StoredTime.unixSeconds(until)
+                            var short: [Variant.ID: Int] = [:]
+                            for (variantID, quantity) in wanted {
+                                guard let stock = try SQLOrders.stock(of: variantID, connection), stock.isPublished else {
+                                    short[variantID] = 0
+                                    continue
+                                }
+                                guard stock.isLimited else { continue }
+                                let available = try SQLOrders.available(variantID, excluding: owner, now: now, connection) ?? 0
+                                if available < quantity {
+                                    short[variantID] = available
+                                    continue
+                                }
+                                try connection.prepare("""
+                                    INSERT INTO stock_reservations (\(owner.column), variant_id, quantity, expires_at)
+                                    VALUES (?, ?, ?, ?)
+                                    """).run([owner.value, .integer(variantID.rawValue), SQLValue(quantity), .integer(untilSeconds)])
+                            }
+                            if !short.isEmpty { throw SQLOrders.Rollback(result: ReservationResult.insufficientStock(short)) }
+                            return .reserved(until: StoredTime.date(unixSeconds: untilSeconds))
+                        }
+                    } catch let rollback as SQLOrders.Rollback<ReservationResult> {
+                        return rollback.result
+                    }
+                }
+            },
+            releaseReservation: { shopper in
+                try database.withConnection { connection in
+                    let owner = SQLOrders.Owner(shopper)
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
+                    }
+                }
+            },
+            sweepExpiredReservations: { now in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM stock_reservations WHERE expires_at <= ?")
+                            .run([.integer(StoredTime.unixSeconds(now))])
+                        return connection.changes
+                    }
+                }
+            },
+            available: { variantIDs, shopper, now in
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        let owner = shopper.map(SQLOrders.Owner.init)
+                        var result: [Variant.ID: Int?] = [:]
+                        for variantID in variantIDs {
+                            guard let stock = try SQLOrders.stock(of: variantID, connection), stock.isPublished else {
+                                result[variantID] = .some(0)
+                                continue
+                            }
+                            result[variantID] = stock.isLimited
+                                ? .some(try SQLOrders.available(variantID, excluding: owner, now: now, connection) ?? 0)
+                                : .some(nil)
+                        }
+                        return result
+                    }
+                }
+            },
+            placeOrder: { draft, now in
+                let wanted = try OrderRules.quantities(of: draft)
+                return try database.withConnection { connection in
+                    do {
+                        return try connection.transaction { try SQLOrders.place(draft, wanted, now: now, connection) }
+                    } catch let rollback as SQLOrders.Rollback<PlaceOrderResult> {
+                        return rollback.result
+                    }
+                }
+            },
+            order: { number in
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        try SQLOrders.orders(where: "number = ?", [.text(number)], connection).first
+                    }
+                }
+            },
+            orders: { userID in
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        try SQLOrders.orders(where: "user_id = ?", [.integer(userID.rawValue)], connection)
+                    }
+                }
+            },
+            guestOrder: { tokenHash in
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        try SQLOrders.orders(where: "guest_token_hash = ?", [.text(tokenHash)], connection).first
+                    }
+                }
+            },
+            allOrders: { status in
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        if let status {
+                            return try SQLOrders.orders(where: "status = ?", [.text(status.rawValue)], connection)
+                        }
+                        return try SQLOrders.orders(where: "1", [], connection)
+                    }
+                }
+            },
+            setStock: { sku, quantity in
+                guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
+                let sku = sku.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !sku.isEmpty else { return 0 }
+                return try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku = ?")
+                            .run([SQLValue(quantity), .text(sku)])
+                        return connection.changes
+                    }
+                }
+            },
+            checkout: { shopper in
+                try database.withConnection { connection in
+                    let owner = SQLOrders.Owner(shopper)
+                    guard let row = try connection.prepare("SELECT id, state FROM checkouts WHERE \(owner.column) = ?")
+                        .first([owner.value]) else { return nil }
+                    guard let state = try? JSONDecoder().decode(CheckoutState.self, from: Data(try row.string(1).utf8)) else {
+                        throw SQLiteStoreError.corruptValue(table: "checkouts", column: "state", rowID: try row.int64(0))
+                    }
+                    return state
+                }
+            },
+            saveCheckout: { shopper, state in
+                let json = try state.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+                try database.withConnection { connection in
+                    let owner = SQLOrders.Owner(shopper)
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM checkouts WHERE \(owner.column) = ?").run([owner.value])
+                        guard let json else { return }
+                        try SQLOrders.requireOwner(shopper, connection)
+                        try connection.prepare("INSERT INTO checkouts (\(owner.column), state, updated_at) VALUES (?, ?, ?)")
+                            .run([owner.value, .text(json), .integer(StoredTime.unixSeconds(Date()))])
+                    }
+                }
+            }
+        )
+    }
+}
+
+/// The SQL behind `OrderStore.sqlite`.
+enum SQLOrders {
+    /// Thrown out of a transaction to roll it back and answer `result`.
+    struct Rollback<Result: Sendable>: Error {
+        var result: Result
+    }
+
+    /// The columns that say whose a reservation, cart line or checkout is.
+    struct Owner {
+        /// `session_id` for a guest, `user_id` for an account (a fixed name: safe to splice into SQL).
+        var column: String
+        var value: SQLValue
+
+        init(_ shopper: Shopper) {
+            switch shopper {
+            case let .guest(id): (column, value) = ("session_id", .text(id.rawValue))
+            case let .account(id): (column, value) = ("user_id", .integer(id.rawValue))
+            }
+        }
+    }
+
+    /// What the stock rules need of a variant.
+    struct VariantStock {
+        var isTracked: Bool
+        var allowsBackorder: Bool
+        var isPublished: Bool
+        /// Tracked and not backorderable: stock is counted, reserved and taken.
+        var isLimited: Bool { isTracked && !allowsBackorder }
+    }
+
+    /// The variant's stock flags, or nil when it does not exist.
+    static func stock(of variantID: Variant.ID, _ connection: Connection) throws -> VariantStock? {
+        try connection.prepare("""
+            SELECT v.inventory_tracked, v.allow_backorder, p.is_published
+            FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = ?
+            """).first([.integer(variantID.rawValue)]).map { row in
+            VariantStock(isTracked: try row.bool(0), allowsBackorder: try row.bool(1), isPublished: try row.bool(2))
+        }
+    }
+
+    /// `stock − live reservations of everyone but owner` (all of them when `owner` is nil),
+    /// at least 0; nil when the variant does not exist.
+    static func available(_ variantID: Variant.ID, excluding owner: Owner?, now: Date, _ connection: Connection) throws -> Int? {
+        let notOwner = owner.map { "AND r.\($0.column) IS NOT ?3" } ?? ""
+        var values: [SQLValue] = [.integer(variantID.rawValue), .integer(StoredTime.unixSeconds(now))]
+        if let owner { values.append(owner.value) }
+        return try connection.prepare("""
+            SELECT max(v.stock - (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
+                                  WHERE r.variant_id = ?1 AND r.expires_at > ?2 \(notOwner)), 0)
+            FROM variants v WHERE v.id = ?1
+            """).first(values)?.int(0)
+    }
+
+    /// Throws unless the shopper's guest session or account is stored.
+    static func requireOwner(_ shopper: Shopper, _ connection: Connection) throws {
+        switch shopper {
+        case let .guest(id):
+            guard try connection.prepare("SELECT 1 FROM sessions WHERE id = ?").first([.text(id.rawValue)]) != nil else {
+                throw SessionStoreError.sessionNotFound(id)
+            }
+        case let .account(id):
+            guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(id.rawValue)]) != nil else {
+                throw AccountStoreError.userNotFound
+            }
+        }
+    }
+
+    /// A variant as the order snapshot and the price check read it.
+    private struct CurrentVariant {
+        var productID: Product.ID
+        var title: String
+        var variantTitle: String
+        var sku: String?
+        var price: Money
+        var stock: VariantStock
+    }
+
+    /// The body of `placeOrder`'s transaction. Answers without writing (idempotent replay,
+    /// unavailable, prices changed) or throws `Rollback` (stock short) after undoing its decrements.
+    static func place(_ draft: OrderDraft, _ wanted: [(Variant.ID, Int)], now: Date,
+                      _ connection: Connection) throws -> PlaceOrderResult {
+        let ownerKey = OrderRules.ownerKey(draft.shopper)
+        if let orderID = try connection.prepare("SELECT order_id FROM order_idempotency_keys WHERE owner = ? AND key = ?")
+            .first([.text(ownerKey), .text(draft.idempotencyKey)])?.int64(0),
+           let order = try orders(where: "id = ?", [.integer(orderID)], connection).first {
+            return .alreadyPlaced(order)
+        }
+
+        if let userID = draft.userID,
+           try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) == nil {
+            throw AccountStoreError.userNotFound
+        }
+
+        // Re-read every variant in this transaction.
+        var current: [Variant.ID: CurrentVariant] = [:]
+        var unavailable: [Variant.ID] = []
+        let read = try connection.prepare("""
+            SELECT v.product_id, p.title, v.option_values, v.sku, v.price_minor, v.currency,
+                   v.inventory_tracked, v.allow_backorder, p.is_published
+            FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = ?
+            """)
+        for (variantID, _) in wanted {
+            guard let row = try read.first([.integer(variantID.rawValue)]), try row.bool(8) else {
+                unavailable.append(variantID)
+                continue
+            }
+            guard let optionValues = JSONStringArray.decode(try row.string(2)),
+                  let currency = try? Currency(code: try row.string(5)) else {
+                throw SQLiteStoreError.corruptValue(table: "variants", column: "option_values/currency", rowID: variantID.rawValue)
+            }
+            current[variantID] = CurrentVariant(
+                productID: Product.ID(try row.int64(0)), title: try row.string(1),
+                variantTitle: OrderRules.variantTitle(optionValues), sku: try row.optionalString(3),
+                price: Money(minorUnits: try row.int64(4), currency: currency),
+                stock: VariantStock(isTracked: try row.bool(6), allowsBackorder: try row.bool(7), isPublished: true))
+        }
+        if !unavailable.isEmpty { return .unavailable(unavailable) }
+
+        var changed: [Variant.ID: Money] = [:]
+        for line in draft.lines {
+            let variantID = line.variantID!  // checked by OrderRules.quantities(of:)
+            if let variant = current[variantID], variant.price != line.unitPrice { changed[variantID] = variant.price }
+        }
+        if !changed.isEmpty { return .pricesChanged(changed) }
+
+        // Take the stock: conditional decrements, never read-then-write.
+        let owner = Owner(draft.shopper)
+        let nowSeconds = StoredTime.unixSeconds(now)
+        let take = try connection.prepare("""
+            UPDATE variants SET stock = stock - ?1
+            WHERE id = ?2 AND stock - (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
+                                       WHERE r.variant_id = ?2 AND r.expires_at > ?3 AND r.\(owner.column) IS NOT ?4) >= ?1
+            """)
+        var short: [Variant.ID: Int] = [:]
+        for (variantID, quantity) in wanted where current[variantID]!.stock.isLimited {
+            try take.run([SQLValue(quantity), .integer(variantID.rawValue), .integer(nowSeconds), owner.value])
+            if connection.changes != 1 {
+                short[variantID] = try available(variantID, excluding: owner, now: now, connection) ?? 0
+            }
+        }
+        if !short.isEmpty { throw Rollback(result: PlaceOrderResult.insufficientStock(short)) }
+
+        // The order and its snapshots.
+        let orderID = try connection.prepare("SELECT COALESCE(max(id), 0) + 1 FROM orders").first()?.int64(0) ?? 1
+        var lines: [OrderLine] = []
+        for line in draft.lines {
+            let variant = current[line.variantID!]!
+            lines.append(OrderLine(productID: variant.productID, variantID: line.variantID, title: variant.title,
+                                   variantTitle: variant.variantTitle, sku: variant.sku, unitPrice: line.unitPrice,
+                                   quantity: line.quantity, discount: line.discount, total: line.total))
+        }
+        var address = draft.shippingAddress
+        address.id = nil
+        address.isDefault = false
+        let order = Order(id: Order.ID(orderID), number: OrderRules.number(sequence: orderID), status: .awaitingPayment,
+                          placedAt: StoredTime.date(unixSeconds: nowSeconds), userID: draft.userID, email: draft.email,
+                          shippingAddress: address, shippingMethodName: draft.shippingMethodName,
+                          shippingCost: draft.shippingCost, lines: lines, subtotal: draft.subtotal,
+                          discount: draft.discount, voucherCode: draft.voucherCode, total: draft.total)
+        try insert(order, guestTokenHash: draft.guestTokenHash, connection)
+        try connection.prepare("INSERT INTO order_idempotency_keys (owner, key, order_id) VALUES (?, ?, ?)")
+            .run([.text(ownerKey), .text(draft.idempotencyKey), .integer(orderID)])
+
+        // The cart loses the ordered variants' lines; the reservation became the order's stock.
+        try connection.prepare("""
+            DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id IN (SELECT value FROM json_each(?))
+            """).run([owner.value, SQLCatalog.jsonIDs(wanted.map(\.0.rawValue))])
+        try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
+
+        if let message = draft.confirmation {
+            let createdAt = StoredTime.unixSeconds(message.createdAt)
+            try connection.prepare("""
+                INSERT INTO outbox (to_address, to_name, subject, text_body, html_body, created_at, next_attempt_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).run([.text(message.toAddress), .text(message.toName), .text(message.subject), .text(message.textBody),
+                          SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
+        }
+        return .placed(order)
+    }
+
+    private static func insert(_ order: Order, guestTokenHash: String?, _ connection: Connection) throws {
+        let address = order.shippingAddress
+        try connection.prepare("""
+            INSERT INTO orders (id, number, status, placed_at, user_id, email,
+                ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
+                ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor,
+                subtotal_minor, discount_minor, total_minor, currency, voucher_code, guest_token_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run([
+                .integer(order.id.rawValue), .text(order.number), .text(order.status.rawValue),
+                .integer(StoredTime.unixSeconds(order.placedAt)), SQLValue(order.userID?.rawValue), .text(order.email),
+                .text(address.firstName), .text(address.lastName), .text(address.phone), SQLValue(address.email),
+                .text(address.line1), .text(address.line2), .text(address.city), .text(address.postalCode),
+                SQLValue(address.region), .text(address.countryCode), .text(order.shippingMethodName),
+                .integer(order.shippingCost.minorUnits), .integer(order.subtotal.minorUnits),
+                .integer(order.discount.minorUnits), .integer(order.total.minorUnits), .text(order.total.currency.code),
+                SQLValue(order.voucherCode), SQLValue(guestTokenHash),
+            ])
+        let insertLine = try connection.prepare("""
+            INSERT INTO order_lines (order_id, position, product_id, variant_id, title, variant_title, sku,
+                unit_price_minor, quantity, discount_minor, total_minor)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (position, line) in order.lines.enumerated() {
+            try insertLine.run([
+                .integer(order.id.rawValue), SQLValue(position), SQLValue(line.productID?.rawValue),
+                SQLValue(line.variantID?.rawValue), .text(line.title), .text(line.variantTitle), SQLValue(line.sku),
+                .integer(line.unitPrice.minorUnits), SQLValue(line.quantity), .integer(line.discount.minorUnits),
+                .integer(line.total.minorUnits),
+            ])
+        }
+    }
+
+    /// Orders matching `condition` (SQL over `orders`, with `values`), newest first, with their lines.
+    static func orders(where condition: String, _ values: [SQLValue], _ connection: Connection) throws -> [Order] {
+        let rows = try connection.prepare("""
+            SELECT id, number, status, placed_at, user_id, email,
+                ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
+                ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor,
+                subtotal_minor, discount_minor, total_minor, currency, voucher_code
+            FROM orders WHERE \(condition) ORDER BY placed_at DESC, id DESC
+            """).query(values)
+        guard !rows.isEmpty else { return [] }
+        // Lines are read before their order's currency is known: priced in a placeholder, then re-priced.
+        var linesByOrder: [Int64: [(line: OrderLine, unit: Int64, discount: Int64, total: Int64)]] = [:]
+        let ids = try rows.map { try $0.int64(0) }
+        for row in try connection.prepare("""
+            SELECT order_id, product_id, variant_id, title, variant_title, sku, unit_price_minor, quantity,
+                   discount_minor, total_minor
+            FROM order_lines WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position
+            """).query([SQLCatalog.jsonIDs(ids)]) {
+            let zero = Money.zero(.usd)
+            let line = OrderLine(productID: try row.optionalInt64(1).map { Product.ID($0) },
+                                 variantID: try row.optionalInt64(2).map { Variant.ID($0) }, title: try row.string(3),
+                                 variantTitle: try row.string(4), sku: try row.optionalString(5), unitPrice: zero,
+                                 quantity: try row.int(7), discount: zero, total: zero)
+            linesByOrder[try row.int64(0), default: []].append((line, try row.int64(6), try row.int64(8), try row.int64(9)))
+        }
+        return try rows.map { row in
+            let id = try row.int64(0)
+            guard let status = OrderStatus(rawValue: try row.string(2)) else {
+                throw SQLiteStoreError.corruptValue(table: "orders", column: "status", rowID: id)
+            }
+            guard let currency = try? Currency(code: try row.string(21)) else {
+                throw SQLiteStoreError.corruptValue(table: "orders", column: "currency", rowID: id)
+            }
+            func money(_ index: Int) throws -> Money { Money(minorUnits: try row.int64(index), currency: currency) }
+            let lines = (linesByOrder[id] ?? []).map { stored in
+                var line = stored.line
+                line.unitPrice = Money(minorUnits: stored.unit, currency: currency)
+                line.discount = Money(minorUnits: stored.discount, currency: currency)
+                line.total = Money(minorUnits: stored.total, currency: currency)
+                return line
+            }
+            let address = Address(
+                firstName: try row.string(6), lastName: try row.string(7), phone: try row.string(8),
+                email: try row.optionalString(9), line1: try row.string(10), line2: try row.string(11),
+                city: try row.string(12), postalCode: try row.string(13), region: try row.optionalString(14),
+                countryCode: try row.string(15))
+            return Order(id: Order.ID(id), number: try row.string(1), status: status,
+                         placedAt: StoredTime.date(unixSeconds: try row.int64(3)),
+                         userID: try row.optionalInt64(4).map { User.ID($0) }, email: try row.string(5),
+                         shippingAddress: address, shippingMethodName: try row.string(16), shippingCost: try money(17),
+                         lines: lines, subtotal: try money(18), discount: try money(19),
+                         voucherCode: try row.optionalString(22), total: try money(20))
+        }
+    }
+}

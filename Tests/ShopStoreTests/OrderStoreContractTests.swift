@@ -1,0 +1,500 @@
+import Dispatch
+import Foundation
+import ShopCore
+import ShopStore
+import ShopStoreSQLite
+import ShopTestSupport
+import SQLite
+import Synchronization
+import Testing
+
+/// A catalog, sessions, accounts, orders and addresses of one kind sharing one database (SQLite:
+/// a migrated temporary file, removed when the harness goes away).
+final class OrderHarness {
+    let catalog: CatalogStore
+    let sessions: SessionStore
+    let accounts: AccountStore
+    let orders: OrderStore
+    let addresses: AddressStore
+    let database: SQLiteDatabase?
+    private let path: TemporaryDatabasePath?
+
+    init(_ kind: StoreKind, poolSize: Int = 2) throws {
+        switch kind {
+        case .inMemory:
+            let shared = InMemoryDatabase()
+            catalog = .inMemory()
+            sessions = .inMemory(shared)
+            accounts = .inMemory(shared)
+            orders = .inMemory(shared, catalog: catalog)
+            addresses = .inMemory(shared)
+            database = nil
+            path = nil
+        case .sqlite:
+            let path = TemporaryDatabasePath()
+            let database = try SQLiteDatabase.open(path: path.path, poolSize: poolSize)
+            catalog = .sqlite(database)
+            sessions = .sqlite(database)
+            accounts = .sqlite(database)
+            orders = .sqlite(database)
+            addresses = .sqlite(database)
+            self.database = database
+            self.path = path
+        }
+    }
+
+    deinit {
+        database?.close()
+        path?.remove()
+    }
+
+    /// Stocks the shop: a chair (SKU CHAIR-1, $49.90, 10 tracked), a lamp ($20.00, untracked),
+    /// a mug (SKU MUG-1, $5.00, 3 tracked) and a poster ($8.00, 0 tracked, backorder allowed).
+    func stockShop(chairs: Int = 10) throws {
+        _ = try catalog.upsert([
+            .mock(handle: "chair", title: "Oak Chair", optionNames: ["Size"], variants: [
+                .mock(sku: "CHAIR-1", options: ["Large"], price: .usd(49_90),
+                      inventory: .tracked(quantity: chairs, allowsBackorder: false)),
+            ]),
+            .mock(handle: "lamp", title: "Desk Lamp", variants: [.mock(sku: "LAMP-1", price: .usd(20_00))]),
+            .mock(handle: "mug", title: "Mug", variants: [
+                .mock(sku: "MUG-1", price: .usd(5_00), inventory: .tracked(quantity: 3, allowsBackorder: false)),
+            ]),
+            .mock(handle: "poster", title: "Poster", variants: [
+                .mock(sku: "POSTER-1", price: .usd(8_00), inventory: .tracked(quantity: 0, allowsBackorder: true)),
+            ]),
+        ])
+    }
+
+    func variant(_ handle: String) throws -> (product: Product, variant: Variant) {
+        guard let product = try catalog.productByHandle(handle) else { throw StoreHarness.MissingProduct(handle: handle) }
+        return (product, product.variants[0])
+    }
+
+    /// A guest session with this id.
+    @discardableResult
+    func guest(_ id: String) throws -> Shopper {
+        try sessions.create(Fixtures.session(Session.ID(id)))
+        return .guest(Session.ID(id))
+    }
+
+    /// How many of `handle`'s first variant anyone (no shopper excluded) can buy at `now`.
+    func available(_ handle: String, for shopper: Shopper? = nil, at now: Date = Fixtures.start) throws -> Int?? {
+        let id = try variant(handle).variant.id
+        return try orders.available([id], shopper, now)[id]
+    }
+}
+
+enum OrderFixtures {
+    static let address = Address(firstName: "Ana", lastName: "Lima", phone: "+90 555 000 00 00", line1: "Bağdat Cd. 1",
+                                 city: "İstanbul", postalCode: "34728", countryCode: "TR")
+
+    /// A draft of `items` at the variants' current prices (or `prices`), no discount, $4.99 shipping.
+    static func draft(_ shopper: Shopper, _ items: [(Variant, Int)], key: String = "key-1", userID: User.ID? = nil,
+                      prices: [Variant.ID: Money] = [:], guestTokenHash: String? = nil,
+                      confirmation: OutboxDraft? = nil) -> OrderDraft {
+        let lines = items.map { variant, quantity in
+            let price = prices[variant.id] ?? variant.price
+            return OrderLine(productID: nil, variantID: variant.id, title: "as reviewed", variantTitle: "", sku: nil,
+                             unitPrice: price, quantity: quantity, discount: .usd(0),
+                             total: .usd(price.minorUnits * Int64(quantity)))
+        }
+        let subtotal = Money.usd(lines.reduce(0) { $0 + $1.total.minorUnits })
+        return OrderDraft(shopper: shopper, userID: userID, email: "ana@example.com", shippingAddress: address,
+                          shippingMethodName: "Standard", shippingCost: .usd(4_99), lines: lines, subtotal: subtotal,
+                          discount: .usd(0), voucherCode: nil, total: .usd(subtotal.minorUnits + 4_99),
+                          idempotencyKey: key, guestTokenHash: guestTokenHash, confirmation: confirmation)
+    }
+}
+
+extension PlaceOrderResult {
+    var placedOrder: Order? {
+        if case let .placed(order) = self { order } else { nil }
+    }
+}
+
+@Suite struct OrderStoreContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func placingAnOrderSnapshotsLinesTakesStockClearsOrderedCartLinesAndQueuesTheConfirmation(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        let (chairProduct, chair) = try stores.variant("chair")
+        let (lampProduct, lamp) = try stores.variant("lamp")
+        let (mugProduct, mug) = try stores.variant("mug")
+        let shopper = try stores.guest("buyer")
+        try stores.sessions.saveCart(shopper, Cart(lines: [
+            LineItem(productID: chairProduct.id, variantID: chair.id, quantity: 2),
+            LineItem(productID: mugProduct.id, variantID: mug.id, quantity: 1, isSelected: false),
+            LineItem(productID: lampProduct.id, variantID: lamp.id, quantity: 1),
+        ], voucherCode: VoucherCode("WELCOME10")))
+
+        let confirmation = Fixtures.message(subject: "Your order")
+        let draft = OrderFixtures.draft(shopper, [(chair, 2), (lamp, 1)], guestTokenHash: "hash-1", confirmation: confirmation)
+        let order = try #require(try stores.orders.placeOrder(draft, Fixtures.start.addingTimeInterval(0.7)).placedOrder)
+
+        #expect(order.number.wholeMatch(of: /[0-9]{4,}-[0-9A-HJKMNP-TV-Z]{4}/) != nil)
+        #expect(order.status == .awaitingPayment)
+        #expect(order.placedAt == Fixtures.start)
+        #expect(order.lines.map(\.title) == ["Oak Chair", "Desk Lamp"])
+        #expect(order.lines.map(\.variantTitle) == ["Large", ""])
+        #expect(order.lines.map(\.sku) == ["CHAIR-1", "LAMP-1"])
+        #expect(order.lines.map(\.productID) == [chairProduct.id, lampProduct.id])
+        #expect(order.lines.map(\.unitPrice) == [.usd(49_90), .usd(20_00)])
+        #expect(order.lines.map(\.total) == [.usd(99_80), .usd(20_00)])
+        #expect(order.subtotal == .usd(119_80))
+        #expect(order.total == .usd(124_79))
+        #expect(order.shippingAddress == OrderFixtures.address)
+
+        #expect(try stores.orders.order(order.number) == order)
+        #expect(try stores.orders.guestOrder("hash-1") == order)
+        #expect(try stores.orders.guestOrder("hash-2") == nil)
+        #expect(try stores.orders.allOrders(nil) == [order])
+        #expect(try stores.orders.allOrders(.awaitingPayment) == [order])
+        #expect(try stores.orders.allOrders(.paid).isEmpty)
+
+        #expect(try stores.available("chair") == .some(8))
+        #expect(try stores.available("lamp") == .some(nil))
+        #expect(try stores.available("mug") == .some(3))
+        let cart = try stores.sessions.loadCart(shopper)
+        #expect(cart.lines.map(\.variantID) == [mug.id])
+        #expect(cart.voucherCode == VoucherCode("WELCOME10"))
+        #expect(try stores.accounts.dueMessages(Fixtures.start, 10).map(\.draft.subject) == ["Your order"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func replayingTheIdempotencyKeyGivesBackTheFirstOrderAndTakesStockOnce(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        let chair = try stores.variant("chair").variant
+        let shopper = try stores.guest("buyer")
+        let draft = OrderFixtures.draft(shopper, [(chair, 3)], key: "form-key", confirmation: Fixtures.message())
+
+        let first = try #require(try stores.orders.placeOrder(draft, Fixtures.start).placedOrder)
+        #expect(try stores.orders.placeOrder(draft, Fixtures.start.addingTimeInterval(1)) == .alreadyPlaced(first))
+        #expect(try stores.available("chair") == .some(7))
+        #expect(try stores.orders.allOrders(nil).count == 1)
+        #expect(try stores.accounts.dueMessages(Fixtures.start.addingTimeInterval(5), 10).count == 1)
+
+        // The key belongs to its shopper: another shopper's form with the same key is another order.
+        let other = try stores.guest("other")
+        let second = try #require(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 1)], key: "form-key"),
+                                                                Fixtures.start).placedOrder)
+        #expect(second.number != first.number)
+        #expect(try stores.available("chair") == .some(6))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aChangedPriceStopsTheOrderAndWritesNothing(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        let (chairProduct, chair) = try stores.variant("chair")
+        let mug = try stores.variant("mug").variant
+        let shopper = try stores.guest("buyer")
+        let cart = Cart(lines: [LineItem(productID: chairProduct.id, variantID: chair.id, quantity: 1)])
+        try stores.sessions.saveCart(shopper, cart)
+
+        let draft = OrderFixtures.draft(shopper, [(chair, 1), (mug, 1)], prices: [chair.id: .usd(45_00)],
+                                        confirmation: Fixtures.message())
+        #expect(try stores.orders.placeOrder(draft, Fixtures.start) == .pricesChanged([chair.id: .usd(49_90)]))
+        #expect(try stores.orders.allOrders(nil).isEmpty)
+        #expect(try stores.available("chair") == .some(10))
+        #expect(try stores.available("mug") == .some(3))
+        #expect(try stores.sessions.loadCart(shopper) == cart)
+        #expect(try stores.accounts.dueMessages(Fixtures.start, 10).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func insufficientStockWritesNothingAndSaysWhatIsLeft(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop(chairs: 1)
+        let chair = try stores.variant("chair").variant
+        let mug = try stores.variant("mug").variant
+        let poster = try stores.variant("poster").variant
+        let shopper = try stores.guest("buyer")
+
+        // The mug (first) could be taken; the chair cannot: the mug's decrement is undone too.
+        let draft = OrderFixtures.draft(shopper, [(mug, 2), (chair, 2), (poster, 5)], confirmation: Fixtures.message())
+        #expect(try stores.orders.placeOrder(draft, Fixtures.start) == .insufficientStock([chair.id: 1]))
+        #expect(try stores.orders.allOrders(nil).isEmpty)
+        #expect(try stores.available("mug") == .some(3))
+        #expect(try stores.available("chair") == .some(1))
+        #expect(try stores.accounts.dueMessages(Fixtures.start, 10).isEmpty)
+
+        // Backorderable stock is no limit.
+        #expect(try stores.orders.placeOrder(OrderFixtures.draft(shopper, [(poster, 5)]), Fixtures.start).placedOrder != nil)
+        #expect(try stores.available("poster") == .some(nil))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUnpublishedOrDeletedVariantIsUnavailable(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        let chair = try stores.variant("chair").variant
+        let mug = try stores.variant("mug").variant
+        let shopper = try stores.guest("buyer")
+        _ = try stores.catalog.upsert([.mock(handle: "mug", isPublished: false, variants: [
+            .mock(sku: "MUG-1", price: .usd(5_00), inventory: .tracked(quantity: 3, allowsBackorder: false)),
+        ])])
+        // The chair's variant is replaced by another SKU: the old one is deleted.
+        _ = try stores.catalog.upsert([.mock(handle: "chair", variants: [.mock(sku: "CHAIR-2", price: .usd(49_90))])])
+
+        let result = try stores.orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 1), (mug, 1)]), Fixtures.start)
+        #expect(result == .unavailable([chair.id, mug.id]))
+        #expect(try stores.orders.allOrders(nil).isEmpty)
+        #expect(try stores.orders.available([chair.id, mug.id], nil, Fixtures.start) == [chair.id: .some(0), mug.id: .some(0)])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aReservationHidesStockFromOthersUntilItExpires(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop(chairs: 5)
+        let chair = try stores.variant("chair").variant
+        let holder = try stores.guest("holder")
+        let other = try stores.guest("other")
+        let now = Fixtures.start
+        let until = now.addingTimeInterval(15 * 60)
+
+        #expect(try stores.orders.reserve(holder, [StockRequest(variantID: chair.id, quantity: 4)], until, now)
+                == .reserved(until: until))
+        #expect(try stores.available("chair", for: other, at: now) == .some(1))
+        #expect(try stores.available("chair", for: nil, at: now) == .some(1))
+        #expect(try stores.available("chair", for: holder, at: now) == .some(5))
+        #expect(try stores.orders.reserve(other, [StockRequest(variantID: chair.id, quantity: 2)], until, now)
+                == .insufficientStock([chair.id: 1]))
+        #expect(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 2)]), now) == .insufficientStock([chair.id: 1]))
+
+        // At the expiry second it is no longer live.
+        #expect(try stores.available("chair", for: other, at: until.addingTimeInterval(-1)) == .some(1))
+        #expect(try stores.available("chair", for: other, at: until) == .some(5))
+        #expect(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 2)]), until).placedOrder != nil)
+        #expect(try stores.available("chair", for: other, at: until) == .some(3))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func releasingAReservationGivesTheStockBack(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop(chairs: 5)
+        let chair = try stores.variant("chair").variant
+        let holder = try stores.guest("holder")
+        let until = Fixtures.start.addingTimeInterval(900)
+        _ = try stores.orders.reserve(holder, [StockRequest(variantID: chair.id, quantity: 5)], until, Fixtures.start)
+        #expect(try stores.available("chair") == .some(0))
+        try stores.orders.releaseReservation(holder)
+        #expect(try stores.available("chair") == .some(5))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aReservationBecomesTheOrdersStock(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop(chairs: 3)
+        let chair = try stores.variant("chair").variant
+        let holder = try stores.guest("holder")
+        let other = try stores.guest("other")
+        let now = Fixtures.start
+        _ = try stores.orders.reserve(holder, [StockRequest(variantID: chair.id, quantity: 3)], now.addingTimeInterval(900), now)
+
+        #expect(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 1)]), now) == .insufficientStock([chair.id: 0]))
+        #expect(try stores.orders.placeOrder(OrderFixtures.draft(holder, [(chair, 3)]), now).placedOrder != nil)
+        #expect(try stores.available("chair", for: holder) == .some(0))
+        // The reservation was consumed, not left to expire.
+        #expect(try stores.orders.sweepExpiredReservations(now.addingTimeInterval(3600)) == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func reservingReplacesTheShoppersReservationAndSkipsUnlimitedStock(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop(chairs: 5)
+        let chair = try stores.variant("chair").variant
+        let lamp = try stores.variant("lamp").variant
+        let mug = try stores.variant("mug").variant
+        let holder = try stores.guest("holder")
+        let until = Fixtures.start.addingTimeInterval(900)
+
+        _ = try stores.orders.reserve(holder, [StockRequest(variantID: chair.id, quantity: 4)], until, Fixtures.start)
+        #expect(try stores.orders.reserve(holder, [StockRequest(variantID: chair.id, quantity: 1),
+                                                   StockRequest(variantID: lamp.id, quantity: 50)], until, Fixtures.start)
+                == .reserved(until: until))
+        #expect(try stores.available("chair") == .some(4))
+        #expect(try stores.available("lamp") == .some(nil))
+
+        // A failed reservation keeps the previous one.
+        #expect(try stores.orders.reserve(holder, [StockRequest(variantID: mug.id, quantity: 4)], until, Fixtures.start)
+                == .insufficientStock([mug.id: 3]))
+        #expect(try stores.available("chair") == .some(4))
+        #expect(try stores.available("mug") == .some(3))
+        #expect(throws: SessionStoreError.sessionNotFound("nobody")) {
+            try stores.orders.reserve(.guest("nobody"), [StockRequest(variantID: chair.id, quantity: 1)], until, Fixtures.start)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func sweepingDeletesOnlyExpiredReservations(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop(chairs: 10)
+        let chair = try stores.variant("chair").variant
+        let soon = try stores.guest("soon")
+        let later = try stores.guest("later")
+        let now = Fixtures.start
+        _ = try stores.orders.reserve(soon, [StockRequest(variantID: chair.id, quantity: 2)], now.addingTimeInterval(60), now)
+        _ = try stores.orders.reserve(later, [StockRequest(variantID: chair.id, quantity: 3)], now.addingTimeInterval(600), now)
+
+        #expect(try stores.orders.sweepExpiredReservations(now.addingTimeInterval(59)) == 0)
+        #expect(try stores.orders.sweepExpiredReservations(now.addingTimeInterval(120)) == 1)
+        #expect(try stores.orders.sweepExpiredReservations(now.addingTimeInterval(120)) == 0)
+        #expect(try stores.available("chair", at: now) == .some(7))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func setStockSetsTheCountBySKU(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        #expect(try stores.orders.setStock("  CHAIR-1 ", 4) == 1)
+        #expect(try stores.available("chair") == .some(4))
+        #expect(try stores.orders.setStock("chair-1", 9) == 0)
+        #expect(try stores.orders.setStock("NOPE", 9) == 0)
+        #expect(try stores.available("chair") == .some(4))
+        // An untracked variant becomes tracked: a count means "at most this many".
+        #expect(try stores.orders.setStock("LAMP-1", 2) == 1)
+        #expect(try stores.available("lamp") == .some(2))
+        #expect(throws: OrderStoreError.invalidQuantity) { try stores.orders.setStock("CHAIR-1", -1) }
+        let chair = try stores.variant("chair").variant
+        #expect(try stores.orders.placeOrder(OrderFixtures.draft(try stores.guest("buyer"), [(chair, 5)]), Fixtures.start)
+                == .insufficientStock([chair.id: 4]))
+    }
+
+    @Test func setStockWritesTheVariantAndBumpsTheCatalogVersionInSQLite() throws {
+        let stores = try OrderHarness(.sqlite)
+        try stores.stockShop()
+        let before = try stores.catalog.version()
+        #expect(try stores.orders.setStock("CHAIR-1", 0) == 1)
+        #expect(try stores.catalog.version() > before)
+        #expect(try stores.variant("chair").variant.inventory == .tracked(quantity: 0, allowsBackorder: false))
+        #expect(try stores.catalog.productByHandle("chair")?.isSoldOut == true)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anOrderKeepsItsSnapshotAfterTheProductIsEditedOrDeleted(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        let chair = try stores.variant("chair").variant
+        let order = try #require(try stores.orders.placeOrder(
+            OrderFixtures.draft(try stores.guest("buyer"), [(chair, 1)]), Fixtures.start).placedOrder)
+
+        _ = try stores.catalog.upsert([.mock(handle: "chair", title: "Plastic Chair", optionNames: ["Size"], variants: [
+            .mock(sku: "CHAIR-1", options: ["Small"], price: .usd(99_00)),
+        ])])
+        #expect(try stores.orders.order(order.number) == order)
+        _ = try stores.catalog.upsert([.mock(handle: "chair", variants: [.mock(sku: "OTHER", price: .usd(1_00))])])
+        #expect(try stores.orders.order(order.number) == order)
+        #expect(try stores.orders.order(order.number)?.lines.first?.title == "Oak Chair")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func accountOrdersComeNewestFirstAndOnlyToTheirAccount(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        let chair = try stores.variant("chair").variant
+        let ana = try stores.accounts.createUser(Fixtures.newAccount("ana@example.com"), true)
+        let bob = try stores.accounts.createUser(Fixtures.newAccount("bob@example.com"), true)
+        let first = try #require(try stores.orders.placeOrder(
+            OrderFixtures.draft(.account(ana.id), [(chair, 1)], key: "a", userID: ana.id), Fixtures.start).placedOrder)
+        let second = try #require(try stores.orders.placeOrder(
+            OrderFixtures.draft(.account(ana.id), [(chair, 1)], key: "b", userID: ana.id),
+            Fixtures.start.addingTimeInterval(60)).placedOrder)
+        #expect(first.userID == ana.id)
+        #expect(try stores.orders.orders(ana.id) == [second, first])
+        #expect(try stores.orders.orders(bob.id).isEmpty)
+        #expect(try stores.orders.allOrders(nil) == [second, first])
+        #expect(try stores.orders.order("9999-XXXX") == nil)
+        #expect(throws: AccountStoreError.userNotFound) {
+            try stores.orders.placeOrder(OrderFixtures.draft(.account(User.ID(99)), [(chair, 1)], key: "c", userID: User.ID(99)),
+                                         Fixtures.start)
+        }
+        #expect(try stores.available("chair") == .some(8))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCheckoutIsKeptPerShopperUntilForgotten(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        let guest = try stores.guest("buyer")
+        let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
+        let state = CheckoutState(email: "ana@example.com", addressFields: ["city": "İstanbul", "first_name": "<b>Ana</b>"],
+                                  saveAddress: true, shippingMethodID: "standard", reviewedPrices: ["12": 49_90],
+                                  idempotencyKey: "k-1")
+        #expect(try stores.orders.checkout(guest) == nil)
+        try stores.orders.saveCheckout(guest, state)
+        #expect(try stores.orders.checkout(guest) == state)
+        #expect(try stores.orders.checkout(.account(user.id)) == nil)
+
+        var changed = state
+        changed.savedAddressID = 7
+        changed.addressFields = nil
+        try stores.orders.saveCheckout(guest, changed)
+        #expect(try stores.orders.checkout(guest) == changed)
+        try stores.orders.saveCheckout(guest, nil)
+        #expect(try stores.orders.checkout(guest) == nil)
+        #expect(throws: SessionStoreError.sessionNotFound("nobody")) { try stores.orders.saveCheckout(.guest("nobody"), state) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func malformedDraftsAreRefused(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind)
+        try stores.stockShop()
+        let chair = try stores.variant("chair").variant
+        let shopper = try stores.guest("buyer")
+        var noVariant = OrderFixtures.draft(shopper, [(chair, 1)])
+        noVariant.lines[0].variantID = nil
+        #expect(throws: OrderStoreError.lineWithoutVariant) { try stores.orders.placeOrder(noVariant, Fixtures.start) }
+        #expect(throws: OrderStoreError.invalidQuantity) {
+            try stores.orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 0)]), Fixtures.start)
+        }
+        #expect(throws: OrderStoreError.emptyOrder) {
+            try stores.orders.placeOrder(OrderFixtures.draft(shopper, []), Fixtures.start)
+        }
+        #expect(try stores.available("chair") == .some(10))
+    }
+
+    /// The heart of issue #5: 50 shoppers race for 10 chairs (SQLite: through one file and a
+    /// pool of 4 connections).
+    @Test(arguments: StoreKind.allCases)
+    func concurrentOrdersNeverOversell(kind: StoreKind) throws {
+        let stores = try OrderHarness(kind, poolSize: 4)
+        try stores.stockShop(chairs: 10)
+        let chair = try stores.variant("chair").variant
+        let shoppers = try (0..<50).map { try stores.guest("racer-\($0)") }
+        let results = Mutex<[PlaceOrderResult]>([])
+        let failures = Mutex<[String]>([])
+        let orders = stores.orders
+        // One thread per shopper, released together, so that far more callers than pooled
+        // connections (4) or cores race for the write lock.
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for (index, shopper) in shoppers.enumerated() {
+            done.enter()
+            Thread {
+                start.wait()
+                do {
+                    let result = try orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 1)], key: "k\(index)"),
+                                                       Fixtures.start)
+                    results.withLock { $0.append(result) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+                done.leave()
+            }.start()
+        }
+        for _ in shoppers { start.signal() }
+        done.wait()
+        let all = results.withLock { $0 }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(all.count == 50)
+        #expect(all.count { $0.placedOrder != nil } == 10)
+        #expect(all.count { $0 == .insufficientStock([chair.id: 0]) } == 40)
+        #expect(Set(all.compactMap(\.placedOrder?.number)).count == 10)
+        #expect(try stores.available("chair") == .some(0))
+        if kind == .sqlite {
+            #expect(try stores.variant("chair").variant.inventory == .tracked(quantity: 0, allowsBackorder: false))
+        }
+        #expect(try stores.orders.allOrders(nil).count == 10)
+    }
+}
