@@ -22,6 +22,11 @@ extension CommandLine {
       shoppable campaigns import FILE [--dry-run] [--database PATH] [--currency USD] [--timezone UTC]
                         (checks the whole file, then replaces every stored campaign: docs/CAMPAIGNS.md)
       shoppable campaigns list [--database PATH] [--timezone UTC]
+      shoppable orders  list [--status awaiting_payment|paid|shipped|cancelled] [--database PATH] [--timezone UTC]
+                        (one line each: number, date, email, total, status; newest first)
+      shoppable orders  show NUMBER [--database PATH] [--timezone UTC]
+      shoppable stock   set SKU QTY [--database PATH]
+                        (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
 
     OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
       --database PATH   SQLite database file (default var/shoppable.sqlite3)
@@ -37,6 +42,7 @@ extension CommandLine {
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
       --mail-from ADDR  serve: sender address of emails (default shop@localhost)
       --dry-run         import, campaigns import: read and check the file, write nothing
+      --status STATUS   orders list: only orders in this status
     """
 
     /// Runs a command line; returns the exit status.
@@ -54,6 +60,8 @@ extension CommandLine {
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
+            case "orders": ["database", "timezone", "status", "help"]
+            case "stock": ["database", "help"]
             default: []
             }
             if let unknown = options.unknownFlags(known: known).first {
@@ -65,6 +73,8 @@ extension CommandLine {
             case "migrate": try Migrate.run(options)
             case "users": try UsersCommand.run(options)
             case "campaigns": try CampaignsCommand.run(options)
+            case "orders": try OrdersCommand.run(options)
+            case "stock": try StockCommand.run(options)
             case "help": print(usage)
             default: throw UsageError("unknown command “\(command)”")
             }
@@ -72,6 +82,9 @@ extension CommandLine {
         } catch let error as UsageError {
             printError("shoppable: \(error.description)\nRun `shoppable --help` for usage.")
             return 64
+        } catch let error as OperatorDataError {
+            printError("shoppable: \(error.description)")
+            return 65
         } catch let error as CampaignFileError {
             printError("shoppable campaigns: \(error.description)\nNothing was imported; the stored campaigns are unchanged.")
             return 65

@@ -1,0 +1,137 @@
+import Foundation
+import ShopCore
+import ShopStore
+import ShopStoreSQLite
+
+/// `shoppable orders list [--status S]` and `shoppable orders show NUMBER` (operators, issue #5).
+enum OrdersCommand {
+    static func run(_ options: Options) throws {
+        guard options.arguments.count >= 2 else { throw UsageError("orders needs a subcommand: list or show") }
+        let timeZone = try options.timeZone()
+        let timeZoneName = options.value("timezone", default: "UTC")!
+        switch options.arguments[1] {
+        case "list":
+            guard options.arguments.count == 2 else { throw UsageError("orders list takes no arguments (filter with --status)") }
+            var status: OrderStatus?
+            if let text = options.value("status") {
+                guard let parsed = OrderStatus(rawValue: text) else {
+                    throw UsageError("--status “\(text)” is not a status: use "
+                                     + OrderStatus.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                status = parsed
+            }
+            let database = try openDatabase(options, poolSize: 1)
+            defer { database.close() }
+            let orders = try OrderStore.sqlite(database).allOrders(status)
+            if orders.isEmpty { print(status.map { "no orders with status \($0.rawValue)" } ?? "no orders yet") }
+            for order in orders { print(OrderSummary.line(order, timeZone: timeZone)) }
+        case "show":
+            guard options.arguments.count == 3 else { throw UsageError("orders show needs exactly one order NUMBER") }
+            let number = options.arguments[2].trimmingCharacters(in: .whitespaces)
+            let database = try openDatabase(options, poolSize: 1)
+            defer { database.close() }
+            guard let order = try OrderStore.sqlite(database).order(number) else {
+                throw OperatorDataError("no order has the number “\(number)”; `shoppable orders list` shows them all")
+            }
+            print(OrderSummary.detail(order, timeZone: timeZone, timeZoneName: timeZoneName))
+        default:
+            throw UsageError("unknown orders subcommand “\(options.arguments[1])”: use list or show")
+        }
+    }
+}
+
+/// `shoppable stock set SKU QTY`: sets a variant's stock (and makes it tracked).
+enum StockCommand {
+    /// The largest count `stock set` accepts.
+    static let maximumQuantity = 1_000_000_000
+
+    static func run(_ options: Options) throws {
+        guard options.arguments.count >= 2 else { throw UsageError("stock needs a subcommand: set") }
+        guard options.arguments[1] == "set" else {
+            throw UsageError("unknown stock subcommand “\(options.arguments[1])”: use set")
+        }
+        guard options.arguments.count == 4 else { throw UsageError("stock set needs a SKU and a quantity: stock set SKU QTY") }
+        let sku = options.arguments[2].trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !sku.isEmpty else { throw UsageError("stock set needs a SKU (it is empty)") }
+        let text = options.arguments[3]
+        guard text.allSatisfy(\.isASCII), let quantity = Int(text), (0...maximumQuantity).contains(quantity) else {
+            throw UsageError("the quantity “\(text)” is not a whole number from 0 to \(maximumQuantity)")
+        }
+        let database = try openDatabase(options, poolSize: 1)
+        defer { database.close() }
+        let changed = try OrderStore.sqlite(database).setStock(sku, quantity)
+        guard changed > 0 else {
+            throw OperatorDataError("no variant has the SKU “\(sku)” (SKUs are case-sensitive); nothing changed")
+        }
+        print("stock of \(sku) set to \(quantity)" + (changed == 1 ? "" : " (\(changed) variants share this SKU)"))
+    }
+}
+
+/// A command that named something the database does not have (an order number, a SKU): printed
+/// without the usage hint, exit status 65 (EX_DATAERR).
+struct OperatorDataError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Orders as text for the terminal.
+enum OrderSummary {
+    /// `1042-KX7M  2026-11-30 14:05  ada@example.com  59.80 USD  awaiting_payment` (tab-separated).
+    static func line(_ order: Order, timeZone: TimeZone) -> String {
+        [order.number, date(order.placedAt, timeZone: timeZone), order.email, amount(order.total), order.status.rawValue]
+            .joined(separator: "\t")
+    }
+
+    /// The whole order: status, customer, address, shipping, each line and the totals.
+    static func detail(_ order: Order, timeZone: TimeZone, timeZoneName: String) -> String {
+        var text: [String] = []
+        func field(_ name: String, _ value: String) {
+            text.append(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
+        }
+        field("Order", order.number)
+        field("Status", order.status.rawValue)
+        field("Placed", date(order.placedAt, timeZone: timeZone) + " (\(timeZoneName))")
+        field("Email", order.email + (order.userID.map { " (account \($0.rawValue))" } ?? " (guest)"))
+        let address = order.shippingAddress
+        for (index, line) in address.lines.enumerated() { field(index == 0 ? "Ship to" : "", line) }
+        if !address.phone.isEmpty { field("Phone", address.phone) }
+        field("Delivery", order.shippingMethodName)
+        text.append("")
+
+        let header = ["SKU", "Item", "Unit price", "Qty", "Discount", "Line total"]
+        var rows = [header]
+        for line in order.lines {
+            let item = line.variantTitle.isEmpty ? line.title : "\(line.title) (\(line.variantTitle))"
+            rows.append([line.sku ?? "-", item, amount(line.unitPrice), String(line.quantity),
+                         line.discount.isZero ? "-" : "-" + amount(line.discount), amount(line.total)])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let rightAligned: Set<Int> = [2, 3, 4, 5]
+        for row in rows {
+            text.append(row.indices.map { column in
+                let cell = row[column]
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? pad + cell : cell + pad
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+        }
+        text.append("")
+        field("Subtotal", amount(order.subtotal))
+        if !order.discount.isZero || order.voucherCode != nil {
+            field("Discount", "-" + amount(order.discount) + (order.voucherCode.map { " (voucher \($0))" } ?? ""))
+        }
+        field("Shipping", amount(order.shippingCost))
+        field("Total", amount(order.total))
+        return text.joined(separator: "\n")
+    }
+
+    /// `59.80 USD`: exact minor units, no locale.
+    static func amount(_ money: Money) -> String { "\(money.decimalString) \(money.currency.code)" }
+
+    static func date(_ date: Date, timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}

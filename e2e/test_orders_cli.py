@@ -1,0 +1,107 @@
+"""Issue #5: operators see orders and set stock from the command line."""
+import re
+
+from conftest import Client
+from test_checkout_concurrency import ADDRESS, HANDLE, SKU, Shopper, checkout, import_catalog, order_lines, says_sold_out
+
+
+def money(text):
+    """Minor units of `12.34 USD` or `-1.50 USD` (exact, no floats)."""
+    sign, whole, cents = re.fullmatch(r"(-?)(\d+)\.(\d\d) USD", text.strip()).groups()
+    return (-1 if sign else 1) * (int(whole) * 100 + int(cents))
+
+
+def field(detail, name):
+    """The value of a `Name      value` line of `orders show`."""
+    match = re.search(rf"^{name}\s+(.+)$", detail, re.M)
+    assert match, f"no “{name}” line in:\n{detail}"
+    return match.group(1).strip()
+
+
+def test_operator_lists_and_shows_a_placed_order(empty_server):
+    import_catalog(empty_server, empty_server.workdir)
+    assert empty_server.run("stock", "set", SKU, "5").returncode == 0
+
+    assert empty_server.run("orders", "list").stdout.strip().endswith("no orders yet")
+
+    outcome = checkout(empty_server.url, HANDLE, quantity=2, email="ada@example.com")
+    assert outcome.kind == "ordered", outcome
+    number = outcome.number
+
+    listing = empty_server.run("orders", "list")
+    assert listing.returncode == 0, listing.stderr
+    rows = order_lines(listing.stdout)
+    assert len(rows) == 1, listing.stdout
+    listed_number, placed, email, total, status = rows[0]
+    assert listed_number == number
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", placed)
+    assert email == "ada@example.com"
+    assert status == "awaiting_payment"
+
+    paid = empty_server.run("orders", "list", "--status", "paid")
+    assert paid.returncode == 0 and order_lines(paid.stdout) == [] and "no orders with status paid" in paid.stdout
+    bad_status = empty_server.run("orders", "list", "--status", "lost")
+    assert bad_status.returncode == 64 and "awaiting_payment" in bad_status.stderr
+
+    shown = empty_server.run("orders", "show", number)
+    assert shown.returncode == 0, shown.stderr
+    detail = shown.stdout
+    assert field(detail, "Order") == number
+    assert field(detail, "Status") == "awaiting_payment"
+    assert field(detail, "Email").startswith("ada@example.com (guest)")
+    for part in ("Ada Lovelace", ADDRESS["line1"], "97201 Portland", "United States"):
+        assert part in detail
+    assert field(detail, "Phone") == ADDRESS["phone"]
+    line = next(line for line in detail.splitlines() if line.startswith(SKU))
+    assert "The Last Ten Lamp" in line
+    assert re.search(r"10\.00 USD\s+2\s+-\s+20\.00 USD$", line), line  # unit price, quantity, no discount, line total
+    subtotal, shipping = money(field(detail, "Subtotal")), money(field(detail, "Shipping"))
+    assert subtotal == 2000
+    assert money(field(detail, "Total")) == subtotal + shipping
+    assert money(total) == subtotal + shipping
+
+    missing = empty_server.run("orders", "show", "NO-SUCH-1")
+    assert missing.returncode == 65 and "NO-SUCH-1" in missing.stderr
+
+
+def test_replaying_place_order_creates_one_order(empty_server):
+    import_catalog(empty_server, empty_server.workdir)
+    assert empty_server.run("stock", "set", SKU, "5").returncode == 0
+    shopper = Shopper(empty_server.url)
+    assert shopper.post("/cart/add", {"product": HANDLE, "quantity": "1"})[0] == 303
+    assert shopper.post("/checkout/address", {"email": "twice@example.com", **ADDRESS})[0] == 303
+    assert shopper.post("/checkout/shipping", {"method": "standard"})[0] == 303
+    _, _, review = shopper.get("/checkout/review")
+    key = re.search(r'name="idempotency_key" value="([^"]+)"', review).group(1)
+    first = shopper.post("/checkout/place", {"idempotency_key": key})
+    second = shopper.post("/checkout/place", {"idempotency_key": key})
+    assert first[0] == 303 and second[0] == 303
+    assert first[1]["Location"].split("?")[0] == second[1]["Location"].split("?")[0]
+    assert len(order_lines(empty_server.run("orders", "list").stdout)) == 1
+
+
+def test_stock_set_refuses_bad_input_and_updates_the_storefront(empty_server):
+    import_catalog(empty_server, empty_server.workdir)
+
+    for bad in ("abc", "-1", "2.5", "1e3"):
+        result = empty_server.run("stock", "set", SKU, bad)
+        assert result.returncode == 64, (bad, result.stdout, result.stderr)
+        assert "not a whole number" in result.stderr
+    missing_quantity = empty_server.run("stock", "set", SKU)
+    assert missing_quantity.returncode == 64
+
+    unknown = empty_server.run("stock", "set", "NO-SUCH-SKU", "3")
+    assert unknown.returncode == 65
+    assert "no variant has the SKU “NO-SUCH-SKU”" in unknown.stderr and "nothing changed" in unknown.stderr
+    lower = empty_server.run("stock", "set", SKU.lower(), "3")
+    assert lower.returncode == 65  # SKUs are case-sensitive
+
+    done = empty_server.run("stock", "set", SKU, "0")
+    assert done.returncode == 0 and f"stock of {SKU} set to 0" in done.stdout
+    client = Client(empty_server.url)
+    status, _, page = client.get(f"/products/{HANDLE}")
+    assert status == 200 and says_sold_out(page)
+
+    assert empty_server.run("stock", "set", SKU, "2").returncode == 0
+    _, _, page = client.get(f"/products/{HANDLE}")
+    assert not says_sold_out(page)
