@@ -182,6 +182,9 @@ public struct CheckoutState: Codable, Hashable, Sendable {
     public var reviewedPrices: [String: Int64]?
     /// The key in the place-order form (one order per key).
     public var idempotencyKey: String
+    /// After the order is placed: where its page is (with the guest token for guests), so a
+    /// replayed or double-clicked "place order" lands on the same order.
+    public var placedOrderPath: String?
 
     public init(email: String? = nil, savedAddressID: Int64? = nil, addressFields: [String: String]? = nil,
                 saveAddress: Bool = false, shippingMethodID: String? = nil, reviewedPrices: [String: Int64]? = nil,

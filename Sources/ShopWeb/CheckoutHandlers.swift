@@ -107,7 +107,10 @@ extension ShopApp {
             context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
             return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart.path)))
         }
-        let state = try orders.checkout(shopper) ?? CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
+        var state = try orders.checkout(shopper) ?? CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
+        if state.placedOrderPath != nil {  // that checkout ended in an order: start a new one
+            state = CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
+        }
         return .success(CheckoutContext(orders: orders, shopper: shopper, state: state, user: try context.currentUser()))
     }
 
@@ -317,17 +320,16 @@ extension ShopApp {
     }
 
     static func checkoutPlace(_ context: inout RequestContext) throws -> Response {
+        // A replayed or double-clicked POST after the order was placed: back to that order.
+        if let orders = context.environment.orders, let shopper = try context.shopper(),
+           let previous = try orders.checkout(shopper), let path = previous.placedOrderPath,
+           context.request.formValue("idempotency_key") == previous.idempotencyKey {
+            return .redirect(to: path)
+        }
         let checkout: CheckoutContext
         switch try loadCheckout(&context) {
         case let .success(found): checkout = found
-        case let .failure(redirect):
-            // A replayed POST after the order emptied the cart: show the order it placed.
-            if let key = context.request.formValue("idempotency_key"), !key.isEmpty,
-               let orders = context.environment.orders, let shopper = try context.shopper(),
-               case let .alreadyPlaced(order)? = try? orders.placeOrder(replayDraft(key, shopper, context), context.now) {
-                return .redirect(to: SiteRoute.order(number: order.number, token: nil).path)
-            }
-            return redirect.response
+        case let .failure(redirect): return redirect.response
         }
         let key = context.request.formValue("idempotency_key") ?? ""
         guard !key.isEmpty, key == checkout.state.idempotencyKey else { return try checkoutReview(&context) }
@@ -352,23 +354,18 @@ extension ShopApp {
             if checkout.state.saveAddress, let user = checkout.user, let store = context.environment.addresses {
                 _ = try store.save(user.id, preview.address)
             }
-            try checkout.orders.saveCheckout(checkout.shopper, nil)
+            let path = SiteRoute.order(number: order.number, token: guestToken).path
+            var finished = checkout.state
+            finished.placedOrderPath = path
+            try checkout.orders.saveCheckout(checkout.shopper, finished)
             context.invalidateCart()
             context.setFlash(Flash(kind: .success, text: l10n(.orderPlacedTitle, ["number": order.number])))
-            return .redirect(to: SiteRoute.order(number: order.number, token: guestToken).path)
+            return .redirect(to: path)
         case let .insufficientStock(available):
             return try soldOut(&context, preview.lines, available)
         case .pricesChanged, .unavailable:
             return try checkoutReview(&context, notice: l10n(.checkoutChangedText), status: .conflict)
         }
-    }
-
-    private static func replayDraft(_ key: String, _ shopper: Shopper, _ context: RequestContext) -> OrderDraft {
-        let zero = Money.zero(context.environment.currency)
-        return OrderDraft(shopper: shopper, userID: nil, email: "", shippingAddress: Address(firstName: "", lastName: "", phone: "", line1: "",
-                                                                                          city: "", postalCode: "", countryCode: ""),
-                          shippingMethodName: "", shippingCost: zero, lines: [], subtotal: zero, discount: zero, voucherCode: nil,
-                          total: zero, idempotencyKey: key, guestTokenHash: nil, confirmation: nil)
     }
 
     static func confirmationEmail(_ order: Order, token: String?, _ context: RequestContext) -> OutboxDraft {

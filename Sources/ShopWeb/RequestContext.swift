@@ -165,6 +165,17 @@ struct RequestContext {
         loadedPricedCart = nil
     }
 
+    /// The variant with its stock lowered by other shoppers' live reservations (issue #5): what
+    /// this visitor can actually buy now.
+    mutating func withReservations(_ variant: Variant) throws -> Variant {
+        guard let orders = environment.orders, case .tracked(_, false) = variant.inventory else { return variant }
+        let available = try orders.available([variant.id], try shopper(), now)[variant.id] ?? nil
+        guard let available else { return variant }
+        var adjusted = variant
+        adjusted.inventory = .tracked(quantity: available, allowsBackorder: false)
+        return adjusted
+    }
+
     /// Forgets the loaded cart (the store changed it, e.g. placing an order).
     mutating func invalidateCart() {
         loadedCart = nil

@@ -361,7 +361,7 @@ public enum ShopApp {
             return context.errorPage(.notFound)
         }
         let requestedVariant = request.formValue("variant").flatMap { Int64($0) }.map(Variant.ID.init(rawValue:))
-        let variant = requestedVariant.flatMap { id in product.variants.first { $0.id == id } }
+        let chosen = requestedVariant.flatMap { id in product.variants.first { $0.id == id } }
             ?? (product.hasOptions ? nil : product.defaultVariant)
         let quantityText = request.formValue("quantity") ?? "1"
         let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
@@ -377,7 +377,8 @@ public enum ShopApp {
                                                   node: Views.product(model, related: [], l10n: context.l10n)),
                             status: .unprocessableContent)
         }
-        guard let variant else { return try rejected(context.l10n(.cartErrorChooseVariant)) }
+        guard let listed = chosen else { return try rejected(context.l10n(.cartErrorChooseVariant)) }
+        let variant = try context.withReservations(listed)
         var cart = try context.cart()
         do {
             let quantity = try CartQuantity.parse(quantityText)
@@ -414,9 +415,10 @@ public enum ShopApp {
             }
             return .redirect(to: SiteRoute.cart.path)
         }
+        let available = try context.withReservations(variant!)
         do {
             let quantity = try CartQuantity.parse(context.request.formValue("quantity") ?? "")
-            try cart.setQuantity(quantity, of: variant!)
+            try cart.setQuantity(quantity, of: available)
         } catch {
             let priced = try context.pricedCart()
             let model = context.models.cartPage(priced, totals: try cartTotals(&context), recommendations: [],

@@ -41,6 +41,8 @@ extension CommandLine {
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
       --mail-from ADDR  serve: sender address of emails (default shop@localhost)
+      --shop-config FILE  serve: shipping methods, payment instructions, reservation minutes
+                        (JSON, docs/ORDERS.md; default: the demo's shop.json)
       --dry-run         import, campaigns import: read and check the file, write nothing
       --status STATUS   orders list: only orders in this status
     """
@@ -55,7 +57,7 @@ extension CommandLine {
             }
             let known: Set<String> = switch command {
             case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
-                           "smtp-url", "mail-from", "help"]
+                           "smtp-url", "mail-from", "shop-config", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "help"]

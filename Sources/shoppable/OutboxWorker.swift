@@ -19,6 +19,10 @@ final class OutboxWorker: @unchecked Sendable {
 
     /// How often the table is checked when nothing wakes the worker, in seconds.
     let pollInterval: Double
+    /// Other periodic chores (sweeping expired stock reservations and sessions), run about once a
+    /// minute on the same thread.
+    var housekeeping: (@Sendable () -> Void)?
+    private var lastHousekeeping = Date.distantPast
 
     init(accounts: AccountStore, transport: MailTransport, sender: EmailAddress, pollInterval: Double = 1,
          log: @escaping @Sendable (String) -> Void) {
@@ -34,6 +38,10 @@ final class OutboxWorker: @unchecked Sendable {
         let thread = Thread { [self] in
             while !isStopping {
                 deliverDue()
+                if let housekeeping, Date().timeIntervalSince(lastHousekeeping) >= 60 {
+                    lastHousekeeping = Date()
+                    housekeeping()
+                }
                 _ = wakeUp.wait(timeout: .now() + pollInterval)
             }
             finished.signal()

@@ -28,24 +28,38 @@ enum Serve {
         let host = options.value("host", default: "127.0.0.1")!
         let publicURL = options.value("public-url") ?? "http://\(host):\(port)"
         let accounts = AccountStore.sqlite(database)
-        let environment = AppEnvironment(
+        let orders = OrderStore.sqlite(database)
+        let shopConfig = try loadShopConfig(options, currency: currency)
+        var environment = AppEnvironment(
             catalog: catalog, sessions: SessionStore.sqlite(database), accounts: accounts,
             campaigns: CampaignStore.sqlite(database), crypto: .sodium(),
             publicURL: publicURL, currency: currency, timeZone: timeZone,
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
+        environment.orders = orders
+        environment.addresses = AddressStore.sqlite(database)
+        environment.shippingMethods = shopConfig.shippingMethods
+        environment.paymentInstructions = shopConfig.paymentInstructions
+        environment.reservationLifetime = shopConfig.reservationDuration
 
         let outbox = OutboxWorker(accounts: accounts, transport: try mailTransport(options),
                                   sender: EmailAddress(options.value("mail-from", default: "shop@localhost")!,
                                                        displayName: "Shoppable"),
                                   log: { printLine($0) })
+        let sessions = environment.sessions
+        let liveEnvironment = environment
+        outbox.housekeeping = {
+            let now = Date()
+            _ = try? orders.sweepExpiredReservations(now)
+            _ = try? sessions.purgeExpired(now)
+        }
         outbox.start()
         defer { outbox.stop() }
 
         let configuration = HTTPServer.Configuration(host: host, port: port,
                                                      threadCount: max(threads, 1))
         let server = HTTPServer(configuration: configuration, logger: { printLine($0) }) { request in
-            ShopApp.handle(request, environment)
+            ShopApp.handle(request, liveEnvironment)
         }
         try server.start()
         printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(options.database), \(threads) threads). Ctrl-C stops.")
@@ -101,4 +115,23 @@ func mailTransport(_ options: Options) throws -> MailTransport {
     let directory = URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("outbox")
     printLine("shoppable: no --smtp-url: emails are written to \(directory.path)/")
     return .files(directory: directory, onWrite: { printLine("outbox: wrote \($0)") })
+}
+
+/// The shop configuration (shipping methods, payment instructions, reservation time): the file
+/// named by `--shop-config` / `SHOPPABLE_SHOP_CONFIG`, else the demo's `DemoCatalog/shop.json`.
+func loadShopConfig(_ options: Options, currency: Currency) throws -> ShopConfig {
+    let path: String
+    if let given = options.value("shop-config") {
+        path = given
+    } else if let bundled = Bundle.module.url(forResource: "shop", withExtension: "json", subdirectory: "DemoCatalog") {
+        path = bundled.path
+    } else {
+        return ShopConfig(shippingMethods: [], paymentInstructions: "", reservationMinutes: ShopConfig.defaultReservationMinutes)
+    }
+    guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read the shop configuration “\(path)”") }
+    do {
+        return try ShopConfigFile.read(data, fileName: (path as NSString).lastPathComponent, currency: currency)
+    } catch {
+        throw UsageError("shop configuration: \(error.description)")
+    }
 }

@@ -13,6 +13,8 @@ public final class TestShop: @unchecked Sendable {
     public let accounts: AccountStore
     /// The campaigns the shop knows (in memory).
     public let campaigns: CampaignStore
+    /// Orders, reservations and checkouts (in memory, over the same state as sessions).
+    public var orders: OrderStore? { environment.orders }
     public var environment: AppEnvironment
     /// Cookies the visitor's browser holds (name → value), updated from `Set-Cookie`.
     public var cookies: [String: String] = [:]
@@ -31,12 +33,16 @@ public final class TestShop: @unchecked Sendable {
         sessions = .inMemory(memory)
         accounts = .inMemory(memory)
         campaigns = .inMemory()
+        let orderStore = OrderStore.inMemory(memory, catalog: catalog)
+        let addressStore = AddressStore.inMemory(memory)
         if !drafts.isEmpty { _ = try catalog.upsert(drafts) }
         let clock = self.clock
         environment = AppEnvironment(catalog: catalog, sessions: sessions, accounts: accounts, campaigns: campaigns,
                                      crypto: .testing,
                                      publicURL: "https://shop.test", timeZone: TimeZone(identifier: "UTC")!,
                                      now: { clock.now })
+        environment.orders = orderStore
+        environment.addresses = addressStore
         let counter = Counter()
         environment.makeSessionToken = { String(format: "%032x", counter.next()) }
         environment.log = { [weak self] line in

@@ -222,6 +222,6 @@ document.querySelectorAll("[data-held-until]").forEach(function (note) {
   }
   tick();
 });
-document.querySelectorAll("button[data-once]").forEach(function (button) {
+document.querySelectorAll("button[data-single-submit]").forEach(function (button) {
   button.form.addEventListener("submit", function () { setTimeout(function () { button.disabled = true; }, 0); });
 });

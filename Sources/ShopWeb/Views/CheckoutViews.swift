@@ -266,7 +266,7 @@ extension Views {
             HTML.form(.method("post"), .action(SiteRoute.checkoutPlace.path), .class("place-form")) {
                 Personalization.csrfField
                 input(.type("hidden"), .name("idempotency_key"), .value(model.idempotencyKey))
-                button(.type("submit"), .class("button button-primary button-wide"), .data("once", "")) { l10n(.checkoutPlace) }
+                button(.type("submit"), .class("button button-primary button-wide"), .data("single-submit", "")) { l10n(.checkoutPlace) }
             }
         }
     }

@@ -1,0 +1,248 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+private let lamp = ProductDraft.mock(handle: "lamp", title: "Desk Lamp", category: "Lamps",
+                                     variants: [.mock(sku: "LAMP-1", price: .usd(30_00), inventory: .tracked(quantity: 5, allowsBackorder: false))])
+private let last = ProductDraft.mock(handle: "last", title: "Last One", category: "Lamps",
+                                     variants: [.mock(sku: "LAST-1", price: .usd(50_00), inventory: .tracked(quantity: 1, allowsBackorder: false))])
+private let mug = ProductDraft.mock(handle: "mug", title: "Mug", category: "Kitchen",
+                                    variants: [.mock(sku: "MUG-1", price: .usd(10_00), inventory: .untracked)])
+
+private let address: [(String, String)] = [
+    ("first_name", "Ana"), ("last_name", "Lima"), ("phone", "+1 555 0100"), ("line1", "1 Main St"), ("line2", ""),
+    ("city", "Springfield"), ("postal_code", "12345"), ("region", ""), ("country", "US"), ("address_email", ""),
+]
+
+private func shop(_ drafts: [ProductDraft] = [lamp, last, mug]) throws -> TestShop {
+    let shop = try TestShop(drafts)
+    shop.environment.shippingMethods = [
+        ShippingMethod(id: "standard", name: "Standard", price: .usd(4_90), freeAbove: .usd(100_00)),
+        ShippingMethod(id: "express", name: "Express", price: .usd(12_00), countries: ["US"]),
+    ]
+    shop.environment.paymentInstructions = "Bank transfer to Example Bank, IBAN XX00 0000.\nReference: your order number."
+    return shop
+}
+
+/// Walks a guest through address and shipping to the review page; returns the review page.
+@discardableResult
+private func reachReview(_ shop: TestShop, email: String = "guest@example.com", method: String = "standard") throws -> TestResponse {
+    #expect(try shop.get("/checkout").header("Location") == "/checkout/address")
+    let submitted = try shop.post("/checkout/address", [("email", email)] + address)
+    #expect(submitted.status == 303 && submitted.header("Location") == "/checkout/shipping", "\(submitted.text.prefix(0))")
+    #expect(try shop.post("/checkout/shipping", [("method", method)]).header("Location") == "/checkout/review")
+    return try shop.get("/checkout/review")
+}
+
+private func idempotencyKey(_ page: TestResponse) throws -> String {
+    String(try #require(page.text.firstMatch(of: /name="idempotency_key" value="([^"]+)"/)?.1))
+}
+
+@Suite("Checkout and orders")
+struct CheckoutFlowTests {
+    @Test func aGuestGoesFromCartToAnOrderAwaitingPayment() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "2")])
+        let review = try reachReview(shop)
+        #expect(review.status == 200)
+        #expect(review.text.contains("$60.00") && review.text.contains("Shipping (Standard)") && review.text.contains("$64.90"))
+        #expect(review.text.contains("We&#39;re holding these items for you until"))
+        let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
+        #expect(placed.status == 303)
+        let location = try #require(placed.header("Location"))
+        #expect(location.hasPrefix("/orders/") && location.contains("?token="))
+        let order = try shop.get(location)
+        #expect(order.status == 200 && order.text.contains("Awaiting payment") && order.text.contains("IBAN XX00 0000"))
+        #expect(order.text.contains("Thank you! Your order"))
+        #expect(try shop.get("/cart").text.contains("Your cart is empty"))
+        let email = try #require(try shop.outbox().last)
+        #expect(email.draft.toAddress == "guest@example.com" && email.draft.subject.contains("order"))
+        #expect(email.draft.textBody.contains("https://shop.test/orders/"))
+        let number = String(location.dropFirst("/orders/".count).prefix { $0 != "?" })
+        #expect(try shop.get("/orders/\(number)").status == 404, "without the token a guest order is not shown")
+        #expect(try shop.get("/orders/\(number)?token=wrong").status == 404)
+    }
+
+    @Test func replayingPlaceOrderCreatesOneOrder() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let key = try idempotencyKey(try reachReview(shop))
+        let first = try shop.post("/checkout/place", [("idempotency_key", key)])
+        let second = try shop.post("/checkout/place", [("idempotency_key", key)])
+        #expect(first.status == 303 && second.status == 303)
+        #expect(second.header("Location")?.hasPrefix("/orders/") == true)
+        #expect(try shop.orders!.allOrders(nil).count == 1)
+    }
+
+    @Test func aPriceChangeAfterReviewNeedsConfirmation() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let key = try idempotencyKey(try reachReview(shop))
+        var dearer = lamp
+        dearer.variants[0].price = .usd(35_00)
+        _ = try shop.catalog.upsert([dearer])
+        let changed = try shop.post("/checkout/place", [("idempotency_key", key)])
+        #expect(changed.status == 409 && changed.text.contains("Prices or your voucher changed") && changed.text.contains("$39.90"))
+        #expect(try shop.orders!.allOrders(nil).isEmpty)
+        let confirmed = try shop.post("/checkout/place", [("idempotency_key", key)])
+        #expect(confirmed.status == 303)
+        let order = try #require(try shop.orders!.allOrders(nil).first)
+        #expect(order.total == .usd(39_90))
+    }
+
+    @Test func aVoucherThatExpiresBeforeOrderingIsDroppedWithAMessage() throws {
+        let shop = try shop()
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "ten", title: "Ten", startsAt: shop.clock.now - 60, endsAt: shop.clock.now + 600,
+            discount: .percentage(10), voucherCode: VoucherCode("TEN"))])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/voucher", [("code", "ten")])
+        let review = try reachReview(shop)
+        #expect(review.text.contains("Discount (TEN)") && review.text.contains("$31.90"))
+        shop.clock.advance(by: 700)
+        let changed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
+        #expect(changed.status == 409 && changed.text.contains("$34.90") && !changed.text.contains("Discount (TEN)"))
+    }
+
+    @Test func theLastItemIsHeldForWhoeverReachedReviewUntilItExpires() throws {
+        let first = try shop()
+        let second = try TestShop()
+        second.environment = first.environment
+        try first.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(first)
+        let blocked = try second.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        #expect(blocked.status == 422 && blocked.text.contains("sold out"))
+        first.clock.advance(by: 16 * 60)
+        #expect(try second.post("/cart/add", [("product", "last"), ("quantity", "1")]).status == 303, "released on expiry")
+    }
+
+    @Test func changingTheCartReleasesTheHold() throws {
+        let first = try shop()
+        let second = try TestShop()
+        second.environment = first.environment
+        try first.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        try first.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        _ = try reachReview(first)
+        let mugID = try #require(try first.catalog.productByHandle("mug")).variants[0].id.rawValue
+        try first.post("/cart/lines/\(mugID)/remove", [])
+        #expect(try second.post("/cart/add", [("product", "last"), ("quantity", "1")]).status == 303)
+    }
+
+    @Test func orderingTakesTheHeldStockAndOthersSeeItSoldOut() throws {
+        let first = try shop()
+        let second = try TestShop()
+        second.environment = first.environment
+        try first.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        try second.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(first)
+        let secondReview = try reachReview(second, email: "b@example.com")
+        #expect(secondReview.status == 409 && secondReview.text.contains("Last One: sold out."))
+        let placed = try first.post("/checkout/place", [("idempotency_key", try idempotencyKey(try first.get("/checkout/review")))])
+        #expect(placed.status == 303)
+        first.clock.advance(by: 3600)
+        #expect(try second.post("/cart/add", [("product", "last"), ("quantity", "1")]).text.contains("sold out"))
+    }
+
+    @Test func unselectedLinesStayInTheCart() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        let mugID = try #require(try shop.catalog.productByHandle("mug")).variants[0].id.rawValue
+        try shop.post("/cart/lines/\(mugID)/select", [])
+        let review = try reachReview(shop)
+        #expect(!review.text.contains(">Mug<"))
+        try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
+        let cart = try #require(try shop.get("/cart").text.components(separatedBy: "class=\"related\"").first)
+        #expect(cart.contains(">Mug<") && !cart.contains(">Desk Lamp<"))
+    }
+
+    @Test func anOrderKeepsWhatWasBoughtWhenTheCatalogChanges() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(try reachReview(shop)))])
+        var renamed = lamp
+        renamed.title = "Renamed Lamp"
+        renamed.variants[0].price = .usd(99_00)
+        _ = try shop.catalog.upsert([renamed])
+        let order = try #require(try shop.orders!.allOrders(nil).first)
+        let page = try shop.get("/orders/\(order.number)?token=x")
+        #expect(page.status == 404)
+        let stored = try #require(try shop.orders!.order(order.number))
+        #expect(stored.lines.first?.title == "Desk Lamp" && stored.lines.first?.unitPrice == .usd(30_00))
+    }
+
+    @Test func anEmptySelectionCannotCheckOut() throws {
+        let shop = try shop()
+        let response = try shop.get("/checkout")
+        #expect(response.status == 303 && response.header("Location") == "/cart")
+    }
+
+    @Test func addressFieldsAreCheckedOneByOneAndEscaped() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let payload = "<script>alert(1)</script>"
+        let response = try shop.post("/checkout/address", [("email", "nope"), ("first_name", payload), ("last_name", ""),
+                                                           ("phone", "12"), ("line1", ""), ("city", payload),
+                                                           ("postal_code", ""), ("country", "ZZ")])
+        #expect(response.status == 422)
+        for message in ["Please enter an email address", "Please fill this in.", "Please enter a phone number",
+                        "Please choose a country from the list."] {
+            #expect(response.text.contains(message), "\(message)")
+        }
+        #expect(!response.text.contains("<script>alert") && response.text.contains("&lt;script&gt;"))
+    }
+}
+
+@Suite("Address book")
+struct AddressBookTests {
+    private func signedIn() throws -> TestShop {
+        let shop = try shop()
+        try shop.post("/account/register", [("name", "Ana Lima"), ("email", "ana@example.com"),
+                                            ("password", "Blue9sky!"), ("password_confirmation", "Blue9sky!")])
+        return shop
+    }
+
+    @Test func guestsAreAskedToSignIn() throws {
+        #expect(try shop().get("/account/addresses").status == 303)
+    }
+
+    @Test func addressesAreAddedListedByNameEditedAndDeletedWithConfirmation() throws {
+        let shop = try signedIn()
+        for (first, last) in [("Zeynep", "Kaya"), ("Ali", "Demir"), ("Şule", "Öztürk"), ("<b>Bob</b>", "\"onmouseover=x")] {
+            let saved = try shop.post("/account/addresses", address.map { $0.0 == "first_name" ? ($0.0, first) : $0.0 == "last_name" ? ($0.0, last) : $0 })
+            #expect(saved.status == 303, "\(first)")
+        }
+        let list = try shop.get("/account/addresses").text
+        let order = ["Ali Demir", "&lt;b&gt;Bob&lt;/b&gt;", "Şule Öztürk", "Zeynep Kaya"].map { list.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil })
+        #expect(order[0]! < order[2]! && order[2]! < order[3]!)
+        #expect(list.contains(">S</h2>") && list.contains(">A</h2>") && !list.contains("<b>Bob"))
+        let id = try #require(list.firstMatch(of: /\/account\/addresses\/(\d+)\/delete/)?.1)
+        let edit = try shop.get("/account/addresses/\(id)")
+        #expect(edit.text.contains("value=\"1 Main St\""))
+        let confirm = try shop.get("/account/addresses/\(id)/delete")
+        #expect(confirm.text.contains("Delete this address?"))
+        try shop.post("/account/addresses/\(id)/delete", [])
+        #expect(try shop.get("/account/addresses").text.components(separatedBy: "class=\"address-card\"").count - 1 == 3)
+    }
+
+    @Test func signedInCheckoutUsesASavedAddressAndListsTheOrder() throws {
+        let shop = try signedIn()
+        try shop.post("/account/addresses", address + [("default", "1")])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let page = try shop.get("/checkout/address").text
+        let id = try #require(page.firstMatch(of: /name="address_id" value="(\d+)" checked/)?.1)
+        #expect(try shop.post("/checkout/address", [("address_id", String(id))]).header("Location") == "/checkout/shipping")
+        try shop.post("/checkout/shipping", [("method", "express")])
+        let review = try shop.get("/checkout/review")
+        let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
+        let location = try #require(placed.header("Location"))
+        #expect(!location.contains("token="))
+        #expect(try shop.get(location).text.contains("Express"))
+        #expect(try shop.get("/orders").text.contains(String(location.dropFirst("/orders/".count))))
+    }
+}
