@@ -145,6 +145,7 @@ def browser():
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(20)
+    driver.implicitly_wait(5)  # a busy CI machine may take a moment to render the next page
     # Headless Chromium will not make a window narrower than 500 px: emulate the phone instead.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
