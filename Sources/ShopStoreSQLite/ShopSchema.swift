@@ -479,5 +479,17 @@ public enum ShopSchema {
             ) WITHOUT ROWID;
             CREATE INDEX order_idempotency_keys_order ON order_idempotency_keys (order_id);
             """),
+        Migration(version: 7, sql: """
+            -- What shoppers see as available is stock minus live reservations (issue #5), so
+            -- holding or releasing stock changes catalog pages: bump the catalog version like any
+            -- other catalog change. (A reservation that simply expires is deleted by the sweeper
+            -- within a minute, which bumps it then.)
+            CREATE TRIGGER stock_reservations_insert_bumps_catalog_version AFTER INSERT ON stock_reservations
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER stock_reservations_update_bumps_catalog_version AFTER UPDATE ON stock_reservations
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE TRIGGER stock_reservations_delete_bumps_catalog_version AFTER DELETE ON stock_reservations
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            """),
     ]
 }

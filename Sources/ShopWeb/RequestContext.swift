@@ -176,6 +176,26 @@ struct RequestContext {
         return adjusted
     }
 
+    /// Products with each tracked variant's stock lowered by every live reservation: what a page
+    /// shared by all visitors may promise (cached pages are rebuilt when reservations change).
+    func availableToEveryone(_ products: [Product]) throws -> [Product] {
+        guard let orders = environment.orders else { return products }
+        let tracked = products.flatMap(\.variants).filter {
+            if case .tracked(_, false) = $0.inventory { return true } else { return false }
+        }
+        guard !tracked.isEmpty else { return products }
+        let available = try orders.available(tracked.map(\.id), nil, now)
+        return products.map { product in
+            var product = product
+            for index in product.variants.indices {
+                if case .tracked(_, false) = product.variants[index].inventory, let count = available[product.variants[index].id] ?? nil {
+                    product.variants[index].inventory = .tracked(quantity: count, allowsBackorder: false)
+                }
+            }
+            return product
+        }
+    }
+
     /// Forgets the loaded cart (the store changed it, e.g. placing an order).
     mutating func invalidateCart() {
         loadedCart = nil

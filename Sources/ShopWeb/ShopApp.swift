@@ -227,8 +227,9 @@ public enum ShopApp {
                   var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    defaultSort: .featured) else { return nil }
             query.categoryID = category.id
-            let result = try catalog.products(query)
+            var result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
+            result.products = try context.availableToEveryone(result.products)
             let model = context.models.categoryPage(category: category, page: result, listing: listing, pageSize: pageSize)
             return PageContent(title: category.name, tab: .categories,
                                node: Views.category(model, l10n: context.l10n, returnTo: context.canonicalPath))
@@ -276,9 +277,10 @@ public enum ShopApp {
 
     private static func product(_ context: inout RequestContext, handle: String, variant: Variant.ID?) throws -> Response {
         try cachedPage(&context) { context in
-            guard let product = try context.environment.catalog.productByHandle(handle), !product.variants.isEmpty else {
+            guard let listed = try context.environment.catalog.productByHandle(handle), !listed.variants.isEmpty else {
                 return nil
             }
+            let product = try context.availableToEveryone([listed])[0]
             let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
             let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
             return PageContent(title: product.title, tab: .categories, mainClass: "product-page",

@@ -49,3 +49,26 @@ struct CatalogVersionTests {
         #expect(try catalog.version() != mid)
     }
 }
+
+@Suite("Catalog version and reservations")
+struct ReservationVersionTests {
+    @Test func holdingAndReleasingStockChangesTheCatalogVersion() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        defer { database.close() }
+        let catalog = CatalogStore.sqlite(database)
+        _ = try catalog.upsert([.mock(handle: "chair", variants: [.mock(sku: "C", inventory: .tracked(quantity: 3, allowsBackorder: false))])])
+        let variant = try #require(try catalog.productByHandle("chair")).variants[0].id
+        let sessions = SessionStore.sqlite(database)
+        let now = Date(timeIntervalSince1970: 1_780_000_000)
+        try sessions.create(Session(id: "guest", csrfToken: "t", createdAt: now, lastSeenAt: now, expiresAt: now + 3600))
+        let orders = OrderStore.sqlite(database)
+        let before = try catalog.version()
+        _ = try orders.reserve(.guest("guest"), [StockRequest(variantID: variant, quantity: 1)], now + 900, now)
+        let held = try catalog.version()
+        #expect(held != before, "a hold changes what pages may promise")
+        try orders.releaseReservation(.guest("guest"))
+        #expect(try catalog.version() != held)
+    }
+}

@@ -246,3 +246,19 @@ struct AddressBookTests {
         #expect(try shop.get("/orders").text.contains(String(location.dropFirst("/orders/".count))))
     }
 }
+
+@Suite("Availability shown to everyone")
+struct AvailabilityTests {
+    @Test func heldStockIsNotOfferedOnTheProductPage() throws {
+        let first = try shop([lamp, last])
+        first.environment.pageCache = PageCache(capacity: 0)  // the in-memory stores do not version reservations
+        let second = try TestShop()
+        second.environment = first.environment
+        #expect(try second.get("/products/last").text.contains("Only 1 left"))
+        try first.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(first)
+        let page = try second.get("/products/last").text
+        #expect(page.contains("Sold out") && !page.contains("Only 1 left"))
+        #expect(try second.get("/categories/lamps").text.contains("card card-sold-out"))
+    }
+}
