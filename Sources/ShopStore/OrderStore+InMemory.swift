@@ -190,7 +190,7 @@ extension OrderStore {
             state.carts[draft.shopper] = kept == Cart() ? nil : kept
         }
         state.reservations[draft.shopper] = nil
-        if let confirmation = draft.confirmation { state.enqueue(confirmation) }
+        if let confirmation = draft.confirmation { state.enqueue(confirmation.fillingOrderNumber(order.number)) }
         return .placed(order)
     }
 }

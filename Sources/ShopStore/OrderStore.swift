@@ -33,7 +33,8 @@ public struct OrderDraft: Hashable, Sendable {
     public var idempotencyKey: String
     /// SHA-256 (hex) of the token in a guest's order link; nil for account orders.
     public var guestTokenHash: String?
-    /// The confirmation email, queued in the same transaction.
+    /// The confirmation email, queued in the same transaction. Its subject and bodies may hold
+    /// `OutboxDraft.orderNumberPlaceholder`, replaced by the number the store gives the order.
     public var confirmation: OutboxDraft?
 
     public init(shopper: Shopper, userID: User.ID?, email: String, shippingAddress: Address, shippingMethodName: String,
@@ -196,5 +197,19 @@ public struct CheckoutState: Codable, Hashable, Sendable {
         self.shippingMethodID = shippingMethodID
         self.reviewedPrices = reviewedPrices
         self.idempotencyKey = idempotencyKey
+    }
+}
+
+extension OutboxDraft {
+    /// Stands for the order number in an order confirmation written before the order exists.
+    public static let orderNumberPlaceholder = "{order-number}"
+
+    /// The message with `orderNumberPlaceholder` replaced by `number`.
+    public func fillingOrderNumber(_ number: String) -> OutboxDraft {
+        var filled = self
+        filled.subject = subject.replacingOccurrences(of: Self.orderNumberPlaceholder, with: number)
+        filled.textBody = textBody.replacingOccurrences(of: Self.orderNumberPlaceholder, with: number)
+        filled.htmlBody = htmlBody?.replacingOccurrences(of: Self.orderNumberPlaceholder, with: number)
+        return filled
     }
 }

@@ -361,7 +361,7 @@ enum SQLOrders {
             """).run([owner.value, SQLCatalog.jsonIDs(wanted.map(\.0.rawValue))])
         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
 
-        if let message = draft.confirmation {
+        if let message = draft.confirmation?.fillingOrderNumber(order.number) {
             let createdAt = StoredTime.unixSeconds(message.createdAt)
             try connection.prepare("""
                 INSERT INTO outbox (to_address, to_name, subject, text_body, html_body, created_at, next_attempt_at)

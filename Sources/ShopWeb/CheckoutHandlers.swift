@@ -341,16 +341,18 @@ extension ShopApp {
         let email = checkout.user?.email ?? checkout.state.email ?? ""
         let guestToken = checkout.user == nil ? context.environment.crypto.randomToken() : nil
         let l10n = context.l10n
-        let draft = OrderDraft(
+        var draft = OrderDraft(
             shopper: checkout.shopper, userID: checkout.user?.id, email: email, shippingAddress: preview.address,
             shippingMethodName: preview.shippingMethod.name, shippingCost: preview.shippingCost, lines: preview.lines,
             subtotal: preview.totals.subtotal, discount: preview.totals.discount,
             voucherCode: preview.totals.appliedCampaign?.voucherCode?.normalized, total: preview.total,
             idempotencyKey: key, guestTokenHash: guestToken.map(context.environment.crypto.sha256Hex),
             confirmation: nil)
+        // The confirmation is queued in the order's own transaction (a crash loses no email); the
+        // store fills in the order number it assigns.
+        draft.confirmation = confirmationEmail(draft, token: guestToken, context)
         switch try checkout.orders.placeOrder(draft, context.now) {
         case let .placed(order), let .alreadyPlaced(order):
-            try context.environment.accounts.enqueue(confirmationEmail(order, token: guestToken, context))
             if checkout.state.saveAddress, let user = checkout.user, let store = context.environment.addresses {
                 _ = try store.save(user.id, preview.address)
             }
@@ -368,15 +370,16 @@ extension ShopApp {
         }
     }
 
-    static func confirmationEmail(_ order: Order, token: String?, _ context: RequestContext) -> OutboxDraft {
+    static func confirmationEmail(_ order: OrderDraft, token: String?, _ context: RequestContext) -> OutboxDraft {
         let l10n = context.l10n
+        let number = OutboxDraft.orderNumberPlaceholder
         let lines = order.lines.map { "\($0.quantity) × \($0.title)\($0.variantTitle.isEmpty ? "" : " (\($0.variantTitle))") — \(l10n.money($0.total))" }
             .joined(separator: "\n")
-        let link = context.environment.publicURL + SiteRoute.order(number: order.number, token: token).path
+        let link = context.environment.publicURL + "/orders/" + number + (token.map { "?token=\($0)" } ?? "")
         return OutboxDraft(
             toAddress: order.email, toName: order.shippingAddress.fullName,
-            subject: l10n(.orderEmailSubject, ["shop": l10n(.shopName), "number": order.number]),
-            textBody: l10n(.orderEmailBody, ["name": order.shippingAddress.firstName, "number": order.number,
+            subject: l10n(.orderEmailSubject, ["shop": l10n(.shopName), "number": number]),
+            textBody: l10n(.orderEmailBody, ["name": order.shippingAddress.firstName, "number": number,
                                              "total": l10n.money(order.total), "lines": lines,
                                              "payment": context.environment.paymentInstructions, "link": link]),
             createdAt: context.now)

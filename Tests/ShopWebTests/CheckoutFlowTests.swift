@@ -63,6 +63,8 @@ struct CheckoutFlowTests {
         #expect(email.draft.toAddress == "guest@example.com" && email.draft.subject.contains("order"))
         #expect(email.draft.textBody.contains("https://shop.test/orders/"))
         let number = String(location.dropFirst("/orders/".count).prefix { $0 != "?" })
+        #expect(email.draft.subject.contains(number) && email.draft.textBody.contains("https://shop.test" + location),
+                "queued with the order, number and guest link filled in")
         #expect(try shop.get("/orders/\(number)").status == 404, "without the token a guest order is not shown")
         #expect(try shop.get("/orders/\(number)?token=wrong").status == 404)
     }
