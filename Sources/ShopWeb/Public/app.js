@@ -215,11 +215,27 @@ document.querySelectorAll("[data-held-until]").forEach(function (note) {
   var until = Date.parse(note.getAttribute("data-held-until"));
   if (isNaN(until)) return;
   var text = note.textContent;
+  var active = false;
+  ["pointerdown", "keydown", "scroll", "touchstart"].forEach(function (name) {
+    window.addEventListener(name, function () { active = true; }, { passive: true });
+  });
   function tick() {
     var left = Math.max(0, Math.round((until - Date.now()) / 1000));
     note.textContent = text + " (" + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + ")";
     if (left > 0) setTimeout(tick, 1000);
   }
+  // While the shopper is active on the review page, the hold is renewed every few minutes (the
+  // server extends it each time the review is loaded).
+  setInterval(function () {
+    if (!active || document.hidden || !window.fetch) return;
+    active = false;
+    fetch(window.location.pathname, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : ""; })
+      .then(function (html) {
+        var match = /data-held-until="([^"]+)"/.exec(html);
+        if (match && !isNaN(Date.parse(match[1]))) until = Date.parse(match[1]);
+      }).catch(function () {});
+  }, 4 * 60 * 1000);
   tick();
 });
 document.querySelectorAll("button[data-single-submit]").forEach(function (button) {
