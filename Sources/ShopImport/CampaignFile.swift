@@ -138,7 +138,7 @@ public enum CampaignFile {
             }
             voucherCode = code
         }
-        let usageLimit = try fields.int("usageLimitPerAccount")
+        let usageLimit = try fields.int("usageLimitPerAccount", acceptsText: true)
         if let usageLimit, usageLimit < 1 {
             throw fields.error("usageLimitPerAccount", "must be at least 1 (leave it out for no limit)")
         }
@@ -153,7 +153,7 @@ public enum CampaignFile {
         switch type {
         case "percentage":
             try rule.checkKnown(["type", "percent"])
-            guard let percent = try rule.int("percent") else {
+            guard let percent = try rule.int("percent", acceptsText: true) else {
                 throw rule.error("percent", "is required for a percentage rule: a whole number from 1 to 100")
             }
             guard (1...100).contains(percent) else {
@@ -224,7 +224,8 @@ private struct CampaignContext {
 
 /// Typed access to one JSON object of a campaign file, with errors naming the campaign and the
 /// field's dotted path.
-private struct Fields {
+private struct Fields: JSONFieldReader {
+    let exampleAmount = "10.00"
     let fields: [String: JSONNode]
     let line: Int
     let file: String
@@ -262,56 +263,6 @@ private struct Fields {
     }
 
     /// The node, or nil when absent or null.
-    func node(_ key: String) -> JSONNode? {
-        guard let node = fields[key] else { return nil }
-        if case .null = node.value { return nil }
-        return node
-    }
-
-    /// A JSON string, or nil when absent or null.
-    func string(_ key: String) throws(CampaignFileError) -> String? {
-        guard let node = node(key) else { return nil }
-        guard case let .string(text) = node.value else { throw error(key, "expected a string, found \(node.kindName)") }
-        return text
-    }
-
-    /// A non-empty trimmed string.
-    func requiredString(_ key: String, hint: String? = nil) throws(CampaignFileError) -> String {
-        guard let text = try string(key)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-            throw error(key, "is required" + (hint.map { ": \($0)" } ?? ""))
-        }
-        return text
-    }
-
-    /// A whole number written as a JSON number (or a string holding one).
-    func int(_ key: String) throws(CampaignFileError) -> Int? {
-        guard let node = node(key) else { return nil }
-        let text: String
-        switch node.value {
-        case let .number(number): text = number
-        case let .string(string): text = string.trimmingCharacters(in: .whitespaces)
-        default: throw error(key, "expected a whole number, found \(node.kindName)")
-        }
-        guard let value = Int(text) else { throw error(key, "“\(text)” is not a whole number") }
-        return value
-    }
-
-    /// An amount in the shop currency: a decimal string such as `"10.00"` (a JSON number is
-    /// accepted too; its exact text is used).
-    func money(_ key: String, currency: Currency) throws(CampaignFileError) -> Money? {
-        guard let node = node(key) else { return nil }
-        let text: String
-        switch node.value {
-        case let .number(number): text = number
-        case let .string(string): text = string
-        default: throw error(key, "expected an amount such as \"10.00\", found \(node.kindName)")
-        }
-        do {
-            return try Money.parse(text, currency: currency)
-        } catch {
-            throw self.error(key, "“\(text)” is not an amount such as 10.00 (in \(currency.code)): \(error.description)")
-        }
-    }
 
     /// A required RFC 3339 date-time with a time zone (`DateTimeText`).
     func dateTime(_ key: String) throws(CampaignFileError) -> Date {

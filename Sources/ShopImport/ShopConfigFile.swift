@@ -201,7 +201,8 @@ public enum ShopConfigFile {
 }
 
 /// Typed access to one JSON object of the configuration file, with errors naming the field's path.
-private struct ConfigFields {
+private struct ConfigFields: JSONFieldReader {
+    let exampleAmount = "4.90"
     let fields: [String: JSONNode]
     let line: Int
     let file: String
@@ -248,46 +249,6 @@ private struct ConfigFields {
         return edits + (x.count - i) + (y.count - j) <= 1
     }
 
-    func node(_ key: String) -> JSONNode? {
-        guard let node = fields[key] else { return nil }
-        if case .null = node.value { return nil }
-        return node
-    }
-
-    func string(_ key: String) throws(ShopConfigError) -> String? {
-        guard let node = node(key) else { return nil }
-        guard case let .string(text) = node.value else { throw error(key, "expected a string, found \(node.kindName)") }
-        return text
-    }
-
-    func requiredString(_ key: String, hint: String) throws(ShopConfigError) -> String {
-        guard let text = try string(key)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-            throw error(key, "is required: \(hint)")
-        }
-        return text
-    }
-
-    func int(_ key: String) throws(ShopConfigError) -> Int? {
-        guard let node = node(key) else { return nil }
-        guard case let .number(text) = node.value else { throw error(key, "expected a whole number, found \(node.kindName)") }
-        guard let value = Int(text) else { throw error(key, "“\(text)” is not a whole number") }
-        return value
-    }
-
-    func money(_ key: String, currency: Currency) throws(ShopConfigError) -> Money? {
-        guard let node = node(key) else { return nil }
-        let text: String
-        switch node.value {
-        case let .number(number): text = number
-        case let .string(string): text = string
-        default: throw error(key, "expected an amount such as \"4.90\", found \(node.kindName)")
-        }
-        do {
-            return try Money.parse(text, currency: currency)
-        } catch {
-            throw self.error(key, "“\(text)” is not an amount such as 4.90 (in \(currency.code)): \(error.description)")
-        }
-    }
 
     func object(_ key: String) throws(ShopConfigError) -> ConfigFields? {
         guard let node = node(key) else { return nil }

@@ -1,0 +1,71 @@
+import Foundation
+import ShopCore
+
+/// Reading the fields of one JSON object in a merchant's file (campaigns, shop configuration),
+/// with every mistake reported as the file's own error type naming the field.
+///
+/// A conforming type provides the object's fields and how to make an error for a field; the
+/// readers below (`string`, `requiredString`, `int`, `money`) are shared.
+protocol JSONFieldReader {
+    associatedtype Failure: Error
+    /// The object's fields by key.
+    var fields: [String: JSONNode] { get }
+    /// The file's error for `key`, with `message`.
+    func error(_ key: String, _ message: String) -> Failure
+    /// An example amount for messages, e.g. `"10.00"`.
+    var exampleAmount: String { get }
+}
+
+extension JSONFieldReader {
+    /// The field, or nil when absent or null.
+    func node(_ key: String) -> JSONNode? {
+        guard let node = fields[key] else { return nil }
+        if case .null = node.value { return nil }
+        return node
+    }
+
+    /// A JSON string, or nil when absent or null.
+    func string(_ key: String) throws(Failure) -> String? {
+        guard let node = node(key) else { return nil }
+        guard case let .string(text) = node.value else { throw error(key, "expected a string, found \(node.kindName)") }
+        return text
+    }
+
+    /// A non-empty trimmed string; `hint` says what belongs there.
+    func requiredString(_ key: String, hint: String? = nil) throws(Failure) -> String {
+        guard let text = try string(key)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            throw error(key, "is required" + (hint.map { ": \($0)" } ?? ""))
+        }
+        return text
+    }
+
+    /// A whole number written as a JSON number (or, when `acceptsText`, a string holding one).
+    func int(_ key: String, acceptsText: Bool = false) throws(Failure) -> Int? {
+        guard let node = node(key) else { return nil }
+        let text: String
+        switch node.value {
+        case let .number(number): text = number
+        case let .string(string) where acceptsText: text = string.trimmingCharacters(in: .whitespaces)
+        default: throw error(key, "expected a whole number, found \(node.kindName)")
+        }
+        guard let value = Int(text) else { throw error(key, "“\(text)” is not a whole number") }
+        return value
+    }
+
+    /// An amount in the shop currency: a decimal string such as `"10.00"` (a JSON number is
+    /// accepted too; its exact text is used, never a floating-point value).
+    func money(_ key: String, currency: Currency) throws(Failure) -> Money? {
+        guard let node = node(key) else { return nil }
+        let text: String
+        switch node.value {
+        case let .number(number): text = number
+        case let .string(string): text = string
+        default: throw error(key, "expected an amount such as \"\(exampleAmount)\", found \(node.kindName)")
+        }
+        do {
+            return try Money.parse(text, currency: currency)
+        } catch {
+            throw self.error(key, "“\(text)” is not an amount such as \(exampleAmount) (in \(currency.code)): \(error.description)")
+        }
+    }
+}
