@@ -123,7 +123,7 @@ extension SessionStore {
                 try SessionStoreError.checkLines(of: cart)
                 try database.withConnection { connection in
                     try connection.transaction {
-                        try requireOwner(shopper, connection)
+                        try SQLOrders.requireOwner(shopper, connection)
                         try replaceCart(of: shopper, with: cart, connection)
                     }
                 }
@@ -139,7 +139,7 @@ extension SessionStore {
             setFavorite: { shopper, productID, isFavorite, date in
                 try database.withConnection { connection in
                     try connection.transaction {
-                        try requireOwner(shopper, connection)
+                        try SQLOrders.requireOwner(shopper, connection)
                         let owner = Owner(shopper)
                         if isFavorite {
                             try connection.prepare("""
@@ -185,20 +185,6 @@ extension SessionStore {
                       .integer(StoredTime.unixSeconds(session.createdAt)), .integer(StoredTime.unixSeconds(session.lastSeenAt)),
                       .integer(StoredTime.unixSeconds(session.expiresAt)), SQLValue(session.isPersistent)])
         guard connection.changes == 1 else { throw SessionStoreError.sessionAlreadyExists(session.id) }
-    }
-
-    /// Throws unless the shopper's guest session or account is stored.
-    private static func requireOwner(_ shopper: Shopper, _ connection: Connection) throws {
-        switch shopper {
-        case let .guest(id):
-            guard try connection.prepare("SELECT 1 FROM sessions WHERE id = ?").first([.text(id.rawValue)]) != nil else {
-                throw SessionStoreError.sessionNotFound(id)
-            }
-        case let .account(id):
-            guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(id.rawValue)]) != nil else {
-                throw AccountStoreError.userNotFound
-            }
-        }
     }
 
     /// Replaces the shopper's cart lines (with their selection), leaving out variants that no
