@@ -61,6 +61,10 @@ public enum VoucherProblem: Error, Hashable, Sendable, LocalizedError {
     case minimumNotMet(minimum: Money, missing: Money)
     /// No selected line is covered by the campaign's target (or nothing is selected).
     case notApplicable
+    /// The code may be used only so many times per account, and this shopper is not signed in.
+    case signInRequired
+    /// This account has used the code as many times as allowed.
+    case usageLimitReached(limit: Int)
 
     /// English text, e.g. "Add 5.00 USD more to use this code (minimum 50.00 USD)."
     public var errorDescription: String? {
@@ -70,6 +74,8 @@ public enum VoucherProblem: Error, Hashable, Sendable, LocalizedError {
         case let .expired(endedAt): "This code expired at \(endedAt.formatted(.iso8601))."
         case let .minimumNotMet(minimum, missing): "Add \(missing) more to use this code (minimum \(minimum))."
         case .notApplicable: "This code does not apply to any selected item."
+        case .signInRequired: "Sign in to use this code."
+        case let .usageLimitReached(limit): "This code can be used \(limit) time(s) per account, and you have used it."
         }
     }
 }
@@ -177,8 +183,10 @@ public enum CartPricing {
     /// - Throws: `MoneyError.currencyMismatch` when a price, the fixed discount or the minimum is
     ///   in another currency (campaigns are validated on import, so this is a wiring error);
     ///   `MoneyError.overflow` when an amount does not fit in `Int64` minor units.
+    ///   - accountUses: how many orders of the signed-in shopper's account already used this code,
+    ///     or nil for a guest; only campaigns with `usageLimitPerAccount` look at it.
     public static func price(_ lines: [PricingLine], voucherCode: VoucherCode?, campaign: Campaign?,
-                             now: Date, currency: Currency) throws(MoneyError) -> CartTotals {
+                             now: Date, currency: Currency, accountUses: Int? = 0) throws(MoneyError) -> CartTotals {
         var amounts: [Money] = []
         amounts.reserveCapacity(lines.count)
         var subtotal = Money.zero(currency)
@@ -192,7 +200,8 @@ public enum CartPricing {
         }
 
         var discounts = Array(repeating: Money.zero(currency), count: lines.count)
-        let voucher = try decideVoucher(voucherCode, campaign: campaign, lines: lines, subtotal: subtotal, now: now)
+        let voucher = try decideVoucher(voucherCode, campaign: campaign, lines: lines, subtotal: subtotal, now: now,
+                                        accountUses: accountUses)
         if case let .applied(campaign) = voucher {
             let qualifying = lines.indices.filter { lines[$0].isSelected && campaign.target.covers(lines[$0]) }
             let shares = try campaign.discount.shares(of: qualifying.map { amounts[$0] }, currency: currency)
@@ -214,11 +223,15 @@ public enum CartPricing {
 
     /// Decides the voucher (see the order of checks on `CartPricing`).
     static func decideVoucher(_ code: VoucherCode?, campaign: Campaign?, lines: [PricingLine],
-                              subtotal: Money, now: Date) throws(MoneyError) -> VoucherStatus {
+                              subtotal: Money, now: Date, accountUses: Int? = 0) throws(MoneyError) -> VoucherStatus {
         guard let code else { return .none }
         guard let campaign, campaign.voucherCode == code else { return .rejected(code: code, .unknown) }
         if now < campaign.startsAt { return .rejected(code: code, .notStarted(startsAt: campaign.startsAt)) }
         if now >= campaign.endsAt { return .rejected(code: code, .expired(endedAt: campaign.endsAt)) }
+        if let limit = campaign.usageLimitPerAccount {
+            guard let accountUses else { return .rejected(code: code, .signInRequired) }
+            if accountUses >= limit { return .rejected(code: code, .usageLimitReached(limit: limit)) }
+        }
         guard lines.contains(where: { $0.isSelected && campaign.target.covers($0) }) else {
             return .rejected(code: code, .notApplicable)
         }

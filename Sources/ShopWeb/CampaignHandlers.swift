@@ -107,8 +107,19 @@ extension ShopApp {
                         isSelected: cart.line(for: line.variant.id)?.isSelected ?? true)
         }
         let campaign = try cart.voucherCode.flatMap { try context.environment.campaigns.byVoucherCode($0) }
+        // A code limited per account counts the account's earlier orders with it (issue #4).
+        var uses: Int? = 0
+        if let campaign, campaign.usageLimitPerAccount != nil {
+            if let user = try context.currentUser(), let orders = context.environment.orders {
+                uses = try orders.orders(user.id).filter {
+                    $0.status != .cancelled && $0.voucherCode == campaign.voucherCode?.normalized
+                }.count
+            } else {
+                uses = nil
+            }
+        }
         return try CartPricing.price(lines, voucherCode: cart.voucherCode, campaign: campaign, now: context.now,
-                                     currency: context.environment.currency)
+                                     currency: context.environment.currency, accountUses: uses)
     }
 
     /// Products for "You may also like" in the cart: best rated, buyable, not already in it.

@@ -37,7 +37,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case homeSeeRecommendations, homeSeeAll, homeRecommendationsTitle
     case cartVoucherLabel, cartVoucherApply, cartVoucherRemove, cartVoucherApplied, cartDiscount, cartTotal
     case cartSelect, cartSelectAll, cartSelectNone, cartNothingSelected
-    case voucherUnknown, voucherNotStarted, voucherExpired, voucherMinimumNotMet, voucherNotApplicable, voucherInvalidFormat
+    case voucherSignIn, voucherUsedUp, voucherUnknown, voucherNotStarted, voucherExpired, voucherMinimumNotMet, voucherNotApplicable, voucherInvalidFormat
     case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutBackToCart, checkoutChangedTitle, checkoutChangedText, checkoutNothingSelected, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
     case searchTitle, searchPlaceholder, searchResults, searchResultsOne, searchEmptyTitle, searchEmptyText, searchPrompt
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
@@ -199,6 +199,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .cartSelectAll: "Select all"
         case .cartSelectNone: "Select none"
         case .cartNothingSelected: "Tick the items you want to buy."
+        case .voucherSignIn: "Sign in to use the code {code}: it can be used a limited number of times per account."
+        case .voucherUsedUp: "You have already used the code {code} (it can be used {limit} time(s) per account)."
         case .voucherUnknown: "We don't know the code {code}. Check the spelling?"
         case .voucherNotStarted: "The code {code} can be used from {date}."
         case .voucherExpired: "The code {code} ended on {date}."

@@ -455,3 +455,30 @@ struct CampaignValidationTests {
         #expect(CampaignValidationError.endsNotAfterStart(startsAt: now, endsAt: now).errorDescription?.hasPrefix("endsAt: ") == true)
     }
 }
+
+@Suite("Pricing: usage limit per account")
+struct PricingUsageLimitTests {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private var campaign: Campaign {
+        Campaign(id: "once", title: "Once", startsAt: now - 60, endsAt: now + 60, discount: .percentage(10),
+                 voucherCode: VoucherCode("ONCE"), usageLimitPerAccount: 1)
+    }
+    private var lines: [PricingLine] {
+        [PricingLine(variantID: 1, productID: 1, productHandle: "p", categoryHandle: nil,
+                     unitPrice: Money(minorUnits: 10_00, currency: .usd), quantity: 1)]
+    }
+
+    @Test(arguments: [(Int?.none, VoucherProblem.signInRequired), (1, .usageLimitReached(limit: 1))])
+    func aLimitedCodeNeedsAnAccountWithUsesLeft(uses: Int?, problem: VoucherProblem) throws {
+        let totals = try CartPricing.price(lines, voucherCode: VoucherCode("once"), campaign: campaign, now: now,
+                                           currency: .usd, accountUses: uses)
+        #expect(totals.voucher == .rejected(code: VoucherCode("ONCE")!, problem))
+        #expect(totals.discount.isZero)
+    }
+
+    @Test func anAccountWithUsesLeftGetsTheDiscount() throws {
+        let totals = try CartPricing.price(lines, voucherCode: VoucherCode("once"), campaign: campaign, now: now,
+                                           currency: .usd, accountUses: 0)
+        #expect(totals.discount == Money(minorUnits: 1_00, currency: .usd))
+    }
+}

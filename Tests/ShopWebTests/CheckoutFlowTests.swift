@@ -264,3 +264,29 @@ struct AvailabilityTests {
         #expect(try second.get("/categories/lamps").text.contains("card card-sold-out"))
     }
 }
+
+@Suite("Voucher usage limit per account")
+struct VoucherUsageLimitTests {
+    @Test func aOncePerAccountCodeAsksGuestsToSignInAndCannotBeUsedTwice() throws {
+        let shop = try shop()
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "once", title: "Once", startsAt: shop.clock.now - 60, endsAt: shop.clock.now + 86_400,
+            discount: .percentage(10), voucherCode: VoucherCode("ONCE"), usageLimitPerAccount: 1)])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/voucher", [("code", "once")])
+        #expect(try shop.get("/cart").text.contains("Sign in to use the code ONCE"))
+        try shop.post("/account/register", [("name", "Ana Lima"), ("email", "ana@example.com"),
+                                            ("password", "Blue9sky!"), ("password_confirmation", "Blue9sky!")])
+        #expect(try shop.get("/cart").text.contains("Discount (ONCE)"), "the guest's code followed them into the account")
+        try shop.post("/account/addresses", address + [("default", "1")])
+        let page = try shop.get("/checkout/address").text
+        let id = try #require(page.firstMatch(of: /name="address_id" value="(\d+)" checked/)?.1)
+        try shop.post("/checkout/address", [("address_id", String(id))])
+        try shop.post("/checkout/shipping", [("method", "standard")])
+        let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(try shop.get("/checkout/review")))])
+        #expect(placed.status == 303)
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/voucher", [("code", "once")])
+        #expect(try shop.get("/cart").text.contains("You have already used the code ONCE"))
+    }
+}
