@@ -232,6 +232,26 @@ struct AddressBookTests {
         #expect(try shop.get("/account/addresses").text.components(separatedBy: "class=\"address-card\"").count - 1 == 3)
     }
 
+    @Test func payloadsInEveryAddressFieldStayText() throws {
+        let shop = try signedIn()
+        let payload = "<script>alert(1)</script>\"'onmouseover="
+        let fields = ["first_name", "last_name", "line1", "line2", "city", "region"]
+        let form = address.map { fields.contains($0.0) ? ($0.0, payload) : $0.0 == "postal_code" ? ($0.0, "<i>1</i>\"'") : $0 }
+        #expect(try shop.post("/account/addresses", form).status == 303)
+        for path in ["/account/addresses"] {
+            let page = try shop.get(path).text
+            #expect(!page.contains("<script>alert") && !page.contains("\"'onmouseover"), "\(path)")
+            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;onmouseover="))
+        }
+        let id = try #require(try shop.get("/account/addresses").text.firstMatch(of: /\/account\/addresses\/(\d+)\/delete/)?.1)
+        for path in ["/account/addresses/\(id)", "/account/addresses/\(id)/delete"] {
+            let page = try shop.get(path).text
+            #expect(!page.contains("<script>alert") && !page.contains("\"'onmouseover"), "\(path)")
+        }
+        let rejected = try shop.post("/account/addresses", address.map { $0.0 == "phone" || $0.0 == "address_email" ? ($0.0, payload) : $0 })
+        #expect(rejected.status == 422 && !rejected.text.contains("<script>alert"))
+    }
+
     @Test func signedInCheckoutUsesASavedAddressAndListsTheOrder() throws {
         let shop = try signedIn()
         try shop.post("/account/addresses", address + [("default", "1")])
