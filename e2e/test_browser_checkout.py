@@ -1,7 +1,8 @@
 """Issue #5, done-when: a shopper goes from the demo catalog to a placed order in a browser
 (headless Chromium at 390×844), as a guest, and the order page says it awaits payment."""
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import SCREENSHOTS
 
@@ -11,6 +12,10 @@ def click(browser, element):
     element.click()
 
 
+def wait_for_url(browser, ending):
+    WebDriverWait(browser, 10).until(expected_conditions.url_contains(ending))
+
+
 def test_guest_places_an_order_from_the_demo_catalog(server, browser):
     browser.get(server.url + "/categories/kitchen")
     quick_adds = browser.find_elements(By.CSS_SELECTOR, ".card:not(.card-sold-out) .quick-add-form button")
@@ -18,7 +23,7 @@ def test_guest_places_an_order_from_the_demo_catalog(server, browser):
     click(browser, quick_adds[0])
     browser.get(server.url + "/cart")
     click(browser, browser.find_element(By.CSS_SELECTOR, ".checkout-button"))
-    assert browser.current_url.endswith("/checkout/address")
+    wait_for_url(browser, "/checkout/address")
 
     fields = {"email": "guest@example.com", "first_name": "Ana", "last_name": "Lima", "phone": "+1 555 0100",
               "line1": "1 Main St", "city": "Springfield", "postal_code": "12345"}
@@ -26,21 +31,23 @@ def test_guest_places_an_order_from_the_demo_catalog(server, browser):
         browser.find_element(By.ID, name).send_keys(value)
     Select(browser.find_element(By.ID, "country")).select_by_value("US")
     click(browser, browser.find_elements(By.CSS_SELECTOR, "form.form-card button[type=submit]")[-1])
-    assert browser.current_url.endswith("/checkout/shipping")
+    wait_for_url(browser, "/checkout/shipping")
 
     click(browser, browser.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
-    assert browser.current_url.endswith("/checkout/review")
+    wait_for_url(browser, "/checkout/review")
     assert "holding these items" in browser.find_element(By.CSS_SELECTOR, "[data-held-until]").text
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENSHOTS / "checkout-review-light.png"))
 
     # The browser's back button and a reload keep the checkout where it was.
     browser.back()
-    assert browser.current_url.endswith("/checkout/shipping")
+    wait_for_url(browser, "/checkout/shipping")
     browser.forward()
     browser.refresh()
+    wait_for_url(browser, "/checkout/review")
     click(browser, browser.find_element(By.CSS_SELECTOR, ".place-form button"))
-    assert "/orders/" in browser.current_url and "token=" in browser.current_url
+    wait_for_url(browser, "token=")
+    assert "/orders/" in browser.current_url
     assert "Awaiting payment" in browser.page_source
     assert "Thank you! Your order" in browser.find_element(By.CSS_SELECTOR, ".flash").text
     browser.save_screenshot(str(SCREENSHOTS / "order-light.png"))
