@@ -144,7 +144,7 @@ public struct Registration: Sendable, Equatable {
     public static func validate(name: String, email: String, password: String,
                                 passwordConfirmation: String) throws(RegistrationErrors) -> Registration {
         var errors: [Field: [AccountFieldError]] = [:]
-        let trimmedName = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmedName = TextRules.singleLine(name)
         if trimmedName.isEmpty { errors[.name] = [.nameMissing] }
         else if trimmedName.count > maximumNameLength { errors[.name] = [.nameTooLong(maximum: maximumNameLength)] }
         var normalizedEmail = ""

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A shipping address in the shopper's address book (issue #5): the contacts book of the seed
 /// apps, for deliveries. Phone and postal code are text, trimmed (never parsed as numbers).
@@ -98,7 +98,9 @@ public enum AddressRules {
     public static func validate(_ fields: [AddressField: String], isDefault: Bool, id: Address.ID? = nil) throws(AddressErrors) -> Address {
         var errors: [AddressField: [AddressProblem]] = [:]
         func value(_ field: AddressField, required: Bool, maximum: Int = 100) -> String {
-            let text = (fields[field] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            // Line breaks and other control characters become spaces: an address is one line per
+            // field (and must not smuggle lines into emails or operator output).
+            let text = TextRules.singleLine(fields[field] ?? "")
             if required && text.isEmpty { errors[field, default: []].append(.missing) }
             if text.count > maximum { errors[field, default: []].append(.tooLong(maximum: maximum)) }
             return text
@@ -134,10 +136,15 @@ public enum Countries {
         let english = Locale(identifier: "en_US")
         return Locale.Region.isoRegions
             .map(\.identifier)
-            .filter { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isUppercase } }
+            .filter { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isUppercase } && !notCountries.contains($0) }
             .compactMap { code in english.localizedString(forRegionCode: code).map { (code, $0) } }
             .sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
     }()
+
+    /// Region codes Foundation knows that are not ISO 3166-1 countries (unions, reserved and
+    /// exceptionally reserved codes).
+    private static let notCountries: Set<String> = ["EU", "EZ", "UN", "QO", "CP", "DG", "EA", "IC", "AC", "TA",
+                                                    "XA", "XB", "ZZ", "CQ"]
 
     private static let names: [String: String] = Dictionary(all.map { ($0.code, $0.name) }, uniquingKeysWith: { a, _ in a })
 
@@ -146,4 +153,25 @@ public enum Countries {
 
     /// The English name of a code.
     public static func name(of code: String) -> String? { names[code] }
+}
+
+/// Text that must stay on one line.
+public enum TextRules {
+    /// `text` with every line break and control character turned into a space, runs of spaces
+    /// collapsed, and the ends trimmed.
+    public static func singleLine(_ text: String) -> String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
+                || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

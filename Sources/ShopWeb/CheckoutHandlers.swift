@@ -292,9 +292,7 @@ extension ShopApp {
         case let .insufficientStock(available):
             return try soldOut(&context, preview.lines, available)
         case let .reserved(until):
-            var reviewed: [String: Int64] = [:]
-            for line in preview.lines { if let id = line.variantID { reviewed[String(id.rawValue)] = line.unitPrice.minorUnits } }
-            reviewed["total"] = preview.total.minorUnits
+            let reviewed = reviewSnapshot(preview)
             checkout.state.reviewedPrices = reviewed
             try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
             let model = context.models.review(preview, heldUntil: until, idempotencyKey: checkout.state.idempotencyKey,
@@ -303,6 +301,18 @@ extension ShopApp {
             return try page(&context, PageContent(title: context.l10n(.checkoutTitle), tab: .cart,
                                                   node: Views.checkoutReview(model, l10n: context.l10n)), status: status)
         }
+    }
+
+    /// What the review showed, to compare with at "place order": each line's variant, unit price
+    /// and quantity, and the total.
+    static func reviewSnapshot(_ preview: OrderPreview) -> [String: Int64] {
+        var snapshot: [String: Int64] = ["total": preview.total.minorUnits]
+        for line in preview.lines {
+            guard let id = line.variantID else { continue }
+            snapshot["price:\(id.rawValue)"] = line.unitPrice.minorUnits
+            snapshot["quantity:\(id.rawValue)"] = Int64(line.quantity)
+        }
+        return snapshot
     }
 
     static func soldOut(_ context: inout RequestContext, _ lines: [OrderLine], _ available: [Variant.ID: Int]) throws -> Response {
@@ -334,8 +344,9 @@ extension ShopApp {
         let key = context.request.formValue("idempotency_key") ?? ""
         guard !key.isEmpty, key == checkout.state.idempotencyKey else { return try checkoutReview(&context) }
         guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout.path) }
-        // The voucher or any price changed since the review: show the new order, ask again.
-        if checkout.state.reviewedPrices?["total"] != preview.total.minorUnits {
+        // Anything changed since the review — items, quantities, prices, the voucher, the total —
+        // show the new order and ask again.
+        if checkout.state.reviewedPrices != reviewSnapshot(preview) {
             return try checkoutReview(&context, notice: context.l10n(.checkoutChangedText), status: .conflict)
         }
         let email = checkout.user?.email ?? checkout.state.email ?? ""
@@ -376,11 +387,22 @@ extension ShopApp {
         let lines = order.lines.map { "\($0.quantity) × \($0.title)\($0.variantTitle.isEmpty ? "" : " (\($0.variantTitle))") — \(l10n.money($0.total))" }
             .joined(separator: "\n")
         let link = context.environment.publicURL + "/orders/" + number + (token.map { "?token=\($0)" } ?? "")
+        var totals = [l10n(.cartSubtotal) + ": " + l10n.money(order.subtotal)]
+        if let code = order.voucherCode, !order.discount.isZero {
+            totals.append(l10n(.cartDiscount, ["code": code]) + ": −" + l10n.money(order.discount))
+        }
+        totals.append(l10n(.checkoutShippingLine, ["method": order.shippingMethodName]) + ": "
+                      + (order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost)))
+        totals.append(l10n(.cartTotal) + ": " + l10n.money(order.total))
+        let greeting = (try? context.environment.accounts.user(order.userID ?? User.ID(rawValue: -1)))??.firstName
+            ?? order.shippingAddress.firstName
         return OutboxDraft(
             toAddress: order.email, toName: order.shippingAddress.fullName,
             subject: l10n(.orderEmailSubject, ["shop": l10n(.shopName), "number": number]),
-            textBody: l10n(.orderEmailBody, ["name": order.shippingAddress.firstName, "number": number,
-                                             "total": l10n.money(order.total), "lines": lines,
+            textBody: l10n(.orderEmailBody, ["name": greeting, "number": number,
+                                             "total": l10n.money(order.total),
+                                             "lines": lines + "\n\n" + totals.joined(separator: "\n"),
+                                             "address": order.shippingAddress.lines.joined(separator: "\n"),
                                              "payment": context.environment.paymentInstructions, "link": link]),
             createdAt: context.now)
     }

@@ -1,5 +1,5 @@
 import Foundation
-public import ShopCore
+import ShopCore
 public import ShopStore
 
 /// How a product list (category, search results, campaign products) is sorted, filtered and
@@ -47,6 +47,11 @@ public struct Listing: Hashable, Sendable {
         listing.sort = query("sort").flatMap(ProductQuery.Sort.init(rawValue:))
         listing.minPrice = query("min").flatMap(Listing.cleanPrice)
         listing.maxPrice = query("max").flatMap(Listing.cleanPrice)
+        // "from 200 to 100" means 100 to 200.
+        if let low = listing.minPrice.flatMap({ DecimalText.value($0) }), let high = listing.maxPrice.flatMap({ DecimalText.value($0) }),
+           low > high {
+            swap(&listing.minPrice, &listing.maxPrice)
+        }
         listing.minRating = query("rating").flatMap(Int.init).flatMap { (1...5).contains($0) ? $0 : nil }
         listing.inStockOnly = query("instock") == "1"
         listing.vendor = query("vendor").flatMap { $0.isEmpty ? nil : $0 }
@@ -96,5 +101,12 @@ public struct Listing: Hashable, Sendable {
                             maxPriceMinor: maxPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
                             minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
                             vendor: vendor, tag: tag, includesFacets: true, offset: offset, limit: pageSize)
+    }
+}
+
+/// Comparing typed prices without money or floating point: the minor units in a 4-digit scale.
+enum DecimalText {
+    static func value(_ text: String) -> Int64? {
+        (try? Money.parse(text, currency: Currency(code: "XXX"))).map(\.minorUnits)
     }
 }

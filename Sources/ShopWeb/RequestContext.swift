@@ -299,8 +299,9 @@ struct RequestContext {
         default: .server
         }
         let count = (try? cartItemCount()) ?? 0
+        let user = (try? currentUser()) ?? nil
         let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, favoritesCount: 0, flash: nil,
-                                 accountName: nil, unverifiedEmail: nil,
+                                 accountName: user?.firstName, unverifiedEmail: nil,
                                  stylesheetHref: environment.assets.stylesheetPath,
                                  scriptHref: environment.assets.scriptPath, localizer: l10n)
         return .html(Views.error(kind, layout: layout), status: status)

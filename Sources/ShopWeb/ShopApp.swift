@@ -243,7 +243,8 @@ public enum ShopApp {
             let l10n = context.l10n
             let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
             let catalog = context.environment.catalog
-            guard !words.isEmpty else {
+            // Without a letter or digit there is nothing to search for: show the search box.
+            guard words.contains(where: { $0.isLetter || $0.isNumber }) else {
                 return PageContent(title: l10n(.searchTitle), tab: .categories,
                                    node: Views.search(SearchPage(query: "", heading: l10n(.searchPrompt), cards: [],
                                                                  pagination: nil, controls: nil, suggestions: []),
@@ -329,6 +330,10 @@ public enum ShopApp {
             try context.saveCart(pruned)
             priced = try context.pricedCart()
             context.pageFlash = Flash(kind: .error, text: context.l10n(.cartLineRemoved))
+        }
+        // What other shoppers hold is not available to this one.
+        for index in priced.lines.indices {
+            priced.lines[index].variant = try context.withReservations(priced.lines[index].variant)
         }
         // Stock that fell below a line's quantity since it was added: say so on the line.
         var errors: [Variant.ID: String] = [:]

@@ -88,7 +88,7 @@ struct CheckoutFlowTests {
         dearer.variants[0].price = .usd(35_00)
         _ = try shop.catalog.upsert([dearer])
         let changed = try shop.post("/checkout/place", [("idempotency_key", key)])
-        #expect(changed.status == 409 && changed.text.contains("Prices or your voucher changed") && changed.text.contains("$39.90"))
+        #expect(changed.status == 409 && changed.text.contains("Your order changed since you reviewed it") && changed.text.contains("$39.90"))
         #expect(try shop.orders!.allOrders(nil).isEmpty)
         let confirmed = try shop.post("/checkout/place", [("idempotency_key", key)])
         #expect(confirmed.status == 303)
@@ -308,5 +308,50 @@ struct VoucherUsageLimitTests {
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
         try shop.post("/cart/voucher", [("code", "once")])
         #expect(try shop.get("/cart").text.contains("You have already used the code ONCE"))
+    }
+}
+
+@Suite("Findings of a shopper's trial")
+struct TrialFindingsTests {
+    @Test func aReviewOfOtherItemsAtTheSameTotalIsNotPlaced() throws {
+        let cream = ProductDraft.mock(handle: "mug-cream", title: "Mug Cream", category: "Kitchen",
+                                      variants: [.mock(sku: "MC", price: .usd(24_00), inventory: .untracked)])
+        let moss = ProductDraft.mock(handle: "mug-moss", title: "Mug Moss", category: "Kitchen",
+                                     variants: [.mock(sku: "MM", price: .usd(24_00), inventory: .untracked)])
+        let shop = try shop([cream, moss])
+        try shop.post("/cart/add", [("product", "mug-cream"), ("quantity", "1")])
+        let key = try idempotencyKey(try reachReview(shop))
+        let creamID = try #require(try shop.catalog.productByHandle("mug-cream")).variants[0].id.rawValue
+        try shop.post("/cart/lines/\(creamID)/remove", [])
+        try shop.post("/cart/add", [("product", "mug-moss"), ("quantity", "1")])
+        let stale = try shop.post("/checkout/place", [("idempotency_key", key)])
+        #expect(stale.status == 409 && stale.text.contains("Your order changed since you reviewed it"))
+        #expect(stale.text.contains("Mug Moss"))
+        #expect(try shop.orders!.allOrders(nil).isEmpty)
+    }
+
+    @Test func lineBreaksInNamesBecomeSpaces() throws {
+        let form: [AddressField: String] = [.firstName: "Eve\r\nBcc: evil@example.com", .lastName: "L", .phone: "5550100",
+                                            .line1: "1 St", .city: "C", .postalCode: "1", .countryCode: "US"]
+        let address = try AddressRules.validate(form, isDefault: false)
+        #expect(address.firstName == "Eve Bcc: evil@example.com")
+        #expect(!Countries.isKnown("EU") && !Countries.isKnown("UN") && Countries.isKnown("TR"))
+    }
+
+    @Test func searchWithoutLettersAndReversedPricesBehave() throws {
+        let shop = try shop()
+        #expect(try shop.get("/search?q=%F0%9F%98%80").text.contains("What are you looking for?"))
+        let swapped = try shop.get("/categories/lamps?min=40&max=20").text
+        #expect(swapped.contains("Desk Lamp"), "30.00 is between 20 and 40")
+    }
+
+    @Test func theCartCountsOtherShoppersHolds() throws {
+        let first = try shop()
+        let second = try TestShop()
+        second.environment = first.environment
+        try second.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        try first.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(first)
+        #expect(try second.get("/cart").text.contains("Sorry, this is sold out."))
     }
 }

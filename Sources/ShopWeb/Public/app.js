@@ -185,7 +185,15 @@
 
 // Sorting applies as soon as a new order is picked.
 document.querySelectorAll("form[data-auto-submit] select[name=sort]").forEach(function (select) {
-  select.addEventListener("change", function () { select.form.submit(); });
+  select.addEventListener("change", function () { select.form.requestSubmit(); });
+});
+// Empty filter fields stay out of the URL.
+document.querySelectorAll("form.listing-controls").forEach(function (form) {
+  form.addEventListener("submit", function () {
+    form.querySelectorAll("input, select").forEach(function (field) {
+      if (field.name && field.value === "" && field.type !== "hidden") field.disabled = true;
+    });
+  });
 });
 
 // Cart: ticking a line submits its form; the copy button copies a voucher code.

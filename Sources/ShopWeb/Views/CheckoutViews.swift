@@ -40,7 +40,8 @@ extension ModelBuilder {
             shippingLabel: l10n(.checkoutShippingLine, ["method": preview.shippingMethod.name]),
             shipping: preview.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(preview.shippingCost),
             total: l10n.money(preview.total), addressLines: preview.address.lines, email: email,
-            heldUntilText: l10n(.checkoutHeld, ["time": heldUntil.formatted(time)]),
+            heldUntilText: l10n(.checkoutHeld, ["time": heldUntil.formatted(time) + " "
+                                                + (timeZone.abbreviation(for: heldUntil) ?? timeZone.identifier)]),
             heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice)
     }
 }
@@ -59,7 +60,7 @@ extension Views {
         }
     }
 
-    static func addressFields(_ form: AccountForm, l10n: Localizer) -> Node {
+    static func addressFields(_ form: AccountForm, l10n: Localizer, asksContactEmail: Bool = true) -> Node {
         fragment {
             div(.class("field-pair")) {
                 FormField(label: l10n(.fieldFirstName), name: "first_name", id: "first_name", value: form.value("first_name"),
@@ -92,8 +93,10 @@ extension Views {
                     ul(.class("field-errors")) { for error in form.errors("country") { li { error } } }
                 }
             }
-            FormField(label: l10n(.fieldEmailOptional), name: "address_email", id: "address_email", type: "email",
-                      value: form.value("address_email"), errors: form.errors("address_email"), autocomplete: "email", required: false)
+            if asksContactEmail {
+                FormField(label: l10n(.fieldEmailOptional), name: "address_email", id: "address_email", type: "email",
+                          value: form.value("address_email"), errors: form.errors("address_email"), autocomplete: "email", required: false)
+            }
         }
     }
 
@@ -191,7 +194,7 @@ extension Views {
                     FormField(label: l10n(.checkoutGuestEmail), name: "email", id: "email", type: "email", value: form.value("email"),
                               errors: form.errors("email"), autocomplete: "email")
                 }
-                addressFields(form, l10n: l10n)
+                addressFields(form, l10n: l10n, asksContactEmail: !isGuest)
                 if !isGuest {
                     label(.class("checkbox")) {
                         input(.type("checkbox"), .name("save_address"), .value("1"), .checked(true))
