@@ -79,6 +79,10 @@ extension OrderStore {
             releaseReservation: { shopper in
                 try database.withConnection { connection in
                     let owner = SQLOrders.Owner(shopper)
+                    // Most cart changes have nothing held: a read answers that without taking the
+                    // write lock (every add to cart calls this).
+                    guard try connection.prepare("SELECT 1 FROM stock_reservations WHERE \(owner.column) = ? LIMIT 1")
+                        .first([owner.value]) != nil else { return }
                     try connection.transaction {
                         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
                     }
