@@ -314,7 +314,9 @@ extension ShopApp {
         let count = try context.favoriteIDs().count
         if context.request.headers["Accept"]?.contains("application/json") == true {
             let label = context.l10n(isFavorite ? .favoriteRemove : .favoriteAdd)
-            return JSONText.response(["favorite": .bool(isFavorite), "count": .int(count), "label": .string(label)])
+            let message = context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title])
+            return JSONText.response(["favorite": .bool(isFavorite), "count": .int(count), "label": .string(label),
+                                      "message": .string(message)])
         }
         context.setFlash(Flash(kind: .success,
                                text: context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title]),

@@ -308,7 +308,7 @@ struct FavoritesAndMergeTests {
         _ = try shop.get("/")
         let response = try shop.send(.post, "/favorites/\(id)", form: [("favorite", "1")], headers: ["Accept": "application/json"])
         #expect(response.status == 200 && response.header("Content-Type") == "application/json")
-        #expect(response.text == #"{"favorite":true,"count":1,"label":"Remove from favorites"}"#)
+        #expect(response.text == #"{"favorite":true,"count":1,"label":"Remove from favorites","message":"Saved Desk Lamp to your favorites."}"#)
     }
 
     @Test func unpublishedProductsDisappearFromFavoritesQuietly() throws {

@@ -86,6 +86,7 @@
         badge.textContent = result.count > 99 ? "99+" : String(result.count);
         badge.hidden = result.count === 0;
       });
+      if (window.shoppableToast && result.message) window.shoppableToast(result.message, false);
     }).catch(function () { form.submit(); });
   });
 })();
@@ -138,6 +139,7 @@
   }
 
   var toast = document.querySelector("[data-toast]");
+  window.shoppableToast = function (text, isError) { showToast(text, isError); };
   var toastTimer = null;
   function showToast(text, isError) {
     if (!toast) return;

@@ -159,24 +159,7 @@ extension Views {
                 }
             } else {
                 div(.class("grid")) {
-                    for card in cards {
-                        article(.class(card.isSoldOut ? "card card-sold-out" : "card")) {
-                            Personalization.heart(productID: Product.ID(rawValue: card.productID),
-                                                  returnTo: SiteRoute.favorites.path)
-                            a(.class("card-link"), .href(card.href)) {
-                                div(.class("card-media")) {
-                                    if let url = card.imageURL {
-                                        img(.src(url), .alt(card.imageAlt), .loading("lazy"), .width(400), .height(400))
-                                    }
-                                }
-                                div(.class("card-body")) {
-                                    h3(.class("card-title")) { card.title }
-                                    PriceLine(price: card.price, compareAtPrice: card.compareAtPrice)
-                                }
-                            }
-                            QuickAdd(model: card, returnTo: SiteRoute.favorites.path)
-                        }
-                    }
+                    for card in cards { ProductCard(model: card, returnTo: SiteRoute.favorites.path) }
                 }
             }
         }
