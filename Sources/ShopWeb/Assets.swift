@@ -83,13 +83,17 @@ public struct Assets: Sendable {
         }
     }
 
-    /// A strong ETag: the quoted FNV-1a 64-bit hash of `bytes` in hex.
-    public static func etag(for bytes: [UInt8]) -> String {
+    /// A strong ETag: the quoted `contentHash(of:)` of `bytes`.
+    public static func etag(for bytes: [UInt8]) -> String { "\"\(contentHash(of: bytes))\"" }
+
+    /// The FNV-1a 64-bit hash of `bytes` in lower-case hex: names a content (ETags, versioned
+    /// URLs, imported media files). Not a security hash.
+    public static func contentHash(of bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        return "\"\(String(hash, radix: 16))\""
+        return String(hash, radix: 16)
     }
 }

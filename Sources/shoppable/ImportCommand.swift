@@ -1,5 +1,6 @@
 import Foundation
 import ShopCore
+import ShopWeb
 import ShopImport
 import ShopStore
 import ShopStoreSQLite
@@ -109,11 +110,8 @@ final class LocalImages {
                 throw ImportError(file: fileName, line: product.sourceLine, column: "image",
                                   message: "image file “\(image.url)” not found (looked at \(source.path))")
             }
-            let bytes = [UInt8](data)
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
             let ext = source.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
-            let name = String(hash, radix: 16) + (ext.isEmpty ? "" : ".\(ext)")
+            let name = Assets.contentHash(of: [UInt8](data)) + (ext.isEmpty ? "" : ".\(ext)")
             try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
             let target = mediaDirectory.appendingPathComponent(name)
             if !FileManager.default.fileExists(atPath: target.path) {

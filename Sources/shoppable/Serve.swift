@@ -6,6 +6,7 @@ import ShopImport
 import ShopStore
 import ShopStoreSQLite
 import ShopWeb
+import Sodium
 
 /// `shoppable serve`: open and migrate the database, load the demo catalog into an empty shop,
 /// and serve until SIGINT/SIGTERM, finishing in-flight requests before closing the database.
@@ -37,6 +38,7 @@ enum Serve {
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
         environment.orders = orders
+        environment.makeSessionToken = { SecureRandom.hexToken(byteCount: 16) }  // randombytes_buf, DESIGN.md §3
         environment.addresses = AddressStore.sqlite(database)
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
