@@ -332,11 +332,21 @@ enum CookieHeader {
     static func expire(_ name: String, secure: Bool) -> String { make(name: name, value: "", maxAge: 0, secure: secure) }
 }
 
-/// Headers every response carries (issue #3 baseline).
+/// Headers every response carries (issue #3 baseline; HSTS from issue #8).
 enum SecurityHeaders {
     static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; "
         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    /// Browsers that reached the shop over https keep to https for a year. No
+    /// `includeSubDomains`: the shop cannot know that every sibling host serves https.
+    static let strictTransportSecurity = "max-age=31536000"
+
+    static func apply(to response: inout Response, environment: AppEnvironment) {
+        apply(to: &response)
+        if environment.isServedOverHTTPS {
+            response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: strictTransportSecurity)
+        }
+    }
 
     static func apply(to response: inout Response) {
         response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)

@@ -43,7 +43,20 @@ public enum ShopApp {
         }
         personalize(&response, &context)
         for cookie in context.setCookies { response.headers.add(name: "Set-Cookie", value: cookie) }
-        SecurityHeaders.apply(to: &response)
+        SecurityHeaders.apply(to: &response, environment: environment)
+        return response
+    }
+
+    /// The answer to a request the HTTP server refuses before routing (400, 413, 414, 431):
+    /// the sentence as plain text, with the headers every response of the shop carries.
+    /// - Parameters:
+    ///   - status: the refusal's status.
+    ///   - message: what was wrong, for a person.
+    ///   - environment: the shop's settings (https decides `Strict-Transport-Security`).
+    public static func refusal(_ status: HTTPStatus, _ message: String, _ environment: AppEnvironment) -> Response {
+        var response = Response.text("\(status.code) \(status.reasonPhrase): \(message)\n", status: status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        SecurityHeaders.apply(to: &response, environment: environment)
         return response
     }
 

@@ -37,6 +37,10 @@ extension CommandLine {
       --threads N       HTTP worker threads (default: one per core)
       --public-url URL  the shop's public URL; https makes cookies Secure
       --media DIR       folder for imported local images (default: media/ beside the database)
+      --max-connections-per-address N  serve: open connections one client address may hold
+                        (default 128; docs/SECURITY.md)
+      --trusted-proxy ADDR[,ADDR…]  serve: reverse proxies whose X-Forwarded-For gives the client
+                        address (for throttles and logs); exempt from the per-address limit
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
@@ -57,7 +61,8 @@ extension CommandLine {
             }
             let known: Set<String> = switch command {
             case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
-                           "smtp-url", "mail-from", "shop-config", "help"]
+                           "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
+                           "trusted-proxy", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "help"]

@@ -58,9 +58,20 @@ enum Serve {
         outbox.start()
         defer { outbox.stop() }
 
+        let perAddress = try options.int("max-connections-per-address", default: 128)
+        guard perAddress >= 1 else { throw UsageError("--max-connections-per-address must be at least 1") }
+        let proxies = (options.value("trusted-proxy") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        for proxy in proxies where ClientAddress.canonical(proxy) == nil {
+            throw UsageError("--trusted-proxy: “\(proxy)” is not a numeric IPv4 or IPv6 address")
+        }
         let configuration = HTTPServer.Configuration(host: host, port: port,
-                                                     threadCount: max(threads, 1))
-        let server = HTTPServer(configuration: configuration, logger: { printLine($0) }) { request in
+                                                     threadCount: max(threads, 1),
+                                                     maxConnectionsPerAddress: perAddress,
+                                                     trustedProxies: proxies)
+        let server = HTTPServer(configuration: configuration, logger: { printLine($0) },
+                                refusal: { ShopApp.refusal($0, $1, liveEnvironment) }) { request in
             ShopApp.handle(request, liveEnvironment)
         }
         try server.start()
