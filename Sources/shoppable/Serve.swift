@@ -36,7 +36,7 @@ enum Serve {
             campaigns: CampaignStore.sqlite(database), crypto: .sodium(),
             publicURL: publicURL, currency: currency, timeZone: timeZone,
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
-            mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
+            mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
         environment.orders = orders
         environment.makeSessionToken = { SecureRandom.hexToken(byteCount: 16) }  // randombytes_buf, DESIGN.md §3
         environment.addresses = AddressStore.sqlite(database)
@@ -75,7 +75,7 @@ enum Serve {
             ShopApp.handle(request, liveEnvironment)
         }
         try server.start()
-        printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(options.database), \(threads) threads). Ctrl-C stops.")
+        printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(try options.database), \(threads) threads). Ctrl-C stops.")
         server.runUntilSignalled()
         printLine("shoppable: stopped; in-flight requests finished, closing the database")
     }
@@ -124,7 +124,7 @@ func mailTransport(_ options: Options) throws -> MailTransport {
         printLine("shoppable: email goes out over SMTP to \(url.replacingOccurrences(of: #"//[^@/]*@"#, with: "//…@", options: .regularExpression))")
         return .smtp(url: url)
     }
-    let folder = (options.database as NSString).deletingLastPathComponent
+    let folder = (try options.database as NSString).deletingLastPathComponent
     let directory = URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("outbox")
     printLine("shoppable: no --smtp-url: emails are written to \(directory.path)/")
     return .files(directory: directory, onWrite: { printLine("outbox: wrote \($0)") })
