@@ -58,7 +58,8 @@ extension ShopApp {
         let categories = try catalog.categories()
         let schedule = try context.campaignSchedule()
         let page = context.models.homePage(categories: categories, featured: Array(ranked.prefix(12)),
-                                           campaigns: schedule.active, showingRecommendations: true)
+                                           campaigns: schedule.active, showingRecommendations: true,
+                                               timeZone: context.environment.timeZone)
         return try self.page(&context, PageContent(title: context.l10n(.homeTitle), tab: .home,
                                                    node: Views.home(page, l10n: context.l10n,
                                                                     returnTo: SiteRoute.homeRecommendations.path)))

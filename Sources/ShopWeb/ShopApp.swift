@@ -212,7 +212,8 @@ public enum ShopApp {
             let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
             let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
             let page = context.models.homePage(categories: categories, featured: featured,
-                                               campaigns: try context.campaignSchedule().active, showingRecommendations: false)
+                                               campaigns: try context.campaignSchedule().active, showingRecommendations: false,
+                                               timeZone: context.environment.timeZone)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
                                node: Views.home(page, l10n: context.l10n, returnTo: SiteRoute.home.path))
         }

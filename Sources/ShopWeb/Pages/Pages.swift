@@ -123,10 +123,10 @@ struct CartPage: Sendable {
 
 extension ModelBuilder {
     func homePage(categories: [CategorySummary], featured: [Product], campaigns: [Campaign],
-                  showingRecommendations: Bool) -> HomePage {
+                  showingRecommendations: Bool, timeZone: TimeZone) -> HomePage {
         HomePage(categories: categories.map(categoryLink), featured: featured.map(card),
                  seeAllHref: SiteRoute.categories.path,
-                 banners: campaigns.map { campaignCard($0, timeZone: TimeZone(identifier: "UTC")!) },
+                 banners: campaigns.map { campaignCard($0, timeZone: timeZone) },
                  showingRecommendations: showingRecommendations)
     }
 
