@@ -298,9 +298,7 @@ extension ShopApp {
     // MARK: Favorites
 
     static func favoritesPage(_ context: inout RequestContext) throws -> Response {
-        let ids = try context.favoriteIDs()
-        let products = try context.products(ids)
-        let cards = ids.compactMap { products[$0] }.map(context.models.card)
+        let cards = try context.favoriteProducts().map(context.models.card)
         return try page(&context, PageContent(title: context.l10n(.favoritesTitle), tab: .favorites,
                                               node: Views.favorites(cards, l10n: context.l10n)))
     }

@@ -25,7 +25,7 @@ struct RequestContext {
     private var loadedCart: Cart?
     private var loadedPricedCart: PricedCart?
     private var loadedSchedule: CampaignSchedule?
-    private var loadedFavorites: [Product.ID]?
+    private var loadedFavorites: [Product]?
     private var preSessionToken: String?
 
     /// How long sessions last without use.
@@ -228,13 +228,20 @@ struct RequestContext {
         ids.isEmpty ? [:] : try environment.catalog.productsByID(ids)
     }
 
-    /// The visitor's favorite product ids, most recent first (empty without a session).
-    mutating func favoriteIDs() throws -> [Product.ID] {
+    /// The visitor's favorite products that are still shown (published), most recent first
+    /// (empty without a session). The favorites page, the tab badge and the hearts all use
+    /// these, so the badge never counts a product the page does not show.
+    mutating func favoriteProducts() throws -> [Product] {
         if let loadedFavorites { return loadedFavorites }
-        let favorites = try shopper().map { try environment.sessions.favorites($0) } ?? []
+        let ids = try shopper().map { try environment.sessions.favorites($0) } ?? []
+        let shown = try products(ids)
+        let favorites = ids.compactMap { shown[$0] }
         loadedFavorites = favorites
         return favorites
     }
+
+    /// The ids of ``favoriteProducts()``.
+    mutating func favoriteIDs() throws -> [Product.ID] { try favoriteProducts().map(\.id) }
 
     /// Adds or removes a favorite (creating a guest session if needed).
     mutating func setFavorite(_ productID: Product.ID, _ isFavorite: Bool) throws {

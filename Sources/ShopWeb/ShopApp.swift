@@ -377,15 +377,18 @@ public enum ShopApp {
     /// `POST /cart/add`: `product` (handle), `variant` (id), `quantity`, optional `return_to`.
     private static func cartAdd(_ context: inout RequestContext) throws -> Response {
         let request = context.request
+        let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
         guard let handle = request.formValue("product"),
               let product = try context.environment.catalog.productByHandle(handle) else {
-            return context.errorPage(.notFound)
+            // No longer sold (or never was): quick add shows the reason in its toast.
+            guard wantsJSON else { return context.errorPage(.notFound) }
+            return JSONText.response(["ok": .bool(false), "message": .string(context.l10n.message(for: CartError.variantNotFound))],
+                                     status: .notFound)
         }
         let requestedVariant = request.formValue("variant").flatMap { Int64($0) }.map(Variant.ID.init(rawValue:))
         let chosen = requestedVariant.flatMap { id in product.variants.first { $0.id == id } }
             ?? (product.hasOptions ? nil : product.defaultVariant)
         let quantityText = request.formValue("quantity") ?? "1"
-        let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
         func rejected(_ message: String, quantity: Int = 1) throws -> Response {
             if wantsJSON {
                 return JSONText.response(["ok": .bool(false), "message": .string(message)], status: .unprocessableContent)
