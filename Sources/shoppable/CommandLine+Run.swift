@@ -14,7 +14,7 @@ extension CommandLine {
       shoppable serve   [--host 127.0.0.1] [--port 8080] [--database PATH] [--currency USD]
                         [--timezone UTC] [--threads N] [--public-url URL] [--media DIR] [--no-demo]
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
-                        [--dry-run] [--database PATH] [--currency USD] [--media DIR]
+                        [--dry-run] [--database PATH] [--currency USD] [--media DIR] [--media-root DIR]
       shoppable migrate [--database PATH]
       shoppable users   create --email EMAIL --name NAME [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
@@ -37,6 +37,8 @@ extension CommandLine {
       --threads N       HTTP worker threads (default: one per core)
       --public-url URL  the shop's public URL; https makes cookies Secure
       --media DIR       folder for imported local images (default: media/ beside the database)
+      --media-root DIR  import: local images may come from here too, not only from the catalog
+                        file's folder (docs/IMPORT.md, "Local images")
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
@@ -58,7 +60,7 @@ extension CommandLine {
             let known: Set<String> = switch command {
             case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
                            "smtp-url", "mail-from", "shop-config", "help"]
-            case "import": ["format", "dry-run", "database", "currency", "media", "help"]
+            case "import": ["format", "dry-run", "database", "currency", "media", "media-root", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
