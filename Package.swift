@@ -64,7 +64,7 @@ let package = Package(
 
         .target(
             name: "ShopTestSupport",
-            dependencies: ["ShopCore", "ShopStore", "HTTPServer", "ShopWeb", "Sodium"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "ShopWeb", "Sodium"],
             path: "Tests/ShopTestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "HTML", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "HTML", "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
     ],

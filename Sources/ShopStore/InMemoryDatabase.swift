@@ -2,7 +2,7 @@ import Foundation
 import ShopCore
 import Synchronization
 
-/// The sessions, carts, favorites, accounts, tokens, sign-in failures, outbox, addresses,
+/// The sessions, carts, favorites, accounts, tokens, throttle counts, outbox, addresses,
 /// orders, stock reservations, checkouts and stock changes of the in-memory stores, behind one
 /// `Mutex` — the in-memory counterpart of a `SQLiteDatabase` file.
 ///
@@ -46,7 +46,8 @@ struct InMemoryState {
     /// Ids start at 1 and are never reused (SQLite `AUTOINCREMENT`).
     var nextUserID: Int64 = 1
     var tokens: [InMemoryToken] = []
-    var signInFailures: [String: [Date]] = [:]
+    /// Attempts counted per throttle key (`AccountStore.countAttempt`), each to the second.
+    var throttleEvents: [String: [Date]] = [:]
     var outbox: [InMemoryOutboxRow] = []
     var nextOutboxID: Int64 = 1
 

@@ -491,5 +491,15 @@ public enum ShopSchema {
             CREATE TRIGGER stock_reservations_delete_bumps_catalog_version AFTER DELETE ON stock_reservations
             BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
             """),
+        Migration(version: 8, sql: """
+            -- Issue #8: one table counts every throttled attempt (sign-ins, registrations, reset
+            -- and verification emails), checked and counted in one write transaction
+            -- (AccountStore.countAttempt). Sign-in keys keep their counts under a 'sign-in:' prefix.
+            ALTER TABLE sign_in_failures RENAME TO throttle_events;
+            DROP INDEX sign_in_failures_key_at;
+            CREATE INDEX throttle_events_key_at ON throttle_events (key, at);
+            UPDATE throttle_events SET key = 'sign-in:' || key;
+            CREATE INDEX throttle_events_at ON throttle_events (at);   -- purgeAttempts
+            """),
     ]
 }

@@ -74,29 +74,24 @@ extension ShopApp {
         var form = AccountForm(values: ["email": emailText, "remember": remember ? "1" : ""])
         let now = context.now
         let email = try? EmailRules.normalize(emailText)
-        let keys = ["ip:\(request.remoteAddress)"] + (email.map { ["email:\($0)"] } ?? [])
 
-        // Throttle before looking at the password: a locked key is not tried at all.
-        let windowStart = now.addingTimeInterval(-environment.signInThrottle.window)
-        for key in keys {
-            let failures = try environment.accounts.signInFailures(key, windowStart)
-            if let retry = environment.signInThrottle.retryAfter(failures: failures, now: now) {
-                let minutes = max(1, Int((retry.timeIntervalSince(now) / 60).rounded(.up)))
-                form.alert = context.l10n(.signInThrottled, ["minutes": context.l10n.number(minutes)])
-                var response = try signInPage(&context, next: next, form, status: .tooManyRequests)
-                response.headers.replaceOrAdd(name: "Retry-After", value: String(Int(retry.timeIntervalSince(now).rounded(.up))))
-                return response
-            }
+        // Counted before the password is looked at, in one store step with the check: a locked
+        // key is not tried at all, and simultaneous guesses cannot all slip under the limit.
+        let checks = environment.throttles.signIn(email: email, client: context.clientAddress)
+        if let throttled = try context.countAttempt(checks) {
+            form.alert = throttled.message
+            return throttled.applied(to: try signInPage(&context, next: next, form, status: .tooManyRequests))
         }
         let credentials = try email.flatMap { try environment.accounts.credentials($0) }
         let matches = credentials.map { environment.crypto.verifyPassword(password, $0.passwordHash) }
             ?? { _ = environment.crypto.verifyPassword(password, environment.dummyPasswordHash); return false }()
-        guard let credentials, matches else {
-            try environment.accounts.recordSignInFailure(keys, now)
-            form.alert = context.l10n(.signInWrong)
+        guard let email, let credentials, matches else {
+            form.alert = context.l10n(.signInWrong)  // the attempt stays counted
             return try signInPage(&context, next: next, form, status: .unauthorized)
         }
-        try environment.accounts.clearSignInFailures("email:\(credentials.user.email)")
+        // Success clears the account's count and gives this address its attempt back.
+        try environment.accounts.clearAttempts(AccountThrottles.signInAccountKey(email))
+        try environment.accounts.uncountAttempt(AccountThrottles.signInClientKey(context.clientAddress), now)
         try completeSignIn(&context, user: credentials.user, remember: remember,
                            welcome: context.l10n(.signInWelcome, ["name": credentials.user.firstName]))
         return .redirect(to: next ?? SiteRoute.account.path)

@@ -43,7 +43,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
     case fieldName, fieldEmail, fieldPassword, fieldPasswordConfirmation, fieldCurrentPassword, fieldNewPassword
     case fieldRemember, passwordHint
-    case signInTitle, signInSubmit, signInNoAccount, signInForgot, signInWrong, signInThrottled, signInWelcome
+    case signInTitle, signInSubmit, signInNoAccount, signInForgot, signInWrong, throttled, throttledOneMinute, signInWelcome
     case signInCartCapped, signInRequired
     case signOutSubmit, signOutDone, signOutEverywhereSubmit, signOutEverywhereDone, signOutEverywhereHint
     case verifyBanner, verifyResend, verifyResent, verifyDoneTitle, verifyDoneText, verifyFailedTitle, verifyFailedText
@@ -301,7 +301,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .signInNoAccount: "New here? Create an account"
         case .signInForgot: "Forgot your password?"
         case .signInWrong: "Email or password is wrong."
-        case .signInThrottled: "Too many attempts. Please try again in {minutes} minutes."
+        case .throttled: "Too many attempts. Please try again in {count} minutes."
+        case .throttledOneMinute: "Too many attempts. Please try again in a minute."
         case .signInWelcome: "Welcome back, {name}."
         case .signInCartCapped: "We could only keep {kept} of {title} in your cart: that's all we have."
         case .signInRequired: "Please sign in to see that page."

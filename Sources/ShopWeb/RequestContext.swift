@@ -41,6 +41,11 @@ struct RequestContext {
 
     var now: Date { environment.now() }
 
+    /// The address the request came from, as throttles count it: the one place that decides
+    /// it (the connection's peer today; a trusted proxy's forwarded address once `HTTPServer`
+    /// provides it).
+    var clientAddress: String { request.remoteAddress }
+
     // MARK: Session
 
     /// The visitor's session, if their cookie names one that has not expired. Use slides the

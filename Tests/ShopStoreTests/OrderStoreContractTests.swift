@@ -1,11 +1,9 @@
-import Dispatch
 import Foundation
 import ShopCore
 import ShopStore
 import ShopStoreSQLite
 import ShopTestSupport
 import SQLite
-import Synchronization
 import Testing
 
 /// A catalog, sessions, accounts, orders and addresses of one kind sharing one database (SQLite:
@@ -462,31 +460,12 @@ extension PlaceOrderResult {
         try stores.stockShop(chairs: 10)
         let chair = try stores.variant("chair").variant
         let shoppers = try (0..<50).map { try stores.guest("racer-\($0)") }
-        let results = Mutex<[PlaceOrderResult]>([])
-        let failures = Mutex<[String]>([])
         let orders = stores.orders
         // One thread per shopper, released together, so that far more callers than pooled
         // connections (4) or cores race for the write lock.
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        for (index, shopper) in shoppers.enumerated() {
-            done.enter()
-            Thread {
-                start.wait()
-                do {
-                    let result = try orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 1)], key: "k\(index)"),
-                                                       Fixtures.start)
-                    results.withLock { $0.append(result) }
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
-                }
-                done.leave()
-            }.start()
+        let all = try ConcurrentRun.together(shoppers.count) { index in
+            try orders.placeOrder(OrderFixtures.draft(shoppers[index], [(chair, 1)], key: "k\(index)"), Fixtures.start)
         }
-        for _ in shoppers { start.signal() }
-        done.wait()
-        let all = results.withLock { $0 }
-        #expect(failures.withLock { $0 }.isEmpty)
         #expect(all.count == 50)
         #expect(all.count { $0.placedOrder != nil } == 10)
         #expect(all.count { $0 == .insufficientStock([chair.id: 0]) } == 40)

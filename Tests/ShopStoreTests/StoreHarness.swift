@@ -23,7 +23,8 @@ final class StoreHarness {
     let database: SQLiteDatabase?
     private let path: TemporaryDatabasePath?
 
-    init(_ kind: StoreKind) throws {
+    /// - Parameter poolSize: SQLite connections (more than 2 for tests that race threads).
+    init(_ kind: StoreKind, poolSize: Int = 2) throws {
         switch kind {
         case .inMemory:
             let shared = InMemoryDatabase()
@@ -34,7 +35,7 @@ final class StoreHarness {
             path = nil
         case .sqlite:
             let path = TemporaryDatabasePath()
-            let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+            let database = try SQLiteDatabase.open(path: path.path, poolSize: poolSize)
             catalog = .sqlite(database)
             sessions = .sqlite(database)
             accounts = .sqlite(database)
