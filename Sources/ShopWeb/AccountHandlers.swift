@@ -168,6 +168,12 @@ extension ShopApp {
             return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
         }
         if !user.isVerified {
+            if let throttled = try context.countAttempt(
+                context.environment.throttles.verificationEmail(user: user.id, client: context.clientAddress)) {
+                context.setFlash(Flash(kind: .error, text: throttled.message))
+                return throttled.applied(to: .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
+                                                       ?? SiteRoute.account.path))
+            }
             let token = context.environment.crypto.randomToken()
             try context.environment.accounts.issueToken(
                 user.id,
@@ -187,7 +193,8 @@ extension ShopApp {
                                        node: Views.forgotPassword(form, sentTo: sentTo, l10n: context.l10n)), status: status)
     }
 
-    /// Answers the same whether or not the account exists.
+    /// Answers the same whether or not the account exists: the throttles count every address
+    /// typed, known or not.
     static func forgotPasswordSubmit(_ context: inout RequestContext) throws -> Response {
         let typed = context.request.formValue("email") ?? ""
         let email: String
@@ -197,6 +204,10 @@ extension ShopApp {
                                           status: .unprocessableContent)
         }
         let environment = context.environment
+        if let throttled = try context.countAttempt(environment.throttles.passwordReset(email: email, client: context.clientAddress)) {
+            return throttled.applied(to: try forgotPasswordPage(&context, AccountForm(values: ["email": typed], alert: throttled.message),
+                                                                status: .tooManyRequests))
+        }
         let token = environment.crypto.randomToken()
         let tokenHash = environment.crypto.sha256Hex(token)
         if let user = try environment.accounts.credentials(email)?.user {

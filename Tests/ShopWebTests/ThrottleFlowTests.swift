@@ -72,3 +72,121 @@ struct ConcurrentThrottleTests {
         #expect(statuses.count { $0 == 429 } == 55)
     }
 }
+
+/// An account created directly in the store (verified or not), signed in to nobody.
+@discardableResult
+private func account(_ shop: TestShop, _ email: String, name: String = "Ana Lima", verified: Bool = true) throws -> User {
+    try shop.accounts.createUser(NewAccount(email: email, name: name, passwordHash: try Crypto.testing.hashPassword(goodPassword),
+                                            createdAt: shop.clock.now), verified)
+}
+
+private func signIn(_ shop: TestShop, _ email: String, from address: String) throws -> TestResponse {
+    try shop.send(.post, "/account/sign-in", form: [("email", email), ("password", goodPassword)], remoteAddress: address)
+}
+
+private func forgot(_ shop: TestShop, _ email: String, from address: String) throws -> TestResponse {
+    try shop.send(.post, "/account/password/forgot", form: [("email", email)], remoteAddress: address)
+}
+
+private func resend(_ shop: TestShop, from address: String) throws -> TestResponse {
+    try shop.send(.post, "/account/verify/resend", form: [], remoteAddress: address)
+}
+
+@Suite("Email rate limits (issue #8)")
+struct EmailRateLimitTests {
+    private func resetEmails(_ shop: TestShop, to address: String) throws -> Int {
+        try shop.outbox().count { $0.draft.toAddress == address && $0.draft.subject.contains("Reset your") }
+    }
+
+    @Test func resetEmailsToOneAccountStopAtThreeAnHourWhereverTheyAreAskedFrom() throws {
+        let shop = try TestShop()
+        try account(shop, "ana@example.com")
+        for index in 0..<3 {
+            #expect(try forgot(shop, "ana@example.com", from: "10.0.0.\(index)").status == 200)
+        }
+        let refused = try forgot(shop, "Ana@Example.com", from: "10.0.0.9")
+        #expect(refused.status == 429 && refused.text.contains("Too many attempts. Please try again in 60 minutes."))
+        #expect(refused.header("Retry-After") == "3600")
+        #expect(try resetEmails(shop, to: "ana@example.com") == 3)
+        shop.clock.advance(by: 3600)
+        #expect(try forgot(shop, "ana@example.com", from: "10.0.0.9").status == 200, "the limit ends by itself")
+        #expect(try resetEmails(shop, to: "ana@example.com") == 4)
+    }
+
+    @Test func anUnknownEmailIsThrottledExactlyLikeAKnownOne() throws {
+        let shop = try TestShop()
+        try account(shop, "ana@example.com")
+        for email in ["ana@example.com", "nobody@example.com"] {
+            let statuses = try (0..<4).map { try forgot(shop, email, from: "10.0.1.\($0)").status }
+            #expect(statuses == [200, 200, 200, 429], "\(email)")
+        }
+    }
+
+    @Test func oneAddressAsksForTenResetsAnHourAtMost() throws {
+        let shop = try TestShop()
+        try account(shop, "ana@example.com")
+        for index in 0..<10 {
+            #expect(try forgot(shop, "user\(index)@example.com", from: "203.0.113.9").status == 200)
+        }
+        #expect(try forgot(shop, "ana@example.com", from: "203.0.113.9").status == 429)
+        #expect(try resetEmails(shop, to: "ana@example.com") == 0)
+        #expect(try forgot(shop, "ana@example.com", from: "198.51.100.7").status == 200, "other addresses are not affected")
+        #expect(try resetEmails(shop, to: "ana@example.com") == 1)
+    }
+
+    @Test func verificationEmailsAreSentAgainThreeTimesAnHourPerAccount() throws {
+        let shop = try TestShop()
+        try account(shop, "ana@example.com", verified: false)
+        #expect(try signIn(shop, "ana@example.com", from: "10.0.0.1").status == 303)
+        for index in 0..<3 { #expect(try resend(shop, from: "10.0.0.\(index)").status == 303) }
+        let refused = try resend(shop, from: "10.0.0.9")
+        #expect(refused.status == 303 && refused.header("Retry-After") == "3600")
+        #expect(try shop.get("/account").text.contains("Too many attempts. Please try again in 60 minutes."))
+        #expect(try shop.outbox().count { $0.draft.subject.contains("Confirm your email") } == 3)
+    }
+
+    @Test func oneAddressGetsTenVerificationEmailsAnHourAtMost() throws {
+        let shop = try TestShop()
+        var statuses: [Int] = []
+        for index in 0..<11 {
+            let visitor = try shop.visitor()
+            try account(shop, "user\(index)@example.com", verified: false)
+            #expect(try signIn(visitor, "user\(index)@example.com", from: "10.0.2.\(index)").status == 303)
+            statuses.append(try resend(visitor, from: "203.0.113.9").header("Retry-After") == nil ? 200 : 429)
+        }
+        #expect(statuses == Array(repeating: 200, count: 10) + [429])
+        #expect(try shop.outbox().count { $0.draft.subject.contains("Confirm your email") } == 10)
+    }
+
+    @Test func fiftySimultaneousResetRequestsQueueThreeEmails() throws {
+        let racing = try RacingShop()
+        try account(racing.shop, "ana@example.com")
+        let visitors = try racing.visitors(50)
+        let statuses = try ConcurrentRun.together(50) { index in
+            try visitors[index].send(.post, "/account/password/forgot",
+                                     form: [("email", "ana@example.com"), ("csrf_token", visitors[index].csrfToken ?? "")],
+                                     remoteAddress: "10.1.0.\(index)").status
+        }
+        #expect(try racing.shop.outbox().count == 3)
+        #expect(statuses.count { $0 == 200 } == 3 && statuses.count { $0 == 429 } == 47)
+    }
+
+    @Test func twentySimultaneousResendsQueueThreeEmails() throws {
+        let racing = try RacingShop()
+        try account(racing.shop, "ana@example.com", verified: false)
+        let ana = racing.shop
+        #expect(try signIn(ana, "ana@example.com", from: "10.0.0.1").status == 303)
+        try ana.get("/account")
+        let token = try #require(ana.csrfToken)
+        let cookies = ana.cookies
+        let tabs = try (0..<20).map { _ in
+            let tab = try ana.visitor()
+            tab.cookies = cookies  // the same browser: one session, many tabs
+            return tab
+        }
+        _ = try ConcurrentRun.together(20) { index in
+            try tabs[index].send(.post, "/account/verify/resend", form: [("csrf_token", token)], remoteAddress: "10.0.0.1").status
+        }
+        #expect(try ana.outbox().count { $0.draft.subject.contains("Confirm your email") } == 3)
+    }
+}
