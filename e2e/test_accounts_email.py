@@ -114,3 +114,25 @@ def test_a_down_smtp_server_never_slows_a_page():
             wait_for(lambda: "failed (attempt 1)" in server.log.read_text())
         finally:
             server.stop()
+
+
+def test_registering_with_a_taken_email_tells_the_owner_by_email(smtp_sink):
+    sink, port = smtp_sink
+    with tempfile.TemporaryDirectory() as workdir:
+        server = Server(workdir, extra_args=["--no-demo", "--smtp-url", f"smtp://127.0.0.1:{port}",
+                                             "--mail-from", "shop@shoppable.test"])
+        server.start()
+        try:
+            register(Client(server.url))
+            wait_for(lambda: len(sink.messages) == 1)
+            status, _, page = register(Client(server.url), name="Someone Else", password="Other9harbor")
+            assert status == 422 and "There is already an account with this email." in page
+
+            envelope = wait_for(lambda: len(sink.messages) == 2 and sink.messages[1])
+            assert envelope.rcpt_tos == ["ana@example.com"]
+            message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+            assert message["Subject"] == "Someone tried to create a Shoppable account with your email"
+            body = message.get_body(preferencelist=("plain",)).get_content()
+            assert re.search(r"http://127\.0\.0\.1:\d+/account/password/forgot", body)
+        finally:
+            server.stop()

@@ -36,6 +36,12 @@ extension ShopApp {
             }
             return try registerPage(&context, form, status: .unprocessableContent)
         }
+        // Registration says whether an email has an account, so it is throttled per client
+        // address like sign-in: it must not become the enumeration oracle sign-in and reset avoid.
+        if let throttled = try context.countAttempt(context.environment.throttles.registration(client: context.clientAddress)) {
+            form.alert = throttled.message
+            return throttled.applied(to: try registerPage(&context, form, status: .tooManyRequests))
+        }
         let now = context.now
         let token = context.environment.crypto.randomToken()
         let user: User
@@ -47,12 +53,31 @@ extension ShopApp {
                            expiresAt: now.addingTimeInterval(verificationLifetime)),
                 verificationEmail(to: registration.email, name: registration.name, token: token, context))
         } catch AccountStoreError.emailTaken {
+            try noticeRegistrationAttempt(registration.email, context)
             form.errors["email"] = [context.l10n.message(for: .emailTaken)]
             return try registerPage(&context, form, status: .unprocessableContent)
         }
         try completeSignIn(&context, user: user, remember: true,
                            welcome: context.l10n(.registerDone, ["name": user.firstName, "email": user.email]))
         return .redirect(to: SiteRoute.account.path)
+    }
+
+    /// Tells the owner of `email` that someone tried to register with it (at most
+    /// `AccountThrottles.registrationNotice` a window, so the notice cannot flood them either).
+    static func noticeRegistrationAttempt(_ email: String, _ context: RequestContext) throws {
+        let environment = context.environment
+        guard let owner = try environment.accounts.credentials(email)?.user,
+              try context.countAttempt(environment.throttles.registrationNotice(email: owner.email)) == nil else { return }
+        let l10n = context.l10n
+        let shop = l10n(.shopName)
+        try environment.accounts.enqueue(OutboxDraft(
+            toAddress: owner.email, toName: owner.name, subject: l10n(.registerNoticeSubject, ["shop": shop]),
+            textBody: l10n(.registerNoticeBody, [
+                "name": owner.firstName, "shop": shop,
+                "signInLink": environment.publicURL + SiteRoute.signIn(next: nil).path,
+                "resetLink": environment.publicURL + SiteRoute.forgotPassword.path,
+            ]),
+            createdAt: context.now))
     }
 
     // MARK: Sign in and out

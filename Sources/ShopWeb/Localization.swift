@@ -41,6 +41,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutBackToCart, checkoutChangedTitle, checkoutChangedText, checkoutNothingSelected, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
     case searchTitle, searchPlaceholder, searchResults, searchResultsOne, searchEmptyTitle, searchEmptyText, searchPrompt
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
+    case registerNoticeSubject, registerNoticeBody
     case fieldName, fieldEmail, fieldPassword, fieldPasswordConfirmation, fieldCurrentPassword, fieldNewPassword
     case fieldRemember, passwordHint
     case signInTitle, signInSubmit, signInNoAccount, signInForgot, signInWrong, throttled, throttledOneMinute, signInWelcome
@@ -288,6 +289,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .registerSubmit: "Create account"
         case .registerHaveAccount: "Already have an account? Sign in"
         case .registerDone: "Welcome, {name}! We've sent a link to {email} to confirm your address."
+        case .registerNoticeSubject: "Someone tried to create a {shop} account with your email"
+        case .registerNoticeBody: "Hi {name},\n\nsomeone just tried to create a new {shop} account with this email address. You already have one, so nothing was created and your account is unchanged.\n\nIf it was you, sign in here:\n\n{signInLink}\n\nForgot your password? Choose a new one here:\n\n{resetLink}\n\nIf it wasn't you, you can ignore this email."
         case .fieldName: "Name"
         case .fieldEmail: "Email"
         case .fieldPassword: "Password"

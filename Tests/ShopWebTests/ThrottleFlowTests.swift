@@ -190,3 +190,58 @@ struct EmailRateLimitTests {
         #expect(try ana.outbox().count { $0.draft.subject.contains("Confirm your email") } == 3)
     }
 }
+
+@Suite("Registration is no enumeration oracle (issue #8)")
+struct RegistrationThrottleTests {
+    private func register(_ shop: TestShop, _ email: String, from address: String) throws -> TestResponse {
+        try shop.send(.post, "/account/register", form: [("name", "Bo Berg"), ("email", email), ("password", goodPassword),
+                                                         ("password_confirmation", goodPassword)],
+                      remoteAddress: address)
+    }
+
+    @Test func tenRegistrationsFromOneAddressThenTryAgainIn15Minutes() throws {
+        let shop = try TestShop()
+        try account(shop, "ana@example.com")
+        for index in 0..<9 {
+            #expect(try register(shop.visitor(), "user\(index)@example.com", from: "203.0.113.9").status == 303)
+        }
+        #expect(try register(shop.visitor(), "ana@example.com", from: "203.0.113.9").status == 422, "a taken email counts too")
+        let refused = try register(shop.visitor(), "ana@example.com", from: "203.0.113.9")
+        #expect(refused.status == 429 && refused.text.contains("Too many attempts. Please try again in 15 minutes."))
+        #expect(!refused.text.contains("There is already an account"), "a refused attempt tells nothing about the email")
+        #expect(refused.header("Retry-After") == "900")
+        #expect(try register(shop.visitor(), "late@example.com", from: "203.0.113.9").status == 429)
+        #expect(try shop.accounts.credentials("late@example.com") == nil)
+        #expect(try register(shop.visitor(), "late@example.com", from: "198.51.100.7").status == 303,
+                "other addresses are not affected")
+        shop.clock.advance(by: 15 * 60)
+        #expect(try register(shop.visitor(), "later@example.com", from: "203.0.113.9").status == 303, "the limit ends by itself")
+    }
+
+    @Test func theOwnerIsToldSomeoneTriedToRegisterWithTheirEmail() throws {
+        let shop = try TestShop()
+        try account(shop, "ana@example.com", name: "Ana Lima")
+        let before = try shop.outbox().count
+        let attempt = try register(shop, "  ANA@example.com ", from: "198.51.100.7")
+        #expect(attempt.status == 422 && attempt.text.contains("There is already an account with this email."))
+        #expect(shop.cookies["shoppable_session"] == nil, "nobody was signed in")
+        let sent = try shop.outbox().dropFirst(before)
+        let notice = try #require(sent.first)
+        #expect(sent.count == 1, "the notice only: no verification email for an account that was not created")
+        #expect(notice.draft.toAddress == "ana@example.com" && notice.draft.toName == "Ana Lima")
+        #expect(notice.draft.subject == "Someone tried to create a Shoppable account with your email")
+        #expect(notice.draft.textBody.hasPrefix("Hi Ana,\n\nsomeone just tried to create a new Shoppable account"))
+        #expect(notice.draft.textBody.contains("https://shop.test/account/sign-in\n"))
+        #expect(notice.draft.textBody.contains("https://shop.test/account/password/forgot\n"))
+        #expect(try shop.accounts.users().count == 1)
+    }
+
+    @Test func ownersGetThreeNoticesAnHourAtMost() throws {
+        let shop = try TestShop()
+        try account(shop, "ana@example.com")
+        for index in 0..<5 {
+            #expect(try register(shop.visitor(), "ana@example.com", from: "10.0.3.\(index)").status == 422)
+        }
+        #expect(try shop.outbox().count { $0.draft.subject.hasPrefix("Someone tried") } == 3)
+    }
+}
