@@ -41,4 +41,27 @@ struct HardeningSchemaTests {
         }
         #expect(leftovers.isEmpty)
     }
+
+    @Test func migrationNineTrimsHoldsTakenBeforeTheUpgradeLatestFirst() throws {
+        let (database, path) = try Self.database(at: 8)
+        defer { database.close(); path.remove() }
+        let orders = OrderStore.sqlite(database)
+        _ = try CatalogStore.sqlite(database).upsert([.mock(handle: "chair", variants: [
+            .mock(sku: "CHAIR-1", price: .usd(10_00), inventory: .tracked(quantity: 5, allowsBackorder: false)),
+        ])])
+        let until = StoredTime.unixSeconds(Fixtures.start) + 900
+        try database.withConnection { connection in
+            try connection.execute("""
+                INSERT INTO sessions (id, csrf_token, created_at, last_seen_at, expires_at)
+                    VALUES ('first', 'x', 0, 0, 9999999999), ('second', 'y', 0, 0, 9999999999);
+                INSERT INTO stock_reservations (session_id, variant_id, quantity, expires_at)
+                    VALUES ('first', 1, 3, \(until)), ('second', 1, 2, \(until));
+                """)
+        }
+        #expect(try database.migrate().first == 9)
+        #expect(try orders.setStock("CHAIR-1", 4, Fixtures.start) == StockUpdate(variants: 1, trimmedHolds: 1))
+        #expect(try orders.takeReservationTrims(.guest("second"), Fixtures.start)
+                == [ReservationTrim(variantID: 1, held: 2, kept: 1)])
+        #expect(try orders.takeReservationTrims(.guest("first"), Fixtures.start).isEmpty)
+    }
 }

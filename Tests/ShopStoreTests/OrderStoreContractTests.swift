@@ -346,15 +346,15 @@ extension PlaceOrderResult {
     func setStockSetsTheCountBySKU(kind: StoreKind) throws {
         let stores = try OrderHarness(kind)
         try stores.stockShop()
-        #expect(try stores.orders.setStock("  CHAIR-1 ", 4) == 1)
+        #expect(try stores.orders.setStock("  CHAIR-1 ", 4, Fixtures.start).variants == 1)
         #expect(try stores.available("chair") == .some(4))
-        #expect(try stores.orders.setStock("chair-1", 9) == 0)
-        #expect(try stores.orders.setStock("NOPE", 9) == 0)
+        #expect(try stores.orders.setStock("chair-1", 9, Fixtures.start).variants == 0)
+        #expect(try stores.orders.setStock("NOPE", 9, Fixtures.start).variants == 0)
         #expect(try stores.available("chair") == .some(4))
         // An untracked variant becomes tracked: a count means "at most this many".
-        #expect(try stores.orders.setStock("LAMP-1", 2) == 1)
+        #expect(try stores.orders.setStock("LAMP-1", 2, Fixtures.start).variants == 1)
         #expect(try stores.available("lamp") == .some(2))
-        #expect(throws: OrderStoreError.invalidQuantity) { try stores.orders.setStock("CHAIR-1", -1) }
+        #expect(throws: OrderStoreError.invalidQuantity) { try stores.orders.setStock("CHAIR-1", -1, Fixtures.start) }
         let chair = try stores.variant("chair").variant
         #expect(try stores.orders.placeOrder(OrderFixtures.draft(try stores.guest("buyer"), [(chair, 5)]), Fixtures.start)
                 == .insufficientStock([chair.id: 4]))
@@ -364,7 +364,7 @@ extension PlaceOrderResult {
         let stores = try OrderHarness(.sqlite)
         try stores.stockShop()
         let before = try stores.catalog.version()
-        #expect(try stores.orders.setStock("CHAIR-1", 0) == 1)
+        #expect(try stores.orders.setStock("CHAIR-1", 0, Fixtures.start) == StockUpdate(variants: 1, trimmedHolds: 0))
         #expect(try stores.catalog.version() > before)
         #expect(try stores.variant("chair").variant.inventory == .tracked(quantity: 0, allowsBackorder: false))
         #expect(try stores.catalog.productByHandle("chair")?.isSoldOut == true)
