@@ -47,7 +47,7 @@ let package = Package(
         // MARK: - server
 
         .target(name: "ShopStore", dependencies: ["ShopCore"]),
-        .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite"]),
+        .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
         .target(
             name: "ShopWeb",
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(
             name: "ShopStoreTests",
-            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "ShopCore", "ShopTestSupport"]
+            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"]
         ),
         .testTarget(
             name: "ShopImportTests",

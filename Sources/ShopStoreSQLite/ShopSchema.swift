@@ -523,5 +523,12 @@ public enum ShopSchema {
                 WHERE user_id IS NOT NULL;
             CREATE INDEX reservation_trims_expires ON reservation_trims (expires_at);
             """),
+        Migration(version: 10, sql: """
+            -- Issue #8: session ids and CSRF tokens are stored only as their SHA-256 (hex), like
+            -- account tokens: a copy of the database must not yield live sessions. Existing
+            -- sessions stay valid (the step below re-keys them and every row that names them), so
+            -- nobody is signed out and no guest cart is lost by the upgrade.
+            ALTER TABLE sessions RENAME COLUMN csrf_token TO csrf_token_hash;
+            """, step: SessionHashing.hashStoredSessions),
     ]
 }

@@ -126,7 +126,6 @@ extension ShopApp {
     /// cart and favorites into the account's, and says so — including lines capped at stock.
     static func completeSignIn(_ context: inout RequestContext, user: User, remember: Bool, welcome: String) throws {
         let environment = context.environment
-        let now = context.now
         let previous = try context.currentSession()
         let guestCart = try previous.flatMap { $0.userID == nil ? try environment.sessions.loadCart(.guest($0.id)) : nil } ?? Cart()
         let accountCart = try environment.sessions.loadCart(.account(user.id))
@@ -134,13 +133,9 @@ extension ShopApp {
         let (merged, capped) = accountCart.merging(guestCart) { line in
             products[line.productID]?.variants.first { $0.id == line.variantID }
         }
-        let session = Session(id: Session.ID(rawValue: environment.makeSessionToken()), userID: user.id,
-                              csrfToken: environment.crypto.randomToken(), createdAt: now, lastSeenAt: now,
-                              expiresAt: now.addingTimeInterval(remember ? RequestContext.persistentLifetime
-                                                                  : RequestContext.browserSessionLifetime),
-                              isPersistent: remember)
-        try environment.sessions.signIn(SignIn(guestSession: previous?.id, newSession: session, accountCart: merged))
-        context.replaceSession(with: session)
+        let issued = context.issueSession(userID: user.id, csrfToken: environment.crypto.randomToken(), persistent: remember)
+        try environment.sessions.signIn(SignIn(guestSession: previous?.id, newSession: issued.session, accountCart: merged))
+        context.replaceSession(with: issued)
         var text = welcome
         for line in capped {
             let title = merged.line(for: line.variantID).flatMap { products[$0.productID]?.title } ?? ""

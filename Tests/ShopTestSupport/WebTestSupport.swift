@@ -117,6 +117,11 @@ public final class TestShop: @unchecked Sendable {
         try send(.post, target, form: form, csrf: csrf)
     }
 
+    /// The store's id of the session whose cookie holds `token`: its SHA-256, as the shop keeps it.
+    public func sessionID(forCookie token: String) -> Session.ID {
+        Session.ID(rawValue: environment.crypto.sha256Hex(token))
+    }
+
     /// Emails queued in the outbox and not yet delivered, oldest first.
     public func outbox() throws -> [OutboxMessage] { try accounts.dueMessages(.distantFuture, 1_000) }
 

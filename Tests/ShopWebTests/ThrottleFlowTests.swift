@@ -10,31 +10,24 @@ import Testing
 
 private let goodPassword = "Blue9sky!"
 
-/// A shop over a migrated SQLite file with a pool of 8 connections (removed when it goes away),
-/// whose password checks are counted and take a few milliseconds like a real argon2id hash.
+/// A shop over a migrated SQLite file with a pool of 8 connections, whose password checks are
+/// counted and take a few milliseconds like a real argon2id hash.
 private final class RacingShop {
-    let shop: TestShop
+    var shop: TestShop { sqlite.shop }
     /// How many times a password was checked.
     var passwordChecks: Int { checks.value.load(ordering: .relaxed) }
     private let checks = Tally()
-    private let database: SQLiteDatabase
-    private let path = TemporaryDatabasePath()
+    private let sqlite: SQLiteTestShop
 
     init() throws {
-        database = try SQLiteDatabase.open(path: path.path, poolSize: 8)
-        shop = try TestShop(sqlite: database)
-        let real = shop.environment.crypto
+        sqlite = try SQLiteTestShop()
+        let real = sqlite.shop.environment.crypto
         let checks = self.checks
-        shop.environment.crypto.verifyPassword = { password, hash in
+        sqlite.shop.environment.crypto.verifyPassword = { password, hash in
             checks.value.add(1, ordering: .relaxed)
             Thread.sleep(forTimeInterval: 0.005)  // the hash's cost: the window a check-then-count race needs
             return real.verifyPassword(password, hash)
         }
-    }
-
-    deinit {
-        database.close()
-        path.remove()
     }
 
     /// `count` visitors, each holding the CSRF token of a page they loaded.
