@@ -50,7 +50,7 @@ extension SQLiteDatabase {
             throw SQLiteStoreError.invalidMigrations("expected version \(index + 1), found \(migration.version)")
         }
         return try withConnection { connection in
-            try connection.transaction {
+            let applied = try connection.transaction {
                 try connection.execute("""
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version INTEGER PRIMARY KEY,
@@ -69,6 +69,13 @@ extension SQLiteDatabase {
                 }
                 return appliedNow
             }
+            if !applied.isEmpty {
+                // What the migrations removed (migration 10: raw session ids) leaves the
+                // write-ahead log and reaches the main file now. Best effort: a reader of another
+                // process may keep part of the log until its next checkpoint.
+                _ = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)").first()
+            }
+            return applied
         }
     }
 

@@ -13,7 +13,10 @@ enum SessionHashing {
     /// SHA-256. Foreign keys are checked when the migration's transaction commits, by which time
     /// parents and children agree again.
     static func hashStoredSessions(_ connection: Connection) throws {
+        // The raw ids must not linger in the file: content this step deletes or overwrites is
+        // zeroed (secure_delete), and `migrate` checkpoints and truncates the WAL afterwards.
         try connection.execute("""
+            PRAGMA secure_delete = ON;
             PRAGMA defer_foreign_keys = ON;
             CREATE TEMP TABLE session_rekey (old TEXT PRIMARY KEY, new TEXT NOT NULL, csrf TEXT NOT NULL) WITHOUT ROWID;
             """)
@@ -40,5 +43,6 @@ enum SessionHashing {
         for owner in owners {
             try rename.run([.text("guest:" + Digest.sha256Hex(String(owner.dropFirst("guest:".count)))), .text(owner)])
         }
+        try connection.execute("PRAGMA secure_delete = OFF")
     }
 }

@@ -38,7 +38,7 @@ extension ShopApp {
         }
         // Registration says whether an email has an account, so it is throttled per client
         // address like sign-in: it must not become the enumeration oracle sign-in and reset avoid.
-        if let throttled = try context.countAttempt(context.environment.throttles.registration(client: context.clientAddress)) {
+        if let throttled = try context.countAttempt(context.environment.throttles.registration(client: context.clientAddress), at: context.now) {
             form.alert = throttled.message
             return throttled.applied(to: try registerPage(&context, form, status: .tooManyRequests))
         }
@@ -67,7 +67,7 @@ extension ShopApp {
     static func noticeRegistrationAttempt(_ email: String, _ context: RequestContext) throws {
         let environment = context.environment
         guard let owner = try environment.accounts.credentials(email)?.user,
-              try context.countAttempt(environment.throttles.registrationNotice(email: owner.email)) == nil else { return }
+              try context.countAttempt(environment.throttles.registrationNotice(email: owner.email), at: context.now) == nil else { return }
         let l10n = context.l10n
         let shop = l10n(.shopName)
         try environment.accounts.enqueue(OutboxDraft(
@@ -103,7 +103,7 @@ extension ShopApp {
         // Counted before the password is looked at, in one store step with the check: a locked
         // key is not tried at all, and simultaneous guesses cannot all slip under the limit.
         let checks = environment.throttles.signIn(email: email, client: context.clientAddress)
-        if let throttled = try context.countAttempt(checks) {
+        if let throttled = try context.countAttempt(checks, at: now) {
             form.alert = throttled.message
             return throttled.applied(to: try signInPage(&context, next: next, form, status: .tooManyRequests))
         }
@@ -189,7 +189,7 @@ extension ShopApp {
         }
         if !user.isVerified {
             if let throttled = try context.countAttempt(
-                context.environment.throttles.verificationEmail(user: user.id, client: context.clientAddress)) {
+                context.environment.throttles.verificationEmail(user: user.id, client: context.clientAddress), at: context.now) {
                 context.setFlash(Flash(kind: .error, text: throttled.message))
                 return throttled.applied(to: .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
                                                        ?? SiteRoute.account.path))
@@ -224,7 +224,7 @@ extension ShopApp {
                                           status: .unprocessableContent)
         }
         let environment = context.environment
-        if let throttled = try context.countAttempt(environment.throttles.passwordReset(email: email, client: context.clientAddress)) {
+        if let throttled = try context.countAttempt(environment.throttles.passwordReset(email: email, client: context.clientAddress), at: context.now) {
             return throttled.applied(to: try forgotPasswordPage(&context, AccountForm(values: ["email": typed], alert: throttled.message),
                                                                 status: .tooManyRequests))
         }

@@ -45,9 +45,9 @@ struct RequestContext {
 
     var now: Date { environment.now() }
 
-    /// The address the request came from, as throttles count it: the one place that decides
-    /// it (the connection's peer today; a trusted proxy's forwarded address once `HTTPServer`
-    /// provides it).
+    /// The address the request came from, as the throttles count it — the one place that
+    /// decides it: the request's `remoteAddress` (the connection's peer, or the forwarded client
+    /// when `HTTPServer` trusts the peer as a proxy).
     var clientAddress: String { request.remoteAddress }
 
     // MARK: Session

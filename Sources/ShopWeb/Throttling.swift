@@ -21,8 +21,8 @@ struct Throttled {
 extension RequestContext {
     /// Counts an attempt against `checks` (`AccountThrottles`), the check and the count in one
     /// store step. Returns nil when the attempt may go ahead, else what to tell the visitor.
-    func countAttempt(_ checks: [ThrottleCheck]) throws -> Throttled? {
-        let now = self.now
+    /// - Parameter now: the attempt's time (pass the same time to `uncountAttempt` later).
+    func countAttempt(_ checks: [ThrottleCheck], at now: Date) throws -> Throttled? {
         guard let retry = try environment.accounts.countAttempt(checks, now) else { return nil }
         let seconds = max(1, Int(retry.timeIntervalSince(now).rounded(.up)))
         let minutes = max(1, Int((Double(seconds) / 60).rounded(.up)))

@@ -117,5 +117,8 @@ struct SessionSecretsTests {
         #expect(try shop.get("/cart").text.contains("data-cart-count=\"2\""))
         let texts = try storedTexts(sqlite.database)
         #expect(!texts.contains { $0.contains(cookie) || $0.contains(oldFormToken) || $0.contains(renewed) })
+        // Nor in the file: the upgrade zeroed what it rewrote and checkpointed the log.
+        let bytes = fileBytes(sqlite)
+        #expect(!contains(bytes, cookie) && !contains(bytes, oldFormToken))
     }
 }
