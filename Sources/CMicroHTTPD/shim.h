@@ -37,7 +37,39 @@ static inline void shoppable_mhd_log_trampoline(void *cls, const char *format, v
     }
 }
 
-typedef void *(*shoppable_mhd_uri_log_fn)(void *cls, const char *uri, struct MHD_Connection *connection);
+typedef void (*shoppable_mhd_uri_log_fn)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/** Passed as the closure of MHD_OPTION_URI_LOG_CALLBACK; owned by the Swift side. */
+struct shoppable_mhd_uri_log_sink {
+    shoppable_mhd_uri_log_fn fn;
+    void *context;
+};
+
+/**
+ * MHD_OPTION_URI_LOG_CALLBACK target. Hands the raw request target (with its query) to Swift,
+ * then cuts the query off inside MHD's own buffer so that MHD does not parse it into GET
+ * arguments: the Swift side parses the query itself from the raw target, and MHD 0.9.75 stores
+ * each argument in the connection's memory pool, where ~600 of them exhaust the pool and leave
+ * the connection in a state that answers nothing (its error path is overwritten by the caller).
+ *
+ * Relies on MHD 0.9.75's parse_initial_message_line(): `uri` points into the connection's
+ * writable read buffer, NUL-terminated, and MHD has already located the '?' (it then writes
+ * '\0' there and parses from the next byte, which this makes an empty string). Returns NULL,
+ * so the request's client context starts empty.
+ */
+static inline void *shoppable_mhd_uri_log_trampoline(void *cls, const char *uri, struct MHD_Connection *connection) {
+    struct shoppable_mhd_uri_log_sink *sink = (struct shoppable_mhd_uri_log_sink *)cls;
+    if (sink != NULL && sink->fn != NULL) {
+        sink->fn(sink->context, uri, connection);
+    }
+    if (uri != NULL) {
+        char *query = strchr((char *)uri, '?');
+        if (query != NULL && query[1] != '\0') {
+            query[1] = '\0';
+        }
+    }
+    return NULL;
+}
 
 /**
  * MHD_start_daemon with the option list this project uses, as plain parameters.
@@ -51,9 +83,11 @@ static inline struct MHD_Daemon *shoppable_mhd_start_daemon(
     size_t connection_memory_limit,
     unsigned int connection_timeout_seconds,
     unsigned int connection_limit,
+    MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
     MHD_AccessHandlerCallback access_handler, void *access_handler_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
-    shoppable_mhd_uri_log_fn uri_log, void *uri_log_cls,
+    MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls,
+    struct shoppable_mhd_uri_log_sink *uri_log_sink,
     struct shoppable_mhd_log_sink *log_sink)
 {
     struct MHD_OptionItem options[12];
@@ -69,21 +103,51 @@ static inline struct MHD_Daemon *shoppable_mhd_start_daemon(
     }
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 
-    /* Callback options take two arguments (function, closure): pass them directly. */
-    if (log_sink != NULL) {
-        /* The logger must come first, or MHD warns that earlier options may log to stderr. */
-        return MHD_start_daemon(flags, 0, NULL, NULL, access_handler, access_handler_cls,
-                                MHD_OPTION_EXTERNAL_LOGGER, shoppable_mhd_log_trampoline, (void *)log_sink,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                                MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
-                                MHD_OPTION_ARRAY, options,
-                                MHD_OPTION_END);
-    }
-    return MHD_start_daemon(flags, 0, NULL, NULL, access_handler, access_handler_cls,
+    /* Callback options take two arguments (function, closure): pass them directly.
+       The logger must come first, or MHD warns that earlier options may log to stderr. */
+    return MHD_start_daemon(flags, 0, accept_policy, accept_policy_cls, access_handler, access_handler_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, shoppable_mhd_log_trampoline, (void *)log_sink,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_notify_cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, shoppable_mhd_uri_log_trampoline, (void *)uri_log_sink,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+/** The connection's socket context (set by the connection-notify callback), or NULL. */
+static inline void *shoppable_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/** The connection's socket descriptor, or -1. */
+static inline int shoppable_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/**
+ * Writes the numeric address of `address` ("127.0.0.1", "::1"; an IPv4-mapped IPv6 address as
+ * its IPv4 form) into buffer (NUL-terminated). Returns 0 on success, -1 if unknown.
+ */
+static inline int shoppable_format_address(const struct sockaddr *address, char *buffer, size_t size) {
+    if (address == NULL || size == 0) return -1;
+    const void *raw = NULL;
+    int family = address->sa_family;
+    if (family == AF_INET) {
+        raw = &((const struct sockaddr_in *)address)->sin_addr;
+    } else if (family == AF_INET6) {
+        const struct in6_addr *v6 = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(v6)) {
+            raw = &v6->s6_addr[12];
+            family = AF_INET;
+        } else {
+            raw = v6;
+        }
+    } else {
+        return -1;
+    }
+    return inet_ntop(family, raw, buffer, (socklen_t)size) == NULL ? -1 : 0;
 }
 
 /** The port the daemon is bound to, or 0 if unknown. */
@@ -92,23 +156,11 @@ static inline uint16_t shoppable_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
-/**
- * Writes the client's numeric address ("127.0.0.1", "::1") into buffer (NUL-terminated).
- * Returns 0 on success, -1 if unknown.
- */
+/** Writes the client's numeric address into buffer; see shoppable_format_address. */
 static inline int shoppable_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL || size == 0) return -1;
-    const struct sockaddr *address = info->client_addr;
-    const void *raw = NULL;
-    if (address->sa_family == AF_INET) {
-        raw = &((const struct sockaddr_in *)address)->sin_addr;
-    } else if (address->sa_family == AF_INET6) {
-        raw = &((const struct sockaddr_in6 *)address)->sin6_addr;
-    } else {
-        return -1;
-    }
-    return inet_ntop(address->sa_family, raw, buffer, (socklen_t)size) == NULL ? -1 : 0;
+    if (info == NULL) return -1;
+    return shoppable_format_address(info->client_addr, buffer, size);
 }
 
 #endif

@@ -5,15 +5,26 @@ import Synchronization
 // closures written in an executable's main.swift are main-actor isolated under Swift 6, and the
 // inserted isolation check traps (SIGILL) when the engine calls them on its own threads.
 //
-// Lifecycle of one request (MHD 0.9.75):
-//   1. mhdURILog            request line parsed: create RequestState (retained in *con_cls),
-//                           count it in flight.
-//   2. mhdAccessHandler #1  headers parsed: check URI/header/Content-Length limits. Answering
-//                           here makes MHD close the connection, so only refusals do.
-//   3. mhdAccessHandler #n  body chunks: accumulate up to maxBodyBytes.
-//   4. mhdAccessHandler     final call (no upload data): build Request, run the handler,
-//                           queue the response (keep-alive preserved).
-//   5. mhdRequestCompleted  response sent or connection dropped: release state, uncount it.
+// Lifecycle of one connection and its requests (MHD 0.9.75):
+//   0. mhdAcceptPolicy         a client connects: refused when its address already holds
+//                              `maxConnectionsPerAddress` connections (trusted proxies exempt).
+//      mhdConnectionNotify     STARTED: ConnectionState (fd, peer address, receive deadline)
+//                              retained in the socket context and listed in the registry.
+//   1. mhdURILog               request line parsed: the raw target (with query) is kept on the
+//                              ConnectionState; the C trampoline then hides the query from MHD.
+//   2. mhdAccessHandler #1     headers parsed: RequestState created (retained in *con_cls) and
+//                              counted in flight; URI/header/Content-Length limits checked.
+//                              Answering here makes MHD close the connection, so only refusals do.
+//   3. mhdAccessHandler #n     body chunks: accumulate up to maxBodyBytes.
+//   4. mhdAccessHandler        final call (no upload data): build Request, run the handler,
+//                              queue the response (keep-alive preserved).
+//   5. mhdRequestCompleted     response sent or connection dropped: release state, uncount it.
+//      mhdConnectionNotify     CLOSED: unlisted and released (MHD calls it for every STARTED,
+//                              before it closes the descriptor).
+//
+// Nothing is allocated before the access handler's first call except through the connection
+// notifications, which MHD pairs on every path; so no request path can leak state or leave the
+// in-flight counter up (a request MHD refuses itself never reaches step 2).
 
 /// State shared by all callbacks of one server; passed to C as an unretained `void *`
 /// (the `HTTPServer` owns it and outlives the engine).
@@ -21,21 +32,103 @@ final class ServerContext: Sendable {
     let configuration: HTTPServer.Configuration
     let logger: @Sendable (String) -> Void
     let handler: @Sendable (Request) -> Response
-    /// Requests between URI-log and completion callbacks.
+    let refusal: @Sendable (HTTPStatus, String) -> Response
+    /// Requests between the access handler's first call and the completion callback.
     let inFlight = Atomic<Int>(0)
     /// Set by `stop()`: responses then carry `Connection: close`.
     let stopping = Atomic<Bool>(false)
     /// The engine's most recent error message, quoted when `start()` fails.
     let lastEngineMessage = Mutex<String?>(nil)
+    /// Open connections and their count per client address.
+    let connections = Mutex(ConnectionRegistry())
+    /// Connections refused or closed by the limits, reported by the watchdog once a second.
+    let refusedConnections = Atomic<Int>(0)
+    let closedSlowConnections = Atomic<Int>(0)
+    /// Origin of the monotonic nanosecond readings used for receive deadlines.
+    private let epoch = ContinuousClock.now
+    private let trustedProxies: Set<String>
 
     init(
         configuration: HTTPServer.Configuration,
         logger: @escaping @Sendable (String) -> Void,
+        refusal: @escaping @Sendable (HTTPStatus, String) -> Response,
         handler: @escaping @Sendable (Request) -> Response
     ) {
         self.configuration = configuration
         self.logger = logger
+        self.refusal = refusal
         self.handler = handler
+        self.trustedProxies = Set(configuration.trustedProxies.map(ClientAddress.normalized))
+    }
+
+    /// Monotonic nanoseconds since the server context was made.
+    func nanosecondsNow() -> Int64 {
+        let (seconds, attoseconds) = (ContinuousClock.now - epoch).components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    func isTrustedProxy(_ address: String) -> Bool { trustedProxies.contains(address) }
+
+    /// A deadline `seconds` from now, as stored in ``ConnectionState/deadline``.
+    func deadline(in seconds: Int) -> Int64 { nanosecondsNow() + Int64(seconds) * 1_000_000_000 }
+
+    /// Shuts down (both directions) every connection whose request has not arrived in full by its
+    /// deadline; the engine then sees end-of-file and closes it through its own path. Runs under
+    /// the registry lock, and MHD reports a connection CLOSED (which takes the lock) before it
+    /// closes the descriptor, so a descriptor shut down here always belongs to that connection.
+    func closeOverdueConnections() {
+        let now = nanosecondsNow()
+        let closed = connections.withLock { registry in
+            var closed = 0
+            for connection in registry.live.values {
+                let deadline = connection.deadline.load(ordering: .acquiring)
+                if deadline != 0 && deadline < now {
+                    connection.deadline.store(0, ordering: .releasing)
+                    _ = shutdown(connection.fd, Int32(SHUT_RDWR))
+                    closed += 1
+                }
+            }
+            return closed
+        }
+        if closed > 0 { closedSlowConnections.add(closed, ordering: .relaxed) }
+    }
+
+    /// Writes one log line for the connections refused or closed since the last report.
+    func reportLimits() {
+        let refused = refusedConnections.exchange(0, ordering: .acquiringAndReleasing)
+        let slow = closedSlowConnections.exchange(0, ordering: .acquiringAndReleasing)
+        if refused > 0 {
+            logger("refused \(refused) connection(s): more than \(configuration.maxConnectionsPerAddress) open from one address")
+        }
+        if slow > 0 {
+            logger("closed \(slow) connection(s) that did not send their request in time")
+        }
+    }
+}
+
+/// Open connections, listed for the receive-deadline watchdog and counted per client address.
+struct ConnectionRegistry: ~Copyable {
+    var live: [ObjectIdentifier: ConnectionState] = [:]
+    var perAddress: [String: Int] = [:]
+}
+
+/// Per-connection state, owned through MHD's socket context from STARTED to CLOSED.
+final class ConnectionState: @unchecked Sendable {
+    /// The socket (valid until MHD reports the connection CLOSED).
+    let fd: Int32
+    /// The peer's numeric address (IPv4-mapped IPv6 as IPv4).
+    let peerAddress: String
+    /// Monotonic nanoseconds (``ServerContext/nanosecondsNow()``) by which the request being
+    /// received must have arrived in full; 0 while none is being received (handler running,
+    /// response being sent). Read by the watchdog, written by the engine thread.
+    let deadline = Atomic<Int64>(0)
+    /// The raw target of the request whose line just arrived; engine thread only (MHD serves a
+    /// connection on one thread at a time).
+    var pendingTarget: String?
+
+    init(fd: Int32, peerAddress: String) {
+        self.fd = fd
+        self.peerAddress = peerAddress
     }
 }
 
@@ -45,37 +138,87 @@ final class RequestState {
     let rawTarget: String
     let startedAt = ContinuousClock.now
     let id = Request.makeID()
-    var sawHeaders = false
     var method = HTTPMethod.get
     var headers = HTTPHeaders()
     var body: [UInt8] = []
     var bodyTooLarge = false
     var discardedBytes = 0
+    /// The handler's answer when MHD could not take it yet (see `mhdAccessHandler`).
+    var pendingResponse: Response?
 
     init(rawTarget: String) { self.rawTarget = rawTarget }
 
-    /// The target without its query, shortened for the access log.
+    /// The target without its query, shortened and escaped for the access log.
     var logPath: String {
         let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             .first ?? ""
-        return path.utf8.count > 200 ? String(path.prefix(200)) + "…" : String(path)
+        return path.utf8.count > 200 ? AccessLog.escaped(String(path.prefix(200))) + "…" : AccessLog.escaped(String(path))
     }
 }
 
 // MARK: - Callbacks
 
-/// `MHD_OPTION_URI_LOG_CALLBACK`: sees the raw request target (with query) before MHD decodes
-/// it; its return value becomes the request's initial `*con_cls`.
+/// `MHD_AcceptPolicyCallback`: refuses a client address that already holds
+/// `maxConnectionsPerAddress` open connections, so one client cannot take every slot. Trusted
+/// proxies are exempt (they carry many clients). The check is not atomic with the count (which
+/// changes in the connection notifications), so the limit can be passed by at most the number of
+/// engine threads accepting at the same instant — never by a count that leaks.
+func mhdAcceptPolicy(
+    _ cls: UnsafeMutableRawPointer?,
+    _ address: UnsafePointer<sockaddr>?,
+    _ length: socklen_t
+) -> MHD_Result {
+    guard let cls else { return .YES }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    let peer = formatAddress(address)
+    if context.isTrustedProxy(peer) { return .YES }
+    let limit = context.configuration.maxConnectionsPerAddress
+    let open = context.connections.withLock { $0.perAddress[peer] ?? 0 }
+    if open < limit { return .YES }
+    context.refusedConnections.add(1, ordering: .relaxed)
+    return .NO
+}
+
+/// `MHD_NotifyConnectionCallback`: creates and releases the ``ConnectionState``.
+func mhdConnectionNotify(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ code: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if code == .CONNECTION_NOTIFY_STARTED {
+        let state = ConnectionState(fd: shoppable_mhd_connection_fd(connection),
+                                    peerAddress: clientAddress(of: connection))
+        state.deadline.store(context.deadline(in: context.configuration.requestHeadTimeout), ordering: .releasing)
+        context.connections.withLock { registry in
+            registry.live[ObjectIdentifier(state)] = state
+            registry.perAddress[state.peerAddress, default: 0] += 1
+        }
+        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+    } else {
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+        context.connections.withLock { registry in
+            registry.live[ObjectIdentifier(state)] = nil
+            let remaining = (registry.perAddress[state.peerAddress] ?? 1) - 1
+            registry.perAddress[state.peerAddress] = remaining > 0 ? remaining : nil
+        }
+    }
+}
+
+/// Called by the C URI-log trampoline with the raw request target (with query) before MHD
+/// decodes it; kept on the connection for the access handler's first call.
 func mhdURILog(
     _ cls: UnsafeMutableRawPointer?,
     _ uri: UnsafePointer<CChar>?,
     _ connection: OpaquePointer?
-) -> UnsafeMutableRawPointer? {
-    guard let cls else { return nil }
-    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    let state = RequestState(rawTarget: uri.map { String(cString: $0) } ?? "")
-    context.inFlight.add(1, ordering: .acquiringAndReleasing)
-    return Unmanaged.passRetained(state).toOpaque()
+) {
+    guard let connection, let raw = shoppable_mhd_socket_context(connection) else { return }
+    let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+    state.pendingTarget = uri.map { String(cString: $0) } ?? ""
 }
 
 /// `MHD_AccessHandlerCallback`; see the lifecycle above.
@@ -92,40 +235,37 @@ func mhdAccessHandler(
     guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     let limits = context.configuration
+    let peer = shoppable_mhd_socket_context(connection)
+        .map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
 
-    let state: RequestState
-    if let existing = conCls.pointee {
-        state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
-    } else {
-        // Not expected (the URI-log callback runs first), but stay consistent if it did not.
-        state = RequestState(rawTarget: url.map { String(cString: $0) } ?? "/")
+    // 1. Headers complete: create the request state, check the limits that need no body.
+    guard let existing = conCls.pointee else {
+        let state = RequestState(rawTarget: peer?.pendingTarget ?? url.map { String(cString: $0) } ?? "/")
+        peer?.pendingTarget = nil
+        peer?.deadline.store(context.deadline(in: limits.requestBodyTimeout), ordering: .releasing)
         context.inFlight.add(1, ordering: .acquiringAndReleasing)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
-    }
-
-    // 1. Headers complete: check the limits that need no body.
-    if !state.sawHeaders {
-        state.sawHeaders = true
         state.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET")
         state.headers = readHeaders(of: connection)
         if state.rawTarget.utf8.count > limits.maxURIBytes {
-            return refuse(.uriTooLong, "request target longer than \(limits.maxURIBytes) bytes",
+            return refuse(.uriTooLong, "The address is longer than \(limits.maxURIBytes) bytes.",
                           connection, state, context)
         }
         let versionLength = version.map { strlen($0) } ?? 8
         if headerBytes(state, versionLength: versionLength) > limits.maxHeaderBytes {
             return refuse(.requestHeaderFieldsTooLarge,
-                          "request line and headers larger than \(limits.maxHeaderBytes) bytes",
+                          "The request line and headers are larger than \(limits.maxHeaderBytes) bytes.",
                           connection, state, context)
         }
         if let declared = state.headers["Content-Length"].flatMap({ Int($0) }),
             declared > limits.maxBodyBytes
         {
-            return refuse(.contentTooLarge, "request body larger than \(limits.maxBodyBytes) bytes",
+            return refuse(.contentTooLarge, "The request body is larger than \(limits.maxBodyBytes) bytes.",
                           connection, state, context)
         }
         return .YES
     }
+    let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
 
     // 2. A body chunk. MHD cannot queue a response now; past the limit (possible only with
     //    chunked bodies, Content-Length was checked above), discard and answer 413 at the end,
@@ -139,7 +279,7 @@ func mhdAccessHandler(
         if state.bodyTooLarge {
             state.discardedBytes += chunkSize
             if state.discardedBytes > max(limits.maxBodyBytes, 64 << 10) {
-                context.logger("\(state.method) \(state.logPath) body far over the limit, closing \(state.id)")
+                context.logger("\(AccessLog.escaped(state.method.rawValue)) \(state.logPath) body far over the limit, closing \(state.id)")
                 return .NO
             }
         } else if let uploadData {
@@ -151,23 +291,35 @@ func mhdAccessHandler(
         return .YES
     }
 
-    // 3. Request complete.
+    // 3. Request complete (or so it seems: after a "100 Continue" for a request without a body,
+    //    MHD 0.9.75 also calls with no data while it is not ready for a response, and refuses a
+    //    response queued then; it is kept and queued at the real final call).
+    peer?.deadline.store(0, ordering: .releasing)
+    if let pending = state.pendingResponse {
+        state.pendingResponse = nil
+        return send(pending, connection, state, context, close: false, mayDefer: false)
+    }
     if state.bodyTooLarge {
-        return refuse(.contentTooLarge, "request body larger than \(limits.maxBodyBytes) bytes",
+        return refuse(.contentTooLarge, "The request body is larger than \(limits.maxBodyBytes) bytes.",
                       connection, state, context)
     }
     let request: Request
     do {
         let body = state.body
         state.body = []
+        let peerAddress = peer?.peerAddress ?? clientAddress(of: connection)
         request = try Request(
             method: state.method, target: state.rawTarget, headers: state.headers, body: body,
-            remoteAddress: clientAddress(of: connection), id: state.id)
+            remoteAddress: context.isTrustedProxy(peerAddress)
+                ? ClientAddress.forwarded(peer: peerAddress, forwardedFor: state.headers.values(for: "X-Forwarded-For"),
+                                          isTrustedProxy: context.isTrustedProxy)
+                : peerAddress,
+            id: state.id)
     } catch {
         return refuse(.badRequest, error.description, connection, state, context, close: false)
     }
     let response = context.handler(request)
-    return send(response, connection, state, context, close: false)
+    return send(response, connection, state, context, close: false, mayDefer: true)
 }
 
 /// `MHD_OPTION_NOTIFY_COMPLETED`: the response was sent or the connection dropped.
@@ -177,10 +329,16 @@ func mhdRequestCompleted(
     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ termination: MHD_RequestTerminationCode
 ) {
-    guard let cls, let conCls, let raw = conCls.pointee else { return }
+    guard let cls else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    // The next request on a kept-alive connection must arrive within the head timeout.
+    if let connection, let raw = shoppable_mhd_socket_context(connection) {
+        Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+            .deadline.store(context.deadline(in: context.configuration.requestHeadTimeout), ordering: .releasing)
+    }
+    guard let conCls, let raw = conCls.pointee else { return }
     conCls.pointee = nil
     Unmanaged<RequestState>.fromOpaque(raw).release()
-    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     context.inFlight.subtract(1, ordering: .acquiringAndReleasing)
 }
 
@@ -240,42 +398,52 @@ private func clientAddress(of connection: OpaquePointer) -> String {
     return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
-/// Answers with a short plain-text error. `close` (the default) for refusals before the body
-/// was read: the connection cannot be reused then.
+private func formatAddress(_ address: UnsafePointer<sockaddr>?) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard shoppable_format_address(address, &buffer, buffer.count) == 0 else { return "" }
+    return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+/// Answers with the server's refusal response (the app's, with its security headers, when it
+/// gave one). `close` (the default) for refusals before the body was read: the connection
+/// cannot be reused then.
 private func refuse(
     _ status: HTTPStatus, _ message: String,
     _ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext,
     close: Bool = true
 ) -> MHD_Result {
-    send(.text("\(status): \(message)\n", status: status), connection, state, context, close: close)
+    send(context.refusal(status, message), connection, state, context, close: close, mayDefer: false)
 }
 
 /// Hands `response` to MHD (one copy of the body, made by MHD) and writes the access-log line.
+/// With `mayDefer`, a response MHD is not ready to take is kept for the next call.
 private func send(
     _ response: Response,
     _ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext,
-    close: Bool
+    close: Bool, mayDefer: Bool
 ) -> MHD_Result {
-    guard let mhdResponse = makeEngineResponse(response, requestID: state.id,
-                                               close: close || context.stopping.load(ordering: .acquiring))
-    else {
-        context.logger("\(state.method) \(state.logPath) handler returned an invalid header; answering 500 \(state.id)")
-        let fallback = Response.text("500 Internal Server Error\n", status: .internalServerError)
-        guard let plain = makeEngineResponse(fallback, requestID: state.id, close: close) else { return .NO }
-        return queue(plain, fallback, connection, state, context)
+    let close = close || context.stopping.load(ordering: .acquiring)
+    var response = response
+    var mhdResponse = makeEngineResponse(response, requestID: state.id, close: close)
+    if mhdResponse == nil {
+        context.logger("\(AccessLog.escaped(state.method.rawValue)) \(state.logPath) handler returned an invalid header; answering 500 \(state.id)")
+        response = Response.text("500 Internal Server Error\n", status: .internalServerError)
+        mhdResponse = makeEngineResponse(response, requestID: state.id, close: close)
     }
-    return queue(mhdResponse, response, connection, state, context)
-}
-
-private func queue(
-    _ mhdResponse: OpaquePointer, _ response: Response,
-    _ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext
-) -> MHD_Result {
+    guard let mhdResponse else { return .NO }
     let result = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
     MHD_destroy_response(mhdResponse)
+    guard result == .YES else {
+        if mayDefer {
+            state.pendingResponse = response
+            return .YES
+        }
+        context.logger("\(AccessLog.escaped(state.method.rawValue)) \(state.logPath) the engine refused the response; closing \(state.id)")
+        return .NO
+    }
     let micros = (ContinuousClock.now - state.startedAt).microseconds
     let bytes = state.method == .head ? 0 : response.body.count
-    context.logger("\(state.method) \(state.logPath) \(response.status.code) \(bytes) \(micros)µs \(state.id)")
+    context.logger("\(AccessLog.escaped(state.method.rawValue)) \(state.logPath) \(response.status.code) \(bytes) \(micros)µs \(state.id)")
     return result
 }
 

@@ -43,12 +43,29 @@ public final class HTTPServer: Sendable {
         /// Largest accepted request line + header fields in bytes (each line counted with its
         /// CRLF); larger requests get 431. Default 16 KiB.
         public var maxHeaderBytes: Int
-        /// Seconds of inactivity after which the engine closes a connection (keep-alive idle or
-        /// a stalled client). Default 15 (a slow-loris client holds a slot at most that long).
+        /// Seconds of inactivity after which the engine closes a connection (a client that stops
+        /// reading its response). Default 15.
         public var connectionTimeout: Int
+        /// Seconds a connection has to deliver a whole request head (request line and headers),
+        /// counted from when it opened or its previous response was sent — a total, not reset by
+        /// each byte, so a slow-loris client cannot keep a slot by trickling. Also the longest a
+        /// kept-alive connection stays idle. Default 10.
+        public var requestHeadTimeout: Int
+        /// Seconds a request's body has to arrive in full once its head has. Default 30
+        /// (at least 35 KB/s for the largest body).
+        public var requestBodyTimeout: Int
         /// Most simultaneous connections the engine accepts; further ones wait in the kernel
         /// backlog or are refused. Default 1000.
         public var maxConnections: Int
+        /// Most simultaneous connections from one client address; further ones are refused at
+        /// once, so one client cannot take the slots every other visitor needs. Trusted proxies
+        /// are exempt. Default 128.
+        public var maxConnectionsPerAddress: Int
+        /// Numeric addresses of reverse proxies whose `X-Forwarded-For` is believed: a request
+        /// arriving from one gets ``Request/remoteAddress`` from that header (see
+        /// ``ClientAddress``), and they are exempt from ``maxConnectionsPerAddress`` (limit
+        /// clients per address in the proxy instead). Default none.
+        public var trustedProxies: [String]
         /// Seconds ``HTTPServer/stop()`` waits for in-flight requests before closing anyway.
         /// Default 30.
         public var shutdownGracePeriod: Int
@@ -62,7 +79,11 @@ public final class HTTPServer: Sendable {
             maxURIBytes: Int = 8 << 10,
             maxHeaderBytes: Int = 16 << 10,
             connectionTimeout: Int = 15,
+            requestHeadTimeout: Int = 10,
+            requestBodyTimeout: Int = 30,
             maxConnections: Int = 1000,
+            maxConnectionsPerAddress: Int = 128,
+            trustedProxies: [String] = [],
             shutdownGracePeriod: Int = 30
         ) {
             self.host = host
@@ -72,7 +93,11 @@ public final class HTTPServer: Sendable {
             self.maxURIBytes = maxURIBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.connectionTimeout = connectionTimeout
+            self.requestHeadTimeout = requestHeadTimeout
+            self.requestBodyTimeout = requestBodyTimeout
             self.maxConnections = maxConnections
+            self.maxConnectionsPerAddress = maxConnectionsPerAddress
+            self.trustedProxies = trustedProxies
             self.shutdownGracePeriod = shutdownGracePeriod
         }
 
@@ -81,12 +106,17 @@ public final class HTTPServer: Sendable {
             max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         }
 
-        /// Per-connection memory the engine may use (request line, headers, read buffer):
-        /// room for a request that is twice over `maxHeaderBytes`, so the handler-side check
-        /// answers 431/414 itself in the common case; beyond it the engine answers the same
-        /// status codes on its own.
+        /// Per-connection memory pool of the engine. MHD 0.9.75 starts the read buffer at half
+        /// the pool and keeps one ~56-byte record per header and per cookie in the other half,
+        /// where the response head is built too. 64 KiB (for the 16 KiB default head limit) holds
+        /// a head of twice the limit, so the handler-side check answers 431/414 with the shop's
+        /// own response, and about 550 headers or cookies (browsers send 10–30); GET arguments
+        /// take none, since MHD is not given the query (see `shoppable_mhd_uri_log_trampoline`).
+        /// Larger heads get the engine's own 431/414; a head of more fields than that is closed
+        /// without an answer (see docs/SECURITY.md). The engine zeroes the pool between requests
+        /// on a connection, so the pool is not made larger than this needs.
         var connectionMemoryLimit: Int {
-            max(32 << 10, 2 * max(maxHeaderBytes, maxURIBytes) + (4 << 10))
+            max(64 << 10, 4 * max(maxHeaderBytes, maxURIBytes))
         }
 
         func validate() throws(HTTPServerError) {
@@ -101,7 +131,13 @@ public final class HTTPServer: Sendable {
             guard maxURIBytes >= 1 else { throw invalid("maxURIBytes must be positive") }
             guard maxHeaderBytes >= 64 else { throw invalid("maxHeaderBytes must be at least 64") }
             guard connectionTimeout >= 0 else { throw invalid("connectionTimeout must not be negative") }
+            guard requestHeadTimeout >= 1 else { throw invalid("requestHeadTimeout must be positive") }
+            guard requestBodyTimeout >= 1 else { throw invalid("requestBodyTimeout must be positive") }
             guard maxConnections >= 1 else { throw invalid("maxConnections must be positive") }
+            guard maxConnectionsPerAddress >= 1 else { throw invalid("maxConnectionsPerAddress must be positive") }
+            for proxy in trustedProxies where ClientAddress.canonical(proxy) == nil {
+                throw invalid("trusted proxy \"\(proxy)\" is not a numeric IPv4/IPv6 address")
+            }
             guard shutdownGracePeriod >= 0 else { throw invalid("shutdownGracePeriod must not be negative") }
         }
     }
@@ -117,13 +153,24 @@ public final class HTTPServer: Sendable {
     ///     (`GET /path 200 1234 567µs 3f2a9c1e0b7d4e21`: method, raw path, status, body bytes
     ///     sent, duration from request line to response in microseconds, request id) and the
     ///     engine's own error messages (prefixed `microhttpd:`). Called on worker threads.
+    ///   - refusal: the response for a request the server refuses before the handler sees it
+    ///     (400 undecodable, 413 body, 414 target, 431 head too large), given the status and a
+    ///     sentence for a person; the app passes its own so that these carry its headers too.
+    ///     Default: the sentence as plain text.
     ///   - handler: turns a request into a response; called concurrently on worker threads.
     public init(
         configuration: Configuration = Configuration(),
         logger: @escaping @Sendable (String) -> Void,
+        refusal: @escaping @Sendable (HTTPStatus, String) -> Response = HTTPServer.plainRefusal,
         handler: @escaping @Sendable (Request) -> Response
     ) {
-        self.context = ServerContext(configuration: configuration, logger: logger, handler: handler)
+        self.context = ServerContext(configuration: configuration, logger: logger, refusal: refusal,
+                                     handler: handler)
+    }
+
+    /// The default refusal: `"<status>: <message>"` as plain text.
+    @Sendable public static func plainRefusal(_ status: HTTPStatus, _ message: String) -> Response {
+        .text("\(status): \(message)\n", status: status)
     }
 
     deinit {
@@ -164,6 +211,8 @@ public final class HTTPServer: Sendable {
             let contextPointer = Unmanaged.passUnretained(context).toOpaque()
             let logSink = UnsafeMutablePointer<shoppable_mhd_log_sink>.allocate(capacity: 1)
             logSink.initialize(to: shoppable_mhd_log_sink(fn: mhdLog, context: contextPointer))
+            let uriLogSink = UnsafeMutablePointer<shoppable_mhd_uri_log_sink>.allocate(capacity: 1)
+            uriLogSink.initialize(to: shoppable_mhd_uri_log_sink(fn: mhdURILog, context: contextPointer))
 
             let daemon = address.withSockaddr { sockaddr in
                 shoppable_mhd_start_daemon(
@@ -172,19 +221,32 @@ public final class HTTPServer: Sendable {
                     configuration.connectionMemoryLimit,
                     UInt32(configuration.connectionTimeout),
                     UInt32(configuration.maxConnections),
+                    mhdAcceptPolicy, contextPointer,
                     mhdAccessHandler, contextPointer,
                     mhdRequestCompleted, contextPointer,
-                    mhdURILog, contextPointer,
+                    mhdConnectionNotify, contextPointer,
+                    uriLogSink,
                     logSink)
             }
             guard let daemon else {
                 logSink.deallocate()
+                uriLogSink.deallocate()
                 let detail = context.lastEngineMessage.withLock { $0 }.map { ": \($0)" } ?? ""
                 throw HTTPServerError(
                     code: .listenFailed,
                     message: "could not listen on \(address) (address in use, or not permitted?)\(detail)")
             }
-            engine = Engine(daemon: daemon, logSink: logSink)
+            let watchdog = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "HTTPServer.watchdog"))
+            let context = self.context
+            let ticks = Atomic<Int>(0)
+            watchdog.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250),
+                              leeway: .milliseconds(50))
+            watchdog.setEventHandler {
+                context.closeOverdueConnections()
+                if ticks.add(1, ordering: .relaxed).newValue % 4 == 0 { context.reportLimits() }
+            }
+            watchdog.resume()
+            engine = Engine(daemon: daemon, logSink: logSink, uriLogSink: uriLogSink, watchdog: watchdog)
             boundPort.store(Int(shoppable_mhd_bound_port(daemon)), ordering: .releasing)
         }
     }
@@ -208,10 +270,14 @@ public final class HTTPServer: Sendable {
         if abandoned > 0 {
             context.logger("stopping with \(abandoned) request(s) still in flight after the grace period")
         }
+        engine.watchdog.cancel()
         MHD_stop_daemon(engine.daemon)
         if listenSocket >= 0 { close(listenSocket) }
+        context.reportLimits()
         engine.logSink.deinitialize(count: 1)
         engine.logSink.deallocate()
+        engine.uriLogSink.deinitialize(count: 1)
+        engine.uriLogSink.deallocate()
         boundPort.store(0, ordering: .releasing)
     }
 
@@ -263,6 +329,9 @@ private struct Engine: @unchecked Sendable {
     // The daemon handle is used only under the server's mutex or after being taken out of it.
     let daemon: OpaquePointer
     let logSink: UnsafeMutablePointer<shoppable_mhd_log_sink>
+    let uriLogSink: UnsafeMutablePointer<shoppable_mhd_uri_log_sink>
+    /// Closes connections past their receive deadline (`ServerContext.closeOverdueConnections`).
+    let watchdog: any DispatchSourceTimer
 }
 
 /// A numeric IPv4/IPv6 socket address parsed from `Configuration.host`.

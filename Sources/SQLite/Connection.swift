@@ -1,6 +1,12 @@
 import CSQLite
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One open SQLite database connection, with a cache of prepared statements.
 ///
 /// Not `Sendable`: a connection is used by one thread at a time (it is opened with
@@ -45,10 +51,12 @@ public final class Connection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         do {
+            // The busy timeout first: switching a new file to WAL takes an exclusive lock, and a
+            // second process opening the same new file at that moment must wait, not fail.
+            try execute("PRAGMA busy_timeout = 5000")
+            try enableWriteAheadLog()
             try execute("""
-                PRAGMA journal_mode = WAL;
                 PRAGMA foreign_keys = ON;
-                PRAGMA busy_timeout = 5000;
                 PRAGMA synchronous = NORMAL;
                 PRAGMA mmap_size = 268435456;
                 PRAGMA cache_size = -16000;
@@ -60,6 +68,24 @@ public final class Connection {
     }
 
     deinit { close() }
+
+    /// `PRAGMA journal_mode = WAL`, retried for up to five seconds while another connection (in
+    /// this process or another) holds the lock the switch needs: SQLite answers `SQLITE_BUSY`
+    /// there without always consulting the busy handler. Once a file is in WAL mode the pragma
+    /// needs no lock.
+    private func enableWriteAheadLog() throws(SQLiteError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(5))
+        while true {
+            do {
+                try execute("PRAGMA journal_mode = WAL")
+                return
+            } catch where error.isBusy {
+                if clock.now >= deadline { throw error }
+                usleep(2_000)
+            }
+        }
+    }
 
     /// Finalizes the cached statements and closes the connection. Later calls throw
     /// `SQLITE_MISUSE`. Calling `close()` twice is harmless.

@@ -133,12 +133,18 @@ public struct LineItem: Hashable, Sendable {
 public enum CartQuantity {
     /// Parses a whole, non-negative quantity such as `"3"` (surrounding spaces ignored).
     /// - Throws: `CartError.quantityNegative` for `"-1"`, `CartError.quantityNotWhole` for `"1.5"`,
-    ///   `CartError.quantityNotANumber` for `""` or `"abc"`.
+    ///   `CartError.quantityNotANumber` for `""` or `"abc"`, and
+    ///   `CartError.quantityExceedsMaximum` for a whole number too large to hold
+    ///   (`"9999999999999999999999"`: it is too many, not "not a whole number").
     public static func parse(_ text: String) throws(CartError) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let value = Int(trimmed) {
             guard value >= 0 else { throw .quantityNegative }
             return value
+        }
+        let digits = trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
+        if !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            throw .quantityExceedsMaximum(Cart.maximumQuantityPerLine)
         }
         if let number = DecimalNumber(trimmed), !trimmed.contains(",") {
             throw number.negative ? .quantityNegative : .quantityNotWhole

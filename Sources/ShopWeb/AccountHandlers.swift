@@ -59,7 +59,7 @@ extension ShopApp {
         }
         try completeSignIn(&context, user: user, remember: true,
                            welcome: context.l10n(.registerDone, ["name": user.firstName, "email": user.email]))
-        return .redirect(to: SiteRoute.account.path)
+        return .redirect(to: SiteRoute.account(.show).path)
     }
 
     /// Tells the owner of `email` that someone tried to register with it (at most
@@ -74,8 +74,8 @@ extension ShopApp {
             toAddress: owner.email, toName: owner.name, subject: l10n(.registerNoticeSubject, ["shop": shop]),
             textBody: l10n(.registerNoticeBody, [
                 "name": owner.firstName, "shop": shop,
-                "signInLink": environment.publicURL + SiteRoute.signIn(next: nil).path,
-                "resetLink": environment.publicURL + SiteRoute.forgotPassword.path,
+                "signInLink": environment.publicURL + SiteRoute.account(.signIn(next: nil)).path,
+                "resetLink": environment.publicURL + SiteRoute.account(.forgotPassword).path,
             ]),
             createdAt: context.now))
     }
@@ -119,7 +119,7 @@ extension ShopApp {
         try environment.accounts.uncountAttempt(AccountThrottles.signInClientKey(context.clientAddress), now)
         try completeSignIn(&context, user: credentials.user, remember: remember,
                            welcome: context.l10n(.signInWelcome, ["name": credentials.user.firstName]))
-        return .redirect(to: next ?? SiteRoute.account.path)
+        return .redirect(to: next ?? SiteRoute.account(.show).path)
     }
 
     /// Starts a fresh session for `user` (a new id: no session fixation), merging the guest's
@@ -153,14 +153,14 @@ extension ShopApp {
         }
         context.replaceSession(with: nil)
         context.setFlash(Flash(kind: .success, text: context.l10n(everywhere ? .signOutEverywhereDone : .signOutDone)))
-        return .redirect(to: SiteRoute.home.path)
+        return .redirect(to: SiteRoute.catalog(.home).path)
     }
 
     // MARK: Email verification
 
     static func verificationEmail(to email: String, name: String, token: String, _ context: RequestContext) -> OutboxDraft {
         let shop = context.l10n(.shopName)
-        let link = context.environment.publicURL + SiteRoute.verifyEmail(token: token).path
+        let link = context.environment.publicURL + SiteRoute.account(.verifyEmail(token: token)).path
         let firstName = name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name
         return OutboxDraft(toAddress: email, toName: name, subject: context.l10n(.verifyEmailSubject, ["shop": shop]),
                            textBody: context.l10n(.verifyEmailBody, ["name": firstName, "shop": shop, "link": link]),
@@ -174,25 +174,25 @@ extension ShopApp {
             return try page(&context, PageContent(
                 title: l10n(.verifyFailedTitle), tab: .account,
                 node: Views.message(title: l10n(.verifyFailedTitle), text: l10n(.verifyFailedText),
-                                    action: (l10n(.signInTitle), SiteRoute.account.path), l10n: l10n)),
+                                    action: (l10n(.signInTitle), SiteRoute.account(.show).path), l10n: l10n)),
                 status: .gone)
         }
         return try page(&context, PageContent(
             title: l10n(.verifyDoneTitle), tab: .account,
             node: Views.message(title: l10n(.verifyDoneTitle), text: l10n(.verifyDoneText, ["name": user.firstName]),
-                                action: (l10n(.errorBackHome), SiteRoute.home.path), l10n: l10n)))
+                                action: (l10n(.errorBackHome), SiteRoute.catalog(.home).path), l10n: l10n)))
     }
 
     static func verifyResend(_ context: inout RequestContext) throws -> Response {
         guard let user = try context.currentUser() else {
-            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+            return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
         }
         if !user.isVerified {
             if let throttled = try context.countAttempt(
                 context.environment.throttles.verificationEmail(user: user.id, client: context.clientAddress), at: context.now) {
                 context.setFlash(Flash(kind: .error, text: throttled.message))
                 return throttled.applied(to: .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
-                                                       ?? SiteRoute.account.path))
+                                                       ?? SiteRoute.account(.show).path))
             }
             let token = context.environment.crypto.randomToken()
             try context.environment.accounts.issueToken(
@@ -202,7 +202,7 @@ extension ShopApp {
                 verificationEmail(to: user.email, name: user.name, token: token, context))
             context.setFlash(Flash(kind: .success, text: context.l10n(.verifyResent, ["email": user.email])))
         }
-        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account.path)
+        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account(.show).path)
     }
 
     // MARK: Password reset
@@ -232,7 +232,7 @@ extension ShopApp {
         let tokenHash = environment.crypto.sha256Hex(token)
         if let user = try environment.accounts.credentials(email)?.user {
             let shop = context.l10n(.shopName)
-            let link = environment.publicURL + SiteRoute.resetPassword(token: token).path
+            let link = environment.publicURL + SiteRoute.account(.resetPassword(token: token)).path
             try environment.accounts.issueToken(
                 user.id, TokenDraft(purpose: .passwordReset, tokenHash: tokenHash, expiresAt: context.now.addingTimeInterval(resetLifetime)),
                 OutboxDraft(toAddress: user.email, toName: user.name, subject: context.l10n(.resetEmailSubject, ["shop": shop]),
@@ -254,7 +254,7 @@ extension ShopApp {
         return try page(&context, PageContent(
             title: l10n(.resetFailedTitle), tab: .account,
             node: Views.message(title: l10n(.resetFailedTitle), text: l10n(.resetFailedText),
-                                action: (l10n(.forgotTitle), SiteRoute.forgotPassword.path), l10n: l10n)),
+                                action: (l10n(.forgotTitle), SiteRoute.account(.forgotPassword).path), l10n: l10n)),
             status: .gone)
     }
 
@@ -283,7 +283,7 @@ extension ShopApp {
         }
         context.replaceSession(with: nil)  // every session of the account is gone; start clean
         try completeSignIn(&context, user: updated, remember: false, welcome: context.l10n(.resetDone))
-        return .redirect(to: SiteRoute.account.path)
+        return .redirect(to: SiteRoute.account(.show).path)
     }
 
     // MARK: Account page
@@ -292,7 +292,7 @@ extension ShopApp {
                             status: HTTPStatus = .ok) throws -> Response {
         guard let user = try context.currentUser() else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.signInRequired)))
-            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+            return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
         }
         return try page(&context, PageContent(title: context.l10n(.accountTitle), tab: .account,
                                               node: Views.account(user, form: form, l10n: context.l10n)), status: status)
@@ -302,7 +302,7 @@ extension ShopApp {
         let environment = context.environment
         guard let user = try context.currentUser(), let session = try context.currentSession(),
               let credentials = try environment.accounts.credentials(user.email) else {
-            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+            return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
         }
         let request = context.request
         let password = request.formValue("password") ?? ""
@@ -318,15 +318,13 @@ extension ShopApp {
         guard form.errors.isEmpty else { return try accountPage(&context, form, status: .unprocessableContent) }
         try environment.accounts.changePassword(user.id, try environment.crypto.hashPassword(password), session.id)
         context.setFlash(Flash(kind: .success, text: context.l10n(.accountPasswordChanged)))
-        return .redirect(to: SiteRoute.account.path)
+        return .redirect(to: SiteRoute.account(.show).path)
     }
 
     // MARK: Favorites
 
     static func favoritesPage(_ context: inout RequestContext) throws -> Response {
-        let ids = try context.favoriteIDs()
-        let products = try context.products(ids)
-        let cards = ids.compactMap { products[$0] }.map(context.models.card)
+        let cards = try context.favoriteProducts().map(context.models.card)
         return try page(&context, PageContent(title: context.l10n(.favoritesTitle), tab: .favorites,
                                               node: Views.favorites(cards, l10n: context.l10n)))
     }
@@ -347,9 +345,9 @@ extension ShopApp {
         context.setFlash(Flash(kind: .success,
                                text: context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title]),
                                linkText: isFavorite ? context.l10n(.favoritesTitle) : nil,
-                               linkHref: isFavorite ? SiteRoute.favorites.path : nil))
+                               linkHref: isFavorite ? SiteRoute.favorites(.list).path : nil))
         return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
-                         ?? SiteRoute.product(handle: product.handle, variant: nil).path)
+                         ?? SiteRoute.catalog(.product(handle: product.handle, variant: nil)).path)
     }
 }
 

@@ -47,6 +47,9 @@ public struct AppEnvironment: Sendable {
     public var log: @Sendable (String) -> Void
     /// Adds `Secure` to cookies (set when the public URL is https).
     public var secureCookies: Bool
+    /// Whether shoppers reach the shop over https (its public URL says so): responses then carry
+    /// `Strict-Transport-Security`.
+    public var isServedOverHTTPS: Bool { publicURL.lowercased().hasPrefix("https://") }
     /// The stylesheet, script and images shipped with the app.
     public var assets: Assets
     /// Folder of images imported from merchants' local files, served under `/media/`.

@@ -29,7 +29,9 @@ struct RequestContext {
     private var loadedCart: Cart?
     private var loadedPricedCart: PricedCart?
     private var loadedSchedule: CampaignSchedule?
-    private var loadedFavorites: [Product.ID]?
+    private var loadedFavorites: [Product]?
+    /// The route being served, once parsed.
+    var route: SiteRoute?
     private var preSessionToken: String?
 
     /// How long sessions last without use.
@@ -281,13 +283,20 @@ struct RequestContext {
         ids.isEmpty ? [:] : try environment.catalog.productsByID(ids)
     }
 
-    /// The visitor's favorite product ids, most recent first (empty without a session).
-    mutating func favoriteIDs() throws -> [Product.ID] {
+    /// The visitor's favorite products that are still shown (published), most recent first
+    /// (empty without a session). The favorites page, the tab badge and the hearts all use
+    /// these, so the badge never counts a product the page does not show.
+    mutating func favoriteProducts() throws -> [Product] {
         if let loadedFavorites { return loadedFavorites }
-        let favorites = try shopper().map { try environment.sessions.favorites($0) } ?? []
+        let ids = try shopper().map { try environment.sessions.favorites($0) } ?? []
+        let shown = try products(ids)
+        let favorites = ids.compactMap { shown[$0] }
         loadedFavorites = favorites
         return favorites
     }
+
+    /// The ids of ``favoriteProducts()``.
+    mutating func favoriteIDs() throws -> [Product.ID] { try favoriteProducts().map(\.id) }
 
     /// Adds or removes a favorite (creating a guest session if needed).
     mutating func setFavorite(_ productID: Product.ID, _ isFavorite: Bool) throws {
@@ -395,11 +404,21 @@ enum CookieHeader {
     static func expire(_ name: String, secure: Bool) -> String { make(name: name, value: "", maxAge: 0, secure: secure) }
 }
 
-/// Headers every response carries (issue #3 baseline).
+/// Headers every response carries (issue #3 baseline; HSTS from issue #8).
 enum SecurityHeaders {
     static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; "
         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    /// Browsers that reached the shop over https keep to https for a year. No
+    /// `includeSubDomains`: the shop cannot know that every sibling host serves https.
+    static let strictTransportSecurity = "max-age=31536000"
+
+    static func apply(to response: inout Response, environment: AppEnvironment) {
+        apply(to: &response)
+        if environment.isServedOverHTTPS {
+            response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: strictTransportSecurity)
+        }
+    }
 
     static func apply(to response: inout Response) {
         response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)

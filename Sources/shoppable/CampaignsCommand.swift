@@ -33,7 +33,7 @@ enum CampaignsCommand {
                 print("  warning: \(warning)")
             }
             let result = try CampaignStore.sqlite(database).replaceAll(campaigns)
-            print("imported into \(options.database): \(result.added.count) added, \(result.updated.count) updated, "
+            print("imported into \(try options.database): \(result.added.count) added, \(result.updated.count) updated, "
                   + "\(result.unchanged.count) unchanged, \(result.removed.count) removed"
                   + (result.removed.isEmpty ? "" : " (\(result.removed.map(\.rawValue).joined(separator: ", ")))"))
         case "list":

@@ -29,7 +29,8 @@ extension CommandLine {
                         (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
 
     OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
-      --database PATH   SQLite database file (default var/shoppable.sqlite3)
+      --database PATH   SQLite database: a file path or a sqlite: URL (default var/shoppable.sqlite3);
+                        other schemes (postgres://…) are refused
       --currency CODE   shop currency, ISO 4217 (default USD)
       --timezone NAME   shop time zone for dates (default UTC)
       --port N          port to listen on (default 8080; 0 picks a free one)
@@ -37,6 +38,10 @@ extension CommandLine {
       --threads N       HTTP worker threads (default: one per core)
       --public-url URL  the shop's public URL; https makes cookies Secure
       --media DIR       folder for imported local images (default: media/ beside the database)
+      --max-connections-per-address N  serve: open connections one client address may hold
+                        (default 128; docs/SECURITY.md)
+      --trusted-proxy ADDR[,ADDR…]  serve: reverse proxies whose X-Forwarded-For gives the client
+                        address (for throttles and logs); exempt from the per-address limit
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
@@ -57,7 +62,8 @@ extension CommandLine {
             }
             let known: Set<String> = switch command {
             case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
-                           "smtp-url", "mail-from", "shop-config", "help"]
+                           "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
+                           "trusted-proxy", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "help"]
@@ -123,7 +129,7 @@ func printError(_ message: String) {
 
 /// Opens the database, creating its folder, and applies pending migrations.
 func openDatabase(_ options: Options, poolSize: Int) throws -> SQLiteDatabase {
-    let path = options.database
+    let path = try options.database
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
     let database = try SQLiteDatabase(path: path, poolSize: poolSize)
@@ -133,9 +139,9 @@ func openDatabase(_ options: Options, poolSize: Int) throws -> SQLiteDatabase {
 }
 
 /// The media folder: `--media`, else `media/` beside the database.
-func mediaDirectory(_ options: Options) -> URL {
+func mediaDirectory(_ options: Options) throws -> URL {
     if let media = options.value("media") { return URL(fileURLWithPath: media) }
-    let folder = (options.database as NSString).deletingLastPathComponent
+    let folder = (try options.database as NSString).deletingLastPathComponent
     return URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("media")
 }
 
@@ -143,6 +149,6 @@ enum Migrate {
     static func run(_ options: Options) throws {
         let database = try openDatabase(options, poolSize: 1)
         defer { database.close() }
-        print("database \(options.database) is at schema version \(try database.appliedMigrations().max() ?? 0)")
+        print("database \(try options.database) is at schema version \(try database.appliedMigrations().max() ?? 0)")
     }
 }

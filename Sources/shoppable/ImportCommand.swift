@@ -33,7 +33,7 @@ enum ImportCommand {
         for skipped in result.skipped { print("  skipped: \(skipped.description)") }
 
         let baseFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let localImages = LocalImages(mediaDirectory: mediaDirectory(options), baseFolder: baseFolder, fileName: fileName)
+        let localImages = LocalImages(mediaDirectory: try mediaDirectory(options), baseFolder: baseFolder, fileName: fileName)
         try result.products.forEach(localImages.check)
         if options.has("dry-run") {
             print("dry run: the file is valid; nothing written")
@@ -50,7 +50,7 @@ enum ImportCommand {
             throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")
         }
         print("""
-        imported into \(options.database):
+        imported into \(try options.database):
           products   \(summary.productsCreated) created, \(summary.productsUpdated) updated
           variants   \(summary.variantsCreated) created, \(summary.variantsUpdated) updated
           images     \(summary.imagesStored) stored (\(localImages.copied) copied from local files)

@@ -51,7 +51,14 @@ struct Options {
         return number
     }
 
-    var database: String { value("database", default: "var/shoppable.sqlite3")! }
+    /// The SQLite file `--database` names (a path, or a `sqlite:` URL); see ``DatabaseLocation``.
+    var database: String {
+        get throws(UsageError) {
+            switch try DatabaseLocation.parse(value("database", default: "var/shoppable.sqlite3")!) {
+            case let .sqlite(path): path
+            }
+        }
+    }
 
     func currency() throws -> Currency {
         do { return try Currency(code: value("currency", default: "USD")!) } catch { throw UsageError(error.description) }
@@ -73,4 +80,39 @@ struct Options {
 struct UsageError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Where the shop's data lives, as `--database` (or `SHOPPABLE_DATABASE`) says.
+enum DatabaseLocation: Equatable {
+    /// A SQLite file (`":memory:"` for a private in-memory database).
+    case sqlite(path: String)
+
+    /// Parses a plain path (`var/shop.sqlite3`, `/srv/shop.db`), or a URL `sqlite:PATH`,
+    /// `sqlite://PATH` or `sqlite:///ABSOLUTE/PATH`. Any other scheme is refused, naming only the
+    /// scheme, so a password in the URL never reaches a message or a file name.
+    /// - Throws: `UsageError` for an empty value, another scheme, or a URL without a path.
+    static func parse(_ text: String) throws(UsageError) -> DatabaseLocation {
+        guard !text.isEmpty else { throw UsageError("--database needs a SQLite file path") }
+        guard let scheme = Self.scheme(of: text) else { return .sqlite(path: text) }
+        guard scheme == "sqlite" || scheme == "sqlite3" else {
+            let hint = scheme.hasPrefix("postgres")
+                ? "PostgreSQL is not supported yet; " : ""
+            throw UsageError("--database: “\(scheme):” databases cannot be opened; \(hint)give a SQLite file path or a sqlite: URL")
+        }
+        var path = String(text.dropFirst(scheme.count + 1))
+        if path.hasPrefix("//") { path.removeFirst(2) }  // sqlite://relative, sqlite:///absolute
+        guard !path.isEmpty else { throw UsageError("--database: the sqlite: URL names no file") }
+        return .sqlite(path: path)
+    }
+
+    /// The URL scheme (lower-cased) when `text` starts with one: letters, then digits, `+`, `-`
+    /// or `.`, then `:` — at least two characters, so `C:\shop.db` stays a path.
+    private static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let candidate = text[..<colon]
+        guard candidate.count >= 2, let first = candidate.first, first.isASCII, first.isLetter,
+              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return candidate.lowercased()
+    }
 }

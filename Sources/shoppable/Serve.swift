@@ -36,7 +36,7 @@ enum Serve {
             campaigns: CampaignStore.sqlite(database), crypto: .sodium(),
             publicURL: publicURL, currency: currency, timeZone: timeZone,
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
-            mediaDirectory: mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
+            mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
         environment.orders = orders
         environment.makeSessionToken = { SecureRandom.hexToken(byteCount: 16) }  // randombytes_buf, DESIGN.md §3
         environment.addresses = AddressStore.sqlite(database)
@@ -60,13 +60,24 @@ enum Serve {
         outbox.start()
         defer { outbox.stop() }
 
+        let perAddress = try options.int("max-connections-per-address", default: 128)
+        guard perAddress >= 1 else { throw UsageError("--max-connections-per-address must be at least 1") }
+        let proxies = (options.value("trusted-proxy") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        for proxy in proxies where ClientAddress.canonical(proxy) == nil {
+            throw UsageError("--trusted-proxy: “\(proxy)” is not a numeric IPv4 or IPv6 address")
+        }
         let configuration = HTTPServer.Configuration(host: host, port: port,
-                                                     threadCount: max(threads, 1))
-        let server = HTTPServer(configuration: configuration, logger: { printLine($0) }) { request in
+                                                     threadCount: max(threads, 1),
+                                                     maxConnectionsPerAddress: perAddress,
+                                                     trustedProxies: proxies)
+        let server = HTTPServer(configuration: configuration, logger: { printLine($0) },
+                                refusal: { ShopApp.refusal($0, $1, liveEnvironment) }) { request in
             ShopApp.handle(request, liveEnvironment)
         }
         try server.start()
-        printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(options.database), \(threads) threads). Ctrl-C stops.")
+        printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(try options.database), \(threads) threads). Ctrl-C stops.")
         server.runUntilSignalled()
         printLine("shoppable: stopped; in-flight requests finished, closing the database")
     }
@@ -115,7 +126,7 @@ func mailTransport(_ options: Options) throws -> MailTransport {
         printLine("shoppable: email goes out over SMTP to \(url.replacingOccurrences(of: #"//[^@/]*@"#, with: "//…@", options: .regularExpression))")
         return .smtp(url: url)
     }
-    let folder = (options.database as NSString).deletingLastPathComponent
+    let folder = (try options.database as NSString).deletingLastPathComponent
     let directory = URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("outbox")
     printLine("shoppable: no --smtp-url: emails are written to \(directory.path)/")
     return .files(directory: directory, onWrite: { printLine("outbox: wrote \($0)") })

@@ -135,7 +135,7 @@ struct LiveServerTests {
             let reply = try client.exchange(
                 "GET /?q=\(String(repeating: "x", count: 1100)) HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(reply.status == 414)
-            #expect(reply.text == "414 URI Too Long: request target longer than 1024 bytes\n")
+            #expect(reply.text == "414 URI Too Long: The address is longer than 1024 bytes.\n")
         }
     }
 
@@ -154,7 +154,7 @@ struct LiveServerTests {
             let reply = try client.exchange(
                 "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "h", count: 20_000))\r\n\r\n")
             #expect(reply.status == 431)
-            #expect(reply.text.hasSuffix("request line and headers larger than 16384 bytes\n"))
+            #expect(reply.text.hasSuffix("The request line and headers are larger than 16384 bytes.\n"))
         }
     }
 

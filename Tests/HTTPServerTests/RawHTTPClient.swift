@@ -23,9 +23,10 @@ final class RawHTTPClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host` (numeric IPv4 or IPv6) on `port`; every read gives up after
-    /// `timeout` seconds.
-    init(host: String = "127.0.0.1", port: Int, timeout: Int = 3) throws {
+    /// Connects to `host` (numeric IPv4 or IPv6) on `port`, from the IPv4 address `source` when
+    /// given (any of 127.0.0.0/8 works on loopback, so tests can be "another client"); every read
+    /// gives up after `timeout` seconds.
+    init(host: String = "127.0.0.1", port: Int, timeout: Int = 3, source: String? = nil) throws {
         var storage = sockaddr_storage()
         let length: Int
         var ipv4 = sockaddr_in()
@@ -45,6 +46,21 @@ final class RawHTTPClient {
         }
         fd = socket(Int32(storage.ss_family), Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                Glibc.close(fd)
+                throw Failure(description: "not a numeric IPv4 source address: \(source)")
+            }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                Glibc.close(fd)
+                throw Failure(description: "bind(\(source)) failed: errno \(errno)")
+            }
+        }
         let connected = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(length)) }
         }
@@ -57,6 +73,9 @@ final class RawHTTPClient {
     }
 
     deinit { Glibc.close(fd) }
+
+    /// Closes the connection now.
+    func close() { shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Whether this host can bind a socket on the IPv6 loopback address (containers may lack it).
     static var ipv6LoopbackWorks: Bool {
@@ -123,6 +142,15 @@ final class RawHTTPClient {
         do { return try !fill() } catch { return true }
     }
 
+    /// Whether the server has closed the connection, without waiting for data that may come.
+    func peerClosedNow() -> Bool {
+        var byte: UInt8 = 0
+        let received = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        if received == 0 { return true }
+        if received < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
+        return false
+    }
+
     /// Sends one request and reads the reply.
     func exchange(_ request: String, bodyExpected: Bool = true) throws -> Reply {
         send(request)
@@ -164,10 +192,12 @@ import Synchronization
 func withServer<T>(
     _ configuration: HTTPServer.Configuration = HTTPServer.Configuration(port: 0, threadCount: 2),
     log: LogSink = LogSink(),
+    refusal: @escaping @Sendable (HTTPStatus, String) -> Response = HTTPServer.plainRefusal,
     handler: @escaping @Sendable (Request) -> Response,
     _ body: (HTTPServer) throws -> T
 ) throws -> T {
-    let server = HTTPServer(configuration: configuration, logger: { log.append($0) }, handler: handler)
+    let server = HTTPServer(configuration: configuration, logger: { log.append($0) }, refusal: refusal,
+                            handler: handler)
     try server.start()
     defer { server.stop() }
     return try body(server)

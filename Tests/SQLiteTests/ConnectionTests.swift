@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import SQLite
+import Synchronization
 import Testing
 
 @Suite("SQLite connection")
@@ -187,6 +189,35 @@ struct ConnectionTests {
         #expect(try file.prepare("PRAGMA journal_mode").first()?.string(0) == "wal")
         #expect(try file.prepare("PRAGMA foreign_keys").first()?.int(0) == 1)
         #expect(try file.prepare("PRAGMA busy_timeout").first()?.int(0) == 5000)
+    }
+
+    @Test(.bug(id: 9, "two servers started at once on a fresh file: one failed with database is locked"))
+    func connectionsOpenedAtOnceOnANewFileAllSucceed() throws {
+        for round in 0..<30 {
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("sqlite-race-\(round)-\(UUID().uuidString).sqlite3").path
+            defer {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            let failures = Mutex<[String]>([])
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            for _ in 0..<6 {
+                DispatchQueue.global().async(group: group) {
+                    start.wait()
+                    do {
+                        let connection = try Connection(path: path)
+                        try connection.execute("CREATE TABLE IF NOT EXISTS t (x INTEGER)")
+                        connection.close()
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            for _ in 0..<6 { start.signal() }
+            group.wait()
+            #expect(failures.withLock { $0 }.isEmpty, "round \(round)")
+        }
     }
 
     @Test func openingAnImpossiblePathThrows() {

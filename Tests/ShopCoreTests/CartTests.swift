@@ -115,7 +115,9 @@ struct CartTests {
     @Test(arguments: [
         ("-1", CartError.quantityNegative), ("1.5", .quantityNotWhole), ("-2.5", .quantityNegative),
         ("", .quantityNotANumber), ("abc", .quantityNotANumber), ("1e99999", .quantityNotANumber),
-        ("99999999999999999999999", .quantityNotWhole),
+        ("99999999999999999999999", .quantityExceedsMaximum(Cart.maximumQuantityPerLine)),
+        ("+99999999999999999999999", .quantityExceedsMaximum(Cart.maximumQuantityPerLine)),
+        ("-99999999999999999999999", .quantityNegative),
     ])
     func rejectsQuantitiesThatAreNotWholeNonNegativeNumbers(text: String, error: CartError) {
         #expect(throws: error) { try CartQuantity.parse(text) }

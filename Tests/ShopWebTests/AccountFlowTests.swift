@@ -321,6 +321,9 @@ struct FavoritesAndMergeTests {
         _ = try shop.catalog.upsert([hidden])
         let page = try shop.get("/favorites")
         #expect(page.status == 200 && page.text.contains(">Mug<") && !page.text.contains("Desk Lamp"))
+        // The badge counts what the page shows (issue #9: it counted the hidden lamp too).
+        #expect(try shop.get("/badge").text == #"{"cart":0,"favorites":1}"#)
+        #expect(page.text.contains("data-favorites-count=\"1\""))
     }
 
     @Test func guestFavoritesAndCartMergeIntoTheAccountWithTheStockCap() throws {

@@ -89,6 +89,16 @@ struct CampaignVoucherTests {
         return shop
     }
 
+    @Test(.bug(id: 9, "home banners showed campaign dates in UTC"))
+    func homeBannersShowDatesInTheShopTimeZone() throws {
+        let shop = try shop([campaign("now", code: nil, discount: .percentage(15))])
+        shop.environment.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        // Ends 2026-05-29 20:26:40 UTC, which is May 30 in Tokyo.
+        let home = try shop.get("/").text
+        #expect(home.contains("May 30"), "the banner's end date is in the shop's time zone")
+        #expect(!home.contains("May 29"))
+    }
+
     @Test func theCampaignsTabListsOnlyRunningCampaigns() throws {
         let shop = try shop([campaign("now", code: "LAMPS15", discount: .percentage(15), target: .category(handle: "lamps")),
                              campaign("later", code: nil, discount: .percentage(5), starts: 3600, ends: 7200),

@@ -77,6 +77,7 @@ struct CartFlowTests {
     @Test(arguments: [
         ("4", "Only 3 available."), ("-1", "Quantity cannot be negative."), ("1.5", "Quantity must be a whole number."),
         ("abc", "Please enter a quantity, like 1 or 2."), ("0", "Choose at least 1."), ("", "Please enter a quantity, like 1 or 2."),
+        ("9999999999999999999999", "You can buy at most 99 of one item."),
     ])
     func rejectedAddsExplainWhyAndChangeNothing(quantity: String, message: String) throws {
         let shop = try TestShop([lamp])

@@ -38,6 +38,20 @@ struct ShoppingFeatureTests {
         #expect(second.status == 422 && second.text.contains(#""ok":false"#) && second.text.contains("Only 1 available"))
     }
 
+    @Test(.bug(id: 9, "quick add of a product no longer sold answered an HTML 404 to the script"))
+    func quickAddOfAProductNoLongerSoldAnswersJSON() throws {
+        var lamp = product("lamp", stock: 5)
+        let shop = try TestShop([lamp])
+        lamp.isPublished = false
+        _ = try shop.catalog.upsert([lamp])
+        let answer = try shop.send(.post, "/cart/add", form: [("product", "lamp"), ("quantity", "1")],
+                                   headers: ["Accept": "application/json"])
+        #expect(answer.status == 404 && answer.header("Content-Type") == "application/json")
+        #expect(answer.text == #"{"ok":false,"message":"That product is no longer available."}"#)
+        // Without JavaScript it is still the styled 404 page.
+        #expect(try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")]).text.contains("<html"))
+    }
+
     @Test func productsWithSeveralVariantsOfferAChoiceInsteadOfQuickAdd() throws {
         let shop = try TestShop([product("tee", options: ["S", "M"])])
         let page = try shop.get("/categories/lamps")

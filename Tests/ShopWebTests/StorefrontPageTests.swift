@@ -137,6 +137,26 @@ struct StorefrontPageTests {
         }
     }
 
+    @Test(.bug(id: 8, "point 7: no Strict-Transport-Security with an https public URL"))
+    func httpsShopsSendStrictTransportSecurity() throws {
+        let shop = try TestShop([chair()])
+        for path in ["/", "/nope", "/static/app.css"] {
+            #expect(try shop.get(path).header("Strict-Transport-Security") == "max-age=31536000")
+        }
+        shop.environment.publicURL = "http://127.0.0.1:8080"
+        #expect(try shop.get("/").header("Strict-Transport-Security") == nil)
+    }
+
+    @Test func refusalsBeforeRoutingCarryTheSecurityHeaders() throws {
+        let shop = try TestShop([chair()])
+        let response = ShopApp.refusal(.uriTooLong, "The address is longer than 8192 bytes.", shop.environment)
+        #expect(response.status == .uriTooLong)
+        #expect(String(decoding: response.body, as: UTF8.self) == "414 URI Too Long: The address is longer than 8192 bytes.\n")
+        #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(response.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
+        #expect(response.headers["Strict-Transport-Security"] == "max-age=31536000")
+    }
+
     @Test func merchantTextIsEscapedEverywhere() throws {
         let payload = "<script>alert(1)</script>\"onmouseover=\"alert(2)"
         let evil = ProductDraft.mock(handle: "evil", title: payload, category: payload,
