@@ -49,7 +49,7 @@ let package = Package(
         // MARK: - server
 
         .target(name: "ShopStore", dependencies: ["ShopCore"]),
-        .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite"]),
+        .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
         .target(
             name: "ShopWeb",
@@ -66,7 +66,7 @@ let package = Package(
 
         .target(
             name: "ShopTestSupport",
-            dependencies: ["ShopCore", "ShopStore", "HTTPServer", "ShopWeb", "Sodium"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "ShopWeb", "Sodium"],
             path: "Tests/ShopTestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(
             name: "ShopStoreTests",
-            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "ShopCore", "ShopTestSupport"]
+            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"]
         ),
         .testTarget(
             name: "ShopImportTests",
@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
     ],

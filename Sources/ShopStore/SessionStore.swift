@@ -5,16 +5,21 @@ public import ShopCore
 ///
 /// A guest session holds the guest's cart and favorites; a signed-in session points at the
 /// account, whose cart and favorites follow the shopper to any browser.
+///
+/// Stores keep secrets only as hashes (issue #8): the id is the SHA-256 of the cookie's token,
+/// and the CSRF token is kept as its SHA-256 too, so a copy of the database yields no live
+/// session and no form token. The raw values exist only in the visitor's cookies and pages.
 public struct Session: Hashable, Sendable {
-    /// The token: 32 lower-case hex digits (128 random bits).
+    /// The SHA-256 (64 lower-case hex digits) of the cookie's token (32 hex digits, 128 random
+    /// bits) — the web layer hashes the cookie to find the session.
     public typealias ID = Tagged<Session, String>
 
-    /// The token.
+    /// The hash of the cookie's token.
     public var id: ID
     /// The signed-in account, or nil for a guest.
     public var userID: User.ID?
-    /// The CSRF token every state-changing form of this session must carry (32+ URL-safe characters).
-    public var csrfToken: String
+    /// The SHA-256 (hex) of the CSRF token every state-changing form of this session must carry.
+    public var csrfTokenHash: String
     /// When it was created.
     public var createdAt: Date
     /// When it was last used.
@@ -26,11 +31,11 @@ public struct Session: Hashable, Sendable {
     public var isPersistent: Bool
 
     /// Creates a session value.
-    public init(id: ID, userID: User.ID? = nil, csrfToken: String, createdAt: Date, lastSeenAt: Date,
+    public init(id: ID, userID: User.ID? = nil, csrfTokenHash: String, createdAt: Date, lastSeenAt: Date,
                 expiresAt: Date, isPersistent: Bool = true) {
         self.id = id
         self.userID = userID
-        self.csrfToken = csrfToken
+        self.csrfTokenHash = csrfTokenHash
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
         self.expiresAt = expiresAt
@@ -75,6 +80,9 @@ public struct SessionStore: Sendable {
     public var find: @Sendable (Session.ID) throws -> Session?
     /// Records use of the session: new `lastSeenAt` and `expiresAt`.
     public var touch: @Sendable (Session.ID, _ lastSeenAt: Date, _ expiresAt: Date) throws -> Void
+    /// Gives the session a new CSRF token (its hash): when the visitor's browser no longer holds
+    /// the old one (a session from before hashed tokens, a cleared cookie). Unknown id: nothing.
+    public var renewCSRFToken: @Sendable (Session.ID, _ tokenHash: String) throws -> Void
     /// Deletes the session (sign-out) with its guest cart and favorites.
     public var delete: @Sendable (Session.ID) throws -> Void
     /// Deletes every session of an account except `keeping` ("sign out everywhere", password change).
@@ -99,6 +107,7 @@ public struct SessionStore: Sendable {
         create: @escaping @Sendable (Session) throws -> Void,
         find: @escaping @Sendable (Session.ID) throws -> Session?,
         touch: @escaping @Sendable (Session.ID, Date, Date) throws -> Void,
+        renewCSRFToken: @escaping @Sendable (Session.ID, String) throws -> Void,
         delete: @escaping @Sendable (Session.ID) throws -> Void,
         deleteAll: @escaping @Sendable (User.ID, Session.ID?) throws -> Void,
         purgeExpired: @escaping @Sendable (Date) throws -> Int,
@@ -111,6 +120,7 @@ public struct SessionStore: Sendable {
         self.create = create
         self.find = find
         self.touch = touch
+        self.renewCSRFToken = renewCSRFToken
         self.delete = delete
         self.deleteAll = deleteAll
         self.purgeExpired = purgeExpired

@@ -10,8 +10,11 @@ extension SessionStore {
     ///
     /// - Times are kept to the whole second (`StoredTime`).
     /// - `create` refuses a known id (`SessionStoreError.sessionAlreadyExists`) and a `userID`
-    ///   that is not stored (`AccountStoreError.userNotFound`); `touch` and `delete` of an
-    ///   unknown id do nothing.
+    ///   that is not stored (`AccountStoreError.userNotFound`); `touch`, `renewCSRFToken` and
+    ///   `delete` of an unknown id do nothing.
+    /// - It stores what it is given: the web layer passes hashes (`Session`), so neither the
+    ///   cookie's token nor the CSRF token is ever written to the file (migration 10 hashed the
+    ///   ones stored before).
     /// - Deleting a session (`delete`, `deleteAll`, `purgeExpired`, `signIn`) deletes its
     ///   guest cart and favorites (`ON DELETE CASCADE`); an account's stay.
     /// - `saveCart` and `setFavorite` throw `SessionStoreError.sessionNotFound` for an unknown
@@ -37,10 +40,10 @@ extension SessionStore {
             find: { id in
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent
+                        SELECT user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent
                         FROM sessions WHERE id = ?
                         """).first([.text(id.rawValue)]).map { row in
-                        Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfToken: try row.string(1),
+                        Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfTokenHash: try row.string(1),
                                 createdAt: StoredTime.date(unixSeconds: try row.int64(2)),
                                 lastSeenAt: StoredTime.date(unixSeconds: try row.int64(3)),
                                 expiresAt: StoredTime.date(unixSeconds: try row.int64(4)), isPersistent: try row.bool(5))
@@ -53,6 +56,14 @@ extension SessionStore {
                         try connection.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?")
                             .run([.integer(StoredTime.unixSeconds(lastSeenAt)), .integer(StoredTime.unixSeconds(expiresAt)),
                                   .text(id.rawValue)])
+                    }
+                }
+            },
+            renewCSRFToken: { id, tokenHash in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE sessions SET csrf_token_hash = ? WHERE id = ?")
+                            .run([.text(tokenHash), .text(id.rawValue)])
                     }
                 }
             },
@@ -179,9 +190,9 @@ extension SessionStore {
             }
         }
         try connection.prepare("""
-            INSERT INTO sessions (id, user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent)
+            INSERT INTO sessions (id, user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent)
             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """).run([.text(session.id.rawValue), SQLValue(session.userID?.rawValue), .text(session.csrfToken),
+            """).run([.text(session.id.rawValue), SQLValue(session.userID?.rawValue), .text(session.csrfTokenHash),
                       .integer(StoredTime.unixSeconds(session.createdAt)), .integer(StoredTime.unixSeconds(session.lastSeenAt)),
                       .integer(StoredTime.unixSeconds(session.expiresAt)), SQLValue(session.isPersistent)])
         guard connection.changes == 1 else { throw SessionStoreError.sessionAlreadyExists(session.id) }

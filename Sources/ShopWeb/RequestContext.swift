@@ -20,6 +20,10 @@ struct RequestContext {
 
     private var sessionLoaded = false
     private var session: Session?
+    /// The cookie's token of `session` — the raw secret, never stored (the id is its hash).
+    private var sessionToken: String?
+    /// The raw CSRF token this response's forms carry, once decided.
+    private var formToken: String?
     private var userLoaded = false
     private var user: User?
     private var loadedCart: Cart?
@@ -43,6 +47,11 @@ struct RequestContext {
 
     var now: Date { environment.now() }
 
+    /// The address the request came from, as the throttles count it — the one place that
+    /// decides it: the request's `remoteAddress` (the connection's peer, or the forwarded client
+    /// when `HTTPServer` trusts the peer as a proxy).
+    var clientAddress: String { request.remoteAddress }
+
     // MARK: Session
 
     /// The visitor's session, if their cookie names one that has not expired. Use slides the
@@ -51,7 +60,7 @@ struct RequestContext {
         if sessionLoaded { return session }
         sessionLoaded = true
         guard let token = request.cookies[ShopApp.sessionCookie], SessionToken.isWellFormed(token) else { return nil }
-        guard var found = try environment.sessions.find(Session.ID(rawValue: token)) else { return nil }
+        guard var found = try environment.sessions.find(sessionID(forToken: token)) else { return nil }
         let now = self.now
         guard found.expiresAt > now else {
             try environment.sessions.delete(found.id)
@@ -63,12 +72,35 @@ struct RequestContext {
             found.expiresAt = now.addingTimeInterval(found.isPersistent ? Self.persistentLifetime : Self.browserSessionLifetime)
             try environment.sessions.touch(found.id, found.lastSeenAt, found.expiresAt)
             if found.isPersistent {
-                setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: found.id.rawValue,
+                setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: token,
                                                     maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
             }
         }
         session = found
+        sessionToken = token
         return found
+    }
+
+    /// The store's id of the session whose cookie holds `token`: its SHA-256 (issue #8: a copy
+    /// of the database yields no live session).
+    func sessionID(forToken token: String) -> Session.ID {
+        Session.ID(rawValue: environment.crypto.sha256Hex(token))
+    }
+
+    /// A new session with fresh random secrets, as the store keeps it (hashes only) and as the
+    /// visitor's cookies will hold it (raw). Not stored yet.
+    /// - Parameters:
+    ///   - userID: the account signing in, or nil for a guest.
+    ///   - csrfToken: the token its forms will carry.
+    ///   - persistent: a cookie that outlives the browser (30 days) or not (12 hours on the server).
+    func issueSession(userID: User.ID?, csrfToken: String, persistent: Bool) -> IssuedSession {
+        let token = environment.makeSessionToken()
+        let now = self.now
+        let session = Session(id: sessionID(forToken: token), userID: userID,
+                              csrfTokenHash: environment.crypto.sha256Hex(csrfToken), createdAt: now, lastSeenAt: now,
+                              expiresAt: now.addingTimeInterval(persistent ? Self.persistentLifetime : Self.browserSessionLifetime),
+                              isPersistent: persistent)
+        return IssuedSession(session: session, token: token, csrfToken: csrfToken)
     }
 
     /// The visitor's session, created as a guest session (and its cookie set) when they have none.
@@ -76,29 +108,33 @@ struct RequestContext {
     /// screen stay valid.
     mutating func sessionCreatingIfNeeded() throws -> Session {
         if let existing = try currentSession() { return existing }
-        let now = self.now
-        let created = Session(id: Session.ID(rawValue: environment.makeSessionToken()), csrfToken: csrfToken(),
-                              createdAt: now, lastSeenAt: now, expiresAt: now.addingTimeInterval(Self.persistentLifetime),
-                              isPersistent: true)
-        try environment.sessions.create(created)
-        session = created
-        setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: created.id.rawValue,
+        let issued = issueSession(userID: nil, csrfToken: csrfToken(), persistent: true)
+        try environment.sessions.create(issued.session)
+        session = issued.session
+        sessionToken = issued.token
+        setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: issued.token,
                                             maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
-        return created
+        return issued.session
     }
 
-    /// Replaces the current session (sign-in, sign-out): later calls see `newSession`.
-    mutating func replaceSession(with newSession: Session?) {
+    /// Replaces the current session (sign-in, sign-out): later calls see the new one, and the
+    /// visitor's cookies get its token and CSRF token. Signing out keeps the CSRF cookie: it
+    /// becomes the visitor's pre-session token (signing in always issues a new one).
+    mutating func replaceSession(with issued: IssuedSession?) {
         sessionLoaded = true
-        session = newSession
+        session = issued?.session
+        sessionToken = issued?.token
+        formToken = issued?.csrfToken
         userLoaded = false
         user = nil
         loadedCart = nil
         loadedFavorites = nil
-        if let newSession {
-            setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: newSession.id.rawValue,
-                                                maxAge: newSession.isPersistent ? Int(Self.persistentLifetime) : nil,
+        if let issued {
+            setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: issued.token,
+                                                maxAge: issued.session.isPersistent ? Int(Self.persistentLifetime) : nil,
                                                 secure: environment.secureCookies))
+            setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: issued.csrfToken,
+                                                maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
         } else {
             setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
         }
@@ -117,34 +153,51 @@ struct RequestContext {
 
     // MARK: CSRF
 
-    /// The token this visitor's forms must carry: the session's, or — before there is a session —
-    /// a random one kept in the `shoppable_csrf` cookie (set here when missing).
+    /// The token this visitor's forms must carry. It lives in the `shoppable_csrf` cookie (the
+    /// store keeps only a session's token hashed): before there is a session, any token the
+    /// cookie holds (set here when missing); with a session, the cookie's token when it hashes to
+    /// the session's — otherwise (the browser lost it, or the session predates hashed tokens) a
+    /// new one is given to the session and the cookie.
     mutating func csrfToken() -> String {
-        if sessionLoaded, let session { return session.csrfToken }
-        if let session = try? currentSession() { return session.csrfToken }
-        if let preSessionToken { return preSessionToken }
-        if let cookie = request.cookies[ShopApp.csrfCookie], cookie.count >= 32, cookie.count <= 128 {
-            preSessionToken = cookie
-            return cookie
+        if let formToken { return formToken }
+        let crypto = environment.crypto
+        let cookie = request.cookies[ShopApp.csrfCookie]
+        let token: String
+        if let session = try? currentSession() {
+            if let cookie, crypto.constantTimeEquals(crypto.sha256Hex(cookie), session.csrfTokenHash) {
+                token = cookie
+            } else {
+                token = crypto.randomToken()
+                do {
+                    try environment.sessions.renewCSRFToken(session.id, crypto.sha256Hex(token))
+                    self.session?.csrfTokenHash = crypto.sha256Hex(token)
+                } catch {
+                    environment.log("error request_id=\(request.id) renewing the CSRF token: \(error)")
+                }
+                setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
+                                                    secure: environment.secureCookies))
+            }
+        } else if let cookie, cookie.count >= 32, cookie.count <= 128 {
+            token = cookie
+        } else {
+            token = crypto.randomToken()
+            setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
+                                                secure: environment.secureCookies))
         }
-        let token = environment.crypto.randomToken()
-        preSessionToken = token
-        setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
-                                            secure: environment.secureCookies))
+        formToken = token
         return token
     }
 
-    /// `true` when the form carries this visitor's CSRF token.
+    /// `true` when the form carries this visitor's CSRF token: the one whose hash the session
+    /// keeps, or — before there is a session — the one in their cookie.
     mutating func hasValidCSRFToken() throws -> Bool {
         guard let sent = request.formValue(ShopApp.csrfField), !sent.isEmpty else { return false }
-        let expected: String?
+        let crypto = environment.crypto
         if let session = try currentSession() {
-            expected = session.csrfToken
-        } else {
-            expected = request.cookies[ShopApp.csrfCookie]
+            return crypto.constantTimeEquals(crypto.sha256Hex(sent), session.csrfTokenHash)
         }
-        guard let expected, !expected.isEmpty else { return false }
-        return environment.crypto.constantTimeEquals(sent, expected)
+        guard let expected = request.cookies[ShopApp.csrfCookie], !expected.isEmpty else { return false }
+        return crypto.constantTimeEquals(sent, expected)
     }
 
     // MARK: Cart and favorites
@@ -315,6 +368,16 @@ struct RequestContext {
                                  scriptHref: environment.assets.scriptPath, localizer: l10n)
         return .html(Views.error(kind, layout: layout), status: status)
     }
+}
+
+/// A session just made: the value the store keeps (hashes only) and the raw secrets the
+/// visitor's cookies carry.
+struct IssuedSession {
+    var session: Session
+    /// The session cookie's value; the store knows only its SHA-256 (`session.id`).
+    var token: String
+    /// The CSRF token the session's forms carry; the store knows only its SHA-256.
+    var csrfToken: String
 }
 
 /// Session tokens as they appear in cookies.

@@ -49,11 +49,13 @@ enum Serve {
                                                        displayName: "Shoppable"),
                                   log: { printLine($0) })
         let sessions = environment.sessions
+        let throttleHorizon = environment.throttles.longestWindow
         let liveEnvironment = environment
         outbox.housekeeping = {
             let now = Date()
             _ = try? orders.sweepExpiredReservations(now)
             _ = try? sessions.purgeExpired(now)
+            _ = try? accounts.purgeAttempts(now.addingTimeInterval(-throttleHorizon))  // outside every window
         }
         outbox.start()
         defer { outbox.stop() }
