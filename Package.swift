@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ShopCore", targets: ["ShopCore"]),
+        .library(name: "Routing", targets: ["Routing"]),
         .executable(name: "shoppable", targets: ["shoppable"]),
     ],
     targets: [
@@ -16,6 +17,7 @@ let package = Package(
 
         .target(name: "ShopCore"),
         .target(name: "HTML"),
+        .target(name: "Routing"),
 
         // MARK: - C libraries (Debian packages), each behind one thin Swift wrapper
 
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "HTML", "HTTPServer"],
+            dependencies: ["ShopCore", "ShopStore", "HTML", "HTTPServer", "Routing"],
             resources: [.copy("Public")]
         ),
         .executableTarget(
@@ -69,6 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
@@ -84,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "HTML", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
     ],

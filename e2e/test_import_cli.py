@@ -281,11 +281,56 @@ def test_misspelt_flag_is_a_usage_error():
     assert result.returncode == 64, result.stdout
 
 
-def test_file_url_with_an_absolute_path_is_copied(empty_server):
+def catalog_with_image(url):
+    """A shoppable-json catalog whose one image URL is on line 2."""
+    return ('{"format": "shoppable-catalog", "version": 1, "products": [{"title": "Board",\n'
+            f' "images": [{{"url": "{url}"}}], "variants": [{{"price": "1.00"}}]}}]}}')
+
+
+def test_file_url_outside_the_catalog_folder_needs_a_media_root(empty_server):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "catalog.json"
-        path.write_text('{"format": "shoppable-catalog", "version": 1, "products": [{"title": "Board", '
-                        f'"images": [{{"url": "file://{LOCAL_IMAGE}"}}], "variants": [{{"price": "1.00"}}]}}]}}')
+        path.write_text(catalog_with_image(f"file://{LOCAL_IMAGE}"))
+        refused = import_file(empty_server, path)
+        allowed = import_file(empty_server, path, "--media-root", str(LOCAL_IMAGE.parent))
+    assert refused.returncode == 65, refused.stdout + refused.stderr
+    assert "catalog.json:2: field “url”: image" in refused.stderr and "--media-root" in refused.stderr
+    assert allowed.returncode == 0, allowed.stderr
+    assert "(1 copied from local files)" in allowed.stdout
+    assert page(empty_server, "board")[0] == 200
+
+
+# Issue #8: a supplier's catalog made /etc/passwd, /proc/self/environ and the shop's own database
+# (with live session ids) downloadable from a product page.
+
+
+@pytest.mark.parametrize("url, refusal", [
+    ("/etc/passwd", "leads to /etc/passwd, outside the folders images are read from"),
+    ("file:///etc/passwd", "leads to /etc/passwd, outside the folders images are read from"),
+    ("/proc/self/environ", "outside the folders images are read from"),
+    ("../{outside}/secret.png", "outside the folders images are read from"),  # a real PNG, outside
+    ("link.png", "outside the folders images are read from"),  # a link in the folder pointing out
+    ("notes.jpg", "is not a JPEG, PNG, WebP, GIF or AVIF image"),
+    ("shop.sqlite3", "is not a JPEG, PNG, WebP, GIF or AVIF image"),  # the live database beside the catalog
+    ("huge.png", "is 22020096 bytes; an image may have at most 20971520 bytes"),
+])
+def test_import_publishes_no_file_that_is_not_an_image_from_the_catalog_folder(empty_server, url, refusal):
+    workdir = empty_server.workdir  # the shop's folder: the catalog lies beside shop.sqlite3
+    with tempfile.TemporaryDirectory(dir=workdir.parent) as outside:
+        (Path(outside) / "secret.png").write_bytes(LOCAL_IMAGE.read_bytes())
+        (workdir / "link.png").symlink_to(Path(outside) / "secret.png")
+        (workdir / "notes.jpg").write_text("root:x:0:0:root:/root:/bin/bash\n")
+        with open(workdir / "huge.png", "wb") as huge:
+            huge.write(LOCAL_IMAGE.read_bytes())
+            huge.truncate(21 * 1024 * 1024)
+        path = workdir / "catalog.json"
+        path.write_text(catalog_with_image(url.replace("{outside}", Path(outside).name)))
+        dry = import_file(empty_server, path, "--dry-run")
         result = import_file(empty_server, path)
-    assert result.returncode == 0, result.stderr
-    assert "(1 copied from local files)" in result.stdout
+    for run in (dry, result):
+        assert run.returncode == 65, run.stdout + run.stderr
+        assert "catalog.json:2: field “url”: " in run.stderr and refusal in run.stderr, run.stderr
+    assert "Nothing was imported." in result.stderr
+    assert counts(empty_server) == (0, 0)
+    assert not (workdir / "media").exists()
+    assert page(empty_server, "board")[0] == 404

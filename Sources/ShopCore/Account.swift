@@ -108,8 +108,7 @@ public enum PasswordRules {
             default: unified.unicodeScalars.append(scalar)
             }
         }
-        let stripped = unified.applyingTransform(.stripDiacritics, reverse: false) ?? unified
-        return stripped.lowercased()
+        return UnicodeFolding.strippingDiacritics(unified).lowercased()
     }
 
     /// `true` when three adjacent characters are digits stepping by +1 or −1 (`345`, `210`).

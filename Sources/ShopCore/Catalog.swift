@@ -199,21 +199,21 @@ public struct Product: Identifiable, Hashable, Sendable {
 /// Handles: URL-safe keys derived from names (`"Oak Dining Chair!"` → `"oak-dining-chair"`).
 public enum Handle {
     /// Lower-cases, folds diacritics (`é`→`e`, `ı`→`i`), keeps ASCII letters and digits and joins
-    /// the runs with `-`. Returns `"item"` when nothing is left.
+    /// the runs with `-`. Returns `"item"` when nothing is left. One pass over the text: time and
+    /// memory grow in proportion to its length (`UnicodeFolding`).
     public static func make(from text: String) -> String {
-        let folded = text.applyingTransform(.stripDiacritics, reverse: false) ?? text
-        var result = ""
+        var result = String.UnicodeScalarView()
         var pendingDash = false
-        for scalar in folded.lowercased().unicodeScalars {
+        for scalar in UnicodeFolding.strippingDiacritics(text).lowercased().unicodeScalars {
             let mapped: Unicode.Scalar = scalar == "ı" ? "i" : scalar
             if mapped.isASCII, mapped.properties.isAlphabetic || ("0"..."9").contains(mapped) {
                 if pendingDash, !result.isEmpty { result.append("-") }
                 pendingDash = false
-                result.unicodeScalars.append(mapped)
+                result.append(mapped)
             } else {
                 pendingDash = true
             }
         }
-        return result.isEmpty ? "item" : result
+        return result.isEmpty ? "item" : String(result)
     }
 }

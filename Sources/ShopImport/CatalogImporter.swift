@@ -85,7 +85,7 @@ public struct CatalogImporter: Sendable {
                 : try WooCommerceCSVReader.read(table, context: &context)
         }
         return ImportResult(format: chosen, products: products, skipped: context.skipped,
-                            warnings: context.warnings)
+                            warnings: context.warnings, imageLocations: context.imageLocations)
     }
 
     // MARK: Detection
@@ -167,10 +167,14 @@ struct ImportContext {
     let progress: ((Int, Int) -> Void)?
     var warnings: [ImportWarning] = []
     var skipped: [SkippedRow] = []
+    /// Where each image URL first appears.
+    private(set) var imageLocations: [String: ImportLocation] = [:]
     /// First line each SKU was seen on.
     private var skuLines: [String: Int] = [:]
     /// First line each handle was used on.
     private var handleLines: [String: Int] = [:]
+    /// For each handle that collided, the next number `uniqueHandle` tries after it.
+    private var nextHandleNumber: [String: Int] = [:]
 
     init(file: String, currency: Currency, now: Date, progressInterval: Int, progress: ((Int, Int) -> Void)?) {
         self.file = file
@@ -182,6 +186,23 @@ struct ImportContext {
 
     func error(line: Int?, _ column: Column?, _ message: String) -> ImportError {
         ImportError(file: file, line: line, column: column?.name, columnIndex: column?.index, message: message)
+    }
+
+    /// Throws when `text` is longer than `limit` allows, naming the line and column.
+    func checkLength(_ text: some StringProtocol, _ limit: TextLimit, line: Int, _ column: Column?) throws(ImportError) {
+        if let message = limit.violation(by: text) { throw error(line: line, column, message) }
+    }
+
+    /// An image of a product, read at `line` in `column`: the URL and alt text are checked
+    /// against their limits and the first place each URL appears is remembered (for
+    /// `ImportResult.imageLocations`).
+    mutating func image(_ url: String, altText: String, line: Int, _ column: Column?) throws(ImportError) -> ProductImage {
+        try checkLength(url, .imageURL, line: line, column)
+        try checkLength(altText, .altText, line: line, column)
+        if imageLocations[url] == nil {
+            imageLocations[url] = ImportLocation(line: line, column: column?.name, columnIndex: column?.index)
+        }
+        return ProductImage(url: url, altText: altText)
     }
 
     mutating func warn(line: Int?, _ message: String) {
@@ -245,11 +266,14 @@ struct ImportContext {
         if let suffix, !suffix.isEmpty {
             candidate = base + "-" + Handle.make(from: suffix)
         }
-        var counter = 2
+        // Numbering resumes where the last collision of `base` stopped, so N products with one
+        // title cost N look-ups, not N²/2.
+        var counter = nextHandleNumber[base] ?? 2
         while handleLines[candidate] != nil {
             candidate = "\(base)-\(counter)"
             counter += 1
         }
+        nextHandleNumber[base] = counter
         handleLines[candidate] = line
         warn(line: line, "handle “\(base)” is already used by the product on line \(earlier); "
             + "this product gets “\(candidate)”")
@@ -276,21 +300,31 @@ struct ImportContext {
               whole.allSatisfy({ $0.isASCIIDigit }) else { return nil }
         let fraction = mantissa.count == 2 ? mantissa[1] : ""
         guard fraction.allSatisfy({ $0.isASCIIDigit }), fraction.count <= exponent else { return nil }
-        var digits = String(whole) + fraction + String(repeating: "0", count: exponent - fraction.count)
-        while digits.count > 1, digits.hasPrefix("0") { digits.removeFirst() }
-        return digits
+        let digits = (String(whole) + fraction + String(repeating: "0", count: exponent - fraction.count))
+            .drop(while: { $0 == "0" })
+        return digits.isEmpty ? "0" : String(digits)
     }
 
     /// Tags trimmed, without empties and without case-insensitive duplicates, in order.
-    static func uniqueTags(_ tags: some Sequence<String>) -> [String] {
+    /// - Throws: `ImportError` at `line` and `column` when a tag is longer than `TextLimit.tag`.
+    func uniqueTags(_ tags: some Sequence<some StringProtocol>, line: Int, _ column: Column?) throws(ImportError) -> [String] {
         var seen: Set<String> = []
         var result: [String] = []
         for tag in tags {
             let trimmed = tag.trimmingWhitespace
+            try checkLength(trimmed, .tag, line: line, column)
             guard !trimmed.isEmpty, seen.insert(trimmed.lowercased()).inserted else { continue }
             result.append(trimmed)
         }
         return result
+    }
+
+    /// A category name (trimmed), or nil when empty.
+    /// - Throws: `ImportError` at `line` and `column` when it is longer than `TextLimit.name`.
+    func category(_ name: (some StringProtocol)?, line: Int, _ column: Column?) throws(ImportError) -> String? {
+        guard let trimmed = name?.trimmingWhitespace, !trimmed.isEmpty else { return nil }
+        try checkLength(trimmed, .name, line: line, column)
+        return trimmed
     }
 
     /// The compare-at price to keep: only one above `price`.

@@ -15,6 +15,8 @@ enum FakeStoreReader {
         var products: [ProductDraft] = []
         for (number, item) in items.enumerated() {
             let object = try JSONObject(item, file: context.file, what: "a product")
+            try object.checkLengths(["id": .value, "title": .title, "price": .value, "description": .description,
+                                     "category": .name, "image": .imageURL])
             let title = try object.requiredString("title")
             guard let priceText = try object.numberText("price") else { throw object.error("price", "is required") }
             let price = try context.price(priceText, line: object.fields["price"]?.line ?? object.line,
@@ -24,7 +26,8 @@ enum FakeStoreReader {
             let category = try object.string("category")?.trimmingWhitespace
             var images: [ProductImage] = []
             if let image = try object.string("image")?.trimmingWhitespace, !image.isEmpty {
-                images.append(ProductImage(url: image, altText: title))
+                images.append(try context.image(image, altText: title, line: object.fields["image"]?.line ?? object.line,
+                                                Column(name: "image")))
             }
             let handle = context.uniqueHandle(Handle.make(from: title), suffix: id, line: object.line)
             products.append(ProductDraft(

@@ -27,6 +27,12 @@ public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Creates an error at `location`.
+    public init(file: String, at location: ImportLocation, message: String) {
+        self.init(file: file, line: location.line, column: location.column, columnIndex: location.columnIndex,
+                  message: message)
+    }
+
     /// `file:line: column “Name”: message` (CSV) or `file:line: field “name”: message` (JSON).
     public var description: String {
         var text = file
@@ -38,6 +44,23 @@ public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
             text += "column \(columnIndex): "
         }
         return text + message
+    }
+}
+
+/// Where in a catalog file a value was read: the line, and the CSV column or JSON field.
+public struct ImportLocation: Hashable, Sendable {
+    /// The 1-based line (of the CSV record, or of the JSON value); nil when unknown.
+    public var line: Int?
+    /// The CSV header as written or the JSON field name; nil when not about one column.
+    public var column: String?
+    /// The 1-based CSV column number; nil for JSON.
+    public var columnIndex: Int?
+
+    /// Creates a location.
+    public init(line: Int?, column: String? = nil, columnIndex: Int? = nil) {
+        self.line = line
+        self.column = column
+        self.columnIndex = columnIndex
     }
 }
 

@@ -12,14 +12,18 @@ public struct ImportResult: Hashable, Sendable {
     public var skipped: [SkippedRow]
     /// Things imported with a caveat.
     public var warnings: [ImportWarning]
+    /// Where each image URL (as in `ProductImage.url`) first appears in the file, so a problem
+    /// found later with the image (`LocalMedia`) names the line and column.
+    public var imageLocations: [String: ImportLocation]
 
     /// Creates a result.
     public init(format: CatalogFormat, products: [ProductDraft], skipped: [SkippedRow] = [],
-                warnings: [ImportWarning] = []) {
+                warnings: [ImportWarning] = [], imageLocations: [String: ImportLocation] = [:]) {
         self.format = format
         self.products = products
         self.skipped = skipped
         self.warnings = warnings
+        self.imageLocations = imageLocations
     }
 
     /// Number of variants over all products.

@@ -19,6 +19,24 @@ struct JSONObject {
         ImportError(file: file, line: fields[key]?.line ?? line, column: key, message: message)
     }
 
+    /// Throws when a field named in `limits` holds a string or number (or an array of them) longer
+    /// than its `TextLimit`, naming the line of the value and the field.
+    func checkLengths(_ limits: KeyValuePairs<String, TextLimit>) throws(ImportError) {
+        for (key, limit) in limits {
+            guard let node = node(key) else { continue }
+            for item in node.array ?? [node] {
+                switch item.value {
+                case let .string(text), let .number(text):
+                    if let message = limit.violation(by: text) {
+                        throw ImportError(file: file, line: item.line, column: key, message: message)
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
     /// The node, or nil when absent or null.
     func node(_ key: String) -> JSONNode? {
         guard let node = fields[key] else { return nil }

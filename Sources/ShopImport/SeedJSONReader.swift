@@ -33,8 +33,10 @@ enum SeedJSONReader {
         var products: [ProductDraft] = []
         for (number, item) in items.enumerated() {
             let object = try JSONObject(item, file: context.file, what: "a product")
+            try object.checkLengths(["id": .value, "name": .title, "type": .name, "imageUrl": .imageURL])
             let name = try object.requiredString("name")
             guard let priceObject = try object.object("price") else { throw object.error("price", "is required") }
+            try priceObject.checkLengths(["value": .value, "currency": .value])
             guard let valueText = try priceObject.numberText("value") else {
                 throw priceObject.error("value", "is required")
             }
@@ -48,6 +50,10 @@ enum SeedJSONReader {
             let type = try object.string("type")?.trimmingWhitespace ?? ""
             var lines: [String] = []
             if let info = try object.object("info") {
+                for key in info.fields.keys {
+                    if let message = TextLimit.name.violation(by: key) { throw info.error(key, message) }
+                    try info.checkLengths([key: .name])
+                }
                 for key in info.fields.keys.sorted(by: { infoOrder($0) < infoOrder($1) }) {
                     guard let node = info.node(key) else { continue }
                     let value: String
@@ -65,7 +71,8 @@ enum SeedJSONReader {
                 : "<ul>" + lines.map { "<li>" + HTMLSanitizer.escape($0) + "</li>" }.joined() + "</ul>"
             var images: [ProductImage] = []
             if let url = try object.string("imageUrl")?.trimmingWhitespace, !url.isEmpty {
-                images.append(ProductImage(url: url, altText: name))
+                images.append(try context.image(url, altText: name, line: object.fields["imageUrl"]?.line ?? object.line,
+                                                Column(name: "imageUrl")))
             }
             let handle = context.uniqueHandle(Handle.make(from: name), suffix: try object.string("id"), line: object.line)
             products.append(ProductDraft(

@@ -53,6 +53,23 @@ enum ShopifyCSVReader {
             case .variantImage: ["variant image", "variant image url"]
             }
         }
+
+        /// The longest text the column may hold (`TextLimit`).
+        var limit: TextLimit {
+            switch self {
+            case .handle: .handle
+            case .title: .title
+            case .body: .description
+            case .vendor, .type, .option1Name, .option1Value, .option2Name, .option2Value, .option3Name,
+                 .option3Value: .name
+            case .productCategory, .tags: .list
+            case .sku: .sku
+            case .imageSrc, .variantImage: .imageURL
+            case .imageAlt: .altText
+            case .published, .status, .giftCard, .tracker, .quantity, .policy, .continueSelling, .price,
+                 .compareAtPrice, .imagePosition: .value
+            }
+        }
     }
 
     struct Columns {
@@ -83,8 +100,12 @@ enum ShopifyCSVReader {
 
         var order: [String] = []
         var builders: [String: Builder] = [:]
+        let limited = Field.allCases.compactMap { field in columns[field].map { ($0, field.limit) } }
         for (number, row) in table.rows.enumerated() {
             try table.checkWidth(row)
+            for (column, limit) in limited {
+                try context.checkLength(row[column], limit, line: row.line, column)
+            }
             let givenHandle = row.trimmed(columns[.handle])
             let handle: String
             if !givenHandle.isEmpty {
@@ -141,9 +162,10 @@ enum ShopifyCSVReader {
         }
         let description = HTMLSanitizer.sanitize(row[columns[.body]])
         let type = row.trimmed(columns[.type])
-        let categoryPath = row.trimmed(columns[.productCategory])
-        let lastSegment = categoryPath.split(separator: ">").last.map(\.trimmingWhitespace) ?? ""
-        let category = type.isEmpty ? lastSegment : type
+        let category = type.isEmpty
+            ? try context.category(row[columns[.productCategory]].split(separator: ">").last, line: row.line,
+                                   columns[.productCategory])
+            : type
 
         var optionNames: [String] = []
         for (index, field) in columns.optionNames.enumerated() {
@@ -161,8 +183,8 @@ enum ShopifyCSVReader {
         var builder = Builder(draft: ProductDraft(
             handle: handle, title: title, descriptionHTML: description.html, descriptionText: description.text,
             vendor: row.trimmed(columns[.vendor]), productType: type,
-            categoryName: category.isEmpty ? nil : category,
-            tags: ImportContext.uniqueTags(row[columns[.tags]].split(separator: ",").map(String.init)),
+            categoryName: category,
+            tags: try context.uniqueTags(row[columns[.tags]].split(separator: ","), line: row.line, columns[.tags]),
             publishedAt: nil, isPublished: published && (status.isEmpty || status == "active"),
             optionNames: optionNames, variants: [], sourceLine: row.line))
         if try bool(row, columns[.giftCard], default: false, context: context) {
@@ -186,7 +208,8 @@ enum ShopifyCSVReader {
                 }
                 position = value
             }
-            builder.images.append((ProductImage(url: image, altText: row.trimmed(columns[.imageAlt])), position))
+            builder.images.append((try context.image(image, altText: row.trimmed(columns[.imageAlt]), line: row.line,
+                                                     columns[.imageSrc]), position))
         }
         let isFirstRow = builder.draft.sourceLine == row.line
         let hasVariant = isFirstRow
@@ -238,7 +261,8 @@ enum ShopifyCSVReader {
             compareAtPrice: ImportContext.compareAt(compareAt, above: price), inventory: inventory))
         let variantImage = row.trimmed(columns[.variantImage])
         if !variantImage.isEmpty {
-            builder.variantImages.append(ProductImage(url: variantImage, altText: values.joined(separator: " / ")))
+            builder.variantImages.append(try context.image(variantImage, altText: values.joined(separator: " / "),
+                                                           line: row.line, columns[.variantImage]))
         }
     }
 

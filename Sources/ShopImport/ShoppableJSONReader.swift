@@ -14,6 +14,7 @@ import ShopCore
 enum ShoppableJSONReader {
     static func read(_ root: JSONNode, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
         let top = try JSONObject(root, file: context.file, what: "a shoppable catalog")
+        try top.checkLengths(["format": .value, "currency": .value])
         guard try top.string("format") == "shoppable-catalog" else {
             throw top.error("format", "must be “shoppable-catalog”")
         }
@@ -36,6 +37,9 @@ enum ShoppableJSONReader {
 
     private static func product(_ item: JSONNode, context: inout ImportContext) throws(ImportError) -> ProductDraft {
         let object = try JSONObject(item, file: context.file, what: "a product")
+        try object.checkLengths(["handle": .handle, "title": .title, "description": .description, "vendor": .name,
+                                 "productType": .name, "category": .name, "tags": .tag, "options": .name,
+                                 "publishedAt": .value])
         let title = try object.requiredString("title")
         let handle: String
         if let given = try object.string("handle")?.trimmingWhitespace, !given.isEmpty {
@@ -60,7 +64,9 @@ enum ShoppableJSONReader {
         var images: [ProductImage] = []
         for node in try object.array("images") ?? [] {
             let image = try JSONObject(node, file: context.file, what: "an image")
-            images.append(ProductImage(url: try image.requiredString("url"), altText: try image.string("alt") ?? ""))
+            try image.checkLengths(["url": .imageURL, "alt": .altText])
+            images.append(try context.image(image.requiredString("url"), altText: image.string("alt") ?? "",
+                                            line: image.fields["url"]?.line ?? image.line, Column(name: "url")))
         }
         let optionNames = (try object.strings("options") ?? []).map(\.trimmingWhitespace)
         if let empty = optionNames.firstIndex(where: \.isEmpty) {
@@ -73,6 +79,8 @@ enum ShoppableJSONReader {
         var combinations: [[String]: Int] = [:]
         for node in variantNodes {
             let variant = try JSONObject(node, file: context.file, what: "a variant")
+            try variant.checkLengths(["sku": .sku, "options": .name, "price": .value, "compareAtPrice": .value,
+                                      "stock": .value])
             let values = (try variant.strings("options") ?? []).map(\.trimmingWhitespace)
             guard values.count == optionNames.count, !values.contains(where: \.isEmpty) else {
                 throw variant.error("options", "needs one value for each product option "
@@ -101,12 +109,14 @@ enum ShoppableJSONReader {
                                          inventory: inventory))
         }
         let category = try object.string("category")?.trimmingWhitespace
+        let tags = try context.uniqueTags(object.strings("tags") ?? [], line: object.fields["tags"]?.line ?? object.line,
+                                          Column(name: "tags"))
         return ProductDraft(
             handle: handle, title: title, descriptionHTML: description.html, descriptionText: description.text,
             vendor: try object.string("vendor")?.trimmingWhitespace ?? "",
             productType: try object.string("productType")?.trimmingWhitespace ?? "",
             categoryName: (category?.isEmpty ?? true) ? nil : category,
-            tags: ImportContext.uniqueTags(try object.strings("tags") ?? []),
+            tags: tags,
             publishedAt: publishedAt, isPublished: try object.bool("published") ?? true,
             images: images, rating: try object.rating("rating", context: context),
             optionNames: optionNames, variants: variants, sourceLine: object.line)

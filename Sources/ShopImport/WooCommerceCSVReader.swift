@@ -72,6 +72,21 @@ enum WooCommerceCSVReader {
                 }
             }
         }
+
+        /// Every column read, with the longest text it may hold (`TextLimit`).
+        var limits: [(Column, TextLimit)] {
+            let single: [(Column?, TextLimit)] = [
+                (id, .value), (type, .value), (sku, .sku), (name, .title), (published, .value),
+                (shortDescription, .description), (description, .description), (saleStarts, .value),
+                (saleEnds, .value), (inStock, .value), (stock, .value), (backorders, .value), (salePrice, .value),
+                (regularPrice, .value), (categories, .list), (tags, .list), (images, .list), (parent, .value),
+                (position, .value),
+            ]
+            let attributeColumns = attributes.flatMap { pair -> [(Column?, TextLimit)] in
+                [(pair.name, .name), (pair.values, .list)]
+            }
+            return (single + attributeColumns).compactMap { column, limit in column.map { ($0, limit) } }
+        }
     }
 
     /// A variation turned into draft variants, before option names are final.
@@ -91,8 +106,17 @@ enum WooCommerceCSVReader {
         var kinds: [Kind] = []
         var byID: [String: Int] = [:]
         var bySKU: [String: Int] = [:]
+        let limits = columns.limits
         for (index, row) in rows.enumerated() {
             try table.checkWidth(row)
+            for (column, limit) in limits {
+                try context.checkLength(row[column], limit, line: row.line, column)
+            }
+            for pair in columns.attributes {  // each value is an option value
+                for value in splitList(row[pair.values]) {
+                    try context.checkLength(value, .name, line: row.line, pair.values)
+                }
+            }
             let kind = kind(of: row.trimmed(columns.type))
             kinds.append(kind)
             let id = row.trimmed(columns.id)
@@ -185,14 +209,17 @@ enum WooCommerceCSVReader {
         var descriptionSource = row[columns.description]
         if descriptionSource.trimmingWhitespace.isEmpty { descriptionSource = row[columns.shortDescription] }
         let description = HTMLSanitizer.sanitize(HTMLSanitizer.autoParagraphs(unescapeNewlines(descriptionSource)))
-        let category = splitList(row[columns.categories]).first
-            .flatMap { $0.split(separator: ">").last.map(\.trimmingWhitespace) }
-        let images = splitList(row[columns.images]).map { ProductImage(url: $0, altText: name) }
+        let category = try context.category(splitList(row[columns.categories]).first?.split(separator: ">").last,
+                                            line: row.line, columns.categories)
+        var images: [ProductImage] = []
+        for url in splitList(row[columns.images]) {
+            images.append(try context.image(url, altText: name, line: row.line, columns.images))
+        }
         return ProductDraft(
             handle: Handle.make(from: name), title: name,
             descriptionHTML: description.html, descriptionText: description.text,
-            categoryName: (category?.isEmpty ?? true) ? nil : category,
-            tags: ImportContext.uniqueTags(splitList(row[columns.tags])),
+            categoryName: category,
+            tags: try context.uniqueTags(splitList(row[columns.tags]), line: row.line, columns.tags),
             isPublished: try published(row, columns, context: context),
             images: images, variants: [], sourceLine: row.line)
     }
@@ -241,6 +268,7 @@ enum WooCommerceCSVReader {
         draft.optionNames = optionNames
 
         var taken: [[String]: Int] = [:]
+        var imageURLs = Set(draft.images.map(\.url))
         var open: [(variation: Variation, slots: [String?])] = []
         for variation in variations {
             let slots = optionNames.map { name -> String? in
@@ -257,11 +285,12 @@ enum WooCommerceCSVReader {
                                     "the variation on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
             }
             taken[OptionValues.key(values)] = variation.row.line
-            append(variation, values: values, sku: context.claimSKU(variation.row[columns.sku], line: variation.row.line),
-                   to: &draft, columns)
+            try append(variation, values: values, sku: context.claimSKU(variation.row[columns.sku], line: variation.row.line),
+                       to: &draft, imageURLs: &imageURLs, columns, context: &context)
         }
         for (variation, slots) in open {
             var combinations: [[String]] = [[]]
+            var count = 1
             for (index, slot) in slots.enumerated() {
                 let choices: [String]
                 if let slot {
@@ -273,6 +302,13 @@ enum WooCommerceCSVReader {
                                             "the variation leaves “\(optionNames[index])” open (any) but its parent "
                                                 + "(line \(parent.line)) lists no values for it")
                     }
+                }
+                let (product, overflow) = count.multipliedReportingOverflow(by: choices.count)
+                count = product
+                guard !overflow, count <= maximumExpansion else {
+                    throw context.error(line: variation.row.line, columns.parent,
+                                        "the “any” variation would expand into more than \(maximumExpansion) variants "
+                                            + "(the parent, line \(parent.line), lists too many values)")
                 }
                 combinations = combinations.flatMap { prefix in choices.map { prefix + [$0] } }
             }
@@ -291,17 +327,24 @@ enum WooCommerceCSVReader {
                     + "variants; its SKU “\(variation.row.trimmed(columns.sku))” is dropped")
             }
             for values in combinations {
-                append(variation, values: values, sku: sku, to: &draft, columns)
+                try append(variation, values: values, sku: sku, to: &draft, imageURLs: &imageURLs, columns,
+                           context: &context)
             }
         }
     }
 
-    private static func append(_ variation: Variation, values: [String], sku: String?,
-                               to draft: inout ProductDraft, _ columns: Columns) {
+    /// The most variants one “any” variation may expand into (values multiply: three open
+    /// attributes of 1 000 values each would be 10⁹ variants).
+    static let maximumExpansion = 2_048
+
+    private static func append(_ variation: Variation, values: [String], sku: String?, to draft: inout ProductDraft,
+                               imageURLs: inout Set<String>, _ columns: Columns,
+                               context: inout ImportContext) throws(ImportError) {
         draft.variants.append(VariantDraft(sku: sku, optionValues: values, price: variation.price,
                                            compareAtPrice: variation.compareAt, inventory: variation.inventory))
-        if let url = splitList(variation.row[columns.images]).first, !draft.images.contains(where: { $0.url == url }) {
-            draft.images.append(ProductImage(url: url, altText: values.joined(separator: " / ")))
+        if let url = splitList(variation.row[columns.images]).first, imageURLs.insert(url).inserted {
+            draft.images.append(try context.image(url, altText: values.joined(separator: " / "), line: variation.row.line,
+                                                  columns.images))
         }
     }
 

@@ -61,10 +61,20 @@ public struct ProductSearchDocument: Hashable, Sendable {
                 family: ProductSearchRules.Family) {
         let locale = family.locale
         self.title = SearchFolding.fold(title, locale: locale)
-        self.meta = ([vendor] + tags + [categoryName ?? ""])
+        self.meta = ([vendor] + tags)
             .map { SearchFolding.fold($0, locale: locale) }
             .filter { !$0.isEmpty }
             .joined(separator: " ")
         self.body = SearchFolding.fold(descriptionText, locale: locale)
+        addCategory(categoryName, family: family)
+    }
+
+    /// Adds a category name to `meta`, as `init` does. A store folds a draft without its
+    /// category (`categoryName: nil`) before its write transaction and adds the stored category
+    /// name, known only inside it, there: the long texts are folded outside the transaction.
+    public mutating func addCategory(_ categoryName: String?, family: ProductSearchRules.Family) {
+        let folded = SearchFolding.fold(categoryName ?? "", locale: family.locale)
+        guard !folded.isEmpty else { return }
+        meta = meta.isEmpty ? folded : meta + " " + folded
     }
 }

@@ -65,8 +65,10 @@ extension CatalogStore {
                 }
             },
             upsert: { drafts in
-                try database.withConnection { connection in
-                    try connection.transaction { try SQLCatalog.upsert(drafts, currency: currency, connection) }
+                // Checking and folding run before the write transaction, which then only writes.
+                let prepared = try SQLCatalog.prepare(drafts, currency: currency)
+                return try database.withConnection { connection in
+                    try connection.transaction { try SQLCatalog.upsert(prepared, connection) }
                 }
             },
             productCount: {
@@ -273,26 +275,56 @@ enum SQLCatalog {
 
     // MARK: Writing
 
-    /// Upserts inside the caller's transaction; throws on the first bad draft (the caller's
-    /// transaction then rolls everything back).
-    static func upsert(_ drafts: [ProductDraft], currency: Currency, _ connection: Connection) throws -> CatalogUpsertResult {
-        var result = CatalogUpsertResult()
+    /// A draft checked, with everything derived from it alone: the work an upsert can do before
+    /// its write transaction opens.
+    struct PreparedDraft {
+        var draft: ProductDraft
+        var categoryHandle: String?
+        var sortTitle: String
+        /// One per `ProductSearchRules.Family`, in `allCases` order, without the category name
+        /// (the stored one is added inside the transaction).
+        var documents: [ProductSearchDocument]
+        var tagKeys: [String]
+    }
+
+    /// Checks every draft (`CatalogUpsertRules`, handles unique) and folds its text, without a
+    /// connection, so a large import keeps its write transaction short.
+    /// - Throws: `CatalogStoreError` for the first bad draft.
+    static func prepare(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> [PreparedDraft] {
         var firstLineByHandle: [String: Int] = [:]
+        var prepared: [PreparedDraft] = []
+        prepared.reserveCapacity(drafts.count)
         for draft in drafts {
             if let firstLine = firstLineByHandle[draft.handle] {
-                throw CatalogStoreError.duplicateHandle(draft.handle, firstLine: firstLine, line: draft.sourceLine)
+                throw .duplicateHandle(draft.handle, firstLine: firstLine, line: draft.sourceLine)
             }
             firstLineByHandle[draft.handle] = draft.sourceLine
             try CatalogUpsertRules.check(draft, currency: currency)
+            prepared.append(PreparedDraft(
+                draft: draft, categoryHandle: CatalogUpsertRules.categoryHandle(for: draft.categoryName),
+                sortTitle: ProductSearchRules.sortTitle(draft.title),
+                documents: ProductSearchRules.Family.allCases.map { family in
+                    ProductSearchDocument(title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
+                                          descriptionText: draft.descriptionText, family: family)
+                },
+                tagKeys: draft.tags.map(ProductSearchRules.tagKey)))
+        }
+        return prepared
+    }
 
-            let category = try category(for: draft.categoryName, connection, &result)
+    /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
+    static func upsert(_ drafts: [PreparedDraft], _ connection: Connection) throws -> CatalogUpsertResult {
+        var result = CatalogUpsertResult()
+        for prepared in drafts {
+            let draft = prepared.draft
+            let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, connection, &result)
             let categoryID = category?.id
             let productValues: [SQLValue] = [
                 .text(draft.title), .text(draft.descriptionHTML), .text(draft.descriptionText), .text(draft.vendor),
                 .text(draft.productType), SQLValue(categoryID), .text(JSONStringArray.encode(draft.tags)),
                 SQLValue(draft.publishedAt.map(StoredTime.unixSeconds)), SQLValue(draft.isPublished),
                 SQLValue(draft.rating?.rateHundredths), SQLValue(draft.rating?.count ?? 0),
-                .text(JSONStringArray.encode(draft.optionNames)), .text(ProductSearchRules.sortTitle(draft.title)),
+                .text(JSONStringArray.encode(draft.optionNames)), .text(prepared.sortTitle),
             ]
             let productID: Int64
             if let existing = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)]) {
@@ -325,8 +357,12 @@ enum SQLCatalog {
             }
             result.imagesStored += draft.images.count
 
-            try indexForSearch(productID: productID, title: draft.title, vendor: draft.vendor, tags: draft.tags,
-                               categoryName: category?.name, descriptionText: draft.descriptionText, connection)
+            var documents = prepared.documents
+            for (index, family) in ProductSearchRules.Family.allCases.enumerated() {
+                documents[index].addCategory(category?.name, family: family)
+            }
+            try indexForSearch(productID: productID, documents: documents, tags: draft.tags, tagKeys: prepared.tagKeys,
+                               connection)
         }
         return result
     }
@@ -334,12 +370,11 @@ enum SQLCatalog {
     // MARK: Search index
 
     /// Writes a product's `product_search` row and `product_tags` rows (replacing old ones).
-    static func indexForSearch(productID: Int64, title: String, vendor: String, tags: [String], categoryName: String?,
-                               descriptionText: String, _ connection: Connection) throws {
-        let documents = ProductSearchRules.Family.allCases.map { family in
-            ProductSearchDocument(title: title, vendor: vendor, tags: tags, categoryName: categoryName,
-                                  descriptionText: descriptionText, family: family)
-        }
+    /// - Parameters:
+    ///   - documents: one per `ProductSearchRules.Family`, in `allCases` order.
+    ///   - tagKeys: `ProductSearchRules.tagKey` of each tag, in order.
+    static func indexForSearch(productID: Int64, documents: [ProductSearchDocument], tags: [String], tagKeys: [String],
+                               _ connection: Connection) throws {
         try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
         try connection.prepare("""
             INSERT INTO product_search (rowid, title, meta, body, title_tr, meta_tr, body_tr) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -347,8 +382,8 @@ enum SQLCatalog {
         try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
         let insertTag = try connection.prepare(
             "INSERT OR IGNORE INTO product_tags (product_id, tag, tag_key) VALUES (?, ?, ?)")
-        for tag in tags {
-            try insertTag.run([.integer(productID), .text(tag), .text(ProductSearchRules.tagKey(tag))])
+        for (tag, key) in zip(tags, tagKeys) {
+            try insertTag.run([.integer(productID), .text(tag), .text(key)])
         }
     }
 
@@ -376,18 +411,24 @@ enum SQLCatalog {
                     throw SQLiteStoreError.corruptValue(table: "products", column: "tags", rowID: id)
                 }
                 let title = try row.string(1)
-                try indexForSearch(productID: id, title: title, vendor: try row.string(2), tags: tags,
-                                   categoryName: try row.optionalString(5), descriptionText: try row.string(4), connection)
+                let (vendor, descriptionText, categoryName) = (try row.string(2), try row.string(4), try row.optionalString(5))
+                let documents = ProductSearchRules.Family.allCases.map { family in
+                    ProductSearchDocument(title: title, vendor: vendor, tags: tags, categoryName: categoryName,
+                                          descriptionText: descriptionText, family: family)
+                }
+                try indexForSearch(productID: id, documents: documents, tags: tags,
+                                   tagKeys: tags.map(ProductSearchRules.tagKey), connection)
                 try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)), .integer(id)])
             }
             try connection.prepare("UPDATE search_index_state SET is_stale = 0 WHERE id = 1").run()
         }
     }
 
-    /// The id and stored name of the draft's category, created when new; nil without one.
-    private static func category(for name: String?, _ connection: Connection,
+    /// The id and stored name of the draft's category (`handle` from
+    /// `CatalogUpsertRules.categoryHandle(for: name)`), created when new; nil without one.
+    private static func category(handle: String?, name: String?, _ connection: Connection,
                                  _ result: inout CatalogUpsertResult) throws -> (id: Int64, name: String)? {
-        guard let handle = CatalogUpsertRules.categoryHandle(for: name), let name else { return nil }
+        guard let handle, let name else { return nil }
         if let row = try connection.prepare("SELECT id, name FROM categories WHERE handle = ?").first([.text(handle)]) {
             return (try row.int64(0), try row.string(1))
         }

@@ -52,7 +52,7 @@ extension ShopApp {
         }
         try completeSignIn(&context, user: user, remember: true,
                            welcome: context.l10n(.registerDone, ["name": user.firstName, "email": user.email]))
-        return .redirect(to: SiteRoute.account.path)
+        return .redirect(to: SiteRoute.account(.show).path)
     }
 
     // MARK: Sign in and out
@@ -99,7 +99,7 @@ extension ShopApp {
         try environment.accounts.clearSignInFailures("email:\(credentials.user.email)")
         try completeSignIn(&context, user: credentials.user, remember: remember,
                            welcome: context.l10n(.signInWelcome, ["name": credentials.user.firstName]))
-        return .redirect(to: next ?? SiteRoute.account.path)
+        return .redirect(to: next ?? SiteRoute.account(.show).path)
     }
 
     /// Starts a fresh session for `user` (a new id: no session fixation), merging the guest's
@@ -138,14 +138,14 @@ extension ShopApp {
         }
         context.replaceSession(with: nil)
         context.setFlash(Flash(kind: .success, text: context.l10n(everywhere ? .signOutEverywhereDone : .signOutDone)))
-        return .redirect(to: SiteRoute.home.path)
+        return .redirect(to: SiteRoute.catalog(.home).path)
     }
 
     // MARK: Email verification
 
     static func verificationEmail(to email: String, name: String, token: String, _ context: RequestContext) -> OutboxDraft {
         let shop = context.l10n(.shopName)
-        let link = context.environment.publicURL + SiteRoute.verifyEmail(token: token).path
+        let link = context.environment.publicURL + SiteRoute.account(.verifyEmail(token: token)).path
         let firstName = name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name
         return OutboxDraft(toAddress: email, toName: name, subject: context.l10n(.verifyEmailSubject, ["shop": shop]),
                            textBody: context.l10n(.verifyEmailBody, ["name": firstName, "shop": shop, "link": link]),
@@ -159,18 +159,18 @@ extension ShopApp {
             return try page(&context, PageContent(
                 title: l10n(.verifyFailedTitle), tab: .account,
                 node: Views.message(title: l10n(.verifyFailedTitle), text: l10n(.verifyFailedText),
-                                    action: (l10n(.signInTitle), SiteRoute.account.path), l10n: l10n)),
+                                    action: (l10n(.signInTitle), SiteRoute.account(.show).path), l10n: l10n)),
                 status: .gone)
         }
         return try page(&context, PageContent(
             title: l10n(.verifyDoneTitle), tab: .account,
             node: Views.message(title: l10n(.verifyDoneTitle), text: l10n(.verifyDoneText, ["name": user.firstName]),
-                                action: (l10n(.errorBackHome), SiteRoute.home.path), l10n: l10n)))
+                                action: (l10n(.errorBackHome), SiteRoute.catalog(.home).path), l10n: l10n)))
     }
 
     static func verifyResend(_ context: inout RequestContext) throws -> Response {
         guard let user = try context.currentUser() else {
-            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+            return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
         }
         if !user.isVerified {
             let token = context.environment.crypto.randomToken()
@@ -181,7 +181,7 @@ extension ShopApp {
                 verificationEmail(to: user.email, name: user.name, token: token, context))
             context.setFlash(Flash(kind: .success, text: context.l10n(.verifyResent, ["email": user.email])))
         }
-        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account.path)
+        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account(.show).path)
     }
 
     // MARK: Password reset
@@ -206,7 +206,7 @@ extension ShopApp {
         let tokenHash = environment.crypto.sha256Hex(token)
         if let user = try environment.accounts.credentials(email)?.user {
             let shop = context.l10n(.shopName)
-            let link = environment.publicURL + SiteRoute.resetPassword(token: token).path
+            let link = environment.publicURL + SiteRoute.account(.resetPassword(token: token)).path
             try environment.accounts.issueToken(
                 user.id, TokenDraft(purpose: .passwordReset, tokenHash: tokenHash, expiresAt: context.now.addingTimeInterval(resetLifetime)),
                 OutboxDraft(toAddress: user.email, toName: user.name, subject: context.l10n(.resetEmailSubject, ["shop": shop]),
@@ -228,7 +228,7 @@ extension ShopApp {
         return try page(&context, PageContent(
             title: l10n(.resetFailedTitle), tab: .account,
             node: Views.message(title: l10n(.resetFailedTitle), text: l10n(.resetFailedText),
-                                action: (l10n(.forgotTitle), SiteRoute.forgotPassword.path), l10n: l10n)),
+                                action: (l10n(.forgotTitle), SiteRoute.account(.forgotPassword).path), l10n: l10n)),
             status: .gone)
     }
 
@@ -257,7 +257,7 @@ extension ShopApp {
         }
         context.replaceSession(with: nil)  // every session of the account is gone; start clean
         try completeSignIn(&context, user: updated, remember: false, welcome: context.l10n(.resetDone))
-        return .redirect(to: SiteRoute.account.path)
+        return .redirect(to: SiteRoute.account(.show).path)
     }
 
     // MARK: Account page
@@ -266,7 +266,7 @@ extension ShopApp {
                             status: HTTPStatus = .ok) throws -> Response {
         guard let user = try context.currentUser() else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.signInRequired)))
-            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+            return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
         }
         return try page(&context, PageContent(title: context.l10n(.accountTitle), tab: .account,
                                               node: Views.account(user, form: form, l10n: context.l10n)), status: status)
@@ -276,7 +276,7 @@ extension ShopApp {
         let environment = context.environment
         guard let user = try context.currentUser(), let session = try context.currentSession(),
               let credentials = try environment.accounts.credentials(user.email) else {
-            return .redirect(to: SiteRoute.signIn(next: SiteRoute.account.path).path)
+            return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
         }
         let request = context.request
         let password = request.formValue("password") ?? ""
@@ -292,7 +292,7 @@ extension ShopApp {
         guard form.errors.isEmpty else { return try accountPage(&context, form, status: .unprocessableContent) }
         try environment.accounts.changePassword(user.id, try environment.crypto.hashPassword(password), session.id)
         context.setFlash(Flash(kind: .success, text: context.l10n(.accountPasswordChanged)))
-        return .redirect(to: SiteRoute.account.path)
+        return .redirect(to: SiteRoute.account(.show).path)
     }
 
     // MARK: Favorites
@@ -319,9 +319,9 @@ extension ShopApp {
         context.setFlash(Flash(kind: .success,
                                text: context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title]),
                                linkText: isFavorite ? context.l10n(.favoritesTitle) : nil,
-                               linkHref: isFavorite ? SiteRoute.favorites.path : nil))
+                               linkHref: isFavorite ? SiteRoute.favorites(.list).path : nil))
         return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
-                         ?? SiteRoute.product(handle: product.handle, variant: nil).path)
+                         ?? SiteRoute.catalog(.product(handle: product.handle, variant: nil)).path)
     }
 }
 

@@ -76,6 +76,7 @@ public struct Assets: Sendable {
         case "jpg", "jpeg": "image/jpeg"
         case "webp": "image/webp"
         case "gif": "image/gif"
+        case "avif": "image/avif"
         case "ico": "image/x-icon"
         case "json", "webmanifest": "application/json"
         case "woff2": "font/woff2"

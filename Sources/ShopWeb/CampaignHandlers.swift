@@ -62,7 +62,7 @@ extension ShopApp {
                                                timeZone: context.environment.timeZone)
         return try self.page(&context, PageContent(title: context.l10n(.homeTitle), tab: .home,
                                                    node: Views.home(page, l10n: context.l10n,
-                                                                    returnTo: SiteRoute.homeRecommendations.path)))
+                                                                    returnTo: SiteRoute.catalog(.homeRecommendations).path)))
     }
 
     // MARK: Cart voucher and selection
@@ -75,13 +75,13 @@ extension ShopApp {
             let typed = context.request.formValue("code") ?? ""
             guard let code = VoucherCode(typed) else {
                 context.setFlash(Flash(kind: .error, text: context.l10n(.voucherInvalidFormat)))
-                return .redirect(to: SiteRoute.cart.path)
+                return .redirect(to: SiteRoute.cart(.show).path)
             }
             cart.voucherCode = code
         }
         try context.saveCart(cart)
         // The cart's summary says whether the code applies, and why not.
-        return .redirect(to: SiteRoute.cart.path)
+        return .redirect(to: SiteRoute.cart(.show).path)
     }
 
     static func cartSelect(_ context: inout RequestContext, line variantID: Variant.ID?) throws -> Response {
@@ -92,7 +92,7 @@ extension ShopApp {
         if context.request.headers["Accept"]?.contains("application/json") == true {
             return JSONText.response(["ok": .bool(true)])
         }
-        return .redirect(to: SiteRoute.cart.path)
+        return .redirect(to: SiteRoute.cart(.show).path)
     }
 
     /// The cart's totals: selected lines, the voucher re-decided now (nil for an empty cart).
@@ -160,7 +160,7 @@ extension ModelBuilder {
 
     func campaignCard(_ campaign: Campaign, timeZone: TimeZone) -> CampaignCardModel {
         CampaignCardModel(
-            title: campaign.title, href: SiteRoute.campaign(campaign.id).path, imageURL: campaign.imageURL,
+            title: campaign.title, href: SiteRoute.campaigns(.campaign(campaign.id)).path, imageURL: campaign.imageURL,
             dates: localizer(.campaignDates, ["start": localizer.date(campaign.startsAt, timeZone: timeZone),
                                               "end": localizer.date(campaign.endsAt.addingTimeInterval(-1), timeZone: timeZone)]),
             offer: offer(campaign.discount))

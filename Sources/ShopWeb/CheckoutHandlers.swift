@@ -12,7 +12,7 @@ extension ShopApp {
     static func requireUser(_ context: inout RequestContext, next: String) throws -> Result<User, RedirectNeeded> {
         if let user = try context.currentUser() { return .success(user) }
         context.setFlash(Flash(kind: .error, text: context.l10n(.signInRequired)))
-        return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.signIn(next: next).path)))
+        return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.account(.signIn(next: next)).path)))
     }
 
     struct RedirectNeeded: Error { var response: Response }
@@ -20,7 +20,7 @@ extension ShopApp {
     static func addressBook(_ context: inout RequestContext) throws -> Response {
         guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
         let user: User
-        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        switch try requireUser(&context, next: SiteRoute.account(.addresses).path) {
         case let .success(found): user = found
         case let .failure(redirect): return redirect.response
         }
@@ -32,7 +32,7 @@ extension ShopApp {
     static func addressForm(_ context: inout RequestContext, id: Address.ID?) throws -> Response {
         guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
         let user: User
-        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        switch try requireUser(&context, next: SiteRoute.account(.addresses).path) {
         case let .success(found): user = found
         case let .failure(redirect): return redirect.response
         }
@@ -45,14 +45,14 @@ extension ShopApp {
         }
         return try page(&context, PageContent(
             title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), tab: .account,
-            node: Views.addressForm(form, action: id.map { SiteRoute.addressUpdate($0).path } ?? SiteRoute.addressCreate.path,
+            node: Views.addressForm(form, action: id.map { SiteRoute.account(.addressUpdate($0)).path } ?? SiteRoute.account(.addressCreate).path,
                                     title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), l10n: context.l10n)))
     }
 
     static func addressSave(_ context: inout RequestContext, id: Address.ID?) throws -> Response {
         guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
         let user: User
-        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        switch try requireUser(&context, next: SiteRoute.account(.addresses).path) {
         case let .success(found): user = found
         case let .failure(redirect): return redirect.response
         }
@@ -61,11 +61,11 @@ extension ShopApp {
         case let .success(address):
             _ = try store.save(user.id, address)
             context.setFlash(Flash(kind: .success, text: context.l10n(.addressSaved)))
-            return .redirect(to: SiteRoute.addresses.path)
+            return .redirect(to: SiteRoute.account(.addresses).path)
         case let .failure(form):
             return try page(&context, PageContent(
                 title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), tab: .account,
-                node: Views.addressForm(form.form, action: id.map { SiteRoute.addressUpdate($0).path } ?? SiteRoute.addressCreate.path,
+                node: Views.addressForm(form.form, action: id.map { SiteRoute.account(.addressUpdate($0)).path } ?? SiteRoute.account(.addressCreate).path,
                                         title: context.l10n(id == nil ? .addressNewTitle : .addressEditTitle), l10n: context.l10n)),
                 status: .unprocessableContent)
         }
@@ -74,7 +74,7 @@ extension ShopApp {
     static func addressDelete(_ context: inout RequestContext, id: Address.ID, confirmed: Bool) throws -> Response {
         guard let store = context.environment.addresses else { return context.errorPage(.notFound) }
         let user: User
-        switch try requireUser(&context, next: SiteRoute.addresses.path) {
+        switch try requireUser(&context, next: SiteRoute.account(.addresses).path) {
         case let .success(found): user = found
         case let .failure(redirect): return redirect.response
         }
@@ -82,7 +82,7 @@ extension ShopApp {
         if confirmed {
             try store.delete(user.id, id)
             context.setFlash(Flash(kind: .success, text: context.l10n(.addressDeleted)))
-            return .redirect(to: SiteRoute.addresses.path)
+            return .redirect(to: SiteRoute.account(.addresses).path)
         }
         return try page(&context, PageContent(title: context.l10n(.addressDeleteTitle), tab: .account,
                                               node: Views.addressDeleteConfirmation(address, l10n: context.l10n)))
@@ -105,7 +105,7 @@ extension ShopApp {
         let cart = try context.cart()
         guard let shopper = try context.shopper(), !cart.selectedLines.isEmpty, try !context.pricedCart().lines.isEmpty else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
-            return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart.path)))
+            return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart(.show).path)))
         }
         var state = try orders.checkout(shopper) ?? CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
         if state.placedOrderPath != nil {  // that checkout ended in an order: start a new one
@@ -132,10 +132,10 @@ extension ShopApp {
         case let .failure(redirect): return redirect.response
         }
         if try checkoutAddress(checkout, context) == nil || (checkout.user == nil && checkout.state.email == nil) {
-            return .redirect(to: SiteRoute.checkoutAddress.path)
+            return .redirect(to: SiteRoute.checkout(.address).path)
         }
-        if checkout.state.shippingMethodID == nil { return .redirect(to: SiteRoute.checkoutShipping.path) }
-        return .redirect(to: SiteRoute.checkoutReview.path)
+        if checkout.state.shippingMethodID == nil { return .redirect(to: SiteRoute.checkout(.shipping).path) }
+        return .redirect(to: SiteRoute.checkout(.review).path)
     }
 
     static func checkoutAddressPage(_ context: inout RequestContext, _ form: AccountForm? = nil,
@@ -195,7 +195,7 @@ extension ShopApp {
         }
         checkout.state.reviewedPrices = nil
         try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
-        return .redirect(to: SiteRoute.checkoutShipping.path)
+        return .redirect(to: SiteRoute.checkout(.shipping).path)
     }
 
     private static func merged(_ form: AccountForm, _ request: Request) -> AccountForm {
@@ -218,7 +218,7 @@ extension ShopApp {
         case let .success(found): checkout = found
         case let .failure(redirect): return redirect.response
         }
-        guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkoutAddress.path) }
+        guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkout(.address).path) }
         let options = try shippingOptions(&context, address: address)
         let l10n = context.l10n
         let choices = options.map { method, cost in
@@ -238,7 +238,7 @@ extension ShopApp {
         case let .success(found): checkout = found
         case let .failure(redirect): return redirect.response
         }
-        guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkoutAddress.path) }
+        guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkout(.address).path) }
         let chosen = context.request.formValue("method") ?? ""
         guard try shippingOptions(&context, address: address).contains(where: { $0.0.id.rawValue == chosen }) else {
             return try checkoutShippingPage(&context, error: context.l10n(.checkoutChooseShipping))
@@ -246,7 +246,7 @@ extension ShopApp {
         checkout.state.shippingMethodID = chosen
         checkout.state.reviewedPrices = nil
         try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
-        return .redirect(to: SiteRoute.checkoutReview.path)
+        return .redirect(to: SiteRoute.checkout(.review).path)
     }
 
     /// The order as it would be placed now: lines of the selected cart items with their voucher
@@ -284,7 +284,7 @@ extension ShopApp {
         case let .success(found): checkout = found
         case let .failure(redirect): return redirect.response
         }
-        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout.path) }
+        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout(.start).path) }
         // Reaching the review holds the stock for this shopper.
         let until = context.now.addingTimeInterval(context.environment.reservationLifetime)
         let requests = preview.lines.compactMap { line in line.variantID.map { StockRequest(variantID: $0, quantity: line.quantity) } }
@@ -325,7 +325,7 @@ extension ShopApp {
         return try page(&context, PageContent(
             title: l10n(.checkoutSoldOutTitle), tab: .cart,
             node: Views.message(title: l10n(.checkoutSoldOutTitle), text: messages.joined(separator: " "),
-                                action: (l10n(.checkoutBackToCart), SiteRoute.cart.path), l10n: l10n)),
+                                action: (l10n(.checkoutBackToCart), SiteRoute.cart(.show).path), l10n: l10n)),
             status: .conflict)
     }
 
@@ -343,7 +343,7 @@ extension ShopApp {
         }
         let key = context.request.formValue("idempotency_key") ?? ""
         guard !key.isEmpty, key == checkout.state.idempotencyKey else { return try checkoutReview(&context) }
-        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout.path) }
+        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout(.start).path) }
         // Anything changed since the review — items, quantities, prices, the voucher, the total —
         // show the new order and ask again.
         if checkout.state.reviewedPrices != reviewSnapshot(preview) {
@@ -367,7 +367,7 @@ extension ShopApp {
             if checkout.state.saveAddress, let user = checkout.user, let store = context.environment.addresses {
                 _ = try store.save(user.id, preview.address)
             }
-            let path = SiteRoute.order(number: order.number, token: guestToken).path
+            let path = SiteRoute.orders(.order(number: order.number, token: guestToken)).path
             var finished = checkout.state
             finished.placedOrderPath = path
             try checkout.orders.saveCheckout(checkout.shopper, finished)
@@ -412,7 +412,7 @@ extension ShopApp {
     static func ordersPage(_ context: inout RequestContext) throws -> Response {
         guard let store = context.environment.orders else { return context.errorPage(.notFound) }
         let user: User
-        switch try requireUser(&context, next: SiteRoute.orders.path) {
+        switch try requireUser(&context, next: SiteRoute.orders(.list).path) {
         case let .success(found): user = found
         case let .failure(redirect): return redirect.response
         }

@@ -23,7 +23,7 @@ enum Personalization {
     /// A heart toggle for a product: add to / remove from favorites. Without JavaScript it is a
     /// form POST that redirects back to `returnTo`; `app.js` toggles it in place.
     static func heart(productID: Product.ID, returnTo: String) -> Node {
-        form(.class("heart-form"), .method("post"), .action(SiteRoute.favoriteToggle(productID).path),
+        form(.class("heart-form"), .method("post"), .action(SiteRoute.favorites(.toggle(productID)).path),
              .data("heart", String(productID.rawValue))) {
             csrfField
             input(.type("hidden"), .name("return_to"), .value(returnTo))

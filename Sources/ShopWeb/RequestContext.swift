@@ -26,6 +26,8 @@ struct RequestContext {
     private var loadedPricedCart: PricedCart?
     private var loadedSchedule: CampaignSchedule?
     private var loadedFavorites: [Product]?
+    /// The route being served, once parsed.
+    var route: SiteRoute?
     private var preSessionToken: String?
 
     /// How long sessions last without use.

@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPServer
 import HTML
+import Routing
 import ShopCore
 import ShopStore
 
@@ -73,67 +74,96 @@ public enum ShopApp {
 
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
-        guard let route = SiteRoute.parse(method: request.method.rawValue, path: request.path,
-                                          query: { request.queryValue($0) }) else {
+        let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
+        guard let route = SiteRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
             // The path exists for another method: 405 with the methods it takes.
-            for allowed in ["GET", "POST"] where allowed != request.method.rawValue {
-                if SiteRoute.parse(method: allowed, path: request.path, query: { request.queryValue($0) }) != nil {
-                    var response = context.errorPage(.methodNotAllowed)
-                    response.headers.replaceOrAdd(name: "Allow", value: allowed == "GET" ? "GET, HEAD" : "POST")
-                    return response
-                }
-            }
-            return context.errorPage(.notFound)
+            let allowed = SiteRoute.allowedMethods(path: request.path, query: query)
+            guard !allowed.isEmpty else { return context.errorPage(.notFound) }
+            var response = context.errorPage(.methodNotAllowed)
+            response.headers.replaceOrAdd(name: "Allow", value: allowed.map { $0 == "GET" ? "GET, HEAD" : $0 }
+                .joined(separator: ", "))
+            return response
         }
+        context.route = route
         context.canonicalPath = route.path
         if route.isAction, try !context.hasValidCSRFToken() {
             context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
             return context.errorPage(.forbidden)
         }
         switch route {
+        case let .catalog(route): return try catalog(route, &context)
+        case let .cart(route): return try cart(route, &context)
+        case let .favorites(route):
+            switch route {
+            case .list: return try favoritesPage(&context)
+            case let .toggle(id): return try favoriteToggle(&context, productID: id)
+            }
+        case let .account(route): return try account(route, &context)
+        case let .checkout(route):
+            switch route {
+            case .start: return try checkoutStart(&context)
+            case .address: return try checkoutAddressPage(&context)
+            case .addressSubmit: return try checkoutAddressSubmit(&context)
+            case .shipping: return try checkoutShippingPage(&context)
+            case .shippingSubmit: return try checkoutShippingSubmit(&context)
+            case .review: return try checkoutReview(&context)
+            case .place: return try checkoutPlace(&context)
+            }
+        case let .orders(route):
+            switch route {
+            case .list: return try ordersPage(&context)
+            case let .order(number, token): return try orderPage(&context, number: number, token: token)
+            }
+        case let .campaigns(route):
+            switch route {
+            case .list: return try campaignsPage(&context)
+            case let .campaign(id): return try campaignPage(&context, id: id)
+            }
+        case let .assets(route):
+            switch route {
+            case .health: return health(context)
+            case let .asset(path): return StaticFiles.asset(path, request: request, assets: context.environment.assets)
+                    ?? context.errorPage(.notFound)
+            case let .media(file): return StaticFiles.media(file, request: request, directory: context.environment.mediaDirectory)
+                    ?? context.errorPage(.notFound)
+            }
+        }
+    }
+
+    private static func catalog(_ route: SiteRoute.CatalogRoute, _ context: inout RequestContext) throws -> Response {
+        switch route {
         case .home: return try home(&context)
-        case .addresses: return try addressBook(&context)
-        case .addressNew: return try addressForm(&context, id: nil)
-        case let .addressEdit(id): return try addressForm(&context, id: id)
-        case .addressCreate: return try addressSave(&context, id: nil)
-        case let .addressUpdate(id): return try addressSave(&context, id: id)
-        case let .addressDeleteConfirm(id): return try addressDelete(&context, id: id, confirmed: false)
-        case let .addressDelete(id): return try addressDelete(&context, id: id, confirmed: true)
-        case .checkout: return try checkoutStart(&context)
-        case .checkoutAddress: return try checkoutAddressPage(&context)
-        case .checkoutAddressSubmit: return try checkoutAddressSubmit(&context)
-        case .checkoutShipping: return try checkoutShippingPage(&context)
-        case .checkoutShippingSubmit: return try checkoutShippingSubmit(&context)
-        case .checkoutReview: return try checkoutReview(&context)
-        case .checkoutPlace: return try checkoutPlace(&context)
-        case .orders: return try ordersPage(&context)
-        case let .order(number, token): return try orderPage(&context, number: number, token: token)
         case .homeRecommendations: return try homeRecommendations(&context)
-        case .campaigns: return try campaignsPage(&context)
-        case let .campaign(id): return try campaignPage(&context, id: id)
-        case .cartVoucher: return try cartVoucher(&context, remove: false)
-        case .cartVoucherRemove: return try cartVoucher(&context, remove: true)
-        case let .cartSelectLine(id): return try cartSelect(&context, line: id)
-        case .cartSelectAll: return try cartSelect(&context, line: nil)
         case .categories: return try categories(&context, query: nil)
         case let .categorySearch(query): return try categories(&context, query: query)
+        case let .category(handle, listing): return try category(&context, handle: handle, listing: listing)
+        case let .search(query, listing): return try search(&context, query: query, listing: listing)
+        case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
         case .badge:
             return JSONText.response(["cart": .int(try context.cartItemCount()), "favorites": .int(try context.favoriteIDs().count)])
         case let .layout(value, returnTo):
             context.setCookies.append(CookieHeader.make(name: layoutCookie, value: value, maxAge: 60 * 60 * 24 * 365,
                                                         secure: context.environment.secureCookies))
-            return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.home.path)
-        case let .category(handle, listing): return try category(&context, handle: handle, listing: listing)
-        case let .search(query, listing): return try search(&context, query: query, listing: listing)
-        case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
-        case .cart: return try cart(&context)
-        case .cartAdd: return try cartAdd(&context)
-        case let .cartUpdateLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: false)
-        case let .cartRemoveLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: true)
-        case .health: return health(context)
-        case .favorites: return try favoritesPage(&context)
-        case let .favoriteToggle(id): return try favoriteToggle(&context, productID: id)
-        case .account: return try accountPage(&context)
+            return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.catalog(.home).path)
+        }
+    }
+
+    private static func cart(_ route: SiteRoute.CartRoute, _ context: inout RequestContext) throws -> Response {
+        switch route {
+        case .show: return try cart(&context)
+        case .add: return try cartAdd(&context)
+        case let .updateLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: false)
+        case let .removeLine(variantID): return try cartUpdate(&context, variantID: variantID, remove: true)
+        case let .selectLine(id): return try cartSelect(&context, line: id)
+        case .selectAll: return try cartSelect(&context, line: nil)
+        case .voucher: return try cartVoucher(&context, remove: false)
+        case .voucherRemove: return try cartVoucher(&context, remove: true)
+        }
+    }
+
+    private static func account(_ route: SiteRoute.AccountRoute, _ context: inout RequestContext) throws -> Response {
+        switch route {
+        case .show: return try accountPage(&context)
         case .register: return try registerPage(&context)
         case .registerSubmit: return try registerSubmit(&context)
         case let .signIn(next): return try signInPage(&context, next: next)
@@ -147,10 +177,13 @@ public enum ShopApp {
         case let .resetPassword(token): return try resetPasswordPage(&context, token: token)
         case .resetPasswordSubmit: return try resetPasswordSubmit(&context)
         case .changePassword: return try changePassword(&context)
-        case let .asset(path): return StaticFiles.asset(path, request: request, assets: context.environment.assets)
-                ?? context.errorPage(.notFound)
-        case let .media(file): return StaticFiles.media(file, request: request, directory: context.environment.mediaDirectory)
-                ?? context.errorPage(.notFound)
+        case .addresses: return try addressBook(&context)
+        case .addressNew: return try addressForm(&context, id: nil)
+        case let .addressEdit(id): return try addressForm(&context, id: id)
+        case .addressCreate: return try addressSave(&context, id: nil)
+        case let .addressUpdate(id): return try addressSave(&context, id: id)
+        case let .addressDeleteConfirm(id): return try addressDelete(&context, id: id, confirmed: false)
+        case let .addressDelete(id): return try addressDelete(&context, id: id, confirmed: true)
         }
     }
 
@@ -168,6 +201,11 @@ public enum ShopApp {
     /// no copy for the current catalog version. `build` returns nil for "not found" (not cached).
     static func cachedPage(_ context: inout RequestContext, keySuffix: String = "",
                                    build: (inout RequestContext) throws -> PageContent?) throws -> Response {
+        // Only routes declared cacheable use the cache (SiteRoute.router); others render each time.
+        guard context.route?.traits.contains(.cacheable) == true else {
+            guard let content = try build(&context) else { return context.errorPage(.notFound) }
+            return try page(&context, content)
+        }
         let cache = context.environment.pageCache
         // Pages show catalog and campaigns (home banners, campaign pages): both versions, and the
         // campaign schedule's epoch (a campaign starting or ending changes what is shown).
@@ -215,7 +253,7 @@ public enum ShopApp {
                                                campaigns: try context.campaignSchedule().active, showingRecommendations: false,
                                                timeZone: context.environment.timeZone)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
-                               node: Views.home(page, l10n: context.l10n, returnTo: SiteRoute.home.path))
+                               node: Views.home(page, l10n: context.l10n, returnTo: SiteRoute.catalog(.home).path))
         }
     }
 
@@ -278,7 +316,7 @@ public enum ShopApp {
                     : l10n(.searchResults, ["count": l10n.number(result.totalCount), "query": words]),
                 cards: result.products.map(models.card),
                 pagination: models.pagination(total: result.totalCount, pageSize: pageSize, page: listing.page) {
-                    SiteRoute.search(query: words, listing: listing.onPage($0)).path
+                    SiteRoute.catalog(.search(query: words, listing: listing.onPage($0))).path
                 },
                 controls: result.totalCount == 0 && !listing.hasFilters ? nil
                     : models.listingControls(listing, page: result, action: "/search", hidden: [("q", words)],
@@ -417,8 +455,8 @@ public enum ShopApp {
             return JSONText.response(["ok": .bool(true), "message": .string(added),
                                       "cartCount": .int(try context.cartItemCount())])
         }
-        context.setFlash(Flash(kind: .success, text: added, linkText: context.l10n(.viewCart), linkHref: SiteRoute.cart.path))
-        let fallback = SiteRoute.product(handle: product.handle, variant: product.hasOptions ? variant.id : nil).path
+        context.setFlash(Flash(kind: .success, text: added, linkText: context.l10n(.viewCart), linkHref: SiteRoute.cart(.show).path))
+        let fallback = SiteRoute.catalog(.product(handle: product.handle, variant: product.hasOptions ? variant.id : nil)).path
         return .redirect(to: SafeRedirect.localPath(request.formValue("return_to")) ?? fallback)
     }
 
@@ -427,7 +465,7 @@ public enum ShopApp {
         var cart = try context.cart()
         guard let line = cart.line(for: variantID) else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.cartErrorLineNotFound)))
-            return .redirect(to: SiteRoute.cart.path)
+            return .redirect(to: SiteRoute.cart(.show).path)
         }
         let product = try context.environment.catalog.productsByID([line.productID])[line.productID]
         let variant = product?.variants.first { $0.id == variantID }
@@ -437,7 +475,7 @@ public enum ShopApp {
             if let product {
                 context.setFlash(Flash(kind: .success, text: context.l10n(.cartRemoved, ["title": product.title])))
             }
-            return .redirect(to: SiteRoute.cart.path)
+            return .redirect(to: SiteRoute.cart(.show).path)
         }
         let available = try context.withReservations(variant!)
         do {
@@ -454,7 +492,7 @@ public enum ShopApp {
         }
         try context.saveCart(cart)
         context.setFlash(Flash(kind: .success, text: context.l10n(.cartUpdated)))
-        return .redirect(to: SiteRoute.cart.path)
+        return .redirect(to: SiteRoute.cart(.show).path)
     }
 }
 

@@ -14,7 +14,7 @@ extension CommandLine {
       shoppable serve   [--host 127.0.0.1] [--port 8080] [--database PATH] [--currency USD]
                         [--timezone UTC] [--threads N] [--public-url URL] [--media DIR] [--no-demo]
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
-                        [--dry-run] [--database PATH] [--currency USD] [--media DIR]
+                        [--dry-run] [--database PATH] [--currency USD] [--media DIR] [--media-root DIR]
       shoppable migrate [--database PATH]
       shoppable users   create --email EMAIL --name NAME [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
@@ -42,6 +42,8 @@ extension CommandLine {
                         (default 128; docs/SECURITY.md)
       --trusted-proxy ADDR[,ADDR…]  serve: reverse proxies whose X-Forwarded-For gives the client
                         address (for throttles and logs); exempt from the per-address limit
+      --media-root DIR  import: local images may come from here too, not only from the catalog
+                        file's folder (docs/IMPORT.md, "Local images")
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
@@ -64,7 +66,7 @@ extension CommandLine {
             case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
                            "trusted-proxy", "help"]
-            case "import": ["format", "dry-run", "database", "currency", "media", "help"]
+            case "import": ["format", "dry-run", "database", "currency", "media", "media-root", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]

@@ -32,14 +32,14 @@ enum ImportCommand {
         for warning in result.warnings { print("  warning: \(warning.description)") }
         for skipped in result.skipped { print("  skipped: \(skipped.description)") }
 
-        let baseFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let localImages = LocalImages(mediaDirectory: try mediaDirectory(options), baseFolder: baseFolder, fileName: fileName)
-        try result.products.forEach(localImages.check)
+        let localImages = LocalImages(media: try localMedia(options, catalogPath: path),
+                                      mediaDirectory: try mediaDirectory(options), fileName: fileName)
+        try localImages.media.check(result, file: fileName)
         if options.has("dry-run") {
             print("dry run: the file is valid; nothing written")
             return
         }
-        result.products = try result.products.map(localImages.rewrite)
+        result.products = try result.products.map { try localImages.rewrite($0, of: result) }
 
         let database = try openDatabase(options, poolSize: 1)
         defer { database.close() }
@@ -60,62 +60,45 @@ enum ImportCommand {
     }
 }
 
-/// Images given as local file paths (relative to the catalog file) are copied into the media
-/// folder under a content-hashed name and served from `/media/…`.
+/// Where local images may come from: the catalog file's folder, then `--media-root` if given.
+private func localMedia(_ options: Options, catalogPath: String) throws -> LocalMedia {
+    var roots = [URL(fileURLWithPath: catalogPath).deletingLastPathComponent()]
+    if let root = options.value("media-root") { roots.append(URL(fileURLWithPath: root)) }
+    do {
+        return try LocalMedia(roots: roots)
+    } catch {
+        throw UsageError("--media-root: \(error.description)")
+    }
+}
+
+/// Copies the local images of drafts (read and checked by `LocalMedia`) into the media folder
+/// as `<content hash>.<format extension>`, served from `/media/…`.
 final class LocalImages {
+    let media: LocalMedia
     let mediaDirectory: URL
-    let baseFolder: URL
     let fileName: String
     private(set) var copied = 0
 
-    init(mediaDirectory: URL, baseFolder: URL, fileName: String) {
+    init(media: LocalMedia, mediaDirectory: URL, fileName: String) {
+        self.media = media
         self.mediaDirectory = mediaDirectory
-        self.baseFolder = baseFolder
         self.fileName = fileName
-    }
-
-    static func isRemoteOrSitePath(_ url: String) -> Bool {
-        let lower = url.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("//")
-            || url.hasPrefix("/static/") || url.hasPrefix("/media/") || lower.hasPrefix("data:")
-    }
-
-    /// Where a local image is: `file:///abs`, `/abs`, or a path relative to the catalog file.
-    func source(of url: String) -> URL {
-        let path = url.lowercased().hasPrefix("file://") ? String(url.dropFirst(7)) : url
-        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseFolder.appendingPathComponent(path)
-    }
-
-    /// Throws when a local image of `product` does not exist (checked before anything is written,
-    /// and by `--dry-run`).
-    func check(_ product: ProductDraft) throws {
-        for image in product.images where !LocalImages.isRemoteOrSitePath(image.url) {
-            let source = source(of: image.url)
-            guard FileManager.default.isReadableFile(atPath: source.path) else {
-                throw ImportError(file: fileName, line: product.sourceLine, column: "image",
-                                  message: "image file “\(image.url)” not found (looked at \(source.path))")
-            }
-        }
     }
 
     /// Copies the product's local images into the media folder and points the draft at them;
     /// protocol-relative URLs (`//cdn…`) become `https:`.
-    func rewrite(_ product: ProductDraft) throws -> ProductDraft {
+    func rewrite(_ product: ProductDraft, of result: ImportResult) throws -> ProductDraft {
         var product = product
+        let line = product.sourceLine
         product.images = try product.images.map { image in
             if image.url.hasPrefix("//") { return ProductImage(url: "https:" + image.url, altText: image.altText) }
-            guard !LocalImages.isRemoteOrSitePath(image.url) else { return image }
-            let source = source(of: image.url)
-            guard let data = FileManager.default.contents(atPath: source.path) else {
-                throw ImportError(file: fileName, line: product.sourceLine, column: "image",
-                                  message: "image file “\(image.url)” not found (looked at \(source.path))")
-            }
-            let ext = source.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
-            let name = Assets.contentHash(of: [UInt8](data)) + (ext.isEmpty ? "" : ".\(ext)")
+            guard LocalMedia.isLocal(image.url) else { return image }
+            let file = try media.load(image.url, in: result, file: fileName, line: line)
+            let name = Assets.contentHash(of: file.bytes) + "." + file.format.fileExtension
             try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
             let target = mediaDirectory.appendingPathComponent(name)
             if !FileManager.default.fileExists(atPath: target.path) {
-                try data.write(to: target, options: .atomic)
+                try Data(file.bytes).write(to: target, options: .atomic)
                 copied += 1
             }
             return ProductImage(url: "/media/\(name)", altText: image.altText)

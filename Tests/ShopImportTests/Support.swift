@@ -25,11 +25,12 @@ enum Fixture {
         try CatalogImporter(currency: currency, now: now).read(Data(text.utf8), fileName: fileName, format: format)
     }
 
-    /// The ImportError thrown by `body`, failing the test when none is thrown.
-    static func importError(_ body: () throws(ImportError) -> ImportResult) -> ImportError? {
+    /// The ImportError thrown by `body` (reading a file, checking its images …), failing the test
+    /// when none is thrown.
+    static func importError<Value>(_ body: () throws(ImportError) -> Value) -> ImportError? {
         do {
-            let result = try body()
-            Issue.record("expected an ImportError, got \(result.products.count) products")
+            let value = try body()
+            Issue.record("expected an ImportError, got \(type(of: value)) \(String(describing: value).prefix(200))")
             return nil
         } catch {
             return error

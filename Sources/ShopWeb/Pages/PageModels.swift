@@ -131,7 +131,7 @@ struct ModelBuilder: Sendable {
         let image = product.images.first
         return ProductCardModel(
             productID: product.id.rawValue, handle: product.handle, hasOptions: product.hasOptions && product.variants.count > 1,
-            href: SiteRoute.product(handle: product.handle, variant: nil).path,
+            href: SiteRoute.catalog(.product(handle: product.handle, variant: nil)).path,
             title: product.title, vendor: product.vendor, imageURL: image?.url,
             imageAlt: image.map { $0.altText.isEmpty ? product.title : $0.altText } ?? product.title,
             price: price, compareAtPrice: compareAt, rating: rating(product.rating),

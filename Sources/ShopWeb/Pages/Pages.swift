@@ -125,7 +125,7 @@ extension ModelBuilder {
     func homePage(categories: [CategorySummary], featured: [Product], campaigns: [Campaign],
                   showingRecommendations: Bool, timeZone: TimeZone) -> HomePage {
         HomePage(categories: categories.map(categoryLink), featured: featured.map(card),
-                 seeAllHref: SiteRoute.categories.path,
+                 seeAllHref: SiteRoute.catalog(.categories).path,
                  banners: campaigns.map { campaignCard($0, timeZone: timeZone) },
                  showingRecommendations: showingRecommendations)
     }
@@ -146,7 +146,7 @@ extension ModelBuilder {
             countText: localizer.count(page.totalCount, one: .categoryProductCountOne, other: .categoryProductCount),
             cards: page.products.map(card),
             pagination: pagination(total: page.totalCount, pageSize: pageSize, page: listing.page) {
-                SiteRoute.category(handle: category.handle, listing: listing.onPage($0)).path
+                SiteRoute.catalog(.category(handle: category.handle, listing: listing.onPage($0))).path
             },
             controls: listingControls(listing, page: page, action: base, hidden: [],
                                       sorts: [.featured, .priceAscending, .priceDescending, .newest, .rating, .name],
@@ -192,7 +192,7 @@ extension ModelBuilder {
             }
             return CartPage.Line(
                 variantID: line.variant.id.rawValue,
-                productHref: SiteRoute.product(handle: line.product.handle, variant: line.product.hasOptions ? line.variant.id : nil).path,
+                productHref: SiteRoute.catalog(.product(handle: line.product.handle, variant: line.product.hasOptions ? line.variant.id : nil)).path,
                 title: line.product.title, variantTitle: line.variant.title,
                 imageURL: line.product.images.first?.url, imageAlt: line.product.title,
                 unitPriceText: l10n(.cartUnitPrice, ["price": l10n.money(line.unitPrice)]),

@@ -17,7 +17,7 @@ extension Views {
         section(.class("auth")) {
             h1(.class("page-title")) { l10n(.registerTitle) }
             p(.class("muted")) { l10n(.registerIntro) }
-            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.registerSubmit.path), .boolean("novalidate")) {
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.account(.registerSubmit).path), .boolean("novalidate")) {
                 Personalization.csrfField
                 if let alert = form.alert { p(.class("form-alert"), .role("alert")) { alert } }
                 FormField(label: l10n(.fieldName), name: "name", id: "name", value: form.value("name"),
@@ -30,14 +30,14 @@ extension Views {
                           type: "password", errors: form.errors("password_confirmation"), autocomplete: "new-password")
                 button(.type("submit"), .class("button button-primary")) { l10n(.registerSubmit) }
             }
-            div(.class("form-links")) { a(.href(SiteRoute.signIn(next: nil).path)) { l10n(.registerHaveAccount) } }
+            div(.class("form-links")) { a(.href(SiteRoute.account(.signIn(next: nil)).path)) { l10n(.registerHaveAccount) } }
         }
     }
 
     static func signIn(_ form: AccountForm, next: String?, l10n: Localizer) -> Node {
         section(.class("auth")) {
             h1(.class("page-title")) { l10n(.signInTitle) }
-            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.signInSubmit.path), .boolean("novalidate")) {
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.account(.signInSubmit).path), .boolean("novalidate")) {
                 Personalization.csrfField
                 if let next { input(.type("hidden"), .name("next"), .value(next)) }
                 if let alert = form.alert { p(.class("form-alert"), .role("alert")) { alert } }
@@ -52,8 +52,8 @@ extension Views {
                 button(.type("submit"), .class("button button-primary")) { l10n(.signInSubmit) }
             }
             div(.class("form-links")) {
-                a(.href(SiteRoute.forgotPassword.path)) { l10n(.signInForgot) }
-                a(.href(SiteRoute.register.path)) { l10n(.signInNoAccount) }
+                a(.href(SiteRoute.account(.forgotPassword).path)) { l10n(.signInForgot) }
+                a(.href(SiteRoute.account(.register).path)) { l10n(.signInNoAccount) }
             }
         }
     }
@@ -65,7 +65,7 @@ extension Views {
                 div(.class("form-card")) { p(.role("status")) { l10n(.forgotSent, ["email": sentTo]) } }
             } else {
                 p(.class("muted")) { l10n(.forgotIntro) }
-                HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.forgotPasswordSubmit.path), .boolean("novalidate")) {
+                HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.account(.forgotPasswordSubmit).path), .boolean("novalidate")) {
                     Personalization.csrfField
                     FormField(label: l10n(.fieldEmail), name: "email", id: "email", type: "email", value: form.value("email"),
                               errors: form.errors("email"), autocomplete: "email")
@@ -78,7 +78,7 @@ extension Views {
     static func resetPassword(_ form: AccountForm, token: String, l10n: Localizer) -> Node {
         section(.class("auth")) {
             h1(.class("page-title")) { l10n(.resetTitle) }
-            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.resetPasswordSubmit.path), .boolean("novalidate")) {
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.account(.resetPasswordSubmit).path), .boolean("novalidate")) {
                 Personalization.csrfField
                 input(.type("hidden"), .name("token"), .value(token))
                 FormField(label: l10n(.fieldNewPassword), name: "password", id: "password", type: "password",
@@ -118,7 +118,7 @@ extension Views {
                     }
                 }
             }
-            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.changePassword.path), .boolean("novalidate")) {
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.account(.changePassword).path), .boolean("novalidate")) {
                 h2 { l10n(.accountChangePassword) }
                 Personalization.csrfField
                 FormField(label: l10n(.fieldCurrentPassword), name: "current_password", id: "current_password", type: "password",
@@ -130,15 +130,15 @@ extension Views {
                 button(.type("submit"), .class("button")) { l10n(.accountChangePassword) }
             }
             div(.class("form-card")) {
-                a(.class("button"), .href(SiteRoute.orders.path)) { l10n(.ordersTitle) }
-                a(.class("button"), .href(SiteRoute.addresses.path)) { l10n(.addressesTitle) }
+                a(.class("button"), .href(SiteRoute.orders(.list).path)) { l10n(.ordersTitle) }
+                a(.class("button"), .href(SiteRoute.account(.addresses).path)) { l10n(.addressesTitle) }
             }
             div(.class("form-card")) {
-                HTML.form(.method("post"), .action(SiteRoute.signOut.path)) {
+                HTML.form(.method("post"), .action(SiteRoute.account(.signOut).path)) {
                     Personalization.csrfField
                     button(.type("submit"), .class("button button-primary")) { l10n(.signOutSubmit) }
                 }
-                HTML.form(.method("post"), .action(SiteRoute.signOutEverywhere.path)) {
+                HTML.form(.method("post"), .action(SiteRoute.account(.signOutEverywhere).path)) {
                     Personalization.csrfField
                     button(.type("submit"), .class("button button-danger")) { l10n(.signOutEverywhereSubmit) }
                     p(.class("field-hint")) { l10n(.signOutEverywhereHint) }
@@ -155,11 +155,11 @@ extension Views {
                     span(.class("empty-icon")) { Icon.heart.node }
                     h2 { l10n(.favoritesEmptyTitle) }
                     p { l10n(.favoritesEmptyText) }
-                    a(.class("button button-primary"), .href(SiteRoute.categories.path)) { l10n(.cartContinueShopping) }
+                    a(.class("button button-primary"), .href(SiteRoute.catalog(.categories).path)) { l10n(.cartContinueShopping) }
                 }
             } else {
                 div(.class("grid")) {
-                    for card in cards { ProductCard(model: card, returnTo: SiteRoute.favorites.path) }
+                    for card in cards { ProductCard(model: card, returnTo: SiteRoute.favorites(.list).path) }
                 }
             }
         }

@@ -36,7 +36,7 @@ extension Views {
     static func campaign(_ model: CampaignDetailModel, l10n: Localizer, returnTo: String) -> Node {
         fragment {
             div(.class("page-head")) {
-                a(.class("back-link"), .href(SiteRoute.campaigns.path), .aria("label", l10n(.campaignsTitle))) { Icon.back.node }
+                a(.class("back-link"), .href(SiteRoute.campaigns(.list).path), .aria("label", l10n(.campaignsTitle))) { Icon.back.node }
                 div(.class("page-head-text")) {
                     h1(.class("page-title")) { model.card.title }
                     p(.class("muted")) { model.card.dates }

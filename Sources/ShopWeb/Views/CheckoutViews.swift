@@ -48,9 +48,9 @@ extension ModelBuilder {
 
 extension Views {
     static func checkoutSteps(_ current: Int, l10n: Localizer) -> Node {
-        let steps = [(l10n(.checkoutStepAddress), SiteRoute.checkoutAddress.path),
-                     (l10n(.checkoutStepShipping), SiteRoute.checkoutShipping.path),
-                     (l10n(.checkoutStepReview), SiteRoute.checkoutReview.path)]
+        let steps = [(l10n(.checkoutStepAddress), SiteRoute.checkout(.address).path),
+                     (l10n(.checkoutStepShipping), SiteRoute.checkout(.shipping).path),
+                     (l10n(.checkoutStepReview), SiteRoute.checkout(.review).path)]
         return ol(.class("checkout-steps")) {
             for (index, step) in steps.enumerated() {
                 li(.class(index == current ? "step step-current" : index < current ? "step step-done" : "step")) {
@@ -105,7 +105,7 @@ extension Views {
         return section(.class("auth stack")) {
             div(.class("section-head")) {
                 h1(.class("page-title")) { l10n(.addressesTitle) }
-                a(.class("button button-small button-primary"), .href(SiteRoute.addressNew.path)) { l10n(.addressAdd) }
+                a(.class("button button-small button-primary"), .href(SiteRoute.account(.addressNew).path)) { l10n(.addressAdd) }
             }
             if addresses.isEmpty { div(.class("empty-state")) { p { l10n(.addressesEmpty) } } }
             for letter in groups.keys.sorted() {
@@ -122,8 +122,8 @@ extension Views {
                                 }
                                 div(.class("address-actions")) {
                                     if let id = address.id {
-                                        a(.class("button button-small"), .href(SiteRoute.addressEdit(id).path)) { l10n(.addressEdit) }
-                                        a(.class("button button-small button-danger"), .href(SiteRoute.addressDeleteConfirm(id).path)) {
+                                        a(.class("button button-small"), .href(SiteRoute.account(.addressEdit(id)).path)) { l10n(.addressEdit) }
+                                        a(.class("button button-small button-danger"), .href(SiteRoute.account(.addressDeleteConfirm(id)).path)) {
                                             l10n(.addressDelete)
                                         }
                                     }
@@ -156,11 +156,11 @@ extension Views {
             h1(.class("page-title")) { l10n(.addressDeleteTitle) }
             div(.class("form-card")) {
                 for line in address.lines { p { line } }
-                HTML.form(.method("post"), .action(address.id.map { SiteRoute.addressDelete($0).path } ?? "/")) {
+                HTML.form(.method("post"), .action(address.id.map { SiteRoute.account(.addressDelete($0)).path } ?? "/")) {
                     Personalization.csrfField
                     button(.type("submit"), .class("button button-danger")) { l10n(.addressDeleteConfirm) }
                 }
-                a(.class("button"), .href(SiteRoute.addresses.path)) { l10n(.addressDeleteCancel) }
+                a(.class("button"), .href(SiteRoute.account(.addresses).path)) { l10n(.addressDeleteCancel) }
             }
         }
     }
@@ -170,7 +170,7 @@ extension Views {
             h1(.class("page-title")) { l10n(.checkoutTitle) }
             checkoutSteps(0, l10n: l10n)
             if !saved.isEmpty {
-                HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkoutAddressSubmit.path)) {
+                HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkout(.addressSubmit).path)) {
                     Personalization.csrfField
                     fieldset(.class("address-choices")) {
                         for address in saved {
@@ -188,7 +188,7 @@ extension Views {
                 }
                 h2 { l10n(.checkoutNewAddress) }
             }
-            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkoutAddressSubmit.path), .boolean("novalidate")) {
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkout(.addressSubmit).path), .boolean("novalidate")) {
                 Personalization.csrfField
                 if isGuest {
                     FormField(label: l10n(.checkoutGuestEmail), name: "email", id: "email", type: "email", value: form.value("email"),
@@ -213,7 +213,7 @@ extension Views {
             checkoutSteps(1, l10n: l10n)
             p(.class("muted")) { "\(l10n(.orderShipTo)): " + address.lines.joined(separator: ", ") }
             if let error { p(.class("form-alert"), .role("alert")) { error } }
-            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkoutShippingSubmit.path)) {
+            HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkout(.shippingSubmit).path)) {
                 Personalization.csrfField
                 fieldset(.class("address-choices")) {
                     for choice in choices {
@@ -250,7 +250,7 @@ extension Views {
                         }
                     }
                 }
-                a(.class("small"), .href(SiteRoute.cart.path)) { l10n(.checkoutEdit) }
+                a(.class("small"), .href(SiteRoute.cart(.show).path)) { l10n(.checkoutEdit) }
             }
             div(.class("form-card")) {
                 div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { model.subtotal } }
@@ -264,9 +264,9 @@ extension Views {
                 p(.class("muted small")) { l10n(.orderShipTo) }
                 for line in model.addressLines { p { line } }
                 p(.class("muted small")) { model.email }
-                a(.class("small"), .href(SiteRoute.checkoutAddress.path)) { l10n(.checkoutEdit) }
+                a(.class("small"), .href(SiteRoute.checkout(.address).path)) { l10n(.checkoutEdit) }
             }
-            HTML.form(.method("post"), .action(SiteRoute.checkoutPlace.path), .class("place-form")) {
+            HTML.form(.method("post"), .action(SiteRoute.checkout(.place).path), .class("place-form")) {
                 Personalization.csrfField
                 input(.type("hidden"), .name("idempotency_key"), .value(model.idempotencyKey))
                 button(.type("submit"), .class("button button-primary button-wide"), .data("single-submit", "")) { l10n(.checkoutPlace) }
@@ -281,7 +281,7 @@ extension Views {
             ul(.class("address-list")) {
                 for order in orders {
                     li(.class("address-card")) {
-                        a(.href(SiteRoute.order(number: order.number, token: nil).path)) { strong { order.number } }
+                        a(.href(SiteRoute.orders(.order(number: order.number, token: nil)).path)) { strong { order.number } }
                         span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
                         span { l10n.money(order.total) }
                         span(.class("status-pill status-warn")) { statusText(order.status, l10n) }

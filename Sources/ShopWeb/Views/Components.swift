@@ -47,7 +47,7 @@ struct QuickAdd: Component {
             } else if model.hasOptions {
                 a(.class("button button-small button-wide"), .href(model.href + "#options")) { model.chooseText }
             } else {
-                form(.class("quick-add-form"), .method("post"), .action(SiteRoute.cartAdd.path)) {
+                form(.class("quick-add-form"), .method("post"), .action(SiteRoute.cart(.add).path)) {
                     Personalization.csrfField
                     input(.type("hidden"), .name("product"), .value(model.handle))
                     input(.type("hidden"), .name("quantity"), .value("1"))
@@ -67,10 +67,10 @@ struct LayoutToggle: Component {
 
     var body: Node {
         nav(.class("layout-toggle"), .aria("label", l10n(.layoutGrid) + " / " + l10n(.layoutList))) {
-            a(.class("toggle-grid"), .href(SiteRoute.layout("grid", returnTo: returnTo).path), .data("layout", "grid")) {
+            a(.class("toggle-grid"), .href(SiteRoute.catalog(.layout("grid", returnTo: returnTo)).path), .data("layout", "grid")) {
                 l10n(.layoutGrid)
             }
-            a(.class("toggle-list"), .href(SiteRoute.layout("list", returnTo: returnTo).path), .data("layout", "list")) {
+            a(.class("toggle-list"), .href(SiteRoute.catalog(.layout("list", returnTo: returnTo)).path), .data("layout", "list")) {
                 l10n(.layoutList)
             }
         }

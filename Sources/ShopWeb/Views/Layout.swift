@@ -23,18 +23,18 @@ enum Views {
                 a(.class("skip-link"), .href("#main")) { l10n(.skipToContent) }
                 div(.class("toast"), .role("status"), .aria("live", "polite"), .hidden(true), .data("toast", "")) {}
                 header(.class("top-bar")) {
-                    a(.class("brand"), .href(SiteRoute.home.path)) {
+                    a(.class("brand"), .href(SiteRoute.catalog(.home).path)) {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
                         shop
                     }
                     if let name = layout.accountName {
                         a(.class(layout.activeTab == .account ? "account-link account-link-active" : "account-link"),
-                          .href(SiteRoute.account.path), .aria("label", l10n(.accountLink))) {
+                          .href(SiteRoute.account(.show).path), .aria("label", l10n(.accountLink))) {
                             Icon.user.node
                             span(.class("account-name")) { name }
                         }
                     } else {
-                        a(.class("account-link"), .href(SiteRoute.signIn(next: nil).path)) {
+                        a(.class("account-link"), .href(SiteRoute.account(.signIn(next: nil)).path)) {
                             Icon.user.node
                             span(.class("account-name")) { l10n(.signInLink) }
                         }
@@ -43,7 +43,7 @@ enum Views {
                 if let email = layout.unverifiedEmail {
                     div(.class("banner"), .role("status")) {
                         span { l10n(.verifyBanner, ["email": email]) }
-                        form(.method("post"), .action(SiteRoute.verifyResend.path)) {
+                        form(.method("post"), .action(SiteRoute.account(.verifyResend).path)) {
                             Personalization.csrfField
                             button(.type("submit"), .class("link-button")) { l10n(.verifyResend) }
                         }
@@ -89,11 +89,11 @@ enum Views {
             }
         }
         return nav(.class("tab-bar"), .aria("label", "Main")) {
-            tab(.home, SiteRoute.home.path, .home, l10n(.tabHome))
-            tab(.categories, SiteRoute.categories.path, .categories, l10n(.tabCategories))
-            tab(.campaigns, SiteRoute.campaigns.path, .tag, l10n(.tabCampaigns))
-            tab(.cart, SiteRoute.cart.path, .cart, l10n(.tabCart), count: layout.cartCount)
-            tab(.favorites, SiteRoute.favorites.path, .heart, l10n(.tabFavorites), count: layout.favoritesCount,
+            tab(.home, SiteRoute.catalog(.home).path, .home, l10n(.tabHome))
+            tab(.categories, SiteRoute.catalog(.categories).path, .categories, l10n(.tabCategories))
+            tab(.campaigns, SiteRoute.campaigns(.list).path, .tag, l10n(.tabCampaigns))
+            tab(.cart, SiteRoute.cart(.show).path, .cart, l10n(.tabCart), count: layout.cartCount)
+            tab(.favorites, SiteRoute.favorites(.list).path, .heart, l10n(.tabFavorites), count: layout.favoritesCount,
                 badgeKind: "favorites")
         }
     }
@@ -118,7 +118,7 @@ enum Views {
                 p(.class("error-code"), .aria("hidden", "true")) { code }
                 h1 { title }
                 p { text }
-                a(.class("button button-primary"), .href(SiteRoute.home.path)) { l10n(.errorBackHome) }
+                a(.class("button button-primary"), .href(SiteRoute.catalog(.home).path)) { l10n(.errorBackHome) }
             }
         }
     }

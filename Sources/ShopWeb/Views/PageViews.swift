@@ -27,11 +27,11 @@ extension Views {
                 div(.class("section-head")) {
                     h2 { page.showingRecommendations ? l10n(.homeRecommendationsTitle) : l10n(.homeFeaturedTitle) }
                     nav(.class("layout-toggle"), .aria("label", l10n(.homeFeaturedTitle))) {
-                        a(.class(page.showingRecommendations ? "" : "toggle-on"), .href(SiteRoute.home.path + "#featured")) {
+                        a(.class(page.showingRecommendations ? "" : "toggle-on"), .href(SiteRoute.catalog(.home).path + "#featured")) {
                             l10n(.homeSeeAll)
                         }
                         a(.class(page.showingRecommendations ? "toggle-on" : ""),
-                          .href(SiteRoute.homeRecommendations.path + "#featured")) { l10n(.homeSeeRecommendations) }
+                          .href(SiteRoute.catalog(.homeRecommendations).path + "#featured")) { l10n(.homeSeeRecommendations) }
                     }
                 }
                 div(.class("grid")) {
@@ -71,7 +71,7 @@ extension Views {
         fragment {
             productSearchForm(query: "", l10n: l10n)
             h1(.class("page-title")) { l10n(.categoriesTitle) }
-            form(.class("search-form"), .method("get"), .action(SiteRoute.categories.path), .role("search")) {
+            form(.class("search-form"), .method("get"), .action(SiteRoute.catalog(.categories).path), .role("search")) {
                 label(.class("visually-hidden"), .for("category-query")) { l10n(.categorySearchLabel) }
                 input(.type("search"), .name("q"), .id("category-query"), .value(page.query),
                       .placeholder(l10n(.categorySearchPlaceholder)), .autocomplete("off"), .data("filter", ".category-list"))
@@ -92,7 +92,7 @@ extension Views {
     static func category(_ page: CategoryPage, l10n: Localizer, returnTo: String) -> Node {
         fragment {
             div(.class("page-head")) {
-                a(.class("back-link"), .href(SiteRoute.categories.path), .aria("label", l10n(.tabCategories))) { Icon.back.node }
+                a(.class("back-link"), .href(SiteRoute.catalog(.categories).path), .aria("label", l10n(.tabCategories))) { Icon.back.node }
                 div(.class("page-head-text")) {
                     h1(.class("page-title")) { page.name }
                     p(.class("muted")) { page.countText }
@@ -124,7 +124,7 @@ extension Views {
                 div(.class("title-row")) {
                     h1(.class("product-title")) { page.title }
                     Personalization.heart(productID: Product.ID(rawValue: page.productID),
-                                          returnTo: SiteRoute.product(handle: page.handle, variant: nil).path)
+                                          returnTo: SiteRoute.catalog(.product(handle: page.handle, variant: nil)).path)
                 }
                 if let rating = page.rating { RatingStars(model: rating) }
                 div(.class("product-price"), .data("price-area", "")) {
@@ -132,7 +132,7 @@ extension Views {
                     if let sale = page.saleText { span(.class("pill pill-sale")) { sale } }
                 }
                 p(.class(page.stockClass), .data("stock", "")) { page.stockText }
-                form(.class("add-form"), .method("post"), .action(SiteRoute.cartAdd.path)) {
+                form(.class("add-form"), .method("post"), .action(SiteRoute.cart(.add).path)) {
                     Personalization.csrfField
                     input(.type("hidden"), .name("product"), .value(page.handle))
                     if page.choices.isEmpty {
@@ -186,7 +186,7 @@ extension Views {
                     h2 { l10n(.relatedTitle) }
                     div(.class("related-strip")) {
                         for card in related {
-                            ProductCard(model: card, returnTo: SiteRoute.product(handle: page.handle, variant: nil).path)
+                            ProductCard(model: card, returnTo: SiteRoute.catalog(.product(handle: page.handle, variant: nil)).path)
                         }
                     }
                 }
@@ -202,16 +202,16 @@ extension Views {
                     span(.class("empty-icon")) { Icon.cart.node }
                     h2 { l10n(.cartEmptyTitle) }
                     p { l10n(.cartEmptyText) }
-                    a(.class("button button-primary"), .href(SiteRoute.categories.path)) { l10n(.cartContinueShopping) }
+                    a(.class("button button-primary"), .href(SiteRoute.catalog(.categories).path)) { l10n(.cartContinueShopping) }
                 }
             } else {
                 div(.class("select-row")) {
-                    form(.method("post"), .action(SiteRoute.cartSelectAll.path)) {
+                    form(.method("post"), .action(SiteRoute.cart(.selectAll).path)) {
                         Personalization.csrfField
                         input(.type("hidden"), .name("selected"), .value("1"))
                         button(.type("submit"), .class("link-button")) { l10n(.cartSelectAll) }
                     }
-                    form(.method("post"), .action(SiteRoute.cartSelectAll.path)) {
+                    form(.method("post"), .action(SiteRoute.cart(.selectAll).path)) {
                         Personalization.csrfField
                         input(.type("hidden"), .name("selected"), .value("0"))
                         button(.type("submit"), .class("link-button")) { l10n(.cartSelectNone) }
@@ -222,7 +222,7 @@ extension Views {
                         li(.class(line.isSelected ? "cart-line" : "cart-line cart-line-unselected"),
                            .data("variant-id", String(line.variantID))) {
                             form(.class("select-form"), .method("post"),
-                                 .action(SiteRoute.cartSelectLine(.init(rawValue: line.variantID)).path)) {
+                                 .action(SiteRoute.cart(.selectLine(.init(rawValue: line.variantID))).path)) {
                                 Personalization.csrfField
                                 label(.class("select-box")) {
                                     input(.type("checkbox"), .name("selected"), .value("1"), .checked(line.isSelected))
@@ -239,7 +239,7 @@ extension Views {
                                 p(.class("muted small")) { line.unitPriceText }
                                 if let stock = line.stockText { p(.class("stock stock-low small")) { stock } }
                                 div(.class("cart-line-actions")) {
-                                    form(.class("quantity-form"), .method("post"), .action(SiteRoute.cartUpdateLine(.init(rawValue: line.variantID)).path)) {
+                                    form(.class("quantity-form"), .method("post"), .action(SiteRoute.cart(.updateLine(.init(rawValue: line.variantID))).path)) {
                                         Personalization.csrfField
                                         label(.class("stepper")) {
                                             span(.class("visually-hidden")) { l10n(.cartQuantity) }
@@ -248,7 +248,7 @@ extension Views {
                                         }
                                         button(.type("submit"), .class("button button-small js-hide")) { l10n(.cartUpdate) }
                                     }
-                                    form(.method("post"), .action(SiteRoute.cartRemoveLine(.init(rawValue: line.variantID)).path)) {
+                                    form(.method("post"), .action(SiteRoute.cart(.removeLine(.init(rawValue: line.variantID))).path)) {
                                         Personalization.csrfField
                                         button(.type("submit"), .class("icon-button"), .aria("label", "\(l10n(.cartRemove)): \(line.title)")) { Icon.trash.node }
                                     }
@@ -281,7 +281,7 @@ extension Views {
                     }
                     p(.class("muted small")) { l10n(.cartTaxesNote) }
                     if !page.nothingSelected {
-                        a(.class("button button-primary button-wide checkout-button"), .href(SiteRoute.checkout.path)) {
+                        a(.class("button button-primary button-wide checkout-button"), .href(SiteRoute.checkout(.start).path)) {
                             l10n(.checkoutButton)
                         }
                     }
@@ -290,7 +290,7 @@ extension Views {
                     section(.class("related"), .aria("label", l10n(.relatedTitle))) {
                         h2 { l10n(.relatedTitle) }
                         div(.class("related-strip")) {
-                            for card in page.recommendations { ProductCard(model: card, returnTo: SiteRoute.cart.path) }
+                            for card in page.recommendations { ProductCard(model: card, returnTo: SiteRoute.cart(.show).path) }
                         }
                     }
                 }
@@ -303,7 +303,7 @@ extension Views {
         case let .applied(code, title):
             return div(.class("voucher-applied")) {
                 p(.role("status")) { l10n(.cartVoucherApplied, ["code": code, "title": title]) }
-                form(.method("post"), .action(SiteRoute.cartVoucherRemove.path)) {
+                form(.method("post"), .action(SiteRoute.cart(.voucherRemove).path)) {
                     Personalization.csrfField
                     button(.type("submit"), .class("link-button")) { l10n(.cartVoucherRemove) }
                 }
@@ -312,7 +312,7 @@ extension Views {
             var code = ""
             var message: String?
             if case let .rejected(rejected, text) = voucher { code = rejected; message = text }
-            return form(.class("voucher-form"), .method("post"), .action(SiteRoute.cartVoucher.path)) {
+            return form(.class("voucher-form"), .method("post"), .action(SiteRoute.cart(.voucher).path)) {
                 Personalization.csrfField
                 label(.class("visually-hidden"), .for("voucher")) { l10n(.cartVoucherLabel) }
                 div(.class("voucher-row")) {

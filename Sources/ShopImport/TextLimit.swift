@@ -1,0 +1,65 @@
+/// The longest text the importer accepts in each kind of field, in UTF-8 bytes (an ASCII letter
+/// is one byte, `é` two, most CJK characters three, an emoji four).
+///
+/// Every field a reader takes from a catalog file is checked against one of these before it is
+/// used; a longer value stops the import with an `ImportError` naming the file, line and column
+/// (or JSON field). Bytes, not `Character`s: one `Character` can hold any number of combining
+/// marks, and a byte count of a Swift string costs nothing. The table is in `docs/IMPORT.md`.
+public enum TextLimit: String, CaseIterable, Hashable, Sendable {
+    /// A product title (Shopify `Title`, WooCommerce `Name`, JSON `title` or `name`).
+    case title
+    /// A handle as written in the file (Shopify `Handle`, shoppable-json `handle`).
+    case handle
+    /// A vendor, product type, category, option name or option value.
+    case name
+    /// One tag.
+    case tag
+    /// A SKU.
+    case sku
+    /// An image URL or local path.
+    case imageURL
+    /// An image's alternative text.
+    case altText
+    /// Any other single value: ids, parent references, prices, quantities, dates, booleans,
+    /// statuses, currencies.
+    case value
+    /// A whole comma list as written in one cell (`Tags`, `Categories`, `Images`, attribute
+    /// values, a category path); each item also has its own limit.
+    case list
+    /// A product description (HTML or plain text).
+    case description
+
+    /// The limit in UTF-8 bytes.
+    public var maximumBytes: Int {
+        switch self {
+        case .title, .altText: 1_000
+        case .handle, .name, .tag, .sku, .value: 255
+        case .imageURL: 2_048
+        case .list: 65_536
+        case .description: 262_144
+        }
+    }
+
+    /// What the field is, for messages: `"a title"`.
+    var label: String {
+        switch self {
+        case .title: "a title"
+        case .handle: "a handle"
+        case .name: "a name (vendor, type, category, option)"
+        case .tag: "a tag"
+        case .sku: "a SKU"
+        case .imageURL: "an image URL"
+        case .altText: "an image’s alt text"
+        case .value: "a value"
+        case .list: "a list"
+        case .description: "a description"
+        }
+    }
+
+    /// The message for `text` when it is over the limit, else nil.
+    func violation(by text: some StringProtocol) -> String? {
+        let bytes = text.utf8.count
+        guard bytes > maximumBytes else { return nil }
+        return "the text is \(bytes) bytes long; \(label) may have at most \(maximumBytes) bytes (UTF-8)"
+    }
+}

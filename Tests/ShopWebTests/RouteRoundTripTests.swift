@@ -1,0 +1,105 @@
+import Foundation
+import HTTPServer
+import Routing
+import ShopCore
+import ShopStore
+@testable import ShopWeb
+import ShopTestSupport
+import Testing
+
+/// Every storefront route is declared once (`SiteRoute.router`); these tests hold the two
+/// directions of each declaration together and check that the traits it declares are obeyed.
+@Suite("Routes")
+struct RouteRoundTripTests {
+    /// At least one value of every route case (several where parsing has choices).
+    static let samples: [SiteRoute] = [
+        .catalog(.home), .catalog(.homeRecommendations), .catalog(.categories),
+        .catalog(.categorySearch(query: "lamp & shade")), .catalog(.badge),
+        .catalog(.layout("list", returnTo: "/categories/lamps?page=2")), .catalog(.layout("grid", returnTo: nil)),
+        .catalog(.category(handle: "lamps", listing: Listing())),
+        .catalog(.category(handle: "çay-bardağı", listing: Listing(sort: .priceDescending, minPrice: "10", maxPrice: "20.5",
+                                                                  minRating: 4, inStockOnly: true, vendor: "Loom & Co",
+                                                                  tag: "a=b", page: 3))),
+        .catalog(.search(query: "oak chair", listing: Listing())), .catalog(.search(query: "", listing: Listing(page: 2))),
+        .catalog(.product(handle: "oak-chair", variant: nil)),
+        .catalog(.product(handle: "oak chair", variant: Variant.ID(rawValue: 7))),
+        .cart(.show), .cart(.add), .cart(.updateLine(Variant.ID(rawValue: 3))), .cart(.removeLine(Variant.ID(rawValue: 3))),
+        .cart(.selectLine(Variant.ID(rawValue: 4))), .cart(.selectAll), .cart(.voucher), .cart(.voucherRemove),
+        .favorites(.list), .favorites(.toggle(Product.ID(rawValue: 9))),
+        .account(.show), .account(.register), .account(.registerSubmit), .account(.signIn(next: nil)),
+        .account(.signIn(next: "/checkout?step=1&x=y")), .account(.signInSubmit), .account(.signOut),
+        .account(.signOutEverywhere), .account(.verifyEmail(token: "abc+/=")), .account(.verifyResend),
+        .account(.forgotPassword), .account(.forgotPasswordSubmit), .account(.resetPassword(token: "t0ken")),
+        .account(.resetPasswordSubmit), .account(.changePassword), .account(.addresses), .account(.addressNew),
+        .account(.addressCreate), .account(.addressEdit(Address.ID(rawValue: 5))), .account(.addressUpdate(Address.ID(rawValue: 5))),
+        .account(.addressDeleteConfirm(Address.ID(rawValue: 5))), .account(.addressDelete(Address.ID(rawValue: 5))),
+        .checkout(.start), .checkout(.address), .checkout(.addressSubmit), .checkout(.shipping), .checkout(.shippingSubmit),
+        .checkout(.review), .checkout(.place),
+        .orders(.list), .orders(.order(number: "1001", token: nil)), .orders(.order(number: "1002", token: "g/uest")),
+        .campaigns(.list), .campaigns(.campaign(Campaign.ID(rawValue: "summer sale"))),
+        .assets(.health), .assets(.asset(path: "images/demo/oak chair.svg")), .assets(.media(file: "ab12.jpg")),
+    ]
+
+    /// Parses `route.path` the way the server does: through the HTTP request decoder.
+    private func parsed(_ route: SiteRoute) throws -> SiteRoute? {
+        let request = try Request(method: HTTPMethod(rawValue: SiteRoute.router.request(for: route).method),
+                                  target: route.path, headers: [:], body: [])
+        return SiteRoute.parse(method: request.method.rawValue, path: request.path,
+                               query: request.query.map { RouteRequest.QueryItem($0.name, $0.value) })
+    }
+
+    @Test(arguments: samples)
+    func printingThenParsingGivesTheSameRoute(route: SiteRoute) throws {
+        #expect(try parsed(route) == route, "\(route) printed as \(route.path)")
+    }
+
+    @Test func everyDeclarationHasASample() {
+        let declared = Set(SiteRoute.router.declarations.map { "\($0.method) \($0.pattern)" })
+        let sampled = Set(Self.samples.map { route in
+            let declaration = SiteRoute.router.declaration(for: route).declaration
+            return "\(declaration.method) \(declaration.pattern)"
+        })
+        #expect(declared == sampled, "declarations without a sample: \(declared.subtracting(sampled).sorted())")
+    }
+
+    @Test func stateChangingRoutesArePostsAndPostsChangeState() {
+        for route in Self.samples {
+            let declaration = SiteRoute.router.declaration(for: route).declaration
+            #expect((declaration.method == "POST") == route.isAction, "\(route)")
+        }
+    }
+
+    @Test func everyStateChangingRouteRefusesARequestWithoutItsCSRFToken() throws {
+        let shop = try TestShop([])
+        _ = try shop.get("/")  // a visitor with a CSRF cookie, but the form lacks the token
+        for route in Self.samples where route.isAction {
+            let response = try shop.send(.post, route.path, form: [("quantity", "1")], csrf: false)
+            #expect(response.status == 403, "\(route.path) answered \(response.status)")
+        }
+    }
+
+    @Test func everyRouteThatNeedsSignInSendsAnAnonymousVisitorToSignIn() throws {
+        let shop = try TestShop([])
+        for route in Self.samples where route.traits.contains(.requiresSignIn) {
+            let response = try route.isAction
+                ? shop.send(.post, route.path, form: [])
+                : shop.send(.get, route.path)
+            let location = response.header("Location") ?? ""
+            #expect(response.status == 303 && location.hasPrefix("/account/sign-in"),
+                    "\(route.path) answered \(response.status) \(location)")
+        }
+    }
+
+    @Test func onlyCacheableRoutesAreServedFromThePageCache() throws {
+        let shop = try TestShop([.mock(handle: "lamp", title: "Lamp", category: "Lamps")])
+        for path in ["/", "/categories", "/categories/lamps", "/products/lamp", "/search?q=lamp", "/campaigns"] {
+            _ = try shop.get(path)
+        }
+        let cached = shop.environment.pageCache.count
+        #expect(cached > 0)
+        for path in ["/cart", "/favorites", "/account/sign-in", "/?view=recommendations", "/checkout"] {
+            _ = try shop.get(path)
+        }
+        #expect(shop.environment.pageCache.count == cached, "a page not declared cacheable was cached")
+    }
+}
