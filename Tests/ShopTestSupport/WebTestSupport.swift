@@ -104,7 +104,7 @@ public final class TestShop: @unchecked Sendable {
             guard parts.count == 2 else { continue }
             if header.contains("Max-Age=0") { cookies[parts[0]] = nil } else { cookies[parts[0]] = parts[1] }
         }
-        return TestResponse(response: response)
+        return TestResponse(response: response, request: request, target: target)
     }
 
     /// `GET target`.
@@ -142,6 +142,10 @@ public final class TestShop: @unchecked Sendable {
 /// A response with its body as text, for assertions.
 public struct TestResponse: Sendable {
     public var response: Response
+    /// The request as the app received it (with the visitor's cookies and the form body).
+    public var request: Request
+    /// The request target as sent, e.g. `/search?q=lamp` (for snapshots of the exchange).
+    public var target: String
     public var status: Int { response.status.code }
     public var text: String { String(decoding: response.body, as: UTF8.self) }
     public func header(_ name: String) -> String? { response.headers[name] }
