@@ -74,6 +74,14 @@ extension SessionStore {
                     state.carts[shopper] = cart == Cart() ? nil : cart  // a voucher code stays without lines
                 }
             },
+            changeCart: { shopper, changes in
+                try database.withLock { state in
+                    try state.requireShopper(shopper)
+                    // It does not know the catalog: every variant may get a line (see above).
+                    let changed = try (state.carts[shopper] ?? Cart()).applying(changes, variantExists: { _ in true })
+                    state.carts[shopper] = changed == Cart() ? nil : changed
+                }
+            },
             favorites: { shopper in
                 database.withLock { state in
                     (state.favorites[shopper] ?? [])

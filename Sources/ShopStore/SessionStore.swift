@@ -95,8 +95,17 @@ public struct SessionStore: Sendable {
     public var signIn: @Sendable (SignIn) throws -> Void
     /// The shopper's cart (empty when they have none).
     public var loadCart: @Sendable (Shopper) throws -> Cart
-    /// Replaces the shopper's cart, in one transaction.
+    /// Replaces the shopper's whole cart, in one transaction (imports of a cart; tests).
+    /// Storefront changes use ``changeCart`` instead: replacing a cart loses what another
+    /// request changed since it was loaded.
     public var saveCart: @Sendable (Shopper, Cart) throws -> Void
+    /// Applies `changes` to the shopper's cart line by line, in one transaction: each change is
+    /// one conditional statement on that line in the database, so simultaneous requests that
+    /// change other lines, or add to the same line, never lose each other's work.
+    /// - Throws: `CartLineLimitExceeded` when an `.add` would pass its limit (nothing of the call
+    ///   is written then), `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound`
+    ///   for an unknown shopper.
+    public var changeCart: @Sendable (Shopper, [CartChange]) throws -> Void
     /// The shopper's favorite products, most recently added first.
     public var favorites: @Sendable (Shopper) throws -> [Product.ID]
     /// Adds (`true`) or removes (`false`) a favorite; adding one already there does nothing.
@@ -114,6 +123,7 @@ public struct SessionStore: Sendable {
         signIn: @escaping @Sendable (SignIn) throws -> Void,
         loadCart: @escaping @Sendable (Shopper) throws -> Cart,
         saveCart: @escaping @Sendable (Shopper, Cart) throws -> Void,
+        changeCart: @escaping @Sendable (Shopper, [CartChange]) throws -> Void,
         favorites: @escaping @Sendable (Shopper) throws -> [Product.ID],
         setFavorite: @escaping @Sendable (Shopper, Product.ID, Bool, Date) throws -> Void
     ) {
@@ -127,7 +137,70 @@ public struct SessionStore: Sendable {
         self.signIn = signIn
         self.loadCart = loadCart
         self.saveCart = saveCart
+        self.changeCart = changeCart
         self.favorites = favorites
         self.setFavorite = setFavorite
+    }
+}
+
+/// One change to a shopper's cart (see ``SessionStore/changeCart``).
+public enum CartChange: Hashable, Sendable {
+    /// Adds `quantity` (≥ 1) to the variant's line — creating it, ticked, after the others when
+    /// there is none — only if the line then holds at most `limit` (from
+    /// `Cart.lineLimit(adding:of:)`); adding ticks the line. A variant that no longer exists is
+    /// left out, as `saveCart` does.
+    case add(productID: Product.ID, variantID: Variant.ID, quantity: Int, limit: Int)
+    /// Sets the line's quantity (≥ 1); nothing when the line is gone.
+    case setQuantity(Variant.ID, Int)
+    /// Removes the line, if any.
+    case remove(Variant.ID)
+    /// Ticks or unticks one line, or every line (nil).
+    case setSelected(Variant.ID?, Bool)
+    /// Sets (or, nil, clears) the voucher code.
+    case setVoucher(VoucherCode?)
+}
+
+/// An add that would take its line past the limit; nothing of that `changeCart` call was written.
+public struct CartLineLimitExceeded: Error, Equatable, Sendable {
+    /// How many the line holds now.
+    public var inCart: Int
+    public init(inCart: Int) { self.inCart = inCart }
+}
+
+extension Cart {
+    /// `changes` applied to this cart value, with the rules every store keeps: the reference for
+    /// the in-memory store, and what the SQLite statements do line by line.
+    /// - Parameter variantExists: whether a variant may get a new line (gone ones are left out).
+    /// - Throws: `CartLineLimitExceeded`.
+    public func applying(_ changes: [CartChange], variantExists: (Variant.ID) -> Bool) throws(CartLineLimitExceeded) -> Cart {
+        var lines = self.lines
+        var code = voucherCode
+        for change in changes {
+            switch change {
+            case let .add(productID, variantID, quantity, limit):
+                if let index = lines.firstIndex(where: { $0.variantID == variantID }) {
+                    let (sum, overflow) = lines[index].quantity.addingReportingOverflow(quantity)
+                    guard !overflow, sum <= limit else { throw CartLineLimitExceeded(inCart: lines[index].quantity) }
+                    lines[index].quantity = sum
+                    lines[index].isSelected = true
+                } else {
+                    guard quantity <= limit else { throw CartLineLimitExceeded(inCart: 0) }
+                    if variantExists(variantID) {
+                        lines.append(LineItem(productID: productID, variantID: variantID, quantity: quantity))
+                    }
+                }
+            case let .setQuantity(variantID, quantity):
+                if let index = lines.firstIndex(where: { $0.variantID == variantID }) { lines[index].quantity = quantity }
+            case let .remove(variantID):
+                lines.removeAll { $0.variantID == variantID }
+            case let .setSelected(variantID, isSelected):
+                for index in lines.indices where variantID == nil || lines[index].variantID == variantID {
+                    lines[index].isSelected = isSelected
+                }
+            case let .setVoucher(newCode):
+                code = newCode
+            }
+        }
+        return Cart(lines: lines, voucherCode: code)
     }
 }

@@ -139,6 +139,14 @@ extension SessionStore {
                     }
                 }
             },
+            changeCart: { shopper, changes in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try SQLOrders.requireOwner(shopper, connection)
+                        for change in changes { try apply(change, to: shopper, connection) }
+                    }
+                }
+            },
             favorites: { shopper in
                 try database.withConnection { connection in
                     let owner = Owner(shopper)
@@ -169,16 +177,50 @@ extension SessionStore {
     }
 
     /// The columns that say whose a cart line or favorite is.
-    private struct Owner {
-        /// `session_id` for a guest, `user_id` for an account (a fixed name: safe to splice into SQL).
-        var column: String
-        var value: SQLValue
+    private typealias Owner = SQLOrders.Owner
 
-        init(_ shopper: Shopper) {
-            switch shopper {
-            case let .guest(id): (column, value) = ("session_id", .text(id.rawValue))
-            case let .account(id): (column, value) = ("user_id", .integer(id.rawValue))
-            }
+    /// One cart change as one statement on that line (the rules of `Cart.applying`): an add is
+    /// an upsert that increments in the database only while the sum stays within the limit.
+    private static func apply(_ change: CartChange, to shopper: Shopper, _ connection: Connection) throws {
+        let owner = Owner(shopper)
+        switch change {
+        case let .add(_, variantID, quantity, limit):
+            // ?1 owner, ?2 quantity, ?3 variant, ?4 limit. The SELECT's WHERE also keeps the
+            // upsert unambiguous after INSERT … SELECT.
+            try connection.prepare("""
+                INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected)
+                SELECT ?1, v.id, v.product_id, ?2,
+                       (SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE \(owner.column) = ?1), 1
+                FROM variants v WHERE v.id = ?3 AND ?2 <= ?4
+                ON CONFLICT (\(owner.column), variant_id) WHERE \(owner.column) IS NOT NULL
+                DO UPDATE SET quantity = quantity + excluded.quantity, selected = 1
+                    WHERE quantity + excluded.quantity <= ?4
+                """).run([owner.value, SQLValue(quantity), .integer(variantID.rawValue), SQLValue(limit)])
+            guard connection.changes == 0 else { return }
+            let inCart = try connection.prepare("SELECT quantity FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?")
+                .first([owner.value, .integer(variantID.rawValue)]).map { try $0.int(0) }
+            if let inCart { throw CartLineLimitExceeded(inCart: inCart) }
+            if quantity > limit { throw CartLineLimitExceeded(inCart: 0) }
+            // Otherwise the variant is gone: left out, like saveCart does.
+        case let .setQuantity(variantID, quantity):
+            try connection.prepare("UPDATE cart_lines SET quantity = ? WHERE \(owner.column) = ? AND variant_id = ?")
+                .run([SQLValue(quantity), owner.value, .integer(variantID.rawValue)])
+        case let .remove(variantID):
+            try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?")
+                .run([owner.value, .integer(variantID.rawValue)])
+        case let .setSelected(variantID?, isSelected):
+            try connection.prepare("UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ? AND variant_id = ?")
+                .run([SQLValue(isSelected), owner.value, .integer(variantID.rawValue)])
+        case let .setSelected(nil, isSelected):
+            try connection.prepare("UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ?")
+                .run([SQLValue(isSelected), owner.value])
+        case let .setVoucher(code?):
+            try connection.prepare("""
+                INSERT INTO cart_vouchers (\(owner.column), code) VALUES (?, ?)
+                ON CONFLICT (\(owner.column)) WHERE \(owner.column) IS NOT NULL DO UPDATE SET code = excluded.code
+                """).run([owner.value, .text(code.normalized)])
+        case .setVoucher(nil):
+            try connection.prepare("DELETE FROM cart_vouchers WHERE \(owner.column) = ?").run([owner.value])
         }
     }
 

@@ -530,5 +530,15 @@ public enum ShopSchema {
             -- nobody is signed out and no guest cart is lost by the upgrade.
             ALTER TABLE sessions RENAME COLUMN csrf_token TO csrf_token_hash;
             """, step: SessionHashing.hashStoredSessions),
+        Migration(version: 11, sql: """
+            -- Issue #9: secrets the servers of one shop share (several app servers on one
+            -- database must derive the same values). 'guest-session' keys the guest session token
+            -- derived from a visitor's CSRF cookie, so simultaneous first requests of one visitor
+            -- create one session. Made by the step below from libsodium's random bytes.
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY,
+                value BLOB NOT NULL CHECK (length(value) = 32)
+            );
+            """, step: ServerSecrets.create),
     ]
 }

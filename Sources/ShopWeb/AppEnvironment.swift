@@ -122,6 +122,11 @@ public struct Crypto: Sendable {
     public var sha256Hex: @Sendable (String) -> String
     /// Compares two secrets in time independent of where they differ.
     public var constantTimeEquals: @Sendable (String, String) -> Bool
+    /// The guest session token for a visitor's CSRF cookie: 32 lower-case hex digits that only
+    /// the server can compute (a keyed hash), the same for every request carrying that cookie —
+    /// so a visitor's simultaneous first adds create one session, not one each. Nil: every new
+    /// guest session gets a random token.
+    public var guestSessionToken: (@Sendable (_ csrfCookie: String) -> String)?
 
     /// Creates the value from its operations.
     public init(hashPassword: @escaping @Sendable (String) throws -> String,

@@ -106,10 +106,45 @@ struct RequestContext {
     /// The visitor's session, created as a guest session (and its cookie set) when they have none.
     /// The new session keeps the visitor's pre-session CSRF token, so forms already on their
     /// screen stay valid.
+    ///
+    /// The token is derived from the visitor's CSRF cookie when the shop can (see
+    /// `Crypto.guestSessionToken`), so requests a visitor sends at once (a double tap, several
+    /// quick adds before the first answer) all create or join the same session and set the same
+    /// cookie. A request joins an existing session only while it is a fresh guest session
+    /// (``guestSessionJoinWindow``), so a planted CSRF cookie cannot be used later to enter
+    /// someone's session.
     mutating func sessionCreatingIfNeeded() throws -> Session {
         if let existing = try currentSession() { return existing }
-        let issued = issueSession(userID: nil, csrfToken: csrfToken(), persistent: true)
-        try environment.sessions.create(issued.session)
+        let csrf = csrfToken()
+        var issued = issueSession(userID: nil, csrfToken: csrf, persistent: true)
+        if let derive = environment.crypto.guestSessionToken, request.cookies[ShopApp.csrfCookie] == csrf {
+            let token = derive(csrf)
+            issued = IssuedSession(session: Session(id: sessionID(forToken: token), userID: nil,
+                                                    csrfTokenHash: issued.session.csrfTokenHash,
+                                                    createdAt: issued.session.createdAt, lastSeenAt: issued.session.lastSeenAt,
+                                                    expiresAt: issued.session.expiresAt, isPersistent: true),
+                                   token: token, csrfToken: csrf)
+        }
+        do {
+            try environment.sessions.create(issued.session)
+        } catch SessionStoreError.sessionAlreadyExists {
+            // A simultaneous request of this visitor created it a moment ago: join it.
+            guard let joined = try environment.sessions.find(issued.session.id), joined.userID == nil,
+                  now.timeIntervalSince(joined.createdAt) <= Self.guestSessionJoinWindow else {
+                issued = issueSession(userID: nil, csrfToken: csrf, persistent: true)
+                try environment.sessions.create(issued.session)
+                return try adopt(issued)
+            }
+            issued = IssuedSession(session: joined, token: issued.token, csrfToken: csrf)
+        }
+        return try adopt(issued)
+    }
+
+    /// How long after a guest session is created a request with the same CSRF cookie may join
+    /// it (the window of simultaneous first requests).
+    static let guestSessionJoinWindow: TimeInterval = 30
+
+    private mutating func adopt(_ issued: IssuedSession) throws -> Session {
         session = issued.session
         sessionToken = issued.token
         setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: issued.token,
@@ -210,14 +245,17 @@ struct RequestContext {
         return cart
     }
 
-    /// Stores the cart (creating a guest session if needed). A changed cart releases the stock
-    /// held for the shopper's checkout (issue #5: the review holds it again).
-    mutating func saveCart(_ cart: Cart) throws {
+    /// Changes the cart line by line (creating a guest session if needed): each change is one
+    /// conditional write in the store, so simultaneous requests never lose each other's lines.
+    /// A changed cart releases the stock held for the shopper's checkout (issue #5: the review
+    /// holds it again).
+    /// - Throws: `CartLineLimitExceeded` from an `.add`, or a store error.
+    mutating func changeCart(_ changes: [CartChange]) throws {
         let shopper = try sessionCreatingIfNeeded().shopper
-        try environment.sessions.saveCart(shopper, cart)
-        try environment.orders?.releaseReservation(shopper)
-        loadedCart = cart
+        loadedCart = nil
         loadedPricedCart = nil
+        try environment.sessions.changeCart(shopper, changes)
+        try environment.orders?.releaseReservation(shopper)
     }
 
     /// The variant with its stock lowered by other shoppers' live reservations (issue #5): what

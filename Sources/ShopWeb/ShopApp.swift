@@ -377,9 +377,7 @@ public enum ShopApp {
         let cart = try context.cart()
         if priced.lines.count < cart.lines.count {
             let kept = Set(priced.lines.map(\.variant.id))
-            var pruned = cart
-            for line in cart.lines where !kept.contains(line.variantID) { pruned.remove(line.variantID) }
-            try context.saveCart(pruned)
+            try context.changeCart(cart.lines.filter { !kept.contains($0.variantID) }.map { .remove($0.variantID) })
             priced = try context.pricedCart()
             context.pageFlash = Flash(kind: .error, text: context.l10n(.cartLineRemoved))
         }
@@ -441,14 +439,19 @@ public enum ShopApp {
         }
         guard let listed = chosen else { return try rejected(context.l10n(.cartErrorChooseVariant)) }
         let variant = try context.withReservations(listed)
-        var cart = try context.cart()
         do {
+            // The checks that need no cart here; the one against the line already in the cart
+            // is the store's conditional increment (simultaneous adds all count).
             let quantity = try CartQuantity.parse(quantityText)
-            try cart.add(variant, of: product.id, quantity: quantity)
-        } catch {
+            let limit = try Cart.lineLimit(adding: quantity, of: variant)
+            do {
+                try context.changeCart([.add(productID: product.id, variantID: variant.id, quantity: quantity, limit: limit)])
+            } catch let refused as CartLineLimitExceeded {
+                throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: refused.inCart)
+            }
+        } catch let error as CartError {
             return try rejected(context.l10n.message(for: error), quantity: Int(quantityText) ?? 1)
         }
-        try context.saveCart(cart)
         let added = context.l10n(.addedToCart, ["title": product.title])
         if wantsJSON {
             // Quick add with JavaScript: the page stays; the badge and a short toast update in place.
@@ -470,17 +473,17 @@ public enum ShopApp {
         let product = try context.environment.catalog.productsByID([line.productID])[line.productID]
         let variant = product?.variants.first { $0.id == variantID }
         if remove || variant == nil {
-            cart.remove(variantID)
-            try context.saveCart(cart)
+            try context.changeCart([.remove(variantID)])
             if let product {
                 context.setFlash(Flash(kind: .success, text: context.l10n(.cartRemoved, ["title": product.title])))
             }
             return .redirect(to: SiteRoute.cart(.show).path)
         }
         let available = try context.withReservations(variant!)
+        let quantity: Int
         do {
-            let quantity = try CartQuantity.parse(context.request.formValue("quantity") ?? "")
-            try cart.setQuantity(quantity, of: available)
+            quantity = try CartQuantity.parse(context.request.formValue("quantity") ?? "")
+            try cart.setQuantity(quantity, of: available)  // the rules, on this request's copy
         } catch {
             let priced = try context.pricedCart()
             let model = context.models.cartPage(priced, totals: try cartTotals(&context), recommendations: [],
@@ -490,7 +493,7 @@ public enum ShopApp {
                                                   node: Views.cart(model, l10n: context.l10n)),
                             status: .unprocessableContent)
         }
-        try context.saveCart(cart)
+        try context.changeCart([quantity == 0 ? .remove(variantID) : .setQuantity(variantID, quantity)])
         context.setFlash(Flash(kind: .success, text: context.l10n(.cartUpdated)))
         return .redirect(to: SiteRoute.cart(.show).path)
     }

@@ -33,7 +33,8 @@ enum Serve {
         let shopConfig = try loadShopConfig(options, currency: currency)
         var environment = AppEnvironment(
             catalog: catalog, sessions: SessionStore.sqlite(database), accounts: accounts,
-            campaigns: CampaignStore.sqlite(database), crypto: .sodium(),
+            campaigns: CampaignStore.sqlite(database),
+            crypto: .sodium(guestSessionKey: try database.serverSecret(ServerSecrets.guestSession)),
             publicURL: publicURL, currency: currency, timeZone: timeZone,
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })

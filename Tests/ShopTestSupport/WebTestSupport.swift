@@ -174,12 +174,15 @@ extension Crypto {
     /// the real hash format.
     public static let testing: Crypto = {
         let hasher = PasswordHasher(strength: .minimum)
-        return Crypto(
+        var crypto = Crypto(
             hashPassword: { try hasher.hash($0) },
             verifyPassword: { hasher.verify($0, against: $1) },
             passwordNeedsRehash: { hasher.needsRehash($0) },
             randomToken: { SecureRandom.token(byteCount: 32) },
             sha256Hex: { Digest.sha256Hex($0) },
             constantTimeEquals: { ConstantTime.equals($0, $1) })
+        let key = [UInt8](repeating: 42, count: 32)
+        crypto.guestSessionToken = { String(Digest.hmacSHA256Hex(key: key, message: "guest-session:" + $0).prefix(32)) }
+        return crypto
     }()
 }

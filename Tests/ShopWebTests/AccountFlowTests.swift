@@ -446,7 +446,7 @@ struct HardeningTests {
     @Test func aBusyDatabaseGetsA503ThatInvitesARetry() throws {
         struct Locked: TemporaryStoreFailure { var isTemporary: Bool { true } }
         let shop = try TestShop([mug])
-        shop.environment.sessions.saveCart = { _, _ in throw Locked() }
+        shop.environment.sessions.changeCart = { _, _ in throw Locked() }
         let response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
         #expect(response.status == 503 && response.header("Retry-After") == "5")
         #expect(response.text.contains("The shop is being updated right now."))
