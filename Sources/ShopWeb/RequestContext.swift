@@ -272,12 +272,22 @@ struct RequestContext {
     /// Products with each tracked variant's stock lowered by every live reservation: what a page
     /// shared by all visitors may promise (cached pages are rebuilt when reservations change).
     func availableToEveryone(_ products: [Product]) throws -> [Product] {
+        try available(products, to: nil)
+    }
+
+    /// The product with each tracked variant's stock lowered by *other* shoppers' live holds:
+    /// what this visitor can buy now (their own hold is theirs to buy).
+    mutating func availableToShopper(_ product: Product) throws -> Product {
+        try available([product], to: try shopper())[0]
+    }
+
+    private func available(_ products: [Product], to shopper: Shopper?) throws -> [Product] {
         guard let orders = environment.orders else { return products }
         let tracked = products.flatMap(\.variants).filter {
             if case .tracked(_, false) = $0.inventory { return true } else { return false }
         }
         guard !tracked.isEmpty else { return products }
-        let available = try orders.available(tracked.map(\.id), nil, now)
+        let available = try orders.available(tracked.map(\.id), shopper, now)
         return products.map { product in
             var product = product
             for index in product.variants.indices {

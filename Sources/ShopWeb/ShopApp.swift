@@ -329,16 +329,29 @@ public enum ShopApp {
     }
 
     private static func product(_ context: inout RequestContext, handle: String, variant: Variant.ID?) throws -> Response {
-        try cachedPage(&context) { context in
+        // A shopper holding some of this product at checkout sees it as theirs to buy, not as
+        // "sold out" by their own hold: that page is theirs alone, rendered without the cache.
+        if let shopper = try context.shopper(), let orders = context.environment.orders,
+           let listed = try context.environment.catalog.productByHandle(handle),
+           try context.cart().lines.contains(where: { $0.productID == listed.id }) {
+            let ids = listed.variants.map(\.id)
+            if try orders.available(ids, shopper, context.now) != orders.available(ids, nil, context.now) {
+                return try page(&context, productContent(try context.availableToShopper(listed), variant, context))
+            }
+        }
+        return try cachedPage(&context) { context in
             guard let listed = try context.environment.catalog.productByHandle(handle), !listed.variants.isEmpty else {
                 return nil
             }
-            let product = try context.availableToEveryone([listed])[0]
-            let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
-            let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
-            return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
-                               node: Views.product(page, related: related, l10n: context.l10n))
+            return try productContent(try context.availableToEveryone([listed])[0], variant, context)
         }
+    }
+
+    private static func productContent(_ product: Product, _ variant: Variant.ID?, _ context: RequestContext) throws -> PageContent {
+        let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
+        let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
+        return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
+                           node: Views.product(page, related: related, l10n: context.l10n))
     }
 
     /// The language whose folding rules a search uses: the visitor's first `Accept-Language`
@@ -429,8 +442,9 @@ public enum ShopApp {
             if wantsJSON {
                 return JSONText.response(["ok": .bool(false), "message": .string(message)], status: .unprocessableContent)
             }
-            let model = context.models.productPage(product, selected: requestedVariant, quantity: quantity, error: message,
-                                                   timeZone: context.environment.timeZone)
+            // The stock shown beside the refusal is what this shopper can buy now (net of others' holds).
+            let model = context.models.productPage(try context.availableToShopper(product), selected: requestedVariant,
+                                                   quantity: quantity, error: message, timeZone: context.environment.timeZone)
             // Shown at the top as well, where a phone's screen starts.
             context.pageFlash = Flash(kind: .error, text: message)
             return try page(&context, PageContent(title: product.title, tab: .categories, mainClass: "product-page",

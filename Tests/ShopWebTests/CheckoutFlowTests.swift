@@ -331,4 +331,31 @@ struct TrialFindingsTests {
         _ = try reachReview(first)
         #expect(try second.get("/cart").text.contains("Sorry, this is sold out."))
     }
+
+    @Test(.bug(id: 9, "after a refused add the page said 'sold out' above 'Only 1 left'"))
+    func aRefusedAddShowsStockNetOfOtherShoppersHolds() throws {
+        let holder = try shop()
+        let other = try TestShop()
+        other.environment = holder.environment
+        try holder.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(holder)  // holds the last unit
+        let refused = try other.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Sorry, this is sold out."))
+        #expect(!refused.text.contains("Only 1 left") && refused.text.contains(">Sold out<"), "the page agrees with the message")
+    }
+
+    @Test(.bug(id: 9, "a shopper's own hold made the product page say 'Sold out' to them"))
+    func aShoppersOwnHoldDoesNotMakeTheProductSoldOutForThem() throws {
+        let holder = try shop()
+        let other = try TestShop()
+        other.environment = holder.environment
+        try holder.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(holder)
+        let mine = try holder.get("/products/last").text
+        #expect(!mine.contains(">Sold out<"), "the unit is held for this shopper")
+        #expect(mine.contains("Only 1 left"))
+        let theirs = try other.get("/products/last").text
+        #expect(theirs.contains(">Sold out<"), "everyone else sees it held")
+    }
 }
