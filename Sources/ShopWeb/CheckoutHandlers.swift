@@ -103,6 +103,12 @@ extension ShopApp {
             return .failure(RedirectNeeded(response: context.errorPage(.notFound)))
         }
         let cart = try context.cart()
+        if try context.shopper() == nil, context.sessionEnded {
+            // Signed out elsewhere or expired mid-checkout: the account's cart is still there.
+            // Sign in, then come back to this step.
+            context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutSessionEnded)))
+            return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.account(.signIn(next: currentStepPath(context))).path)))
+        }
         guard let shopper = try context.shopper(), !cart.selectedLines.isEmpty, try !context.pricedCart().lines.isEmpty else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
             return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart(.show).path)))
@@ -112,6 +118,17 @@ extension ShopApp {
             state = CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
         }
         return .success(CheckoutContext(orders: orders, shopper: shopper, state: state, user: try context.currentUser()))
+    }
+
+    /// The page of the checkout step being served (a form's POST returns to its own page).
+    static func currentStepPath(_ context: RequestContext) -> String {
+        let step: SiteRoute.CheckoutRoute = switch context.route {
+        case .checkout(.address)?, .checkout(.addressSubmit)?: .address
+        case .checkout(.shipping)?, .checkout(.shippingSubmit)?: .shipping
+        case .checkout(.review)?, .checkout(.place)?: .review
+        default: .start
+        }
+        return SiteRoute.checkout(step).path
     }
 
     /// The address the checkout will ship to, if chosen and valid.

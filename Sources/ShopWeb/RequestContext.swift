@@ -32,6 +32,9 @@ struct RequestContext {
     private var loadedFavorites: [Product]?
     /// The route being served, once parsed.
     var route: SiteRoute?
+    /// The visitor's session cookie named a session that has ended (signed out elsewhere,
+    /// expired): known once ``currentSession()`` has run.
+    private(set) var sessionEnded = false
     private var preSessionToken: String?
 
     /// How long sessions last without use.
@@ -60,9 +63,13 @@ struct RequestContext {
         if sessionLoaded { return session }
         sessionLoaded = true
         guard let token = request.cookies[ShopApp.sessionCookie], SessionToken.isWellFormed(token) else { return nil }
-        guard var found = try environment.sessions.find(sessionID(forToken: token)) else { return nil }
+        guard var found = try environment.sessions.find(sessionID(forToken: token)) else {
+            sessionEnded = true
+            return nil
+        }
         let now = self.now
         guard found.expiresAt > now else {
+            sessionEnded = true
             try environment.sessions.delete(found.id)
             setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
             return nil

@@ -229,6 +229,28 @@ struct AddressBookTests {
         #expect(rejected.status == 422 && !rejected.text.contains("<script>alert"))
     }
 
+    @Test(.bug(id: 9, "a signed-in shopper signed out elsewhere mid-checkout was shown an empty cart"),
+          arguments: ["/checkout/review", "/checkout/shipping"])
+    func aSessionThatEndsMidCheckoutAsksToSignInAndComesBackToTheStep(step: String) throws {
+        let shop = try signedIn()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        _ = try reachReview(shop)
+        // Signed out on another device: every session of the account ends.
+        let user = try #require(try shop.accounts.users().first)
+        try shop.sessions.deleteAll(user.id, nil)
+        let ended = try shop.get(step)
+        #expect(ended.status == 303)
+        #expect(ended.header("Location") == "/account/sign-in?next=\(step)")
+        let signIn = try shop.get(try #require(ended.header("Location")))
+        #expect(signIn.text.contains("You were signed out. Sign in to pick up your checkout where you left it."))
+        let back = try shop.post("/account/sign-in", [("email", "ana@example.com"), ("password", "Blue9sky!"),
+                                                      ("next", step)])
+        #expect(back.header("Location") == step)
+        let page = try shop.get(step)
+        #expect(page.status == 200, "the account's cart and checkout are still there")
+        #expect(page.text.contains(step.hasSuffix("review") ? "Desk Lamp" : "name=\"method\""))
+    }
+
     @Test func signedInCheckoutUsesASavedAddressAndListsTheOrder() throws {
         let shop = try signedIn()
         try shop.post("/account/addresses", checkoutAddress + [("default", "1")])
