@@ -56,9 +56,11 @@ let package = Package(
             dependencies: ["ShopCore", "ShopStore", "HTML", "HTTPServer", "Routing"],
             resources: [.copy("Public")]
         ),
+        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "Sodium"]),
         .executableTarget(
             name: "shoppable",
-            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopWeb", "HTTPServer", "Sodium", "Mailer"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopWeb", "ShopWebLive", "HTTPServer",
+                           "Sodium", "Mailer"],
             resources: [.copy("DemoCatalog")]
         ),
 
@@ -66,7 +68,7 @@ let package = Package(
 
         .target(
             name: "ShopTestSupport",
-            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "ShopWeb", "Sodium"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "ShopWeb", "ShopWebLive", "Sodium"],
             path: "Tests/ShopTestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),

@@ -144,29 +144,3 @@ public struct Cookie: Hashable, Sendable {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: ";")
     }
 }
-
-/// The `Set-Cookie` header value for the given attributes; see ``Cookie/headerValue``.
-///
-/// - Parameters:
-///   - name: cookie name (token).
-///   - value: cookie value; bytes outside RFC 6265 cookie-octets are percent-encoded.
-///   - maxAge: lifetime in seconds, `0` to delete, `nil` for a session cookie.
-///   - path: `Path` attribute, `nil` to omit.
-///   - httpOnly: add `HttpOnly`.
-///   - secure: add `Secure`.
-///   - sameSite: `SameSite` attribute, `nil` to omit.
-/// - Returns: e.g. `"sid=abc; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax"`.
-public func setCookieHeader(
-    name: String,
-    value: String,
-    maxAge: Int? = nil,
-    path: String? = "/",
-    httpOnly: Bool = true,
-    secure: Bool = false,
-    sameSite: Cookie.SameSite? = .lax
-) -> String {
-    Cookie(
-        name: name, value: value, maxAge: maxAge, path: path,
-        httpOnly: httpOnly, secure: secure, sameSite: sameSite
-    ).headerValue
-}

@@ -289,20 +289,6 @@ private struct Fields: JSONFieldReader {
         return try Fields(node, file: file, campaign: campaign, path: path + key + ".", what: "“\(key)”")
     }
 
-    /// An array of strings, or nil when absent or null.
-    func strings(_ key: String) throws(CampaignFileError) -> [String]? {
-        guard let node = node(key) else { return nil }
-        guard let items = node.array else { throw error(key, "expected an array of strings, found \(node.kindName)") }
-        var result: [String] = []
-        for item in items {
-            guard case let .string(text) = item.value else {
-                throw error(key, "expected an array of strings, found \(item.kindName) in it")
-            }
-            result.append(text)
-        }
-        return result
-    }
-
     /// The name in `candidates` within two edits of `key` (ignoring case), if any.
     static func closest(to key: String, in candidates: [String]) -> String? {
         let lowered = Array(key.lowercased())

@@ -31,6 +31,20 @@ extension JSONFieldReader {
         return text
     }
 
+    /// An array of strings, or nil when absent or null.
+    func strings(_ key: String) throws(Failure) -> [String]? {
+        guard let node = node(key) else { return nil }
+        guard let items = node.array else { throw error(key, "expected an array of strings, found \(node.kindName)") }
+        var result: [String] = []
+        for item in items {
+            guard case let .string(text) = item.value else {
+                throw error(key, "expected an array of strings, found \(item.kindName) in it")
+            }
+            result.append(text)
+        }
+        return result
+    }
+
     /// A non-empty trimmed string; `hint` says what belongs there.
     func requiredString(_ key: String, hint: String? = nil) throws(Failure) -> String {
         guard let text = try string(key)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {

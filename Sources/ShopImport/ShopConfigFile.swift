@@ -254,17 +254,4 @@ private struct ConfigFields: JSONFieldReader {
         guard let node = node(key) else { return nil }
         return try ConfigFields(node, file: file, path: path + key + ".", what: "“\(key)”")
     }
-
-    func strings(_ key: String) throws(ShopConfigError) -> [String]? {
-        guard let node = node(key) else { return nil }
-        guard let items = node.array else { throw error(key, "expected an array of strings, found \(node.kindName)") }
-        var result: [String] = []
-        for item in items {
-            guard case let .string(text) = item.value else {
-                throw error(key, "expected an array of strings, found \(item.kindName) in it")
-            }
-            result.append(text)
-        }
-        return result
-    }
 }

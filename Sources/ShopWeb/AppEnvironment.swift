@@ -41,8 +41,6 @@ public struct AppEnvironment: Sendable {
     public var timeZone: TimeZone
     /// The current time.
     public var now: @Sendable () -> Date
-    /// A new random session token: 32 lower-case hex digits (128 bits).
-    public var makeSessionToken: @Sendable () -> String
     /// Where diagnostics go (one line per call).
     public var log: @Sendable (String) -> Void
     /// Adds `Secure` to cookies (set when the public URL is https).
@@ -67,7 +65,6 @@ public struct AppEnvironment: Sendable {
                 publicURL: String = "http://127.0.0.1:8080", throttles: AccountThrottles = AccountThrottles(),
                 currency: Currency = .usd,
                 timeZone: TimeZone = TimeZone(identifier: "UTC")!, now: @escaping @Sendable () -> Date = Date.init,
-                makeSessionToken: @escaping @Sendable () -> String = AppEnvironment.randomToken,
                 log: @escaping @Sendable (String) -> Void = { _ in }, secureCookies: Bool = false,
                 assets: Assets = .bundled, mediaDirectory: URL? = nil,
                 healthCheck: @escaping @Sendable () throws -> Void = {}, pageCache: PageCache = PageCache()) {
@@ -84,7 +81,6 @@ public struct AppEnvironment: Sendable {
         self.currency = currency
         self.timeZone = timeZone
         self.now = now
-        self.makeSessionToken = makeSessionToken
         self.log = log
         self.secureCookies = secureCookies
         self.assets = assets
@@ -93,18 +89,6 @@ public struct AppEnvironment: Sendable {
         self.pageCache = pageCache
     }
 
-    /// 128 random bits from the system's cryptographic generator, as 32 hex digits.
-    public static let randomToken: @Sendable () -> String = {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
 }
 
 /// Password hashing and secrets, injected so tests can use a cheap hash and the server libsodium
@@ -118,6 +102,8 @@ public struct Crypto: Sendable {
     public var passwordNeedsRehash: @Sendable (String) -> Bool
     /// A new unguessable token for links and forms: at least 256 random bits, URL-safe text.
     public var randomToken: @Sendable () -> String
+    /// A new session token: 128 random bits as 32 lower-case hex digits (the cookie's format).
+    public var sessionToken: @Sendable () -> String
     /// Lower-case hex SHA-256, to store tokens without being able to use them.
     public var sha256Hex: @Sendable (String) -> String
     /// Compares two secrets in time independent of where they differ.
@@ -133,12 +119,14 @@ public struct Crypto: Sendable {
                 verifyPassword: @escaping @Sendable (String, String) -> Bool,
                 passwordNeedsRehash: @escaping @Sendable (String) -> Bool,
                 randomToken: @escaping @Sendable () -> String,
+                sessionToken: @escaping @Sendable () -> String,
                 sha256Hex: @escaping @Sendable (String) -> String,
                 constantTimeEquals: @escaping @Sendable (String, String) -> Bool) {
         self.hashPassword = hashPassword
         self.verifyPassword = verifyPassword
         self.passwordNeedsRehash = passwordNeedsRehash
         self.randomToken = randomToken
+        self.sessionToken = sessionToken
         self.sha256Hex = sha256Hex
         self.constantTimeEquals = constantTimeEquals
     }

@@ -12,7 +12,7 @@ struct RequestContext {
     let l10n: Localizer
     let models: ModelBuilder
     /// `Set-Cookie` header values to add to the response.
-    var setCookies: [String] = []
+    var setCookies: [Cookie] = []
     /// A one-time message to show on this page (when the page is rendered rather than redirected).
     var pageFlash: Flash?
     /// The matched route's canonical URL (path and the query parameters it uses).
@@ -30,6 +30,12 @@ struct RequestContext {
     private var loadedPricedCart: PricedCart?
     private var loadedSchedule: CampaignSchedule?
     private var loadedFavorites: [Product]?
+    /// A cookie of the storefront: `Path=/; HttpOnly; SameSite=Lax`, `Secure` when the shop is
+    /// served over https; `maxAge` nil makes it a browser-session cookie, 0 deletes it.
+    func cookie(_ name: String, _ value: String, maxAge: Int?) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, secure: environment.secureCookies)
+    }
+
     /// The route being served, once parsed.
     var route: SiteRoute?
     /// The visitor's session cookie named a session that has ended (signed out elsewhere,
@@ -71,7 +77,7 @@ struct RequestContext {
         guard found.expiresAt > now else {
             sessionEnded = true
             try environment.sessions.delete(found.id)
-            setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
+            setCookies.append(cookie(ShopApp.sessionCookie, "", maxAge: 0))
             return nil
         }
         if now.timeIntervalSince(found.lastSeenAt) > 3600 {
@@ -79,8 +85,7 @@ struct RequestContext {
             found.expiresAt = now.addingTimeInterval(found.isPersistent ? Self.persistentLifetime : Self.browserSessionLifetime)
             try environment.sessions.touch(found.id, found.lastSeenAt, found.expiresAt)
             if found.isPersistent {
-                setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: token,
-                                                    maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
+                setCookies.append(cookie(ShopApp.sessionCookie, token, maxAge: Int(Self.persistentLifetime)))
             }
         }
         session = found
@@ -101,7 +106,7 @@ struct RequestContext {
     ///   - csrfToken: the token its forms will carry.
     ///   - persistent: a cookie that outlives the browser (30 days) or not (12 hours on the server).
     func issueSession(userID: User.ID?, csrfToken: String, persistent: Bool) -> IssuedSession {
-        let token = environment.makeSessionToken()
+        let token = environment.crypto.sessionToken()
         let now = self.now
         let session = Session(id: sessionID(forToken: token), userID: userID,
                               csrfTokenHash: environment.crypto.sha256Hex(csrfToken), createdAt: now, lastSeenAt: now,
@@ -154,8 +159,7 @@ struct RequestContext {
     private mutating func adopt(_ issued: IssuedSession) throws -> Session {
         session = issued.session
         sessionToken = issued.token
-        setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: issued.token,
-                                            maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
+        setCookies.append(cookie(ShopApp.sessionCookie, issued.token, maxAge: Int(Self.persistentLifetime)))
         return issued.session
     }
 
@@ -172,13 +176,10 @@ struct RequestContext {
         loadedCart = nil
         loadedFavorites = nil
         if let issued {
-            setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: issued.token,
-                                                maxAge: issued.session.isPersistent ? Int(Self.persistentLifetime) : nil,
-                                                secure: environment.secureCookies))
-            setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: issued.csrfToken,
-                                                maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
+            setCookies.append(cookie(ShopApp.sessionCookie, issued.token, maxAge: issued.session.isPersistent ? Int(Self.persistentLifetime) : nil))
+            setCookies.append(cookie(ShopApp.csrfCookie, issued.csrfToken, maxAge: Int(Self.persistentLifetime)))
         } else {
-            setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
+            setCookies.append(cookie(ShopApp.sessionCookie, "", maxAge: 0))
         }
     }
 
@@ -216,15 +217,13 @@ struct RequestContext {
                 } catch {
                     environment.log("error request_id=\(request.id) renewing the CSRF token: \(error)")
                 }
-                setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
-                                                    secure: environment.secureCookies))
+                setCookies.append(self.cookie(ShopApp.csrfCookie, token, maxAge: Int(Self.persistentLifetime)))
             }
         } else if let cookie, cookie.count >= 32, cookie.count <= 128 {
             token = cookie
         } else {
             token = crypto.randomToken()
-            setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
-                                                secure: environment.secureCookies))
+            setCookies.append(self.cookie(ShopApp.csrfCookie, token, maxAge: Int(Self.persistentLifetime)))
         }
         formToken = token
         return token
@@ -378,15 +377,14 @@ struct RequestContext {
         let encoded = [flash.kind.rawValue, flash.text, flash.linkText ?? "", flash.linkHref ?? ""]
             .map { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
             .joined(separator: ".")
-        setCookies.append(CookieHeader.make(name: ShopApp.flashCookie, value: encoded, maxAge: 60,
-                                            secure: environment.secureCookies))
+        setCookies.append(cookie(ShopApp.flashCookie, encoded, maxAge: 60))
     }
 
     /// The one-time message from the previous request, clearing it.
     mutating func takeFlash() -> Flash? {
         if let pageFlash { return pageFlash }
         guard let value = request.cookies[ShopApp.flashCookie] else { return nil }
-        setCookies.append(CookieHeader.expire(ShopApp.flashCookie, secure: environment.secureCookies))
+        setCookies.append(cookie(ShopApp.flashCookie, "", maxAge: 0))
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? "" }
         guard parts.count == 4, let kind = Flash.Kind(rawValue: parts[0]), !parts[1].isEmpty else { return nil }
         let href = SafeRedirect.localPath(parts[3])
@@ -441,22 +439,6 @@ enum SessionToken {
     static func isWellFormed(_ token: String) -> Bool {
         token.utf8.count == 32 && token.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
-}
-
-/// `Set-Cookie` values for the storefront's cookies: always `Path=/; HttpOnly; SameSite=Lax`,
-/// plus `Secure` when the shop is served over https.
-enum CookieHeader {
-    /// A cookie; `maxAge` nil makes it a browser-session cookie.
-    static func make(name: String, value: String, maxAge: Int?, secure: Bool) -> String {
-        var header = "\(name)=\(value); Path=/"
-        if let maxAge { header += "; Max-Age=\(maxAge)" }
-        header += "; HttpOnly; SameSite=Lax"
-        if secure { header += "; Secure" }
-        return header
-    }
-
-    /// Deletes a cookie.
-    static func expire(_ name: String, secure: Bool) -> String { make(name: name, value: "", maxAge: 0, secure: secure) }
 }
 
 /// Headers every response carries (issue #3 baseline; HSTS from issue #8).

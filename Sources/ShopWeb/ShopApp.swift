@@ -43,7 +43,7 @@ public enum ShopApp {
             response = context.errorPage(.internalServerError)
         }
         personalize(&response, &context)
-        for cookie in context.setCookies { response.headers.add(name: "Set-Cookie", value: cookie) }
+        for cookie in context.setCookies { response.setCookie(cookie) }
         SecurityHeaders.apply(to: &response, environment: environment)
         return response
     }
@@ -142,8 +142,7 @@ public enum ShopApp {
         case .badge:
             return JSONText.response(["cart": .int(try context.cartItemCount()), "favorites": .int(try context.favoriteIDs().count)])
         case let .layout(value, returnTo):
-            context.setCookies.append(CookieHeader.make(name: layoutCookie, value: value, maxAge: 60 * 60 * 24 * 365,
-                                                        secure: context.environment.secureCookies))
+            context.setCookies.append(context.cookie(layoutCookie, value, maxAge: 60 * 60 * 24 * 365))
             return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.catalog(.home).path)
         }
     }

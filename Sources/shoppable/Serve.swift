@@ -6,6 +6,7 @@ import ShopImport
 import ShopStore
 import ShopStoreSQLite
 import ShopWeb
+import ShopWebLive
 import Sodium
 
 /// `shoppable serve`: open and migrate the database, load the demo catalog into an empty shop,
@@ -39,7 +40,6 @@ enum Serve {
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
         environment.orders = orders
-        environment.makeSessionToken = { SecureRandom.hexToken(byteCount: 16) }  // randombytes_buf, DESIGN.md §3
         environment.addresses = AddressStore.sqlite(database)
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions

@@ -3,6 +3,7 @@ import ShopCore
 import ShopStore
 import ShopStoreSQLite
 import ShopWeb
+import ShopWebLive
 
 /// `shoppable users create --email … --name …` (password prompted without echo, or read from
 /// standard input when it is not a terminal) and `shoppable users list`.

@@ -30,7 +30,7 @@ struct CookieTests {
     }
 
     @Test func serializesProjectDefaults() {
-        #expect(setCookieHeader(name: "sid", value: "abc") == "sid=abc; Path=/; HttpOnly; SameSite=Lax")
+        #expect(Cookie(name: "sid", value: "abc").headerValue == "sid=abc; Path=/; HttpOnly; SameSite=Lax")
     }
 
     @Test func serializesEveryAttribute() {
@@ -42,7 +42,7 @@ struct CookieTests {
     }
 
     @Test func omitsAttributesThatAreOff() {
-        let header = setCookieHeader(name: "a", value: "1", path: nil, httpOnly: false, sameSite: nil)
+        let header = Cookie(name: "a", value: "1", path: nil, httpOnly: false, sameSite: nil).headerValue
         #expect(header == "a=1")
     }
 
@@ -51,7 +51,7 @@ struct CookieTests {
     }
 
     @Test func unsafeValueBytesArePercentEncodedSoTheHeaderCannotBreak() {
-        let header = setCookieHeader(name: "n", value: "a b;c\r\nSet-Cookie: x=1", path: nil, httpOnly: false, sameSite: nil)
+        let header = Cookie(name: "n", value: "a b;c\r\nSet-Cookie: x=1", path: nil, httpOnly: false, sameSite: nil).headerValue
         #expect(header == "n=a%20b%3Bc%0D%0ASet-Cookie:%20x=1")
         #expect(!header.contains(";"))
     }

@@ -5,6 +5,7 @@ public import ShopStore
 public import ShopWeb
 public import ShopStoreSQLite
 import Sodium
+import ShopWebLive
 
 /// An in-process storefront for request → response tests: in-memory stores, a fixed clock,
 /// predictable session tokens, and a cookie jar that follows the visitor between requests.
@@ -57,7 +58,7 @@ public final class TestShop: @unchecked Sendable {
         environment.orders = orders
         environment.addresses = addresses
         let counter = Counter()
-        environment.makeSessionToken = { String(format: "%032x", counter.next()) }
+        environment.crypto.sessionToken = { String(format: "%032x", counter.next()) }
         environment.log = { [weak self] line in
             guard let self else { return }
             logLock.lock(); logLines.append(line); logLock.unlock()
@@ -172,17 +173,7 @@ public final class TestClock: @unchecked Sendable {
 extension Crypto {
     /// Real libsodium with the cheapest argon2id settings, so tests stay fast and still exercise
     /// the real hash format.
-    public static let testing: Crypto = {
-        let hasher = PasswordHasher(strength: .minimum)
-        var crypto = Crypto(
-            hashPassword: { try hasher.hash($0) },
-            verifyPassword: { hasher.verify($0, against: $1) },
-            passwordNeedsRehash: { hasher.needsRehash($0) },
-            randomToken: { SecureRandom.token(byteCount: 32) },
-            sha256Hex: { Digest.sha256Hex($0) },
-            constantTimeEquals: { ConstantTime.equals($0, $1) })
-        let key = [UInt8](repeating: 42, count: 32)
-        crypto.guestSessionToken = { String(Digest.hmacSHA256Hex(key: key, message: "guest-session:" + $0).prefix(32)) }
-        return crypto
-    }()
+    /// libsodium as in production (`Crypto.sodium`), with the cheapest argon2id limits and a
+    /// fixed guest-session key.
+    public static let testing = Crypto.sodium(strength: .minimum, guestSessionKey: [UInt8](repeating: 42, count: 32))
 }

@@ -1,7 +1,8 @@
-import Foundation
-import ShopWeb
-import Sodium
+public import ShopWeb
+public import Sodium
 
+/// The storefront's live dependencies on C libraries, wired in one place for the server and the
+/// tests (ShopWeb itself imports no C wrapper).
 extension Crypto {
     /// libsodium: argon2id password hashes (`crypto_pwhash_str`, interactive limits by default),
     /// 256-bit URL-safe tokens from `randombytes_buf`, SHA-256 and constant-time comparison.
@@ -9,13 +10,14 @@ extension Crypto {
     ///   - strength: argon2id limits.
     ///   - guestSessionKey: the shop's 32-byte `guest-session` server secret; guest session
     ///     tokens are then the first 128 bits of HMAC-SHA-256(key, CSRF cookie).
-    static func sodium(strength: PasswordHasher.Strength = .interactive, guestSessionKey: [UInt8]? = nil) -> Crypto {
+    public static func sodium(strength: PasswordHasher.Strength = .interactive, guestSessionKey: [UInt8]? = nil) -> Crypto {
         let hasher = PasswordHasher(strength: strength)
         var crypto = Crypto(
             hashPassword: { try hasher.hash($0) },
             verifyPassword: { hasher.verify($0, against: $1) },
             passwordNeedsRehash: { hasher.needsRehash($0) },
             randomToken: { SecureRandom.token(byteCount: 32) },
+            sessionToken: { SecureRandom.hexToken(byteCount: 16) },  // randombytes_buf, DESIGN.md §3
             sha256Hex: { Digest.sha256Hex($0) },
             constantTimeEquals: { ConstantTime.equals($0, $1) })
         if let guestSessionKey {
