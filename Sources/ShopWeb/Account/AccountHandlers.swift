@@ -4,8 +4,8 @@ import HTML
 import ShopCore
 import ShopStore
 
-/// Registration, sign-in and out, email verification, password reset, the account page and
-/// favorites (issue #3). Every POST here has passed the CSRF check in `ShopApp.route`.
+/// Registration, sign-in and out, email verification, password reset and the account page
+/// (issue #3). Every POST here has passed the CSRF check in `ShopApp.route`.
 extension ShopApp {
     /// How long an emailed confirmation link works.
     static let verificationLifetime: TimeInterval = 60 * 60 * 24
@@ -321,34 +321,6 @@ extension ShopApp {
         return .redirect(to: SiteRoute.account(.show).path)
     }
 
-    // MARK: Favorites
-
-    static func favoritesPage(_ context: inout RequestContext) throws -> Response {
-        let cards = try context.favoriteProducts().map(context.models.card)
-        return try page(&context, PageContent(title: context.l10n(.favoritesTitle), tab: .favorites,
-                                              node: Views.favorites(cards, l10n: context.l10n)))
-    }
-
-    /// `POST /favorites/{id}`: `favorite=1` adds, `0` removes. Answers JSON to scripts
-    /// (`Accept: application/json`), else redirects back with a message.
-    static func favoriteToggle(_ context: inout RequestContext, productID: Product.ID) throws -> Response {
-        guard let product = try context.products([productID])[productID] else { return context.errorPage(.notFound) }
-        let isFavorite = context.request.formValue("favorite") != "0"
-        try context.setFavorite(productID, isFavorite)
-        let count = try context.favoriteIDs().count
-        if context.request.headers["Accept"]?.contains("application/json") == true {
-            let label = context.l10n(isFavorite ? .favoriteRemove : .favoriteAdd)
-            let message = context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title])
-            return JSONText.response(["favorite": .bool(isFavorite), "count": .int(count), "label": .string(label),
-                                      "message": .string(message)])
-        }
-        context.setFlash(Flash(kind: .success,
-                               text: context.l10n(isFavorite ? .favoriteAdded : .favoriteRemoved, ["title": product.title]),
-                               linkText: isFavorite ? context.l10n(.favoritesTitle) : nil,
-                               linkHref: isFavorite ? SiteRoute.favorites(.list).path : nil))
-        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
-                         ?? SiteRoute.catalog(.product(handle: product.handle, variant: nil)).path)
-    }
 }
 
 /// Minimal JSON for the few answers the storefront gives to its own script (the JSON API has
@@ -386,5 +358,33 @@ enum JSONText {
             }
         }
         return out + "\""
+    }
+}
+
+extension ShopApp {
+    static func account(_ route: SiteRoute.AccountRoute, _ context: inout RequestContext) throws -> Response {
+        switch route {
+        case .show: return try accountPage(&context)
+        case .register: return try registerPage(&context)
+        case .registerSubmit: return try registerSubmit(&context)
+        case let .signIn(next): return try signInPage(&context, next: next)
+        case .signInSubmit: return try signInSubmit(&context)
+        case .signOut: return try signOut(&context, everywhere: false)
+        case .signOutEverywhere: return try signOut(&context, everywhere: true)
+        case let .verifyEmail(token): return try verifyEmail(&context, token: token)
+        case .verifyResend: return try verifyResend(&context)
+        case .forgotPassword: return try forgotPasswordPage(&context)
+        case .forgotPasswordSubmit: return try forgotPasswordSubmit(&context)
+        case let .resetPassword(token): return try resetPasswordPage(&context, token: token)
+        case .resetPasswordSubmit: return try resetPasswordSubmit(&context)
+        case .changePassword: return try changePassword(&context)
+        case .addresses: return try addressBook(&context)
+        case .addressNew: return try addressForm(&context, id: nil)
+        case let .addressEdit(id): return try addressForm(&context, id: id)
+        case .addressCreate: return try addressSave(&context, id: nil)
+        case let .addressUpdate(id): return try addressSave(&context, id: id)
+        case let .addressDeleteConfirm(id): return try addressDelete(&context, id: id, confirmed: false)
+        case let .addressDelete(id): return try addressDelete(&context, id: id, confirmed: true)
+        }
     }
 }

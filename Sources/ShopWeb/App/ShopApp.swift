@@ -1,0 +1,211 @@
+import Foundation
+public import HTTPServer
+import HTML
+import Routing
+import ShopCore
+import ShopStore
+
+/// The storefront as one function from request to response: `ShopApp.handle(request, environment)`.
+///
+/// Each handler (1) decodes the input, (2) calls the domain and stores, (3) builds a page model,
+/// and (4) renders it (STYLE.md 14). Errors thrown by stores become a styled 500 page (logged with
+/// the request id, never shown); unknown paths a styled 404.
+public enum ShopApp {
+    /// Cookie holding the session token.
+    static let sessionCookie = "shoppable_session"
+    /// Cookie holding a one-time message for the next page.
+    static let flashCookie = "shoppable_flash"
+    /// Cookie holding the CSRF token of a visitor who has no session yet.
+    static let csrfCookie = "shoppable_csrf"
+    /// The form field carrying the CSRF token.
+    static let csrfField = "csrf_token"
+    /// Cookie remembering the product list layout (`grid` or `list`).
+    static let layoutCookie = "shoppable_layout"
+    /// Products per category page.
+    static let pageSize = 24
+
+    /// Answers one request. Never throws: failures become error pages.
+    /// - Parameters:
+    ///   - request: the decoded HTTP request.
+    ///   - environment: stores, clock and settings.
+    /// - Returns: the response, with the security headers every page carries.
+    public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
+        var context = RequestContext(request: request, environment: environment)
+        var response: Response
+        do {
+            response = try route(&context)
+        } catch let error as any TemporaryStoreFailure where error.isTemporary {
+            environment.log("busy request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
+            response = context.errorPage(.serviceUnavailable)
+            response.headers.replaceOrAdd(name: "Retry-After", value: "5")
+        } catch {
+            environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
+            response = context.errorPage(.internalServerError)
+        }
+        personalize(&response, &context)
+        for cookie in context.setCookies { response.setCookie(cookie) }
+        SecurityHeaders.apply(to: &response, environment: environment)
+        return response
+    }
+
+    /// The answer to a request the HTTP server refuses before routing (400, 413, 414, 431):
+    /// the sentence as plain text, with the headers every response of the shop carries.
+    /// - Parameters:
+    ///   - status: the refusal's status.
+    ///   - message: what was wrong, for a person.
+    ///   - environment: the shop's settings (https decides `Strict-Transport-Security`).
+    public static func refusal(_ status: HTTPStatus, _ message: String, _ environment: AppEnvironment) -> Response {
+        var response = Response.text("\(status.code) \(status.reasonPhrase): \(message)\n", status: status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        SecurityHeaders.apply(to: &response, environment: environment)
+        return response
+    }
+
+    /// Fills the visitor's CSRF token and hearts into an HTML page (see `Personalization`).
+    private static func personalize(_ response: inout Response, _ context: inout RequestContext) {
+        guard response.headers["Content-Type"]?.hasPrefix("text/html") == true,
+              Personalization.needsValues(response.body) else { return }
+        let values = Personalization.Values(
+            csrfToken: context.csrfToken(), favorites: Set((try? context.favoriteIDs()) ?? []),
+            addLabel: context.l10n(.favoriteAdd), removeLabel: context.l10n(.favoriteRemove))
+        response.body = Personalization.apply(response.body, values)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+    }
+
+    private static func route(_ context: inout RequestContext) throws -> Response {
+        let request = context.request
+        let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
+        guard let route = SiteRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
+            // The path exists for another method: 405 with the methods it takes.
+            let allowed = SiteRoute.allowedMethods(path: request.path, query: query)
+            guard !allowed.isEmpty else { return context.errorPage(.notFound) }
+            var response = context.errorPage(.methodNotAllowed)
+            response.headers.replaceOrAdd(name: "Allow", value: allowed.map { $0 == "GET" ? "GET, HEAD" : $0 }
+                .joined(separator: ", "))
+            return response
+        }
+        context.route = route
+        context.canonicalPath = route.path
+        if route.isAction, try !context.hasValidCSRFToken() {
+            context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
+            return context.errorPage(.forbidden)
+        }
+        switch route {
+        case let .catalog(route): return try catalog(route, &context)
+        case let .cart(route): return try cart(route, &context)
+        case let .favorites(route):
+            switch route {
+            case .list: return try favoritesPage(&context)
+            case let .toggle(id): return try favoriteToggle(&context, productID: id)
+            }
+        case let .account(route): return try account(route, &context)
+        case let .checkout(route):
+            switch route {
+            case .start: return try checkoutStart(&context)
+            case .address: return try checkoutAddressPage(&context)
+            case .addressSubmit: return try checkoutAddressSubmit(&context)
+            case .shipping: return try checkoutShippingPage(&context)
+            case .shippingSubmit: return try checkoutShippingSubmit(&context)
+            case .review: return try checkoutReview(&context)
+            case .place: return try checkoutPlace(&context)
+            }
+        case let .orders(route):
+            switch route {
+            case .list: return try ordersPage(&context)
+            case let .order(number, token): return try orderPage(&context, number: number, token: token)
+            }
+        case let .campaigns(route):
+            switch route {
+            case .list: return try campaignsPage(&context)
+            case let .campaign(id): return try campaignPage(&context, id: id)
+            }
+        case let .assets(route):
+            switch route {
+            case .health: return health(context)
+            case let .asset(path): return StaticFiles.asset(path, request: request, assets: context.environment.assets)
+                    ?? context.errorPage(.notFound)
+            case let .media(file): return StaticFiles.media(file, request: request, directory: context.environment.mediaDirectory)
+                    ?? context.errorPage(.notFound)
+            }
+        }
+    }
+
+    // MARK: - Pages
+
+    /// A page body as rendered once: what goes inside `<main>`, its title and tab.
+    struct PageContent {
+        var title: String
+        var tab: Tab
+        var mainClass = ""
+        var node: Node
+    }
+
+    /// Serves a catalog page from the page cache, building it with `build` when the cache has
+    /// no copy for the current catalog version. `build` returns nil for "not found" (not cached).
+    static func cachedPage(_ context: inout RequestContext, keySuffix: String = "",
+                                   build: (inout RequestContext) throws -> PageContent?) throws -> Response {
+        // Only routes declared cacheable use the cache (SiteRoute.router); others render each time.
+        guard context.route?.traits.contains(.cacheable) == true else {
+            guard let content = try build(&context) else { return context.errorPage(.notFound) }
+            return try page(&context, content)
+        }
+        let cache = context.environment.pageCache
+        // Pages show catalog and campaigns (home banners, campaign pages): both versions, and the
+        // campaign schedule's epoch (a campaign starting or ending changes what is shown).
+        let schedule = try context.campaignSchedule()
+        let version = try context.environment.catalog.version() &* 1_000_003 &+ schedule.version &* 7_919 &+ schedule.epoch
+        // Keyed by the route's canonical URL: unknown query parameters cannot multiply entries.
+        let key = context.l10n.locale.identifier + " " + context.canonicalPath + keySuffix
+        // A visitor with no session and no pending message sees exactly what every such visitor
+        // sees: serve the whole document from the cache.
+        let anonymous = context.request.cookies[sessionCookie] == nil && context.request.cookies[flashCookie] == nil
+        let documentKey = key + (context.request.cookies[layoutCookie] == "list" ? " list" : " grid")
+        if anonymous, let document = cache.lookupDocument(documentKey, version: version) {
+            return .html(document)
+        }
+        let entry: PageCache.Entry
+        if let hit = cache.lookup(key, version: version) {
+            entry = hit
+        } else {
+            guard let content = try build(&context) else { return context.errorPage(.notFound) }
+            entry = PageCache.Entry(version: version, title: content.title, tab: content.tab, mainClass: content.mainClass,
+                                    html: renderString(content.node))
+            cache.store(entry, for: key)
+        }
+        let layout = try context.layout(title: entry.title, tab: entry.tab)
+        let document = Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: entry.html) }
+        if anonymous && context.setCookies.isEmpty { cache.storeDocument(document, version: version, for: documentKey) }
+        return .html(document)
+    }
+
+    /// Renders a page that is not cached (it depends on the visitor).
+    static func page(_ context: inout RequestContext, _ content: PageContent,
+                             status: HTTPStatus = .ok) throws -> Response {
+        let layout = try context.layout(title: content.title, tab: content.tab)
+        return .html(Views.page(layout, mainClass: content.mainClass) { content.node }, status: status)
+    }
+
+    private static func health(_ context: RequestContext) -> Response {
+        do {
+            try context.environment.healthCheck()
+            return .text("ok\n")
+        } catch {
+            context.environment.log("healthz failed: \(error)")
+            return .text("database unavailable\n", status: .serviceUnavailable)
+        }
+    }
+
+}
+
+/// Only same-site paths are followed after a form (no open redirects).
+enum SafeRedirect {
+    /// `path` when it is a path on this site, else nil: it must start with one `/`, and contain no
+    /// backslash, whitespace or control character anywhere — browsers drop tabs and newlines from
+    /// URLs and read `\` as `/`, so `/\t/evil.example` would otherwise become `//evil.example`.
+    static func localPath(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.utf8.count <= 2_048,
+              !path.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x21 || $0.value == 0x7F
+                  || $0.properties.isWhitespace || $0.properties.generalCategory == .format }) else { return nil }
+        return path
+    }
+}

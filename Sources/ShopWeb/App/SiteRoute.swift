@@ -1,0 +1,99 @@
+import Foundation
+public import Routing
+public import ShopCore
+
+/// Every page and action of the storefront, by area. Each route is declared once, in
+/// ``SiteRoute/router`` — method, path, whether it changes state (CSRF), needs a signed-in
+/// shopper, or may be cached — and that one declaration both parses requests and prints links,
+/// so links are `SiteRoute.catalog(.product(handle:variant:)).path`, never string
+/// concatenation (STYLE.md 6). `RouteRoundTripTests` prints and parses a value of every case.
+public enum SiteRoute: Hashable, Sendable {
+    case catalog(CatalogRoute)
+    case cart(CartRoute)
+    case favorites(FavoritesRoute)
+    case account(AccountRoute)
+    case checkout(CheckoutRoute)
+    case orders(OrdersRoute)
+    case campaigns(CampaignsRoute)
+    case assets(AssetsRoute)
+
+    /// The site-relative URL of the route (path and query, percent-encoded).
+    public var path: String { areaRouter.url(for: self) }
+
+    /// What the route's declaration says (changes state, needs sign-in, cacheable).
+    public var traits: RouteTraits { areaRouter.declaration(for: self).declaration.traits }
+
+    /// The declarations of this route's area: printing looks only there (pages print dozens of
+    /// links, and most are catalog links declared first).
+    private var areaRouter: Router<SiteRoute> {
+        switch self {
+        case .catalog: SiteRoute.areaRouters[0]
+        case .cart: SiteRoute.areaRouters[1]
+        case .favorites: SiteRoute.areaRouters[2]
+        case .account: SiteRoute.areaRouters[3]
+        case .checkout: SiteRoute.areaRouters[4]
+        case .orders: SiteRoute.areaRouters[5]
+        case .campaigns: SiteRoute.areaRouters[6]
+        case .assets: SiteRoute.areaRouters[7]
+        }
+    }
+
+    /// `true` for routes that change state (and so must be POSTed with the CSRF token).
+    public var isAction: Bool { traits.contains(.changesState) }
+
+    /// Parses a request's method, decoded path and query; nil when nothing matches (404).
+    public static func parse(method: String, path: String, query: [RouteRequest.QueryItem]) -> SiteRoute? {
+        router.parse(RouteRequest(method: method, path: path, query: query))?.route
+    }
+
+    /// The methods under which this path and query would be a route (for 405's `Allow`).
+    public static func allowedMethods(path: String, query: [RouteRequest.QueryItem]) -> [String] {
+        ["GET", "POST"].filter { parse(method: $0, path: path, query: query) != nil }
+    }
+
+    /// `path` with `items` as its query (for forms whose action keeps some choices).
+    static func withQuery(_ path: String, _ items: [(String, String)]) -> String {
+        items.isEmpty ? path
+            : path + "?" + items.map { "\($0.0)=\(RouteRequest.encodeQueryValue($0.1))" }.joined(separator: "&")
+    }
+
+    /// A category's first page with nothing chosen.
+    public static func category(handle: String, page: Int) -> SiteRoute {
+        .catalog(.category(handle: handle, listing: Listing(page: page)))
+    }
+}
+
+// MARK: - Declarations
+
+extension SiteRoute {
+    /// Every storefront route, declared once.
+    public static let router = Router<SiteRoute>(areas.flatMap { $0 })
+
+    private static let areas = [catalogRoutes, cartRoutes, favoritesRoutes, accountRoutes, checkoutRoutes, ordersRoutes,
+                                campaignsRoutes, assetsRoutes]
+    private static let areaRouters = areas.map(Router<SiteRoute>.init)
+
+    typealias Declaration = RouteDeclaration<SiteRoute>
+    typealias Parameters = RouteParameters
+
+    /// A declaration for a route without parameters.
+    static func fixed(_ method: String, _ pattern: String, _ traits: RouteTraits = [],
+                              _ route: SiteRoute) -> Declaration {
+        Declaration(method, pattern, method == "POST" ? traits.union(.changesState) : traits,
+                    make: { _ in route }, match: { $0 == route ? Parameters() : nil })
+    }
+
+    /// A declaration whose one path parameter `{id}` is a whole number.
+    static func numbered(_ method: String, _ pattern: String, _ traits: RouteTraits = [],
+                                 make: @escaping @Sendable (Int64) -> SiteRoute,
+                                 id: @escaping @Sendable (SiteRoute) -> Int64?) -> Declaration {
+        Declaration(method, pattern, method == "POST" ? traits.union(.changesState) : traits,
+                    make: { $0.int64("id").map(make) },
+                    match: { route in id(route).map { Parameters(["id": String($0)]) } })
+    }
+
+    static func listingItems(_ listing: Listing) -> [RouteRequest.QueryItem] {
+        listing.queryItems.map { RouteRequest.QueryItem($0.0, $0.1) }
+    }
+
+}

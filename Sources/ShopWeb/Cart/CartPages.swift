@@ -1,0 +1,103 @@
+import Foundation
+import ShopCore
+import ShopStore
+
+/// The cart.
+struct CartPage: Sendable {
+    struct Line: Sendable, Equatable {
+        var variantID: Int64
+        var productHref: String
+        var title: String
+        var variantTitle: String
+        var imageURL: String?
+        var imageAlt: String
+        var unitPriceText: String
+        var compareAtPrice: String?
+        var quantity: Int
+        var maxQuantity: Int
+        var lineTotal: String
+        var stockText: String?
+        var error: String?
+        var isSelected: Bool
+        /// "−$2.00" when the voucher takes something off this line.
+        var discountText: String?
+    }
+
+    /// The voucher field's state.
+    enum Voucher: Sendable {
+        case empty
+        case applied(code: String, title: String)
+        case rejected(code: String, message: String)
+    }
+
+    var lines: [Line]
+    var itemCountText: String
+    var subtotal: String
+    var discountLabel: String?
+    var discount: String?
+    var total: String
+    var voucher: Voucher
+    var nothingSelected: Bool
+    var recommendations: [ProductCardModel]
+}
+
+extension ModelBuilder {
+    func cartPage(_ priced: PricedCart, totals: CartTotals?, recommendations: [Product],
+                  errors: [Variant.ID: String] = [:], timeZone: TimeZone) -> CartPage {
+        let l10n = localizer
+        let pricedLines = Dictionary((totals?.lines ?? []).map { ($0.variantID, $0) }, uniquingKeysWith: { first, _ in first })
+        let lines = priced.lines.map { line in
+            let level = StockLevel(line.variant.inventory)
+            let stockText: String? = switch level {
+            case .inStock: nil
+            default: level.text(l10n)
+            }
+            return CartPage.Line(
+                variantID: line.variant.id.rawValue,
+                productHref: SiteRoute.catalog(.product(handle: line.product.handle, variant: line.product.hasOptions ? line.variant.id : nil)).path,
+                title: line.product.title, variantTitle: line.variant.title,
+                imageURL: line.product.images.first?.url, imageAlt: line.product.title,
+                unitPriceText: l10n(.cartUnitPrice, ["price": l10n.money(line.unitPrice)]),
+                compareAtPrice: line.variant.compareAtPrice.map(l10n.money),
+                quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),
+                lineTotal: l10n.money(line.lineTotal), stockText: stockText, error: errors[line.variant.id],
+                isSelected: pricedLines[line.variant.id]?.isSelected ?? true,
+                discountText: pricedLines[line.variant.id].flatMap { $0.discount.isZero ? nil : "−" + l10n.money($0.discount) })
+        }
+        let selectedCount = priced.lines.filter { pricedLines[$0.variant.id]?.isSelected ?? true }.reduce(0) { $0 + $1.quantity }
+        let voucher: CartPage.Voucher
+        var discountLabel: String?
+        switch totals?.voucher ?? .none {
+        case .none: voucher = .empty
+        case let .applied(campaign):
+            let code = campaign.voucherCode?.normalized ?? ""
+            voucher = .applied(code: code, title: campaign.title)
+            discountLabel = l10n(.cartDiscount, ["code": code])
+        case let .rejected(code, problem):
+            voucher = .rejected(code: code.normalized, message: message(for: problem, code: code.normalized, timeZone: timeZone))
+        }
+        let subtotal = totals?.subtotal ?? priced.subtotal
+        return CartPage(
+            lines: lines, itemCountText: l10n.count(selectedCount, one: .cartItemCountOne, other: .cartItemCount),
+            subtotal: l10n.money(subtotal), discountLabel: discountLabel,
+            discount: discountLabel == nil ? nil : "−" + l10n.money(totals?.discount ?? .zero(subtotal.currency)),
+            total: l10n.money(totals?.total ?? subtotal), voucher: voucher,
+            nothingSelected: !lines.isEmpty && selectedCount == 0, recommendations: recommendations.map(card))
+    }
+
+    /// What the shopper reads when their code gives no discount.
+    func message(for problem: VoucherProblem, code: String, timeZone: TimeZone) -> String {
+        let l10n = localizer
+        return switch problem {
+        case .unknown: l10n(.voucherUnknown, ["code": code])
+        case let .notStarted(startsAt): l10n(.voucherNotStarted, ["code": code, "date": l10n.date(startsAt, timeZone: timeZone)])
+        case let .expired(endedAt):
+            l10n(.voucherExpired, ["code": code, "date": l10n.date(endedAt.addingTimeInterval(-1), timeZone: timeZone)])
+        case let .minimumNotMet(minimum, missing):
+            l10n(.voucherMinimumNotMet, ["code": code, "missing": l10n.money(missing), "minimum": l10n.money(minimum)])
+        case .notApplicable: l10n(.voucherNotApplicable, ["code": code])
+        case .signInRequired: l10n(.voucherSignIn, ["code": code])
+        case let .usageLimitReached(limit): l10n(.voucherUsedUp, ["code": code, "limit": l10n.number(limit)])
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import HTML
+import ShopCore
+
+extension Views {
+    static func cart(_ page: CartPage, l10n: Localizer) -> Node {
+        fragment {
+            h1(.class("page-title")) { l10n(.cartTitle) }
+            if page.lines.isEmpty {
+                div(.class("empty-state")) {
+                    span(.class("empty-icon")) { Icon.cart.node }
+                    h2 { l10n(.cartEmptyTitle) }
+                    p { l10n(.cartEmptyText) }
+                    a(.class("button button-primary"), .href(SiteRoute.catalog(.categories).path)) { l10n(.cartContinueShopping) }
+                }
+            } else {
+                div(.class("select-row")) {
+                    form(.method("post"), .action(SiteRoute.cart(.selectAll).path)) {
+                        Personalization.csrfField
+                        input(.type("hidden"), .name("selected"), .value("1"))
+                        button(.type("submit"), .class("link-button")) { l10n(.cartSelectAll) }
+                    }
+                    form(.method("post"), .action(SiteRoute.cart(.selectAll).path)) {
+                        Personalization.csrfField
+                        input(.type("hidden"), .name("selected"), .value("0"))
+                        button(.type("submit"), .class("link-button")) { l10n(.cartSelectNone) }
+                    }
+                }
+                ul(.class("cart-lines")) {
+                    for line in page.lines {
+                        li(.class(line.isSelected ? "cart-line" : "cart-line cart-line-unselected"),
+                           .data("variant-id", String(line.variantID))) {
+                            form(.class("select-form"), .method("post"),
+                                 .action(SiteRoute.cart(.selectLine(.init(rawValue: line.variantID))).path)) {
+                                Personalization.csrfField
+                                label(.class("select-box")) {
+                                    input(.type("checkbox"), .name("selected"), .value("1"), .checked(line.isSelected))
+                                    span(.class("visually-hidden")) { "\(l10n(.cartSelect)): \(line.title)" }
+                                }
+                                noscript { button(.type("submit"), .class("button button-small")) { l10n(.cartUpdate) } }
+                            }
+                            a(.class("cart-line-media"), .href(line.productHref)) {
+                                if let url = line.imageURL { img(.src(url), .alt(line.imageAlt), .width(160), .height(160), .loading("lazy")) }
+                            }
+                            div(.class("cart-line-body")) {
+                                a(.class("cart-line-title"), .href(line.productHref)) { line.title }
+                                if !line.variantTitle.isEmpty { p(.class("muted small")) { line.variantTitle } }
+                                p(.class("muted small")) { line.unitPriceText }
+                                if let stock = line.stockText { p(.class("stock stock-low small")) { stock } }
+                                div(.class("cart-line-actions")) {
+                                    form(.class("quantity-form"), .method("post"), .action(SiteRoute.cart(.updateLine(.init(rawValue: line.variantID))).path)) {
+                                        Personalization.csrfField
+                                        label(.class("stepper")) {
+                                            span(.class("visually-hidden")) { l10n(.cartQuantity) }
+                                            input(.type("number"), .name("quantity"), .value(String(line.quantity)), .min(0),
+                                                   .max(line.maxQuantity), .inputmode("numeric"), .class("quantity-input"))
+                                        }
+                                        button(.type("submit"), .class("button button-small js-hide")) { l10n(.cartUpdate) }
+                                    }
+                                    form(.method("post"), .action(SiteRoute.cart(.removeLine(.init(rawValue: line.variantID))).path)) {
+                                        Personalization.csrfField
+                                        button(.type("submit"), .class("icon-button"), .aria("label", "\(l10n(.cartRemove)): \(line.title)")) { Icon.trash.node }
+                                    }
+                                }
+                                if let error = line.error { p(.class("form-error"), .role("alert")) { error } }
+                            }
+                            div(.class("cart-line-total")) {
+                                p { line.lineTotal }
+                                if let discount = line.discountText { p(.class("line-discount")) { discount } }
+                            }
+                        }
+                    }
+                }
+                aside(.class("cart-summary"), .aria("label", l10n(.cartTotal))) {
+                    voucherForm(page.voucher, l10n: l10n)
+                    if page.nothingSelected { p(.class("form-error")) { l10n(.cartNothingSelected) } }
+                    div(.class("summary-row")) {
+                        span { "\(l10n(.cartSubtotal)) · \(page.itemCountText)" }
+                        span(.data("subtotal", "")) { page.subtotal }
+                    }
+                    if let label = page.discountLabel, let discount = page.discount {
+                        div(.class("summary-row summary-discount")) {
+                            span { label }
+                            span(.data("discount", "")) { discount }
+                        }
+                    }
+                    div(.class("summary-row summary-total")) {
+                        span { l10n(.cartTotal) }
+                        strong(.data("total", "")) { page.total }
+                    }
+                    p(.class("muted small")) { l10n(.cartTaxesNote) }
+                    if !page.nothingSelected {
+                        a(.class("button button-primary button-wide checkout-button"), .href(SiteRoute.checkout(.start).path)) {
+                            l10n(.checkoutButton)
+                        }
+                    }
+                }
+                if !page.recommendations.isEmpty {
+                    section(.class("related"), .aria("label", l10n(.relatedTitle))) {
+                        h2 { l10n(.relatedTitle) }
+                        div(.class("related-strip")) {
+                            for card in page.recommendations { ProductCard(model: card, returnTo: SiteRoute.cart(.show).path) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func voucherForm(_ voucher: CartPage.Voucher, l10n: Localizer) -> Node {
+        switch voucher {
+        case let .applied(code, title):
+            return div(.class("voucher-applied")) {
+                p(.role("status")) { l10n(.cartVoucherApplied, ["code": code, "title": title]) }
+                form(.method("post"), .action(SiteRoute.cart(.voucherRemove).path)) {
+                    Personalization.csrfField
+                    button(.type("submit"), .class("link-button")) { l10n(.cartVoucherRemove) }
+                }
+            }
+        case .empty, .rejected:
+            var code = ""
+            var message: String?
+            if case let .rejected(rejected, text) = voucher { code = rejected; message = text }
+            return form(.class("voucher-form"), .method("post"), .action(SiteRoute.cart(.voucher).path)) {
+                Personalization.csrfField
+                label(.class("visually-hidden"), .for("voucher")) { l10n(.cartVoucherLabel) }
+                div(.class("voucher-row")) {
+                    input(.type("text"), .name("code"), .id("voucher"), .value(code), .placeholder(l10n(.cartVoucherLabel)),
+                          .autocomplete("off"), .attribute("autocapitalize", "characters"))
+                    button(.type("submit"), .class("button button-small")) { l10n(.cartVoucherApply) }
+                }
+                // A rejected code stays in the cart: it applies again as soon as the cart qualifies.
+                if let message { p(.class("form-error"), .role("alert")) { message } }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import HTML
+import HTTPServer
+import Routing
+import ShopCore
+import ShopStore
+
+/// Browsing: home, categories, a category's listing, search and product pages (cached pages).
+extension ShopApp {
+    static func catalog(_ route: SiteRoute.CatalogRoute, _ context: inout RequestContext) throws -> Response {
+        switch route {
+        case .home: return try home(&context)
+        case .homeRecommendations: return try homeRecommendations(&context)
+        case .categories: return try categories(&context, query: nil)
+        case let .categorySearch(query): return try categories(&context, query: query)
+        case let .category(handle, listing): return try category(&context, handle: handle, listing: listing)
+        case let .search(query, listing): return try search(&context, query: query, listing: listing)
+        case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
+        case .badge:
+            return JSONText.response(["cart": .int(try context.cartItemCount()), "favorites": .int(try context.favoriteIDs().count)])
+        case let .layout(value, returnTo):
+            context.setCookies.append(context.cookie(layoutCookie, value, maxAge: 60 * 60 * 24 * 365))
+            return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.catalog(.home).path)
+        }
+    }
+
+    static func home(_ context: inout RequestContext) throws -> Response {
+        try cachedPage(&context) { context in
+            let catalog = context.environment.catalog
+            let categories = try catalog.categories()
+            // Best rated first, but what can be bought now before what is sold out.
+            let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
+            let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
+            let page = context.models.homePage(categories: categories, featured: featured,
+                                               campaigns: try context.campaignSchedule().active, showingRecommendations: false,
+                                               timeZone: context.environment.timeZone)
+            return PageContent(title: context.l10n(.homeTitle), tab: .home,
+                               node: Views.home(page, l10n: context.l10n, returnTo: SiteRoute.catalog(.home).path))
+        }
+    }
+
+    static func categories(_ context: inout RequestContext, query: String?) throws -> Response {
+        try cachedPage(&context) { context in
+            var summaries = try context.environment.catalog.categories()
+            if let query {
+                let words = query.split(whereSeparator: \.isWhitespace)
+                summaries = summaries.filter { summary in
+                    words.allSatisfy { summary.category.name.range(of: $0, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+                }
+            }
+            let page = CategoriesPage(categories: summaries.map(context.models.categoryLink), query: query ?? "")
+            return PageContent(title: context.l10n(.categoriesTitle), tab: .categories,
+                               node: Views.categories(page, l10n: context.l10n))
+        }
+    }
+
+    static func category(_ context: inout RequestContext, handle: String, listing: Listing) throws -> Response {
+        try cachedPage(&context) { context in
+            let catalog = context.environment.catalog
+            guard let category = try catalog.categoryByHandle(handle),
+                  var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
+                                                   defaultSort: .featured) else { return nil }
+            query.categoryID = category.id
+            var result = try catalog.products(query)
+            if result.products.isEmpty && listing.page > 1 { return nil }
+            result.products = try context.availableToEveryone(result.products)
+            let model = context.models.categoryPage(category: category, page: result, listing: listing, pageSize: pageSize)
+            return PageContent(title: category.name, tab: .categories,
+                               node: Views.category(model, l10n: context.l10n, returnTo: context.canonicalPath))
+        }
+    }
+
+    /// `GET /search?q=…`: ranked, paginated, filterable; the words are echoed back escaped.
+    static func search(_ context: inout RequestContext, query text: String, listing: Listing) throws -> Response {
+        let locale = searchLocale(context.request.headers["Accept-Language"])
+        return try cachedPage(&context, keySuffix: " " + locale.rawValue) { context in
+            let l10n = context.l10n
+            let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let catalog = context.environment.catalog
+            // Without a letter or digit there is nothing to search for: show the search box.
+            guard words.contains(where: { $0.isLetter || $0.isNumber }) else {
+                return PageContent(title: l10n(.searchTitle), tab: .categories,
+                                   node: Views.search(SearchPage(query: "", heading: l10n(.searchPrompt), cards: [],
+                                                                 pagination: nil, controls: nil, suggestions: []),
+                                                      l10n: l10n, returnTo: context.canonicalPath))
+            }
+            guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
+                                                   defaultSort: .relevance) else { return nil }
+            query.text = String(words.prefix(200))
+            query.locale = locale
+            let result = try catalog.products(query)
+            if result.products.isEmpty && listing.page > 1 { return nil }
+            let models = context.models
+            let page = SearchPage(
+                query: words,
+                heading: result.totalCount == 0 ? l10n(.searchEmptyTitle, ["query": words])
+                    : result.totalCount == 1 ? l10n(.searchResultsOne, ["query": words])
+                    : l10n(.searchResults, ["count": l10n.number(result.totalCount), "query": words]),
+                cards: result.products.map(models.card),
+                pagination: models.pagination(total: result.totalCount, pageSize: pageSize, page: listing.page) {
+                    SiteRoute.catalog(.search(query: words, listing: listing.onPage($0))).path
+                },
+                controls: result.totalCount == 0 && !listing.hasFilters ? nil
+                    : models.listingControls(listing, page: result, action: "/search", hidden: [("q", words)],
+                                             sorts: [.relevance, .priceAscending, .priceDescending, .newest, .rating, .name],
+                                             defaultSort: .relevance),
+                suggestions: result.totalCount == 0 ? try catalog.categories().prefix(6).map(models.categoryLink) : [])
+            return PageContent(title: l10n(.searchTitle) + ": " + words, tab: .categories,
+                               node: Views.search(page, l10n: l10n, returnTo: context.canonicalPath))
+        }
+    }
+
+    static func product(_ context: inout RequestContext, handle: String, variant: Variant.ID?) throws -> Response {
+        // A shopper holding some of this product at checkout sees it as theirs to buy, not as
+        // "sold out" by their own hold: that page is theirs alone, rendered without the cache.
+        if let shopper = try context.shopper(), let orders = context.environment.orders,
+           let listed = try context.environment.catalog.productByHandle(handle),
+           try context.cart().lines.contains(where: { $0.productID == listed.id }) {
+            let ids = listed.variants.map(\.id)
+            if try orders.available(ids, shopper, context.now) != orders.available(ids, nil, context.now) {
+                return try page(&context, productContent(try context.availableToShopper(listed), variant, context))
+            }
+        }
+        return try cachedPage(&context) { context in
+            guard let listed = try context.environment.catalog.productByHandle(handle), !listed.variants.isEmpty else {
+                return nil
+            }
+            return try productContent(try context.availableToEveryone([listed])[0], variant, context)
+        }
+    }
+
+    static func productContent(_ product: Product, _ variant: Variant.ID?, _ context: RequestContext) throws -> PageContent {
+        let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
+        let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
+        return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
+                           node: Views.product(page, related: related, l10n: context.l10n))
+    }
+
+    /// The language whose folding rules a search uses: the visitor's first `Accept-Language`
+    /// that is Turkish, Spanish or English (so a Turkish visitor's "istanbul" finds "İstanbul"
+    /// and "ısık" finds "IŞIK"); English otherwise.
+    static func searchLocale(_ acceptLanguage: String?) -> SearchLocale {
+        for part in (acceptLanguage ?? "").split(separator: ",") {
+            let tag = part.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+            let language = tag.split(separator: "-").first.map(String.init) ?? tag
+            if let locale = SearchLocale(rawValue: language) { return locale }
+        }
+        return .english
+    }
+
+    /// Up to 8 products from the same category, those sharing the most tags first, then those in
+    /// stock, then the best rated; never the product itself (issue #4).
+    static func relatedProducts(to product: Product, _ catalog: CatalogStore) throws -> [Product] {
+        guard let categoryID = product.categoryID else { return [] }
+        let candidates = try catalog.products(ProductQuery(categoryID: categoryID, sort: .rating, limit: 100)).products
+        let tags = Set(product.tags.map { $0.lowercased() })
+        return candidates.enumerated()
+            .filter { $0.element.id != product.id }
+            .map { (index: $0.offset, product: $0.element,
+                    shared: $0.element.tags.filter { tags.contains($0.lowercased()) }.count) }
+            .sorted { lhs, rhs in
+                if lhs.shared != rhs.shared { return lhs.shared > rhs.shared }
+                if lhs.product.isSoldOut != rhs.product.isSoldOut { return !lhs.product.isSoldOut }
+                return lhs.index < rhs.index
+            }
+            .prefix(8).map(\.product)
+    }
+
+    /// Best-rated products the visitor can buy and has not got in the cart; when they have
+    /// favorites, products from their favorites' categories first. Personal, so not cached.
+    static func homeRecommendations(_ context: inout RequestContext) throws -> Response {
+        let catalog = context.environment.catalog
+        let inCart = Set(try context.cart().lines.map(\.productID))
+        let favoriteIDs = try context.favoriteIDs()
+        let favoriteCategories = Set(try context.products(favoriteIDs).values.compactMap(\.categoryID))
+        let candidates = try catalog.products(ProductQuery(sort: .rating, inStockOnly: true, limit: 60)).products
+            .filter { !inCart.contains($0.id) }
+        let ranked = candidates.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.categoryID.map(favoriteCategories.contains) ?? false
+            let right = rhs.element.categoryID.map(favoriteCategories.contains) ?? false
+            return left != right ? left : lhs.offset < rhs.offset
+        }.map(\.element)
+        let categories = try catalog.categories()
+        let schedule = try context.campaignSchedule()
+        let page = context.models.homePage(categories: categories, featured: Array(ranked.prefix(12)),
+                                           campaigns: schedule.active, showingRecommendations: true,
+                                               timeZone: context.environment.timeZone)
+        return try self.page(&context, PageContent(title: context.l10n(.homeTitle), tab: .home,
+                                                   node: Views.home(page, l10n: context.l10n,
+                                                                    returnTo: SiteRoute.catalog(.homeRecommendations).path)))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import HTML
+import HTTPServer
+import ShopCore
+import ShopStore
+
+/// A signed-in shopper's orders and one order's page (guests see theirs with the emailed token).
+extension ShopApp {
+    static func ordersPage(_ context: inout RequestContext) throws -> Response {
+        guard let store = context.environment.orders else { return context.errorPage(.notFound) }
+        let user: User
+        switch try requireUser(&context, next: SiteRoute.orders(.list).path) {
+        case let .success(found): user = found
+        case let .failure(redirect): return redirect.response
+        }
+        let orders = try store.orders(user.id)
+        return try page(&context, PageContent(title: context.l10n(.ordersTitle), tab: .account,
+                                              node: Views.orders(orders, l10n: context.l10n, timeZone: context.environment.timeZone)))
+    }
+
+    /// An order: to its account's owner, or to anyone holding the guest link's token.
+    static func orderPage(_ context: inout RequestContext, number: String, token: String?) throws -> Response {
+        guard let store = context.environment.orders, let order = try store.order(number) else { return context.errorPage(.notFound) }
+        var allowed = false
+        if let userID = order.userID, try context.currentUser()?.id == userID { allowed = true }
+        if !allowed, let token, !token.isEmpty,
+           let guest = try store.guestOrder(context.environment.crypto.sha256Hex(token)), guest.number == order.number {
+            allowed = true
+        }
+        guard allowed else { return context.errorPage(.notFound) }
+        return try page(&context, PageContent(
+            title: context.l10n(.orderTitle, ["number": order.number]), tab: .account,
+            node: Views.order(order, payment: context.environment.paymentInstructions, isGuestLink: token != nil,
+                              l10n: context.l10n, timeZone: context.environment.timeZone)))
+    }
+}

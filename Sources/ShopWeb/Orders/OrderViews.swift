@@ -1,0 +1,82 @@
+import Foundation
+import HTML
+import ShopCore
+import ShopStore
+
+extension Views {
+    static func orders(_ orders: [Order], l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("auth stack")) {
+            h1(.class("page-title")) { l10n(.ordersTitle) }
+            if orders.isEmpty { div(.class("empty-state")) { p { l10n(.ordersEmpty) } } }
+            ul(.class("address-list")) {
+                for order in orders {
+                    li(.class("address-card")) {
+                        a(.href(SiteRoute.orders(.order(number: order.number, token: nil)).path)) { strong { order.number } }
+                        span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
+                        span { l10n.money(order.total) }
+                        span(.class("status-pill status-warn")) { statusText(order.status, l10n) }
+                    }
+                }
+            }
+        }
+    }
+
+    static func statusText(_ status: OrderStatus, _ l10n: Localizer) -> String {
+        switch status {
+        case .awaitingPayment: l10n(.checkoutAwaitingPayment)
+        case .paid: l10n(.orderStatusPaid)
+        case .shipped: l10n(.orderStatusShipped)
+        case .cancelled: l10n(.orderStatusCancelled)
+        }
+    }
+
+    static func order(_ order: Order, payment: String, isGuestLink: Bool, l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("auth stack")) {
+            h1(.class("page-title")) { l10n(.orderTitle, ["number": order.number]) }
+            p {
+                span(.class("status-pill status-warn")) { statusText(order.status, l10n) }
+                " "
+                span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
+            }
+            if order.status == .awaitingPayment && !payment.isEmpty {
+                div(.class("form-card payment-card")) {
+                    h2 { l10n(.orderPaymentTitle) }
+                    for line in payment.split(separator: "\n", omittingEmptySubsequences: false) { p { String(line) } }
+                }
+            }
+            div(.class("form-card")) {
+                ul(.class("review-lines")) {
+                    for line in order.lines {
+                        li {
+                            span {
+                                strong { line.title }
+                                span(.class("muted small")) {
+                                    " " + [line.variantTitle, line.sku ?? "", "\(line.quantity) × \(l10n.money(line.unitPrice))"]
+                                        .filter { !$0.isEmpty }.joined(separator: " · ")
+                                }
+                            }
+                            span(.class("review-amount")) { l10n.money(line.total) }
+                        }
+                    }
+                }
+                div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { l10n.money(order.subtotal) } }
+                if let code = order.voucherCode {
+                    div(.class("summary-row summary-discount")) {
+                        span { l10n(.cartDiscount, ["code": code]) }
+                        span { "−" + l10n.money(order.discount) }
+                    }
+                }
+                div(.class("summary-row")) {
+                    span { l10n(.checkoutShippingLine, ["method": order.shippingMethodName]) }
+                    span { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
+                }
+                div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong { l10n.money(order.total) } }
+            }
+            div(.class("form-card")) {
+                p(.class("muted small")) { l10n(.orderShipTo) }
+                for line in order.shippingAddress.lines { p { line } }
+            }
+            if isGuestLink { p(.class("muted small")) { l10n(.orderLinkSaved) } }
+        }
+    }
+}
