@@ -52,7 +52,7 @@ let package = Package(
         // MARK: - server
 
         .target(name: "ShopStore", dependencies: ["ShopCore"]),
-        .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite"]),
+        .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
         .target(
             name: "ShopWeb",
@@ -69,7 +69,7 @@ let package = Package(
 
         .target(
             name: "ShopTestSupport",
-            dependencies: ["ShopCore", "ShopStore", "HTTPServer", "ShopWeb", "Sodium"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "ShopWeb", "Sodium"],
             path: "Tests/ShopTestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(
             name: "ShopStoreTests",
-            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "ShopCore", "ShopTestSupport"]
+            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"]
         ),
         .testTarget(
             name: "ShopImportTests",
@@ -90,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
     ],

@@ -48,6 +48,14 @@ def wait_for(condition, seconds=15):
     raise AssertionError("timed out")
 
 
+def smtp_server(workdir, port):
+    """A started server (no demo catalog) that delivers through the SMTP sink on `port`."""
+    server = Server(workdir, extra_args=["--no-demo", "--smtp-url", f"smtp://127.0.0.1:{port}",
+                                         "--mail-from", "shop@shoppable.test"])
+    server.start()
+    return server
+
+
 def register(client, name="Ana Lima", address="ana@example.com", password="Blue9sky!"):
     _, _, page = client.get("/account/register")
     return client.post("/account/register", {"csrf_token": csrf(page), "name": name, "email": address,
@@ -57,9 +65,7 @@ def register(client, name="Ana Lima", address="ana@example.com", password="Blue9
 def test_registration_email_arrives_over_smtp_and_its_link_verifies(smtp_sink):
     sink, port = smtp_sink
     with tempfile.TemporaryDirectory() as workdir:
-        server = Server(workdir, extra_args=["--no-demo", "--smtp-url", f"smtp://127.0.0.1:{port}",
-                                             "--mail-from", "shop@shoppable.test"])
-        server.start()
+        server = smtp_server(workdir, port)
         try:
             client = Client(server.url)
             status, headers, _ = register(client)
@@ -112,5 +118,25 @@ def test_a_down_smtp_server_never_slows_a_page():
             status, _, _ = register(client, address="cem@example.com")
             assert status == 303 and time.time() - started < 2
             wait_for(lambda: "failed (attempt 1)" in server.log.read_text())
+        finally:
+            server.stop()
+
+
+def test_registering_with_a_taken_email_tells_the_owner_by_email(smtp_sink):
+    sink, port = smtp_sink
+    with tempfile.TemporaryDirectory() as workdir:
+        server = smtp_server(workdir, port)
+        try:
+            register(Client(server.url))
+            wait_for(lambda: len(sink.messages) == 1)
+            status, _, page = register(Client(server.url), name="Someone Else", password="Other9harbor")
+            assert status == 422 and "There is already an account with this email." in page
+
+            envelope = wait_for(lambda: len(sink.messages) == 2 and sink.messages[1])
+            assert envelope.rcpt_tos == ["ana@example.com"]
+            message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+            assert message["Subject"] == "Someone tried to create a Shoppable account with your email"
+            body = message.get_body(preferencelist=("plain",)).get_content()
+            assert re.search(r"http://127\.0\.0\.1:\d+/account/password/forgot", body)
         finally:
             server.stop()

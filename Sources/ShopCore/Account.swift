@@ -180,30 +180,3 @@ public enum AccountFieldError: Error, Hashable, Sendable {
     case passwordsDoNotMatch
     case passwordWrong
 }
-
-/// Throttling of failed sign-ins (issue #3): at most `limit` failures per key (an account's email,
-/// or a client address) within `window`; after that, sign-in for that key waits until the oldest
-/// counted failure leaves the window. Nothing is locked for longer than `window` after the last
-/// failure, so an attacker cannot lock a real user out for good.
-public struct SignInThrottle: Sendable, Equatable {
-    /// Failures allowed within the window (default 5).
-    public var limit: Int
-    /// The window, in seconds (default 15 minutes).
-    public var window: TimeInterval
-
-    /// Creates a policy.
-    public init(limit: Int = 5, window: TimeInterval = 15 * 60) {
-        self.limit = limit
-        self.window = window
-    }
-
-    /// When the next attempt is allowed, or nil when one is allowed now.
-    /// - Parameters:
-    ///   - failures: times of recent failures for one key (any order; older ones are ignored).
-    ///   - now: the current time.
-    public func retryAfter(failures: [Date], now: Date) -> Date? {
-        let recent = failures.filter { now.timeIntervalSince($0) < window }.sorted()
-        guard recent.count >= limit else { return nil }
-        return recent[recent.count - limit].addingTimeInterval(window)
-    }
-}

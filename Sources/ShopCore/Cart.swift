@@ -65,17 +65,41 @@ public struct Cart: Hashable, Sendable {
     /// - Throws: `CartError.quantityNotPositive`, `.soldOut`, `.quantityExceedsStock(available:)`
     ///   or `.quantityExceedsMaximum(_:)`; the cart is unchanged when it throws.
     public mutating func add(_ variant: Variant, of productID: Product.ID, quantity: Int) throws(CartError) {
-        guard quantity >= 1 else { throw .quantityNotPositive }
-        guard !variant.inventory.isSoldOut else { throw .soldOut }
+        let limit = try Cart.lineLimit(adding: quantity, of: variant)
         let existing = line(for: variant.id)?.quantity ?? 0
         let (wanted, overflow) = existing.addingReportingOverflow(quantity)
-        try Cart.check(overflow ? Int.max : wanted, against: variant, alreadyInCart: existing)
+        guard !overflow, wanted <= limit else {
+            throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: existing)
+        }
         if let index = lines.firstIndex(where: { $0.variantID == variant.id }) {
             lines[index].quantity = wanted
             lines[index].isSelected = true  // adding more means the shopper wants it
         } else {
             lines.append(LineItem(productID: productID, variantID: variant.id, quantity: wanted))
         }
+    }
+
+    /// The checks of ``add(_:of:quantity:)`` that do not depend on the cart, for stores that add
+    /// in one conditional write: the most the variant's line may hold after adding.
+    /// - Throws: `CartError.quantityNotPositive`, `.soldOut`, or the refusal for adding
+    ///   `quantity` to an empty line.
+    public static func lineLimit(adding quantity: Int, of variant: Variant) throws(CartError) -> Int {
+        guard quantity >= 1 else { throw .quantityNotPositive }
+        guard !variant.inventory.isSoldOut else { throw .soldOut }
+        let limit = quantityLimit(for: variant)
+        guard quantity <= limit else { throw addRefusal(adding: quantity, of: variant, alreadyInCart: 0) }
+        return limit
+    }
+
+    /// Why adding `quantity` to a line already holding `alreadyInCart` passes the line limit.
+    public static func addRefusal(adding quantity: Int, of variant: Variant, alreadyInCart: Int) -> CartError {
+        let (wanted, overflow) = alreadyInCart.addingReportingOverflow(quantity)
+        do {
+            try check(overflow ? Int.max : wanted, against: variant, alreadyInCart: alreadyInCart)
+        } catch {
+            return error
+        }
+        return .quantityExceedsMaximum(maximumQuantityPerLine)  // not reached when the sum is over the limit
     }
 
     /// Sets the quantity of `variant`'s line; 0 removes it.

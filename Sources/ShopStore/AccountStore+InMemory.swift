@@ -2,14 +2,15 @@ import ShopCore
 import Foundation
 
 extension AccountStore {
-    /// Accounts, tokens, sign-in failures and the outbox kept in memory (see
+    /// Accounts, tokens, throttle counts and the outbox kept in memory (see
     /// `InMemoryDatabase`), with the same semantics as the SQL stores:
     /// - times are kept to the whole second (`StoredTime`); a token is valid while `now` (to the
     ///   second) is before its `expiresAt`;
     /// - emails are unique compared like SQLite's `NOCASE` (ASCII letters without case);
     /// - ids start at 1 and are never reused; `users()` is ordered by `createdAt`, then id;
     /// - issuing a token deletes the account's earlier unused tokens of that purpose;
-    /// - `signInFailures(key, since)` returns failures at or after `since`, oldest first;
+    /// - `countAttempt` decides by `ThrottleRules`; `purgeAttempts(before)` keeps attempts at or
+    ///   after `before`;
     /// - `markSent`/`markFailed` of an unknown message do nothing.
     /// Each operation runs under the database's lock, so multi-part changes are all or nothing.
     /// - Parameter database: the state to keep them in: the SAME value given to
@@ -76,16 +77,38 @@ extension AccountStore {
                     state.deleteSessions { $0.userID == userID && $0.id != keeping }
                 }
             },
-            recordSignInFailure: { keys, date in
+            countAttempt: { checks, at in
                 database.withLock { state in
-                    for key in keys { state.signInFailures[key, default: []].append(StoredTime.normalized(date)) }
+                    let retry = ThrottleRules.retryAfter(checks, at: at) { key, since in
+                        (state.throttleEvents[key] ?? []).filter { $0 >= since }
+                    }
+                    if retry == nil {
+                        for check in checks { state.throttleEvents[check.key, default: []].append(StoredTime.normalized(at)) }
+                    }
+                    return retry
                 }
             },
-            signInFailures: { key, since in
-                let since = StoredTime.normalized(since)
-                return database.withLock { state in (state.signInFailures[key] ?? []).filter { $0 >= since }.sorted() }
+            clearAttempts: { key in database.withLock { $0.throttleEvents[key] = nil } },
+            uncountAttempt: { key, at in
+                let at = StoredTime.normalized(at)
+                database.withLock { state in
+                    guard let index = state.throttleEvents[key]?.firstIndex(of: at) else { return }
+                    state.throttleEvents[key]?.remove(at: index)
+                    if state.throttleEvents[key]?.isEmpty == true { state.throttleEvents[key] = nil }
+                }
             },
-            clearSignInFailures: { key in database.withLock { $0.signInFailures[key] = nil } },
+            purgeAttempts: { before in
+                let before = StoredTime.normalized(before)
+                return database.withLock { state in
+                    var purged = 0
+                    for (key, times) in state.throttleEvents {
+                        let kept = times.filter { $0 >= before }
+                        purged += times.count - kept.count
+                        state.throttleEvents[key] = kept.isEmpty ? nil : kept
+                    }
+                    return purged
+                }
+            },
             enqueue: { message in database.withLock { $0.enqueue(message) } },
             dueMessages: { now, limit in
                 let now = StoredTime.normalized(now)

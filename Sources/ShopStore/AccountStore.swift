@@ -90,7 +90,7 @@ public enum AccountStoreError: Error, Hashable, Sendable {
     case userNotFound
 }
 
-/// Accounts, their single-use tokens, sign-in failure records and the email outbox.
+/// Accounts, their single-use tokens, throttle counts and the email outbox.
 public struct AccountStore: Sendable {
     /// Creates an account, stores its email-verification token and queues the verification
     /// email, in one transaction. - Throws: `AccountStoreError.emailTaken`.
@@ -118,12 +118,19 @@ public struct AccountStore: Sendable {
     public var resetPassword: @Sendable (_ tokenHash: String, _ newPasswordHash: String, _ now: Date) throws -> User?
     /// Sets a new password hash and deletes the account's other sessions (all but `keeping`).
     public var changePassword: @Sendable (User.ID, _ newPasswordHash: String, _ keeping: Session.ID?) throws -> Void
-    /// Records a failed sign-in under each key (e.g. `"email:ana@example.com"`, `"ip:203.0.113.9"`).
-    public var recordSignInFailure: @Sendable (_ keys: [String], _ at: Date) throws -> Void
-    /// Failed sign-ins recorded under `key` since the date.
-    public var signInFailures: @Sendable (_ key: String, _ since: Date) throws -> [Date]
-    /// Forgets the failures under `key` (after a successful sign-in).
-    public var clearSignInFailures: @Sendable (_ key: String) throws -> Void
+    /// Counts an attempt (a sign-in, a registration, an email asked for) under every check's key
+    /// when each key is still under its limit, and counts nothing otherwise — the check and the
+    /// count are ONE step, so concurrent attempts cannot all pass a check made before any of
+    /// them was counted. Returns nil when counted, else when every key allows an attempt again
+    /// (`RateLimit.retryAfter`, the latest over the refusing keys).
+    public var countAttempt: @Sendable (_ checks: [ThrottleCheck], _ at: Date) throws -> Date?
+    /// Forgets every attempt counted under `key` (a successful sign-in clears its account's).
+    public var clearAttempts: @Sendable (_ key: String) throws -> Void
+    /// Forgets one attempt counted under `key` at `at` (to the second), if there is one: a
+    /// successful sign-in gives its client address the attempt back.
+    public var uncountAttempt: @Sendable (_ key: String, _ at: Date) throws -> Void
+    /// Forgets attempts counted before the date (they are outside every window); returns how many.
+    public var purgeAttempts: @Sendable (_ before: Date) throws -> Int
     /// Queues an email on its own.
     public var enqueue: @Sendable (OutboxDraft) throws -> Void
     /// Messages due for delivery (`nextAttemptAt` ≤ now, not sent), oldest first.
@@ -145,9 +152,10 @@ public struct AccountStore: Sendable {
         passwordResetUser: @escaping @Sendable (String, Date) throws -> User?,
         resetPassword: @escaping @Sendable (String, String, Date) throws -> User?,
         changePassword: @escaping @Sendable (User.ID, String, Session.ID?) throws -> Void,
-        recordSignInFailure: @escaping @Sendable ([String], Date) throws -> Void,
-        signInFailures: @escaping @Sendable (String, Date) throws -> [Date],
-        clearSignInFailures: @escaping @Sendable (String) throws -> Void,
+        countAttempt: @escaping @Sendable ([ThrottleCheck], Date) throws -> Date?,
+        clearAttempts: @escaping @Sendable (String) throws -> Void,
+        uncountAttempt: @escaping @Sendable (String, Date) throws -> Void,
+        purgeAttempts: @escaping @Sendable (Date) throws -> Int,
         enqueue: @escaping @Sendable (OutboxDraft) throws -> Void,
         dueMessages: @escaping @Sendable (Date, Int) throws -> [OutboxMessage],
         markSent: @escaping @Sendable (OutboxMessage.ID, Date) throws -> Void,
@@ -163,9 +171,10 @@ public struct AccountStore: Sendable {
         self.passwordResetUser = passwordResetUser
         self.resetPassword = resetPassword
         self.changePassword = changePassword
-        self.recordSignInFailure = recordSignInFailure
-        self.signInFailures = signInFailures
-        self.clearSignInFailures = clearSignInFailures
+        self.countAttempt = countAttempt
+        self.clearAttempts = clearAttempts
+        self.uncountAttempt = uncountAttempt
+        self.purgeAttempts = purgeAttempts
         self.enqueue = enqueue
         self.dueMessages = dueMessages
         self.markSent = markSent

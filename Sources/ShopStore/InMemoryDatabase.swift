@@ -2,7 +2,7 @@ import Foundation
 import ShopCore
 import Synchronization
 
-/// The sessions, carts, favorites, accounts, tokens, sign-in failures, outbox, addresses,
+/// The sessions, carts, favorites, accounts, tokens, throttle counts, outbox, addresses,
 /// orders, stock reservations, checkouts and stock changes of the in-memory stores, behind one
 /// `Mutex` — the in-memory counterpart of a `SQLiteDatabase` file.
 ///
@@ -46,7 +46,8 @@ struct InMemoryState {
     /// Ids start at 1 and are never reused (SQLite `AUTOINCREMENT`).
     var nextUserID: Int64 = 1
     var tokens: [InMemoryToken] = []
-    var signInFailures: [String: [Date]] = [:]
+    /// Attempts counted per throttle key (`AccountStore.countAttempt`), each to the second.
+    var throttleEvents: [String: [Date]] = [:]
     var outbox: [InMemoryOutboxRow] = []
     var nextOutboxID: Int64 = 1
 
@@ -60,6 +61,10 @@ struct InMemoryState {
     var orderKeys: [String: Order.ID] = [:]
     /// Each shopper's stock reservation (times rounded down to the second).
     var reservations: [Shopper: [InMemoryReservation]] = [:]
+    /// The place the next new hold takes in the order holds were taken (SQLite's row id).
+    var nextReservationSequence: Int64 = 1
+    /// Holds that lowering the stock trimmed, per shopper and variant, until told.
+    var reservationTrims: [Shopper: [Variant.ID: InMemoryTrim]] = [:]
     /// Checkouts in progress.
     var checkouts: [Shopper: CheckoutState] = [:]
     /// Stock changed by orders and `setStock`, per variant, over the catalog's (see `InMemoryStock`).
@@ -76,6 +81,9 @@ struct InMemoryState {
             sessions[id] = nil
             carts[.guest(id)] = nil
             favorites[.guest(id)] = nil
+            reservations[.guest(id)] = nil
+            reservationTrims[.guest(id)] = nil
+            checkouts[.guest(id)] = nil
         }
         return doomed.count
     }
@@ -179,6 +187,36 @@ struct InMemoryState {
         return max(quantity - reserved, 0)
     }
 
+    /// Trims the live holds on a variant, latest taken first (`OrderRules.keptHolds`), until they
+    /// fit `stock`, recording a trim for each shopper; returns how many holds were trimmed.
+    mutating func trimReservations(of variantID: Variant.ID, toFit stock: Int, now: Date) -> Int {
+        let now = StoredTime.unixSeconds(now)
+        var holds: [(shopper: Shopper, line: InMemoryReservation)] = []
+        for (shopper, lines) in reservations {
+            for line in lines where line.variantID == variantID && StoredTime.unixSeconds(line.expiresAt) > now {
+                holds.append((shopper, line))
+            }
+        }
+        holds.sort { $0.line.sequence < $1.line.sequence }
+        let kept = OrderRules.keptHolds(holds.map(\.line.quantity), stock: stock)
+        var trimmed = 0
+        for (hold, kept) in zip(holds, kept) where kept < hold.line.quantity {
+            trimmed += 1
+            var lines = reservations[hold.shopper] ?? []
+            if kept == 0 {
+                lines.removeAll { $0.variantID == variantID }
+            } else if let index = lines.firstIndex(where: { $0.variantID == variantID }) {
+                lines[index].quantity = kept
+            }
+            reservations[hold.shopper] = lines.isEmpty ? nil : lines
+            // Trimmed again before being told: the first `held` stays, the latest `kept` counts.
+            let earlier = reservationTrims[hold.shopper]?[variantID]
+            reservationTrims[hold.shopper, default: [:]][variantID] = InMemoryTrim(
+                held: earlier?.held ?? hold.line.quantity, kept: min(kept, earlier?.kept ?? kept), expiresAt: hold.line.expiresAt)
+        }
+        return trimmed
+    }
+
     /// SQLite's `NOCASE`: only the 26 ASCII capitals fold to lower case.
     static func nocase(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
@@ -225,6 +263,15 @@ struct InMemoryOrder {
 struct InMemoryReservation {
     var variantID: Variant.ID
     var quantity: Int
+    var expiresAt: Date
+    /// The hold's place in the order holds were taken (kept when renewed).
+    var sequence: Int64
+}
+
+struct InMemoryTrim {
+    var held: Int
+    var kept: Int
+    /// The trimmed hold's end: the trim lapses with it.
     var expiresAt: Date
 }
 

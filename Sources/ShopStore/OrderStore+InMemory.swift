@@ -44,16 +44,30 @@ extension OrderStore {
                         if available < quantity {
                             short[variantID] = available
                         } else {
-                            held.append(InMemoryReservation(variantID: variantID, quantity: quantity, expiresAt: expiresAt))
+                            held.append(InMemoryReservation(variantID: variantID, quantity: quantity, expiresAt: expiresAt,
+                                                            sequence: 0))
                         }
                     }
                     guard short.isEmpty else { return ReservationResult.insufficientStock(short) }
+                    // A variant held again keeps its place in the order holds were taken.
+                    let previous = state.reservations[shopper] ?? []
+                    for index in held.indices {
+                        if let kept = previous.first(where: { $0.variantID == held[index].variantID }) {
+                            held[index].sequence = kept.sequence
+                        } else {
+                            held[index].sequence = state.nextReservationSequence
+                            state.nextReservationSequence += 1
+                        }
+                    }
                     state.reservations[shopper] = held.isEmpty ? nil : held
                     return .reserved(until: expiresAt)
                 }
             },
             releaseReservation: { shopper in
-                database.withLock { $0.reservations[shopper] = nil }
+                database.withLock { state in
+                    state.reservations[shopper] = nil
+                    state.reservationTrims[shopper] = nil
+                }
             },
             sweepExpiredReservations: { now in
                 database.withLock { state in
@@ -63,6 +77,10 @@ extension OrderStore {
                         let live = lines.filter { StoredTime.unixSeconds($0.expiresAt) > now }
                         swept += lines.count - live.count
                         state.reservations[shopper] = live.isEmpty ? nil : live
+                    }
+                    for (shopper, trims) in state.reservationTrims {
+                        let live = trims.filter { StoredTime.unixSeconds($0.value.expiresAt) > now }
+                        state.reservationTrims[shopper] = live.isEmpty ? nil : live
                     }
                     return swept
                 }
@@ -103,19 +121,31 @@ extension OrderStore {
                     newestFirst(state.orders.lazy.map(\.order).filter { status == nil || $0.status == status })
                 }
             },
-            setStock: { sku, quantity in
+            setStock: { sku, quantity, now in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
                 let sku = sku.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !sku.isEmpty else { return 0 }
+                guard !sku.isEmpty else { return StockUpdate(variants: 0, trimmedHolds: 0) }
                 let variants = try index.variants(sku: sku)
                 return database.withLock { state in
+                    var trimmed = 0
                     for variant in variants {
                         let allowsBackorder = if case let .tracked(_, backorder) = state.inventory(of: variant) { backorder } else { false }
                         state.stock[variant.id] = InMemoryStock(
                             catalogInventory: variant.inventory,
                             inventory: .tracked(quantity: quantity, allowsBackorder: allowsBackorder))
+                        if !allowsBackorder { trimmed += state.trimReservations(of: variant.id, toFit: quantity, now: now) }
                     }
-                    return variants.count
+                    return StockUpdate(variants: variants.count, trimmedHolds: trimmed)
+                }
+            },
+            takeReservationTrims: { shopper, now in
+                let now = StoredTime.unixSeconds(now)
+                return database.withLock { state in
+                    defer { state.reservationTrims[shopper] = nil }
+                    return (state.reservationTrims[shopper] ?? [:])
+                        .filter { StoredTime.unixSeconds($0.value.expiresAt) > now }
+                        .map { ReservationTrim(variantID: $0.key, held: $0.value.held, kept: $0.value.kept) }
+                        .sorted { $0.variantID.rawValue < $1.variantID.rawValue }
                 }
             },
             checkout: { shopper in
@@ -190,6 +220,7 @@ extension OrderStore {
             state.carts[draft.shopper] = kept == Cart() ? nil : kept
         }
         state.reservations[draft.shopper] = nil
+        state.reservationTrims[draft.shopper] = nil
         if let confirmation = draft.confirmation { state.enqueue(confirmation.fillingOrderNumber(order.number)) }
         return .placed(order)
     }

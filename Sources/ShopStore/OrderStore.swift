@@ -79,17 +79,49 @@ public enum ReservationResult: Hashable, Sendable {
     case insufficientStock([Variant.ID: Int])
 }
 
+/// A shopper's hold that lowering the stock trimmed (issue #8): holds are trimmed latest first
+/// until the live ones fit the new stock, and the shopper is told at their next checkout step.
+public struct ReservationTrim: Hashable, Sendable {
+    public var variantID: Variant.ID
+    /// How many the shopper held.
+    public var held: Int
+    /// How many are still held for them (0 = none), fewer than `held`.
+    public var kept: Int
+
+    public init(variantID: Variant.ID, held: Int, kept: Int) {
+        self.variantID = variantID
+        self.held = held
+        self.kept = kept
+    }
+}
+
+/// What `OrderStore.setStock` changed.
+public struct StockUpdate: Hashable, Sendable {
+    /// Variants with the SKU (0 = unknown SKU: nothing changed).
+    public var variants: Int
+    /// Holds made smaller or dropped so that the live holds fit the new stock.
+    public var trimmedHolds: Int
+
+    public init(variants: Int, trimmedHolds: Int) {
+        self.variants = variants
+        self.trimmedHolds = trimmedHolds
+    }
+}
+
 /// Orders, stock reservations and stock changes (issue #5). Stock never goes below zero: every
 /// decrement is a conditional `UPDATE … WHERE stock - reserved_by_others >= ?` inside the order's
 /// transaction, never read-then-write.
 public struct OrderStore: Sendable {
     /// Holds `lines` for the shopper until `until` (replacing their previous reservation), if
     /// stock minus other shoppers' live reservations covers them. Untracked and backorderable
-    /// variants need no reservation.
+    /// variants need no reservation. A variant the shopper already holds keeps its place in the
+    /// order holds were taken (renewing does not make a hold "latest" for `setStock`).
     public var reserve: @Sendable (_ shopper: Shopper, _ lines: [StockRequest], _ until: Date, _ now: Date) throws -> ReservationResult
-    /// Drops the shopper's reservation (cart changed, checkout left).
+    /// Drops the shopper's reservation (cart changed, checkout left) and what trimming it left
+    /// to tell them.
     public var releaseReservation: @Sendable (Shopper) throws -> Void
-    /// Deletes reservations that expired before `now`; returns how many.
+    /// Deletes reservations that expired before `now`, and trims whose hold would have expired
+    /// by then; returns how many reservations.
     public var sweepExpiredReservations: @Sendable (_ now: Date) throws -> Int
     /// What each variant can still be bought in, for everyone but `shopper`: stock minus live
     /// reservations of others; nil for variants without a stock limit.
@@ -97,7 +129,7 @@ public struct OrderStore: Sendable {
     /// Places the order in ONE transaction: idempotency check; price re-check; conditional stock
     /// decrement (counting the shopper's own reservation as theirs); order and line snapshots;
     /// the ordered lines removed from the shopper's cart (other lines stay); the reservation
-    /// deleted; the confirmation queued.
+    /// and its trims deleted; the confirmation queued.
     public var placeOrder: @Sendable (OrderDraft, _ now: Date) throws -> PlaceOrderResult
     /// The order with this number.
     public var order: @Sendable (_ number: String) throws -> Order?
@@ -107,9 +139,14 @@ public struct OrderStore: Sendable {
     public var guestOrder: @Sendable (_ tokenHash: String) throws -> Order?
     /// Every order (optionally of one status), newest first (operators).
     public var allOrders: @Sendable (OrderStatus?) throws -> [Order]
-    /// Sets the stock of the variant with this SKU (trimmed, case-sensitive); returns how many
-    /// variants changed (0 = unknown SKU).
-    public var setStock: @Sendable (_ sku: String, _ quantity: Int) throws -> Int
+    /// Sets the stock of the variants with this SKU (trimmed, case-sensitive) and, in the same
+    /// transaction, trims the live holds on them — the latest taken first, partly or wholly —
+    /// until they fit the new stock, so that what is left stays sellable; each trimmed shopper
+    /// gets a `ReservationTrim` to be told at their next step (`takeReservationTrims`).
+    public var setStock: @Sendable (_ sku: String, _ quantity: Int, _ now: Date) throws -> StockUpdate
+    /// The shopper's trims that have not lapsed with their hold, by variant id, forgetting them:
+    /// each is told once.
+    public var takeReservationTrims: @Sendable (Shopper, _ now: Date) throws -> [ReservationTrim]
     /// The shopper's checkout in progress (survives reloads and the back button), or nil.
     public var checkout: @Sendable (Shopper) throws -> CheckoutState?
     /// Stores (or, with nil, forgets) the shopper's checkout.
@@ -125,7 +162,8 @@ public struct OrderStore: Sendable {
         orders: @escaping @Sendable (User.ID) throws -> [Order],
         guestOrder: @escaping @Sendable (String) throws -> Order?,
         allOrders: @escaping @Sendable (OrderStatus?) throws -> [Order],
-        setStock: @escaping @Sendable (String, Int) throws -> Int,
+        setStock: @escaping @Sendable (String, Int, Date) throws -> StockUpdate,
+        takeReservationTrims: @escaping @Sendable (Shopper, Date) throws -> [ReservationTrim],
         checkout: @escaping @Sendable (Shopper) throws -> CheckoutState?,
         saveCheckout: @escaping @Sendable (Shopper, CheckoutState?) throws -> Void
     ) {
@@ -139,6 +177,7 @@ public struct OrderStore: Sendable {
         self.guestOrder = guestOrder
         self.allOrders = allOrders
         self.setStock = setStock
+        self.takeReservationTrims = takeReservationTrims
         self.checkout = checkout
         self.saveCheckout = saveCheckout
     }

@@ -43,6 +43,22 @@ public enum OrderRules {
         }
     }
 
+    /// How much of each live hold on a variant stays when its stock is set to `stock`: holds keep
+    /// theirs in the order they were taken while the stock lasts, so the latest are trimmed first,
+    /// partly or wholly, and the holds left never exceed the stock (issue #8).
+    /// - Parameters:
+    ///   - quantities: each live hold's quantity, earliest taken first.
+    ///   - stock: the new stock.
+    /// - Returns: each hold's kept quantity, in the same order.
+    public static func keptHolds(_ quantities: [Int], stock: Int) -> [Int] {
+        var left = max(stock, 0)
+        return quantities.map { quantity in
+            let kept = min(quantity, left)
+            left -= kept
+            return kept
+        }
+    }
+
     /// "M / Red" from a variant's option values (empty without options).
     public static func variantTitle(_ optionValues: [String]) -> String {
         optionValues.joined(separator: " / ")

@@ -7,7 +7,7 @@ extension SessionStore {
     /// - times are kept to the whole second (`StoredTime`);
     /// - `create` refuses a known id (`SessionStoreError.sessionAlreadyExists`) and a `userID`
     ///   that is not stored (`AccountStoreError.userNotFound`);
-    /// - `touch`, `delete` of an unknown id do nothing;
+    /// - `touch`, `renewCSRFToken`, `delete` of an unknown id do nothing;
     /// - `saveCart` and `setFavorite` throw `SessionStoreError.sessionNotFound` for an unknown
     ///   guest session and `AccountStoreError.userNotFound` for an unknown account;
     /// - `signIn` throws `AccountStoreError.userNotFound` when `newSession.userID` is nil or
@@ -39,6 +39,7 @@ extension SessionStore {
                     state.sessions[id]?.expiresAt = StoredTime.normalized(expiresAt)
                 }
             },
+            renewCSRFToken: { id, tokenHash in database.withLock { $0.sessions[id]?.csrfTokenHash = tokenHash } },
             delete: { id in database.withLock { _ = $0.deleteSessions { $0.id == id } } },
             deleteAll: { userID, keeping in
                 database.withLock { _ = $0.deleteSessions { $0.userID == userID && $0.id != keeping } }
@@ -71,6 +72,14 @@ extension SessionStore {
                 try database.withLock { state in
                     try state.requireShopper(shopper)
                     state.carts[shopper] = cart == Cart() ? nil : cart  // a voucher code stays without lines
+                }
+            },
+            changeCart: { shopper, changes in
+                try database.withLock { state in
+                    try state.requireShopper(shopper)
+                    // It does not know the catalog: every variant may get a line (see above).
+                    let changed = try (state.carts[shopper] ?? Cart()).applying(changes, variantExists: { _ in true })
+                    state.carts[shopper] = changed == Cart() ? nil : changed
                 }
             },
             favorites: { shopper in

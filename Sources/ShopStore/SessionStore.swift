@@ -5,16 +5,21 @@ public import ShopCore
 ///
 /// A guest session holds the guest's cart and favorites; a signed-in session points at the
 /// account, whose cart and favorites follow the shopper to any browser.
+///
+/// Stores keep secrets only as hashes (issue #8): the id is the SHA-256 of the cookie's token,
+/// and the CSRF token is kept as its SHA-256 too, so a copy of the database yields no live
+/// session and no form token. The raw values exist only in the visitor's cookies and pages.
 public struct Session: Hashable, Sendable {
-    /// The token: 32 lower-case hex digits (128 random bits).
+    /// The SHA-256 (64 lower-case hex digits) of the cookie's token (32 hex digits, 128 random
+    /// bits) — the web layer hashes the cookie to find the session.
     public typealias ID = Tagged<Session, String>
 
-    /// The token.
+    /// The hash of the cookie's token.
     public var id: ID
     /// The signed-in account, or nil for a guest.
     public var userID: User.ID?
-    /// The CSRF token every state-changing form of this session must carry (32+ URL-safe characters).
-    public var csrfToken: String
+    /// The SHA-256 (hex) of the CSRF token every state-changing form of this session must carry.
+    public var csrfTokenHash: String
     /// When it was created.
     public var createdAt: Date
     /// When it was last used.
@@ -26,11 +31,11 @@ public struct Session: Hashable, Sendable {
     public var isPersistent: Bool
 
     /// Creates a session value.
-    public init(id: ID, userID: User.ID? = nil, csrfToken: String, createdAt: Date, lastSeenAt: Date,
+    public init(id: ID, userID: User.ID? = nil, csrfTokenHash: String, createdAt: Date, lastSeenAt: Date,
                 expiresAt: Date, isPersistent: Bool = true) {
         self.id = id
         self.userID = userID
-        self.csrfToken = csrfToken
+        self.csrfTokenHash = csrfTokenHash
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
         self.expiresAt = expiresAt
@@ -75,6 +80,9 @@ public struct SessionStore: Sendable {
     public var find: @Sendable (Session.ID) throws -> Session?
     /// Records use of the session: new `lastSeenAt` and `expiresAt`.
     public var touch: @Sendable (Session.ID, _ lastSeenAt: Date, _ expiresAt: Date) throws -> Void
+    /// Gives the session a new CSRF token (its hash): when the visitor's browser no longer holds
+    /// the old one (a session from before hashed tokens, a cleared cookie). Unknown id: nothing.
+    public var renewCSRFToken: @Sendable (Session.ID, _ tokenHash: String) throws -> Void
     /// Deletes the session (sign-out) with its guest cart and favorites.
     public var delete: @Sendable (Session.ID) throws -> Void
     /// Deletes every session of an account except `keeping` ("sign out everywhere", password change).
@@ -87,8 +95,17 @@ public struct SessionStore: Sendable {
     public var signIn: @Sendable (SignIn) throws -> Void
     /// The shopper's cart (empty when they have none).
     public var loadCart: @Sendable (Shopper) throws -> Cart
-    /// Replaces the shopper's cart, in one transaction.
+    /// Replaces the shopper's whole cart, in one transaction (imports of a cart; tests).
+    /// Storefront changes use ``changeCart`` instead: replacing a cart loses what another
+    /// request changed since it was loaded.
     public var saveCart: @Sendable (Shopper, Cart) throws -> Void
+    /// Applies `changes` to the shopper's cart line by line, in one transaction: each change is
+    /// one conditional statement on that line in the database, so simultaneous requests that
+    /// change other lines, or add to the same line, never lose each other's work.
+    /// - Throws: `CartLineLimitExceeded` when an `.add` would pass its limit (nothing of the call
+    ///   is written then), `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound`
+    ///   for an unknown shopper.
+    public var changeCart: @Sendable (Shopper, [CartChange]) throws -> Void
     /// The shopper's favorite products, most recently added first.
     public var favorites: @Sendable (Shopper) throws -> [Product.ID]
     /// Adds (`true`) or removes (`false`) a favorite; adding one already there does nothing.
@@ -99,25 +116,91 @@ public struct SessionStore: Sendable {
         create: @escaping @Sendable (Session) throws -> Void,
         find: @escaping @Sendable (Session.ID) throws -> Session?,
         touch: @escaping @Sendable (Session.ID, Date, Date) throws -> Void,
+        renewCSRFToken: @escaping @Sendable (Session.ID, String) throws -> Void,
         delete: @escaping @Sendable (Session.ID) throws -> Void,
         deleteAll: @escaping @Sendable (User.ID, Session.ID?) throws -> Void,
         purgeExpired: @escaping @Sendable (Date) throws -> Int,
         signIn: @escaping @Sendable (SignIn) throws -> Void,
         loadCart: @escaping @Sendable (Shopper) throws -> Cart,
         saveCart: @escaping @Sendable (Shopper, Cart) throws -> Void,
+        changeCart: @escaping @Sendable (Shopper, [CartChange]) throws -> Void,
         favorites: @escaping @Sendable (Shopper) throws -> [Product.ID],
         setFavorite: @escaping @Sendable (Shopper, Product.ID, Bool, Date) throws -> Void
     ) {
         self.create = create
         self.find = find
         self.touch = touch
+        self.renewCSRFToken = renewCSRFToken
         self.delete = delete
         self.deleteAll = deleteAll
         self.purgeExpired = purgeExpired
         self.signIn = signIn
         self.loadCart = loadCart
         self.saveCart = saveCart
+        self.changeCart = changeCart
         self.favorites = favorites
         self.setFavorite = setFavorite
+    }
+}
+
+/// One change to a shopper's cart (see ``SessionStore/changeCart``).
+public enum CartChange: Hashable, Sendable {
+    /// Adds `quantity` (≥ 1) to the variant's line — creating it, ticked, after the others when
+    /// there is none — only if the line then holds at most `limit` (from
+    /// `Cart.lineLimit(adding:of:)`); adding ticks the line. A variant that no longer exists is
+    /// left out, as `saveCart` does.
+    case add(productID: Product.ID, variantID: Variant.ID, quantity: Int, limit: Int)
+    /// Sets the line's quantity (≥ 1); nothing when the line is gone.
+    case setQuantity(Variant.ID, Int)
+    /// Removes the line, if any.
+    case remove(Variant.ID)
+    /// Ticks or unticks one line, or every line (nil).
+    case setSelected(Variant.ID?, Bool)
+    /// Sets (or, nil, clears) the voucher code.
+    case setVoucher(VoucherCode?)
+}
+
+/// An add that would take its line past the limit; nothing of that `changeCart` call was written.
+public struct CartLineLimitExceeded: Error, Equatable, Sendable {
+    /// How many the line holds now.
+    public var inCart: Int
+    public init(inCart: Int) { self.inCart = inCart }
+}
+
+extension Cart {
+    /// `changes` applied to this cart value, with the rules every store keeps: the reference for
+    /// the in-memory store, and what the SQLite statements do line by line.
+    /// - Parameter variantExists: whether a variant may get a new line (gone ones are left out).
+    /// - Throws: `CartLineLimitExceeded`.
+    public func applying(_ changes: [CartChange], variantExists: (Variant.ID) -> Bool) throws(CartLineLimitExceeded) -> Cart {
+        var lines = self.lines
+        var code = voucherCode
+        for change in changes {
+            switch change {
+            case let .add(productID, variantID, quantity, limit):
+                if let index = lines.firstIndex(where: { $0.variantID == variantID }) {
+                    let (sum, overflow) = lines[index].quantity.addingReportingOverflow(quantity)
+                    guard !overflow, sum <= limit else { throw CartLineLimitExceeded(inCart: lines[index].quantity) }
+                    lines[index].quantity = sum
+                    lines[index].isSelected = true
+                } else {
+                    guard quantity <= limit else { throw CartLineLimitExceeded(inCart: 0) }
+                    if variantExists(variantID) {
+                        lines.append(LineItem(productID: productID, variantID: variantID, quantity: quantity))
+                    }
+                }
+            case let .setQuantity(variantID, quantity):
+                if let index = lines.firstIndex(where: { $0.variantID == variantID }) { lines[index].quantity = quantity }
+            case let .remove(variantID):
+                lines.removeAll { $0.variantID == variantID }
+            case let .setSelected(variantID, isSelected):
+                for index in lines.indices where variantID == nil || lines[index].variantID == variantID {
+                    lines[index].isSelected = isSelected
+                }
+            case let .setVoucher(newCode):
+                code = newCode
+            }
+        }
+        return Cart(lines: lines, voucherCode: code)
     }
 }

@@ -4,8 +4,8 @@ import ShopCore
 import SQLite
 
 extension AccountStore {
-    /// Accounts, tokens, sign-in failures and the outbox in a SQLite database (schema:
-    /// `ShopSchema` migration 3, migrated beforehand). Every write is one transaction
+    /// Accounts, tokens, throttle counts and the outbox in a SQLite database (schema:
+    /// `ShopSchema` migrations 3 and 8, migrated beforehand). Every write is one transaction
     /// (`BEGIN IMMEDIATE`, through the process's `WriterGate`), so `register`, `issueToken`,
     /// `verifyEmail`, `resetPassword` and `changePassword` are all or nothing.
     ///
@@ -15,7 +15,8 @@ extension AccountStore {
     ///   passes normalized lower-case addresses), and `credentials` looks them up the same way.
     /// - Ids start at 1 and are never reused; `users()` is ordered by `createdAt`, then id.
     /// - Issuing a token deletes the account's earlier unused tokens of that purpose.
-    /// - `signInFailures(key, since)` returns failures at or after `since`, oldest first.
+    /// - `countAttempt` decides by `ThrottleRules` inside one write transaction; `purgeAttempts(before)`
+    ///   keeps attempts at or after `before`.
     /// - `markSent`/`markFailed` of an unknown message do nothing.
     /// - Parameter database: the migrated database.
     public static func sqlite(_ database: SQLiteDatabase) -> AccountStore {
@@ -108,25 +109,46 @@ extension AccountStore {
                     }
                 }
             },
-            recordSignInFailure: { keys, date in
+            countAttempt: { checks, at in
                 try database.withConnection { connection in
+                    // BEGIN IMMEDIATE: no other writer runs between the count read here and the
+                    // insert, so the check and the count are one step.
                     try connection.transaction {
-                        let insert = try connection.prepare("INSERT INTO sign_in_failures (key, at) VALUES (?, ?)")
-                        for key in keys { try insert.run([.text(key), .integer(StoredTime.unixSeconds(date))]) }
+                        let counted = try connection.prepare("SELECT at FROM throttle_events WHERE key = ? AND at >= ?")
+                        let retry = try ThrottleRules.retryAfter(checks, at: at) { key, since in
+                            try counted.query([.text(key), .integer(StoredTime.unixSeconds(since))])
+                                .map { StoredTime.date(unixSeconds: try $0.int64(0)) }
+                        }
+                        guard retry == nil else { return retry }
+                        let insert = try connection.prepare("INSERT INTO throttle_events (key, at) VALUES (?, ?)")
+                        for check in checks { try insert.run([.text(check.key), .integer(StoredTime.unixSeconds(at))]) }
+                        return nil
                     }
                 }
             },
-            signInFailures: { key, since in
-                try database.withConnection { connection in
-                    try connection.prepare("SELECT at FROM sign_in_failures WHERE key = ? AND at >= ? ORDER BY at")
-                        .query([.text(key), .integer(StoredTime.unixSeconds(since))])
-                        .map { StoredTime.date(unixSeconds: try $0.int64(0)) }
-                }
-            },
-            clearSignInFailures: { key in
+            clearAttempts: { key in
                 try database.withConnection { connection in
                     try connection.transaction {
-                        try connection.prepare("DELETE FROM sign_in_failures WHERE key = ?").run([.text(key)])
+                        try connection.prepare("DELETE FROM throttle_events WHERE key = ?").run([.text(key)])
+                    }
+                }
+            },
+            uncountAttempt: { key, at in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("""
+                            DELETE FROM throttle_events
+                            WHERE rowid = (SELECT rowid FROM throttle_events WHERE key = ?1 AND at = ?2 LIMIT 1)
+                            """).run([.text(key), .integer(StoredTime.unixSeconds(at))])
+                    }
+                }
+            },
+            purgeAttempts: { before in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM throttle_events WHERE at < ?")
+                            .run([.integer(StoredTime.unixSeconds(before))])
+                        return connection.changes
                     }
                 }
             },

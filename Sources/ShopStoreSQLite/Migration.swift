@@ -1,17 +1,21 @@
-import SQLite
+public import SQLite
 
 /// One numbered schema change. Versions start at 1 and increase; a migration, once released,
 /// is never edited (add a new one instead).
-public struct Migration: Sendable, Hashable {
+public struct Migration: Sendable {
     /// The schema version this migration brings the database to.
     public var version: Int
     /// The SQL script (several `;`-separated statements allowed).
     public var sql: String
+    /// Work SQL cannot express (SQLite has no SHA-256), run right after `sql` in the same
+    /// transaction; nil for most migrations.
+    public var step: (@Sendable (Connection) throws -> Void)?
 
     /// Creates a migration.
-    public init(version: Int, sql: String) {
+    public init(version: Int, sql: String, step: (@Sendable (Connection) throws -> Void)? = nil) {
         self.version = version
         self.sql = sql
+        self.step = step
     }
 }
 
@@ -46,7 +50,7 @@ extension SQLiteDatabase {
             throw SQLiteStoreError.invalidMigrations("expected version \(index + 1), found \(migration.version)")
         }
         return try withConnection { connection in
-            try connection.transaction {
+            let applied = try connection.transaction {
                 try connection.execute("""
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version INTEGER PRIMARY KEY,
@@ -57,6 +61,7 @@ extension SQLiteDatabase {
                 var appliedNow: [Int] = []
                 for migration in migrations where !applied.contains(migration.version) {
                     try connection.execute(migration.sql)
+                    try migration.step?(connection)
                     try connection.prepare("""
                         INSERT INTO schema_migrations (version, applied_at) VALUES (?, CAST(strftime('%s', 'now') AS INTEGER))
                         """).run([SQLValue(migration.version)])
@@ -64,6 +69,13 @@ extension SQLiteDatabase {
                 }
                 return appliedNow
             }
+            if !applied.isEmpty {
+                // What the migrations removed (migration 10: raw session ids) leaves the
+                // write-ahead log and reaches the main file now. Best effort: a reader of another
+                // process may keep part of the log until its next checkpoint.
+                _ = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)").first()
+            }
+            return applied
         }
     }
 

@@ -33,8 +33,12 @@ extension OrderStore {
     ///   `AccountStoreError.userNotFound` when `draft.userID` is not stored.
     /// - `setStock` sets `stock` of every variant with the SKU (trimmed, case-sensitive) and
     ///   makes it tracked (a count means "sell at most this many"; the backorder policy is kept);
-    ///   the variants trigger bumps `catalog_state.version`. Throws `OrderStoreError.invalidQuantity`
-    ///   for a negative count.
+    ///   the variants trigger bumps `catalog_state.version`. In the same transaction it trims the
+    ///   live holds of each non-backorder variant, latest first (`OrderRules.keptHolds`; a hold's
+    ///   place is its row id, kept when `reserve` renews it), recording one `reservation_trims`
+    ///   row per shopper and variant. Throws `OrderStoreError.invalidQuantity` for a negative count.
+    /// - `takeReservationTrims` deletes the shopper's trims and returns those whose hold had not
+    ///   expired, by variant id; `releaseReservation`, `placeOrder` and the sweep delete them too.
     /// - `sweepExpiredReservations` deletes those with `expires_at <= now` (no longer live).
     /// - `saveCheckout` stamps `updated_at` with the wall clock (informational) and throws `SessionStoreError.sessionNotFound` / `AccountStoreError.userNotFound`
     ///   for an unknown shopper; a stored state that no longer decodes throws
@@ -49,9 +53,9 @@ extension OrderStore {
                         return try connection.transaction {
                             try SQLOrders.requireOwner(shopper, connection)
                             let owner = SQLOrders.Owner(shopper)
-                            try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
                             let untilSeconds = StoredTime.unixSeconds(until)
                             var short: [Variant.ID: Int] = [:]
+                            var held: [(Variant.ID, Int)] = []
                             for (variantID, quantity) in wanted {
                                 guard let stock = try SQLOrders.stock(of: variantID, connection), stock.isPublished else {
                                     short[variantID] = 0
@@ -61,14 +65,25 @@ extension OrderStore {
                                 let available = try SQLOrders.available(variantID, excluding: owner, now: now, connection) ?? 0
                                 if available < quantity {
                                     short[variantID] = available
-                                    continue
+                                } else {
+                                    held.append((variantID, quantity))
                                 }
-                                try connection.prepare("""
-                                    INSERT INTO stock_reservations (\(owner.column), variant_id, quantity, expires_at)
-                                    VALUES (?, ?, ?, ?)
-                                    """).run([owner.value, .integer(variantID.rawValue), SQLValue(quantity), .integer(untilSeconds)])
                             }
                             if !short.isEmpty { throw SQLOrders.Rollback(result: ReservationResult.insufficientStock(short)) }
+                            // Rows of variants held again are updated in place: their id keeps the
+                            // order holds were taken in, which setStock trims by.
+                            try connection.prepare("""
+                                DELETE FROM stock_reservations
+                                WHERE \(owner.column) = ? AND variant_id NOT IN (SELECT value FROM json_each(?))
+                                """).run([owner.value, SQLCatalog.jsonIDs(held.map(\.0.rawValue))])
+                            let upsert = try connection.prepare("""
+                                INSERT INTO stock_reservations (\(owner.column), variant_id, quantity, expires_at) VALUES (?, ?, ?, ?)
+                                ON CONFLICT (\(owner.column), variant_id) WHERE \(owner.column) IS NOT NULL
+                                DO UPDATE SET quantity = excluded.quantity, expires_at = excluded.expires_at
+                                """)
+                            for (variantID, quantity) in held {
+                                try upsert.run([owner.value, .integer(variantID.rawValue), SQLValue(quantity), .integer(untilSeconds)])
+                            }
                             return .reserved(until: StoredTime.date(unixSeconds: untilSeconds))
                         }
                     } catch let rollback as SQLOrders.Rollback<ReservationResult> {
@@ -81,10 +96,13 @@ extension OrderStore {
                     let owner = SQLOrders.Owner(shopper)
                     // Most cart changes have nothing held: a read answers that without taking the
                     // write lock (every add to cart calls this).
-                    guard try connection.prepare("SELECT 1 FROM stock_reservations WHERE \(owner.column) = ? LIMIT 1")
-                        .first([owner.value]) != nil else { return }
+                    guard try connection.prepare("""
+                        SELECT 1 FROM stock_reservations WHERE \(owner.column) = ?1
+                        UNION ALL SELECT 1 FROM reservation_trims WHERE \(owner.column) = ?1 LIMIT 1
+                        """).first([owner.value]) != nil else { return }
                     try connection.transaction {
                         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
+                        try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
                     }
                 }
             },
@@ -93,7 +111,10 @@ extension OrderStore {
                     try connection.transaction {
                         try connection.prepare("DELETE FROM stock_reservations WHERE expires_at <= ?")
                             .run([.integer(StoredTime.unixSeconds(now))])
-                        return connection.changes
+                        let swept = connection.changes
+                        try connection.prepare("DELETE FROM reservation_trims WHERE expires_at <= ?")
+                            .run([.integer(StoredTime.unixSeconds(now))])
+                        return swept
                     }
                 }
             },
@@ -156,15 +177,39 @@ extension OrderStore {
                     }
                 }
             },
-            setStock: { sku, quantity in
+            setStock: { sku, quantity, now in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
                 let sku = sku.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !sku.isEmpty else { return 0 }
+                guard !sku.isEmpty else { return StockUpdate(variants: 0, trimmedHolds: 0) }
                 return try database.withConnection { connection in
+                    // One transaction: no hold or order comes between the new count and the trim.
                     try connection.transaction {
-                        try connection.prepare("UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku = ?")
-                            .run([SQLValue(quantity), .text(sku)])
-                        return connection.changes
+                        let changed = try connection.prepare("""
+                            UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku = ? RETURNING id, allow_backorder
+                            """).query([SQLValue(quantity), .text(sku)])
+                        var trimmed = 0
+                        for row in changed {
+                            guard !(try row.bool(1)) else { continue }  // backorderable: nothing is held
+                            trimmed += try SQLOrders.trimReservations(of: Variant.ID(try row.int64(0)), toFit: quantity,
+                                                                      now: now, connection)
+                        }
+                        return StockUpdate(variants: changed.count, trimmedHolds: trimmed)
+                    }
+                }
+            },
+            takeReservationTrims: { shopper, now in
+                try database.withConnection { connection in
+                    let owner = SQLOrders.Owner(shopper)
+                    // Nearly every checkout step finds none: a read answers without the write lock.
+                    guard try connection.prepare("SELECT 1 FROM reservation_trims WHERE \(owner.column) = ? LIMIT 1")
+                        .first([owner.value]) != nil else { return [] }
+                    return try connection.transaction {
+                        try connection.prepare("""
+                            DELETE FROM reservation_trims WHERE \(owner.column) = ? RETURNING variant_id, held, kept, expires_at
+                            """).query([owner.value])
+                            .filter { try $0.int64(3) > StoredTime.unixSeconds(now) }
+                            .map { ReservationTrim(variantID: Variant.ID(try $0.int64(0)), held: try $0.int(1), kept: try $0.int(2)) }
+                            .sorted { $0.variantID.rawValue < $1.variantID.rawValue }
                     }
                 }
             },
@@ -247,6 +292,39 @@ enum SQLOrders {
                                   WHERE r.variant_id = ?1 AND r.expires_at > ?2 \(notOwner)), 0)
             FROM variants v WHERE v.id = ?1
             """).first(values)?.int(0)
+    }
+
+    /// Trims the live holds on a variant, latest taken first (`OrderRules.keptHolds`), until they
+    /// fit `stock`, recording a `reservation_trims` row for each shopper; returns how many holds
+    /// were trimmed. Runs inside the caller's write transaction.
+    static func trimReservations(of variantID: Variant.ID, toFit stock: Int, now: Date, _ connection: Connection) throws -> Int {
+        let holds = try connection.prepare("""
+            SELECT id, session_id, user_id, quantity, expires_at FROM stock_reservations
+            WHERE variant_id = ? AND expires_at > ? ORDER BY id
+            """).query([.integer(variantID.rawValue), .integer(StoredTime.unixSeconds(now))])
+        let kept = OrderRules.keptHolds(try holds.map { try $0.int(3) }, stock: stock)
+        var trimmed = 0
+        for (hold, kept) in zip(holds, kept) {
+            let quantity = try hold.int(3)
+            guard kept < quantity else { continue }
+            trimmed += 1
+            let id = SQLValue.integer(try hold.int64(0))
+            if kept == 0 {
+                try connection.prepare("DELETE FROM stock_reservations WHERE id = ?").run([id])
+            } else {
+                try connection.prepare("UPDATE stock_reservations SET quantity = ? WHERE id = ?").run([SQLValue(kept), id])
+            }
+            let owner = try hold.optionalString(1).map { Owner(.guest(Session.ID(rawValue: $0))) }
+                ?? Owner(.account(User.ID(try hold.int64(2))))
+            // Trimmed again before being told: the first `held` stays, the latest `kept` counts.
+            try connection.prepare("""
+                INSERT INTO reservation_trims (\(owner.column), variant_id, held, kept, expires_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (\(owner.column), variant_id) WHERE \(owner.column) IS NOT NULL
+                DO UPDATE SET kept = min(kept, excluded.kept), expires_at = excluded.expires_at
+                """).run([owner.value, .integer(variantID.rawValue), SQLValue(quantity), SQLValue(kept),
+                          .integer(try hold.int64(4))])
+        }
+        return trimmed
     }
 
     /// Throws unless the shopper's guest session or account is stored.
@@ -364,6 +442,7 @@ enum SQLOrders {
             DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id IN (SELECT value FROM json_each(?))
             """).run([owner.value, SQLCatalog.jsonIDs(wanted.map(\.0.rawValue))])
         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
+        try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
 
         if let message = draft.confirmation?.fillingOrderNumber(order.number) {
             let createdAt = StoredTime.unixSeconds(message.createdAt)

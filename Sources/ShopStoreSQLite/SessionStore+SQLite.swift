@@ -10,8 +10,11 @@ extension SessionStore {
     ///
     /// - Times are kept to the whole second (`StoredTime`).
     /// - `create` refuses a known id (`SessionStoreError.sessionAlreadyExists`) and a `userID`
-    ///   that is not stored (`AccountStoreError.userNotFound`); `touch` and `delete` of an
-    ///   unknown id do nothing.
+    ///   that is not stored (`AccountStoreError.userNotFound`); `touch`, `renewCSRFToken` and
+    ///   `delete` of an unknown id do nothing.
+    /// - It stores what it is given: the web layer passes hashes (`Session`), so neither the
+    ///   cookie's token nor the CSRF token is ever written to the file (migration 10 hashed the
+    ///   ones stored before).
     /// - Deleting a session (`delete`, `deleteAll`, `purgeExpired`, `signIn`) deletes its
     ///   guest cart and favorites (`ON DELETE CASCADE`); an account's stay.
     /// - `saveCart` and `setFavorite` throw `SessionStoreError.sessionNotFound` for an unknown
@@ -37,10 +40,10 @@ extension SessionStore {
             find: { id in
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent
+                        SELECT user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent
                         FROM sessions WHERE id = ?
                         """).first([.text(id.rawValue)]).map { row in
-                        Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfToken: try row.string(1),
+                        Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfTokenHash: try row.string(1),
                                 createdAt: StoredTime.date(unixSeconds: try row.int64(2)),
                                 lastSeenAt: StoredTime.date(unixSeconds: try row.int64(3)),
                                 expiresAt: StoredTime.date(unixSeconds: try row.int64(4)), isPersistent: try row.bool(5))
@@ -53,6 +56,14 @@ extension SessionStore {
                         try connection.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?")
                             .run([.integer(StoredTime.unixSeconds(lastSeenAt)), .integer(StoredTime.unixSeconds(expiresAt)),
                                   .text(id.rawValue)])
+                    }
+                }
+            },
+            renewCSRFToken: { id, tokenHash in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE sessions SET csrf_token_hash = ? WHERE id = ?")
+                            .run([.text(tokenHash), .text(id.rawValue)])
                     }
                 }
             },
@@ -128,6 +139,14 @@ extension SessionStore {
                     }
                 }
             },
+            changeCart: { shopper, changes in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try SQLOrders.requireOwner(shopper, connection)
+                        for change in changes { try apply(change, to: shopper, connection) }
+                    }
+                }
+            },
             favorites: { shopper in
                 try database.withConnection { connection in
                     let owner = Owner(shopper)
@@ -158,16 +177,50 @@ extension SessionStore {
     }
 
     /// The columns that say whose a cart line or favorite is.
-    private struct Owner {
-        /// `session_id` for a guest, `user_id` for an account (a fixed name: safe to splice into SQL).
-        var column: String
-        var value: SQLValue
+    private typealias Owner = SQLOrders.Owner
 
-        init(_ shopper: Shopper) {
-            switch shopper {
-            case let .guest(id): (column, value) = ("session_id", .text(id.rawValue))
-            case let .account(id): (column, value) = ("user_id", .integer(id.rawValue))
-            }
+    /// One cart change as one statement on that line (the rules of `Cart.applying`): an add is
+    /// an upsert that increments in the database only while the sum stays within the limit.
+    private static func apply(_ change: CartChange, to shopper: Shopper, _ connection: Connection) throws {
+        let owner = Owner(shopper)
+        switch change {
+        case let .add(_, variantID, quantity, limit):
+            // ?1 owner, ?2 quantity, ?3 variant, ?4 limit. The SELECT's WHERE also keeps the
+            // upsert unambiguous after INSERT … SELECT.
+            try connection.prepare("""
+                INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected)
+                SELECT ?1, v.id, v.product_id, ?2,
+                       (SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE \(owner.column) = ?1), 1
+                FROM variants v WHERE v.id = ?3 AND ?2 <= ?4
+                ON CONFLICT (\(owner.column), variant_id) WHERE \(owner.column) IS NOT NULL
+                DO UPDATE SET quantity = quantity + excluded.quantity, selected = 1
+                    WHERE quantity + excluded.quantity <= ?4
+                """).run([owner.value, SQLValue(quantity), .integer(variantID.rawValue), SQLValue(limit)])
+            guard connection.changes == 0 else { return }
+            let inCart = try connection.prepare("SELECT quantity FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?")
+                .first([owner.value, .integer(variantID.rawValue)]).map { try $0.int(0) }
+            if let inCart { throw CartLineLimitExceeded(inCart: inCart) }
+            if quantity > limit { throw CartLineLimitExceeded(inCart: 0) }
+            // Otherwise the variant is gone: left out, like saveCart does.
+        case let .setQuantity(variantID, quantity):
+            try connection.prepare("UPDATE cart_lines SET quantity = ? WHERE \(owner.column) = ? AND variant_id = ?")
+                .run([SQLValue(quantity), owner.value, .integer(variantID.rawValue)])
+        case let .remove(variantID):
+            try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?")
+                .run([owner.value, .integer(variantID.rawValue)])
+        case let .setSelected(variantID?, isSelected):
+            try connection.prepare("UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ? AND variant_id = ?")
+                .run([SQLValue(isSelected), owner.value, .integer(variantID.rawValue)])
+        case let .setSelected(nil, isSelected):
+            try connection.prepare("UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ?")
+                .run([SQLValue(isSelected), owner.value])
+        case let .setVoucher(code?):
+            try connection.prepare("""
+                INSERT INTO cart_vouchers (\(owner.column), code) VALUES (?, ?)
+                ON CONFLICT (\(owner.column)) WHERE \(owner.column) IS NOT NULL DO UPDATE SET code = excluded.code
+                """).run([owner.value, .text(code.normalized)])
+        case .setVoucher(nil):
+            try connection.prepare("DELETE FROM cart_vouchers WHERE \(owner.column) = ?").run([owner.value])
         }
     }
 
@@ -179,9 +232,9 @@ extension SessionStore {
             }
         }
         try connection.prepare("""
-            INSERT INTO sessions (id, user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent)
+            INSERT INTO sessions (id, user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent)
             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """).run([.text(session.id.rawValue), SQLValue(session.userID?.rawValue), .text(session.csrfToken),
+            """).run([.text(session.id.rawValue), SQLValue(session.userID?.rawValue), .text(session.csrfTokenHash),
                       .integer(StoredTime.unixSeconds(session.createdAt)), .integer(StoredTime.unixSeconds(session.lastSeenAt)),
                       .integer(StoredTime.unixSeconds(session.expiresAt)), SQLValue(session.isPersistent)])
         guard connection.changes == 1 else { throw SessionStoreError.sessionAlreadyExists(session.id) }

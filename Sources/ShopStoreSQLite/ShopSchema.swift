@@ -491,5 +491,54 @@ public enum ShopSchema {
             CREATE TRIGGER stock_reservations_delete_bumps_catalog_version AFTER DELETE ON stock_reservations
             BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
             """),
+        Migration(version: 8, sql: """
+            -- Issue #8: one table counts every throttled attempt (sign-ins, registrations, reset
+            -- and verification emails), checked and counted in one write transaction
+            -- (AccountStore.countAttempt). Sign-in keys keep their counts under a 'sign-in:' prefix.
+            ALTER TABLE sign_in_failures RENAME TO throttle_events;
+            DROP INDEX sign_in_failures_key_at;
+            CREATE INDEX throttle_events_key_at ON throttle_events (key, at);
+            UPDATE throttle_events SET key = 'sign-in:' || key;
+            CREATE INDEX throttle_events_at ON throttle_events (at);   -- purgeAttempts
+            """),
+        Migration(version: 9, sql: """
+            -- Issue #8: lowering the stock below what is held trims the holds, latest taken first
+            -- (by stock_reservations.id: since this version `reserve` renews a hold in place, so a
+            -- renewal keeps its place), so what is left stays sellable. Each shopper whose hold was
+            -- trimmed is told at their next checkout step, from this table. A trim lapses with the
+            -- hold it trimmed (expires_at) and goes with its owner or variant.
+            CREATE TABLE reservation_trims (
+                id INTEGER PRIMARY KEY,
+                session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                variant_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE,
+                held INTEGER NOT NULL CHECK (held > 0),                -- what the shopper held
+                kept INTEGER NOT NULL CHECK (kept >= 0 AND kept < held), -- what is still held for them
+                expires_at INTEGER NOT NULL,                           -- Unix seconds: the trimmed hold's end
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE UNIQUE INDEX reservation_trims_session ON reservation_trims (session_id, variant_id)
+                WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX reservation_trims_user ON reservation_trims (user_id, variant_id)
+                WHERE user_id IS NOT NULL;
+            CREATE INDEX reservation_trims_expires ON reservation_trims (expires_at);
+            """),
+        Migration(version: 10, sql: """
+            -- Issue #8: session ids and CSRF tokens are stored only as their SHA-256 (hex), like
+            -- account tokens: a copy of the database must not yield live sessions. Existing
+            -- sessions stay valid (the step below re-keys them and every row that names them), so
+            -- nobody is signed out and no guest cart is lost by the upgrade.
+            ALTER TABLE sessions RENAME COLUMN csrf_token TO csrf_token_hash;
+            """, step: SessionHashing.hashStoredSessions),
+        Migration(version: 11, sql: """
+            -- Issue #9: secrets the servers of one shop share (several app servers on one
+            -- database must derive the same values). 'guest-session' keys the guest session token
+            -- derived from a visitor's CSRF cookie, so simultaneous first requests of one visitor
+            -- create one session. Made by the step below from libsodium's random bytes.
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY,
+                value BLOB NOT NULL CHECK (length(value) = 32)
+            );
+            """, step: ServerSecrets.create),
     ]
 }

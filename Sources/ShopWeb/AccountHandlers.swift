@@ -36,6 +36,12 @@ extension ShopApp {
             }
             return try registerPage(&context, form, status: .unprocessableContent)
         }
+        // Registration says whether an email has an account, so it is throttled per client
+        // address like sign-in: it must not become the enumeration oracle sign-in and reset avoid.
+        if let throttled = try context.countAttempt(context.environment.throttles.registration(client: context.clientAddress), at: context.now) {
+            form.alert = throttled.message
+            return throttled.applied(to: try registerPage(&context, form, status: .tooManyRequests))
+        }
         let now = context.now
         let token = context.environment.crypto.randomToken()
         let user: User
@@ -47,12 +53,31 @@ extension ShopApp {
                            expiresAt: now.addingTimeInterval(verificationLifetime)),
                 verificationEmail(to: registration.email, name: registration.name, token: token, context))
         } catch AccountStoreError.emailTaken {
+            try noticeRegistrationAttempt(registration.email, context)
             form.errors["email"] = [context.l10n.message(for: .emailTaken)]
             return try registerPage(&context, form, status: .unprocessableContent)
         }
         try completeSignIn(&context, user: user, remember: true,
                            welcome: context.l10n(.registerDone, ["name": user.firstName, "email": user.email]))
         return .redirect(to: SiteRoute.account(.show).path)
+    }
+
+    /// Tells the owner of `email` that someone tried to register with it (at most
+    /// `AccountThrottles.registrationNotice` a window, so the notice cannot flood them either).
+    static func noticeRegistrationAttempt(_ email: String, _ context: RequestContext) throws {
+        let environment = context.environment
+        guard let owner = try environment.accounts.credentials(email)?.user,
+              try context.countAttempt(environment.throttles.registrationNotice(email: owner.email), at: context.now) == nil else { return }
+        let l10n = context.l10n
+        let shop = l10n(.shopName)
+        try environment.accounts.enqueue(OutboxDraft(
+            toAddress: owner.email, toName: owner.name, subject: l10n(.registerNoticeSubject, ["shop": shop]),
+            textBody: l10n(.registerNoticeBody, [
+                "name": owner.firstName, "shop": shop,
+                "signInLink": environment.publicURL + SiteRoute.account(.signIn(next: nil)).path,
+                "resetLink": environment.publicURL + SiteRoute.account(.forgotPassword).path,
+            ]),
+            createdAt: context.now))
     }
 
     // MARK: Sign in and out
@@ -74,29 +99,24 @@ extension ShopApp {
         var form = AccountForm(values: ["email": emailText, "remember": remember ? "1" : ""])
         let now = context.now
         let email = try? EmailRules.normalize(emailText)
-        let keys = ["ip:\(request.remoteAddress)"] + (email.map { ["email:\($0)"] } ?? [])
 
-        // Throttle before looking at the password: a locked key is not tried at all.
-        let windowStart = now.addingTimeInterval(-environment.signInThrottle.window)
-        for key in keys {
-            let failures = try environment.accounts.signInFailures(key, windowStart)
-            if let retry = environment.signInThrottle.retryAfter(failures: failures, now: now) {
-                let minutes = max(1, Int((retry.timeIntervalSince(now) / 60).rounded(.up)))
-                form.alert = context.l10n(.signInThrottled, ["minutes": context.l10n.number(minutes)])
-                var response = try signInPage(&context, next: next, form, status: .tooManyRequests)
-                response.headers.replaceOrAdd(name: "Retry-After", value: String(Int(retry.timeIntervalSince(now).rounded(.up))))
-                return response
-            }
+        // Counted before the password is looked at, in one store step with the check: a locked
+        // key is not tried at all, and simultaneous guesses cannot all slip under the limit.
+        let checks = environment.throttles.signIn(email: email, client: context.clientAddress)
+        if let throttled = try context.countAttempt(checks, at: now) {
+            form.alert = throttled.message
+            return throttled.applied(to: try signInPage(&context, next: next, form, status: .tooManyRequests))
         }
         let credentials = try email.flatMap { try environment.accounts.credentials($0) }
         let matches = credentials.map { environment.crypto.verifyPassword(password, $0.passwordHash) }
             ?? { _ = environment.crypto.verifyPassword(password, environment.dummyPasswordHash); return false }()
-        guard let credentials, matches else {
-            try environment.accounts.recordSignInFailure(keys, now)
-            form.alert = context.l10n(.signInWrong)
+        guard let email, let credentials, matches else {
+            form.alert = context.l10n(.signInWrong)  // the attempt stays counted
             return try signInPage(&context, next: next, form, status: .unauthorized)
         }
-        try environment.accounts.clearSignInFailures("email:\(credentials.user.email)")
+        // Success clears the account's count and gives this address its attempt back.
+        try environment.accounts.clearAttempts(AccountThrottles.signInAccountKey(email))
+        try environment.accounts.uncountAttempt(AccountThrottles.signInClientKey(context.clientAddress), now)
         try completeSignIn(&context, user: credentials.user, remember: remember,
                            welcome: context.l10n(.signInWelcome, ["name": credentials.user.firstName]))
         return .redirect(to: next ?? SiteRoute.account(.show).path)
@@ -106,7 +126,6 @@ extension ShopApp {
     /// cart and favorites into the account's, and says so — including lines capped at stock.
     static func completeSignIn(_ context: inout RequestContext, user: User, remember: Bool, welcome: String) throws {
         let environment = context.environment
-        let now = context.now
         let previous = try context.currentSession()
         let guestCart = try previous.flatMap { $0.userID == nil ? try environment.sessions.loadCart(.guest($0.id)) : nil } ?? Cart()
         let accountCart = try environment.sessions.loadCart(.account(user.id))
@@ -114,13 +133,9 @@ extension ShopApp {
         let (merged, capped) = accountCart.merging(guestCart) { line in
             products[line.productID]?.variants.first { $0.id == line.variantID }
         }
-        let session = Session(id: Session.ID(rawValue: environment.makeSessionToken()), userID: user.id,
-                              csrfToken: environment.crypto.randomToken(), createdAt: now, lastSeenAt: now,
-                              expiresAt: now.addingTimeInterval(remember ? RequestContext.persistentLifetime
-                                                                  : RequestContext.browserSessionLifetime),
-                              isPersistent: remember)
-        try environment.sessions.signIn(SignIn(guestSession: previous?.id, newSession: session, accountCart: merged))
-        context.replaceSession(with: session)
+        let issued = context.issueSession(userID: user.id, csrfToken: environment.crypto.randomToken(), persistent: remember)
+        try environment.sessions.signIn(SignIn(guestSession: previous?.id, newSession: issued.session, accountCart: merged))
+        context.replaceSession(with: issued)
         var text = welcome
         for line in capped {
             let title = merged.line(for: line.variantID).flatMap { products[$0.productID]?.title } ?? ""
@@ -173,6 +188,12 @@ extension ShopApp {
             return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
         }
         if !user.isVerified {
+            if let throttled = try context.countAttempt(
+                context.environment.throttles.verificationEmail(user: user.id, client: context.clientAddress), at: context.now) {
+                context.setFlash(Flash(kind: .error, text: throttled.message))
+                return throttled.applied(to: .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
+                                                       ?? SiteRoute.account(.show).path))
+            }
             let token = context.environment.crypto.randomToken()
             try context.environment.accounts.issueToken(
                 user.id,
@@ -192,7 +213,8 @@ extension ShopApp {
                                        node: Views.forgotPassword(form, sentTo: sentTo, l10n: context.l10n)), status: status)
     }
 
-    /// Answers the same whether or not the account exists.
+    /// Answers the same whether or not the account exists: the throttles count every address
+    /// typed, known or not.
     static func forgotPasswordSubmit(_ context: inout RequestContext) throws -> Response {
         let typed = context.request.formValue("email") ?? ""
         let email: String
@@ -202,6 +224,10 @@ extension ShopApp {
                                           status: .unprocessableContent)
         }
         let environment = context.environment
+        if let throttled = try context.countAttempt(environment.throttles.passwordReset(email: email, client: context.clientAddress), at: context.now) {
+            return throttled.applied(to: try forgotPasswordPage(&context, AccountForm(values: ["email": typed], alert: throttled.message),
+                                                                status: .tooManyRequests))
+        }
         let token = environment.crypto.randomToken()
         let tokenHash = environment.crypto.sha256Hex(token)
         if let user = try environment.accounts.credentials(email)?.user {

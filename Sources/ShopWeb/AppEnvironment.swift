@@ -10,7 +10,7 @@ public struct AppEnvironment: Sendable {
     public var catalog: CatalogStore
     /// Sessions, carts and favorites.
     public var sessions: SessionStore
-    /// Accounts, emailed tokens, sign-in failures and the email outbox.
+    /// Accounts, emailed tokens, throttle counts and the email outbox.
     public var accounts: AccountStore
     /// Campaigns and their voucher codes (from the merchant's campaign file).
     public var campaigns: CampaignStore
@@ -29,8 +29,9 @@ public struct AppEnvironment: Sendable {
     /// The shop's address as shoppers reach it, without a trailing slash, for links in emails
     /// (`--public-url`, e.g. `https://shop.example`).
     public var publicURL: String
-    /// Failed sign-in policy.
-    public var signInThrottle: SignInThrottle
+    /// How often sign-ins, registrations and account emails may be attempted (the numbers live
+    /// in `AccountThrottles`; tests may tune them).
+    public var throttles: AccountThrottles
     /// A hash of no one's password, checked when a sign-in names an unknown email so that
     /// answering takes as long as for a real account.
     public let dummyPasswordHash: String
@@ -63,7 +64,7 @@ public struct AppEnvironment: Sendable {
     /// Creates an environment.
     public init(catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,
                 campaigns: CampaignStore = .inMemory(), crypto: Crypto,
-                publicURL: String = "http://127.0.0.1:8080", signInThrottle: SignInThrottle = SignInThrottle(),
+                publicURL: String = "http://127.0.0.1:8080", throttles: AccountThrottles = AccountThrottles(),
                 currency: Currency = .usd,
                 timeZone: TimeZone = TimeZone(identifier: "UTC")!, now: @escaping @Sendable () -> Date = Date.init,
                 makeSessionToken: @escaping @Sendable () -> String = AppEnvironment.randomToken,
@@ -78,7 +79,7 @@ public struct AppEnvironment: Sendable {
         var trimmedURL = publicURL
         while trimmedURL.hasSuffix("/") { trimmedURL.removeLast() }
         self.publicURL = trimmedURL
-        self.signInThrottle = signInThrottle
+        self.throttles = throttles
         self.dummyPasswordHash = (try? crypto.hashPassword("no one's password 7")) ?? ""
         self.currency = currency
         self.timeZone = timeZone
@@ -121,6 +122,11 @@ public struct Crypto: Sendable {
     public var sha256Hex: @Sendable (String) -> String
     /// Compares two secrets in time independent of where they differ.
     public var constantTimeEquals: @Sendable (String, String) -> Bool
+    /// The guest session token for a visitor's CSRF cookie: 32 lower-case hex digits that only
+    /// the server can compute (a keyed hash), the same for every request carrying that cookie —
+    /// so a visitor's simultaneous first adds create one session, not one each. Nil: every new
+    /// guest session gets a random token.
+    public var guestSessionToken: (@Sendable (_ csrfCookie: String) -> String)?
 
     /// Creates the value from its operations.
     public init(hashPassword: @escaping @Sendable (String) throws -> String,

@@ -68,27 +68,23 @@ extension ShopApp {
     // MARK: Cart voucher and selection
 
     static func cartVoucher(_ context: inout RequestContext, remove: Bool) throws -> Response {
-        var cart = try context.cart()
         if remove {
-            cart.voucherCode = nil
+            try context.changeCart([.setVoucher(nil)])
         } else {
             let typed = context.request.formValue("code") ?? ""
             guard let code = VoucherCode(typed) else {
                 context.setFlash(Flash(kind: .error, text: context.l10n(.voucherInvalidFormat)))
                 return .redirect(to: SiteRoute.cart(.show).path)
             }
-            cart.voucherCode = code
+            try context.changeCart([.setVoucher(code)])
         }
-        try context.saveCart(cart)
         // The cart's summary says whether the code applies, and why not.
         return .redirect(to: SiteRoute.cart(.show).path)
     }
 
     static func cartSelect(_ context: inout RequestContext, line variantID: Variant.ID?) throws -> Response {
-        var cart = try context.cart()
         let selected = context.request.formValue("selected") == "1"
-        if let variantID { cart.setSelected(selected, for: variantID) } else { cart.setAllSelected(selected) }
-        try context.saveCart(cart)
+        try context.changeCart([.setSelected(variantID, selected)])
         if context.request.headers["Accept"]?.contains("application/json") == true {
             return JSONText.response(["ok": .bool(true)])
         }

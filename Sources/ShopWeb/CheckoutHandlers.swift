@@ -103,6 +103,12 @@ extension ShopApp {
             return .failure(RedirectNeeded(response: context.errorPage(.notFound)))
         }
         let cart = try context.cart()
+        if try context.shopper() == nil, context.sessionEnded {
+            // Signed out elsewhere or expired mid-checkout: the account's cart is still there.
+            // Sign in, then come back to this step.
+            context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutSessionEnded)))
+            return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.account(.signIn(next: currentStepPath(context))).path)))
+        }
         guard let shopper = try context.shopper(), !cart.selectedLines.isEmpty, try !context.pricedCart().lines.isEmpty else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
             return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart(.show).path)))
@@ -112,6 +118,17 @@ extension ShopApp {
             state = CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
         }
         return .success(CheckoutContext(orders: orders, shopper: shopper, state: state, user: try context.currentUser()))
+    }
+
+    /// The page of the checkout step being served (a form's POST returns to its own page).
+    static func currentStepPath(_ context: RequestContext) -> String {
+        let step: SiteRoute.CheckoutRoute = switch context.route {
+        case .checkout(.address)?, .checkout(.addressSubmit)?: .address
+        case .checkout(.shipping)?, .checkout(.shippingSubmit)?: .shipping
+        case .checkout(.review)?, .checkout(.place)?: .review
+        default: .start
+        }
+        return SiteRoute.checkout(step).path
     }
 
     /// The address the checkout will ship to, if chosen and valid.
@@ -285,6 +302,7 @@ extension ShopApp {
         case let .failure(redirect): return redirect.response
         }
         guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout(.start).path) }
+        if let trimmed = try holdTrimmed(&context, checkout, preview.lines) { return trimmed }
         // Reaching the review holds the stock for this shopper.
         let until = context.now.addingTimeInterval(context.environment.reservationLifetime)
         let requests = preview.lines.compactMap { line in line.variantID.map { StockRequest(variantID: $0, quantity: line.quantity) } }
@@ -329,6 +347,27 @@ extension ShopApp {
             status: .conflict)
     }
 
+    /// When the operator lowered the stock below what was held and this shopper's hold was
+    /// trimmed (issue #8), the page that tells them so, once, at their next checkout step; nil
+    /// when nothing of theirs was trimmed.
+    static func holdTrimmed(_ context: inout RequestContext, _ checkout: CheckoutContext,
+                            _ lines: [OrderLine]) throws -> Response? {
+        let trims = try checkout.orders.takeReservationTrims(checkout.shopper, context.now)
+        guard !trims.isEmpty else { return nil }
+        let l10n = context.l10n
+        let messages = trims.compactMap { trim -> String? in
+            guard let line = lines.first(where: { $0.variantID == trim.variantID }) else { return nil }  // no longer wanted
+            return trim.kept == 0 ? l10n(.checkoutHoldTrimmedLineNone, ["title": line.title])
+                : l10n(.checkoutHoldTrimmedLine, ["title": line.title, "kept": l10n.number(trim.kept), "held": l10n.number(trim.held)])
+        }
+        guard !messages.isEmpty else { return nil }
+        return try page(&context, PageContent(
+            title: l10n(.checkoutHoldTrimmedTitle), tab: .cart,
+            node: Views.message(title: l10n(.checkoutHoldTrimmedTitle), text: messages.joined(separator: " "),
+                                action: (l10n(.checkoutBackToCart), SiteRoute.cart(.show).path), l10n: l10n)),
+            status: .conflict)
+    }
+
     static func checkoutPlace(_ context: inout RequestContext) throws -> Response {
         // A replayed or double-clicked POST after the order was placed: back to that order.
         if let orders = context.environment.orders, let shopper = try context.shopper(),
@@ -344,6 +383,7 @@ extension ShopApp {
         let key = context.request.formValue("idempotency_key") ?? ""
         guard !key.isEmpty, key == checkout.state.idempotencyKey else { return try checkoutReview(&context) }
         guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout(.start).path) }
+        if let trimmed = try holdTrimmed(&context, checkout, preview.lines) { return trimmed }
         // Anything changed since the review — items, quantities, prices, the voucher, the total —
         // show the new order and ask again.
         if checkout.state.reviewedPrices != reviewSnapshot(preview) {

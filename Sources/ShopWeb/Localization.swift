@@ -38,12 +38,13 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case cartVoucherLabel, cartVoucherApply, cartVoucherRemove, cartVoucherApplied, cartDiscount, cartTotal
     case cartSelect, cartSelectAll, cartSelectNone, cartNothingSelected
     case voucherSignIn, voucherUsedUp, voucherUnknown, voucherNotStarted, voucherExpired, voucherMinimumNotMet, voucherNotApplicable, voucherInvalidFormat
-    case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutBackToCart, checkoutChangedTitle, checkoutChangedText, checkoutNothingSelected, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
+    case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutHoldTrimmedTitle, checkoutHoldTrimmedLine, checkoutHoldTrimmedLineNone, checkoutBackToCart, checkoutChangedTitle, checkoutChangedText, checkoutNothingSelected, checkoutSessionEnded, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
     case searchTitle, searchPlaceholder, searchResults, searchResultsOne, searchEmptyTitle, searchEmptyText, searchPrompt
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
+    case registerNoticeSubject, registerNoticeBody
     case fieldName, fieldEmail, fieldPassword, fieldPasswordConfirmation, fieldCurrentPassword, fieldNewPassword
     case fieldRemember, passwordHint
-    case signInTitle, signInSubmit, signInNoAccount, signInForgot, signInWrong, signInThrottled, signInWelcome
+    case signInTitle, signInSubmit, signInNoAccount, signInForgot, signInWrong, throttled, throttledOneMinute, signInWelcome
     case signInCartCapped, signInRequired
     case signOutSubmit, signOutDone, signOutEverywhereSubmit, signOutEverywhereDone, signOutEverywhereHint
     case verifyBanner, verifyResend, verifyResent, verifyDoneTitle, verifyDoneText, verifyFailedTitle, verifyFailedText
@@ -257,10 +258,14 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .checkoutSoldOutTitle: "Some items just sold out"
         case .checkoutSoldOutLine: "{title}: only {available} left (you asked for {quantity})."
         case .checkoutSoldOutLineNone: "{title}: sold out."
+        case .checkoutHoldTrimmedTitle: "The stock changed while you were checking out"
+        case .checkoutHoldTrimmedLine: "{title}: the shop lowered its stock, so we could keep only {kept} of the {held} we held for you."
+        case .checkoutHoldTrimmedLineNone: "{title}: the shop lowered its stock, and what we held for you went to shoppers who reached checkout earlier."
         case .checkoutBackToCart: "Back to your cart"
         case .checkoutChangedTitle: "Your order changed"
         case .checkoutChangedText: "Your order changed since you reviewed it (items, prices or your voucher). Please check it and place the order again."
         case .checkoutNothingSelected: "Your cart has nothing selected to check out."
+        case .checkoutSessionEnded: "You were signed out. Sign in to pick up your checkout where you left it."
         case .checkoutAwaitingPayment: "Awaiting payment"
         case .orderPlacedTitle: "Thank you! Your order {number} is placed."
         case .orderTitle: "Order {number}"
@@ -288,6 +293,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .registerSubmit: "Create account"
         case .registerHaveAccount: "Already have an account? Sign in"
         case .registerDone: "Welcome, {name}! We've sent a link to {email} to confirm your address."
+        case .registerNoticeSubject: "Someone tried to create a {shop} account with your email"
+        case .registerNoticeBody: "Hi {name},\n\nsomeone just tried to create a new {shop} account with this email address. You already have one, so nothing was created and your account is unchanged.\n\nIf it was you, sign in here:\n\n{signInLink}\n\nForgot your password? Choose a new one here:\n\n{resetLink}\n\nIf it wasn't you, you can ignore this email."
         case .fieldName: "Name"
         case .fieldEmail: "Email"
         case .fieldPassword: "Password"
@@ -301,7 +308,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .signInNoAccount: "New here? Create an account"
         case .signInForgot: "Forgot your password?"
         case .signInWrong: "Email or password is wrong."
-        case .signInThrottled: "Too many attempts. Please try again in {minutes} minutes."
+        case .throttled: "Too many attempts. Please try again in {count} minutes."
+        case .throttledOneMinute: "Too many attempts. Please try again in a minute."
         case .signInWelcome: "Welcome back, {name}."
         case .signInCartCapped: "We could only keep {kept} of {title} in your cart: that's all we have."
         case .signInRequired: "Please sign in to see that page."

@@ -20,6 +20,10 @@ struct RequestContext {
 
     private var sessionLoaded = false
     private var session: Session?
+    /// The cookie's token of `session` — the raw secret, never stored (the id is its hash).
+    private var sessionToken: String?
+    /// The raw CSRF token this response's forms carry, once decided.
+    private var formToken: String?
     private var userLoaded = false
     private var user: User?
     private var loadedCart: Cart?
@@ -28,6 +32,9 @@ struct RequestContext {
     private var loadedFavorites: [Product]?
     /// The route being served, once parsed.
     var route: SiteRoute?
+    /// The visitor's session cookie named a session that has ended (signed out elsewhere,
+    /// expired): known once ``currentSession()`` has run.
+    private(set) var sessionEnded = false
     private var preSessionToken: String?
 
     /// How long sessions last without use.
@@ -43,6 +50,11 @@ struct RequestContext {
 
     var now: Date { environment.now() }
 
+    /// The address the request came from, as the throttles count it — the one place that
+    /// decides it: the request's `remoteAddress` (the connection's peer, or the forwarded client
+    /// when `HTTPServer` trusts the peer as a proxy).
+    var clientAddress: String { request.remoteAddress }
+
     // MARK: Session
 
     /// The visitor's session, if their cookie names one that has not expired. Use slides the
@@ -51,9 +63,13 @@ struct RequestContext {
         if sessionLoaded { return session }
         sessionLoaded = true
         guard let token = request.cookies[ShopApp.sessionCookie], SessionToken.isWellFormed(token) else { return nil }
-        guard var found = try environment.sessions.find(Session.ID(rawValue: token)) else { return nil }
+        guard var found = try environment.sessions.find(sessionID(forToken: token)) else {
+            sessionEnded = true
+            return nil
+        }
         let now = self.now
         guard found.expiresAt > now else {
+            sessionEnded = true
             try environment.sessions.delete(found.id)
             setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
             return nil
@@ -63,42 +79,104 @@ struct RequestContext {
             found.expiresAt = now.addingTimeInterval(found.isPersistent ? Self.persistentLifetime : Self.browserSessionLifetime)
             try environment.sessions.touch(found.id, found.lastSeenAt, found.expiresAt)
             if found.isPersistent {
-                setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: found.id.rawValue,
+                setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: token,
                                                     maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
             }
         }
         session = found
+        sessionToken = token
         return found
+    }
+
+    /// The store's id of the session whose cookie holds `token`: its SHA-256 (issue #8: a copy
+    /// of the database yields no live session).
+    func sessionID(forToken token: String) -> Session.ID {
+        Session.ID(rawValue: environment.crypto.sha256Hex(token))
+    }
+
+    /// A new session with fresh random secrets, as the store keeps it (hashes only) and as the
+    /// visitor's cookies will hold it (raw). Not stored yet.
+    /// - Parameters:
+    ///   - userID: the account signing in, or nil for a guest.
+    ///   - csrfToken: the token its forms will carry.
+    ///   - persistent: a cookie that outlives the browser (30 days) or not (12 hours on the server).
+    func issueSession(userID: User.ID?, csrfToken: String, persistent: Bool) -> IssuedSession {
+        let token = environment.makeSessionToken()
+        let now = self.now
+        let session = Session(id: sessionID(forToken: token), userID: userID,
+                              csrfTokenHash: environment.crypto.sha256Hex(csrfToken), createdAt: now, lastSeenAt: now,
+                              expiresAt: now.addingTimeInterval(persistent ? Self.persistentLifetime : Self.browserSessionLifetime),
+                              isPersistent: persistent)
+        return IssuedSession(session: session, token: token, csrfToken: csrfToken)
     }
 
     /// The visitor's session, created as a guest session (and its cookie set) when they have none.
     /// The new session keeps the visitor's pre-session CSRF token, so forms already on their
     /// screen stay valid.
+    ///
+    /// The token is derived from the visitor's CSRF cookie when the shop can (see
+    /// `Crypto.guestSessionToken`), so requests a visitor sends at once (a double tap, several
+    /// quick adds before the first answer) all create or join the same session and set the same
+    /// cookie. A request joins an existing session only while it is a fresh guest session
+    /// (``guestSessionJoinWindow``), so a planted CSRF cookie cannot be used later to enter
+    /// someone's session.
     mutating func sessionCreatingIfNeeded() throws -> Session {
         if let existing = try currentSession() { return existing }
-        let now = self.now
-        let created = Session(id: Session.ID(rawValue: environment.makeSessionToken()), csrfToken: csrfToken(),
-                              createdAt: now, lastSeenAt: now, expiresAt: now.addingTimeInterval(Self.persistentLifetime),
-                              isPersistent: true)
-        try environment.sessions.create(created)
-        session = created
-        setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: created.id.rawValue,
-                                            maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
-        return created
+        let csrf = csrfToken()
+        var issued = issueSession(userID: nil, csrfToken: csrf, persistent: true)
+        if let derive = environment.crypto.guestSessionToken, request.cookies[ShopApp.csrfCookie] == csrf {
+            let token = derive(csrf)
+            issued = IssuedSession(session: Session(id: sessionID(forToken: token), userID: nil,
+                                                    csrfTokenHash: issued.session.csrfTokenHash,
+                                                    createdAt: issued.session.createdAt, lastSeenAt: issued.session.lastSeenAt,
+                                                    expiresAt: issued.session.expiresAt, isPersistent: true),
+                                   token: token, csrfToken: csrf)
+        }
+        do {
+            try environment.sessions.create(issued.session)
+        } catch SessionStoreError.sessionAlreadyExists {
+            // A simultaneous request of this visitor created it a moment ago: join it.
+            guard let joined = try environment.sessions.find(issued.session.id), joined.userID == nil,
+                  now.timeIntervalSince(joined.createdAt) <= Self.guestSessionJoinWindow else {
+                issued = issueSession(userID: nil, csrfToken: csrf, persistent: true)
+                try environment.sessions.create(issued.session)
+                return try adopt(issued)
+            }
+            issued = IssuedSession(session: joined, token: issued.token, csrfToken: csrf)
+        }
+        return try adopt(issued)
     }
 
-    /// Replaces the current session (sign-in, sign-out): later calls see `newSession`.
-    mutating func replaceSession(with newSession: Session?) {
+    /// How long after a guest session is created a request with the same CSRF cookie may join
+    /// it (the window of simultaneous first requests).
+    static let guestSessionJoinWindow: TimeInterval = 30
+
+    private mutating func adopt(_ issued: IssuedSession) throws -> Session {
+        session = issued.session
+        sessionToken = issued.token
+        setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: issued.token,
+                                            maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
+        return issued.session
+    }
+
+    /// Replaces the current session (sign-in, sign-out): later calls see the new one, and the
+    /// visitor's cookies get its token and CSRF token. Signing out keeps the CSRF cookie: it
+    /// becomes the visitor's pre-session token (signing in always issues a new one).
+    mutating func replaceSession(with issued: IssuedSession?) {
         sessionLoaded = true
-        session = newSession
+        session = issued?.session
+        sessionToken = issued?.token
+        formToken = issued?.csrfToken
         userLoaded = false
         user = nil
         loadedCart = nil
         loadedFavorites = nil
-        if let newSession {
-            setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: newSession.id.rawValue,
-                                                maxAge: newSession.isPersistent ? Int(Self.persistentLifetime) : nil,
+        if let issued {
+            setCookies.append(CookieHeader.make(name: ShopApp.sessionCookie, value: issued.token,
+                                                maxAge: issued.session.isPersistent ? Int(Self.persistentLifetime) : nil,
                                                 secure: environment.secureCookies))
+            setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: issued.csrfToken,
+                                                maxAge: Int(Self.persistentLifetime), secure: environment.secureCookies))
         } else {
             setCookies.append(CookieHeader.expire(ShopApp.sessionCookie, secure: environment.secureCookies))
         }
@@ -117,34 +195,51 @@ struct RequestContext {
 
     // MARK: CSRF
 
-    /// The token this visitor's forms must carry: the session's, or — before there is a session —
-    /// a random one kept in the `shoppable_csrf` cookie (set here when missing).
+    /// The token this visitor's forms must carry. It lives in the `shoppable_csrf` cookie (the
+    /// store keeps only a session's token hashed): before there is a session, any token the
+    /// cookie holds (set here when missing); with a session, the cookie's token when it hashes to
+    /// the session's — otherwise (the browser lost it, or the session predates hashed tokens) a
+    /// new one is given to the session and the cookie.
     mutating func csrfToken() -> String {
-        if sessionLoaded, let session { return session.csrfToken }
-        if let session = try? currentSession() { return session.csrfToken }
-        if let preSessionToken { return preSessionToken }
-        if let cookie = request.cookies[ShopApp.csrfCookie], cookie.count >= 32, cookie.count <= 128 {
-            preSessionToken = cookie
-            return cookie
+        if let formToken { return formToken }
+        let crypto = environment.crypto
+        let cookie = request.cookies[ShopApp.csrfCookie]
+        let token: String
+        if let session = try? currentSession() {
+            if let cookie, crypto.constantTimeEquals(crypto.sha256Hex(cookie), session.csrfTokenHash) {
+                token = cookie
+            } else {
+                token = crypto.randomToken()
+                do {
+                    try environment.sessions.renewCSRFToken(session.id, crypto.sha256Hex(token))
+                    self.session?.csrfTokenHash = crypto.sha256Hex(token)
+                } catch {
+                    environment.log("error request_id=\(request.id) renewing the CSRF token: \(error)")
+                }
+                setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
+                                                    secure: environment.secureCookies))
+            }
+        } else if let cookie, cookie.count >= 32, cookie.count <= 128 {
+            token = cookie
+        } else {
+            token = crypto.randomToken()
+            setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
+                                                secure: environment.secureCookies))
         }
-        let token = environment.crypto.randomToken()
-        preSessionToken = token
-        setCookies.append(CookieHeader.make(name: ShopApp.csrfCookie, value: token, maxAge: Int(Self.persistentLifetime),
-                                            secure: environment.secureCookies))
+        formToken = token
         return token
     }
 
-    /// `true` when the form carries this visitor's CSRF token.
+    /// `true` when the form carries this visitor's CSRF token: the one whose hash the session
+    /// keeps, or — before there is a session — the one in their cookie.
     mutating func hasValidCSRFToken() throws -> Bool {
         guard let sent = request.formValue(ShopApp.csrfField), !sent.isEmpty else { return false }
-        let expected: String?
+        let crypto = environment.crypto
         if let session = try currentSession() {
-            expected = session.csrfToken
-        } else {
-            expected = request.cookies[ShopApp.csrfCookie]
+            return crypto.constantTimeEquals(crypto.sha256Hex(sent), session.csrfTokenHash)
         }
-        guard let expected, !expected.isEmpty else { return false }
-        return environment.crypto.constantTimeEquals(sent, expected)
+        guard let expected = request.cookies[ShopApp.csrfCookie], !expected.isEmpty else { return false }
+        return crypto.constantTimeEquals(sent, expected)
     }
 
     // MARK: Cart and favorites
@@ -157,14 +252,17 @@ struct RequestContext {
         return cart
     }
 
-    /// Stores the cart (creating a guest session if needed). A changed cart releases the stock
-    /// held for the shopper's checkout (issue #5: the review holds it again).
-    mutating func saveCart(_ cart: Cart) throws {
+    /// Changes the cart line by line (creating a guest session if needed): each change is one
+    /// conditional write in the store, so simultaneous requests never lose each other's lines.
+    /// A changed cart releases the stock held for the shopper's checkout (issue #5: the review
+    /// holds it again).
+    /// - Throws: `CartLineLimitExceeded` from an `.add`, or a store error.
+    mutating func changeCart(_ changes: [CartChange]) throws {
         let shopper = try sessionCreatingIfNeeded().shopper
-        try environment.sessions.saveCart(shopper, cart)
-        try environment.orders?.releaseReservation(shopper)
-        loadedCart = cart
+        loadedCart = nil
         loadedPricedCart = nil
+        try environment.sessions.changeCart(shopper, changes)
+        try environment.orders?.releaseReservation(shopper)
     }
 
     /// The variant with its stock lowered by other shoppers' live reservations (issue #5): what
@@ -181,12 +279,22 @@ struct RequestContext {
     /// Products with each tracked variant's stock lowered by every live reservation: what a page
     /// shared by all visitors may promise (cached pages are rebuilt when reservations change).
     func availableToEveryone(_ products: [Product]) throws -> [Product] {
+        try available(products, to: nil)
+    }
+
+    /// The product with each tracked variant's stock lowered by *other* shoppers' live holds:
+    /// what this visitor can buy now (their own hold is theirs to buy).
+    mutating func availableToShopper(_ product: Product) throws -> Product {
+        try available([product], to: try shopper())[0]
+    }
+
+    private func available(_ products: [Product], to shopper: Shopper?) throws -> [Product] {
         guard let orders = environment.orders else { return products }
         let tracked = products.flatMap(\.variants).filter {
             if case .tracked(_, false) = $0.inventory { return true } else { return false }
         }
         guard !tracked.isEmpty else { return products }
-        let available = try orders.available(tracked.map(\.id), nil, now)
+        let available = try orders.available(tracked.map(\.id), shopper, now)
         return products.map { product in
             var product = product
             for index in product.variants.indices {
@@ -315,6 +423,16 @@ struct RequestContext {
                                  scriptHref: environment.assets.scriptPath, localizer: l10n)
         return .html(Views.error(kind, layout: layout), status: status)
     }
+}
+
+/// A session just made: the value the store keeps (hashes only) and the raw secrets the
+/// visitor's cookies carry.
+struct IssuedSession {
+    var session: Session
+    /// The session cookie's value; the store knows only its SHA-256 (`session.id`).
+    var token: String
+    /// The CSRF token the session's forms carry; the store knows only its SHA-256.
+    var csrfToken: String
 }
 
 /// Session tokens as they appear in cookies.

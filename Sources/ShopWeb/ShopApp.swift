@@ -329,16 +329,29 @@ public enum ShopApp {
     }
 
     private static func product(_ context: inout RequestContext, handle: String, variant: Variant.ID?) throws -> Response {
-        try cachedPage(&context) { context in
+        // A shopper holding some of this product at checkout sees it as theirs to buy, not as
+        // "sold out" by their own hold: that page is theirs alone, rendered without the cache.
+        if let shopper = try context.shopper(), let orders = context.environment.orders,
+           let listed = try context.environment.catalog.productByHandle(handle),
+           try context.cart().lines.contains(where: { $0.productID == listed.id }) {
+            let ids = listed.variants.map(\.id)
+            if try orders.available(ids, shopper, context.now) != orders.available(ids, nil, context.now) {
+                return try page(&context, productContent(try context.availableToShopper(listed), variant, context))
+            }
+        }
+        return try cachedPage(&context) { context in
             guard let listed = try context.environment.catalog.productByHandle(handle), !listed.variants.isEmpty else {
                 return nil
             }
-            let product = try context.availableToEveryone([listed])[0]
-            let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
-            let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
-            return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
-                               node: Views.product(page, related: related, l10n: context.l10n))
+            return try productContent(try context.availableToEveryone([listed])[0], variant, context)
         }
+    }
+
+    private static func productContent(_ product: Product, _ variant: Variant.ID?, _ context: RequestContext) throws -> PageContent {
+        let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
+        let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
+        return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
+                           node: Views.product(page, related: related, l10n: context.l10n))
     }
 
     /// The language whose folding rules a search uses: the visitor's first `Accept-Language`
@@ -377,9 +390,7 @@ public enum ShopApp {
         let cart = try context.cart()
         if priced.lines.count < cart.lines.count {
             let kept = Set(priced.lines.map(\.variant.id))
-            var pruned = cart
-            for line in cart.lines where !kept.contains(line.variantID) { pruned.remove(line.variantID) }
-            try context.saveCart(pruned)
+            try context.changeCart(cart.lines.filter { !kept.contains($0.variantID) }.map { .remove($0.variantID) })
             priced = try context.pricedCart()
             context.pageFlash = Flash(kind: .error, text: context.l10n(.cartLineRemoved))
         }
@@ -431,8 +442,9 @@ public enum ShopApp {
             if wantsJSON {
                 return JSONText.response(["ok": .bool(false), "message": .string(message)], status: .unprocessableContent)
             }
-            let model = context.models.productPage(product, selected: requestedVariant, quantity: quantity, error: message,
-                                                   timeZone: context.environment.timeZone)
+            // The stock shown beside the refusal is what this shopper can buy now (net of others' holds).
+            let model = context.models.productPage(try context.availableToShopper(product), selected: requestedVariant,
+                                                   quantity: quantity, error: message, timeZone: context.environment.timeZone)
             // Shown at the top as well, where a phone's screen starts.
             context.pageFlash = Flash(kind: .error, text: message)
             return try page(&context, PageContent(title: product.title, tab: .categories, mainClass: "product-page",
@@ -441,14 +453,19 @@ public enum ShopApp {
         }
         guard let listed = chosen else { return try rejected(context.l10n(.cartErrorChooseVariant)) }
         let variant = try context.withReservations(listed)
-        var cart = try context.cart()
         do {
+            // The checks that need no cart here; the one against the line already in the cart
+            // is the store's conditional increment (simultaneous adds all count).
             let quantity = try CartQuantity.parse(quantityText)
-            try cart.add(variant, of: product.id, quantity: quantity)
-        } catch {
+            let limit = try Cart.lineLimit(adding: quantity, of: variant)
+            do {
+                try context.changeCart([.add(productID: product.id, variantID: variant.id, quantity: quantity, limit: limit)])
+            } catch let refused as CartLineLimitExceeded {
+                throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: refused.inCart)
+            }
+        } catch let error as CartError {
             return try rejected(context.l10n.message(for: error), quantity: Int(quantityText) ?? 1)
         }
-        try context.saveCart(cart)
         let added = context.l10n(.addedToCart, ["title": product.title])
         if wantsJSON {
             // Quick add with JavaScript: the page stays; the badge and a short toast update in place.
@@ -470,17 +487,17 @@ public enum ShopApp {
         let product = try context.environment.catalog.productsByID([line.productID])[line.productID]
         let variant = product?.variants.first { $0.id == variantID }
         if remove || variant == nil {
-            cart.remove(variantID)
-            try context.saveCart(cart)
+            try context.changeCart([.remove(variantID)])
             if let product {
                 context.setFlash(Flash(kind: .success, text: context.l10n(.cartRemoved, ["title": product.title])))
             }
             return .redirect(to: SiteRoute.cart(.show).path)
         }
         let available = try context.withReservations(variant!)
+        let quantity: Int
         do {
-            let quantity = try CartQuantity.parse(context.request.formValue("quantity") ?? "")
-            try cart.setQuantity(quantity, of: available)
+            quantity = try CartQuantity.parse(context.request.formValue("quantity") ?? "")
+            try cart.setQuantity(quantity, of: available)  // the rules, on this request's copy
         } catch {
             let priced = try context.pricedCart()
             let model = context.models.cartPage(priced, totals: try cartTotals(&context), recommendations: [],
@@ -490,7 +507,7 @@ public enum ShopApp {
                                                   node: Views.cart(model, l10n: context.l10n)),
                             status: .unprocessableContent)
         }
-        try context.saveCart(cart)
+        try context.changeCart([quantity == 0 ? .remove(variantID) : .setQuantity(variantID, quantity)])
         context.setFlash(Flash(kind: .success, text: context.l10n(.cartUpdated)))
         return .redirect(to: SiteRoute.cart(.show).path)
     }

@@ -5,7 +5,7 @@ import CSodium
 /// <https://doc.libsodium.org/helpers#constant-time-test-for-equality>).
 ///
 /// ```swift
-/// guard ConstantTime.equals(submittedCSRFToken, session.csrfToken) else { … 403 … }
+/// guard ConstantTime.equals(submittedCSRFToken, cookieCSRFToken) else { … 403 … }
 /// ```
 public enum ConstantTime {
     /// Whether two strings have the same UTF-8 bytes, compared in constant time for a given

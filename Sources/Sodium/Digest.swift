@@ -31,4 +31,28 @@ public enum Digest {
         }
         return digest
     }
+
+    /// HMAC-SHA-256 (RFC 2104) of `message` under a 32-byte `key`, through libsodium's
+    /// `crypto_auth_hmacsha256`: a value anyone can recompute from the message only with the
+    /// key (for tokens derived on the server from what the client sent).
+    /// - Parameters:
+    ///   - key: exactly 32 secret bytes.
+    ///   - message: hashed as its UTF-8 bytes.
+    /// - Returns: the 32-byte tag in lower-case hex (64 characters).
+    /// - Precondition: `key.count == 32`.
+    public static func hmacSHA256Hex(key: [UInt8], message: String) -> String {
+        precondition(key.count == Int(crypto_auth_hmacsha256_keybytes()), "HMAC-SHA-256 needs a 32-byte key")
+        Sodium.ensureInitialized()
+        let bytes = Array(message.utf8)
+        var tag = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_bytes()))
+        tag.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { input in
+                key.withUnsafeBufferPointer { secret in
+                    // Always returns 0.
+                    _ = crypto_auth_hmacsha256(out.baseAddress!, input.baseAddress, UInt64(input.count), secret.baseAddress!)
+                }
+            }
+        }
+        return Hex.encode(tag)
+    }
 }

@@ -5,14 +5,22 @@ import Sodium
 extension Crypto {
     /// libsodium: argon2id password hashes (`crypto_pwhash_str`, interactive limits by default),
     /// 256-bit URL-safe tokens from `randombytes_buf`, SHA-256 and constant-time comparison.
-    static func sodium(strength: PasswordHasher.Strength = .interactive) -> Crypto {
+    /// - Parameters:
+    ///   - strength: argon2id limits.
+    ///   - guestSessionKey: the shop's 32-byte `guest-session` server secret; guest session
+    ///     tokens are then the first 128 bits of HMAC-SHA-256(key, CSRF cookie).
+    static func sodium(strength: PasswordHasher.Strength = .interactive, guestSessionKey: [UInt8]? = nil) -> Crypto {
         let hasher = PasswordHasher(strength: strength)
-        return Crypto(
+        var crypto = Crypto(
             hashPassword: { try hasher.hash($0) },
             verifyPassword: { hasher.verify($0, against: $1) },
             passwordNeedsRehash: { hasher.needsRehash($0) },
             randomToken: { SecureRandom.token(byteCount: 32) },
             sha256Hex: { Digest.sha256Hex($0) },
             constantTimeEquals: { ConstantTime.equals($0, $1) })
+        if let guestSessionKey {
+            crypto.guestSessionToken = { String(Digest.hmacSHA256Hex(key: guestSessionKey, message: "guest-session:" + $0).prefix(32)) }
+        }
+        return crypto
     }
 }

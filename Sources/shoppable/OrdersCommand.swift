@@ -59,11 +59,15 @@ enum StockCommand {
         }
         let database = try openDatabase(options, poolSize: 1)
         defer { database.close() }
-        let changed = try OrderStore.sqlite(database).setStock(sku, quantity)
-        guard changed > 0 else {
+        let update = try OrderStore.sqlite(database).setStock(sku, quantity, Date())
+        guard update.variants > 0 else {
             throw OperatorDataError("no variant has the SKU “\(sku)” (SKUs are case-sensitive); nothing changed")
         }
-        print("stock of \(sku) set to \(quantity)" + (changed == 1 ? "" : " (\(changed) variants share this SKU)"))
+        print("stock of \(sku) set to \(quantity)" + (update.variants == 1 ? "" : " (\(update.variants) variants share this SKU)"))
+        if update.trimmedHolds > 0 {
+            // Shoppers at checkout held more than is left: the latest holds gave way.
+            print("\(update.trimmedHolds) checkout hold\(update.trimmedHolds == 1 ? " was" : "s were") trimmed to fit, latest first")
+        }
     }
 }
 

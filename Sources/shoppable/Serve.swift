@@ -33,7 +33,8 @@ enum Serve {
         let shopConfig = try loadShopConfig(options, currency: currency)
         var environment = AppEnvironment(
             catalog: catalog, sessions: SessionStore.sqlite(database), accounts: accounts,
-            campaigns: CampaignStore.sqlite(database), crypto: .sodium(),
+            campaigns: CampaignStore.sqlite(database),
+            crypto: .sodium(guestSessionKey: try database.serverSecret(ServerSecrets.guestSession)),
             publicURL: publicURL, currency: currency, timeZone: timeZone,
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
@@ -49,11 +50,13 @@ enum Serve {
                                                        displayName: "Shoppable"),
                                   log: { printLine($0) })
         let sessions = environment.sessions
+        let throttleHorizon = environment.throttles.longestWindow
         let liveEnvironment = environment
         outbox.housekeeping = {
             let now = Date()
             _ = try? orders.sweepExpiredReservations(now)
             _ = try? sessions.purgeExpired(now)
+            _ = try? accounts.purgeAttempts(now.addingTimeInterval(-throttleHorizon))  // outside every window
         }
         outbox.start()
         defer { outbox.stop() }

@@ -110,21 +110,32 @@ struct RegistrationTests {
     }
 }
 
-@Suite("Sign-in throttle")
-struct SignInThrottleTests {
+@Suite("Rate limits")
+struct RateLimitTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func fiveFailuresWithinFifteenMinutesLockUntilTheOldestLeavesTheWindow() {
-        let throttle = SignInThrottle()
-        let failures = (0..<5).map { now.addingTimeInterval(Double(-60 * (10 - $0))) }  // 10…6 min ago
-        #expect(throttle.retryAfter(failures: Array(failures.prefix(4)), now: now) == nil)
-        #expect(throttle.retryAfter(failures: failures, now: now) == failures[0].addingTimeInterval(900))
+    @Test func fiveAttemptsWithinFifteenMinutesLockUntilTheOldestLeavesTheWindow() {
+        let limit = AccountThrottles().signIn
+        let attempts = (0..<5).map { now.addingTimeInterval(Double(-60 * (10 - $0))) }  // 10…6 min ago
+        #expect(limit.retryAfter(attempts: Array(attempts.prefix(4)), now: now) == nil)
+        #expect(limit.retryAfter(attempts: attempts, now: now) == attempts[0].addingTimeInterval(900))
     }
 
-    @Test func oldFailuresDoNotCountSoNoOneIsLockedOutForGood() {
-        let throttle = SignInThrottle()
+    @Test func oldAttemptsDoNotCountSoNoOneIsLockedOutForGood() {
+        let limit = AccountThrottles().signIn
         let old = (0..<50).map { now.addingTimeInterval(Double(-900 - $0)) }
-        #expect(throttle.retryAfter(failures: old, now: now) == nil)
+        #expect(limit.retryAfter(attempts: old, now: now) == nil)
+    }
+
+    @Test func everyThrottleKeysItsOwnCounterAndTheLongestWindowCoversThemAll() {
+        let throttles = AccountThrottles()
+        let keys = throttles.signIn(email: "ana@example.com", client: "203.0.113.9")
+            + throttles.registration(client: "203.0.113.9") + throttles.registrationNotice(email: "ana@example.com")
+            + throttles.passwordReset(email: "ana@example.com", client: "203.0.113.9")
+            + throttles.verificationEmail(user: 7, client: "203.0.113.9")
+        #expect(Set(keys.map(\.key)).count == keys.count, "no two throttles share a counter")
+        #expect(keys.allSatisfy { $0.limit.window <= throttles.longestWindow })
+        #expect(throttles.signIn(email: nil, client: "203.0.113.9").map(\.key) == ["sign-in:ip:203.0.113.9"])
     }
 }
 

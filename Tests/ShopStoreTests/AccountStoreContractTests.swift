@@ -4,7 +4,7 @@ import ShopStore
 import ShopTestSupport
 import Testing
 
-/// The account, token, sign-in failure and outbox contract every store must meet, run against
+/// The account, token, throttle and outbox contract every store must meet, run against
 /// each implementation.
 @Suite("Account store contract")
 struct AccountStoreContractTests {
@@ -178,37 +178,72 @@ struct AccountStoreContractTests {
         #expect(try stores.sessions.find("here") == nil)
     }
 
-    // MARK: sign-in failures
+    // MARK: throttles
 
-    @Test(arguments: StoreKind.allCases)
-    func signInFailuresAreRecordedPerKeyQueriedSinceADateAndCleared(kind: StoreKind) throws {
-        let stores = try StoreHarness(kind)
-        let times = [0.0, 60.4, 120.0].map { Self.start.addingTimeInterval($0) }
-        for time in times { try stores.accounts.recordSignInFailure(["email:ana@example.com", "ip:203.0.113.9"], time) }
-        try stores.accounts.recordSignInFailure(["ip:198.51.100.7"], times[0])
-
-        #expect(try stores.accounts.signInFailures("email:ana@example.com", Self.start)
-                == [Self.start, Self.start.addingTimeInterval(60), Self.start.addingTimeInterval(120)])
-        #expect(try stores.accounts.signInFailures("email:ana@example.com", Self.start.addingTimeInterval(60))
-                == [Self.start.addingTimeInterval(60), Self.start.addingTimeInterval(120)])
-        #expect(try stores.accounts.signInFailures("ip:198.51.100.7", Self.start) == [Self.start])
-        #expect(try stores.accounts.signInFailures("email:bo@example.com", Self.start).isEmpty)
-
-        try stores.accounts.clearSignInFailures("email:ana@example.com")
-        #expect(try stores.accounts.signInFailures("email:ana@example.com", .distantPast).isEmpty)
-        #expect(try stores.accounts.signInFailures("ip:203.0.113.9", .distantPast).count == 3)
+    private static func check(_ key: String, limit: Int = 3, window: TimeInterval = 600) -> ThrottleCheck {
+        ThrottleCheck(key: key, limit: RateLimit(limit: limit, window: window))
     }
 
     @Test(arguments: StoreKind.allCases)
-    func recordedFailuresFeedTheThrottle(kind: StoreKind) throws {
+    func attemptsAreCountedUpToTheLimitAndARefusalCountsNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
-        let throttle = SignInThrottle(limit: 3, window: 600)
-        for offset in [0.0, 10, 20] {
-            try stores.accounts.recordSignInFailure(["email:ana@example.com"], Self.start.addingTimeInterval(offset))
-        }
-        let now = Self.start.addingTimeInterval(30)
-        let failures = try stores.accounts.signInFailures("email:ana@example.com", now.addingTimeInterval(-throttle.window))
-        #expect(throttle.retryAfter(failures: failures, now: now) == Self.start.addingTimeInterval(600))
+        let account = Self.check("sign-in:email:ana@example.com")
+        let client = Self.check("sign-in:ip:203.0.113.9", limit: 4)
+        let times = [0.0, 10.4, 20].map { Self.start.addingTimeInterval($0) }
+        for time in times { #expect(try stores.accounts.countAttempt([client, account], time) == nil) }
+
+        // The account key is full: refused until its oldest attempt leaves the window, and the
+        // client key, which had room, counted nothing either.
+        let later = Self.start.addingTimeInterval(30)
+        #expect(try stores.accounts.countAttempt([client, account], later) == Self.start.addingTimeInterval(600))
+        #expect(try stores.accounts.countAttempt([client], later) == nil, "the refusal above counted nothing")
+        #expect(try stores.accounts.countAttempt([client], later) == Self.start.addingTimeInterval(600))
+        // Two refusing keys: the attempt waits for the later one.
+        let slow = Self.check("sign-in:email:ana@example.com", limit: 3, window: 900)
+        #expect(try stores.accounts.countAttempt([client, slow], later) == Self.start.addingTimeInterval(900))
+        // Other keys are unaffected; the oldest attempt leaving the window frees one place.
+        #expect(try stores.accounts.countAttempt([Self.check("sign-in:email:bo@example.com")], later) == nil)
+        #expect(try stores.accounts.countAttempt([account], Self.start.addingTimeInterval(600)) == nil)
+        #expect(try stores.accounts.countAttempt([account], Self.start.addingTimeInterval(600))
+                == Self.start.addingTimeInterval(610), "kept to the second: 10.4 s counted as 10 s")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func attemptsCanBeClearedUncountedAndPurged(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let account = Self.check("sign-in:email:ana@example.com", limit: 2)
+        let client = Self.check("sign-in:ip:203.0.113.9", limit: 2)
+        let first = Self.start, second = Self.start.addingTimeInterval(60.7)
+        for time in [first, second] { #expect(try stores.accounts.countAttempt([client, account], time) == nil) }
+        #expect(try stores.accounts.countAttempt([account], second) != nil)
+
+        try stores.accounts.clearAttempts(account.key)
+        #expect(try stores.accounts.countAttempt([account], second) == nil, "cleared")
+        try stores.accounts.uncountAttempt(client.key, Self.start.addingTimeInterval(60))  // the second one, to the second
+        try stores.accounts.uncountAttempt(client.key, Self.start.addingTimeInterval(30))  // none then: nothing happens
+        #expect(try stores.accounts.countAttempt([client], second) == nil, "one place given back")
+        #expect(try stores.accounts.countAttempt([client], second) == first.addingTimeInterval(600))
+
+        #expect(try stores.accounts.purgeAttempts(Self.start.addingTimeInterval(60)) == 1, "the client's first")
+        #expect(try stores.accounts.countAttempt([client], second) == nil)
+        #expect(try stores.accounts.purgeAttempts(.distantFuture) == 3)
+        #expect(try stores.accounts.purgeAttempts(.distantFuture) == 0)
+    }
+
+    /// Issue #8: 60 simultaneous attempts against a limit of 5 — one thread each, released
+    /// together, through a pool of 4 connections for SQLite — get exactly 5 through.
+    @Test(arguments: StoreKind.allCases)
+    func simultaneousAttemptsNeverPassTheLimit(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind, poolSize: 4)
+        let checks = [Self.check("sign-in:ip:203.0.113.9", limit: 50), Self.check("sign-in:email:ana@example.com", limit: 5)]
+        let accounts = stores.accounts
+        let results = try ConcurrentRun.together(60) { _ in try accounts.countAttempt(checks, Self.start) }
+        #expect(results.count { $0 == nil } == 5)
+        #expect(results.count { $0 == Self.start.addingTimeInterval(600) } == 55)
+        // The client key counted the 5 admitted attempts only: a limit of 6 takes one more.
+        let client = Self.check("sign-in:ip:203.0.113.9", limit: 6)
+        #expect(try accounts.countAttempt([client], Self.start) == nil)
+        #expect(try accounts.countAttempt([client], Self.start) != nil)
     }
 
     // MARK: outbox

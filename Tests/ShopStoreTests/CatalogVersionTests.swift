@@ -62,7 +62,7 @@ struct ReservationVersionTests {
         let variant = try #require(try catalog.productByHandle("chair")).variants[0].id
         let sessions = SessionStore.sqlite(database)
         let now = Date(timeIntervalSince1970: 1_780_000_000)
-        try sessions.create(Session(id: "guest", csrfToken: "t", createdAt: now, lastSeenAt: now, expiresAt: now + 3600))
+        try sessions.create(Session(id: "guest", csrfTokenHash: "t", createdAt: now, lastSeenAt: now, expiresAt: now + 3600))
         let orders = OrderStore.sqlite(database)
         let before = try catalog.version()
         _ = try orders.reserve(.guest("guest"), [StockRequest(variantID: variant, quantity: 1)], now + 900, now)

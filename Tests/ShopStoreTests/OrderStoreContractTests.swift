@@ -1,11 +1,9 @@
-import Dispatch
 import Foundation
 import ShopCore
 import ShopStore
 import ShopStoreSQLite
 import ShopTestSupport
 import SQLite
-import Synchronization
 import Testing
 
 /// A catalog, sessions, accounts, orders and addresses of one kind sharing one database (SQLite:
@@ -348,15 +346,15 @@ extension PlaceOrderResult {
     func setStockSetsTheCountBySKU(kind: StoreKind) throws {
         let stores = try OrderHarness(kind)
         try stores.stockShop()
-        #expect(try stores.orders.setStock("  CHAIR-1 ", 4) == 1)
+        #expect(try stores.orders.setStock("  CHAIR-1 ", 4, Fixtures.start).variants == 1)
         #expect(try stores.available("chair") == .some(4))
-        #expect(try stores.orders.setStock("chair-1", 9) == 0)
-        #expect(try stores.orders.setStock("NOPE", 9) == 0)
+        #expect(try stores.orders.setStock("chair-1", 9, Fixtures.start).variants == 0)
+        #expect(try stores.orders.setStock("NOPE", 9, Fixtures.start).variants == 0)
         #expect(try stores.available("chair") == .some(4))
         // An untracked variant becomes tracked: a count means "at most this many".
-        #expect(try stores.orders.setStock("LAMP-1", 2) == 1)
+        #expect(try stores.orders.setStock("LAMP-1", 2, Fixtures.start).variants == 1)
         #expect(try stores.available("lamp") == .some(2))
-        #expect(throws: OrderStoreError.invalidQuantity) { try stores.orders.setStock("CHAIR-1", -1) }
+        #expect(throws: OrderStoreError.invalidQuantity) { try stores.orders.setStock("CHAIR-1", -1, Fixtures.start) }
         let chair = try stores.variant("chair").variant
         #expect(try stores.orders.placeOrder(OrderFixtures.draft(try stores.guest("buyer"), [(chair, 5)]), Fixtures.start)
                 == .insufficientStock([chair.id: 4]))
@@ -366,7 +364,7 @@ extension PlaceOrderResult {
         let stores = try OrderHarness(.sqlite)
         try stores.stockShop()
         let before = try stores.catalog.version()
-        #expect(try stores.orders.setStock("CHAIR-1", 0) == 1)
+        #expect(try stores.orders.setStock("CHAIR-1", 0, Fixtures.start) == StockUpdate(variants: 1, trimmedHolds: 0))
         #expect(try stores.catalog.version() > before)
         #expect(try stores.variant("chair").variant.inventory == .tracked(quantity: 0, allowsBackorder: false))
         #expect(try stores.catalog.productByHandle("chair")?.isSoldOut == true)
@@ -462,31 +460,12 @@ extension PlaceOrderResult {
         try stores.stockShop(chairs: 10)
         let chair = try stores.variant("chair").variant
         let shoppers = try (0..<50).map { try stores.guest("racer-\($0)") }
-        let results = Mutex<[PlaceOrderResult]>([])
-        let failures = Mutex<[String]>([])
         let orders = stores.orders
         // One thread per shopper, released together, so that far more callers than pooled
         // connections (4) or cores race for the write lock.
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        for (index, shopper) in shoppers.enumerated() {
-            done.enter()
-            Thread {
-                start.wait()
-                do {
-                    let result = try orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 1)], key: "k\(index)"),
-                                                       Fixtures.start)
-                    results.withLock { $0.append(result) }
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
-                }
-                done.leave()
-            }.start()
+        let all = try ConcurrentRun.together(shoppers.count) { index in
+            try orders.placeOrder(OrderFixtures.draft(shoppers[index], [(chair, 1)], key: "k\(index)"), Fixtures.start)
         }
-        for _ in shoppers { start.signal() }
-        done.wait()
-        let all = results.withLock { $0 }
-        #expect(failures.withLock { $0 }.isEmpty)
         #expect(all.count == 50)
         #expect(all.count { $0.placedOrder != nil } == 10)
         #expect(all.count { $0 == .insufficientStock([chair.id: 0]) } == 40)

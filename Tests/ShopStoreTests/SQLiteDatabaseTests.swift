@@ -53,7 +53,7 @@ struct SQLiteDatabaseTests {
         defer { path.remove() }
         let first = try SQLiteDatabase.open(path: path.path)
         _ = try CatalogStore.sqlite(first).upsert([.mockFull])
-        try SessionStore.sqlite(first).create(Session(id: "s", csrfToken: "csrf", createdAt: Date(timeIntervalSince1970: 1),
+        try SessionStore.sqlite(first).create(Session(id: "s", csrfTokenHash: "csrf", createdAt: Date(timeIntervalSince1970: 1),
                                                       lastSeenAt: Date(timeIntervalSince1970: 2),
                                                       expiresAt: Date(timeIntervalSince1970: 3)))
         let stored = try #require(try CatalogStore.sqlite(first).productByHandle(ProductDraft.mockFull.handle))

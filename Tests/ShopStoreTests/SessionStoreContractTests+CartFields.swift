@@ -116,7 +116,7 @@ extension SessionStoreContractTests {
 
         #expect(try database.migrate().contains(5))
 
-        let cart = try SessionStore.sqlite(database).loadCart(.guest("old-guest"))
+        let cart = try SessionStore.sqlite(database).loadCart(.guest(Fixtures.upgradedSessionID("old-guest")))
         #expect(cart.lines.map(\.variantID) == [a.variants[0].id, b.variants[0].id])
         #expect(cart.lines.allSatisfy { $0.isSelected })
         #expect(cart.voucherCode == nil)

@@ -24,7 +24,19 @@ struct SessionStoreContractTests {
         #expect(touched.createdAt == Self.start)
         #expect(touched.lastSeenAt == Self.start.addingTimeInterval(90))  // kept to the second
         #expect(touched.expiresAt == Self.start.addingTimeInterval(86_400))
-        #expect(touched.csrfToken == guest.csrfToken)
+        #expect(touched.csrfTokenHash == guest.csrfTokenHash)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aSessionsCSRFTokenCanBeRenewed(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let guest = try stores.session("0123456789abcdef0123456789abcdef")
+        try stores.sessions.renewCSRFToken(guest.id, "renewed-hash")
+        var expected = guest
+        expected.csrfTokenHash = "renewed-hash"
+        #expect(try stores.sessions.find(guest.id) == expected)
+        try stores.sessions.renewCSRFToken("ffffffffffffffffffffffffffffffff", "x")  // unknown: no effect
+        #expect(try stores.sessions.find("ffffffffffffffffffffffffffffffff") == nil)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -3,6 +3,7 @@ import ShopCore
 import ShopStore
 import ShopStoreSQLite
 import ShopTestSupport
+import Sodium
 import Testing
 
 /// Which implementation a contract test runs against.
@@ -23,7 +24,8 @@ final class StoreHarness {
     let database: SQLiteDatabase?
     private let path: TemporaryDatabasePath?
 
-    init(_ kind: StoreKind) throws {
+    /// - Parameter poolSize: SQLite connections (more than 2 for tests that race threads).
+    init(_ kind: StoreKind, poolSize: Int = 2) throws {
         switch kind {
         case .inMemory:
             let shared = InMemoryDatabase()
@@ -34,7 +36,7 @@ final class StoreHarness {
             path = nil
         case .sqlite:
             let path = TemporaryDatabasePath()
-            let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+            let database = try SQLiteDatabase.open(path: path.path, poolSize: poolSize)
             catalog = .sqlite(database)
             sessions = .sqlite(database)
             accounts = .sqlite(database)
@@ -80,9 +82,12 @@ enum Fixtures {
     /// A session value created at `date`, expiring 30 days later unless told.
     static func session(_ id: Session.ID, user: User.ID? = nil, at date: Date = start, expiresAt: Date? = nil,
                         isPersistent: Bool = true) -> Session {
-        Session(id: id, userID: user, csrfToken: "csrf-\(id.rawValue)-0123456789abcdef0123456789", createdAt: date,
+        Session(id: id, userID: user, csrfTokenHash: "csrf-hash-\(id.rawValue)-0123456789abcdef0123456789", createdAt: date,
                 lastSeenAt: date, expiresAt: expiresAt ?? date.addingTimeInterval(30 * 86_400), isPersistent: isPersistent)
     }
+
+    /// What a session stored before migration 10 is called after it: the SHA-256 of its old id.
+    static func upgradedSessionID(_ old: String) -> Session.ID { Session.ID(rawValue: Digest.sha256Hex(old)) }
 
     /// An email to `address` created at `date`.
     static func message(to address: String = "ana@example.com", subject: String = "Confirm your email",

@@ -3,6 +3,7 @@ public import HTTPServer
 public import ShopCore
 public import ShopStore
 public import ShopWeb
+public import ShopStoreSQLite
 import Sodium
 
 /// An in-process storefront for request → response tests: in-memory stores, a fixed clock,
@@ -26,29 +27,48 @@ public final class TestShop: @unchecked Sendable {
     /// The clock the shop sees; tests move it forward (`clock.advance(by:)`).
     public let clock = TestClock(Date(timeIntervalSince1970: 1_780_000_000))
 
-    /// A shop holding `drafts`.
-    public init(_ drafts: [ProductDraft] = []) throws {
-        catalog = .inMemory()
+    /// A shop holding `drafts`, in memory.
+    public convenience init(_ drafts: [ProductDraft] = []) throws {
         let memory = InMemoryDatabase()
-        sessions = .inMemory(memory)
-        accounts = .inMemory(memory)
+        let catalog = CatalogStore.inMemory()
+        try self.init(drafts, catalog: catalog, sessions: .inMemory(memory), accounts: .inMemory(memory),
+                      orders: .inMemory(memory, catalog: catalog), addresses: .inMemory(memory))
+    }
+
+    /// A shop holding `drafts` in a migrated SQLite database (for tests that race threads
+    /// through the real store and its connection pool).
+    public convenience init(_ drafts: [ProductDraft] = [], sqlite database: SQLiteDatabase) throws {
+        try self.init(drafts, catalog: .sqlite(database), sessions: .sqlite(database), accounts: .sqlite(database),
+                      orders: .sqlite(database), addresses: .sqlite(database))
+    }
+
+    private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,
+                 orders: OrderStore, addresses: AddressStore) throws {
+        self.catalog = catalog
+        self.sessions = sessions
+        self.accounts = accounts
         campaigns = .inMemory()
-        let orderStore = OrderStore.inMemory(memory, catalog: catalog)
-        let addressStore = AddressStore.inMemory(memory)
         if !drafts.isEmpty { _ = try catalog.upsert(drafts) }
         let clock = self.clock
         environment = AppEnvironment(catalog: catalog, sessions: sessions, accounts: accounts, campaigns: campaigns,
                                      crypto: .testing,
                                      publicURL: "https://shop.test", timeZone: TimeZone(identifier: "UTC")!,
                                      now: { clock.now })
-        environment.orders = orderStore
-        environment.addresses = addressStore
+        environment.orders = orders
+        environment.addresses = addresses
         let counter = Counter()
         environment.makeSessionToken = { String(format: "%032x", counter.next()) }
         environment.log = { [weak self] line in
             guard let self else { return }
             logLock.lock(); logLines.append(line); logLock.unlock()
         }
+    }
+
+    /// Another visitor (their own cookies) of the same shop: same stores, clock and settings.
+    public func visitor() throws -> TestShop {
+        let other = try TestShop()
+        other.environment = environment
+        return other
     }
 
     /// The CSRF token of the visitor's forms (as a browser would read it from the last page).
@@ -84,7 +104,7 @@ public final class TestShop: @unchecked Sendable {
             guard parts.count == 2 else { continue }
             if header.contains("Max-Age=0") { cookies[parts[0]] = nil } else { cookies[parts[0]] = parts[1] }
         }
-        return TestResponse(response: response)
+        return TestResponse(response: response, request: request, target: target)
     }
 
     /// `GET target`.
@@ -95,6 +115,11 @@ public final class TestShop: @unchecked Sendable {
     @discardableResult
     public func post(_ target: String, _ form: [(String, String)], csrf: Bool = true) throws -> TestResponse {
         try send(.post, target, form: form, csrf: csrf)
+    }
+
+    /// The store's id of the session whose cookie holds `token`: its SHA-256, as the shop keeps it.
+    public func sessionID(forCookie token: String) -> Session.ID {
+        Session.ID(rawValue: environment.crypto.sha256Hex(token))
     }
 
     /// Emails queued in the outbox and not yet delivered, oldest first.
@@ -117,6 +142,10 @@ public final class TestShop: @unchecked Sendable {
 /// A response with its body as text, for assertions.
 public struct TestResponse: Sendable {
     public var response: Response
+    /// The request as the app received it (with the visitor's cookies and the form body).
+    public var request: Request
+    /// The request target as sent, e.g. `/search?q=lamp` (for snapshots of the exchange).
+    public var target: String
     public var status: Int { response.status.code }
     public var text: String { String(decoding: response.body, as: UTF8.self) }
     public func header(_ name: String) -> String? { response.headers[name] }
@@ -145,12 +174,15 @@ extension Crypto {
     /// the real hash format.
     public static let testing: Crypto = {
         let hasher = PasswordHasher(strength: .minimum)
-        return Crypto(
+        var crypto = Crypto(
             hashPassword: { try hasher.hash($0) },
             verifyPassword: { hasher.verify($0, against: $1) },
             passwordNeedsRehash: { hasher.needsRehash($0) },
             randomToken: { SecureRandom.token(byteCount: 32) },
             sha256Hex: { Digest.sha256Hex($0) },
             constantTimeEquals: { ConstantTime.equals($0, $1) })
+        let key = [UInt8](repeating: 42, count: 32)
+        crypto.guestSessionToken = { String(Digest.hmacSHA256Hex(key: key, message: "guest-session:" + $0).prefix(32)) }
+        return crypto
     }()
 }

@@ -114,11 +114,12 @@ struct SignInFlowTests {
         let shop = try shopWithAna()
         try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
         let guestSession = try #require(shop.cookies["shoppable_session"])
+        #expect(try shop.sessions.find(shop.sessionID(forCookie: guestSession)) != nil)
         let response = try signIn(shop)
         #expect(response.status == 303 && response.header("Location") == "/account")
         let newSession = try #require(shop.cookies["shoppable_session"])
         #expect(newSession != guestSession, "no session fixation")
-        #expect(try shop.sessions.find(Session.ID(rawValue: guestSession)) == nil, "the guest session is gone")
+        #expect(try shop.sessions.find(shop.sessionID(forCookie: guestSession)) == nil, "the guest session is gone")
         #expect(try shop.get("/account").text.contains("Welcome back, Ana."))
         let cookie = try #require(response.response.headers.values(for: "Set-Cookie").first { $0.hasPrefix("shoppable_session=") })
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && !cookie.contains("Max-Age"),
@@ -420,7 +421,7 @@ struct HardeningTests {
         let cart = try shop.get("/cart")
         #expect(cart.text.contains("Some items are no longer sold and were removed from your cart."))
         let token = try #require(shop.cookies["shoppable_session"])
-        let session = try #require(try shop.sessions.find(Session.ID(rawValue: token)))
+        let session = try #require(try shop.sessions.find(shop.sessionID(forCookie: token)))
         #expect(try shop.sessions.loadCart(session.shopper).lines.count == 1, "the stored cart was pruned")
     }
 
@@ -445,7 +446,7 @@ struct HardeningTests {
     @Test func aBusyDatabaseGetsA503ThatInvitesARetry() throws {
         struct Locked: TemporaryStoreFailure { var isTemporary: Bool { true } }
         let shop = try TestShop([mug])
-        shop.environment.sessions.saveCart = { _, _ in throw Locked() }
+        shop.environment.sessions.changeCart = { _, _ in throw Locked() }
         let response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
         #expect(response.status == 503 && response.header("Retry-After") == "5")
         #expect(response.text.contains("The shop is being updated right now."))

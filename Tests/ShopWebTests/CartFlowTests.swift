@@ -181,3 +181,42 @@ private final class LockedCounter: @unchecked Sendable {
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }
     func increment() { lock.lock(); count += 1; lock.unlock() }
 }
+
+/// A visitor's simultaneous first adds (issue #9): every request derives the same guest session
+/// from the visitor's CSRF cookie, so they share one cart instead of creating one each.
+@Suite("First adds of a new visitor")
+struct FirstAddTests {
+    @Test func requestsWithoutASessionButTheSameCSRFCookieShareOneSession() throws {
+        let shop = try TestShop([.mock(handle: "mug", title: "Mug"), .mock(handle: "lamp", title: "Lamp")])
+        _ = try shop.get("/")  // the visitor now holds a CSRF cookie, and no session
+        let token = try #require(shop.csrfToken)
+        let csrfCookie = try #require(shop.cookies["shoppable_csrf"])
+        // Two requests sent before either answer arrived: both carry only the CSRF cookie.
+        var sessions: [String] = []
+        for handle in ["mug", "lamp"] {
+            shop.cookies = ["shoppable_csrf": csrfCookie]
+            let answer = try shop.post("/cart/add", [("product", handle), ("quantity", "1"), ("csrf_token", token)])
+            #expect(answer.status == 303)
+            sessions.append(try #require(shop.cookies["shoppable_session"]))
+        }
+        #expect(sessions[0] == sessions[1], "both answers set the same session cookie")
+        #expect(try shop.get("/cart").text.contains(">Mug<") && shop.get("/cart").text.contains(">Lamp<"))
+    }
+
+    @Test func theSameCSRFCookieDoesNotJoinAnOlderSession() throws {
+        let shop = try TestShop([.mock(handle: "mug", title: "Mug")])
+        _ = try shop.get("/")
+        let token = try #require(shop.csrfToken)
+        let csrfCookie = try #require(shop.cookies["shoppable_csrf"])
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1"), ("csrf_token", token)])
+        let first = try #require(shop.cookies["shoppable_session"])
+        // Later, someone presenting the same CSRF cookie without the session cookie (a planted
+        // cookie, a copied request) does not get into that session.
+        shop.clock.advance(by: 60)
+        shop.cookies = ["shoppable_csrf": csrfCookie]
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1"), ("csrf_token", token)])
+        let second = try #require(shop.cookies["shoppable_session"])
+        #expect(second != first)
+        #expect(!(try shop.get("/cart").text.contains("value=\"2\"")), "a new, separate cart")
+    }
+}

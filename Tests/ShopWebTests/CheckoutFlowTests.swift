@@ -13,33 +13,10 @@ private let last = ProductDraft.mock(handle: "last", title: "Last One", category
 private let mug = ProductDraft.mock(handle: "mug", title: "Mug", category: "Kitchen",
                                     variants: [.mock(sku: "MUG-1", price: .usd(10_00), inventory: .untracked)])
 
-private let address: [(String, String)] = [
-    ("first_name", "Ana"), ("last_name", "Lima"), ("phone", "+1 555 0100"), ("line1", "1 Main St"), ("line2", ""),
-    ("city", "Springfield"), ("postal_code", "12345"), ("region", ""), ("country", "US"), ("address_email", ""),
-]
-
 private func shop(_ drafts: [ProductDraft] = [lamp, last, mug]) throws -> TestShop {
     let shop = try TestShop(drafts)
-    shop.environment.shippingMethods = [
-        ShippingMethod(id: "standard", name: "Standard", price: .usd(4_90), freeAbove: .usd(100_00)),
-        ShippingMethod(id: "express", name: "Express", price: .usd(12_00), countries: ["US"]),
-    ]
-    shop.environment.paymentInstructions = "Bank transfer to Example Bank, IBAN XX00 0000.\nReference: your order number."
+    configureCheckout(shop)
     return shop
-}
-
-/// Walks a guest through address and shipping to the review page; returns the review page.
-@discardableResult
-private func reachReview(_ shop: TestShop, email: String = "guest@example.com", method: String = "standard") throws -> TestResponse {
-    #expect(try shop.get("/checkout").header("Location") == "/checkout/address")
-    let submitted = try shop.post("/checkout/address", [("email", email)] + address)
-    #expect(submitted.status == 303 && submitted.header("Location") == "/checkout/shipping", "\(submitted.text.prefix(0))")
-    #expect(try shop.post("/checkout/shipping", [("method", method)]).header("Location") == "/checkout/review")
-    return try shop.get("/checkout/review")
-}
-
-private func idempotencyKey(_ page: TestResponse) throws -> String {
-    String(try #require(page.text.firstMatch(of: /name="idempotency_key" value="([^"]+)"/)?.1))
 }
 
 @Suite("Checkout and orders")
@@ -215,7 +192,7 @@ struct AddressBookTests {
     @Test func addressesAreAddedListedByNameEditedAndDeletedWithConfirmation() throws {
         let shop = try signedIn()
         for (first, last) in [("Zeynep", "Kaya"), ("Ali", "Demir"), ("Şule", "Öztürk"), ("<b>Bob</b>", "\"onmouseover=x")] {
-            let saved = try shop.post("/account/addresses", address.map { $0.0 == "first_name" ? ($0.0, first) : $0.0 == "last_name" ? ($0.0, last) : $0 })
+            let saved = try shop.post("/account/addresses", checkoutAddress.map { $0.0 == "first_name" ? ($0.0, first) : $0.0 == "last_name" ? ($0.0, last) : $0 })
             #expect(saved.status == 303, "\(first)")
         }
         let list = try shop.get("/account/addresses").text
@@ -236,7 +213,7 @@ struct AddressBookTests {
         let shop = try signedIn()
         let payload = "<script>alert(1)</script>\"'onmouseover="
         let fields = ["first_name", "last_name", "line1", "line2", "city", "region"]
-        let form = address.map { fields.contains($0.0) ? ($0.0, payload) : $0.0 == "postal_code" ? ($0.0, "<i>1</i>\"'") : $0 }
+        let form = checkoutAddress.map { fields.contains($0.0) ? ($0.0, payload) : $0.0 == "postal_code" ? ($0.0, "<i>1</i>\"'") : $0 }
         #expect(try shop.post("/account/addresses", form).status == 303)
         for path in ["/account/addresses"] {
             let page = try shop.get(path).text
@@ -248,13 +225,35 @@ struct AddressBookTests {
             let page = try shop.get(path).text
             #expect(!page.contains("<script>alert") && !page.contains("\"'onmouseover"), "\(path)")
         }
-        let rejected = try shop.post("/account/addresses", address.map { $0.0 == "phone" || $0.0 == "address_email" ? ($0.0, payload) : $0 })
+        let rejected = try shop.post("/account/addresses", checkoutAddress.map { $0.0 == "phone" || $0.0 == "address_email" ? ($0.0, payload) : $0 })
         #expect(rejected.status == 422 && !rejected.text.contains("<script>alert"))
+    }
+
+    @Test(.bug(id: 9, "a signed-in shopper signed out elsewhere mid-checkout was shown an empty cart"),
+          arguments: ["/checkout/review", "/checkout/shipping"])
+    func aSessionThatEndsMidCheckoutAsksToSignInAndComesBackToTheStep(step: String) throws {
+        let shop = try signedIn()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        _ = try reachReview(shop)
+        // Signed out on another device: every session of the account ends.
+        let user = try #require(try shop.accounts.users().first)
+        try shop.sessions.deleteAll(user.id, nil)
+        let ended = try shop.get(step)
+        #expect(ended.status == 303)
+        #expect(ended.header("Location") == "/account/sign-in?next=\(step)")
+        let signIn = try shop.get(try #require(ended.header("Location")))
+        #expect(signIn.text.contains("You were signed out. Sign in to pick up your checkout where you left it."))
+        let back = try shop.post("/account/sign-in", [("email", "ana@example.com"), ("password", "Blue9sky!"),
+                                                      ("next", step)])
+        #expect(back.header("Location") == step)
+        let page = try shop.get(step)
+        #expect(page.status == 200, "the account's cart and checkout are still there")
+        #expect(page.text.contains(step.hasSuffix("review") ? "Desk Lamp" : "name=\"method\""))
     }
 
     @Test func signedInCheckoutUsesASavedAddressAndListsTheOrder() throws {
         let shop = try signedIn()
-        try shop.post("/account/addresses", address + [("default", "1")])
+        try shop.post("/account/addresses", checkoutAddress + [("default", "1")])
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
         let page = try shop.get("/checkout/address").text
         let id = try #require(page.firstMatch(of: /name="address_id" value="(\d+)" checked/)?.1)
@@ -298,7 +297,7 @@ struct VoucherUsageLimitTests {
         try shop.post("/account/register", [("name", "Ana Lima"), ("email", "ana@example.com"),
                                             ("password", "Blue9sky!"), ("password_confirmation", "Blue9sky!")])
         #expect(try shop.get("/cart").text.contains("Discount (ONCE)"), "the guest's code followed them into the account")
-        try shop.post("/account/addresses", address + [("default", "1")])
+        try shop.post("/account/addresses", checkoutAddress + [("default", "1")])
         let page = try shop.get("/checkout/address").text
         let id = try #require(page.firstMatch(of: /name="address_id" value="(\d+)" checked/)?.1)
         try shop.post("/checkout/address", [("address_id", String(id))])
@@ -353,5 +352,32 @@ struct TrialFindingsTests {
         try first.post("/cart/add", [("product", "last"), ("quantity", "1")])
         _ = try reachReview(first)
         #expect(try second.get("/cart").text.contains("Sorry, this is sold out."))
+    }
+
+    @Test(.bug(id: 9, "after a refused add the page said 'sold out' above 'Only 1 left'"))
+    func aRefusedAddShowsStockNetOfOtherShoppersHolds() throws {
+        let holder = try shop()
+        let other = try TestShop()
+        other.environment = holder.environment
+        try holder.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(holder)  // holds the last unit
+        let refused = try other.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Sorry, this is sold out."))
+        #expect(!refused.text.contains("Only 1 left") && refused.text.contains(">Sold out<"), "the page agrees with the message")
+    }
+
+    @Test(.bug(id: 9, "a shopper's own hold made the product page say 'Sold out' to them"))
+    func aShoppersOwnHoldDoesNotMakeTheProductSoldOutForThem() throws {
+        let holder = try shop()
+        let other = try TestShop()
+        other.environment = holder.environment
+        try holder.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(holder)
+        let mine = try holder.get("/products/last").text
+        #expect(!mine.contains(">Sold out<"), "the unit is held for this shopper")
+        #expect(mine.contains("Only 1 left"))
+        let theirs = try other.get("/products/last").text
+        #expect(theirs.contains(">Sold out<"), "everyone else sees it held")
     }
 }

@@ -16,6 +16,16 @@ struct DigestTests {
         #expect(Digest.sha256Hex(text) == expected)
     }
 
+    /// Expected tags computed with Python's `hmac` (key = bytes 0…31).
+    @Test(arguments: [
+        ("what do ya want for nothing?", "099805f4ac310786968565c098db515cc50862b420ae31e20238312344bed36a"),
+        ("İstanbul", "78df16c59a07038660fd842b46ee7d17016e9cabfce12266af3bfd72e6103610"),
+    ])
+    func hmacSHA256MatchesAReferenceImplementation(message: String, expected: String) {
+        #expect(Digest.hmacSHA256Hex(key: Array(0..<32), message: message) == expected)
+        #expect(Digest.hmacSHA256Hex(key: Array(repeating: 7, count: 32), message: message) != expected)
+    }
+
     @Test func sha256HashesTheUTF8Bytes() {
         let text = "İstanbul 🛒"
         #expect(Digest.sha256Hex(text) == Digest.sha256(Array(text.utf8)).map { byte in

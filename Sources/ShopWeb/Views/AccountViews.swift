@@ -67,6 +67,7 @@ extension Views {
                 p(.class("muted")) { l10n(.forgotIntro) }
                 HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.account(.forgotPasswordSubmit).path), .boolean("novalidate")) {
                     Personalization.csrfField
+                    if let alert = form.alert { p(.class("form-alert"), .role("alert")) { alert } }
                     FormField(label: l10n(.fieldEmail), name: "email", id: "email", type: "email", value: form.value("email"),
                               errors: form.errors("email"), autocomplete: "email")
                     button(.type("submit"), .class("button button-primary")) { l10n(.forgotSubmit) }

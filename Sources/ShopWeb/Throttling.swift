@@ -1,0 +1,32 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+
+/// An attempt a throttle refused: what to tell the visitor, and when to come back.
+struct Throttled {
+    /// "Too many attempts. Please try again in 15 minutes."
+    var message: String
+    /// Whole seconds until an attempt is allowed again (for `Retry-After`).
+    var retryAfterSeconds: Int
+
+    /// `response` marked as refused for now: `Retry-After` set.
+    func applied(to response: Response) -> Response {
+        var response = response
+        response.headers.replaceOrAdd(name: "Retry-After", value: String(retryAfterSeconds))
+        return response
+    }
+}
+
+extension RequestContext {
+    /// Counts an attempt against `checks` (`AccountThrottles`), the check and the count in one
+    /// store step. Returns nil when the attempt may go ahead, else what to tell the visitor.
+    /// - Parameter now: the attempt's time (pass the same time to `uncountAttempt` later).
+    func countAttempt(_ checks: [ThrottleCheck], at now: Date) throws -> Throttled? {
+        guard let retry = try environment.accounts.countAttempt(checks, now) else { return nil }
+        let seconds = max(1, Int(retry.timeIntervalSince(now).rounded(.up)))
+        let minutes = max(1, Int((Double(seconds) / 60).rounded(.up)))
+        return Throttled(message: l10n.count(minutes, one: .throttledOneMinute, other: .throttled),
+                         retryAfterSeconds: seconds)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+/// Error pages, the health check, shipped assets and imported media.
+@Suite("Error and asset snapshots")
+struct ErrorAndAssetSnapshotTests {
+    @Test(arguments: [("unknown-path", "/nope"), ("unknown-product", "/products/nope"),
+                      ("unknown-category", "/categories/nope"), ("past-the-last-page", "/categories/lamps?page=9"),
+                      ("unknown-asset", "/static/missing.css")])
+    func notFound(name: String, target: String) throws {
+        let shop = try SnapshotShop.make()
+        assertResponseSnapshot(of: try shop.get(target), named: name)
+    }
+
+    @Test func forbiddenWithoutTheFormToken() throws {
+        let shop = try SnapshotShop.make()
+        assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "oak-chair"), ("quantity", "1")], csrf: false),
+                               named: "missing")
+        assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "oak-chair"), ("quantity", "1"),
+                                                               ("csrf_token", "forged-forged-forged-forged-forged")]),
+                               named: "wrong")
+    }
+
+    @Test func methodNotAllowed() throws {
+        let shop = try SnapshotShop.make()
+        assertResponseSnapshot(of: try shop.send(.post, "/cart", form: [], csrf: false), named: "post-to-a-page")
+        assertResponseSnapshot(of: try shop.get("/cart/add"), named: "get-an-action")
+    }
+
+    @Test func serverErrorFromAFailingStore() throws {
+        struct DiskOnFire: Error {}
+        let shop = try SnapshotShop.make()
+        shop.environment.catalog.categories = { throw DiskOnFire() }
+        assertResponseSnapshot(of: try shop.get("/"))
+    }
+
+    @Test func busyStore() throws {
+        struct Locked: TemporaryStoreFailure { var isTemporary: Bool { true } }
+        let shop = try SnapshotShop.make()
+        shop.environment.catalog.productByHandle = { _ in throw Locked() }
+        assertResponseSnapshot(of: try shop.get("/products/oak-chair"))
+    }
+
+    @Test func healthCheck() throws {
+        struct Down: Error {}
+        let shop = try SnapshotShop.make()
+        assertResponseSnapshot(of: try shop.get("/healthz"), named: "up")
+        shop.environment.healthCheck = { throw Down() }
+        assertResponseSnapshot(of: try shop.get("/healthz"), named: "down")
+    }
+
+    @Test func stylesheet() throws {
+        let shop = try SnapshotShop.make()
+        let versioned = shop.environment.assets.stylesheetPath
+        let fresh = try shop.get(versioned)
+        assertResponseSnapshot(of: fresh, named: "versioned")
+        let etag = try #require(fresh.header("ETag"))
+        assertResponseSnapshot(of: try shop.send(.get, versioned, headers: ["If-None-Match": etag]), named: "not-modified")
+        assertResponseSnapshot(of: try shop.get("/static/app.css?v=stale"), named: "stale-version")
+    }
+
+    /// A file really shipped in `Public` (the icon), as served from the bundle.
+    @Test func bundledImage() throws {
+        let shop = try SnapshotShop.make()
+        shop.environment.assets = .bundled
+        assertResponseSnapshot(of: try shop.get("/static/images/icon.svg"))
+    }
+
+    @Test func importedMedia() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: folder.appendingPathComponent("5f1d2c.svg"))
+        let shop = try SnapshotShop.make()
+        shop.environment.mediaDirectory = folder
+        assertResponseSnapshot(of: try shop.get("/media/5f1d2c.svg"), named: "found")
+        assertResponseSnapshot(of: try shop.get("/media/missing.png"), named: "missing")
+    }
+}
