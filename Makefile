@@ -1,6 +1,7 @@
 # Shoppable — the two commands the README opens with:
 #   make run    install missing system packages, build (release), serve http://127.0.0.1:8080
-#   make test   install what the tests need, run unit + in-process tests, then end-to-end tests
+#   make test   install what the tests need, run unit + in-process tests, a short fuzzing run,
+#               then end-to-end tests
 
 SWIFT ?= swift
 PORT ?= $(or $(SHOPPABLE_PORT),8080)
@@ -8,17 +9,30 @@ DATABASE ?= $(or $(SHOPPABLE_DATABASE),var/shoppable.sqlite3)
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 
-.PHONY: run test unit-test e2e-test build release deps test-deps bench clean
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+
+.PHONY: run test unit-test fuzz fuzz-smoke e2e-test build release deps test-deps bench clean
 
 run: deps release
 	mkdir -p var
 	.build/release/shoppable serve --port $(PORT) --database $(DATABASE)
 
-test: test-deps unit-test e2e-test
+test: test-deps unit-test fuzz-smoke e2e-test
 
 unit-test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+
+# libFuzzer + AddressSanitizer on every parser (Fuzz/, docs/SECURITY-fuzz.md): FUZZ_SECONDS
+# per target; `make fuzz FUZZ_SECONDS=600` for a long run. Fails on a crash, leak or hang.
+fuzz: test-deps
+	SWIFT=$(SWIFT) Fuzz/run --seconds $(FUZZ_SECONDS)
+
+# The same for a few seconds per target inside `make test`: every seed, fixture and kept crash
+# input (Fuzz/Regressions/) is replayed, then each target fuzzes briefly.
+fuzz-smoke: test-deps
+	SWIFT=$(SWIFT) Fuzz/run --seconds $(FUZZ_SMOKE_SECONDS)
 
 e2e-test: release $(VENV)/.installed
 	SHOPPABLE_BINARY=$(CURDIR)/.build/release/shoppable $(PYTHON) -m pytest -q e2e

@@ -10,6 +10,9 @@ let package = Package(
     products: [
         .library(name: "ShopCore", targets: ["ShopCore"]),
         .library(name: "Routing", targets: ["Routing"]),
+        // Also products so the fuzzing package (Fuzz/Package.swift) can depend on them by path.
+        .library(name: "ShopImport", targets: ["ShopImport"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .executable(name: "shoppable", targets: ["shoppable"]),
     ],
     targets: [

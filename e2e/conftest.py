@@ -24,6 +24,15 @@ def free_port():
         return s.getsockname()[1]
 
 
+def rss_mb(pid):
+    """Resident memory of process `pid` in MB (`VmRSS` of /proc/<pid>/status)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for process {pid}")
+
+
 class Server:
     """One `shoppable serve` process; `restart()` stops it with SIGTERM and starts it again."""
 

@@ -9,15 +9,7 @@ import time
 
 import pytest
 
-from conftest import Server
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
+from conftest import Server, rss_mb
 
 
 def exchange(port, raw, source=None, timeout=5):

@@ -1,0 +1,5 @@
+// Format detection, then whichever reader it picks: what `shoppable import FILE` does.
+import FuzzSupport
+import ShopImport
+
+fuzzCatalog(nil)

@@ -1,0 +1,5 @@
+// Seed JSON through the catalog importer.
+import FuzzSupport
+import ShopImport
+
+fuzzCatalog(.seedJSON)
