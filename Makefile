@@ -24,7 +24,7 @@ unit-test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 
-# libFuzzer + AddressSanitizer on every parser (Fuzz/, docs/SECURITY-fuzz.md): FUZZ_SECONDS
+# libFuzzer + AddressSanitizer on every parser (Fuzz/, docs/SECURITY.md §4): FUZZ_SECONDS
 # per target; `make fuzz FUZZ_SECONDS=600` for a long run. Fails on a crash, leak or hang.
 fuzz: test-deps
 	SWIFT=$(SWIFT) Fuzz/run --seconds $(FUZZ_SECONDS)

@@ -6,7 +6,7 @@ import PackageDescription
 //   swift build --package-path Fuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address
 // which instruments this package and the Shoppable modules it uses. A separate package, so
 // `swift build` / `swift test` of Shoppable never build these: they link only with
-// `-sanitize=fuzzer`, which brings in libFuzzer. See docs/SECURITY-fuzz.md.
+// `-sanitize=fuzzer`, which brings in libFuzzer. See docs/SECURITY.md §4.
 
 // Each is Sources/fuzz-<name>/main.swift (Fuzz/run finds them by that folder name).
 let fuzzTargets: [(name: String, uses: [String])] = [

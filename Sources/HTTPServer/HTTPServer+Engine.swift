@@ -80,12 +80,22 @@ final class ServerContext: Sendable {
         let now = nanosecondsNow()
         let closed = connections.withLock { registry in
             var closed = 0
+            var byte: UInt8 = 0
             for connection in registry.live.values {
                 let deadline = connection.deadline.load(ordering: .acquiring)
                 if deadline != 0 && deadline < now {
                     connection.deadline.store(0, ordering: .releasing)
                     _ = shutdown(connection.fd, Int32(SHUT_RDWR))
                     closed += 1
+                } else if case let idle = connection.idleSince.load(ordering: .acquiring), idle != 0,
+                          now - idle > 200_000_000,
+                          recv(connection.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) == 0 {
+                    // The client sent its request and closed its side (`nc -N`, HTTP/1.0 style);
+                    // MHD 0.9.75 misses a FIN that arrived with the request and would keep the
+                    // connection (and a per-address slot) until the head deadline. (Idle for
+                    // 200 ms first: a request pipelined before the FIN is already being served.)
+                    connection.idleSince.store(0, ordering: .releasing)
+                    _ = shutdown(connection.fd, Int32(SHUT_RDWR))
                 }
             }
             return closed
@@ -122,6 +132,9 @@ final class ConnectionState: @unchecked Sendable {
     /// received must have arrived in full; 0 while none is being received (handler running,
     /// response being sent). Read by the watchdog, written by the engine thread.
     let deadline = Atomic<Int64>(0)
+    /// When the last response was sent, while no next request has begun (0 otherwise): the
+    /// watchdog checks whether such a client has closed its side.
+    let idleSince = Atomic<Int64>(0)
     /// The raw target of the request whose line just arrived; engine thread only (MHD serves a
     /// connection on one thread at a time).
     var pendingTarget: String?
@@ -242,6 +255,7 @@ func mhdAccessHandler(
     guard let existing = conCls.pointee else {
         let state = RequestState(rawTarget: peer?.pendingTarget ?? url.map { String(cString: $0) } ?? "/")
         peer?.pendingTarget = nil
+        peer?.idleSince.store(0, ordering: .releasing)
         peer?.deadline.store(context.deadline(in: limits.requestBodyTimeout), ordering: .releasing)
         context.inFlight.add(1, ordering: .acquiringAndReleasing)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
@@ -262,6 +276,22 @@ func mhdAccessHandler(
         {
             return refuse(.contentTooLarge, "The request body is larger than \(limits.maxBodyBytes) bytes.",
                           connection, state, context)
+        }
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
+        if version.map({ String(cString: $0) }) == "HTTP/1.1", state.headers["Host"] == nil {
+            return refuse(.badRequest, "An HTTP/1.1 request needs a Host header.", connection, state, context)
+        }
+        // RFC 9112 §6.1: the only transfer coding understood is chunked; 501 for any other,
+        // 400 when chunked is not the last (the body's end could not be found). The engine would
+        // otherwise wait for a body it cannot frame until the connection times out.
+        let codings: [String] = state.headers.values(for: "Transfer-Encoding")
+            .flatMap { value in value.split(separator: ",") }
+            .map { coding in String(coding.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased() }
+            .filter { !$0.isEmpty }
+        if !codings.isEmpty && codings != ["chunked"] {
+            return codings.last == "chunked" || !codings.contains("chunked")
+                ? refuse(.notImplemented, "Only the chunked transfer coding is understood.", connection, state, context)
+                : refuse(.badRequest, "chunked must be the last transfer coding.", connection, state, context)
         }
         return .YES
     }
@@ -333,8 +363,9 @@ func mhdRequestCompleted(
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     // The next request on a kept-alive connection must arrive within the head timeout.
     if let connection, let raw = shoppable_mhd_socket_context(connection) {
-        Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
-            .deadline.store(context.deadline(in: context.configuration.requestHeadTimeout), ordering: .releasing)
+        let peer = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+        peer.deadline.store(context.deadline(in: context.configuration.requestHeadTimeout), ordering: .releasing)
+        peer.idleSince.store(context.nanosecondsNow(), ordering: .releasing)
     }
     guard let conCls, let raw = conCls.pointee else { return }
     conCls.pointee = nil

@@ -64,6 +64,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible, Expressib
     public static let requestHeaderFieldsTooLarge: HTTPStatus = 431
     /// 500
     public static let internalServerError: HTTPStatus = 500
+    /// 501: the request uses something the server does not implement (a transfer coding).
+    public static let notImplemented: HTTPStatus = 501
     /// 503
     public static let serviceUnavailable: HTTPStatus = 503
 

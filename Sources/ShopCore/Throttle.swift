@@ -44,7 +44,7 @@ public struct ThrottleCheck: Sendable, Hashable {
     }
 }
 
-/// Every throttle of the account pages — the numbers in one place. `docs/SECURITY-accounts.md`
+/// Every throttle of the account pages — the numbers in one place. `docs/SECURITY.md §3`
 /// lists what each one protects and the test that proves it holds under concurrent requests.
 ///
 /// Counting and checking are one step in the store (`AccountStore.countAttempt`), so 60

@@ -251,6 +251,38 @@ struct FrontDoorTests {
         }
     }
 
+    @Test func anHTTP11RequestWithoutHostIsRefused() throws {
+        try withServer(handler: { _ in .text("ok") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            #expect(try client.exchange("GET / HTTP/1.1\r\n\r\n").status == 400)
+            let old = try RawHTTPClient(port: server.port)
+            #expect(try old.exchange("GET / HTTP/1.0\r\n\r\n").status == 200, "HTTP/1.0 needs no Host")
+        }
+    }
+
+    @Test(arguments: [("gzip", 501), ("chunked, gzip", 400), ("gzip, chunked", 501), ("br", 501)])
+    func unknownTransferCodingsAreRefusedAtOnce(coding: String, status: Int) throws {
+        try withServer(handler: { _ in .text("ok") }) { server in
+            let client = try RawHTTPClient(port: server.port, timeout: 3)
+            let reply = try client.exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \(coding)\r\n\r\n3\r\na=1\r\n0\r\n\r\n")
+            #expect(reply.status == status)
+        }
+    }
+
+    @Test func halfClosedConnectionsAreReleasedAfterTheirAnswer() throws {
+        let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxConnectionsPerAddress: 4)
+        try withServer(configuration, handler: { _ in .text("ok") }) { server in
+            // Three times the per-address limit: each slot must be given back soon after its answer.
+            for _ in 0..<12 {
+                let client = try RawHTTPClient(port: server.port, timeout: 3)
+                _ = client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                client.shutdownWrite()
+                #expect(try client.readResponse().status == 200)
+                #expect(client.peerClosed(), "the server closes a half-closed connection after answering")
+            }
+        }
+    }
+
     @Test(.bug(id: 8, "point 7: a path with spaces forged access-log fields"))
     func accessLogEscapesThePath() throws {
         let log = LogSink()

@@ -77,6 +77,9 @@ final class RawHTTPClient {
     /// Closes the connection now.
     func close() { shutdown(fd, Int32(SHUT_RDWR)) }
 
+    /// Closes the sending side only (the server sees end-of-file; answers can still arrive).
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
     /// Whether this host can bind a socket on the IPv6 loopback address (containers may lack it).
     static var ipv6LoopbackWorks: Bool {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
