@@ -126,6 +126,20 @@ struct StorefrontPageTests {
         #expect(shop.logLines.contains { $0.contains("disk on fire") }, "the error is logged")
     }
 
+    @Test func errorsThatKnowTheirAnswerRenderIt() throws {
+        struct Gone: HTTPResponseError {
+            var status: HTTPStatus { .gone }
+            var headers: HTTPHeaders { ["X-Why": "retired"] }
+        }
+        let shop = try TestShop([chair()])
+        shop.environment.catalog.categories = { throw Gone() }
+        let page = try shop.get("/")
+        #expect(page.status == 410 && page.header("X-Why") == "retired")
+        #expect(page.text.contains("<html"), "the storefront's own error page")
+        #expect(page.header("Content-Security-Policy") != nil)
+        #expect(shop.logLines.contains { $0.hasPrefix("refused request_id=") })
+    }
+
     @Test func everyResponseCarriesTheSecurityHeaders() throws {
         let shop = try TestShop([chair()])
         for path in ["/", "/nope", "/static/app.css"] {

@@ -34,13 +34,12 @@ public enum ShopApp {
         var response: Response
         do {
             response = try route(&context)
-        } catch let error as any TemporaryStoreFailure where error.isTemporary {
-            environment.log("busy request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
-            response = context.errorPage(.serviceUnavailable)
-            response.headers.replaceOrAdd(name: "Retry-After", value: "5")
         } catch {
-            environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
-            response = context.errorPage(.internalServerError)
+            let answer = answerable(error)
+            let kind = answer.status.code >= 500 ? (answer.status == .serviceUnavailable ? "busy" : "error") : "refused"
+            environment.log("\(kind) request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
+            response = context.errorPage(answer.status)
+            for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         }
         personalize(&response, &context)
         for cookie in context.setCookies { response.setCookie(cookie) }
@@ -59,6 +58,28 @@ public enum ShopApp {
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         SecurityHeaders.apply(to: &response, environment: environment)
         return response
+    }
+
+    /// How a failure is answered: errors that know their answer (`HTTPResponseError`) say so;
+    /// a store that stayed busy past its timeout is a 503 with `Retry-After`; anything else is a
+    /// 500 (details only in the log).
+    static func answerable(_ error: any Error) -> any HTTPResponseError {
+        switch error {
+        case let known as any HTTPResponseError: known
+        case let store as any TemporaryStoreFailure where store.isTemporary: ServiceBusy()
+        default: InternalFailure()
+        }
+    }
+
+    /// The database stayed locked (a long import): come back in a few seconds.
+    struct ServiceBusy: HTTPResponseError {
+        var status: HTTPStatus { .serviceUnavailable }
+        var headers: HTTPHeaders { ["Retry-After": "5"] }
+    }
+
+    /// A failure with no answer of its own.
+    struct InternalFailure: HTTPResponseError {
+        var status: HTTPStatus { .internalServerError }
     }
 
     /// Fills the visitor's CSRF token and hearts into an HTML page (see `Personalization`).
