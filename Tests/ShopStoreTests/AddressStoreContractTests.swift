@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func addressesAreCreatedReadUpdatedAndDeleted(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
         #expect(try stores.addresses.list(user.id).isEmpty)
 
@@ -50,7 +50,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anAccountHasAtMostOneDefaultAddress(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
         let other = try stores.accounts.createUser(Fixtures.newAccount("bob@example.com"), true)
         let othersDefault = try stores.addresses.save(other.id, Self.address("Bob", isDefault: true))
@@ -75,7 +75,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anotherAccountsAddressIsInvisibleAndUntouchable(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         let ana = try stores.accounts.createUser(Fixtures.newAccount(), true)
         let bob = try stores.accounts.createUser(Fixtures.newAccount("bob@example.com"), true)
         let anas = try stores.addresses.save(ana.id, Self.address("Ana", isDefault: true))
@@ -96,7 +96,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func savingForAnUnknownAccountFails(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         #expect(throws: AccountStoreError.userNotFound) { try stores.addresses.save(User.ID(42), Self.address("Ana")) }
     }
 }

@@ -6,34 +6,6 @@ import ShopTestSupport
 import SQLite
 import Testing
 
-/// A fresh campaign store of one kind; for SQLite, a migrated temporary file deleted when the
-/// harness goes away.
-final class CampaignHarness {
-    let campaigns: CampaignStore
-    let database: SQLiteDatabase?
-    private let path: TemporaryDatabasePath?
-
-    init(_ kind: StoreKind) throws {
-        switch kind {
-        case .inMemory:
-            campaigns = .inMemory()
-            database = nil
-            path = nil
-        case .sqlite:
-            let path = TemporaryDatabasePath()
-            let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
-            campaigns = .sqlite(database)
-            self.database = database
-            self.path = path
-        }
-    }
-
-    deinit {
-        database?.close()
-        path?.remove()
-    }
-}
-
 /// The campaign contract every store must meet, run against each implementation.
 @Suite("Campaign store contract")
 struct CampaignStoreContractTests {
@@ -66,7 +38,7 @@ struct CampaignStoreContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func replacedCampaignsLoadBackByStartThenID(kind: StoreKind) throws {
-        let harness = try CampaignHarness(kind)
+        let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
         let store = harness.campaigns
         #expect(try store.all().isEmpty)
@@ -84,7 +56,7 @@ struct CampaignStoreContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func voucherCodeLookupIgnoresCaseAndFindsInactiveCampaignsToo(kind: StoreKind) throws {
-        let harness = try CampaignHarness(kind)
+        let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
         let store = harness.campaigns
         _ = try store.replaceAll(Self.everyKind)
@@ -98,7 +70,7 @@ struct CampaignStoreContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func theFileIsTheTruthCampaignsNotInItAreRemoved(kind: StoreKind) throws {
-        let harness = try CampaignHarness(kind)
+        let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
         let store = harness.campaigns
         _ = try store.replaceAll([Self.campaign("a", code: "A1"), Self.campaign("b", code: "B1"), Self.campaign("c")])
@@ -122,7 +94,7 @@ struct CampaignStoreContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func aVoucherCodeMayMoveToAnotherCampaignInOneReplace(kind: StoreKind) throws {
-        let harness = try CampaignHarness(kind)
+        let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
         let store = harness.campaigns
         _ = try store.replaceAll([Self.campaign("a", code: "SWAP1"), Self.campaign("b", code: "SWAP2"),
@@ -136,7 +108,7 @@ struct CampaignStoreContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func timesAreKeptToTheWholeSecond(kind: StoreKind) throws {
-        let harness = try CampaignHarness(kind)
+        let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
         let store = harness.campaigns
         var campaign = Self.campaign("a")
@@ -173,7 +145,7 @@ struct CampaignStoreContractTests {
 
     @Test(arguments: StoreKind.allCases, refusals)
     func invalidListsAreRefusedAndNothingIsWritten(kind: StoreKind, refusal: Refusal) throws {
-        let harness = try CampaignHarness(kind)
+        let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
         let store = harness.campaigns
         let before = [Self.campaign("kept", code: "KEEP")]
@@ -187,7 +159,7 @@ struct CampaignStoreContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func versionChangesOnlyWhenAReplaceChangesSomething(kind: StoreKind) throws {
-        let harness = try CampaignHarness(kind)
+        let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
         let store = harness.campaigns
         let v0 = try store.version()

@@ -11,7 +11,7 @@ struct ReservationTrimContractTests {
     static let now = Fixtures.start
 
     /// Holds `quantity` chairs for the shopper until `minutes` from `now`.
-    private func hold(_ stores: OrderHarness, _ shopper: Shopper, _ quantity: Int, minutes: Double = 15,
+    private func hold(_ stores: StoreHarness, _ shopper: Shopper, _ quantity: Int, minutes: Double = 15,
                       at now: Date = now) throws {
         let chair = try stores.variant("chair").variant
         let result = try stores.orders.reserve(shopper, [StockRequest(variantID: chair.id, quantity: quantity)],
@@ -21,7 +21,7 @@ struct ReservationTrimContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func loweringTheStockTrimsTheLatestHoldsFirstAndTellsEachShopperOnce(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 15)
         let chair = try stores.variant("chair").variant
         let (early, a, b, c, d) = (try stores.guest("early"), try stores.guest("a"), try stores.guest("b"),
@@ -51,7 +51,7 @@ struct ReservationTrimContractTests {
 
     @Test(arguments: StoreKind.allCases)
     func aTrimGoesWithReleaseAndLapsesWithItsHold(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 6)
         let chair = try stores.variant("chair").variant
         let (a, b, c) = (try stores.guest("a"), try stores.guest("b"), try stores.guest("c"))
@@ -77,7 +77,7 @@ struct ReservationTrimContractTests {
     /// to 10 — the 10 earliest holds stay, and exactly 10 orders can be placed.
     @Test(arguments: StoreKind.allCases)
     func aThousandHoldersAndAStockOfTenGiveTenOrders(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 1_000)
         let chair = try stores.variant("chair").variant
         let shoppers = try (0..<1_000).map { try stores.guest("holder-\($0)") }

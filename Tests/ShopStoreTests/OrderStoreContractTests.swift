@@ -6,46 +6,8 @@ import ShopTestSupport
 import SQLite
 import Testing
 
-/// A catalog, sessions, accounts, orders and addresses of one kind sharing one database (SQLite:
-/// a migrated temporary file, removed when the harness goes away).
-final class OrderHarness {
-    let catalog: CatalogStore
-    let sessions: SessionStore
-    let accounts: AccountStore
-    let orders: OrderStore
-    let addresses: AddressStore
-    let database: SQLiteDatabase?
-    private let path: TemporaryDatabasePath?
-
-    init(_ kind: StoreKind, poolSize: Int = 2) throws {
-        switch kind {
-        case .inMemory:
-            let shared = InMemoryDatabase()
-            catalog = .inMemory()
-            sessions = .inMemory(shared)
-            accounts = .inMemory(shared)
-            orders = .inMemory(shared, catalog: catalog)
-            addresses = .inMemory(shared)
-            database = nil
-            path = nil
-        case .sqlite:
-            let path = TemporaryDatabasePath()
-            let database = try SQLiteDatabase.open(path: path.path, poolSize: poolSize)
-            catalog = .sqlite(database)
-            sessions = .sqlite(database)
-            accounts = .sqlite(database)
-            orders = .sqlite(database)
-            addresses = .sqlite(database)
-            self.database = database
-            self.path = path
-        }
-    }
-
-    deinit {
-        database?.close()
-        path?.remove()
-    }
-
+/// What the order contract tests need of the shared harness.
+extension StoreHarness {
     /// Stocks the shop: a chair (SKU CHAIR-1, $49.90, 10 tracked), a lamp ($20.00, untracked),
     /// a mug (SKU MUG-1, $5.00, 3 tracked) and a poster ($8.00, 0 tracked, backorder allowed).
     func stockShop(chairs: Int = 10) throws {
@@ -114,7 +76,7 @@ extension PlaceOrderResult {
 @Suite struct OrderStoreContractTests {
     @Test(arguments: StoreKind.allCases)
     func placingAnOrderSnapshotsLinesTakesStockClearsOrderedCartLinesAndQueuesTheConfirmation(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let (chairProduct, chair) = try stores.variant("chair")
         let (lampProduct, lamp) = try stores.variant("lamp")
@@ -161,7 +123,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func replayingTheIdempotencyKeyGivesBackTheFirstOrderAndTakesStockOnce(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let shopper = try stores.guest("buyer")
@@ -183,7 +145,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func aChangedPriceStopsTheOrderAndWritesNothing(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let (chairProduct, chair) = try stores.variant("chair")
         let mug = try stores.variant("mug").variant
@@ -203,7 +165,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func insufficientStockWritesNothingAndSaysWhatIsLeft(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 1)
         let chair = try stores.variant("chair").variant
         let mug = try stores.variant("mug").variant
@@ -225,7 +187,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func anUnpublishedOrDeletedVariantIsUnavailable(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let mug = try stores.variant("mug").variant
@@ -244,7 +206,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func aReservationHidesStockFromOthersUntilItExpires(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 5)
         let chair = try stores.variant("chair").variant
         let holder = try stores.guest("holder")
@@ -270,7 +232,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func releasingAReservationGivesTheStockBack(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 5)
         let chair = try stores.variant("chair").variant
         let holder = try stores.guest("holder")
@@ -283,7 +245,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func aReservationBecomesTheOrdersStock(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 3)
         let chair = try stores.variant("chair").variant
         let holder = try stores.guest("holder")
@@ -300,7 +262,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func reservingReplacesTheShoppersReservationAndSkipsUnlimitedStock(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 5)
         let chair = try stores.variant("chair").variant
         let lamp = try stores.variant("lamp").variant
@@ -327,7 +289,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func sweepingDeletesOnlyExpiredReservations(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 10)
         let chair = try stores.variant("chair").variant
         let soon = try stores.guest("soon")
@@ -344,7 +306,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func setStockSetsTheCountBySKU(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         #expect(try stores.orders.setStock("  CHAIR-1 ", 4, Fixtures.start).variants == 1)
         #expect(try stores.available("chair") == .some(4))
@@ -361,7 +323,7 @@ extension PlaceOrderResult {
     }
 
     @Test func setStockWritesTheVariantAndBumpsTheCatalogVersionInSQLite() throws {
-        let stores = try OrderHarness(.sqlite)
+        let stores = try StoreHarness(.sqlite)
         try stores.stockShop()
         let before = try stores.catalog.version()
         #expect(try stores.orders.setStock("CHAIR-1", 0, Fixtures.start) == StockUpdate(variants: 1, trimmedHolds: 0))
@@ -372,7 +334,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func anOrderKeepsItsSnapshotAfterTheProductIsEditedOrDeleted(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let order = try #require(try stores.orders.placeOrder(
@@ -389,7 +351,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func accountOrdersComeNewestFirstAndOnlyToTheirAccount(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let ana = try stores.accounts.createUser(Fixtures.newAccount("ana@example.com"), true)
@@ -413,7 +375,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func aCheckoutIsKeptPerShopperUntilForgotten(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         let guest = try stores.guest("buyer")
         let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
         let state = CheckoutState(email: "ana@example.com", addressFields: ["city": "İstanbul", "first_name": "<b>Ana</b>"],
@@ -436,7 +398,7 @@ extension PlaceOrderResult {
 
     @Test(arguments: StoreKind.allCases)
     func malformedDraftsAreRefused(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind)
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let shopper = try stores.guest("buyer")
@@ -456,7 +418,7 @@ extension PlaceOrderResult {
     /// pool of 4 connections).
     @Test(arguments: StoreKind.allCases)
     func concurrentOrdersNeverOversell(kind: StoreKind) throws {
-        let stores = try OrderHarness(kind, poolSize: 4)
+        let stores = try StoreHarness(kind, poolSize: 4)
         try stores.stockShop(chairs: 10)
         let chair = try stores.variant("chair").variant
         let shoppers = try (0..<50).map { try stores.guest("racer-\($0)") }

@@ -6,7 +6,9 @@ import ShopTestSupport
 import Sodium
 import Testing
 
-/// Which implementation a contract test runs against.
+/// Which implementation a contract test runs against. Every contract suite takes
+/// `StoreKind.allCases`; the PostgreSQL stores (issue #15) slot in as one more case here and in
+/// `StoreHarness.init`, and every suite then runs against them too.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory
     case sqlite
@@ -14,13 +16,16 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 }
 
-/// A fresh catalog, session and account store of one kind; for SQLite, a migrated temporary
-/// file that is deleted when the harness goes away. Sessions and accounts share one database
-/// (in memory: one `InMemoryDatabase`).
+/// The one harness of the store contract tests: every store of one kind — catalog, sessions,
+/// accounts, campaigns, orders, addresses — sharing one database (SQLite: a migrated temporary
+/// file deleted when the harness goes away; in memory: one `InMemoryDatabase`).
 final class StoreHarness {
     let catalog: CatalogStore
     let sessions: SessionStore
     let accounts: AccountStore
+    let campaigns: CampaignStore
+    let orders: OrderStore
+    let addresses: AddressStore
     let database: SQLiteDatabase?
     private let path: TemporaryDatabasePath?
 
@@ -32,6 +37,9 @@ final class StoreHarness {
             catalog = .inMemory()
             sessions = .inMemory(shared)
             accounts = .inMemory(shared)
+            campaigns = .inMemory()
+            orders = .inMemory(shared, catalog: catalog)
+            addresses = .inMemory(shared)
             database = nil
             path = nil
         case .sqlite:
@@ -40,6 +48,9 @@ final class StoreHarness {
             catalog = .sqlite(database)
             sessions = .sqlite(database)
             accounts = .sqlite(database)
+            campaigns = .sqlite(database)
+            orders = .sqlite(database)
+            addresses = .sqlite(database)
             self.database = database
             self.path = path
         }
