@@ -28,27 +28,26 @@ public final class TestShop: @unchecked Sendable {
     /// The clock the shop sees; tests move it forward (`clock.advance(by:)`).
     public let clock = TestClock(Date(timeIntervalSince1970: 1_780_000_000))
 
-    /// A shop holding `drafts`, in memory.
+    /// A shop holding `drafts`, on the real engine: a private SQLite `:memory:` database with
+    /// every migration (issue #9: the in-memory fakes re-implement search ranking, holds and
+    /// placement, so the web tests run on what production runs).
     public convenience init(_ drafts: [ProductDraft] = []) throws {
-        let memory = InMemoryDatabase()
-        let catalog = CatalogStore.inMemory()
-        try self.init(drafts, catalog: catalog, sessions: .inMemory(memory), accounts: .inMemory(memory),
-                      orders: .inMemory(memory, catalog: catalog), addresses: .inMemory(memory))
+        try self.init(drafts, sqlite: try SQLiteDatabase.open(path: ":memory:", poolSize: 1))
     }
 
     /// A shop holding `drafts` in a migrated SQLite database (for tests that race threads
     /// through the real store and its connection pool).
     public convenience init(_ drafts: [ProductDraft] = [], sqlite database: SQLiteDatabase) throws {
         try self.init(drafts, catalog: .sqlite(database), sessions: .sqlite(database), accounts: .sqlite(database),
-                      orders: .sqlite(database), addresses: .sqlite(database))
+                      campaigns: .sqlite(database), orders: .sqlite(database), addresses: .sqlite(database))
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,
-                 orders: OrderStore, addresses: AddressStore) throws {
+                 campaigns: CampaignStore, orders: OrderStore, addresses: AddressStore) throws {
         self.catalog = catalog
         self.sessions = sessions
         self.accounts = accounts
-        campaigns = .inMemory()
+        self.campaigns = campaigns
         if !drafts.isEmpty { _ = try catalog.upsert(drafts) }
         let clock = self.clock
         environment = AppEnvironment(catalog: catalog, sessions: sessions, accounts: accounts, campaigns: campaigns,
