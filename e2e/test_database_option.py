@@ -59,3 +59,12 @@ def test_two_servers_started_at_once_on_a_new_database_both_serve(tmp_path):
         for server in (first, second):
             if server.process:
                 server.stop()
+
+
+@pytest.mark.parametrize("option", [["--trusted-proxy", "notanip"], ["--max-connections-per-address", "0"]])
+def test_bad_serve_options_are_refused_before_the_database_is_touched(tmp_path, option):
+    database = tmp_path / "new.sqlite3"
+    result = subprocess.run([BINARY, "serve", "--port", "0", "--database", str(database), *option],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 64, result.stderr
+    assert not database.exists(), "a refused start must not create or migrate the database"

@@ -103,6 +103,18 @@ final class ServerContext: Sendable {
         if closed > 0 { closedSlowConnections.add(closed, ordering: .relaxed) }
     }
 
+    /// Shuts down every connection still receiving a request (its head or body): on shutdown
+    /// they are not waited for — a client trickling a body must not hold up a deploy for the
+    /// body deadline. Requests already being handled or answered are left to finish.
+    func closeReceivingConnections() {
+        connections.withLock { registry in
+            for connection in registry.live.values where connection.deadline.load(ordering: .acquiring) != 0 {
+                connection.deadline.store(0, ordering: .releasing)
+                _ = shutdown(connection.fd, Int32(SHUT_RDWR))
+            }
+        }
+    }
+
     /// Writes one log line for the connections refused or closed since the last report.
     func reportLimits() {
         let refused = refusedConnections.exchange(0, ordering: .acquiringAndReleasing)

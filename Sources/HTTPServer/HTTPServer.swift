@@ -251,15 +251,17 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops gracefully: stops accepting connections, lets requests already in flight finish
-    /// (up to ``Configuration/shutdownGracePeriod`` seconds; responses sent meanwhile carry
-    /// `Connection: close`), then closes every connection and joins the worker threads.
+    /// Stops gracefully: stops accepting connections, closes those still receiving a request,
+    /// lets requests already being handled finish (up to ``Configuration/shutdownGracePeriod``
+    /// seconds; responses sent meanwhile carry `Connection: close`), then closes every
+    /// connection and joins the worker threads.
     /// Returns when all of that is done. Does nothing if the server is not running.
     /// Must not be called from inside a handler.
     public func stop() {
         guard let engine = engine.withLock({ $0.take() }) else { return }
         context.stopping.store(true, ordering: .releasing)
         let listenSocket = MHD_quiesce_daemon(engine.daemon)
+        context.closeReceivingConnections()
 
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(context.configuration.shutdownGracePeriod))

@@ -115,7 +115,7 @@ public struct LocalMedia: Sendable {
         var escaped: String?
         for root in roots {
             guard let real = Self.realPath(path.hasPrefix("/") ? path : root + "/" + path) else { continue }
-            if Self.isInside(real, root) { return real }
+            if roots.contains(where: { Self.isInside(real, $0) }) { return real }  // inside any folder images may come from
             escaped = escaped ?? real
         }
         if let escaped { throw .outsideRoots(reference: reference, resolved: escaped, roots: roots) }

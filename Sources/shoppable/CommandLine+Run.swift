@@ -41,7 +41,7 @@ extension CommandLine {
       --max-connections-per-address N  serve: open connections one client address may hold
                         (default 128; docs/SECURITY.md)
       --trusted-proxy ADDR[,ADDR…]  serve: reverse proxies whose X-Forwarded-For gives the client
-                        address (for throttles and logs); exempt from the per-address limit
+                        address (for the throttles); exempt from the per-address limit
       --media-root DIR  import: local images may come from here too, not only from the catalog
                         file's folder (docs/IMPORT.md, "Local images")
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database

@@ -18,6 +18,15 @@ enum Serve {
         guard port <= 65_535 else { throw UsageError("--port must be 0…65535") }
         let currency = try options.currency()
         let timeZone = try options.timeZone()
+        // Every option is checked before the database is opened (or created and migrated).
+        let perAddress = try options.int("max-connections-per-address", default: 128)
+        guard perAddress >= 1 else { throw UsageError("--max-connections-per-address must be at least 1") }
+        let proxies = (options.value("trusted-proxy") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        for proxy in proxies where ClientAddress.canonical(proxy) == nil {
+            throw UsageError("--trusted-proxy: “\(proxy)” is not a numeric IPv4 or IPv6 address")
+        }
         let database = try openDatabase(options, poolSize: max(threads, 1) + 1)
         defer { database.close() }
         let catalog = CatalogStore.sqlite(database, currency: currency)
@@ -61,14 +70,6 @@ enum Serve {
         outbox.start()
         defer { outbox.stop() }
 
-        let perAddress = try options.int("max-connections-per-address", default: 128)
-        guard perAddress >= 1 else { throw UsageError("--max-connections-per-address must be at least 1") }
-        let proxies = (options.value("trusted-proxy") ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }.filter { !$0.isEmpty }
-        for proxy in proxies where ClientAddress.canonical(proxy) == nil {
-            throw UsageError("--trusted-proxy: “\(proxy)” is not a numeric IPv4 or IPv6 address")
-        }
         let configuration = HTTPServer.Configuration(host: host, port: port,
                                                      threadCount: max(threads, 1),
                                                      maxConnectionsPerAddress: perAddress,

@@ -43,7 +43,7 @@ enum UsersCommand {
                     options.has("unverified") == false)
                 print("created account \(user.id.rawValue) for \(user.email)\(user.isVerified ? " (verified)" : "")")
             } catch AccountStoreError.emailTaken {
-                throw UsageError("an account with \(registration.email) already exists")
+                throw OperatorDataError("an account with \(registration.email) already exists")
             }
         default:
             throw UsageError("unknown users subcommand “\(options.arguments[1])”: use create or list")

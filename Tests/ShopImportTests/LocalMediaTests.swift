@@ -152,6 +152,7 @@ struct LocalMediaTests {
         ("file://{catalog}/images/my%20chair.png", .png), ("file://localhost{catalog}/images/chair.png", .png),
         ("images/inside.png", .png),  // a link that stays inside the folder
         ("lamp.webp", .webp), ("{media}/lamp.webp", .webp), ("file://{media}/lamp.webp", .webp),
+        ("../supplier-media/lamp.webp", .webp),  // leaves the catalog's folder, but into the media root
     ])
     func imagesInsideTheFolderOrTheMediaRootAreRead(reference: String, format: ImageFormat) throws {
         let folders = try MediaFolders()
