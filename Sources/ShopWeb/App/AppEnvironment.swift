@@ -47,7 +47,11 @@ public struct AppEnvironment: Sendable {
     public var secureCookies: Bool
     /// Whether shoppers reach the shop over https (its public URL says so): responses then carry
     /// `Strict-Transport-Security`.
-    public var isServedOverHTTPS: Bool { publicURL.lowercased().hasPrefix("https://") }
+    public var isServedOverHTTPS: Bool {
+        // Asked on every response: compare the scheme's bytes, without lower-casing the URL.
+        let scheme = publicURL.utf8.prefix(8)
+        return scheme.count == 8 && zip(scheme, "https://".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
     /// The stylesheet, script and images shipped with the app.
     public var assets: Assets
     /// Folder of images imported from merchants' local files, served under `/media/`.

@@ -105,8 +105,8 @@ struct RequestContext {
     ///   - userID: the account signing in, or nil for a guest.
     ///   - csrfToken: the token its forms will carry.
     ///   - persistent: a cookie that outlives the browser (30 days) or not (12 hours on the server).
-    func issueSession(userID: User.ID?, csrfToken: String, persistent: Bool) -> IssuedSession {
-        let token = environment.crypto.sessionToken()
+    func issueSession(userID: User.ID?, csrfToken: String, persistent: Bool, token: String? = nil) -> IssuedSession {
+        let token = token ?? environment.crypto.sessionToken()
         let now = self.now
         let session = Session(id: sessionID(forToken: token), userID: userID,
                               csrfTokenHash: environment.crypto.sha256Hex(csrfToken), createdAt: now, lastSeenAt: now,
@@ -128,15 +128,8 @@ struct RequestContext {
     mutating func sessionCreatingIfNeeded() throws -> Session {
         if let existing = try currentSession() { return existing }
         let csrf = csrfToken()
-        var issued = issueSession(userID: nil, csrfToken: csrf, persistent: true)
-        if let derive = environment.crypto.guestSessionToken, request.cookies[ShopApp.csrfCookie] == csrf {
-            let token = derive(csrf)
-            issued = IssuedSession(session: Session(id: sessionID(forToken: token), userID: nil,
-                                                    csrfTokenHash: issued.session.csrfTokenHash,
-                                                    createdAt: issued.session.createdAt, lastSeenAt: issued.session.lastSeenAt,
-                                                    expiresAt: issued.session.expiresAt, isPersistent: true),
-                                   token: token, csrfToken: csrf)
-        }
+        let derived = request.cookies[ShopApp.csrfCookie] == csrf ? environment.crypto.guestSessionToken?(csrf) : nil
+        var issued = issueSession(userID: nil, csrfToken: csrf, persistent: true, token: derived)
         do {
             try environment.sessions.create(issued.session)
         } catch SessionStoreError.sessionAlreadyExists {

@@ -114,6 +114,7 @@ extension ShopApp {
         // A shopper holding some of this product at checkout sees it as theirs to buy, not as
         // "sold out" by their own hold: that page is theirs alone, rendered without the cache.
         if let shopper = try context.shopper(), let orders = context.environment.orders,
+           try !context.cart().lines.isEmpty,  // most shoppers' pages stop here, with no extra query
            let listed = try context.environment.catalog.productByHandle(handle),
            try context.cart().lines.contains(where: { $0.productID == listed.id }) {
             let ids = listed.variants.map(\.id)
