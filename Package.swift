@@ -54,15 +54,18 @@ let package = Package(
         .target(name: "ShopStore", dependencies: ["ShopCore"]),
         .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
+        // The use cases (cart, checkout, sessions, accounts, catalog import): every shop rule the
+        // storefront, the JSON API and the CLI share. No HTTP, no HTML, no C.
+        .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "HTML", "HTTPServer", "Routing"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "HTML", "HTTPServer", "Routing"],
             resources: [.copy("Public")]
         ),
-        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "Sodium"]),
+        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "Sodium"]),
         .executableTarget(
             name: "shoppable",
-            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopWeb", "ShopWebLive", "HTTPServer",
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopService", "ShopWeb", "ShopWebLive", "HTTPServer",
                            "Sodium", "Mailer"],
             resources: [.copy("DemoCatalog")]
         ),
@@ -71,7 +74,7 @@ let package = Package(
 
         .target(
             name: "ShopTestSupport",
-            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "ShopWeb", "ShopWebLive", "Sodium"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopService", "HTTPServer", "ShopWeb", "ShopWebLive", "Sodium"],
             path: "Tests/ShopTestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
@@ -86,13 +89,17 @@ let package = Package(
             dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"]
         ),
         .testTarget(
+            name: "ShopServiceTests",
+            dependencies: ["ShopService", "ShopCore", "ShopStore", "ShopStoreSQLite", "ShopTestSupport"]
+        ),
+        .testTarget(
             name: "ShopImportTests",
             dependencies: ["ShopImport", "ShopCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopStoreSQLite", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopService", "ShopStoreSQLite", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
     ],

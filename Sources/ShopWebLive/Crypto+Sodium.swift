@@ -1,4 +1,5 @@
 public import ShopWeb
+public import ShopService
 public import Sodium
 
 /// The storefront's live dependencies on C libraries, wired in one place for the server and the

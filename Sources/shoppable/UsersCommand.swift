@@ -1,4 +1,5 @@
 import Foundation
+import ShopService
 import ShopCore
 import ShopStore
 import ShopStoreSQLite

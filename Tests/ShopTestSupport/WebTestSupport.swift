@@ -1,4 +1,5 @@
 public import Foundation
+public import ShopService
 public import HTTPServer
 public import ShopCore
 public import ShopStore

@@ -1,4 +1,5 @@
 import Foundation
+import ShopService
 import HTTPServer
 import ShopCore
 import ShopStore

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import HTML
 import ShopCore
+import ShopService
 import ShopStore
 
 /// Registration, sign-in and out, email verification, password reset and the account page

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ShopCore
 import ShopStore
+import ShopService
 
 /// Per-request state that flows through the handlers: the request, the environment, the
 /// localizer, the visitor's session, account, cart and favorites (each loaded at most once), and

@@ -2,6 +2,7 @@ import Foundation
 import HTML
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
 
 /// Checkout: address → shipping → review → place order (issue #5).

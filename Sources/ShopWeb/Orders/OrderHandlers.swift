@@ -2,6 +2,7 @@ import Foundation
 import HTML
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
 
 /// A signed-in shopper's orders and one order's page (guests see theirs with the emailed token).

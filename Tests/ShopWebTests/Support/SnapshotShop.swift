@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
 import ShopTestSupport
 @testable import ShopWeb

@@ -1,0 +1,42 @@
+public import Foundation
+
+/// Password hashing and secrets, injected so tests can use a cheap hash and the server libsodium
+/// (argon2id, `randombytes_buf`, SHA-256) — see `shoppable`'s wiring.
+public struct Crypto: Sendable {
+    /// Hashes a password into a self-describing encoded string (argon2id in production).
+    public var hashPassword: @Sendable (String) throws -> String
+    /// `true` when the password matches the encoded hash.
+    public var verifyPassword: @Sendable (_ password: String, _ encoded: String) -> Bool
+    /// `true` when the hash was made with weaker settings than today's and should be redone.
+    public var passwordNeedsRehash: @Sendable (String) -> Bool
+    /// A new unguessable token for links and forms: at least 256 random bits, URL-safe text.
+    public var randomToken: @Sendable () -> String
+    /// A new session token: 128 random bits as 32 lower-case hex digits (the cookie's format).
+    public var sessionToken: @Sendable () -> String
+    /// Lower-case hex SHA-256, to store tokens without being able to use them.
+    public var sha256Hex: @Sendable (String) -> String
+    /// Compares two secrets in time independent of where they differ.
+    public var constantTimeEquals: @Sendable (String, String) -> Bool
+    /// The guest session token for a visitor's CSRF cookie: 32 lower-case hex digits that only
+    /// the server can compute (a keyed hash), the same for every request carrying that cookie —
+    /// so a visitor's simultaneous first adds create one session, not one each. Nil: every new
+    /// guest session gets a random token.
+    public var guestSessionToken: (@Sendable (_ csrfCookie: String) -> String)?
+
+    /// Creates the value from its operations.
+    public init(hashPassword: @escaping @Sendable (String) throws -> String,
+                verifyPassword: @escaping @Sendable (String, String) -> Bool,
+                passwordNeedsRehash: @escaping @Sendable (String) -> Bool,
+                randomToken: @escaping @Sendable () -> String,
+                sessionToken: @escaping @Sendable () -> String,
+                sha256Hex: @escaping @Sendable (String) -> String,
+                constantTimeEquals: @escaping @Sendable (String, String) -> Bool) {
+        self.hashPassword = hashPassword
+        self.verifyPassword = verifyPassword
+        self.passwordNeedsRehash = passwordNeedsRehash
+        self.randomToken = randomToken
+        self.sessionToken = sessionToken
+        self.sha256Hex = sha256Hex
+        self.constantTimeEquals = constantTimeEquals
+    }
+}
