@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(
             name: "ShopStoreTests",
-            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"]
+            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "ShopServiceTests",

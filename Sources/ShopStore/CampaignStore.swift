@@ -47,9 +47,9 @@ public enum CampaignStoreError: Error, Equatable, Sendable, LocalizedError {
 /// The shop's campaigns, as last loaded from the merchant's campaign file
 /// (`shoppable campaigns import`, `docs/CAMPAIGNS.md`).
 ///
-/// A struct of closures (DESIGN.md §2, STYLE.md 3): `ShopStoreSQLite` provides `.sqlite(…)`,
-/// `ShopStore` provides `.inMemory()` for tests. Times are kept to the whole second
-/// (`StoredTime`): a stored campaign comes back with `startsAt`/`endsAt` rounded down.
+/// A struct of closures (DESIGN.md §2, STYLE.md 3): `ShopStoreSQLite` provides `.sqlite(…)`;
+/// unit tests override what they need of `.failing` (`ShopTestSupport`). Times are kept to the
+/// whole second (`StoredTime`): a stored campaign comes back with `startsAt`/`endsAt` rounded down.
 /// Campaigns are returned whether active or not: callers decide with `Campaign.isActive(at:)`.
 ///
 /// ```swift
@@ -111,12 +111,5 @@ extension CampaignStore {
         campaign.startsAt = StoredTime.normalized(campaign.startsAt)
         campaign.endsAt = StoredTime.normalized(campaign.endsAt)
         return campaign
-    }
-
-    /// Orders campaigns as `all()` returns them: by `startsAt`, then id (compared as UTF-8
-    /// bytes, like SQLite's `BINARY` collation).
-    public static func inListOrder(_ a: Campaign, _ b: Campaign) -> Bool {
-        if a.startsAt != b.startsAt { return a.startsAt < b.startsAt }
-        return a.id.rawValue.utf8.lexicographicallyPrecedes(b.id.rawValue.utf8)
     }
 }

@@ -158,8 +158,8 @@ public struct CatalogUpsertResult: Hashable, Sendable {
 /// Reading and writing the catalog. Shoppers only ever see published products; the reads below
 /// leave out unpublished ones unless stated.
 ///
-/// A struct of closures (DESIGN.md §2, STYLE.md 3): `ShopStoreSQLite` provides `.sqlite(…)`,
-/// `ShopStore` provides `.inMemory(…)` for tests.
+/// A struct of closures (DESIGN.md §2, STYLE.md 3): `ShopStoreSQLite` provides `.sqlite(…)`;
+/// unit tests override what they need of `.failing` (`ShopTestSupport`).
 public struct CatalogStore: Sendable {
     /// Every category that has at least one published product, by name, with counts.
     public var categories: @Sendable () throws -> [CategorySummary]

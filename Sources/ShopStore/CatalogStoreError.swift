@@ -41,8 +41,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     }
 }
 
-/// The rules every `CatalogStore` applies when upserting drafts, shared so that the in-memory
-/// and the SQL stores behave the same.
+/// The rules every `CatalogStore` applies when upserting drafts, shared so that every SQL
+/// engine behaves the same.
 public enum CatalogUpsertRules {
     /// The key a variant is matched by when it has no matching SKU: the option values trimmed,
     /// lower-cased, stripped of C0 control characters, joined by U+001F (unit separator).

@@ -19,7 +19,7 @@ public enum AddressStoreError: Error, Hashable, Sendable {
     case addressNotFound
 }
 
-/// Rules both order stores share (in memory and SQLite), so they behave the same.
+/// Rules every order store shares (SQLite; PostgreSQL next), so they behave the same.
 public enum OrderRules {
     /// Characters of the order number's random part: Crockford's base32 alphabet (digits and
     /// upper-case letters without I, L, O, U; https://www.crockford.com/base32.html), so a

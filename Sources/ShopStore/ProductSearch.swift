@@ -1,8 +1,8 @@
 public import ShopCore
 import Foundation
 
-/// The search and filter rules every `CatalogStore` applies, shared so that the in-memory and
-/// the SQL stores index the same text and compare the same keys.
+/// The search and filter rules every `CatalogStore` applies, shared so that every SQL engine
+/// indexes the same text and compares the same keys.
 public enum ProductSearchRules {
     /// The rule families a product's text is indexed with: Turkish folding differs from the
     /// others only in its `I`/`ı` rule, so two foldings cover all `SearchLocale`s.
@@ -30,12 +30,6 @@ public enum ProductSearchRules {
     /// (`SearchFolding.fold(title, locale: .english)`), compared as UTF-8 bytes.
     public static func sortTitle(_ title: String) -> String {
         SearchFolding.fold(title, locale: .english)
-    }
-
-    /// `true` when `lhs` sorts before `rhs` by Unicode code points (UTF-8 bytes), the order of
-    /// SQLite's `BINARY` collation.
-    public static func codePointPrecedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 }
 

@@ -1,8 +1,8 @@
 public import Foundation
 public import ShopCore
 
-/// How both account stores (in memory and SQLite) decide `AccountStore.countAttempt`, so they
-/// answer alike: attempts are kept to the second (`StoredTime`), and a key refuses while
+/// How every account store (SQLite; PostgreSQL next) decides `AccountStore.countAttempt`, so
+/// they answer alike: attempts are kept to the second (`StoredTime`), and a key refuses while
 /// `RateLimit.retryAfter` says so for the attempts it has counted since `windowStart`.
 public enum ThrottleRules {
     /// The earliest stored time that can still count under `check` at `at`.

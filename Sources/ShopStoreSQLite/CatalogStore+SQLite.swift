@@ -508,9 +508,8 @@ enum SearchMatch {
     /// digits only); quotes are doubled all the same.
     ///
     /// Known edge: FTS5's `unicode61` tokenizer uses older Unicode tables than Swift, so a word
-    /// made only of letters newer than its tables is a separator to it and is ignored here,
-    /// while the in-memory store requires it. Latin (Turkish and Spanish included), Greek and
-    /// Cyrillic text is not affected.
+    /// made only of letters newer than its tables is a separator to it and is ignored here.
+    /// Latin (Turkish and Spanish included), Greek and Cyrillic text is not affected.
     static func expression(_ terms: [String], fields: Fields, family: ProductSearchRules.Family) -> String {
         let suffix = family == .turkish ? "_tr" : ""
         let columns = switch fields {

@@ -8,15 +8,15 @@ public import ShopStoreSQLite
 import Sodium
 import ShopWebLive
 
-/// An in-process storefront for request → response tests: in-memory stores, a fixed clock,
+/// An in-process storefront for request → response tests: SQLite stores, a fixed clock,
 /// predictable session tokens, and a cookie jar that follows the visitor between requests.
 public final class TestShop: @unchecked Sendable {
     public let catalog: CatalogStore
     public let sessions: SessionStore
     public let accounts: AccountStore
-    /// The campaigns the shop knows (in memory).
+    /// The campaigns the shop knows.
     public let campaigns: CampaignStore
-    /// Orders, reservations and checkouts (in memory, over the same state as sessions).
+    /// Orders, reservations and checkouts (in the same database as sessions).
     public var orders: OrderStore? { environment.orders }
     public var environment: AppEnvironment
     /// Cookies the visitor's browser holds (name → value), updated from `Set-Cookie`.
@@ -30,8 +30,8 @@ public final class TestShop: @unchecked Sendable {
     public let clock = TestClock(Date(timeIntervalSince1970: 1_780_000_000))
 
     /// A shop holding `drafts`, on the real engine: a private SQLite `:memory:` database with
-    /// every migration (issue #9: the in-memory fakes re-implement search ranking, holds and
-    /// placement, so the web tests run on what production runs).
+    /// every migration: the web tests run on what production runs (search ranking, holds,
+    /// placement), not on a copy of it.
     public convenience init(_ drafts: [ProductDraft] = []) throws {
         try self.init(drafts, sqlite: try SQLiteDatabase.open(path: ":memory:", poolSize: 1))
     }

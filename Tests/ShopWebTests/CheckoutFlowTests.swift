@@ -272,7 +272,6 @@ struct AddressBookTests {
 struct AvailabilityTests {
     @Test func heldStockIsNotOfferedOnTheProductPage() throws {
         let first = try shop([lamp, last])
-        first.environment.pageCache = PageCache(capacity: 0)  // the in-memory stores do not version reservations
         let second = try TestShop()
         second.environment = first.environment
         #expect(try second.get("/products/last").text.contains("Only 1 left"))

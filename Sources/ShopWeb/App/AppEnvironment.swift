@@ -5,7 +5,7 @@ public import ShopService
 
 /// Everything the storefront needs from the outside world, passed explicitly into
 /// `ShopApp.handle(_:_:)` (STYLE.md 4): stores, clock, randomness, logging and settings.
-/// Tests build one with in-memory stores and a fixed clock; `shoppable serve` builds the live one.
+/// Tests build one over SQLite `:memory:` with a fixed clock; `shoppable serve` builds the live one.
 public struct AppEnvironment: Sendable {
     /// The product catalog.
     public var catalog: CatalogStore
@@ -66,7 +66,7 @@ public struct AppEnvironment: Sendable {
 
     /// Creates an environment.
     public init(catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,
-                campaigns: CampaignStore = .inMemory(), crypto: Crypto,
+                campaigns: CampaignStore, crypto: Crypto,
                 publicURL: String = "http://127.0.0.1:8080", throttles: AccountThrottles = AccountThrottles(),
                 currency: Currency = .usd,
                 timeZone: TimeZone = TimeZone(identifier: "UTC")!, now: @escaping @Sendable () -> Date = Date.init,
