@@ -197,6 +197,8 @@ public enum CartError: Error, Equatable, Sendable, LocalizedError {
     case lineNotFound
     /// The product or variant does not exist or is not for sale.
     case variantNotFound
+    /// The product has options and none of its variants was chosen.
+    case variantNotChosen
 
     /// English text for logs and the CLI; the storefront localizes by case instead.
     public var errorDescription: String? {
@@ -212,54 +214,7 @@ public enum CartError: Error, Equatable, Sendable, LocalizedError {
         case let .quantityExceedsMaximum(maximum): "At most \(maximum) of one item per order."
         case .lineNotFound: "That item is not in your cart."
         case .variantNotFound: "That product is not available."
+        case .variantNotChosen: "Please choose an option."
         }
-    }
-}
-
-/// A cart priced from the current catalog: every line with its unit price and line total,
-/// and the subtotal, all in minor units of one currency.
-public struct PricedCart: Sendable {
-    /// A priced line.
-    public struct Line: Sendable {
-        /// The product, as currently in the catalog.
-        public var product: Product
-        /// The variant bought.
-        public var variant: Variant
-        /// How many.
-        public var quantity: Int
-        /// `variant.price` (what one costs now).
-        public var unitPrice: Money { variant.price }
-        /// `unitPrice × quantity`.
-        public var lineTotal: Money
-        /// The most this line may be raised to now.
-        public var quantityLimit: Int { Cart.quantityLimit(for: variant) }
-    }
-
-    /// Priced lines, in cart order. Lines whose variant is gone or unpublished are left out.
-    public var lines: [Line]
-    /// Sum of line totals.
-    public var subtotal: Money
-    /// Sum of quantities of the priced lines.
-    public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
-}
-
-extension Cart {
-    /// Prices the cart from the catalog.
-    /// - Parameters:
-    ///   - currency: the shop currency; the subtotal is in it.
-    ///   - lookup: the current product and variant for a line, or nil when it no longer exists
-    ///     or is not for sale (such lines are left out).
-    /// - Throws: `MoneyError` when a price is in another currency or the sum overflows.
-    public func priced(currency: Currency,
-                       lookup: (LineItem) -> (Product, Variant)?) throws(MoneyError) -> PricedCart {
-        var priced: [PricedCart.Line] = []
-        var subtotal = Money.zero(currency)
-        for line in lines {
-            guard let (product, variant) = lookup(line) else { continue }
-            let total = try variant.price.multiplied(by: line.quantity)
-            subtotal = try subtotal.adding(total)
-            priced.append(.init(product: product, variant: variant, quantity: line.quantity, lineTotal: total))
-        }
-        return PricedCart(lines: priced, subtotal: subtotal)
     }
 }

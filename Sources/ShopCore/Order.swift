@@ -74,7 +74,86 @@ public struct OrderLine: Hashable, Sendable {
     }
 }
 
-/// A placed order.
+/// An order priced but not placed: what would be bought and what it would cost. Each checkout
+/// step shows one; placing the order re-decides it inside the order's transaction and, when it is
+/// still what the shopper confirmed, stores it as the `Order`'s content.
+public struct OrderQuote: Hashable, Sendable {
+    /// The selected cart lines with their voucher shares (the titles and SKU are the catalog's at
+    /// quoting; the placed order snapshots them again from the rows it reads).
+    public var lines: [OrderLine]
+    /// Sum of line amounts before discount.
+    public var subtotal: Money
+    /// Sum of the lines' voucher shares.
+    public var discount: Money
+    /// The applied voucher code (normalized), if any.
+    public var voucherCode: String?
+    public var shippingMethodName: String
+    public var shippingCost: Money
+    /// `subtotal − discount + shippingCost`.
+    public var total: Money
+
+    /// Creates a quote from its parts (as stored with a placed order).
+    public init(lines: [OrderLine], subtotal: Money, discount: Money, voucherCode: String?,
+                shippingMethodName: String, shippingCost: Money, total: Money) {
+        self.lines = lines
+        self.subtotal = subtotal
+        self.discount = discount
+        self.voucherCode = voucherCode
+        self.shippingMethodName = shippingMethodName
+        self.shippingCost = shippingCost
+        self.total = total
+    }
+
+    /// The order the selected lines of `cart` make with `shipping`: its cost is decided on the
+    /// discounted goods total (`ShippingMethod.cost(forGoodsTotal:)`).
+    /// - Throws: `MoneyError` when the shipping price is in another currency or the sum overflows.
+    public init(cart: CartQuote, shipping: ShippingMethod) throws(MoneyError) {
+        let cost = shipping.cost(forGoodsTotal: cart.total)
+        self.init(lines: cart.selectedLines.map { line in
+                      OrderLine(productID: line.product.id, variantID: line.variant.id, title: line.product.title,
+                                variantTitle: line.variant.title, sku: line.variant.sku, unitPrice: line.unitPrice,
+                                quantity: line.quantity, discount: line.discount, total: line.total)
+                  },
+                  subtotal: cart.subtotal, discount: cart.discount,
+                  voucherCode: cart.appliedCampaign?.voucherCode?.normalized,
+                  shippingMethodName: shipping.name, shippingCost: cost, total: try cart.total.adding(cost))
+    }
+
+    /// What this order charges, line by line: compared between the review and "place order".
+    public var charges: OrderCharges {
+        OrderCharges(lines: lines.map {
+                         OrderCharges.Line(variantID: $0.variantID?.rawValue, unitPrice: $0.unitPrice.minorUnits,
+                                           quantity: $0.quantity, discount: $0.discount.minorUnits)
+                     },
+                     voucherCode: voucherCode, shippingCost: shippingCost.minorUnits, total: total.minorUnits,
+                     currency: total.currency.code)
+    }
+}
+
+/// The money side of an `OrderQuote` — lines, voucher, shipping and total, without titles — as
+/// the review step showed it. Kept with the checkout in progress (JSON), so that "place order"
+/// can tell whether anything the shopper is charged changed since.
+public struct OrderCharges: Codable, Hashable, Sendable {
+    public struct Line: Codable, Hashable, Sendable {
+        public var variantID: Int64?
+        /// Minor units.
+        public var unitPrice: Int64
+        public var quantity: Int
+        /// Minor units.
+        public var discount: Int64
+    }
+
+    public var lines: [Line]
+    public var voucherCode: String?
+    /// Minor units.
+    public var shippingCost: Int64
+    /// Minor units.
+    public var total: Int64
+    /// ISO 4217.
+    public var currency: String
+}
+
+/// A placed order: who, where, when, and the quote the shopper confirmed.
 public struct Order: Identifiable, Hashable, Sendable {
     public typealias ID = Tagged<Order, Int64>
     public var id: ID
@@ -87,20 +166,11 @@ public struct Order: Identifiable, Hashable, Sendable {
     /// Where confirmations go.
     public var email: String
     public var shippingAddress: Address
-    public var shippingMethodName: String
-    public var shippingCost: Money
-    public var lines: [OrderLine]
-    /// Sum of line amounts before discount.
-    public var subtotal: Money
-    public var discount: Money
-    /// The voucher code used, if any.
-    public var voucherCode: String?
-    /// `subtotal − discount + shippingCost`.
-    public var total: Money
+    /// What was bought and what it cost, as placed.
+    public var quote: OrderQuote
 
     public init(id: ID, number: String, status: OrderStatus, placedAt: Date, userID: User.ID?, email: String,
-                shippingAddress: Address, shippingMethodName: String, shippingCost: Money, lines: [OrderLine],
-                subtotal: Money, discount: Money, voucherCode: String?, total: Money) {
+                shippingAddress: Address, quote: OrderQuote) {
         self.id = id
         self.number = number
         self.status = status
@@ -108,12 +178,14 @@ public struct Order: Identifiable, Hashable, Sendable {
         self.userID = userID
         self.email = email
         self.shippingAddress = shippingAddress
-        self.shippingMethodName = shippingMethodName
-        self.shippingCost = shippingCost
-        self.lines = lines
-        self.subtotal = subtotal
-        self.discount = discount
-        self.voucherCode = voucherCode
-        self.total = total
+        self.quote = quote
     }
+
+    public var lines: [OrderLine] { quote.lines }
+    public var subtotal: Money { quote.subtotal }
+    public var discount: Money { quote.discount }
+    public var voucherCode: String? { quote.voucherCode }
+    public var shippingMethodName: String { quote.shippingMethodName }
+    public var shippingCost: Money { quote.shippingCost }
+    public var total: Money { quote.total }
 }

@@ -1,52 +1,5 @@
 public import Foundation
 
-/// One cart line as the pricing engine sees it: what one item costs now, how many, and the
-/// handles a campaign target is matched against.
-///
-/// Build it from the current catalog at the moment of pricing (a price change or a new sale
-/// shows up on the next render).
-public struct PricingLine: Hashable, Sendable {
-    /// The variant bought (identifies the line).
-    public var variantID: Variant.ID
-    /// The product the variant belongs to.
-    public var productID: Product.ID
-    /// The product's handle, matched by `DiscountTarget.products(handles:)`.
-    public var productHandle: String
-    /// The handle of the product's category, matched by `DiscountTarget.category(handle:)`;
-    /// nil when the product has no category.
-    public var categoryHandle: String?
-    /// What the shopper pays for one, in minor units: the sale price when there is a sale
-    /// (`Variant.price`, never the struck-through compare-at price).
-    public var unitPrice: Money
-    /// How many, ≥ 1.
-    public var quantity: Int
-    /// Ticked in the cart; only ticked lines count toward subtotal, discount and total.
-    public var isSelected: Bool
-
-    /// Creates a pricing line.
-    public init(variantID: Variant.ID, productID: Product.ID, productHandle: String, categoryHandle: String?,
-                unitPrice: Money, quantity: Int, isSelected: Bool = true) {
-        self.variantID = variantID
-        self.productID = productID
-        self.productHandle = productHandle
-        self.categoryHandle = categoryHandle
-        self.unitPrice = unitPrice
-        self.quantity = quantity
-        self.isSelected = isSelected
-    }
-
-    /// Creates a pricing line from the catalog: the unit price is `variant.price` (what the
-    /// shopper pays, the sale price when there is one).
-    /// - Parameters:
-    ///   - categoryHandle: the handle of `product.categoryID`'s category, if any (the caller
-    ///     looks it up; `Product` holds only the id).
-    public init(product: Product, variant: Variant, categoryHandle: String?, quantity: Int, isSelected: Bool = true) {
-        self.init(variantID: variant.id, productID: product.id, productHandle: product.handle,
-                  categoryHandle: categoryHandle, unitPrice: variant.price, quantity: quantity,
-                  isSelected: isSelected)
-    }
-}
-
 /// Why an entered voucher code gives no discount. The web layer turns each case into a message
 /// for the shopper (issue #4, item 7); `errorDescription` is English for logs and the CLI.
 public enum VoucherProblem: Error, Hashable, Sendable, LocalizedError {
@@ -91,58 +44,6 @@ public enum VoucherStatus: Hashable, Sendable {
     case rejected(code: VoucherCode, VoucherProblem)
 }
 
-/// One priced cart line. All amounts are in minor units of the shop currency.
-public struct PricedLine: Hashable, Sendable {
-    /// The variant bought (identifies the line).
-    public var variantID: Variant.ID
-    /// `unitPrice × quantity`, before discount (shown even for unselected lines).
-    public var lineAmount: Money
-    /// This line's share of the voucher discount, `0...lineAmount`; zero for unselected lines.
-    public var discount: Money
-    /// `lineAmount − discount`, never below zero.
-    public var total: Money
-    /// Ticked in the cart: counts toward the cart totals.
-    public var isSelected: Bool
-
-    /// Creates a priced line.
-    public init(variantID: Variant.ID, lineAmount: Money, discount: Money, total: Money, isSelected: Bool) {
-        self.variantID = variantID
-        self.lineAmount = lineAmount
-        self.discount = discount
-        self.total = total
-        self.isSelected = isSelected
-    }
-}
-
-/// A priced cart: every line, and totals over the selected lines only, in minor units of the
-/// shop currency. `subtotal − discount == total` and `0 ≤ discount ≤ subtotal` always hold.
-public struct CartTotals: Hashable, Sendable {
-    /// Every input line, in input (cart) order, selected or not.
-    public var lines: [PricedLine]
-    /// Sum of the selected lines' `lineAmount` (before discount).
-    public var subtotal: Money
-    /// Sum of the lines' discounts (zero unless `voucher` is `.applied`).
-    public var discount: Money
-    /// `subtotal − discount`, never below zero.
-    public var total: Money
-    /// What became of the entered voucher code.
-    public var voucher: VoucherStatus
-
-    /// Creates totals.
-    public init(lines: [PricedLine], subtotal: Money, discount: Money, total: Money, voucher: VoucherStatus) {
-        self.lines = lines
-        self.subtotal = subtotal
-        self.discount = discount
-        self.total = total
-        self.voucher = voucher
-    }
-
-    /// The campaign whose discount is in the totals, if any.
-    public var appliedCampaign: Campaign? {
-        if case let .applied(campaign) = voucher { campaign } else { nil }
-    }
-}
-
 /// The pricing engine: a pure function from cart lines, the entered voucher code, its campaign
 /// and the time to the cart totals (issue #4, item 7; worked examples in `docs/pricing.md`).
 ///
@@ -164,65 +65,64 @@ public struct CartTotals: Hashable, Sendable {
 /// - All arithmetic is `Int64` minor units through `Money`'s checked operations.
 ///
 /// ```swift
-/// let totals = try CartPricing.price(lines, voucherCode: cart.voucherCode,
-///                                    campaign: cart.voucherCode.flatMap(campaigns.byCode),
-///                                    now: env.now(), currency: .usd)
-/// totals.total          // what the shopper pays for the selected lines
+/// let quote = try CartPricing.price(items, voucherCode: cart.voucherCode,
+///                                   campaign: cart.voucherCode.flatMap(campaigns.byCode),
+///                                   now: env.now(), currency: .usd)
+/// quote.total          // what the shopper pays for the selected lines
 /// ```
 public enum CartPricing {
-    /// Prices `lines` and decides the voucher.
+    /// Prices the cart's items and decides the voucher: the one pricing pass.
     /// - Parameters:
-    ///   - lines: the cart's lines in cart order, selected or not, priced from the catalog now.
+    ///   - items: the cart's lines in cart order, selected or not, as the catalog holds them now.
     ///   - voucherCode: the code the shopper entered (`Cart.voucherCode`), or nil.
     ///   - campaign: the campaign found for `voucherCode`; nil when the code is unknown or none
     ///     was entered.
     ///   - now: the instant to evaluate the campaign's `[startsAt, endsAt)` window at.
     ///   - currency: the shop currency; every price, the fixed discount and the minimum subtotal
     ///     must be in it.
+    ///   - accountUses: how many orders of the signed-in shopper's account already used this code,
+    ///     or nil for a guest; only campaigns with `usageLimitPerAccount` look at it.
     /// - Returns: every line priced, and subtotal, discount and total over the selected lines.
     /// - Throws: `MoneyError.currencyMismatch` when a price, the fixed discount or the minimum is
     ///   in another currency (campaigns are validated on import, so this is a wiring error);
     ///   `MoneyError.overflow` when an amount does not fit in `Int64` minor units.
-    ///   - accountUses: how many orders of the signed-in shopper's account already used this code,
-    ///     or nil for a guest; only campaigns with `usageLimitPerAccount` look at it.
-    public static func price(_ lines: [PricingLine], voucherCode: VoucherCode?, campaign: Campaign?,
-                             now: Date, currency: Currency, accountUses: Int? = 0) throws(MoneyError) -> CartTotals {
+    public static func price(_ items: [CartQuote.Item], voucherCode: VoucherCode?, campaign: Campaign?,
+                             now: Date, currency: Currency, accountUses: Int? = 0) throws(MoneyError) -> CartQuote {
         var amounts: [Money] = []
-        amounts.reserveCapacity(lines.count)
+        amounts.reserveCapacity(items.count)
         var subtotal = Money.zero(currency)
-        for line in lines {
-            guard line.unitPrice.currency == currency else {
-                throw .currencyMismatch(currency, line.unitPrice.currency)
+        for item in items {
+            guard item.variant.price.currency == currency else {
+                throw .currencyMismatch(currency, item.variant.price.currency)
             }
-            let amount = try line.unitPrice.multiplied(by: line.quantity)
+            let amount = try item.variant.price.multiplied(by: item.quantity)
             amounts.append(amount)
-            if line.isSelected { subtotal = try subtotal.adding(amount) }
+            if item.isSelected { subtotal = try subtotal.adding(amount) }
         }
 
-        var discounts = Array(repeating: Money.zero(currency), count: lines.count)
-        let voucher = try decideVoucher(voucherCode, campaign: campaign, lines: lines, subtotal: subtotal, now: now,
+        var discounts = Array(repeating: Money.zero(currency), count: items.count)
+        let voucher = try decideVoucher(voucherCode, campaign: campaign, items: items, subtotal: subtotal, now: now,
                                         accountUses: accountUses)
         if case let .applied(campaign) = voucher {
-            let qualifying = lines.indices.filter { lines[$0].isSelected && campaign.target.covers(lines[$0]) }
+            let qualifying = items.indices.filter { items[$0].isSelected && campaign.target.covers(items[$0]) }
             let shares = try campaign.discount.shares(of: qualifying.map { amounts[$0] }, currency: currency)
             for (index, share) in zip(qualifying, shares) { discounts[index] = share }
         }
 
-        var priced: [PricedLine] = []
-        priced.reserveCapacity(lines.count)
+        var lines: [CartQuote.Line] = []
+        lines.reserveCapacity(items.count)
         var discount = Money.zero(currency)
-        for (index, line) in lines.enumerated() {
-            let lineTotal = try amounts[index].subtracting(discounts[index])
-            priced.append(PricedLine(variantID: line.variantID, lineAmount: amounts[index],
-                                     discount: discounts[index], total: lineTotal, isSelected: line.isSelected))
+        for (index, item) in items.enumerated() {
+            lines.append(CartQuote.Line(item: item, amount: amounts[index], discount: discounts[index],
+                                        total: try amounts[index].subtracting(discounts[index])))
             discount = try discount.adding(discounts[index])
         }
-        return CartTotals(lines: priced, subtotal: subtotal, discount: discount,
-                          total: try subtotal.subtracting(discount), voucher: voucher)
+        return CartQuote(lines: lines, subtotal: subtotal, discount: discount,
+                         total: try subtotal.subtracting(discount), voucher: voucher)
     }
 
     /// Decides the voucher (see the order of checks on `CartPricing`).
-    static func decideVoucher(_ code: VoucherCode?, campaign: Campaign?, lines: [PricingLine],
+    static func decideVoucher(_ code: VoucherCode?, campaign: Campaign?, items: [CartQuote.Item],
                               subtotal: Money, now: Date, accountUses: Int? = 0) throws(MoneyError) -> VoucherStatus {
         guard let code else { return .none }
         guard let campaign, campaign.voucherCode == code else { return .rejected(code: code, .unknown) }
@@ -232,7 +132,7 @@ public enum CartPricing {
             guard let accountUses else { return .rejected(code: code, .signInRequired) }
             if accountUses >= limit { return .rejected(code: code, .usageLimitReached(limit: limit)) }
         }
-        guard lines.contains(where: { $0.isSelected && campaign.target.covers($0) }) else {
+        guard items.contains(where: { $0.isSelected && campaign.target.covers($0) }) else {
             return .rejected(code: code, .notApplicable)
         }
         if let minimum = campaign.minimumSubtotal {
@@ -259,9 +159,9 @@ extension DiscountTarget {
         }
     }
 
-    /// `true` when `line`'s product is covered (selection is not considered here).
-    public func covers(_ line: PricingLine) -> Bool {
-        covers(productHandle: line.productHandle, categoryHandle: line.categoryHandle)
+    /// `true` when the item's product is covered (selection is not considered here).
+    public func covers(_ item: CartQuote.Item) -> Bool {
+        covers(productHandle: item.product.handle, categoryHandle: item.categoryHandle)
     }
 }
 

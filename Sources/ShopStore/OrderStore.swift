@@ -11,24 +11,22 @@ public struct StockRequest: Hashable, Sendable {
     }
 }
 
-/// An order to place, as the checkout's review showed it. The store re-checks every price and
-/// the stock inside its transaction.
-public struct OrderDraft: Hashable, Sendable {
+/// An order to place: who orders, where it goes, and the quote the shopper confirmed at review.
+/// The store re-decides every price and the voucher inside its transaction
+/// (`OrderPlacement.place`), and places the order only when the charges are still these.
+public struct OrderRequest: Hashable, Sendable {
     /// Whose cart it comes from (its ordered lines are removed from that cart; its reservation is
     /// turned into the order's stock).
     public var shopper: Shopper
     public var userID: User.ID?
     public var email: String
     public var shippingAddress: Address
-    public var shippingMethodName: String
-    public var shippingCost: Money
-    /// Lines with the unit price the shopper saw at review (`unitPrice`) — a different current
-    /// price stops the order with `.pricesChanged`.
-    public var lines: [OrderLine]
-    public var subtotal: Money
-    public var discount: Money
-    public var voucherCode: String?
-    public var total: Money
+    /// The chosen method: its cost is decided again on the re-decided goods total.
+    public var shippingMethod: ShippingMethod
+    /// The voucher code in the cart (whether it applied at review or not): decided again.
+    public var voucherCode: VoucherCode?
+    /// The order as the review showed it and the shopper confirmed it.
+    public var confirmed: OrderQuote
     /// The form's idempotency key: placing the same key twice gives back the first order.
     public var idempotencyKey: String
     /// SHA-256 (hex) of the token in a guest's order link; nil for account orders.
@@ -37,20 +35,16 @@ public struct OrderDraft: Hashable, Sendable {
     /// `OutboxDraft.orderNumberPlaceholder`, replaced by the number the store gives the order.
     public var confirmation: OutboxDraft?
 
-    public init(shopper: Shopper, userID: User.ID?, email: String, shippingAddress: Address, shippingMethodName: String,
-                shippingCost: Money, lines: [OrderLine], subtotal: Money, discount: Money, voucherCode: String?,
-                total: Money, idempotencyKey: String, guestTokenHash: String?, confirmation: OutboxDraft?) {
+    public init(shopper: Shopper, userID: User.ID?, email: String, shippingAddress: Address,
+                shippingMethod: ShippingMethod, voucherCode: VoucherCode?, confirmed: OrderQuote,
+                idempotencyKey: String, guestTokenHash: String?, confirmation: OutboxDraft?) {
         self.shopper = shopper
         self.userID = userID
         self.email = email
         self.shippingAddress = shippingAddress
-        self.shippingMethodName = shippingMethodName
-        self.shippingCost = shippingCost
-        self.lines = lines
-        self.subtotal = subtotal
-        self.discount = discount
+        self.shippingMethod = shippingMethod
         self.voucherCode = voucherCode
-        self.total = total
+        self.confirmed = confirmed
         self.idempotencyKey = idempotencyKey
         self.guestTokenHash = guestTokenHash
         self.confirmation = confirmation
@@ -65,8 +59,10 @@ public enum PlaceOrderResult: Hashable, Sendable {
     case alreadyPlaced(Order)
     /// Not enough stock for these variants: how many can still be had (0 = sold out). Nothing was written.
     case insufficientStock([Variant.ID: Int])
-    /// These variants cost something else now (current unit price). Nothing was written.
-    case pricesChanged([Variant.ID: Money])
+    /// What the order would charge now differs from what the shopper confirmed — a price, the
+    /// voucher (removed, expired, used up, or newly applying) or the shipping cost: here is the
+    /// order as it would be placed now, to confirm again. Nothing was written.
+    case changed(OrderQuote)
     /// A variant no longer exists or is not for sale. Nothing was written.
     case unavailable([Variant.ID])
 }
@@ -126,11 +122,13 @@ public struct OrderStore: Sendable {
     /// What each variant can still be bought in, for everyone but `shopper`: stock minus live
     /// reservations of others; nil for variants without a stock limit.
     public var available: @Sendable (_ variants: [Variant.ID], _ shopper: Shopper?, _ now: Date) throws -> [Variant.ID: Int?]
-    /// Places the order in ONE transaction: idempotency check; price re-check; conditional stock
-    /// decrement (counting the shopper's own reservation as theirs); order and line snapshots;
-    /// the ordered lines removed from the shopper's cart (other lines stay); the reservation
-    /// and its trims deleted; the confirmation queued.
-    public var placeOrder: @Sendable (OrderDraft, _ now: Date) throws -> PlaceOrderResult
+    /// Places the order in ONE transaction, by the one placement decision
+    /// (`OrderPlacement.place`: idempotency → availability → prices and voucher → stock →
+    /// snapshots → number), the backend supplying only reads and conditional writes.
+    public var placeOrder: @Sendable (OrderRequest, _ now: Date) throws -> PlaceOrderResult
+    /// How many orders of the account used this voucher code (normalized) and were not cancelled:
+    /// what a per-account usage limit counts.
+    public var voucherUses: @Sendable (User.ID, _ code: String) throws -> Int
     /// The order with this number.
     public var order: @Sendable (_ number: String) throws -> Order?
     /// An account's orders, newest first.
@@ -157,7 +155,8 @@ public struct OrderStore: Sendable {
         releaseReservation: @escaping @Sendable (Shopper) throws -> Void,
         sweepExpiredReservations: @escaping @Sendable (Date) throws -> Int,
         available: @escaping @Sendable ([Variant.ID], Shopper?, Date) throws -> [Variant.ID: Int?],
-        placeOrder: @escaping @Sendable (OrderDraft, Date) throws -> PlaceOrderResult,
+        placeOrder: @escaping @Sendable (OrderRequest, Date) throws -> PlaceOrderResult,
+        voucherUses: @escaping @Sendable (User.ID, String) throws -> Int,
         order: @escaping @Sendable (String) throws -> Order?,
         orders: @escaping @Sendable (User.ID) throws -> [Order],
         guestOrder: @escaping @Sendable (String) throws -> Order?,
@@ -172,6 +171,7 @@ public struct OrderStore: Sendable {
         self.sweepExpiredReservations = sweepExpiredReservations
         self.available = available
         self.placeOrder = placeOrder
+        self.voucherUses = voucherUses
         self.order = order
         self.orders = orders
         self.guestOrder = guestOrder
@@ -218,8 +218,9 @@ public struct CheckoutState: Codable, Hashable, Sendable {
     public var saveAddress: Bool
     /// The chosen shipping method's id.
     public var shippingMethodID: String?
-    /// Unit prices (minor units) by variant id as the review step showed them.
-    public var reviewedPrices: [String: Int64]?
+    /// What the review step showed the shopper would be charged; "place order" goes ahead only
+    /// while the order would still charge exactly this.
+    public var reviewedCharges: OrderCharges?
     /// The key in the place-order form (one order per key).
     public var idempotencyKey: String
     /// After the order is placed: where its page is (with the guest token for guests), so a
@@ -227,14 +228,14 @@ public struct CheckoutState: Codable, Hashable, Sendable {
     public var placedOrderPath: String?
 
     public init(email: String? = nil, savedAddressID: Int64? = nil, addressFields: [String: String]? = nil,
-                saveAddress: Bool = false, shippingMethodID: String? = nil, reviewedPrices: [String: Int64]? = nil,
+                saveAddress: Bool = false, shippingMethodID: String? = nil, reviewedCharges: OrderCharges? = nil,
                 idempotencyKey: String) {
         self.email = email
         self.savedAddressID = savedAddressID
         self.addressFields = addressFields
         self.saveAddress = saveAddress
         self.shippingMethodID = shippingMethodID
-        self.reviewedPrices = reviewedPrices
+        self.reviewedCharges = reviewedCharges
         self.idempotencyKey = idempotencyKey
     }
 }

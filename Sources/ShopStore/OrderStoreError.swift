@@ -64,19 +64,20 @@ public enum OrderRules {
         optionValues.joined(separator: " / ")
     }
 
-    /// Checks a draft's shape and returns the ordered quantity per variant (lines of the same
+    /// Checks a request's shape and returns the ordered quantity per variant (lines of the same
     /// variant added up), in first-appearance order.
     /// - Throws: `OrderStoreError.emptyOrder`, `.lineWithoutVariant`, `.invalidQuantity`,
     ///   `.mixedCurrencies` (every amount must be in the total's currency).
-    public static func quantities(of draft: OrderDraft) throws(OrderStoreError) -> [(Variant.ID, Int)] {
-        guard !draft.lines.isEmpty else { throw .emptyOrder }
-        let currency = draft.total.currency
-        for money in [draft.subtotal, draft.discount, draft.shippingCost] where money.currency != currency {
+    public static func quantities(of request: OrderRequest) throws(OrderStoreError) -> [(Variant.ID, Int)] {
+        let quote = request.confirmed
+        guard !quote.lines.isEmpty else { throw .emptyOrder }
+        let currency = quote.total.currency
+        for money in [quote.subtotal, quote.discount, quote.shippingCost] where money.currency != currency {
             throw .mixedCurrencies
         }
         var order: [Variant.ID] = []
         var totals: [Variant.ID: Int] = [:]
-        for line in draft.lines {
+        for line in quote.lines {
             guard let variantID = line.variantID else { throw .lineWithoutVariant }
             guard line.quantity >= 1 else { throw .invalidQuantity }
             for money in [line.unitPrice, line.discount, line.total] where money.currency != currency {

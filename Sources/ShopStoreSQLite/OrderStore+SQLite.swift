@@ -136,14 +136,22 @@ extension OrderStore {
                     }
                 }
             },
-            placeOrder: { draft, now in
-                let wanted = try OrderRules.quantities(of: draft)
-                return try database.withConnection { connection in
+            placeOrder: { request, now in
+                try database.withConnection { connection in
                     do {
-                        return try connection.transaction { try SQLOrders.place(draft, wanted, now: now, connection) }
-                    } catch let rollback as SQLOrders.Rollback<PlaceOrderResult> {
+                        return try connection.transaction {
+                            try OrderPlacement.place(request, now: now, in: SQLPlacement(connection: connection))
+                        }
+                    } catch let rollback as OrderPlacement.Rollback {
                         return rollback.result
                     }
+                }
+            },
+            voucherUses: { userID, code in
+                try database.withConnection { connection in
+                    try connection.prepare("""
+                        SELECT count(*) FROM orders WHERE user_id = ? AND voucher_code = ? AND status <> 'cancelled'
+                        """).first([.integer(userID.rawValue), .text(code)])?.int(0) ?? 0
                 }
             },
             order: { number in
@@ -341,121 +349,7 @@ enum SQLOrders {
         }
     }
 
-    /// A variant as the order snapshot and the price check read it.
-    private struct CurrentVariant {
-        var productID: Product.ID
-        var title: String
-        var variantTitle: String
-        var sku: String?
-        var price: Money
-        var stock: VariantStock
-    }
-
-    /// The body of `placeOrder`'s transaction. Answers without writing (idempotent replay,
-    /// unavailable, prices changed) or throws `Rollback` (stock short) after undoing its decrements.
-    static func place(_ draft: OrderDraft, _ wanted: [(Variant.ID, Int)], now: Date,
-                      _ connection: Connection) throws -> PlaceOrderResult {
-        let ownerKey = OrderRules.ownerKey(draft.shopper)
-        if let orderID = try connection.prepare("SELECT order_id FROM order_idempotency_keys WHERE owner = ? AND key = ?")
-            .first([.text(ownerKey), .text(draft.idempotencyKey)])?.int64(0),
-           let order = try orders(where: "id = ?", [.integer(orderID)], connection).first {
-            return .alreadyPlaced(order)
-        }
-
-        if let userID = draft.userID,
-           try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) == nil {
-            throw AccountStoreError.userNotFound
-        }
-
-        // Re-read every variant in this transaction.
-        var current: [Variant.ID: CurrentVariant] = [:]
-        var unavailable: [Variant.ID] = []
-        let read = try connection.prepare("""
-            SELECT v.product_id, p.title, v.option_values, v.sku, v.price_minor, v.currency,
-                   v.inventory_tracked, v.allow_backorder, p.is_published
-            FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = ?
-            """)
-        for (variantID, _) in wanted {
-            guard let row = try read.first([.integer(variantID.rawValue)]), try row.bool(8) else {
-                unavailable.append(variantID)
-                continue
-            }
-            guard let optionValues = JSONStringArray.decode(try row.string(2)),
-                  let currency = try? Currency(code: try row.string(5)) else {
-                throw SQLiteStoreError.corruptValue(table: "variants", column: "option_values/currency", rowID: variantID.rawValue)
-            }
-            current[variantID] = CurrentVariant(
-                productID: Product.ID(try row.int64(0)), title: try row.string(1),
-                variantTitle: OrderRules.variantTitle(optionValues), sku: try row.optionalString(3),
-                price: Money(minorUnits: try row.int64(4), currency: currency),
-                stock: VariantStock(isTracked: try row.bool(6), allowsBackorder: try row.bool(7), isPublished: true))
-        }
-        if !unavailable.isEmpty { return .unavailable(unavailable) }
-
-        var changed: [Variant.ID: Money] = [:]
-        for line in draft.lines {
-            let variantID = line.variantID!  // checked by OrderRules.quantities(of:)
-            if let variant = current[variantID], variant.price != line.unitPrice { changed[variantID] = variant.price }
-        }
-        if !changed.isEmpty { return .pricesChanged(changed) }
-
-        // Take the stock: conditional decrements, never read-then-write.
-        let owner = Owner(draft.shopper)
-        let nowSeconds = StoredTime.unixSeconds(now)
-        let take = try connection.prepare("""
-            UPDATE variants SET stock = stock - ?1
-            WHERE id = ?2 AND stock - (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
-                                       WHERE r.variant_id = ?2 AND r.expires_at > ?3 AND r.\(owner.column) IS NOT ?4) >= ?1
-            """)
-        var short: [Variant.ID: Int] = [:]
-        for (variantID, quantity) in wanted where current[variantID]!.stock.isLimited {
-            try take.run([SQLValue(quantity), .integer(variantID.rawValue), .integer(nowSeconds), owner.value])
-            if connection.changes != 1 {
-                short[variantID] = try available(variantID, excluding: owner, now: now, connection) ?? 0
-            }
-        }
-        if !short.isEmpty { throw Rollback(result: PlaceOrderResult.insufficientStock(short)) }
-
-        // The order and its snapshots.
-        let orderID = try connection.prepare("SELECT COALESCE(max(id), 0) + 1 FROM orders").first()?.int64(0) ?? 1
-        var lines: [OrderLine] = []
-        for line in draft.lines {
-            let variant = current[line.variantID!]!
-            lines.append(OrderLine(productID: variant.productID, variantID: line.variantID, title: variant.title,
-                                   variantTitle: variant.variantTitle, sku: variant.sku, unitPrice: line.unitPrice,
-                                   quantity: line.quantity, discount: line.discount, total: line.total))
-        }
-        var address = draft.shippingAddress
-        address.id = nil
-        address.isDefault = false
-        let order = Order(id: Order.ID(orderID), number: OrderRules.number(sequence: orderID), status: .awaitingPayment,
-                          placedAt: StoredTime.date(unixSeconds: nowSeconds), userID: draft.userID, email: draft.email,
-                          shippingAddress: address, shippingMethodName: draft.shippingMethodName,
-                          shippingCost: draft.shippingCost, lines: lines, subtotal: draft.subtotal,
-                          discount: draft.discount, voucherCode: draft.voucherCode, total: draft.total)
-        try insert(order, guestTokenHash: draft.guestTokenHash, connection)
-        try connection.prepare("INSERT INTO order_idempotency_keys (owner, key, order_id) VALUES (?, ?, ?)")
-            .run([.text(ownerKey), .text(draft.idempotencyKey), .integer(orderID)])
-
-        // The cart loses the ordered variants' lines; the reservation became the order's stock.
-        try connection.prepare("""
-            DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id IN (SELECT value FROM json_each(?))
-            """).run([owner.value, SQLCatalog.jsonIDs(wanted.map(\.0.rawValue))])
-        try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
-        try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
-
-        if let message = draft.confirmation?.fillingOrderNumber(order.number) {
-            let createdAt = StoredTime.unixSeconds(message.createdAt)
-            try connection.prepare("""
-                INSERT INTO outbox (to_address, to_name, subject, text_body, html_body, created_at, next_attempt_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).run([.text(message.toAddress), .text(message.toName), .text(message.subject), .text(message.textBody),
-                          SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
-        }
-        return .placed(order)
-    }
-
-    private static func insert(_ order: Order, guestTokenHash: String?, _ connection: Connection) throws {
+    static func insert(_ order: Order, guestTokenHash: String?, _ connection: Connection) throws {
         let address = order.shippingAddress
         try connection.prepare("""
             INSERT INTO orders (id, number, status, placed_at, user_id, email,
@@ -537,9 +431,106 @@ enum SQLOrders {
             return Order(id: Order.ID(id), number: try row.string(1), status: status,
                          placedAt: StoredTime.date(unixSeconds: try row.int64(3)),
                          userID: try row.optionalInt64(4).map { User.ID($0) }, email: try row.string(5),
-                         shippingAddress: address, shippingMethodName: try row.string(16), shippingCost: try money(17),
-                         lines: lines, subtotal: try money(18), discount: try money(19),
-                         voucherCode: try row.optionalString(22), total: try money(20))
+                         shippingAddress: address,
+                         quote: OrderQuote(lines: lines, subtotal: try money(18), discount: try money(19),
+                                           voucherCode: try row.optionalString(22),
+                                           shippingMethodName: try row.string(16), shippingCost: try money(17),
+                                           total: try money(20)))
+        }
+    }
+}
+
+/// The reads and conditional writes of one order placement, on the connection of the
+/// `placeOrder` transaction (the rules are `OrderPlacement.place`).
+struct SQLPlacement: OrderPlacementTransaction {
+    let connection: Connection
+
+    func order(idempotencyKey: String, ownerKey: String) throws -> Order? {
+        guard let orderID = try connection.prepare("SELECT order_id FROM order_idempotency_keys WHERE owner = ? AND key = ?")
+            .first([.text(ownerKey), .text(idempotencyKey)])?.int64(0) else { return nil }
+        return try SQLOrders.orders(where: "id = ?", [.integer(orderID)], connection).first
+    }
+
+    func userExists(_ id: User.ID) throws -> Bool {
+        try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(id.rawValue)]) != nil
+    }
+
+    func variants(_ ids: [Variant.ID]) throws -> [Variant.ID: PlacementVariant] {
+        let read = try connection.prepare("""
+            SELECT v.product_id, p.handle, p.title, p.category_id, c.handle, v.option_values, v.sku, v.price_minor,
+                   v.currency, v.inventory_tracked, v.allow_backorder, v.stock
+            FROM variants v JOIN products p ON p.id = v.product_id LEFT JOIN categories c ON c.id = p.category_id
+            WHERE v.id = ? AND p.is_published
+            """)
+        var found: [Variant.ID: PlacementVariant] = [:]
+        for id in ids {
+            guard let row = try read.first([.integer(id.rawValue)]) else { continue }
+            guard let optionValues = JSONStringArray.decode(try row.string(5)),
+                  let currency = try? Currency(code: try row.string(8)) else {
+                throw SQLiteStoreError.corruptValue(table: "variants", column: "option_values/currency", rowID: id.rawValue)
+            }
+            let inventory: Inventory = try row.bool(9)
+                ? .tracked(quantity: try row.int(11), allowsBackorder: try row.bool(10)) : .untracked
+            let variant = Variant(id: id, sku: try row.optionalString(6), optionValues: optionValues,
+                                  price: Money(minorUnits: try row.int64(7), currency: currency), compareAtPrice: nil,
+                                  inventory: inventory)
+            let product = Product(id: Product.ID(try row.int64(0)), handle: try row.string(1), title: try row.string(2),
+                                  categoryID: try row.optionalInt64(3).map { Category.ID($0) }, variants: [variant])
+            found[id] = PlacementVariant(product: product, variant: variant, categoryHandle: try row.optionalString(4))
+        }
+        return found
+    }
+
+    func campaign(voucherCode: VoucherCode) throws -> Campaign? {
+        try connection.prepare(SQLCampaigns.select + " WHERE voucher_code = ?").first([.text(voucherCode.normalized)])
+            .map(SQLCampaigns.campaign)
+    }
+
+    func voucherUses(_ userID: User.ID, code: String) throws -> Int {
+        try connection.prepare("""
+            SELECT count(*) FROM orders WHERE user_id = ? AND voucher_code = ? AND status <> 'cancelled'
+            """).first([.integer(userID.rawValue), .text(code)])?.int(0) ?? 0
+    }
+
+    func takeStock(_ variantID: Variant.ID, _ quantity: Int, for shopper: Shopper, now: Date) throws -> Bool {
+        let owner = SQLOrders.Owner(shopper)
+        try connection.prepare("""
+            UPDATE variants SET stock = stock - ?1
+            WHERE id = ?2 AND stock - (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
+                                       WHERE r.variant_id = ?2 AND r.expires_at > ?3 AND r.\(owner.column) IS NOT ?4) >= ?1
+            """).run([SQLValue(quantity), .integer(variantID.rawValue), .integer(StoredTime.unixSeconds(now)), owner.value])
+        return connection.changes == 1
+    }
+
+    func available(_ variantID: Variant.ID, excluding shopper: Shopper, now: Date) throws -> Int {
+        try SQLOrders.available(variantID, excluding: SQLOrders.Owner(shopper), now: now, connection) ?? 0
+    }
+
+    func nextOrderID() throws -> Int64 {
+        try connection.prepare("SELECT COALESCE(max(id), 0) + 1 FROM orders").first()?.int64(0) ?? 1
+    }
+
+    func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
+                confirmation: OutboxDraft?) throws {
+        try SQLOrders.insert(order, guestTokenHash: request.guestTokenHash, connection)
+        try connection.prepare("INSERT INTO order_idempotency_keys (owner, key, order_id) VALUES (?, ?, ?)")
+            .run([.text(OrderRules.ownerKey(request.shopper)), .text(request.idempotencyKey), .integer(order.id.rawValue)])
+
+        // The cart loses the ordered variants' lines; the reservation became the order's stock.
+        let owner = SQLOrders.Owner(request.shopper)
+        try connection.prepare("""
+            DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id IN (SELECT value FROM json_each(?))
+            """).run([owner.value, SQLCatalog.jsonIDs(orderedVariants.map(\.rawValue))])
+        try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
+        try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
+
+        if let message = confirmation {
+            let createdAt = StoredTime.unixSeconds(message.createdAt)
+            try connection.prepare("""
+                INSERT INTO outbox (to_address, to_name, subject, text_body, html_body, created_at, next_attempt_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).run([.text(message.toAddress), .text(message.toName), .text(message.subject), .text(message.textBody),
+                          SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ShopCore
 
@@ -127,16 +128,13 @@ struct CartTests {
         let chair = variant(1, price: 149_00)
         let mug = variant(2, price: 3_25, inventory: .untracked)
         let product = Product(id: productID, handle: "p", title: "P", variants: [chair, mug])
-        var cart = Cart()
-        try cart.add(chair, of: productID, quantity: 2)
-        try cart.add(mug, of: productID, quantity: 20)
-        cart = Cart(lines: cart.lines + [LineItem(productID: 99, variantID: 99, quantity: 1)])
-        let priced = try cart.priced(currency: .usd) { line in
-            product.variants.first { $0.id == line.variantID }.map { (product, $0) }
-        }
-        #expect(priced.lines.map(\.lineTotal.minorUnits) == [298_00, 65_00])
-        #expect(priced.subtotal == Money(minorUnits: 363_00, currency: .usd))
-        #expect(priced.itemCount == 22)
+        let quote = try CartPricing.price([CartQuote.Item(product: product, variant: chair, quantity: 2),
+                                           CartQuote.Item(product: product, variant: mug, quantity: 20, isSelected: false)],
+                                          voucherCode: nil, campaign: nil, now: Date(), currency: .usd)
+        #expect(quote.lines.map(\.amount.minorUnits) == [298_00, 65_00])
+        #expect(quote.subtotal == Money(minorUnits: 298_00, currency: .usd), "only the ticked line counts")
+        #expect(quote.itemCount == 22 && quote.selectedItemCount == 2)
+        #expect(quote.lines[0].stockProblem == nil)
     }
 }
 

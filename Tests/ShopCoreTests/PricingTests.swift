@@ -12,9 +12,12 @@ private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .
 private func jpy(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .jpy) }
 
 private func line(_ id: Int64, _ unit: Money, quantity: Int = 1, selected: Bool = true,
-                  product: String? = nil, category: String? = nil) -> PricingLine {
-    PricingLine(variantID: Variant.ID(id), productID: Product.ID(id), productHandle: product ?? "product-\(id)",
-                categoryHandle: category, unitPrice: unit, quantity: quantity, isSelected: selected)
+                  product: String? = nil, category: String? = nil) -> CartQuote.Item {
+    let variant = Variant(id: Variant.ID(id), sku: nil, optionValues: [], price: unit, compareAtPrice: nil,
+                          inventory: .untracked)
+    return CartQuote.Item(product: Product(id: Product.ID(id), handle: product ?? "product-\(id)", title: "Product \(id)",
+                                           variants: [variant]),
+                          variant: variant, categoryHandle: category, quantity: quantity, isSelected: selected)
 }
 
 private func campaign(_ discount: Discount, target: DiscountTarget = .wholeCart, minimum: Money? = nil,
@@ -23,8 +26,8 @@ private func campaign(_ discount: Discount, target: DiscountTarget = .wholeCart,
              minimumSubtotal: minimum, voucherCode: code)
 }
 
-private func price(_ lines: [PricingLine], _ campaign: Campaign?, code entered: VoucherCode? = code,
-                   at instant: Date = now, currency: Currency = .usd) throws -> CartTotals {
+private func price(_ lines: [CartQuote.Item], _ campaign: Campaign?, code entered: VoucherCode? = code,
+                   at instant: Date = now, currency: Currency = .usd) throws -> CartQuote {
     let totals = try CartPricing.price(lines, voucherCode: entered, campaign: campaign, now: instant, currency: currency)
     expectConsistent(totals, lines: lines)
     return totals
@@ -32,19 +35,19 @@ private func price(_ lines: [PricingLine], _ campaign: Campaign?, code entered: 
 
 /// The invariants every priced cart keeps, whatever the rule: derived from the lines, not
 /// hard-coded.
-private func expectConsistent(_ totals: CartTotals, lines: [PricingLine],
+private func expectConsistent(_ totals: CartQuote, lines: [CartQuote.Item],
                               sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(totals.lines.map(\.variantID) == lines.map(\.variantID), sourceLocation: sourceLocation)
+    #expect(totals.lines.map(\.variant.id) == lines.map(\.variant.id), sourceLocation: sourceLocation)
     var subtotal: Int64 = 0
     var discount: Int64 = 0
     for (priced, input) in zip(totals.lines, lines) {
-        #expect(priced.lineAmount.minorUnits == input.unitPrice.minorUnits * Int64(input.quantity), sourceLocation: sourceLocation)
+        #expect(priced.amount.minorUnits == input.variant.price.minorUnits * Int64(input.quantity), sourceLocation: sourceLocation)
         #expect(priced.discount.minorUnits >= 0, sourceLocation: sourceLocation)
-        #expect(priced.discount.minorUnits <= priced.lineAmount.minorUnits, sourceLocation: sourceLocation)
-        #expect(priced.total.minorUnits == priced.lineAmount.minorUnits - priced.discount.minorUnits, sourceLocation: sourceLocation)
+        #expect(priced.discount.minorUnits <= priced.amount.minorUnits, sourceLocation: sourceLocation)
+        #expect(priced.total.minorUnits == priced.amount.minorUnits - priced.discount.minorUnits, sourceLocation: sourceLocation)
         #expect(priced.isSelected == input.isSelected, sourceLocation: sourceLocation)
         if input.isSelected {
-            subtotal += priced.lineAmount.minorUnits
+            subtotal += priced.amount.minorUnits
             discount += priced.discount.minorUnits
         } else {
             #expect(priced.discount.isZero, "unselected lines get no discount", sourceLocation: sourceLocation)
@@ -109,7 +112,7 @@ struct PercentageDiscountTests {
         let variant = Variant(id: 7, sku: nil, optionValues: [], price: usd(80_00), compareAtPrice: usd(100_00),
                               inventory: .untracked)
         let product = Product(id: 3, handle: "lamp", title: "Lamp", variants: [variant])
-        let lines = [PricingLine(product: product, variant: variant, categoryHandle: nil, quantity: 2)]
+        let lines = [CartQuote.Item(product: product, variant: variant, categoryHandle: nil, quantity: 2)]
         let totals = try price(lines, campaign(.percentage(25)))
         #expect(totals.subtotal == usd(160_00))
         #expect(totals.discount == usd(40_00))  // 25% of 160.00, not of the 200.00 list price
@@ -324,7 +327,7 @@ struct SelectionAndTargetTests {
         #expect(totals.total == usd(example.subtotal - example.discount))
         if let problem = example.voucher { #expect(totals.voucher == .rejected(code: code, problem)) }
         // Unselected lines still show their amount.
-        #expect(totals.lines.map(\.lineAmount) == [usd(10_00), usd(20_00), usd(30_00)])
+        #expect(totals.lines.map(\.amount) == [usd(10_00), usd(20_00), usd(30_00)])
     }
 
     @Test func selectingALineAgainBringsBackItsShareOfAFixedDiscount() throws {
@@ -463,9 +466,11 @@ struct PricingUsageLimitTests {
         Campaign(id: "once", title: "Once", startsAt: now - 60, endsAt: now + 60, discount: .percentage(10),
                  voucherCode: VoucherCode("ONCE"), usageLimitPerAccount: 1)
     }
-    private var lines: [PricingLine] {
-        [PricingLine(variantID: 1, productID: 1, productHandle: "p", categoryHandle: nil,
-                     unitPrice: Money(minorUnits: 10_00, currency: .usd), quantity: 1)]
+    private var lines: [CartQuote.Item] {
+        let variant = Variant(id: 1, sku: nil, optionValues: [], price: Money(minorUnits: 10_00, currency: .usd),
+                              compareAtPrice: nil, inventory: .untracked)
+        return [CartQuote.Item(product: Product(id: 1, handle: "p", title: "P", variants: [variant]), variant: variant,
+                               quantity: 1)]
     }
 
     @Test(arguments: [(Int?.none, VoucherProblem.signInRequired), (1, .usageLimitReached(limit: 1))])

@@ -94,7 +94,7 @@ struct HardeningSchemaTests {
         // An earlier guest order (its idempotency key names the session), then a cart, a voucher,
         // a favorite, a checkout and a hold; another guest's hold trimmed by a lower stock.
         let key = "place-order-key"
-        let first = OrderFixtures.draft(before, [(mug.variants[0], 1)], key: key)
+        let first = OrderFixtures.request(before, [(mug.variants[0], 1)], key: key)
         let placed = try #require(try stores.orders.placeOrder(first, Fixtures.start).placedOrder)
         try stores.sessions.saveCart(before, Cart(lines: [LineItem(productID: chair.id, variantID: chair.variants[0].id, quantity: 3)],
                                                   voucherCode: VoucherCode("WELCOME10")))
@@ -122,7 +122,7 @@ struct HardeningSchemaTests {
                 "the hold is still the guest's own")
         #expect(try stores.orders.takeReservationTrims(.guest(Fixtures.upgradedSessionID(other)), Fixtures.start)
                 == [ReservationTrim(variantID: chair.variants[0].id, held: 2, kept: 1)])
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(.guest(after), [(mug.variants[0], 1)], key: key), Fixtures.start)
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(.guest(after), [(mug.variants[0], 1)], key: key), Fixtures.start)
                 == .alreadyPlaced(placed), "a replayed form still finds its order")
 
         let leftovers = try database.withConnection { connection in

@@ -41,10 +41,10 @@ struct ReservationTrimContractTests {
         #expect(try stores.orders.takeReservationTrims(c, later).isEmpty, "told once")
 
         // What is left is sellable: a and b buy what they kept, d (trimmed to nothing) cannot.
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(a, [(chair, 3)]), later).placedOrder != nil)
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(b, [(chair, 2)]), later).placedOrder != nil)
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(a, [(chair, 3)]), later).placedOrder != nil)
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(b, [(chair, 2)]), later).placedOrder != nil)
         #expect(try stores.orders.takeReservationTrims(b, later).isEmpty, "a placed order forgets the trim")
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(d, [(chair, 1)]), later) == .insufficientStock([chair.id: 0]))
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(d, [(chair, 1)]), later) == .insufficientStock([chair.id: 0]))
         #expect(try stores.orders.takeReservationTrims(d, later) == [ReservationTrim(variantID: chair.id, held: 1, kept: 0)],
                 "a refused order writes nothing: d is still to be told")
     }
@@ -83,7 +83,7 @@ struct ReservationTrimContractTests {
         let shoppers = try (0..<1_000).map { try stores.guest("holder-\($0)") }
         for shopper in shoppers { try hold(stores, shopper, 1) }
         #expect(try stores.orders.setStock("CHAIR-1", 10, Self.now) == StockUpdate(variants: 1, trimmedHolds: 990))
-        let results = try shoppers.map { try stores.orders.placeOrder(OrderFixtures.draft($0, [(chair, 1)]), Self.now) }
+        let results = try shoppers.map { try stores.orders.placeOrder(OrderFixtures.request($0, [(chair, 1)]), Self.now) }
         #expect(results.prefix(10).allSatisfy { $0.placedOrder != nil })
         #expect(results.dropFirst(10).allSatisfy { $0 == .insufficientStock([chair.id: 0]) })
         #expect(try stores.orders.allOrders(nil).count == 10)

@@ -49,21 +49,31 @@ enum OrderFixtures {
     static let address = Address(firstName: "Ana", lastName: "Lima", phone: "+90 555 000 00 00", line1: "Bağdat Cd. 1",
                                  city: "İstanbul", postalCode: "34728", countryCode: "TR")
 
-    /// A draft of `items` at the variants' current prices (or `prices`), no discount, $4.99 shipping.
-    static func draft(_ shopper: Shopper, _ items: [(Variant, Int)], key: String = "key-1", userID: User.ID? = nil,
-                      prices: [Variant.ID: Money] = [:], guestTokenHash: String? = nil,
-                      confirmation: OutboxDraft? = nil) -> OrderDraft {
+    /// The standard shipping every fixture order uses: $4.99, never free.
+    static let standard = ShippingMethod(id: "standard", name: "Standard", price: .usd(4_99))
+
+    /// A request for `items` as the shopper confirmed them: at the variants' current prices (or
+    /// `prices`), no voucher unless `voucherCode` with its `discounts` per line, standard shipping.
+    static func request(_ shopper: Shopper, _ items: [(Variant, Int)], key: String = "key-1", userID: User.ID? = nil,
+                        prices: [Variant.ID: Money] = [:], voucherCode: VoucherCode? = nil,
+                        discounts: [Variant.ID: Money] = [:], guestTokenHash: String? = nil,
+                        confirmation: OutboxDraft? = nil) -> OrderRequest {
         let lines = items.map { variant, quantity in
             let price = prices[variant.id] ?? variant.price
+            let discount = discounts[variant.id] ?? .usd(0)
             return OrderLine(productID: nil, variantID: variant.id, title: "as reviewed", variantTitle: "", sku: nil,
-                             unitPrice: price, quantity: quantity, discount: .usd(0),
-                             total: .usd(price.minorUnits * Int64(quantity)))
+                             unitPrice: price, quantity: quantity, discount: discount,
+                             total: .usd(price.minorUnits * Int64(quantity) - discount.minorUnits))
         }
-        let subtotal = Money.usd(lines.reduce(0) { $0 + $1.total.minorUnits })
-        return OrderDraft(shopper: shopper, userID: userID, email: "ana@example.com", shippingAddress: address,
-                          shippingMethodName: "Standard", shippingCost: .usd(4_99), lines: lines, subtotal: subtotal,
-                          discount: .usd(0), voucherCode: nil, total: .usd(subtotal.minorUnits + 4_99),
-                          idempotencyKey: key, guestTokenHash: guestTokenHash, confirmation: confirmation)
+        let subtotal = Money.usd(lines.reduce(0) { $0 + $1.unitPrice.minorUnits * Int64($1.quantity) })
+        let discount = Money.usd(lines.reduce(0) { $0 + $1.discount.minorUnits })
+        let quote = OrderQuote(lines: lines, subtotal: subtotal, discount: discount,
+                               voucherCode: discount.isZero ? nil : voucherCode?.normalized,
+                               shippingMethodName: standard.name, shippingCost: standard.price,
+                               total: .usd(subtotal.minorUnits - discount.minorUnits + 4_99))
+        return OrderRequest(shopper: shopper, userID: userID, email: "ana@example.com", shippingAddress: address,
+                            shippingMethod: standard, voucherCode: voucherCode, confirmed: quote, idempotencyKey: key,
+                            guestTokenHash: guestTokenHash, confirmation: confirmation)
     }
 }
 
@@ -89,7 +99,7 @@ extension PlaceOrderResult {
         ], voucherCode: VoucherCode("WELCOME10")))
 
         let confirmation = Fixtures.message(subject: "Your order")
-        let draft = OrderFixtures.draft(shopper, [(chair, 2), (lamp, 1)], guestTokenHash: "hash-1", confirmation: confirmation)
+        let draft = OrderFixtures.request(shopper, [(chair, 2), (lamp, 1)], guestTokenHash: "hash-1", confirmation: confirmation)
         let order = try #require(try stores.orders.placeOrder(draft, Fixtures.start.addingTimeInterval(0.7)).placedOrder)
 
         #expect(order.number.wholeMatch(of: /[0-9]{4,}-[0-9A-HJKMNP-TV-Z]{4}/) != nil)
@@ -127,7 +137,7 @@ extension PlaceOrderResult {
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let shopper = try stores.guest("buyer")
-        let draft = OrderFixtures.draft(shopper, [(chair, 3)], key: "form-key", confirmation: Fixtures.message())
+        let draft = OrderFixtures.request(shopper, [(chair, 3)], key: "form-key", confirmation: Fixtures.message())
 
         let first = try #require(try stores.orders.placeOrder(draft, Fixtures.start).placedOrder)
         #expect(try stores.orders.placeOrder(draft, Fixtures.start.addingTimeInterval(1)) == .alreadyPlaced(first))
@@ -137,7 +147,7 @@ extension PlaceOrderResult {
 
         // The key belongs to its shopper: another shopper's form with the same key is another order.
         let other = try stores.guest("other")
-        let second = try #require(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 1)], key: "form-key"),
+        let second = try #require(try stores.orders.placeOrder(OrderFixtures.request(other, [(chair, 1)], key: "form-key"),
                                                                 Fixtures.start).placedOrder)
         #expect(second.number != first.number)
         #expect(try stores.available("chair") == .some(6))
@@ -153,9 +163,12 @@ extension PlaceOrderResult {
         let cart = Cart(lines: [LineItem(productID: chairProduct.id, variantID: chair.id, quantity: 1)])
         try stores.sessions.saveCart(shopper, cart)
 
-        let draft = OrderFixtures.draft(shopper, [(chair, 1), (mug, 1)], prices: [chair.id: .usd(45_00)],
+        let draft = OrderFixtures.request(shopper, [(chair, 1), (mug, 1)], prices: [chair.id: .usd(45_00)],
                                         confirmation: Fixtures.message())
-        #expect(try stores.orders.placeOrder(draft, Fixtures.start) == .pricesChanged([chair.id: .usd(49_90)]))
+        let result = try stores.orders.placeOrder(draft, Fixtures.start)
+        guard case let .changed(now) = result else { Issue.record("not changed: \(result)"); return }
+        #expect(now.lines.first { $0.variantID == chair.id }?.unitPrice == .usd(49_90), "the price to confirm now")
+        #expect(now.total != draft.confirmed.total)
         #expect(try stores.orders.allOrders(nil).isEmpty)
         #expect(try stores.available("chair") == .some(10))
         #expect(try stores.available("mug") == .some(3))
@@ -173,7 +186,7 @@ extension PlaceOrderResult {
         let shopper = try stores.guest("buyer")
 
         // The mug (first) could be taken; the chair cannot: the mug's decrement is undone too.
-        let draft = OrderFixtures.draft(shopper, [(mug, 2), (chair, 2), (poster, 5)], confirmation: Fixtures.message())
+        let draft = OrderFixtures.request(shopper, [(mug, 2), (chair, 2), (poster, 5)], confirmation: Fixtures.message())
         #expect(try stores.orders.placeOrder(draft, Fixtures.start) == .insufficientStock([chair.id: 1]))
         #expect(try stores.orders.allOrders(nil).isEmpty)
         #expect(try stores.available("mug") == .some(3))
@@ -181,7 +194,7 @@ extension PlaceOrderResult {
         #expect(try stores.accounts.dueMessages(Fixtures.start, 10).isEmpty)
 
         // Backorderable stock is no limit.
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(shopper, [(poster, 5)]), Fixtures.start).placedOrder != nil)
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(shopper, [(poster, 5)]), Fixtures.start).placedOrder != nil)
         #expect(try stores.available("poster") == .some(nil))
     }
 
@@ -198,7 +211,7 @@ extension PlaceOrderResult {
         // The chair's variant is replaced by another SKU: the old one is deleted.
         _ = try stores.catalog.upsert([.mock(handle: "chair", variants: [.mock(sku: "CHAIR-2", price: .usd(49_90))])])
 
-        let result = try stores.orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 1), (mug, 1)]), Fixtures.start)
+        let result = try stores.orders.placeOrder(OrderFixtures.request(shopper, [(chair, 1), (mug, 1)]), Fixtures.start)
         #expect(result == .unavailable([chair.id, mug.id]))
         #expect(try stores.orders.allOrders(nil).isEmpty)
         #expect(try stores.orders.available([chair.id, mug.id], nil, Fixtures.start) == [chair.id: .some(0), mug.id: .some(0)])
@@ -221,12 +234,12 @@ extension PlaceOrderResult {
         #expect(try stores.available("chair", for: holder, at: now) == .some(5))
         #expect(try stores.orders.reserve(other, [StockRequest(variantID: chair.id, quantity: 2)], until, now)
                 == .insufficientStock([chair.id: 1]))
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 2)]), now) == .insufficientStock([chair.id: 1]))
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(other, [(chair, 2)]), now) == .insufficientStock([chair.id: 1]))
 
         // At the expiry second it is no longer live.
         #expect(try stores.available("chair", for: other, at: until.addingTimeInterval(-1)) == .some(1))
         #expect(try stores.available("chair", for: other, at: until) == .some(5))
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 2)]), until).placedOrder != nil)
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(other, [(chair, 2)]), until).placedOrder != nil)
         #expect(try stores.available("chair", for: other, at: until) == .some(3))
     }
 
@@ -253,8 +266,8 @@ extension PlaceOrderResult {
         let now = Fixtures.start
         _ = try stores.orders.reserve(holder, [StockRequest(variantID: chair.id, quantity: 3)], now.addingTimeInterval(900), now)
 
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(other, [(chair, 1)]), now) == .insufficientStock([chair.id: 0]))
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(holder, [(chair, 3)]), now).placedOrder != nil)
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(other, [(chair, 1)]), now) == .insufficientStock([chair.id: 0]))
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(holder, [(chair, 3)]), now).placedOrder != nil)
         #expect(try stores.available("chair", for: holder) == .some(0))
         // The reservation was consumed, not left to expire.
         #expect(try stores.orders.sweepExpiredReservations(now.addingTimeInterval(3600)) == 0)
@@ -318,7 +331,7 @@ extension PlaceOrderResult {
         #expect(try stores.available("lamp") == .some(2))
         #expect(throws: OrderStoreError.invalidQuantity) { try stores.orders.setStock("CHAIR-1", -1, Fixtures.start) }
         let chair = try stores.variant("chair").variant
-        #expect(try stores.orders.placeOrder(OrderFixtures.draft(try stores.guest("buyer"), [(chair, 5)]), Fixtures.start)
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(try stores.guest("buyer"), [(chair, 5)]), Fixtures.start)
                 == .insufficientStock([chair.id: 4]))
     }
 
@@ -338,7 +351,7 @@ extension PlaceOrderResult {
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let order = try #require(try stores.orders.placeOrder(
-            OrderFixtures.draft(try stores.guest("buyer"), [(chair, 1)]), Fixtures.start).placedOrder)
+            OrderFixtures.request(try stores.guest("buyer"), [(chair, 1)]), Fixtures.start).placedOrder)
 
         _ = try stores.catalog.upsert([.mock(handle: "chair", title: "Plastic Chair", optionNames: ["Size"], variants: [
             .mock(sku: "CHAIR-1", options: ["Small"], price: .usd(99_00)),
@@ -357,9 +370,9 @@ extension PlaceOrderResult {
         let ana = try stores.accounts.createUser(Fixtures.newAccount("ana@example.com"), true)
         let bob = try stores.accounts.createUser(Fixtures.newAccount("bob@example.com"), true)
         let first = try #require(try stores.orders.placeOrder(
-            OrderFixtures.draft(.account(ana.id), [(chair, 1)], key: "a", userID: ana.id), Fixtures.start).placedOrder)
+            OrderFixtures.request(.account(ana.id), [(chair, 1)], key: "a", userID: ana.id), Fixtures.start).placedOrder)
         let second = try #require(try stores.orders.placeOrder(
-            OrderFixtures.draft(.account(ana.id), [(chair, 1)], key: "b", userID: ana.id),
+            OrderFixtures.request(.account(ana.id), [(chair, 1)], key: "b", userID: ana.id),
             Fixtures.start.addingTimeInterval(60)).placedOrder)
         #expect(first.userID == ana.id)
         #expect(try stores.orders.orders(ana.id) == [second, first])
@@ -367,7 +380,7 @@ extension PlaceOrderResult {
         #expect(try stores.orders.allOrders(nil) == [second, first])
         #expect(try stores.orders.order("9999-XXXX") == nil)
         #expect(throws: AccountStoreError.userNotFound) {
-            try stores.orders.placeOrder(OrderFixtures.draft(.account(User.ID(99)), [(chair, 1)], key: "c", userID: User.ID(99)),
+            try stores.orders.placeOrder(OrderFixtures.request(.account(User.ID(99)), [(chair, 1)], key: "c", userID: User.ID(99)),
                                          Fixtures.start)
         }
         #expect(try stores.available("chair") == .some(8))
@@ -379,7 +392,7 @@ extension PlaceOrderResult {
         let guest = try stores.guest("buyer")
         let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
         let state = CheckoutState(email: "ana@example.com", addressFields: ["city": "İstanbul", "first_name": "<b>Ana</b>"],
-                                  saveAddress: true, shippingMethodID: "standard", reviewedPrices: ["12": 49_90],
+                                  saveAddress: true, shippingMethodID: "standard", reviewedCharges: OrderFixtures.request(guest, []).confirmed.charges,
                                   idempotencyKey: "k-1")
         #expect(try stores.orders.checkout(guest) == nil)
         try stores.orders.saveCheckout(guest, state)
@@ -402,14 +415,14 @@ extension PlaceOrderResult {
         try stores.stockShop()
         let chair = try stores.variant("chair").variant
         let shopper = try stores.guest("buyer")
-        var noVariant = OrderFixtures.draft(shopper, [(chair, 1)])
-        noVariant.lines[0].variantID = nil
+        var noVariant = OrderFixtures.request(shopper, [(chair, 1)])
+        noVariant.confirmed.lines[0].variantID = nil
         #expect(throws: OrderStoreError.lineWithoutVariant) { try stores.orders.placeOrder(noVariant, Fixtures.start) }
         #expect(throws: OrderStoreError.invalidQuantity) {
-            try stores.orders.placeOrder(OrderFixtures.draft(shopper, [(chair, 0)]), Fixtures.start)
+            try stores.orders.placeOrder(OrderFixtures.request(shopper, [(chair, 0)]), Fixtures.start)
         }
         #expect(throws: OrderStoreError.emptyOrder) {
-            try stores.orders.placeOrder(OrderFixtures.draft(shopper, []), Fixtures.start)
+            try stores.orders.placeOrder(OrderFixtures.request(shopper, []), Fixtures.start)
         }
         #expect(try stores.available("chair") == .some(10))
     }
@@ -426,7 +439,7 @@ extension PlaceOrderResult {
         // One thread per shopper, released together, so that far more callers than pooled
         // connections (4) or cores race for the write lock.
         let all = try ConcurrentRun.together(shoppers.count) { index in
-            try orders.placeOrder(OrderFixtures.draft(shoppers[index], [(chair, 1)], key: "k\(index)"), Fixtures.start)
+            try orders.placeOrder(OrderFixtures.request(shoppers[index], [(chair, 1)], key: "k\(index)"), Fixtures.start)
         }
         #expect(all.count == 50)
         #expect(all.count { $0.placedOrder != nil } == 10)

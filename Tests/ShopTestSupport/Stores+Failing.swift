@@ -102,6 +102,7 @@ extension OrderStore {
             sweepExpiredReservations: { _ in throw UnimplementedStoreOperation("OrderStore.sweepExpiredReservations") },
             available: { _, _, _ in throw UnimplementedStoreOperation("OrderStore.available") },
             placeOrder: { _, _ in throw UnimplementedStoreOperation("OrderStore.placeOrder") },
+            voucherUses: { _, _ in throw UnimplementedStoreOperation("OrderStore.voucherUses") },
             order: { _ in throw UnimplementedStoreOperation("OrderStore.order") },
             orders: { _ in throw UnimplementedStoreOperation("OrderStore.orders") },
             guestOrder: { _ in throw UnimplementedStoreOperation("OrderStore.guestOrder") },

@@ -98,25 +98,14 @@ struct PageModelTests {
 
     // MARK: Cart
 
-    private func pricedCart(_ lines: [(Variant, Int)]) throws -> PricedCart {
-        let products = lines.map { product([$0.0]) }
-        var cart = Cart()
-        for (index, (variant, quantity)) in lines.enumerated() {
-            try cart.add(variant, of: Product.ID(rawValue: Int64(index + 1)), quantity: quantity)
+    /// The cart of `lines` quoted as `CartService` would: the lamps category, `selected` ticked.
+    private func quote(_ lines: [(Variant, Int)], code: String? = nil, campaign: Campaign? = nil,
+                       selected: Set<Int64>? = nil) throws -> CartQuote {
+        let items = lines.map { variant, quantity in
+            CartQuote.Item(product: product([variant]), variant: variant, categoryHandle: "lamps", quantity: quantity,
+                           isSelected: selected?.contains(variant.id.rawValue) ?? true)
         }
-        return try cart.priced(currency: .usd) { line in
-            guard let index = lines.firstIndex(where: { $0.0.id == line.variantID }) else { return nil }
-            return (products[index], lines[index].0)
-        }
-    }
-
-    private func totals(_ priced: PricedCart, code: String?, campaign: Campaign?,
-                        selected: Set<Int64>? = nil) throws -> CartTotals {
-        let lines = priced.lines.map {
-            PricingLine(product: $0.product, variant: $0.variant, categoryHandle: "lamps", quantity: $0.quantity,
-                        isSelected: selected?.contains($0.variant.id.rawValue) ?? true)
-        }
-        return try CartPricing.price(lines, voucherCode: code.flatMap(VoucherCode.init), campaign: campaign,
+        return try CartPricing.price(items, voucherCode: code.flatMap(VoucherCode.init), campaign: campaign,
                                      now: Date(timeIntervalSince1970: 1_780_000_000), currency: .usd)
     }
 
@@ -125,8 +114,8 @@ struct PageModelTests {
                                    minimumSubtotal: .usd(50_00), voucherCode: VoucherCode("WELCOME10"))
 
     @Test func anAppliedVoucherShowsItsCodeAndTheAmountOff() throws {
-        let priced = try pricedCart([(variant(1, price: 40_00), 1), (variant(2, price: 20_00), 1)])
-        let page = models.cartPage(priced, totals: try totals(priced, code: "welcome10", campaign: welcome),
+        let page = models.cartPage(try quote([(variant(1, price: 40_00), 1), (variant(2, price: 20_00), 1)],
+                                             code: "welcome10", campaign: welcome),
                                    recommendations: [], timeZone: utc)
         guard case let .applied(code, title) = page.voucher else { Issue.record("not applied: \(page.voucher)"); return }
         #expect(code == "WELCOME10" && title == "Welcome offer")
@@ -148,8 +137,7 @@ struct PageModelTests {
     }
 
     @Test func aRejectedVoucherLeavesTheTotalAlone() throws {
-        let priced = try pricedCart([(variant(1, price: 12_00), 1)])
-        let page = models.cartPage(priced, totals: try totals(priced, code: "WELCOME10", campaign: welcome),
+        let page = models.cartPage(try quote([(variant(1, price: 12_00), 1)], code: "WELCOME10", campaign: welcome),
                                    recommendations: [], timeZone: utc)
         guard case let .rejected(code, message) = page.voucher else { Issue.record("not rejected: \(page.voucher)"); return }
         #expect(code == "WELCOME10" && message == "Add $38.00 more to use WELCOME10 (minimum $50.00).")
@@ -157,21 +145,18 @@ struct PageModelTests {
     }
 
     @Test func onlySelectedLinesCount() throws {
-        let priced = try pricedCart([(variant(1, price: 40_00), 1), (variant(2, price: 5_00), 3)])
-        let some = models.cartPage(priced, totals: try totals(priced, code: nil, campaign: nil, selected: [2]),
-                                   recommendations: [], timeZone: utc)
+        let lines = [(variant(1, price: 40_00), 1), (variant(2, price: 5_00), 3)]
+        let some = models.cartPage(try quote(lines, selected: [2]), recommendations: [], timeZone: utc)
         #expect(some.itemCountText == "3 items" && some.total == "$15.00" && !some.nothingSelected)
         #expect(some.lines.map(\.isSelected) == [false, true])
-        let none = models.cartPage(priced, totals: try totals(priced, code: nil, campaign: nil, selected: []),
-                                   recommendations: [], timeZone: utc)
+        let none = models.cartPage(try quote(lines, selected: []), recommendations: [], timeZone: utc)
         #expect(none.nothingSelected && none.total == "$0.00" && none.itemCountText == "0 items")
     }
 
     @Test func aCartLineShowsLowStockButNotPlentifulStock() throws {
-        let priced = try pricedCart([(variant(1, price: 10_00, stock: 2), 1), (variant(2, price: 10_00, stock: 50), 1),
-                                     (variant(3, price: 10_00), 1)])
-        let page = models.cartPage(priced, totals: nil, recommendations: [], errors: [Variant.ID(rawValue: 2): "Nope."],
-                                   timeZone: utc)
+        let quoted = try quote([(variant(1, price: 10_00, stock: 2), 1), (variant(2, price: 10_00, stock: 50), 1),
+                                (variant(3, price: 10_00), 1)])
+        let page = models.cartPage(quoted, recommendations: [], errors: [Variant.ID(rawValue: 2): "Nope."], timeZone: utc)
         #expect(page.lines.map(\.stockText) == ["Only 2 left", nil, nil])
         #expect(page.lines.map(\.error) == [nil, "Nope.", nil])
         #expect(page.lines[0].unitPriceText == "$10.00 each" && page.lines[0].maxQuantity == 2)

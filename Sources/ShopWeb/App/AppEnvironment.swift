@@ -95,3 +95,18 @@ public struct AppEnvironment: Sendable {
     }
 
 }
+
+extension AppEnvironment {
+    /// The cart use cases on this environment's stores.
+    public var carts: CartService {
+        CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: currency, now: now)
+    }
+
+    /// The checkout use cases, when the shop takes orders.
+    public var checkout: CheckoutService? {
+        orders.map {
+            CheckoutService(carts: carts, orders: $0, addresses: addresses, shippingMethods: shippingMethods,
+                            reservationLifetime: reservationLifetime, crypto: crypto)
+        }
+    }
+}

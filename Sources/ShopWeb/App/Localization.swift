@@ -466,6 +466,7 @@ public struct Localizer: Sendable {
         case let .quantityExceedsMaximum(maximum): self(.cartErrorQuantityExceedsMaximum, ["maximum": number(maximum)])
         case .lineNotFound: self(.cartErrorLineNotFound)
         case .variantNotFound: self(.cartErrorVariantNotFound)
+        case .variantNotChosen: self(.cartErrorChooseVariant)
         }
     }
 }

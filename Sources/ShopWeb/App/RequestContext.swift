@@ -28,7 +28,7 @@ struct RequestContext {
     private var userLoaded = false
     private var user: User?
     private var loadedCart: Cart?
-    private var loadedPricedCart: PricedCart?
+    private var loadedQuote: CartQuote?
     private var loadedSchedule: CampaignSchedule?
     private var loadedFavorites: [Product]?
     /// A cookie of the storefront: `Path=/; HttpOnly; SameSite=Lax`, `Secure` when the shop is
@@ -168,6 +168,7 @@ struct RequestContext {
         userLoaded = false
         user = nil
         loadedCart = nil
+        loadedQuote = nil
         loadedFavorites = nil
         if let issued {
             setCookies.append(cookie(ShopApp.sessionCookie, issued.token, maxAge: issued.session.isPersistent ? Int(Self.persistentLifetime) : nil))
@@ -240,90 +241,49 @@ struct RequestContext {
     /// The visitor's cart (empty without a session).
     mutating func cart() throws -> Cart {
         if let loadedCart { return loadedCart }
-        let cart = try shopper().map { try environment.sessions.loadCart($0) } ?? Cart()
+        let cart = try environment.carts.cart(of: try shopper())
         loadedCart = cart
         return cart
     }
 
-    /// Changes the cart line by line (creating a guest session if needed): each change is one
-    /// conditional write in the store, so simultaneous requests never lose each other's lines.
-    /// A changed cart releases the stock held for the shopper's checkout (issue #5: the review
-    /// holds it again).
-    /// - Throws: `CartLineLimitExceeded` from an `.add`, or a store error.
-    mutating func changeCart(_ changes: [CartChange]) throws {
-        let shopper = try sessionCreatingIfNeeded().shopper
-        loadedCart = nil
-        loadedPricedCart = nil
-        try environment.sessions.changeCart(shopper, changes)
-        try environment.orders?.releaseReservation(shopper)
+    /// The visitor's cart priced in one pass (`CartService.quote`), once per request.
+    mutating func cartQuote() throws -> CartQuote {
+        if let loadedQuote { return loadedQuote }
+        let quote = try environment.carts.quote(try cart(), shopper: try shopper(), userID: try currentUser()?.id)
+        loadedQuote = quote
+        return quote
     }
 
-    /// The variant with its stock lowered by other shoppers' live reservations (issue #5): what
-    /// this visitor can actually buy now.
-    mutating func withReservations(_ variant: Variant) throws -> Variant {
-        guard let orders = environment.orders, case .tracked(_, false) = variant.inventory else { return variant }
-        let available = try orders.available([variant.id], try shopper(), now)[variant.id] ?? nil
-        guard let available else { return variant }
-        var adjusted = variant
-        adjusted.inventory = .tracked(quantity: available, allowsBackorder: false)
-        return adjusted
+    /// The shopper whose cart or favorites change: the visitor's, or a new guest session's.
+    mutating func changingShopper() throws -> Shopper {
+        loadedCart = nil
+        loadedQuote = nil
+        return try sessionCreatingIfNeeded().shopper
     }
 
     /// Products with each tracked variant's stock lowered by every live reservation: what a page
     /// shared by all visitors may promise (cached pages are rebuilt when reservations change).
     func availableToEveryone(_ products: [Product]) throws -> [Product] {
-        try available(products, to: nil)
+        try environment.carts.available(products, to: nil)
     }
 
     /// The product with each tracked variant's stock lowered by *other* shoppers' live holds:
     /// what this visitor can buy now (their own hold is theirs to buy).
     mutating func availableToShopper(_ product: Product) throws -> Product {
-        try available([product], to: try shopper())[0]
-    }
-
-    private func available(_ products: [Product], to shopper: Shopper?) throws -> [Product] {
-        guard let orders = environment.orders else { return products }
-        let tracked = products.flatMap(\.variants).filter {
-            if case .tracked(_, false) = $0.inventory { return true } else { return false }
-        }
-        guard !tracked.isEmpty else { return products }
-        let available = try orders.available(tracked.map(\.id), shopper, now)
-        return products.map { product in
-            var product = product
-            for index in product.variants.indices {
-                if case .tracked(_, false) = product.variants[index].inventory, let count = available[product.variants[index].id] ?? nil {
-                    product.variants[index].inventory = .tracked(quantity: count, allowsBackorder: false)
-                }
-            }
-            return product
-        }
+        try environment.carts.available([product], to: try shopper())[0]
     }
 
     /// Forgets the loaded cart (the store changed it, e.g. placing an order).
     mutating func invalidateCart() {
         loadedCart = nil
-        loadedPricedCart = nil
-    }
-
-    /// The cart priced from the current catalog (lines whose product or variant is gone or
-    /// unpublished are left out). Computed once per request.
-    mutating func pricedCart() throws -> PricedCart {
-        if let loadedPricedCart { return loadedPricedCart }
-        let cart = try cart()
-        let products = try products(Array(Set(cart.lines.map(\.productID))))
-        let priced = try cart.priced(currency: environment.currency) { line in
-            guard let product = products[line.productID],
-                  let variant = product.variants.first(where: { $0.id == line.variantID }) else { return nil }
-            return (product, variant)
-        }
-        loadedPricedCart = priced
-        return priced
+        loadedQuote = nil
     }
 
     /// Items in the cart that can still be bought (the badge): unpublished or deleted products
-    /// do not count.
+    /// do not count. Uses the quote when this request priced the cart.
     mutating func cartItemCount() throws -> Int {
-        try cart().isEmpty ? 0 : try pricedCart().itemCount
+        if let loadedQuote { return loadedQuote.itemCount }
+        return try environment.carts.itemCount(try cart())
     }
 
     /// Published products by id (none for an empty list, without asking the store).

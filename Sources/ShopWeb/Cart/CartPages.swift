@@ -42,11 +42,12 @@ struct CartPage: Sendable {
 }
 
 extension ModelBuilder {
-    func cartPage(_ priced: PricedCart, totals: CartTotals?, recommendations: [Product],
-                  errors: [Variant.ID: String] = [:], timeZone: TimeZone) -> CartPage {
+    /// The cart page of a quote; `errors` are refusals of this request by line (a quantity the
+    /// shopper typed), shown instead of the line's stock problem.
+    func cartPage(_ quote: CartQuote, recommendations: [Product], errors: [Variant.ID: String] = [:],
+                  timeZone: TimeZone) -> CartPage {
         let l10n = localizer
-        let pricedLines = Dictionary((totals?.lines ?? []).map { ($0.variantID, $0) }, uniquingKeysWith: { first, _ in first })
-        let lines = priced.lines.map { line in
+        let lines = quote.lines.map { line in
             let level = StockLevel(line.variant.inventory)
             let stockText: String? = switch level {
             case .inStock: nil
@@ -60,14 +61,15 @@ extension ModelBuilder {
                 unitPriceText: l10n(.cartUnitPrice, ["price": l10n.money(line.unitPrice)]),
                 compareAtPrice: line.variant.compareAtPrice.map(l10n.money),
                 quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),
-                lineTotal: l10n.money(line.lineTotal), stockText: stockText, error: errors[line.variant.id],
-                isSelected: pricedLines[line.variant.id]?.isSelected ?? true,
-                discountText: pricedLines[line.variant.id].flatMap { $0.discount.isZero ? nil : "−" + l10n.money($0.discount) })
+                lineTotal: l10n.money(line.amount), stockText: stockText,
+                error: errors[line.variant.id] ?? line.stockProblem.map(l10n.message(for:)),
+                isSelected: line.isSelected,
+                discountText: line.discount.isZero ? nil : "−" + l10n.money(line.discount))
         }
-        let selectedCount = priced.lines.filter { pricedLines[$0.variant.id]?.isSelected ?? true }.reduce(0) { $0 + $1.quantity }
+        let selectedCount = quote.selectedItemCount
         let voucher: CartPage.Voucher
         var discountLabel: String?
-        switch totals?.voucher ?? .none {
+        switch quote.voucher {
         case .none: voucher = .empty
         case let .applied(campaign):
             let code = campaign.voucherCode?.normalized ?? ""
@@ -76,12 +78,11 @@ extension ModelBuilder {
         case let .rejected(code, problem):
             voucher = .rejected(code: code.normalized, message: message(for: problem, code: code.normalized, timeZone: timeZone))
         }
-        let subtotal = totals?.subtotal ?? priced.subtotal
         return CartPage(
             lines: lines, itemCountText: l10n.count(selectedCount, one: .cartItemCountOne, other: .cartItemCount),
-            subtotal: l10n.money(subtotal), discountLabel: discountLabel,
-            discount: discountLabel == nil ? nil : "−" + l10n.money(totals?.discount ?? .zero(subtotal.currency)),
-            total: l10n.money(totals?.total ?? subtotal), voucher: voucher,
+            subtotal: l10n.money(quote.subtotal), discountLabel: discountLabel,
+            discount: discountLabel == nil ? nil : "−" + l10n.money(quote.discount),
+            total: l10n.money(quote.total), voucher: voucher,
             nothingSelected: !lines.isEmpty && selectedCount == 0, recommendations: recommendations.map(card))
     }
 

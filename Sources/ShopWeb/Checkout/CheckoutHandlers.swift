@@ -9,32 +9,31 @@ import ShopStore
 extension ShopApp {
     /// Everything a checkout step needs, or the response that sends the shopper elsewhere.
     struct CheckoutContext {
-        var orders: OrderStore
+        var service: CheckoutService
         var shopper: Shopper
         var state: CheckoutState
         var user: User?
+        /// The cart, quoted once for this request.
+        var cart: CartQuote
     }
 
     static func loadCheckout(_ context: inout RequestContext) throws -> Result<CheckoutContext, RedirectNeeded> {
-        guard let orders = context.environment.orders else {
+        guard let service = context.environment.checkout else {
             return .failure(RedirectNeeded(response: context.errorPage(.notFound)))
         }
-        let cart = try context.cart()
         if try context.shopper() == nil, context.sessionEnded {
             // Signed out elsewhere or expired mid-checkout: the account's cart is still there.
             // Sign in, then come back to this step.
             context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutSessionEnded)))
             return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.account(.signIn(next: currentStepPath(context))).path)))
         }
-        guard let shopper = try context.shopper(), !cart.selectedLines.isEmpty, try !context.pricedCart().lines.isEmpty else {
+        let cart = try context.cartQuote()
+        guard let shopper = try context.shopper(), !cart.selectedLines.isEmpty else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
             return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart(.show).path)))
         }
-        var state = try orders.checkout(shopper) ?? CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
-        if state.placedOrderPath != nil {  // that checkout ended in an order: start a new one
-            state = CheckoutState(idempotencyKey: context.environment.crypto.randomToken())
-        }
-        return .success(CheckoutContext(orders: orders, shopper: shopper, state: state, user: try context.currentUser()))
+        return .success(CheckoutContext(service: service, shopper: shopper, state: try service.state(of: shopper),
+                                        user: try context.currentUser(), cart: cart))
     }
 
     /// The page of the checkout step being served (a form's POST returns to its own page).
@@ -50,13 +49,7 @@ extension ShopApp {
 
     /// The address the checkout will ship to, if chosen and valid.
     static func checkoutAddress(_ checkout: CheckoutContext, _ context: RequestContext) throws -> Address? {
-        if let id = checkout.state.savedAddressID, let user = checkout.user {
-            return try context.environment.addresses?.address(user.id, Address.ID(rawValue: id))
-        }
-        guard let fields = checkout.state.addressFields else { return nil }
-        var typed: [AddressField: String] = [:]
-        for field in AddressField.allCases { typed[field] = fields[field.rawValue] }
-        return try? AddressRules.validate(typed, isDefault: false)
+        try checkout.service.address(of: checkout.state, userID: checkout.user?.id)
     }
 
     static func checkoutStart(_ context: inout RequestContext) throws -> Response {
@@ -127,8 +120,8 @@ extension ShopApp {
                 return try checkoutAddressPage(&context, combined, status: .unprocessableContent)
             }
         }
-        checkout.state.reviewedPrices = nil
-        try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
+        checkout.state.reviewedCharges = nil
+        try checkout.service.save(checkout.state, for: checkout.shopper)
         return .redirect(to: SiteRoute.checkout(.shipping).path)
     }
 
@@ -140,10 +133,8 @@ extension ShopApp {
     }
 
     /// Shipping methods for the checkout's address, with what each costs for this cart.
-    static func shippingOptions(_ context: inout RequestContext, address: Address) throws -> [(ShippingMethod, Money)] {
-        let goods = try cartTotals(&context)?.total ?? .zero(context.environment.currency)
-        return context.environment.shippingMethods.filter { $0.ships(to: address.countryCode) }
-            .map { ($0, $0.cost(forGoodsTotal: goods)) }
+    static func shippingOptions(_ checkout: CheckoutContext, address: Address) -> [(method: ShippingMethod, cost: Money)] {
+        checkout.service.shippingOptions(to: address, goodsTotal: checkout.cart.total)
     }
 
     static func checkoutShippingPage(_ context: inout RequestContext, error: String? = nil) throws -> Response {
@@ -153,7 +144,7 @@ extension ShopApp {
         case let .failure(redirect): return redirect.response
         }
         guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkout(.address).path) }
-        let options = try shippingOptions(&context, address: address)
+        let options = shippingOptions(checkout, address: address)
         let l10n = context.l10n
         let choices = options.map { method, cost in
             (id: method.id.rawValue, name: method.name, cost: cost.isZero ? l10n(.checkoutFree) : l10n.money(cost))
@@ -174,42 +165,13 @@ extension ShopApp {
         }
         guard let address = try checkoutAddress(checkout, context) else { return .redirect(to: SiteRoute.checkout(.address).path) }
         let chosen = context.request.formValue("method") ?? ""
-        guard try shippingOptions(&context, address: address).contains(where: { $0.0.id.rawValue == chosen }) else {
+        guard shippingOptions(checkout, address: address).contains(where: { $0.method.id.rawValue == chosen }) else {
             return try checkoutShippingPage(&context, error: context.l10n(.checkoutChooseShipping))
         }
         checkout.state.shippingMethodID = chosen
-        checkout.state.reviewedPrices = nil
-        try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
+        checkout.state.reviewedCharges = nil
+        try checkout.service.save(checkout.state, for: checkout.shopper)
         return .redirect(to: SiteRoute.checkout(.review).path)
-    }
-
-    /// The order as it would be placed now: lines of the selected cart items with their voucher
-    /// shares, shipping and totals.
-    struct OrderPreview {
-        var lines: [OrderLine]
-        var totals: CartTotals
-        var shippingMethod: ShippingMethod
-        var shippingCost: Money
-        var total: Money
-        var address: Address
-    }
-
-    static func preview(_ context: inout RequestContext, _ checkout: CheckoutContext) throws -> OrderPreview? {
-        guard let address = try checkoutAddress(checkout, context),
-              let methodID = checkout.state.shippingMethodID,
-              let (method, cost) = try shippingOptions(&context, address: address).first(where: { $0.0.id.rawValue == methodID }),
-              let totals = try cartTotals(&context) else { return nil }
-        let cart = try context.cart()
-        let priced = try context.pricedCart()
-        var lines: [OrderLine] = []
-        for (line, result) in zip(priced.lines, totals.lines) where cart.line(for: line.variant.id)?.isSelected ?? true {
-            lines.append(OrderLine(productID: line.product.id, variantID: line.variant.id, title: line.product.title,
-                                   variantTitle: line.variant.title, sku: line.variant.sku, unitPrice: line.unitPrice,
-                                   quantity: line.quantity, discount: result.discount, total: result.total))
-        }
-        guard !lines.isEmpty else { return nil }
-        return OrderPreview(lines: lines, totals: totals, shippingMethod: method, shippingCost: cost,
-                            total: try totals.total.adding(cost), address: address)
     }
 
     static func checkoutReview(_ context: inout RequestContext, notice: String? = nil, status: HTTPStatus = .ok) throws -> Response {
@@ -218,36 +180,22 @@ extension ShopApp {
         case let .success(found): checkout = found
         case let .failure(redirect): return redirect.response
         }
-        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout(.start).path) }
-        if let trimmed = try holdTrimmed(&context, checkout, preview.lines) { return trimmed }
+        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id) else {
+            return .redirect(to: SiteRoute.checkout(.start).path)
+        }
         // Reaching the review holds the stock for this shopper.
-        let until = context.now.addingTimeInterval(context.environment.reservationLifetime)
-        let requests = preview.lines.compactMap { line in line.variantID.map { StockRequest(variantID: $0, quantity: line.quantity) } }
-        switch try checkout.orders.reserve(checkout.shopper, requests, until, context.now) {
+        switch try checkout.service.review(quote, &checkout.state, for: checkout.shopper) {
+        case let .holdTrimmed(trims):
+            return try holdTrimmed(&context, trims, quote.order.lines)
         case let .insufficientStock(available):
-            return try soldOut(&context, preview.lines, available)
-        case let .reserved(until):
-            let reviewed = reviewSnapshot(preview)
-            checkout.state.reviewedPrices = reviewed
-            try checkout.orders.saveCheckout(checkout.shopper, checkout.state)
-            let model = context.models.review(preview, heldUntil: until, idempotencyKey: checkout.state.idempotencyKey,
+            return try soldOut(&context, quote.order.lines, available)
+        case let .held(until):
+            let model = context.models.review(quote, heldUntil: until, idempotencyKey: checkout.state.idempotencyKey,
                                               email: checkout.user?.email ?? checkout.state.email ?? "",
                                               notice: notice, timeZone: context.environment.timeZone)
             return try page(&context, PageContent(title: context.l10n(.checkoutTitle), tab: .cart,
                                                   node: Views.checkoutReview(model, l10n: context.l10n)), status: status)
         }
-    }
-
-    /// What the review showed, to compare with at "place order": each line's variant, unit price
-    /// and quantity, and the total.
-    static func reviewSnapshot(_ preview: OrderPreview) -> [String: Int64] {
-        var snapshot: [String: Int64] = ["total": preview.total.minorUnits]
-        for line in preview.lines {
-            guard let id = line.variantID else { continue }
-            snapshot["price:\(id.rawValue)"] = line.unitPrice.minorUnits
-            snapshot["quantity:\(id.rawValue)"] = Int64(line.quantity)
-        }
-        return snapshot
     }
 
     static func soldOut(_ context: inout RequestContext, _ lines: [OrderLine], _ available: [Variant.ID: Int]) throws -> Response {
@@ -265,19 +213,15 @@ extension ShopApp {
     }
 
     /// When the operator lowered the stock below what was held and this shopper's hold was
-    /// trimmed (issue #8), the page that tells them so, once, at their next checkout step; nil
-    /// when nothing of theirs was trimmed.
-    static func holdTrimmed(_ context: inout RequestContext, _ checkout: CheckoutContext,
-                            _ lines: [OrderLine]) throws -> Response? {
-        let trims = try checkout.orders.takeReservationTrims(checkout.shopper, context.now)
-        guard !trims.isEmpty else { return nil }
+    /// trimmed (issue #8), the page that tells them so, once, at their next checkout step.
+    static func holdTrimmed(_ context: inout RequestContext, _ trims: [ReservationTrim],
+                            _ lines: [OrderLine]) throws -> Response {
         let l10n = context.l10n
         let messages = trims.compactMap { trim -> String? in
-            guard let line = lines.first(where: { $0.variantID == trim.variantID }) else { return nil }  // no longer wanted
+            guard let line = lines.first(where: { $0.variantID == trim.variantID }) else { return nil }
             return trim.kept == 0 ? l10n(.checkoutHoldTrimmedLineNone, ["title": line.title])
                 : l10n(.checkoutHoldTrimmedLine, ["title": line.title, "kept": l10n.number(trim.kept), "held": l10n.number(trim.held)])
         }
-        guard !messages.isEmpty else { return nil }
         return try page(&context, PageContent(
             title: l10n(.checkoutHoldTrimmedTitle), tab: .cart,
             node: Views.message(title: l10n(.checkoutHoldTrimmedTitle), text: messages.joined(separator: " "),
@@ -299,47 +243,39 @@ extension ShopApp {
         }
         let key = context.request.formValue("idempotency_key") ?? ""
         guard !key.isEmpty, key == checkout.state.idempotencyKey else { return try checkoutReview(&context) }
-        guard let preview = try preview(&context, checkout) else { return .redirect(to: SiteRoute.checkout(.start).path) }
-        if let trimmed = try holdTrimmed(&context, checkout, preview.lines) { return trimmed }
-        // Anything changed since the review — items, quantities, prices, the voucher, the total —
-        // show the new order and ask again.
-        if checkout.state.reviewedPrices != reviewSnapshot(preview) {
-            return try checkoutReview(&context, notice: context.l10n(.checkoutChangedText), status: .conflict)
+        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id) else {
+            return .redirect(to: SiteRoute.checkout(.start).path)
         }
-        let email = checkout.user?.email ?? checkout.state.email ?? ""
-        let guestToken = checkout.user == nil ? context.environment.crypto.randomToken() : nil
         let l10n = context.l10n
-        var draft = OrderDraft(
-            shopper: checkout.shopper, userID: checkout.user?.id, email: email, shippingAddress: preview.address,
-            shippingMethodName: preview.shippingMethod.name, shippingCost: preview.shippingCost, lines: preview.lines,
-            subtotal: preview.totals.subtotal, discount: preview.totals.discount,
-            voucherCode: preview.totals.appliedCampaign?.voucherCode?.normalized, total: preview.total,
-            idempotencyKey: key, guestTokenHash: guestToken.map(context.environment.crypto.sha256Hex),
-            confirmation: nil)
-        // The confirmation is queued in the order's own transaction (a crash loses no email); the
-        // store fills in the order number it assigns.
-        draft.confirmation = confirmationEmail(draft, token: guestToken, context)
-        switch try checkout.orders.placeOrder(draft, context.now) {
-        case let .placed(order), let .alreadyPlaced(order):
-            if checkout.state.saveAddress, let user = checkout.user, let store = context.environment.addresses {
-                _ = try store.save(user.id, preview.address)
-            }
+        let placement = try checkout.service.place(
+            quote, voucherCode: try context.cart().voucherCode, state: checkout.state, for: checkout.shopper,
+            user: checkout.user, email: checkout.user?.email ?? checkout.state.email ?? "",
+            // Queued in the order's own transaction (a crash loses no email); the store fills in the number.
+            confirmation: { request, token in confirmationEmail(request, token: token, context) })
+        switch placement {
+        case let .placed(order, guestToken):
             let path = SiteRoute.orders(.order(number: order.number, token: guestToken)).path
             var finished = checkout.state
             finished.placedOrderPath = path
-            try checkout.orders.saveCheckout(checkout.shopper, finished)
+            try checkout.service.save(finished, for: checkout.shopper)
             context.invalidateCart()
             context.setFlash(Flash(kind: .success, text: l10n(.orderPlacedTitle, ["number": order.number])))
             return .redirect(to: path)
+        case let .holdTrimmed(trims):
+            return try holdTrimmed(&context, trims, quote.order.lines)
         case let .insufficientStock(available):
-            return try soldOut(&context, preview.lines, available)
-        case .pricesChanged, .unavailable:
+            return try soldOut(&context, quote.order.lines, available)
+        case .confirmationNeeded:
+            // Anything the shopper is charged changed since the review — items, prices, the
+            // voucher, shipping, the total: show the order as it is now and ask again.
+            context.invalidateCart()
             return try checkoutReview(&context, notice: l10n(.checkoutChangedText), status: .conflict)
         }
     }
 
-    static func confirmationEmail(_ order: OrderDraft, token: String?, _ context: RequestContext) -> OutboxDraft {
+    static func confirmationEmail(_ request: OrderRequest, token: String?, _ context: RequestContext) -> OutboxDraft {
         let l10n = context.l10n
+        let order = request.confirmed
         let number = OutboxDraft.orderNumberPlaceholder
         let lines = order.lines.map { "\($0.quantity) × \($0.title)\($0.variantTitle.isEmpty ? "" : " (\($0.variantTitle))") — \(l10n.money($0.total))" }
             .joined(separator: "\n")
@@ -351,15 +287,15 @@ extension ShopApp {
         totals.append(l10n(.checkoutShippingLine, ["method": order.shippingMethodName]) + ": "
                       + (order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost)))
         totals.append(l10n(.cartTotal) + ": " + l10n.money(order.total))
-        let greeting = (try? context.environment.accounts.user(order.userID ?? User.ID(rawValue: -1)))??.firstName
-            ?? order.shippingAddress.firstName
+        let greeting = (try? context.environment.accounts.user(request.userID ?? User.ID(rawValue: -1)))??.firstName
+            ?? request.shippingAddress.firstName
         return OutboxDraft(
-            toAddress: order.email, toName: order.shippingAddress.fullName,
+            toAddress: request.email, toName: request.shippingAddress.fullName,
             subject: l10n(.orderEmailSubject, ["shop": l10n(.shopName), "number": number]),
             textBody: l10n(.orderEmailBody, ["name": greeting, "number": number,
                                              "total": l10n.money(order.total),
                                              "lines": lines + "\n\n" + totals.joined(separator: "\n"),
-                                             "address": order.shippingAddress.lines.joined(separator: "\n"),
+                                             "address": request.shippingAddress.lines.joined(separator: "\n"),
                                              "payment": context.environment.paymentInstructions, "link": link]),
             createdAt: context.now)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTML
 import ShopCore
+import ShopService
 
 /// What the review step shows.
 struct ReviewModel: Sendable {
@@ -21,25 +22,26 @@ struct ReviewModel: Sendable {
 }
 
 extension ModelBuilder {
-    func review(_ preview: ShopApp.OrderPreview, heldUntil: Date, idempotencyKey: String, email: String, notice: String?,
+    func review(_ quote: CheckoutQuote, heldUntil: Date, idempotencyKey: String, email: String, notice: String?,
                 timeZone: TimeZone) -> ReviewModel {
         let l10n = localizer
         var time = Date.FormatStyle(date: .omitted, time: .shortened, locale: l10n.locale)
         time.timeZone = timeZone
-        let code = preview.totals.appliedCampaign?.voucherCode?.normalized
+        let order = quote.order
+        let code = order.voucherCode
         return ReviewModel(
-            lines: preview.lines.map { line in
+            lines: order.lines.map { line in
                 .init(title: line.title,
                       detail: [line.variantTitle, "\(line.quantity) × \(l10n.money(line.unitPrice))"].filter { !$0.isEmpty }
                         .joined(separator: " · "),
                       total: l10n.money(line.total), discount: line.discount.isZero ? nil : "−" + l10n.money(line.discount))
             },
-            subtotal: l10n.money(preview.totals.subtotal),
+            subtotal: l10n.money(order.subtotal),
             discountLabel: code.map { l10n(.cartDiscount, ["code": $0]) },
-            discount: code == nil ? nil : "−" + l10n.money(preview.totals.discount),
-            shippingLabel: l10n(.checkoutShippingLine, ["method": preview.shippingMethod.name]),
-            shipping: preview.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(preview.shippingCost),
-            total: l10n.money(preview.total), addressLines: preview.address.lines, email: email,
+            discount: code == nil ? nil : "−" + l10n.money(order.discount),
+            shippingLabel: l10n(.checkoutShippingLine, ["method": order.shippingMethodName]),
+            shipping: order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost),
+            total: l10n.money(order.total), addressLines: quote.address.lines, email: email,
             heldUntilText: l10n(.checkoutHeld, ["time": heldUntil.formatted(time) + " "
                                                 + (timeZone.abbreviation(for: heldUntil) ?? timeZone.identifier)]),
             heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice)

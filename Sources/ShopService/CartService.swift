@@ -1,0 +1,211 @@
+public import Foundation
+public import ShopCore
+public import ShopStore
+
+/// The cart use cases — quote, add, set quantity, remove, select, voucher — for the storefront
+/// and the JSON API alike. Every change is one conditional write per line in the store (issue #9:
+/// simultaneous requests never lose each other's items), and every change releases the stock the
+/// shopper's checkout held (the review holds it again).
+///
+/// ```swift
+/// let carts = CartService(catalog: env.catalog, sessions: env.sessions, orders: env.orders,
+///                         campaigns: env.campaigns, currency: .usd, now: Date.init)
+/// try carts.add(product, variantID: nil, quantityText: "2", to: { shopper })
+/// let quote = try carts.quote(for: shopper, userID: nil)   // one pricing pass
+/// ```
+public struct CartService: Sendable {
+    public var catalog: CatalogStore
+    public var sessions: SessionStore
+    /// Stock holds (nil in a shop without checkout: nothing is held).
+    public var orders: OrderStore?
+    public var campaigns: CampaignStore
+    /// The shop currency.
+    public var currency: Currency
+    public var now: @Sendable () -> Date
+
+    public init(catalog: CatalogStore, sessions: SessionStore, orders: OrderStore?, campaigns: CampaignStore,
+                currency: Currency, now: @escaping @Sendable () -> Date) {
+        self.catalog = catalog
+        self.sessions = sessions
+        self.orders = orders
+        self.campaigns = campaigns
+        self.currency = currency
+        self.now = now
+    }
+
+    // MARK: Reading
+
+    /// The shopper's cart (empty without a shopper).
+    public func cart(of shopper: Shopper?) throws -> Cart {
+        try shopper.map { try sessions.loadCart($0) } ?? Cart()
+    }
+
+    /// The cart priced in one pass: each line as the catalog holds it now with its stock net of
+    /// other shoppers' holds, its amount and voucher share; the totals over the selected lines;
+    /// the voucher decided now (a per-account usage limit counts the account's orders).
+    /// - Parameters:
+    ///   - cart: the shopper's cart, as loaded.
+    ///   - shopper: whose holds do not count against them.
+    ///   - userID: the signed-in account, or nil for a guest.
+    public func quote(_ cart: Cart, shopper: Shopper?, userID: User.ID?) throws -> CartQuote {
+        guard !cart.isEmpty else { return .empty(currency) }
+        let products = try available(try catalog.productsByID(Array(Set(cart.lines.map(\.productID)))).map(\.value),
+                                     to: shopper)
+        let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let campaign = try cart.voucherCode.flatMap { try campaigns.byVoucherCode($0) }
+        // Category handles are read only when the campaign targets a category.
+        var categoryHandles: [Category.ID: String] = [:]
+        if case .category? = campaign?.target {
+            categoryHandles = Dictionary(try catalog.categories().map { ($0.category.id, $0.category.handle) },
+                                         uniquingKeysWith: { first, _ in first })
+        }
+        var items: [CartQuote.Item] = []
+        var unavailable: [LineItem] = []
+        for line in cart.lines {
+            guard let product = byID[line.productID],
+                  let variant = product.variants.first(where: { $0.id == line.variantID }) else {
+                unavailable.append(line)
+                continue
+            }
+            items.append(CartQuote.Item(product: product, variant: variant,
+                                        categoryHandle: product.categoryID.flatMap { categoryHandles[$0] },
+                                        quantity: line.quantity, isSelected: line.isSelected))
+        }
+        var quote = try CartPricing.price(items, voucherCode: cart.voucherCode, campaign: campaign, now: now(),
+                                          currency: currency, accountUses: try voucherUses(of: campaign, by: userID))
+        quote.unavailable = unavailable
+        return quote
+    }
+
+    /// How many times the account used the campaign's code: 0 when the campaign has no
+    /// per-account limit, nil for a guest when it has one.
+    func voucherUses(of campaign: Campaign?, by userID: User.ID?) throws -> Int? {
+        guard let campaign, campaign.usageLimitPerAccount != nil, let code = campaign.voucherCode else { return 0 }
+        guard let userID else { return nil }
+        return try orders?.voucherUses(userID, code.normalized) ?? 0
+    }
+
+    /// Items in the cart that can still be bought (the tab-bar badge), without pricing.
+    public func itemCount(_ cart: Cart) throws -> Int {
+        guard !cart.isEmpty else { return 0 }
+        let products = try catalog.productsByID(Array(Set(cart.lines.map(\.productID))))
+        return cart.lines.reduce(0) { count, line in
+            let sold = products[line.productID]?.variants.contains { $0.id == line.variantID } ?? false
+            return count + (sold ? line.quantity : 0)
+        }
+    }
+
+    /// The products with each tracked variant's stock lowered by the live holds of everyone but
+    /// `shopper` (all holds for nil: what a page shared by every visitor may promise).
+    public func available(_ products: [Product], to shopper: Shopper?) throws -> [Product] {
+        guard let orders else { return products }
+        let limited = products.flatMap(\.variants).filter(\.inventory.isLimited)
+        guard !limited.isEmpty else { return products }
+        let available = try orders.available(limited.map(\.id), shopper, now())
+        return products.map { product in
+            var product = product
+            for index in product.variants.indices where product.variants[index].inventory.isLimited {
+                if let count = available[product.variants[index].id] ?? nil {
+                    product.variants[index].inventory = .tracked(quantity: count, allowsBackorder: false)
+                }
+            }
+            return product
+        }
+    }
+
+    /// One variant of `product` with its stock net of the holds of everyone but `shopper`.
+    public func available(_ variant: Variant, of product: Product, to shopper: Shopper?) throws -> Variant {
+        guard variant.inventory.isLimited else { return variant }
+        return try available([Product(id: product.id, handle: product.handle, title: product.title, variants: [variant])],
+                             to: shopper)[0].variants[0]
+    }
+
+    // MARK: Changing
+
+    /// Adds `quantityText` of a variant of `product` to the shopper's cart: the variant asked
+    /// for, or the only one of a product without options. The checks that need no cart come
+    /// first; the one against the line already in the cart is the store's conditional increment.
+    /// - Parameters:
+    ///   - shopper: the visitor's shopper if they have one (their own hold is theirs to buy).
+    ///   - create: makes the shopper whose cart changes when there is none yet (a guest
+    ///     session), called only once the add is valid.
+    /// - Returns: the variant added, its stock net of other shoppers' holds.
+    /// - Throws: `CartError` (nothing written).
+    @discardableResult
+    public func add(_ product: Product, variantID: Variant.ID?, quantityText: String, for shopper: Shopper?,
+                    creatingShopper create: () throws -> Shopper) throws -> Variant {
+        guard let listed = variantID.flatMap({ id in product.variants.first { $0.id == id } })
+            ?? (product.hasOptions ? nil : product.defaultVariant) else { throw CartError.variantNotChosen }
+        let variant = try available(listed, of: product, to: shopper)
+        let quantity = try CartQuantity.parse(quantityText)
+        let limit = try Cart.lineLimit(adding: quantity, of: variant)
+        do {
+            try change(try shopper ?? create(), [.add(productID: product.id, variantID: variant.id, quantity: quantity, limit: limit)])
+        } catch let refused as CartLineLimitExceeded {
+            throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: refused.inCart)
+        }
+        return variant
+    }
+
+    /// What became of a quantity change.
+    public enum QuantityChange: Equatable, Sendable {
+        /// The line now holds the new quantity.
+        case updated
+        /// The line was removed (quantity 0, or its product is no longer sold); the product's
+        /// title when it is still known.
+        case removed(title: String?)
+    }
+
+    /// Sets the quantity of the shopper's line of `variantID` (0 removes it); a line whose
+    /// product is no longer sold is removed.
+    /// - Throws: `CartError.lineNotFound`, or the quantity's refusal (nothing written).
+    public func setQuantity(_ quantityText: String, of variantID: Variant.ID, for shopper: Shopper) throws -> QuantityChange {
+        guard let line = try cart(of: shopper).line(for: variantID) else { throw CartError.lineNotFound }
+        let product = try catalog.productsByID([line.productID])[line.productID]
+        guard let product, let listed = product.variants.first(where: { $0.id == variantID }) else {
+            try change(shopper, [.remove(variantID)])
+            return .removed(title: product?.title)
+        }
+        let quantity = try CartQuantity.parse(quantityText)
+        if quantity == 0 {
+            try change(shopper, [.remove(variantID)])
+            return .removed(title: product.title)
+        }
+        let variant = try available(listed, of: product, to: shopper)
+        var rules = Cart(lines: [line])
+        try rules.setQuantity(quantity, of: variant)
+        try change(shopper, [.setQuantity(variantID, quantity)])
+        return .updated
+    }
+
+    /// Removes the shopper's line of `variantID`; answers the product's title when known.
+    public func remove(_ variantID: Variant.ID, for shopper: Shopper) throws -> String? {
+        let line = try cart(of: shopper).line(for: variantID)
+        try change(shopper, [.remove(variantID)])
+        guard let line else { return nil }
+        return try catalog.productsByID([line.productID])[line.productID]?.title
+    }
+
+    /// Ticks or unticks one line, or every line (`variantID` nil).
+    public func setSelected(_ isSelected: Bool, line variantID: Variant.ID?, for shopper: Shopper) throws {
+        try change(shopper, [.setSelected(variantID, isSelected)])
+    }
+
+    /// Enters (or, with nil, removes) the voucher code; whether it applies is decided by every quote.
+    public func setVoucher(_ code: VoucherCode?, for shopper: Shopper) throws {
+        try change(shopper, [.setVoucher(code)])
+    }
+
+    /// Removes lines whose product is no longer sold (the quote's `unavailable`), for good.
+    public func removeUnavailable(_ quote: CartQuote, for shopper: Shopper) throws {
+        guard !quote.unavailable.isEmpty else { return }
+        try change(shopper, quote.unavailable.map { .remove($0.variantID) })
+    }
+
+    /// Every cart change goes through here: the store's conditional writes, then the shopper's
+    /// checkout hold is released (a changed cart is reviewed again).
+    private func change(_ shopper: Shopper, _ changes: [CartChange]) throws {
+        try sessions.changeCart(shopper, changes)
+        try orders?.releaseReservation(shopper)
+    }
+}
