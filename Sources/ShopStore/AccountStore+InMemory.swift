@@ -77,6 +77,13 @@ extension AccountStore {
                     state.deleteSessions { $0.userID == userID && $0.id != keeping }
                 }
             },
+            rehashPassword: { userID, old, new in
+                database.withLock { state in
+                    guard state.users[userID]?.passwordHash == old else { return false }
+                    state.users[userID]?.passwordHash = new
+                    return true
+                }
+            },
             countAttempt: { checks, at in
                 database.withLock { state in
                     let retry = ThrottleRules.retryAfter(checks, at: at) { key, since in

@@ -49,7 +49,6 @@ extension SessionStore {
                 return database.withLock { $0.deleteSessions { $0.expiresAt < cutoff } }
             },
             signIn: { signIn in
-                try SessionStoreError.checkLines(of: signIn.accountCart)
                 try database.withLock { state in
                     guard let userID = signIn.newSession.userID, state.users[userID] != nil else {
                         throw AccountStoreError.userNotFound
@@ -59,11 +58,22 @@ extension SessionStore {
                     }
                     // Nothing below throws: all or nothing.
                     state.sessions[signIn.newSession.id] = normalized(signIn.newSession)
-                    state.carts[.account(userID)] = signIn.accountCart == Cart() ? nil : signIn.accountCart
-                    if let guest = signIn.guestSession, guest != signIn.newSession.id, state.sessions[guest] != nil {
-                        state.moveFavorites(from: guest, to: userID)
-                        state.deleteSessions { $0.id == guest }
+                    guard let guest = signIn.guestSession, guest != signIn.newSession.id, state.sessions[guest] != nil else { return [] }
+                    // It does not know stock: lines are capped at the per-line maximum only.
+                    let guestCart = state.carts[.guest(guest)] ?? Cart()
+                    var lines = (state.carts[.account(userID)] ?? Cart()).lines
+                    for line in guestCart.lines {
+                        if let index = lines.firstIndex(where: { $0.variantID == line.variantID }) {
+                            lines[index].quantity = min(lines[index].quantity + line.quantity, Cart.maximumQuantityPerLine)
+                        } else {
+                            lines.append(line)
+                        }
                     }
+                    let merged = Cart(lines: lines, voucherCode: guestCart.voucherCode ?? state.carts[.account(userID)]?.voucherCode)
+                    state.carts[.account(userID)] = merged == Cart() ? nil : merged
+                    state.moveFavorites(from: guest, to: userID)
+                    state.deleteSessions { $0.id == guest }
+                    return []
                 }
             },
             loadCart: { shopper in database.withLock { $0.carts[shopper] ?? Cart() } },
