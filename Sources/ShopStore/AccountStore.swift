@@ -118,6 +118,11 @@ public struct AccountStore: Sendable {
     public var resetPassword: @Sendable (_ tokenHash: String, _ newPasswordHash: String, _ now: Date) throws -> User?
     /// Sets a new password hash and deletes the account's other sessions (all but `keeping`).
     public var changePassword: @Sendable (User.ID, _ newPasswordHash: String, _ keeping: Session.ID?) throws -> Void
+    /// Replaces the password hash with one of the same password made with today's settings
+    /// (after a sign-in, when `Crypto.passwordNeedsRehash`), only while the stored hash is still
+    /// `old` — a password changed meanwhile is kept. Sessions are untouched. Returns whether it
+    /// replaced it.
+    public var rehashPassword: @Sendable (User.ID, _ old: String, _ new: String) throws -> Bool
     /// Counts an attempt (a sign-in, a registration, an email asked for) under every check's key
     /// when each key is still under its limit, and counts nothing otherwise — the check and the
     /// count are ONE step, so concurrent attempts cannot all pass a check made before any of
@@ -152,6 +157,7 @@ public struct AccountStore: Sendable {
         passwordResetUser: @escaping @Sendable (String, Date) throws -> User?,
         resetPassword: @escaping @Sendable (String, String, Date) throws -> User?,
         changePassword: @escaping @Sendable (User.ID, String, Session.ID?) throws -> Void,
+        rehashPassword: @escaping @Sendable (User.ID, String, String) throws -> Bool,
         countAttempt: @escaping @Sendable ([ThrottleCheck], Date) throws -> Date?,
         clearAttempts: @escaping @Sendable (String) throws -> Void,
         uncountAttempt: @escaping @Sendable (String, Date) throws -> Void,
@@ -171,6 +177,7 @@ public struct AccountStore: Sendable {
         self.passwordResetUser = passwordResetUser
         self.resetPassword = resetPassword
         self.changePassword = changePassword
+        self.rehashPassword = rehashPassword
         self.countAttempt = countAttempt
         self.clearAttempts = clearAttempts
         self.uncountAttempt = uncountAttempt

@@ -54,20 +54,17 @@ public enum Shopper: Hashable, Sendable {
     case account(User.ID)
 }
 
-/// What changes when a guest signs in, written in one transaction.
+/// A sign-in for the store to write in one transaction (see ``SessionStore/signIn``).
 public struct SignIn: Sendable {
     /// The guest session being replaced (its cart and favorites move to the account), if any.
     public var guestSession: Session.ID?
     /// The new session (fresh id: no session fixation) with `userID` set.
     public var newSession: Session
-    /// The account's cart after merging the guest's (see `Cart.merging(_:variant:)`).
-    public var accountCart: Cart
 
     /// Creates a sign-in.
-    public init(guestSession: Session.ID?, newSession: Session, accountCart: Cart) {
+    public init(guestSession: Session.ID?, newSession: Session) {
         self.guestSession = guestSession
         self.newSession = newSession
-        self.accountCart = accountCart
     }
 }
 
@@ -89,10 +86,20 @@ public struct SessionStore: Sendable {
     public var deleteAll: @Sendable (_ userID: User.ID, _ keeping: Session.ID?) throws -> Void
     /// Deletes sessions that expired before the date, with their guest carts; returns how many.
     public var purgeExpired: @Sendable (_ before: Date) throws -> Int
-    /// Signs in, in one transaction: creates `newSession`, saves `accountCart` as the account's
-    /// cart, moves the guest session's favorites to the account (union) and deletes the guest
-    /// session with its cart.
-    public var signIn: @Sendable (SignIn) throws -> Void
+    /// Signs in, in one transaction: creates `newSession`, merges the guest session's cart and
+    /// favorites into the account's and deletes the guest session. The merge happens in the
+    /// database, inside that transaction (issue #9), so a change another device makes to the
+    /// account's cart at the same moment is never overwritten:
+    /// - a guest line for a variant the account has adds its quantity to the account's line,
+    ///   capped at the line's limit (`Cart.maximumQuantityPerLine` and, for a tracked variant
+    ///   without backorder, its stock); the account's line keeps its place and selection;
+    /// - the guest's other lines follow the account's, in their order, with their selection,
+    ///   capped the same way; lines whose variant is gone or sold out are left out;
+    /// - the guest's voucher code (typed most recently) replaces the account's; without one the
+    ///   account keeps its own;
+    /// - favorites become the union, each product keeping its earlier date.
+    /// - Returns: the lines that were capped, in the guest cart's order, to tell the shopper.
+    public var signIn: @Sendable (SignIn) throws -> [Cart.CappedLine]
     /// The shopper's cart (empty when they have none).
     public var loadCart: @Sendable (Shopper) throws -> Cart
     /// Replaces the shopper's whole cart, in one transaction (imports of a cart; tests).
@@ -120,7 +127,7 @@ public struct SessionStore: Sendable {
         delete: @escaping @Sendable (Session.ID) throws -> Void,
         deleteAll: @escaping @Sendable (User.ID, Session.ID?) throws -> Void,
         purgeExpired: @escaping @Sendable (Date) throws -> Int,
-        signIn: @escaping @Sendable (SignIn) throws -> Void,
+        signIn: @escaping @Sendable (SignIn) throws -> [Cart.CappedLine],
         loadCart: @escaping @Sendable (Shopper) throws -> Cart,
         saveCart: @escaping @Sendable (Shopper, Cart) throws -> Void,
         changeCart: @escaping @Sendable (Shopper, [CartChange]) throws -> Void,

@@ -109,6 +109,15 @@ extension AccountStore {
                     }
                 }
             },
+            rehashPassword: { userID, old, new in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?")
+                            .run([.text(new), .integer(userID.rawValue), .text(old)])
+                        return connection.changes == 1
+                    }
+                }
+            },
             countAttempt: { checks, at in
                 try database.withConnection { connection in
                     // BEGIN IMMEDIATE: no other writer runs between the count read here and the

@@ -27,8 +27,9 @@ extension SessionStore {
     ///   they vanish with their product (`ON DELETE CASCADE`), unpublished ones stay.
     /// - `signIn` throws `AccountStoreError.userNotFound` when `newSession.userID` is nil or
     ///   unknown, `sessionAlreadyExists` when the new id is taken, and changes nothing then; an
-    ///   unknown `guestSession` is skipped. Favorites move as a union keeping each product's
-    ///   earlier `addedAt`.
+    ///   unknown `guestSession` is skipped. The guest's cart is merged by upserts inside the
+    ///   sign-in's `BEGIN IMMEDIATE` transaction (`mergeCart`), never read into Swift and written
+    ///   back; favorites move as a union keeping each product's earlier `addedAt`.
     /// - Parameter database: the migrated database.
     public static func sqlite(_ database: SQLiteDatabase) -> SessionStore {
         SessionStore(
@@ -89,13 +90,12 @@ extension SessionStore {
                 }
             },
             signIn: { signIn in
-                try SessionStoreError.checkLines(of: signIn.accountCart)
                 guard let userID = signIn.newSession.userID else { throw AccountStoreError.userNotFound }
-                try database.withConnection { connection in
+                return try database.withConnection { connection in
                     try connection.transaction {
                         try insert(signIn.newSession, connection)
-                        try replaceCart(of: .account(userID), with: signIn.accountCart, connection)
-                        guard let guest = signIn.guestSession, guest != signIn.newSession.id else { return }
+                        guard let guest = signIn.guestSession, guest != signIn.newSession.id else { return [] }
+                        let capped = try mergeCart(of: guest, into: userID, connection)
                         // Products both have: the account keeps its row with the earlier date.
                         try connection.prepare("""
                             UPDATE favorites SET added_at = min(added_at, (
@@ -110,6 +110,7 @@ extension SessionStore {
                             """).run([.text(guest.rawValue), .integer(userID.rawValue)])
                         // The guest session goes with its cart and what is left of its favorites.
                         try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(guest.rawValue)])
+                        return capped
                     }
                 }
             },
@@ -222,6 +223,47 @@ extension SessionStore {
         case .setVoucher(nil):
             try connection.prepare("DELETE FROM cart_vouchers WHERE \(owner.column) = ?").run([owner.value])
         }
+    }
+
+    /// Merges the guest session's cart into the account's with upserts (the rules of
+    /// `SessionStore.signIn`), inside the caller's write transaction: no other writer can
+    /// change either cart between the statements, and nothing is read into Swift and written
+    /// back, so a line another device adds to the account's cart is kept.
+    /// - Returns: the lines capped at their limit, in the guest cart's order.
+    private static func mergeCart(of guest: Session.ID, into userID: User.ID, _ connection: Connection) throws -> [Cart.CappedLine] {
+        // ?1 guest session, ?2 account, ?3 the per-line maximum. A line's limit is
+        // `Cart.quantityLimit(for:)` in SQL: the maximum, or the stock when it is lower and counts.
+        let limit = "min(?3, CASE WHEN v.inventory_tracked = 1 AND v.allow_backorder = 0 THEN max(v.stock, 0) ELSE ?3 END)"
+        let parameters: [SQLValue] = [.text(guest.rawValue), .integer(userID.rawValue), SQLValue(Cart.maximumQuantityPerLine)]
+        let capped = try connection.prepare("""
+            SELECT v.product_id, g.variant_id, coalesce(a.quantity, 0) + g.quantity, \(limit)
+            FROM cart_lines g JOIN variants v ON v.id = g.variant_id
+            LEFT JOIN cart_lines a ON a.user_id = ?2 AND a.variant_id = g.variant_id
+            WHERE g.session_id = ?1 AND \(limit) > 0 AND coalesce(a.quantity, 0) + g.quantity > \(limit)
+            ORDER BY g.position
+            """).query(parameters).map { row in
+            Cart.CappedLine(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
+                            requested: try row.int(2), kept: try row.int(3))
+        }
+        // New lines go after the account's, in the guest's order (?4: the first free position).
+        let firstPosition = try connection.prepare("SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE user_id = ?")
+            .first([.integer(userID.rawValue)]).map { try $0.int64(0) } ?? 0
+        try connection.prepare("""
+            INSERT INTO cart_lines (user_id, variant_id, product_id, quantity, position, selected)
+            SELECT ?2, g.variant_id, v.product_id, min(g.quantity, \(limit)), ?4 + g.position, g.selected
+            FROM cart_lines g JOIN variants v ON v.id = g.variant_id
+            WHERE g.session_id = ?1 AND \(limit) > 0
+            ORDER BY g.position
+            ON CONFLICT (user_id, variant_id) WHERE user_id IS NOT NULL
+            DO UPDATE SET quantity = min(quantity + excluded.quantity,
+                                         (SELECT \(limit) FROM variants v WHERE v.id = excluded.variant_id))
+            """).run(parameters + [.integer(firstPosition)])
+        // The code typed most recently (as a guest) wins; else the account keeps its own.
+        try connection.prepare("""
+            INSERT INTO cart_vouchers (user_id, code) SELECT ?2, code FROM cart_vouchers WHERE session_id = ?1
+            ON CONFLICT (user_id) WHERE user_id IS NOT NULL DO UPDATE SET code = excluded.code
+            """).run([.text(guest.rawValue), .integer(userID.rawValue)])
+        return capped
     }
 
     /// Inserts a session. - Throws: `sessionAlreadyExists`, `AccountStoreError.userNotFound`.

@@ -3,6 +3,7 @@ import HTTPServer
 import Mailer
 import ShopCore
 import ShopImport
+import ShopService
 import ShopStore
 import ShopStoreSQLite
 import ShopWeb
@@ -58,13 +59,13 @@ enum Serve {
                                   sender: EmailAddress(options.value("mail-from", default: "shop@localhost")!,
                                                        displayName: "Shoppable"),
                                   log: { printLine($0) })
-        let sessions = environment.sessions
+        let sessions = SessionService(sessions: environment.sessions, crypto: environment.crypto, now: Date.init)
         let throttleHorizon = environment.throttles.longestWindow
         let liveEnvironment = environment
         outbox.housekeeping = {
             let now = Date()
             _ = try? orders.sweepExpiredReservations(now)
-            _ = try? sessions.purgeExpired(now)
+            _ = try? sessions.purgeExpired()
             _ = try? accounts.purgeAttempts(now.addingTimeInterval(-throttleHorizon))  // outside every window
         }
         outbox.start()

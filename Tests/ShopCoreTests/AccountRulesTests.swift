@@ -138,28 +138,3 @@ struct RateLimitTests {
         #expect(throttles.signIn(email: nil, client: "203.0.113.9").map(\.key) == ["sign-in:ip:203.0.113.9"])
     }
 }
-
-@Suite("Cart merge at sign-in")
-struct CartMergeTests {
-    private func variant(_ id: Int64, stock: Int?) -> Variant {
-        Variant(id: Variant.ID(id), sku: nil, optionValues: [], price: Money(minorUnits: 1_00, currency: .usd),
-                compareAtPrice: nil, inventory: stock.map { .tracked(quantity: $0, allowsBackorder: false) } ?? .untracked)
-    }
-
-    @Test func sameVariantBecomesOneLineCappedAtStock() {
-        let variants = [1: variant(1, stock: 5), 2: variant(2, stock: nil), 3: variant(3, stock: 2), 4: variant(4, stock: 0)]
-        let account = Cart(lines: [LineItem(productID: 1, variantID: 1, quantity: 3), LineItem(productID: 2, variantID: 2, quantity: 1)])
-        let guest = Cart(lines: [LineItem(productID: 1, variantID: 1, quantity: 4), LineItem(productID: 3, variantID: 3, quantity: 3),
-                                 LineItem(productID: 4, variantID: 4, quantity: 1), LineItem(productID: 9, variantID: 9, quantity: 1)])
-        let (merged, capped) = account.merging(guest) { variants[Int($0.variantID.rawValue)] }
-        #expect(merged.lines.map(\.variantID) == [1, 2, 3])
-        #expect(merged.lines.map(\.quantity) == [5, 1, 2])
-        #expect(capped == [Cart.CappedLine(variantID: 1, requested: 7, kept: 5), Cart.CappedLine(variantID: 3, requested: 3, kept: 2)])
-    }
-
-    @Test func mergingIntoAnEmptyAccountCartKeepsTheGuestCart() {
-        let guest = Cart(lines: [LineItem(productID: 1, variantID: 1, quantity: 2)])
-        let (merged, capped) = Cart().merging(guest) { _ in self.variant(1, stock: 10) }
-        #expect(merged == guest && capped.isEmpty)
-    }
-}

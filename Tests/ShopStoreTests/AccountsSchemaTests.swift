@@ -66,8 +66,7 @@ struct AccountsSchemaTests {
         }
         // The upgraded tables work for accounts.
         let user = try AccountStore.sqlite(database).createUser(Fixtures.newAccount(), true)
-        try sessions.signIn(SignIn(guestSession: upgraded, newSession: Fixtures.session("new", user: user.id),
-                                   accountCart: try sessions.loadCart(.guest(upgraded))))
+        try sessions.signIn(SignIn(guestSession: upgraded, newSession: Fixtures.session("new", user: user.id)))
         #expect(try sessions.loadCart(.account(user.id)).lines.count == 2)
         #expect(try sessions.find(upgraded) == nil)
     }

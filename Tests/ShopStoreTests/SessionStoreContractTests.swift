@@ -274,7 +274,7 @@ struct SessionStoreContractTests {
     // MARK: sign-in
 
     @Test(arguments: StoreKind.allCases)
-    func signInMovesFavoritesSavesTheAccountCartAndDeletesTheGuestSession(kind: StoreKind) throws {
+    func signInMovesFavoritesMergesTheCartsAndDeletesTheGuestSession(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert(["p1", "p2", "p3"].map { ProductDraft.mock(handle: $0) })
         let p1 = try stores.product("p1"), p2 = try stores.product("p2"), p3 = try stores.product("p3")
@@ -287,13 +287,19 @@ struct SessionStoreContractTests {
         try stores.sessions.setFavorite(.guest("guest"), p2.id, true, Self.start.addingTimeInterval(5))  // earlier
         try stores.sessions.setFavorite(.guest("guest"), p3.id, true, Self.start.addingTimeInterval(30))
         try stores.sessions.setFavorite(.account(other.id), p3.id, true, Self.start)
-        try stores.sessions.saveCart(.guest("guest"), Cart(lines: [LineItem(productID: p1.id, variantID: p1.variants[0].id, quantity: 1)]))
-        try stores.sessions.saveCart(.account(user.id), Cart(lines: [LineItem(productID: p3.id, variantID: p3.variants[0].id, quantity: 1)]))
+        try stores.sessions.saveCart(.guest("guest"), Cart(lines: [LineItem(productID: p1.id, variantID: p1.variants[0].id, quantity: 1),
+                                                                   LineItem(productID: p3.id, variantID: p3.variants[0].id, quantity: 2)],
+                                                           voucherCode: VoucherCode("GUEST10")))
+        try stores.sessions.saveCart(.account(user.id), Cart(lines: [LineItem(productID: p3.id, variantID: p3.variants[0].id, quantity: 1,
+                                                                              isSelected: false)]))
 
-        let merged = Cart(lines: [LineItem(productID: p3.id, variantID: p3.variants[0].id, quantity: 1),
-                                  LineItem(productID: p1.id, variantID: p1.variants[0].id, quantity: 1)])
+        // The account's line adds the guest's quantity and keeps its place and selection; the
+        // guest's other lines follow; the guest's voucher code wins.
+        let merged = Cart(lines: [LineItem(productID: p3.id, variantID: p3.variants[0].id, quantity: 3, isSelected: false),
+                                  LineItem(productID: p1.id, variantID: p1.variants[0].id, quantity: 1)],
+                          voucherCode: VoucherCode("GUEST10"))
         let newSession = Fixtures.session("new", user: user.id, at: Self.start.addingTimeInterval(60))
-        try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: newSession, accountCart: merged))
+        #expect(try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: newSession)).isEmpty)
 
         #expect(try stores.sessions.find("new") == newSession)
         #expect(try stores.sessions.find("guest") == nil)
@@ -307,21 +313,52 @@ struct SessionStoreContractTests {
     }
 
     @Test(arguments: StoreKind.allCases)
-    func signInWithoutAGuestSessionCreatesTheSessionAndSavesTheCart(kind: StoreKind) throws {
+    func signInWithoutAGuestSessionCreatesTheSessionAndKeepsTheAccountCart(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a")])
         let a = try stores.product("a")
         let user = try stores.account()
-        let cart = Cart(lines: [LineItem(productID: a.id, variantID: a.variants[0].id, quantity: 2)])
-        try stores.sessions.signIn(SignIn(guestSession: nil, newSession: Fixtures.session("new", user: user.id), accountCart: cart))
+        let cart = Cart(lines: [LineItem(productID: a.id, variantID: a.variants[0].id, quantity: 2)], voucherCode: VoucherCode("MINE"))
+        try stores.sessions.saveCart(.account(user.id), cart)
+        #expect(try stores.sessions.signIn(SignIn(guestSession: nil, newSession: Fixtures.session("new", user: user.id))).isEmpty)
         #expect(try stores.sessions.find("new")?.userID == user.id)
         #expect(try stores.sessions.loadCart(.account(user.id)) == cart)
 
-        // An empty merged cart empties the account's cart; an unknown guest session is skipped.
-        try stores.sessions.signIn(SignIn(guestSession: "gone", newSession: Fixtures.session("newer", user: user.id),
-                                          accountCart: Cart()))
-        #expect(try stores.sessions.loadCart(.account(user.id)).isEmpty)
-        #expect(try stores.sessions.find("newer") != nil)
+        // An unknown guest session is skipped; a guest without a voucher code leaves the account's.
+        try stores.sessions.signIn(SignIn(guestSession: "gone", newSession: Fixtures.session("newer", user: user.id)))
+        try stores.session("guest")
+        try stores.sessions.saveCart(.guest("guest"), Cart(lines: [LineItem(productID: a.id, variantID: a.variants[0].id, quantity: 1)]))
+        try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("newest", user: user.id)))
+        #expect(try stores.sessions.loadCart(.account(user.id))
+                == Cart(lines: [LineItem(productID: a.id, variantID: a.variants[0].id, quantity: 3)], voucherCode: VoucherCode("MINE")))
+        #expect(try stores.sessions.find("newer") != nil && stores.sessions.find("guest") == nil)
+    }
+
+    @Test func signInCapsMergedLinesAtTheLineLimitAndLeavesOutSoldOutOnes() throws {
+        let stores = try StoreHarness(.sqlite)
+        _ = try stores.catalog.upsert([
+            .mock(handle: "five", variants: [.mock(inventory: .tracked(quantity: 5, allowsBackorder: false))]),
+            .mock(handle: "free"),
+            .mock(handle: "backorder", variants: [.mock(inventory: .tracked(quantity: 0, allowsBackorder: true))]),
+            .mock(handle: "gone", variants: [.mock(inventory: .tracked(quantity: 0, allowsBackorder: false))]),
+        ])
+        let five = try stores.product("five"), free = try stores.product("free")
+        let backorder = try stores.product("backorder"), gone = try stores.product("gone")
+        func line(_ product: Product, _ quantity: Int) -> LineItem {
+            LineItem(productID: product.id, variantID: product.variants[0].id, quantity: quantity)
+        }
+        let user = try stores.account()
+        try stores.session("guest")
+        try stores.sessions.saveCart(.account(user.id), Cart(lines: [line(five, 3), line(free, 90)]))
+        try stores.sessions.saveCart(.guest("guest"), Cart(lines: [line(gone, 1), line(five, 4), line(free, 20), line(backorder, 7)]))
+
+        let capped = try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("new", user: user.id)))
+
+        #expect(capped == [Cart.CappedLine(productID: five.id, variantID: five.variants[0].id, requested: 7, kept: 5),
+                           Cart.CappedLine(productID: free.id, variantID: free.variants[0].id, requested: 110,
+                                           kept: Cart.maximumQuantityPerLine)])
+        #expect(try stores.sessions.loadCart(.account(user.id)).lines
+                == [line(five, 5), line(free, Cart.maximumQuantityPerLine), line(backorder, 7)])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -335,19 +372,16 @@ struct SessionStoreContractTests {
         try stores.sessions.setFavorite(.guest("guest"), a.id, true, Self.start)
         let guestCart = Cart(lines: [LineItem(productID: a.id, variantID: a.variants[0].id, quantity: 1)])
         try stores.sessions.saveCart(.guest("guest"), guestCart)
-        let merged = Cart(lines: [LineItem(productID: a.id, variantID: a.variants[0].id, quantity: 4)])
 
         let error = #expect(throws: SessionStoreError.self) {
-            try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("taken", user: user.id),
-                                              accountCart: merged))
+            try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("taken", user: user.id)))
         }
         #expect(error == .sessionAlreadyExists("taken"))
         #expect(throws: AccountStoreError.userNotFound) {
-            try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("anon"), accountCart: merged))
+            try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("anon")))
         }
         #expect(throws: AccountStoreError.userNotFound) {
-            try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("nobody", user: 42),
-                                              accountCart: merged))
+            try stores.sessions.signIn(SignIn(guestSession: "guest", newSession: Fixtures.session("nobody", user: 42)))
         }
         #expect(try stores.sessions.find("guest") != nil)
         #expect(try stores.sessions.find("anon") == nil)

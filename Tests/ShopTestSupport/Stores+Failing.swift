@@ -80,6 +80,7 @@ extension AccountStore {
             passwordResetUser: { _, _ in throw UnimplementedStoreOperation("AccountStore.passwordResetUser") },
             resetPassword: { _, _, _ in throw UnimplementedStoreOperation("AccountStore.resetPassword") },
             changePassword: { _, _, _ in throw UnimplementedStoreOperation("AccountStore.changePassword") },
+            rehashPassword: { _, _, _ in throw UnimplementedStoreOperation("AccountStore.rehashPassword") },
             countAttempt: { _, _ in throw UnimplementedStoreOperation("AccountStore.countAttempt") },
             clearAttempts: { _ in throw UnimplementedStoreOperation("AccountStore.clearAttempts") },
             uncountAttempt: { _, _ in throw UnimplementedStoreOperation("AccountStore.uncountAttempt") },

@@ -6,13 +6,10 @@ import ShopService
 import ShopStore
 
 /// Registration, sign-in and out, email verification, password reset and the account page
-/// (issue #3). Every POST here has passed the CSRF check in `ShopApp.route`.
+/// (issue #3). Every POST here has passed the CSRF check in `ShopApp.route`. The rules live in
+/// `AccountService` and `SessionService`; these decode the form, count the throttled attempt,
+/// call the service and show its answer (emails are composed here: they are localized).
 extension ShopApp {
-    /// How long an emailed confirmation link works.
-    static let verificationLifetime: TimeInterval = 60 * 60 * 24
-    /// How long a password-reset link works.
-    static let resetLifetime: TimeInterval = 60 * 60
-
     // MARK: Register
 
     static func registerPage(_ context: inout RequestContext, _ form: AccountForm = AccountForm(),
@@ -43,17 +40,13 @@ extension ShopApp {
             form.alert = throttled.message
             return throttled.applied(to: try registerPage(&context, form, status: .tooManyRequests))
         }
-        let now = context.now
-        let token = context.environment.crypto.randomToken()
         let user: User
         do {
-            user = try context.environment.accounts.register(
-                NewAccount(email: registration.email, name: registration.name,
-                           passwordHash: try context.environment.crypto.hashPassword(registration.password), createdAt: now),
-                TokenDraft(purpose: .emailVerification, tokenHash: context.environment.crypto.sha256Hex(token),
-                           expiresAt: now.addingTimeInterval(verificationLifetime)),
-                verificationEmail(to: registration.email, name: registration.name, token: token, context))
-        } catch AccountStoreError.emailTaken {
+            let composing = context
+            user = try context.environment.accountService.register(registration) { token in
+                verificationEmail(to: registration.email, name: registration.name, token: token, composing)
+            }
+        } catch AccountServiceError.emailTaken {
             try noticeRegistrationAttempt(registration.email, context)
             form.errors["email"] = [context.l10n.message(for: .emailTaken)]
             return try registerPage(&context, form, status: .unprocessableContent)
@@ -108,50 +101,36 @@ extension ShopApp {
             form.alert = throttled.message
             return throttled.applied(to: try signInPage(&context, next: next, form, status: .tooManyRequests))
         }
-        let credentials = try email.flatMap { try environment.accounts.credentials($0) }
-        let matches = credentials.map { environment.crypto.verifyPassword(password, $0.passwordHash) }
-            ?? { _ = environment.crypto.verifyPassword(password, environment.dummyPasswordHash); return false }()
-        guard let email, let credentials, matches else {
+        // An unknown email costs a password check too (the answer says nothing about accounts).
+        guard let user = try environment.accountService.authenticate(email: email, password: password), let email else {
             form.alert = context.l10n(.signInWrong)  // the attempt stays counted
             return try signInPage(&context, next: next, form, status: .unauthorized)
         }
         // Success clears the account's count and gives this address its attempt back.
         try environment.accounts.clearAttempts(AccountThrottles.signInAccountKey(email))
         try environment.accounts.uncountAttempt(AccountThrottles.signInClientKey(context.clientAddress), now)
-        try completeSignIn(&context, user: credentials.user, remember: remember,
-                           welcome: context.l10n(.signInWelcome, ["name": credentials.user.firstName]))
+        try completeSignIn(&context, user: user, remember: remember,
+                           welcome: context.l10n(.signInWelcome, ["name": user.firstName]))
         return .redirect(to: next ?? SiteRoute.account(.show).path)
     }
 
-    /// Starts a fresh session for `user` (a new id: no session fixation), merging the guest's
-    /// cart and favorites into the account's, and says so — including lines capped at stock.
+    /// Signs `user` in with a fresh session (`SessionService.signIn`: a new id, the guest's cart
+    /// and favorites merged into the account's in one store transaction), and says so —
+    /// including lines capped at stock.
     static func completeSignIn(_ context: inout RequestContext, user: User, remember: Bool, welcome: String) throws {
-        let environment = context.environment
-        let previous = try context.currentSession()
-        let guestCart = try previous.flatMap { $0.userID == nil ? try environment.sessions.loadCart(.guest($0.id)) : nil } ?? Cart()
-        let accountCart = try environment.sessions.loadCart(.account(user.id))
-        let products = try context.products(Array(Set((guestCart.lines + accountCart.lines).map(\.productID))))
-        let (merged, capped) = accountCart.merging(guestCart) { line in
-            products[line.productID]?.variants.first { $0.id == line.variantID }
-        }
-        let issued = context.issueSession(userID: user.id, csrfToken: environment.crypto.randomToken(), persistent: remember)
-        try environment.sessions.signIn(SignIn(guestSession: previous?.id, newSession: issued.session, accountCart: merged))
-        context.replaceSession(with: issued)
+        let signedIn = try context.sessionService.signIn(user.id, replacing: try context.currentSession(), remember: remember)
+        context.replaceSession(with: signedIn.issued)
         var text = welcome
-        for line in capped {
-            let title = merged.line(for: line.variantID).flatMap { products[$0.productID]?.title } ?? ""
+        let products = try context.products(Array(Set(signedIn.cappedLines.map(\.productID))))
+        for line in signedIn.cappedLines {
+            let title = products[line.productID]?.title ?? ""
             text += " " + context.l10n(.signInCartCapped, ["kept": context.l10n.number(line.kept), "title": title])
         }
         context.setFlash(Flash(kind: .success, text: text))
     }
 
     static func signOut(_ context: inout RequestContext, everywhere: Bool) throws -> Response {
-        if let session = try context.currentSession() {
-            if everywhere, let userID = session.userID {
-                try context.environment.sessions.deleteAll(userID, nil)
-            }
-            try context.environment.sessions.delete(session.id)
-        }
+        try context.sessionService.signOut(try context.currentSession(), everywhere: everywhere)
         context.replaceSession(with: nil)
         context.setFlash(Flash(kind: .success, text: context.l10n(everywhere ? .signOutEverywhereDone : .signOutDone)))
         return .redirect(to: SiteRoute.catalog(.home).path)
@@ -170,8 +149,10 @@ extension ShopApp {
 
     static func verifyEmail(_ context: inout RequestContext, token: String) throws -> Response {
         let l10n = context.l10n
-        guard !token.isEmpty,
-              let user = try context.environment.accounts.verifyEmail(context.environment.crypto.sha256Hex(token), context.now) else {
+        let user: User
+        do {
+            user = try context.environment.accountService.verifyEmail(token: token)
+        } catch AccountServiceError.linkNotValid {
             return try page(&context, PageContent(
                 title: l10n(.verifyFailedTitle), tab: .account,
                 node: Views.message(title: l10n(.verifyFailedTitle), text: l10n(.verifyFailedText),
@@ -195,12 +176,10 @@ extension ShopApp {
                 return throttled.applied(to: .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to"))
                                                        ?? SiteRoute.account(.show).path))
             }
-            let token = context.environment.crypto.randomToken()
-            try context.environment.accounts.issueToken(
-                user.id,
-                TokenDraft(purpose: .emailVerification, tokenHash: context.environment.crypto.sha256Hex(token),
-                           expiresAt: context.now.addingTimeInterval(verificationLifetime)),
-                verificationEmail(to: user.email, name: user.name, token: token, context))
+            let composing = context
+            try context.environment.accountService.resendVerification(to: user) { token in
+                verificationEmail(to: user.email, name: user.name, token: token, composing)
+            }
             context.setFlash(Flash(kind: .success, text: context.l10n(.verifyResent, ["email": user.email])))
         }
         return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account(.show).path)
@@ -229,23 +208,21 @@ extension ShopApp {
             return throttled.applied(to: try forgotPasswordPage(&context, AccountForm(values: ["email": typed], alert: throttled.message),
                                                                 status: .tooManyRequests))
         }
-        let token = environment.crypto.randomToken()
-        let tokenHash = environment.crypto.sha256Hex(token)
-        if let user = try environment.accounts.credentials(email)?.user {
-            let shop = context.l10n(.shopName)
+        let l10n = context.l10n, now = context.now
+        try environment.accountService.requestPasswordReset(email: email) { user, token in
+            let shop = l10n(.shopName)
             let link = environment.publicURL + SiteRoute.account(.resetPassword(token: token)).path
-            try environment.accounts.issueToken(
-                user.id, TokenDraft(purpose: .passwordReset, tokenHash: tokenHash, expiresAt: context.now.addingTimeInterval(resetLifetime)),
-                OutboxDraft(toAddress: user.email, toName: user.name, subject: context.l10n(.resetEmailSubject, ["shop": shop]),
-                            textBody: context.l10n(.resetEmailBody, ["name": user.firstName, "shop": shop, "link": link]),
-                            createdAt: context.now))
+            return OutboxDraft(toAddress: user.email, toName: user.name, subject: l10n(.resetEmailSubject, ["shop": shop]),
+                               textBody: l10n(.resetEmailBody, ["name": user.firstName, "shop": shop, "link": link]),
+                               createdAt: now)
         }
         return try forgotPasswordPage(&context, sentTo: email)
     }
 
     static func resetPasswordPage(_ context: inout RequestContext, token: String) throws -> Response {
-        guard !token.isEmpty, try context.environment.accounts.passwordResetUser(
-            context.environment.crypto.sha256Hex(token), context.now) != nil else { return try resetFailed(&context) }
+        do { _ = try context.environment.accountService.passwordResetUser(token: token) } catch AccountServiceError.linkNotValid {
+            return try resetFailed(&context)
+        }
         return try page(&context, PageContent(title: context.l10n(.resetTitle), tab: .account,
                                               node: Views.resetPassword(AccountForm(), token: token, l10n: context.l10n)))
     }
@@ -260,30 +237,23 @@ extension ShopApp {
     }
 
     static func resetPasswordSubmit(_ context: inout RequestContext) throws -> Response {
-        let environment = context.environment
-        let token = context.request.formValue("token") ?? ""
-        let tokenHash = environment.crypto.sha256Hex(token)
-        guard !token.isEmpty, let user = try environment.accounts.passwordResetUser(tokenHash, context.now) else {
+        let request = context.request
+        let token = request.formValue("token") ?? ""
+        let user: User
+        do {
+            user = try context.environment.accountService.resetPassword(
+                token: token, password: request.formValue("password") ?? "",
+                confirmation: request.formValue("password_confirmation") ?? "")
+        } catch AccountServiceError.linkNotValid {
             return try resetFailed(&context)
-        }
-        let password = context.request.formValue("password") ?? ""
-        var form = AccountForm()
-        let problems = PasswordRules.problems(password, name: user.name)
-        if !problems.isEmpty { form.errors["password"] = problems.map(context.l10n.message(for:)) }
-        if password != context.request.formValue("password_confirmation") {
-            form.errors["password_confirmation"] = [context.l10n.message(for: .passwordsDoNotMatch)]
-        }
-        guard form.errors.isEmpty else {
+        } catch let problems as PasswordFormErrors {
             return try page(&context, PageContent(title: context.l10n(.resetTitle), tab: .account,
-                                                  node: Views.resetPassword(form, token: token, l10n: context.l10n)),
+                                                  node: Views.resetPassword(AccountForm(problems, context.l10n), token: token,
+                                                                            l10n: context.l10n)),
                             status: .unprocessableContent)
         }
-        guard let updated = try environment.accounts.resetPassword(tokenHash, try environment.crypto.hashPassword(password),
-                                                                   context.now) else {
-            return try resetFailed(&context)
-        }
         context.replaceSession(with: nil)  // every session of the account is gone; start clean
-        try completeSignIn(&context, user: updated, remember: false, welcome: context.l10n(.resetDone))
+        try completeSignIn(&context, user: user, remember: false, welcome: context.l10n(.resetDone))
         return .redirect(to: SiteRoute.account(.show).path)
     }
 
@@ -300,28 +270,30 @@ extension ShopApp {
     }
 
     static func changePassword(_ context: inout RequestContext) throws -> Response {
-        let environment = context.environment
-        guard let user = try context.currentUser(), let session = try context.currentSession(),
-              let credentials = try environment.accounts.credentials(user.email) else {
-            return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
-        }
+        let signIn = SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path
+        guard let user = try context.currentUser(), let session = try context.currentSession() else { return .redirect(to: signIn) }
         let request = context.request
-        let password = request.formValue("password") ?? ""
-        var form = AccountForm()
-        if !environment.crypto.verifyPassword(request.formValue("current_password") ?? "", credentials.passwordHash) {
-            form.errors["current_password"] = [context.l10n.message(for: .passwordWrong)]
+        do {
+            try context.environment.accountService.changePassword(
+                of: user, keeping: session.id, currentPassword: request.formValue("current_password") ?? "",
+                newPassword: request.formValue("password") ?? "", confirmation: request.formValue("password_confirmation") ?? "")
+        } catch AccountServiceError.accountNotFound {
+            return .redirect(to: signIn)
+        } catch let problems as PasswordFormErrors {
+            return try accountPage(&context, AccountForm(problems, context.l10n), status: .unprocessableContent)
         }
-        let problems = PasswordRules.problems(password, name: user.name)
-        if !problems.isEmpty { form.errors["password"] = problems.map(context.l10n.message(for:)) }
-        if password != request.formValue("password_confirmation") {
-            form.errors["password_confirmation"] = [context.l10n.message(for: .passwordsDoNotMatch)]
-        }
-        guard form.errors.isEmpty else { return try accountPage(&context, form, status: .unprocessableContent) }
-        try environment.accounts.changePassword(user.id, try environment.crypto.hashPassword(password), session.id)
         context.setFlash(Flash(kind: .success, text: context.l10n(.accountPasswordChanged)))
         return .redirect(to: SiteRoute.account(.show).path)
     }
 
+}
+
+extension AccountForm {
+    /// A new-password form showing the service's problems next to their fields.
+    init(_ problems: PasswordFormErrors, _ l10n: Localizer) {
+        self.init()
+        for (field, fieldProblems) in problems.byField { errors[field.rawValue] = fieldProblems.map(l10n.message(for:)) }
+    }
 }
 
 /// Minimal JSON for the few answers the storefront gives to its own script (the JSON API has

@@ -44,10 +44,6 @@ struct RequestContext {
     private(set) var sessionEnded = false
     private var preSessionToken: String?
 
-    /// How long sessions last without use.
-    static let persistentLifetime: TimeInterval = 60 * 60 * 24 * 30
-    static let browserSessionLifetime: TimeInterval = 60 * 60 * 12
-
     init(request: Request, environment: AppEnvironment) {
         self.request = request
         self.environment = environment
@@ -64,96 +60,38 @@ struct RequestContext {
 
     // MARK: Session
 
-    /// The visitor's session, if their cookie names one that has not expired. Use slides the
-    /// expiry forward (written at most once an hour).
+    /// The session policy (token format, lifetimes, sliding expiry, guest sessions, sign-in):
+    /// this context only keeps what it decided for this request.
+    var sessionService: SessionService { environment.sessionService }
+
+    /// The visitor's session, if their cookie names one that has not expired (asked of
+    /// `SessionService.resume` once per request; the cookie it asks for is set).
     mutating func currentSession() throws -> Session? {
         if sessionLoaded { return session }
         sessionLoaded = true
-        guard let token = request.cookies[ShopApp.sessionCookie], SessionToken.isWellFormed(token) else { return nil }
-        guard var found = try environment.sessions.find(sessionID(forToken: token)) else {
-            sessionEnded = true
-            return nil
+        let token = request.cookies[ShopApp.sessionCookie]
+        let resumed = try sessionService.resume(token: token)
+        if let cookie = resumed.cookie { setSessionCookie(cookie) }
+        switch resumed {
+        case .none: break
+        case .ended: sessionEnded = true
+        case let .active(found, _):
+            session = found
+            sessionToken = token
         }
-        let now = self.now
-        guard found.expiresAt > now else {
-            sessionEnded = true
-            try environment.sessions.delete(found.id)
-            setCookies.append(cookie(ShopApp.sessionCookie, "", maxAge: 0))
-            return nil
-        }
-        if now.timeIntervalSince(found.lastSeenAt) > 3600 {
-            found.lastSeenAt = now
-            found.expiresAt = now.addingTimeInterval(found.isPersistent ? Self.persistentLifetime : Self.browserSessionLifetime)
-            try environment.sessions.touch(found.id, found.lastSeenAt, found.expiresAt)
-            if found.isPersistent {
-                setCookies.append(cookie(ShopApp.sessionCookie, token, maxAge: Int(Self.persistentLifetime)))
-            }
-        }
-        session = found
-        sessionToken = token
-        return found
+        return session
     }
 
-    /// The store's id of the session whose cookie holds `token`: its SHA-256 (issue #8: a copy
-    /// of the database yields no live session).
-    func sessionID(forToken token: String) -> Session.ID {
-        Session.ID(rawValue: environment.crypto.sha256Hex(token))
-    }
-
-    /// A new session with fresh random secrets, as the store keeps it (hashes only) and as the
-    /// visitor's cookies will hold it (raw). Not stored yet.
-    /// - Parameters:
-    ///   - userID: the account signing in, or nil for a guest.
-    ///   - csrfToken: the token its forms will carry.
-    ///   - persistent: a cookie that outlives the browser (30 days) or not (12 hours on the server).
-    func issueSession(userID: User.ID?, csrfToken: String, persistent: Bool, token: String? = nil) -> IssuedSession {
-        let token = token ?? environment.crypto.sessionToken()
-        let now = self.now
-        let session = Session(id: sessionID(forToken: token), userID: userID,
-                              csrfTokenHash: environment.crypto.sha256Hex(csrfToken), createdAt: now, lastSeenAt: now,
-                              expiresAt: now.addingTimeInterval(persistent ? Self.persistentLifetime : Self.browserSessionLifetime),
-                              isPersistent: persistent)
-        return IssuedSession(session: session, token: token, csrfToken: csrfToken)
-    }
-
-    /// The visitor's session, created as a guest session (and its cookie set) when they have none.
-    /// The new session keeps the visitor's pre-session CSRF token, so forms already on their
-    /// screen stay valid.
-    ///
-    /// The token is derived from the visitor's CSRF cookie when the shop can (see
-    /// `Crypto.guestSessionToken`), so requests a visitor sends at once (a double tap, several
-    /// quick adds before the first answer) all create or join the same session and set the same
-    /// cookie. A request joins an existing session only while it is a fresh guest session
-    /// (``guestSessionJoinWindow``), so a planted CSRF cookie cannot be used later to enter
-    /// someone's session.
+    /// The visitor's session, created as a guest session (and its cookie set) when they have none
+    /// (`SessionService.startGuestSession`: the new session keeps the visitor's pre-session CSRF
+    /// token, and a visitor's simultaneous first requests share one session).
     mutating func sessionCreatingIfNeeded() throws -> Session {
         if let existing = try currentSession() { return existing }
         let csrf = csrfToken()
-        let derived = request.cookies[ShopApp.csrfCookie] == csrf ? environment.crypto.guestSessionToken?(csrf) : nil
-        var issued = issueSession(userID: nil, csrfToken: csrf, persistent: true, token: derived)
-        do {
-            try environment.sessions.create(issued.session)
-        } catch SessionStoreError.sessionAlreadyExists {
-            // A simultaneous request of this visitor created it a moment ago: join it.
-            guard let joined = try environment.sessions.find(issued.session.id), joined.userID == nil,
-                  now.timeIntervalSince(joined.createdAt) <= Self.guestSessionJoinWindow else {
-                issued = issueSession(userID: nil, csrfToken: csrf, persistent: true)
-                try environment.sessions.create(issued.session)
-                return try adopt(issued)
-            }
-            issued = IssuedSession(session: joined, token: issued.token, csrfToken: csrf)
-        }
-        return try adopt(issued)
-    }
-
-    /// How long after a guest session is created a request with the same CSRF cookie may join
-    /// it (the window of simultaneous first requests).
-    static let guestSessionJoinWindow: TimeInterval = 30
-
-    private mutating func adopt(_ issued: IssuedSession) throws -> Session {
+        let issued = try sessionService.startGuestSession(csrfToken: csrf, csrfCookie: request.cookies[ShopApp.csrfCookie])
         session = issued.session
         sessionToken = issued.token
-        setCookies.append(cookie(ShopApp.sessionCookie, issued.token, maxAge: Int(Self.persistentLifetime)))
+        setSessionCookie(issued.cookie)
         return issued.session
     }
 
@@ -171,10 +109,18 @@ struct RequestContext {
         loadedQuote = nil
         loadedFavorites = nil
         if let issued {
-            setCookies.append(cookie(ShopApp.sessionCookie, issued.token, maxAge: issued.session.isPersistent ? Int(Self.persistentLifetime) : nil))
-            setCookies.append(cookie(ShopApp.csrfCookie, issued.csrfToken, maxAge: Int(Self.persistentLifetime)))
+            setSessionCookie(issued.cookie)
+            setCookies.append(cookie(ShopApp.csrfCookie, issued.csrfToken, maxAge: Int(SessionService.persistentLifetime)))
         } else {
-            setCookies.append(cookie(ShopApp.sessionCookie, "", maxAge: 0))
+            setSessionCookie(.delete)
+        }
+    }
+
+    /// Writes what the session service decided for the session cookie.
+    private mutating func setSessionCookie(_ sessionCookie: SessionCookie) {
+        switch sessionCookie {
+        case let .set(value, maxAge): setCookies.append(cookie(ShopApp.sessionCookie, value, maxAge: maxAge))
+        case .delete: setCookies.append(cookie(ShopApp.sessionCookie, "", maxAge: 0))
         }
     }
 
@@ -212,13 +158,13 @@ struct RequestContext {
                 } catch {
                     environment.log("error request_id=\(request.id) renewing the CSRF token: \(error)")
                 }
-                setCookies.append(self.cookie(ShopApp.csrfCookie, token, maxAge: Int(Self.persistentLifetime)))
+                setCookies.append(self.cookie(ShopApp.csrfCookie, token, maxAge: Int(SessionService.persistentLifetime)))
             }
         } else if let cookie, cookie.count >= 32, cookie.count <= 128 {
             token = cookie
         } else {
             token = crypto.randomToken()
-            setCookies.append(self.cookie(ShopApp.csrfCookie, token, maxAge: Int(Self.persistentLifetime)))
+            setCookies.append(self.cookie(ShopApp.csrfCookie, token, maxAge: Int(SessionService.persistentLifetime)))
         }
         formToken = token
         return token
@@ -374,24 +320,6 @@ struct RequestContext {
                                  stylesheetHref: environment.assets.stylesheetPath,
                                  scriptHref: environment.assets.scriptPath, localizer: l10n)
         return .html(Views.error(kind, layout: layout), status: status)
-    }
-}
-
-/// A session just made: the value the store keeps (hashes only) and the raw secrets the
-/// visitor's cookies carry.
-struct IssuedSession {
-    var session: Session
-    /// The session cookie's value; the store knows only its SHA-256 (`session.id`).
-    var token: String
-    /// The CSRF token the session's forms carry; the store knows only its SHA-256.
-    var csrfToken: String
-}
-
-/// Session tokens as they appear in cookies.
-enum SessionToken {
-    /// 32 lower-case hex digits.
-    static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 32 && token.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
 

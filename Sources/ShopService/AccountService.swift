@@ -1,0 +1,206 @@
+public import Foundation
+public import ShopCore
+public import ShopStore
+
+/// Why an account operation was refused (the front door maps each case to its page).
+public enum AccountServiceError: Error, Hashable, Sendable {
+    /// Another account has this email.
+    case emailTaken
+    /// The emailed link is unknown, already used, expired or for something else.
+    case linkNotValid
+    /// The account is gone (deleted while its session lived).
+    case accountNotFound
+}
+
+/// Every problem of a new-password form (reset or change), by field.
+public struct PasswordFormErrors: Error, Hashable, Sendable {
+    /// A field of the form; the raw value is the form field's name.
+    public enum Field: String, Hashable, Sendable, CaseIterable {
+        case currentPassword = "current_password"
+        case password
+        case passwordConfirmation = "password_confirmation"
+    }
+
+    /// Problems by field; fields without problems are absent.
+    public var byField: [Field: [AccountFieldError]]
+
+    /// Creates the error.
+    public init(byField: [Field: [AccountFieldError]]) { self.byField = byField }
+}
+
+/// Accounts: registration, sign-in credentials, email verification, password reset and change
+/// — the rules for tokens (256 random bits, stored as SHA-256 only, single use, expiring),
+/// passwords (`PasswordRules`, argon2id, rehashed on sign-in when the settings grew) and what a
+/// password change ends (every other session).
+///
+/// Emails are composed by the front door (they are localized there) and handed in as closures
+/// given the raw token; the service queues them in the store's transaction. Throttles stay with
+/// the front door, which counts an attempt before calling.
+///
+/// ```swift
+/// let accounts = AccountService(accounts: store, crypto: crypto, now: Date.init, dummyPasswordHash: dummy)
+/// guard let user = try accounts.authenticate(email: email, password: password) else { return wrongPassword }
+/// ```
+public struct AccountService: Sendable {
+    /// Accounts, tokens and the outbox.
+    public var accounts: AccountStore
+    /// Password hashing, tokens and SHA-256.
+    public var crypto: Crypto
+    /// The current time.
+    public var now: @Sendable () -> Date
+    /// A hash of no one's password, checked when a sign-in names an unknown email so that the
+    /// answer takes as long as for a real account (made once, at start: hashing is slow).
+    public var dummyPasswordHash: String
+
+    /// How long an emailed confirmation link works: 24 hours.
+    public static let verificationLifetime: TimeInterval = 60 * 60 * 24
+    /// How long a password-reset link works: 1 hour.
+    public static let resetLifetime: TimeInterval = 60 * 60
+
+    /// Creates the service from its clients.
+    public init(accounts: AccountStore, crypto: Crypto, now: @escaping @Sendable () -> Date, dummyPasswordHash: String) {
+        self.accounts = accounts
+        self.crypto = crypto
+        self.now = now
+        self.dummyPasswordHash = dummyPasswordHash
+    }
+
+    // MARK: Registration and sign-in
+
+    /// Creates the account, its email-verification token and the queued verification email, in
+    /// one store transaction.
+    /// - Parameters:
+    ///   - registration: the checked form (`Registration.validate`).
+    ///   - verificationEmail: the email carrying the raw token's link.
+    /// - Returns: the new account.
+    /// - Throws: `AccountServiceError.emailTaken`, or a store or hashing error.
+    public func register(_ registration: Registration, verificationEmail: (_ token: String) -> OutboxDraft) throws -> User {
+        let token = crypto.randomToken()
+        do {
+            return try accounts.register(
+                NewAccount(email: registration.email, name: registration.name,
+                           passwordHash: try crypto.hashPassword(registration.password), createdAt: now()),
+                tokenDraft(.emailVerification, token: token), verificationEmail(token))
+        } catch AccountStoreError.emailTaken {
+            throw AccountServiceError.emailTaken
+        }
+    }
+
+    /// The account whose email and password these are, or nil. An unknown email is checked
+    /// against a dummy hash, so the answer takes as long either way; a hash made with weaker
+    /// settings than today's is replaced with a new one of the same password.
+    /// - Parameters:
+    ///   - email: the normalized email (nil when what was typed is not an email).
+    ///   - password: the password as typed.
+    /// - Throws: a store error.
+    public func authenticate(email: String?, password: String) throws -> User? {
+        guard let credentials = try email.flatMap({ try accounts.credentials($0) }) else {
+            _ = crypto.verifyPassword(password, dummyPasswordHash)
+            return nil
+        }
+        guard crypto.verifyPassword(password, credentials.passwordHash) else { return nil }
+        if crypto.passwordNeedsRehash(credentials.passwordHash), let rehashed = try? crypto.hashPassword(password) {
+            _ = try accounts.rehashPassword(credentials.user.id, credentials.passwordHash, rehashed)
+        }
+        return credentials.user
+    }
+
+    // MARK: Email verification
+
+    /// Sends the verification email again with a new link (earlier links stop working); nothing
+    /// for an account already verified.
+    /// - Returns: whether an email was queued.
+    /// - Throws: `AccountStoreError.userNotFound`, or a store error.
+    @discardableResult
+    public func resendVerification(to user: User, email: (_ token: String) -> OutboxDraft) throws -> Bool {
+        guard !user.isVerified else { return false }
+        let token = crypto.randomToken()
+        try accounts.issueToken(user.id, tokenDraft(.emailVerification, token: token), email(token))
+        return true
+    }
+
+    /// Uses an emailed verification link's token.
+    /// - Returns: the account, now verified.
+    /// - Throws: `AccountServiceError.linkNotValid`, or a store error.
+    public func verifyEmail(token: String) throws -> User {
+        guard !token.isEmpty, let user = try accounts.verifyEmail(crypto.sha256Hex(token), now()) else {
+            throw AccountServiceError.linkNotValid
+        }
+        return user
+    }
+
+    // MARK: Password reset and change
+
+    /// Emails a password-reset link when `email` has an account, and does nothing otherwise —
+    /// the caller answers the same either way.
+    /// - Parameters:
+    ///   - email: the normalized email.
+    ///   - message: the email for the account, carrying the raw token's link.
+    /// - Throws: a store error.
+    public func requestPasswordReset(email: String, message: (_ user: User, _ token: String) -> OutboxDraft) throws {
+        guard let user = try accounts.credentials(email)?.user else { return }
+        let token = crypto.randomToken()
+        try accounts.issueToken(user.id, tokenDraft(.passwordReset, token: token), message(user, token))
+    }
+
+    /// The account a password-reset link is for, without using it (to show the form).
+    /// - Throws: `AccountServiceError.linkNotValid`, or a store error.
+    public func passwordResetUser(token: String) throws -> User {
+        guard !token.isEmpty, let user = try accounts.passwordResetUser(crypto.sha256Hex(token), now()) else {
+            throw AccountServiceError.linkNotValid
+        }
+        return user
+    }
+
+    /// Sets a new password through a reset link, using the link and ending every session of the
+    /// account in one store transaction.
+    /// - Returns: the account (the caller signs the visitor in afresh).
+    /// - Throws: `AccountServiceError.linkNotValid`, `PasswordFormErrors` (nothing changed), or a
+    ///   store or hashing error.
+    public func resetPassword(token: String, password: String, confirmation: String) throws -> User {
+        let user = try passwordResetUser(token: token)
+        try Self.check(newPassword: password, confirmation: confirmation, name: user.name, problems: [:])
+        guard let updated = try accounts.resetPassword(crypto.sha256Hex(token), try crypto.hashPassword(password), now()) else {
+            throw AccountServiceError.linkNotValid
+        }
+        return updated
+    }
+
+    /// Changes a signed-in shopper's password after checking the current one, and signs out
+    /// every other session of the account.
+    /// - Parameters:
+    ///   - user: the signed-in account.
+    ///   - keeping: the session making the change (it stays signed in).
+    /// - Throws: `PasswordFormErrors` (nothing changed), `AccountServiceError.accountNotFound`,
+    ///   or a store or hashing error.
+    public func changePassword(of user: User, keeping: Session.ID, currentPassword: String, newPassword: String,
+                               confirmation: String) throws {
+        guard let credentials = try accounts.credentials(user.email) else { throw AccountServiceError.accountNotFound }
+        let current: [PasswordFormErrors.Field: [AccountFieldError]] =
+            crypto.verifyPassword(currentPassword, credentials.passwordHash) ? [:] : [.currentPassword: [.passwordWrong]]
+        try Self.check(newPassword: newPassword, confirmation: confirmation, name: user.name, problems: current)
+        try accounts.changePassword(user.id, try crypto.hashPassword(newPassword), keeping)
+    }
+
+    // MARK: Rules
+
+    /// Throws every problem of a new password (`PasswordRules`, the confirmation) with `problems`
+    /// already found, or nothing when there are none.
+    private static func check(newPassword: String, confirmation: String, name: String,
+                              problems: [PasswordFormErrors.Field: [AccountFieldError]]) throws(PasswordFormErrors) {
+        var problems = problems
+        let rules = PasswordRules.problems(newPassword, name: name)
+        if !rules.isEmpty { problems[.password] = rules }
+        if newPassword != confirmation { problems[.passwordConfirmation] = [.passwordsDoNotMatch] }
+        guard problems.isEmpty else { throw PasswordFormErrors(byField: problems) }
+    }
+
+    /// A single-use token for the store: only its SHA-256, with its purpose's expiry.
+    private func tokenDraft(_ purpose: TokenPurpose, token: String) -> TokenDraft {
+        let lifetime = switch purpose {
+        case .emailVerification: Self.verificationLifetime
+        case .passwordReset: Self.resetLifetime
+        }
+        return TokenDraft(purpose: purpose, tokenHash: crypto.sha256Hex(token), expiresAt: now().addingTimeInterval(lifetime))
+    }
+}
