@@ -57,6 +57,15 @@ public struct LocalMedia: Sendable {
         self.maximumBytes = maximumBytes
     }
 
+    /// A reader that reads no file: for a catalog that arrives without a folder of its own (an
+    /// upload), where every local image is refused with `LocalMediaError.noLocalFiles`.
+    public static let none = LocalMedia(resolvedRoots: [], maximumBytes: defaultMaximumBytes)
+
+    private init(resolvedRoots: [String], maximumBytes: Int) {
+        roots = resolvedRoots
+        self.maximumBytes = maximumBytes
+    }
+
     /// `true` when `url` names a local file: not `http(s)://`, protocol-relative `//…`,
     /// `data:`, or a path this site serves (`/static/…`, `/media/…`).
     public static func isLocal(_ url: String) -> Bool {
@@ -111,6 +120,7 @@ public struct LocalMedia: Sendable {
 
     /// The real path of the file `reference` names, inside a root.
     private func resolve(_ reference: String) throws(LocalMediaError) -> String {
+        guard !roots.isEmpty else { throw .noLocalFiles(reference) }
         let path = try Self.path(of: reference)
         var escaped: String?
         for root in roots {
@@ -190,6 +200,8 @@ public struct LocalImage: Hashable, Sendable {
 public enum LocalMediaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A root folder (the catalog's folder or `--media-root`) does not exist or is not a folder.
     case rootNotFound(String)
+    /// This import reads no local files (`LocalMedia.none`: the catalog came without a folder).
+    case noLocalFiles(String)
     /// No root holds the file.
     case notFound(reference: String, roots: [String])
     /// The path, once `..` and links are resolved, lies outside every root.
@@ -210,6 +222,9 @@ public enum LocalMediaError: Error, Hashable, Sendable, CustomStringConvertible 
         switch self {
         case let .rootNotFound(path):
             "“\(path)” is not a folder"
+        case let .noLocalFiles(reference):
+            "image “\(reference)” is a local file, and this import reads no local files; "
+                + "give the image as an https:// URL"
         case let .notFound(reference, roots):
             "image file “\(reference)” not found (looked in \(roots.joined(separator: ", ")))"
         case let .outsideRoots(reference, resolved, roots):

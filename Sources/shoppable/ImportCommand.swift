@@ -1,11 +1,12 @@
 import Foundation
 import ShopCore
-import ShopWeb
 import ShopImport
+import ShopService
 import ShopStore
 import ShopStoreSQLite
 
-/// `shoppable import FILE`: read a catalog file, check it whole, then write it in one transaction.
+/// `shoppable import FILE`: parses the options, hands the file to `CatalogImportService` (read,
+/// check whole, copy local images, upsert in one transaction) and prints its report.
 enum ImportCommand {
     static func run(_ options: Options) throws {
         guard options.arguments.count == 2 else { throw UsageError("import needs exactly one FILE") }
@@ -20,43 +21,48 @@ enum ImportCommand {
             }
             format = chosen
         }
-        let importer = CatalogImporter(currency: try options.currency())
+        let currency = try options.currency()
+        let dryRun = options.has("dry-run")
+        let databasePath = try options.database
+        let localMedia = try localMedia(options, catalogPath: path)
+        let media = MediaLibrary.directory(try mediaDirectory(options))
+        // A dry run writes nothing, not even a new database file: an empty in-memory database
+        // stands in for the shop's (the service does not touch it on a dry run).
+        let database = dryRun ? try SQLiteDatabase.open(path: ":memory:", poolSize: 1) : try openDatabase(options, poolSize: 1)
+        defer { database.close() }
+        let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency)
+
         let fileName = (path as NSString).lastPathComponent
         let showProgress = data.count > 1_000_000 && isatty(STDERR_FILENO) == 1
-        var result = try importer.read(data, fileName: fileName, format: format) { done, total in
-            if showProgress { FileHandle.standardError.write(Data("\rreading \(done)/\(total) records…".utf8)) }
-        }
+        let report = try service.importCatalog(data, fileName: fileName, format: format, options: .init(
+            dryRun: dryRun, localMedia: localMedia,
+            progress: { done, total in
+                if showProgress { FileHandle.standardError.write(Data("\rreading \(done)/\(total) records…".utf8)) }
+            }))
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        print("\(fileName): \(result.format.rawValue), \(result.products.count) products, \(result.variantCount) variants, \(result.imageCount) images")
-        if result.products.isEmpty { print("  warning: the file has no products (only a header, or an empty list)") }
-        for warning in result.warnings { print("  warning: \(warning.description)") }
-        for skipped in result.skipped { print("  skipped: \(skipped.description)") }
+        print(describe(report, database: databasePath))
+    }
 
-        let localImages = LocalImages(media: try localMedia(options, catalogPath: path),
-                                      mediaDirectory: try mediaDirectory(options), fileName: fileName)
-        try localImages.media.check(result, file: fileName)
-        if options.has("dry-run") {
-            print("dry run: the file is valid; nothing written")
-            return
+    /// The report as the merchant reads it: what the file holds, its caveats, what changed.
+    static func describe(_ report: CatalogImportReport, database: String) -> String {
+        var lines = ["\(report.fileName): \(report.format.rawValue), \(report.productCount) products, "
+            + "\(report.variantCount) variants, \(report.imageCount) images"]
+        if report.productCount == 0 { lines.append("  warning: the file has no products (only a header, or an empty list)") }
+        lines += report.warnings.map { "  warning: \($0.description)" }
+        lines += report.skipped.map { "  skipped: \($0.description)" }
+        guard let changes = report.changes else {
+            lines.append("dry run: the file is valid; nothing written")
+            return lines.joined(separator: "\n")
         }
-        result.products = try result.products.map { try localImages.rewrite($0, of: result) }
-
-        let database = try openDatabase(options, poolSize: 1)
-        defer { database.close() }
-        let summary: CatalogUpsertResult
-        do {
-            summary = try CatalogStore.sqlite(database, currency: try options.currency()).upsert(result.products)
-        } catch let error as CatalogStoreError {
-            throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")
-        }
-        print("""
-        imported into \(try options.database):
-          products   \(summary.productsCreated) created, \(summary.productsUpdated) updated
-          variants   \(summary.variantsCreated) created, \(summary.variantsUpdated) updated
-          images     \(summary.imagesStored) stored (\(localImages.copied) copied from local files)
-          categories \(summary.categoriesCreated) created
-          skipped    \(result.skipped.count) rows
+        lines.append("""
+        imported into \(database):
+          products   \(changes.productsCreated) created, \(changes.productsUpdated) updated
+          variants   \(changes.variantsCreated) created, \(changes.variantsUpdated) updated
+          images     \(changes.imagesStored) stored (\(report.imagesCopied) copied from local files)
+          categories \(changes.categoriesCreated) created
+          skipped    \(report.skipped.count) rows
         """)
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -68,41 +74,5 @@ private func localMedia(_ options: Options, catalogPath: String) throws -> Local
         return try LocalMedia(roots: roots)
     } catch {
         throw UsageError("--media-root: \(error.description)")
-    }
-}
-
-/// Copies the local images of drafts (read and checked by `LocalMedia`) into the media folder
-/// as `<content hash>.<format extension>`, served from `/media/…`.
-final class LocalImages {
-    let media: LocalMedia
-    let mediaDirectory: URL
-    let fileName: String
-    private(set) var copied = 0
-
-    init(media: LocalMedia, mediaDirectory: URL, fileName: String) {
-        self.media = media
-        self.mediaDirectory = mediaDirectory
-        self.fileName = fileName
-    }
-
-    /// Copies the product's local images into the media folder and points the draft at them;
-    /// protocol-relative URLs (`//cdn…`) become `https:`.
-    func rewrite(_ product: ProductDraft, of result: ImportResult) throws -> ProductDraft {
-        var product = product
-        let line = product.sourceLine
-        product.images = try product.images.map { image in
-            if image.url.hasPrefix("//") { return ProductImage(url: "https:" + image.url, altText: image.altText) }
-            guard LocalMedia.isLocal(image.url) else { return image }
-            let file = try media.load(image.url, in: result, file: fileName, line: line)
-            let name = Assets.contentHash(of: file.bytes) + "." + file.format.fileExtension
-            try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
-            let target = mediaDirectory.appendingPathComponent(name)
-            if !FileManager.default.fileExists(atPath: target.path) {
-                try Data(file.bytes).write(to: target, options: .atomic)
-                copied += 1
-            }
-            return ProductImage(url: "/media/\(name)", altText: image.altText)
-        }
-        return product
     }
 }

@@ -32,7 +32,7 @@ enum Serve {
         defer { database.close() }
         let catalog = CatalogStore.sqlite(database, currency: currency)
         if !options.has("no-demo"), try catalog.productCount() == 0 {
-            try DemoCatalog.load(into: catalog, currency: currency)
+            try DemoCatalog.load(into: catalog, media: .directory(try mediaDirectory(options)), currency: currency)
         }
         if !options.has("no-demo") {
             try DemoCatalog.loadCampaigns(into: CampaignStore.sqlite(database), catalog: catalog, currency: currency)
@@ -88,15 +88,15 @@ enum Serve {
 
 /// The built-in demo catalog (`DemoCatalog/catalog.json`, shoppable-json format).
 enum DemoCatalog {
-    static func load(into catalog: CatalogStore, currency: Currency) throws {
+    static func load(into catalog: CatalogStore, media: MediaLibrary, currency: Currency) throws {
         guard let url = Bundle.module.url(forResource: "catalog", withExtension: "json", subdirectory: "DemoCatalog"),
               let data = FileManager.default.contents(atPath: url.path) else {
             printLine("shoppable: demo catalog not found in the app bundle; starting with an empty shop")
             return
         }
-        let result = try CatalogImporter(currency: currency).read(data, fileName: "demo catalog", format: .shoppableJSON)
-        let summary = try catalog.upsert(result.products)
-        printLine("shoppable: loaded the demo catalog (\(summary.productsCreated) products)")
+        let report = try CatalogImportService(catalog: catalog, media: media, currency: currency)
+            .importCatalog(data, fileName: "demo catalog", format: .shoppableJSON)
+        printLine("shoppable: loaded the demo catalog (\(report.changes?.productsCreated ?? 0) products)")
     }
 }
 

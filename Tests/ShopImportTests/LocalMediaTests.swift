@@ -190,6 +190,15 @@ struct LocalMediaTests {
         #expect(try folders.media().check(result, file: "catalog.csv") == 2)
     }
 
+    @Test func noneReadsNoFileAtAll() throws {
+        let folders = try MediaFolders()
+        defer { folders.remove() }
+        for reference in ["images/chair.png", folders.expand("{catalog}/images/chair.png"),
+                          "file://" + folders.expand("{catalog}/images/chair.png")] {
+            #expect(throws: LocalMediaError.noLocalFiles(reference)) { try LocalMedia.none.load(reference) }
+        }
+    }
+
     @Test func aMissingMediaRootIsRefused() throws {
         let folders = try MediaFolders()
         defer { folders.remove() }

@@ -1,4 +1,5 @@
 public import Foundation
+import ShopCore
 
 /// Static files shipped in `Sources/ShopWeb/Public` (stylesheet, script, demo images), loaded
 /// once at start and served from memory.
@@ -84,17 +85,6 @@ public struct Assets: Sendable {
         }
     }
 
-    /// A strong ETag: the quoted `contentHash(of:)` of `bytes`.
-    public static func etag(for bytes: [UInt8]) -> String { "\"\(contentHash(of: bytes))\"" }
-
-    /// The FNV-1a 64-bit hash of `bytes` in lower-case hex: names a content (ETags, versioned
-    /// URLs, imported media files). Not a security hash.
-    public static func contentHash(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
-    }
+    /// A strong ETag: the quoted `ContentHash` of `bytes` (the same name imported media files get).
+    public static func etag(for bytes: [UInt8]) -> String { "\"\(ContentHash(of: bytes).hex)\"" }
 }

@@ -21,6 +21,7 @@
 
 import Foundation
 import HTTPServer
+import ShopCore
 import ShopTestSupport
 import Testing
 
@@ -145,12 +146,7 @@ enum ResponseSnapshot {
 
     /// A hash to tell contents apart (not for security).
     static func fnv1a64(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
+        let digits = ContentHash(of: bytes).hex
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 

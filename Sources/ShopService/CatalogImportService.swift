@@ -1,0 +1,130 @@
+public import Foundation
+public import ShopCore
+public import ShopImport
+public import ShopStore
+
+/// Imports a merchant's catalog file into the shop: read it whole → check every local image →
+/// copy those images into the media library → upsert every product in one transaction.
+///
+/// All or nothing for the catalog: a bad record or a refused image throws an `ImportError` naming
+/// the file, line and column before anything is written. Images are copied before the upsert;
+/// they are named by their content, so a copy left by an import that then fails is harmless (the
+/// next import finds it and does not copy it again), and the catalog never points at an image
+/// that is not there.
+///
+/// The CLI (`shoppable import`) calls it with a file's bytes; the API and back office will call
+/// it with an upload's.
+///
+/// ```swift
+/// let service = CatalogImportService(catalog: .sqlite(database, currency: .usd),
+///                                    media: .directory(mediaFolder), currency: .usd)
+/// let report = try service.importCatalog(data, fileName: "products.csv",
+///                                        options: .init(localMedia: try LocalMedia(roots: [catalogFolder])))
+/// print(report.changes?.productsCreated ?? 0, report.imagesCopied)
+/// ```
+public struct CatalogImportService: Sendable {
+    /// The catalog the products are upserted into.
+    public var catalog: CatalogStore
+    /// Where local images are copied.
+    public var media: MediaLibrary
+    /// The shop currency: every price in a file is read as an amount in it (no conversion).
+    public var currency: Currency
+    /// The current time, for scheduled sale prices (WooCommerce).
+    public var now: @Sendable () -> Date
+
+    /// Creates the service from the clients it needs.
+    /// - Parameters:
+    ///   - catalog: the catalog store to upsert into.
+    ///   - media: where local images are copied.
+    ///   - currency: the shop currency.
+    ///   - now: the clock.
+    public init(catalog: CatalogStore, media: MediaLibrary, currency: Currency,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.catalog = catalog
+        self.media = media
+        self.currency = currency
+        self.now = now
+    }
+
+    /// How one import runs.
+    public struct Options {
+        /// Read and check everything (local images included), then stop: nothing is copied or written.
+        public var dryRun: Bool
+        /// The folders local images may be read from (the catalog file's folder, a media root);
+        /// `.none` refuses every local image (an upload has no folder).
+        public var localMedia: LocalMedia
+        /// Called with (records done, records total) while the file is read.
+        public var progress: ((_ done: Int, _ total: Int) -> Void)?
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - dryRun: check only, write nothing.
+        ///   - localMedia: where local images may be read from.
+        ///   - progress: reading progress.
+        public init(dryRun: Bool = false, localMedia: LocalMedia = .none,
+                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil) {
+            self.dryRun = dryRun
+            self.localMedia = localMedia
+            self.progress = progress
+        }
+    }
+
+    /// Imports a catalog file.
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - fileName: the file's name, used in messages only (e.g. `"products.csv"`).
+    ///   - format: the file's format, or nil to detect it from the content.
+    ///   - options: dry run, local image folders, progress.
+    /// - Returns: what was read and, unless it was a dry run, what changed.
+    /// - Throws: `ImportError` naming the file, line and column for a bad record, a refused
+    ///   image or a draft the store refuses — then the catalog is unchanged; the media library's
+    ///   or the store's own error when writing fails (the catalog is unchanged then too).
+    public func importCatalog(_ data: Data, fileName: String, format: CatalogFormat? = nil,
+                              options: Options = Options()) throws -> CatalogImportReport {
+        let importer = CatalogImporter(currency: currency, now: now())
+        let result = try importer.read(data, fileName: fileName, format: format, progress: options.progress)
+        let localImageCount = try options.localMedia.check(result, file: fileName)
+        var report = CatalogImportReport(fileName: fileName, result: result, localImageCount: localImageCount)
+        if options.dryRun { return report }
+
+        let copies = try copyLocalImages(of: result, from: options.localMedia, fileName: fileName)
+        report.imagesCopied = copies.written
+        let products = result.products.map { Self.pointingAtCopies($0, copies.paths) }
+        do {
+            report.changes = try catalog.upsert(products)
+        } catch let error as CatalogStoreError {
+            throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")
+        }
+        return report
+    }
+
+    /// Copies each distinct local image of `result` into the media library once.
+    /// - Returns: each local image URL's `/media/…` path, and how many files were new.
+    private func copyLocalImages(of result: ImportResult, from localMedia: LocalMedia,
+                                 fileName: String) throws -> (paths: [String: String], written: Int) {
+        var paths: [String: String] = [:]
+        var written = 0
+        for product in result.products {
+            for image in product.images where LocalMedia.isLocal(image.url) && paths[image.url] == nil {
+                // Read again, not kept from the check: a catalog may name thousands of images.
+                let file = try localMedia.load(image.url, in: result, file: fileName, line: product.sourceLine)
+                let name = MediaLibrary.fileName(for: file.bytes, extension: file.format.fileExtension)
+                if try media.store(name, file.bytes) { written += 1 }
+                paths[image.url] = MediaLibrary.url(of: name)
+            }
+        }
+        return (paths, written)
+    }
+
+    /// `product` with its local images pointing at their copies, and protocol-relative URLs
+    /// (`//cdn…`) made `https:`.
+    private static func pointingAtCopies(_ product: ProductDraft, _ paths: [String: String]) -> ProductDraft {
+        var product = product
+        product.images = product.images.map { image in
+            if image.url.hasPrefix("//") { return ProductImage(url: "https:" + image.url, altText: image.altText) }
+            guard let path = paths[image.url] else { return image }
+            return ProductImage(url: path, altText: image.altText)
+        }
+        return product
+    }
+}

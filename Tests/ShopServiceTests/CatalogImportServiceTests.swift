@@ -1,0 +1,200 @@
+import Foundation
+import ShopCore
+import ShopImport
+import ShopService
+import ShopStore
+import ShopStoreSQLite
+import Testing
+
+/// One import's world: a catalog store on a private SQLite `:memory:` database, a catalog folder
+/// holding image files, and an empty media folder (not created until something is copied), all
+/// in a fresh temporary folder.
+private final class ImportBench {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("shoppable-import-\(UUID().uuidString)")
+    let database: SQLiteDatabase
+    let catalog: CatalogStore
+    let service: CatalogImportService
+    var catalogFolder: URL { base.appendingPathComponent("catalog") }
+    var mediaFolder: URL { base.appendingPathComponent("media") }
+
+    /// A tiny valid PNG (an 8×8 image), for the content sniffing.
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x00, 0x08, 0x00, 0x00, 0x00, 0x08, 0x08, 0x02, 0x00, 0x00, 0x00, 0x4B, 0x6D, 0x29, 0xDC,
+    ]
+
+    init() throws {
+        let database = try SQLiteDatabase.open(path: ":memory:", poolSize: 1)
+        let catalog = CatalogStore.sqlite(database, currency: .usd)
+        self.database = database
+        self.catalog = catalog
+        service = CatalogImportService(catalog: catalog, media: .directory(base.appendingPathComponent("media")),
+                                       currency: .usd, now: { Date(timeIntervalSince1970: 1_750_000_000) })
+        try FileManager.default.createDirectory(at: catalogFolder.appendingPathComponent("images"),
+                                                withIntermediateDirectories: true)
+    }
+
+    deinit {
+        database.close()
+        try? FileManager.default.removeItem(at: base)
+    }
+
+    /// Writes `bytes` to `images/<name>` in the catalog folder.
+    func addImage(_ name: String, _ bytes: [UInt8] = ImportBench.png) throws {
+        try Data(bytes).write(to: catalogFolder.appendingPathComponent("images").appendingPathComponent(name))
+    }
+
+    /// Local images may come from the catalog folder, as for `shoppable import catalog/FILE`.
+    var fromCatalogFolder: LocalMedia { get throws { try LocalMedia(roots: [catalogFolder]) } }
+
+    /// The names of the files in the media folder, sorted; empty when it does not exist.
+    func mediaFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: mediaFolder.path)) ?? []).sorted()
+    }
+
+    /// Every product in the store, published or not.
+    func productCount() throws -> Int { try catalog.productCount() }
+}
+
+/// A shoppable-json catalog (docs/IMPORT.md) of one product per `(title, image URLs)`, each with
+/// a Small and a Large variant. Product n (from 0) starts on line 2 + 2n, its images with it.
+private func shoppableJSON(_ products: [(title: String, images: [String])], smallPrice: String = "38.00") -> Data {
+    let items = products.map { product in
+        let images = product.images.map { "{\"url\": \"\($0)\"}" }.joined(separator: ", ")
+        return "{\"title\": \"\(product.title)\", \"images\": [\(images)], \"options\": [\"Size\"],\n"
+            + " \"variants\": [{\"sku\": \"\(product.title)-S\", \"options\": [\"Small\"], \"price\": \"\(smallPrice)\"},"
+            + " {\"sku\": \"\(product.title)-L\", \"options\": [\"Large\"], \"price\": \"54.00\", \"stock\": 3}]}"
+    }
+    return Data("{\"format\": \"shoppable-catalog\", \"version\": 1, \"products\": [\n\(items.joined(separator: ",\n"))\n]}".utf8)
+}
+
+/// A Shopify product CSV: a cap in two colours and a mug.
+private let shopifyCSV = Data("""
+    Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price,Image Src
+    cap,Cap,Color,Red,CAP-RED,10.00,https://cdn.example.com/cap.png
+    cap,,,Blue,CAP-BLUE,11.00,
+    mug,Mug,Title,Default Title,MUG-1,8.50,//cdn.example.com/mug.png
+
+    """.utf8)
+
+@Suite("Catalog import service: read, check whole, copy media, upsert in one transaction")
+struct CatalogImportServiceTests {
+    @Test func csvImportCreatesProductsAndReportsWhatItRead() throws {
+        let bench = try ImportBench()
+        let report = try bench.service.importCatalog(shopifyCSV, fileName: "products.csv")
+
+        #expect(report.fileName == "products.csv")
+        #expect(report.format == .shopifyCSV)
+        #expect((report.productCount, report.variantCount, report.imageCount) == (2, 3, 2))
+        #expect(report.changes?.productsCreated == 2 && report.changes?.productsUpdated == 0)
+        #expect(report.changes?.variantsCreated == 3)
+        #expect(!report.isDryRun)
+        let cap = try #require(try bench.catalog.productByHandle("cap"))
+        #expect(cap.variants.map(\.price.minorUnits).sorted() == [10_00, 11_00])
+        let mug = try #require(try bench.catalog.productByHandle("mug"))
+        #expect(mug.images.map(\.url) == ["https://cdn.example.com/mug.png"])  // protocol-relative made https
+    }
+
+    @Test func jsonReimportUpdatesTheSameProductsAndVariants() throws {
+        let bench = try ImportBench()
+        let first = try bench.service.importCatalog(shoppableJSON([("Board", []), ("Tray", [])]), fileName: "catalog.json")
+        #expect(first.format == .shoppableJSON)
+        #expect(first.changes?.productsCreated == 2)
+        let before = try #require(try bench.catalog.productByHandle("board"))
+
+        let again = try bench.service.importCatalog(shoppableJSON([("Board", []), ("Tray", [])], smallPrice: "35.00"),
+                                                    fileName: "catalog.json")
+        #expect(again.changes?.productsCreated == 0 && again.changes?.productsUpdated == 2)
+        #expect(again.changes?.variantsCreated == 0 && again.changes?.variantsUpdated == 4)
+        let after = try #require(try bench.catalog.productByHandle("board"))
+        #expect(after.variants.map(\.id) == before.variants.map(\.id))  // cart lines keep pointing at them
+        #expect(after.variants.map(\.price.minorUnits) == [35_00, 54_00])
+        #expect(try bench.productCount() == 2)
+    }
+
+    @Test func aLocalImageIsCopiedOnceUnderItsContentHash() throws {
+        let bench = try ImportBench()
+        try bench.addImage("board.png")
+        try bench.addImage("same board.png")  // same content, other name
+        let file = shoppableJSON([("Board", ["images/board.png"]), ("Tray", ["images/same board.png", "images/board.png"])])
+
+        let report = try bench.service.importCatalog(file, fileName: "catalog.json",
+                                                     options: .init(localMedia: try bench.fromCatalogFolder))
+        let name = ContentHash(of: ImportBench.png).hex + ".png"
+        #expect(bench.mediaFiles() == [name])
+        #expect(report.localImageCount == 2 && report.imagesCopied == 1)
+        #expect(try Data(contentsOf: bench.mediaFolder.appendingPathComponent(name)) == Data(ImportBench.png))
+        #expect(try bench.catalog.productByHandle("board")?.images.map(\.url) == ["/media/\(name)"])
+        #expect(try bench.catalog.productByHandle("tray")?.images.map(\.url) == ["/media/\(name)", "/media/\(name)"])
+
+        let again = try bench.service.importCatalog(file, fileName: "catalog.json",
+                                                    options: .init(localMedia: try bench.fromCatalogFolder))
+        #expect(again.imagesCopied == 0)  // same content, same name: not copied twice
+        #expect(bench.mediaFiles() == [name])
+    }
+
+    @Test func aBadRecordNamesFileLineAndColumnAndWritesNothing() throws {
+        let bench = try ImportBench()
+        try bench.addImage("board.png")
+        let bad = Data("""
+            Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price,Image Src
+            board,Board,Title,Default Title,B-1,12.00,images/board.png
+            cap,Cap,Title,Default Title,C-1,"12,50",
+
+            """.utf8)
+
+        #expect(throws: ImportError(file: "bad.csv", line: 3, column: "Variant Price", columnIndex: 6,
+                                    message: "“12,50” is not a price such as 12.50")) {
+            try bench.service.importCatalog(bad, fileName: "bad.csv", options: .init(localMedia: try bench.fromCatalogFolder))
+        }
+        #expect(try bench.productCount() == 0)
+        #expect(!FileManager.default.fileExists(atPath: bench.mediaFolder.path))  // the good row's image is not copied
+    }
+
+    @Test func aRefusedImageStopsTheImportBeforeAnyImageIsCopied() throws {
+        let bench = try ImportBench()
+        try bench.addImage("board.png")
+        try bench.addImage("notes.png", Array("root:x:0:0:root:/root:/bin/bash\n".utf8))
+        let file = shoppableJSON([("Board", ["images/board.png"]), ("Tray", ["images/notes.png"])])
+
+        let error = try #require(throws: ImportError.self) {
+            try bench.service.importCatalog(file, fileName: "catalog.json",
+                                            options: .init(localMedia: try bench.fromCatalogFolder))
+        }
+        #expect(error.file == "catalog.json" && error.line == 4 && error.column == "url")
+        #expect(error.message.contains("is not a JPEG, PNG, WebP, GIF or AVIF image"))
+        #expect(try bench.productCount() == 0)
+        #expect(bench.mediaFiles().isEmpty)
+    }
+
+    @Test func aDryRunChecksEverythingAndWritesNothing() throws {
+        let bench = try ImportBench()
+        try bench.addImage("board.png")
+        let file = shoppableJSON([("Board", ["images/board.png"])])
+
+        let report = try bench.service.importCatalog(file, fileName: "catalog.json",
+                                                     options: .init(dryRun: true, localMedia: try bench.fromCatalogFolder))
+        #expect(report.isDryRun && report.changes == nil)
+        #expect((report.productCount, report.variantCount, report.localImageCount, report.imagesCopied) == (1, 2, 1, 0))
+        #expect(try bench.productCount() == 0)
+        #expect(!FileManager.default.fileExists(atPath: bench.mediaFolder.path))
+
+        let missing = shoppableJSON([("Board", ["images/missing.png"])])
+        #expect(throws: ImportError.self) {  // a dry run still checks the images
+            try bench.service.importCatalog(missing, fileName: "catalog.json",
+                                            options: .init(dryRun: true, localMedia: try bench.fromCatalogFolder))
+        }
+    }
+
+    @Test func anUploadWithoutAFolderRefusesLocalImagesAtTheirLine() throws {
+        let bench = try ImportBench()
+        try bench.addImage("board.png")
+        let file = shoppableJSON([("Board", ["https://cdn.example.com/board.png"]), ("Tray", ["images/board.png"])])
+
+        let error = try #require(throws: ImportError.self) {
+            try bench.service.importCatalog(file, fileName: "upload.json")  // LocalMedia.none
+        }
+        #expect(error.description.hasPrefix("upload.json:4: field “url”: image “images/board.png” is a local file"))
+        #expect(try bench.productCount() == 0)
+    }
+}
