@@ -13,6 +13,9 @@ final class ServiceShop {
     let catalog: CatalogStore
     let sessions: SessionStore
     let accounts: AccountStore
+    let campaigns: CampaignStore
+    let orders: OrderStore
+    let addresses: AddressStore
     let clock = TestClock(Date(timeIntervalSince1970: 1_780_000_000))
     var crypto = Crypto.testing
     private let path: TemporaryDatabasePath?
@@ -24,6 +27,9 @@ final class ServiceShop {
         catalog = .sqlite(database)
         sessions = .sqlite(database)
         accounts = .sqlite(database)
+        campaigns = .sqlite(database)
+        orders = .sqlite(database)
+        addresses = .sqlite(database)
         if !drafts.isEmpty { _ = try catalog.upsert(drafts) }
     }
 
@@ -41,6 +47,20 @@ final class ServiceShop {
         let clock = clock
         return AccountService(accounts: accounts, crypto: crypto, now: { clock.now },
                               dummyPasswordHash: (try? crypto.hashPassword("no one's password 7")) ?? "")
+    }
+
+    var cartService: CartService {
+        let clock = clock
+        return CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: .usd,
+                           now: { clock.now })
+    }
+
+    /// Standard shipping: $4.99, free from $100 of goods.
+    static let standard = ShippingMethod(id: "standard", name: "Standard", price: .usd(4_99), freeAbove: .usd(100_00))
+
+    var checkoutService: CheckoutService {
+        CheckoutService(carts: cartService, orders: orders, addresses: addresses, shippingMethods: [Self.standard],
+                        reservationLifetime: 15 * 60, crypto: crypto)
     }
 
     /// The published product with `handle`.

@@ -176,6 +176,33 @@ extension PlaceOrderResult {
         #expect(try stores.accounts.dueMessages(Fixtures.start, 10).isEmpty)
     }
 
+    /// The placement decides the voucher again from the campaigns stored now (issue #9): the
+    /// confirmed discount is charged only while the campaign still gives it.
+    @Test(arguments: StoreKind.allCases)
+    func theVoucherIsDecidedAgainInsideThePlacement(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop()
+        let lamp = try stores.variant("lamp").variant
+        _ = try stores.campaigns.replaceAll([Campaign(
+            id: "quarter", title: "Quarter off", startsAt: Fixtures.start - 60, endsAt: Fixtures.start + 3_600,
+            discount: .percentage(25), voucherCode: VoucherCode("QUARTER"))])
+        let shopper = try stores.guest("buyer")
+        let request = OrderFixtures.request(shopper, [(lamp, 2)], voucherCode: VoucherCode("quarter"),
+                                            discounts: [lamp.id: .usd(10_00)])
+        _ = try stores.campaigns.replaceAll([])
+        let result = try stores.orders.placeOrder(request, Fixtures.start)
+        guard case let .changed(now) = result else { Issue.record("not changed: \(result)"); return }
+        #expect(now.discount == .usd(0) && now.voucherCode == nil && now.total == .usd(44_99))
+        #expect(try stores.orders.allOrders(nil).isEmpty)
+
+        _ = try stores.campaigns.replaceAll([Campaign(
+            id: "quarter", title: "Quarter off", startsAt: Fixtures.start - 60, endsAt: Fixtures.start + 3_600,
+            discount: .percentage(25), voucherCode: VoucherCode("QUARTER"))])
+        let order = try #require(try stores.orders.placeOrder(request, Fixtures.start).placedOrder)
+        #expect(order.discount == .usd(10_00) && order.voucherCode == "QUARTER" && order.total == .usd(34_99))
+        #expect(order.lines.map(\.discount) == [.usd(10_00)])
+    }
+
     @Test(arguments: StoreKind.allCases)
     func insufficientStockWritesNothingAndSaysWhatIsLeft(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)

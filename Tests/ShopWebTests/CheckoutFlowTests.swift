@@ -87,6 +87,28 @@ struct CheckoutFlowTests {
         #expect(changed.status == 409 && changed.text.contains("$34.90") && !changed.text.contains("Discount (TEN)"))
     }
 
+    @Test(.bug(id: 9, "the voucher was decided before the place-order transaction"))
+    func aVoucherRemovedAfterReviewNeedsConfirmationOfTheNewTotal() throws {
+        let shop = try shop()
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "ten", title: "Ten", startsAt: shop.clock.now - 60, endsAt: shop.clock.now + 86_400,
+            discount: .percentage(10), voucherCode: VoucherCode("TEN"))])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/voucher", [("code", "ten")])
+        let review = try reachReview(shop)
+        #expect(review.text.contains("Discount (TEN)") && review.text.contains("$31.90"))
+        _ = try shop.campaigns.replaceAll([])
+        let key = try idempotencyKey(review)
+        let changed = try shop.post("/checkout/place", [("idempotency_key", key)])
+        #expect(changed.status == 409 && changed.text.contains("Your order changed since you reviewed it"))
+        #expect(changed.text.contains("$34.90") && !changed.text.contains("Discount (TEN)"))
+        #expect(try shop.orders!.allOrders(nil).isEmpty, "never charged the stale total")
+        let confirmed = try shop.post("/checkout/place", [("idempotency_key", key)])
+        #expect(confirmed.status == 303)
+        let order = try #require(try shop.orders!.allOrders(nil).first)
+        #expect(order.total == .usd(34_90) && order.voucherCode == nil)
+    }
+
     @Test func theLastItemIsHeldForWhoeverReachedReviewUntilItExpires() throws {
         let first = try shop()
         let second = try TestShop()

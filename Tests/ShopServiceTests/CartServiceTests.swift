@@ -1,0 +1,140 @@
+import Foundation
+import ShopCore
+import ShopService
+import ShopStore
+import ShopTestSupport
+import Testing
+
+private let lamp = ProductDraft.mock(handle: "lamp", title: "Desk Lamp", category: "Lamps",
+                                     variants: [.mock(sku: "LAMP-1", price: .usd(30_00),
+                                                      inventory: .tracked(quantity: 5, allowsBackorder: false))])
+private let mug = ProductDraft.mock(handle: "mug", title: "Mug", category: "Kitchen",
+                                    variants: [.mock(sku: "MUG-1", price: .usd(10_00), inventory: .untracked)])
+private let shirt = ProductDraft.mock(handle: "shirt", title: "Shirt", category: "Clothes", optionNames: ["Size"],
+                                      variants: [.mock(sku: "S", options: ["S"], price: .usd(20_00)),
+                                                 .mock(sku: "M", options: ["M"], price: .usd(20_00))])
+
+@Suite("CartService")
+struct CartServiceTests {
+    private func guest(_ shop: ServiceShop) throws -> Shopper { try shop.guestSession().session.shopper }
+
+    @Test func addingCreatesTheShopperOnlyOnceTheAddIsValid() throws {
+        let shop = try ServiceShop([lamp, mug])
+        var created = 0
+        let make: () throws -> Shopper = { created += 1; return try self.guest(shop) }
+        #expect(throws: CartError.quantityNotANumber) {
+            try shop.cartService.add(try shop.product("mug"), variantID: nil, quantityText: "two", for: nil, creatingShopper: make)
+        }
+        #expect(created == 0, "a refused add makes no session")
+        try shop.cartService.add(try shop.product("mug"), variantID: nil, quantityText: "2", for: nil, creatingShopper: make)
+        #expect(created == 1)
+    }
+
+    @Test func aProductWithOptionsNeedsAChosenVariant() throws {
+        let shop = try ServiceShop([shirt])
+        let shopper = try guest(shop)
+        let product = try shop.product("shirt")
+        #expect(throws: CartError.variantNotChosen) {
+            try shop.cartService.add(product, variantID: nil, quantityText: "1", for: shopper, creatingShopper: { shopper })
+        }
+        let added = try shop.cartService.add(product, variantID: product.variants[1].id, quantityText: "1", for: shopper,
+                                             creatingShopper: { shopper })
+        #expect(added.optionValues == ["M"])
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.variantID) == [product.variants[1].id])
+    }
+
+    @Test(arguments: [("6", CartError.quantityExceedsStock(available: 5, inCart: 0)),
+                      ("0", .quantityNotPositive), ("-1", .quantityNegative), ("1.5", .quantityNotWhole),
+                      ("9999999999999999999999", .quantityExceedsMaximum(99))])
+    func refusedAddsWriteNothing(quantity: String, error: CartError) throws {
+        let shop = try ServiceShop([lamp])
+        let shopper = try guest(shop)
+        #expect(throws: error) {
+            try shop.cartService.add(try shop.product("lamp"), variantID: nil, quantityText: quantity, for: shopper,
+                                     creatingShopper: { shopper })
+        }
+        #expect(try shop.cartService.cart(of: shopper).isEmpty)
+    }
+
+    @Test func addsCountWhatIsAlreadyInTheCartAndOtherShoppersHolds() throws {
+        let shop = try ServiceShop([lamp])
+        let shopper = try guest(shop)
+        let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
+        let product = try shop.product("lamp")
+        _ = try shop.orders.reserve(other, [StockRequest(variantID: product.variants[0].id, quantity: 2)],
+                                    shop.clock.now + 600, shop.clock.now)
+        try shop.cartService.add(product, variantID: nil, quantityText: "2", for: shopper, creatingShopper: { shopper })
+        #expect(throws: CartError.quantityExceedsStock(available: 3, inCart: 2)) {
+            try shop.cartService.add(product, variantID: nil, quantityText: "2", for: shopper, creatingShopper: { shopper })
+        }
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.quantity) == [2])
+    }
+
+    @Test func oneQuotePricesEveryLineNetOfHoldsWithTheVoucherAndTheUnavailableLines() throws {
+        let shop = try ServiceShop([lamp, mug, shirt])
+        let shopper = try guest(shop)
+        let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "lamps", title: "Lamps 10%", startsAt: shop.clock.now - 60, endsAt: shop.clock.now + 600,
+            discount: .percentage(10), target: .category(handle: "lamps"), voucherCode: VoucherCode("LIGHT"))])
+        let lampProduct = try shop.product("lamp")
+        let shirtLine = try shop.line("shirt", 1)
+        try shop.sessions.saveCart(shopper, Cart(lines: [try shop.line("lamp", 4), try shop.line("mug", 3), shirtLine],
+                                                 voucherCode: VoucherCode("light")))
+        var withdrawn = shirt
+        withdrawn.isPublished = false
+        _ = try shop.catalog.upsert([withdrawn])
+        _ = try shop.orders.reserve(other, [StockRequest(variantID: lampProduct.variants[0].id, quantity: 2)],
+                                    shop.clock.now + 600, shop.clock.now)
+
+        let quote = try shop.cartService.quote(try shop.cartService.cart(of: shopper), shopper: shopper, userID: nil)
+        #expect(quote.lines.map(\.product.handle) == ["lamp", "mug"])
+        #expect(quote.lines.map(\.amount) == [.usd(120_00), .usd(30_00)])
+        #expect(quote.lines.map(\.discount) == [.usd(12_00), .usd(0)], "only the lamps category is discounted")
+        #expect(quote.subtotal == .usd(150_00) && quote.discount == .usd(12_00) && quote.total == .usd(138_00))
+        #expect(quote.appliedCampaign?.id == "lamps")
+        #expect(quote.lines[0].quantityLimit == 3, "5 in stock, 2 held by another shopper")
+        #expect(quote.lines[0].stockProblem == .quantityExceedsStock(available: 3, inCart: 0))
+        #expect(quote.unavailable.map(\.variantID) == [shirtLine.variantID], "no longer sold")
+        #expect(quote.itemCount == 7)
+
+        try shop.cartService.removeUnavailable(quote, for: shopper)
+        #expect(try shop.cartService.cart(of: shopper).lines.count == 2)
+    }
+
+    @Test func quantityRemovalSelectionAndVoucherChangeOneLineEach() throws {
+        let shop = try ServiceShop([lamp, mug])
+        let shopper = try guest(shop)
+        let carts = shop.cartService
+        let lampID = try shop.product("lamp").variants[0].id
+        let mugID = try shop.product("mug").variants[0].id
+        try carts.add(try shop.product("lamp"), variantID: nil, quantityText: "1", for: shopper, creatingShopper: { shopper })
+        try carts.add(try shop.product("mug"), variantID: nil, quantityText: "1", for: shopper, creatingShopper: { shopper })
+
+        #expect(try carts.setQuantity("3", of: lampID, for: shopper) == .updated)
+        #expect(throws: CartError.quantityExceedsStock(available: 5, inCart: 0)) { try carts.setQuantity("6", of: lampID, for: shopper) }
+        try carts.setSelected(false, line: mugID, for: shopper)
+        try carts.setVoucher(VoucherCode("nothing"), for: shopper)
+        var quote = try carts.quote(try carts.cart(of: shopper), shopper: shopper, userID: nil)
+        #expect(quote.lines.map(\.quantity) == [3, 1] && quote.lines.map(\.isSelected) == [true, false])
+        #expect(quote.total == .usd(90_00) && quote.selectedItemCount == 3)
+        #expect(quote.voucher == .rejected(code: VoucherCode("NOTHING")!, .unknown))
+
+        #expect(try carts.setQuantity("0", of: mugID, for: shopper) == .removed(title: "Mug"))
+        #expect(try carts.remove(lampID, for: shopper) == "Desk Lamp")
+        #expect(throws: CartError.lineNotFound) { try carts.setQuantity("1", of: lampID, for: shopper) }
+        quote = try carts.quote(try carts.cart(of: shopper), shopper: shopper, userID: nil)
+        #expect(quote.isEmpty && quote.total == .usd(0))
+    }
+
+    @Test func aCartChangeReleasesTheShoppersCheckoutHold() throws {
+        let shop = try ServiceShop([lamp])
+        let shopper = try guest(shop)
+        let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
+        let lampID = try shop.product("lamp").variants[0].id
+        _ = try shop.orders.reserve(shopper, [StockRequest(variantID: lampID, quantity: 4)], shop.clock.now + 600, shop.clock.now)
+        #expect(try shop.orders.available([lampID], other, shop.clock.now)[lampID] == .some(1))
+        try shop.cartService.setVoucher(nil, for: shopper)
+        #expect(try shop.orders.available([lampID], other, shop.clock.now)[lampID] == .some(5))
+    }
+}
