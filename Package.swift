@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "ShopCore", targets: ["ShopCore"]),
         .library(name: "Routing", targets: ["Routing"]),
+        .library(name: "ShopAPI", targets: ["ShopAPI"]),
         // Also products so the fuzzing package (Fuzz/Package.swift) can depend on them by path.
         .library(name: "ShopImport", targets: ["ShopImport"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -21,6 +22,9 @@ let package = Package(
         .target(name: "ShopCore"),
         .target(name: "HTML"),
         .target(name: "Routing"),
+        // The JSON API's contract: route declarations and wire types, shared by the server and
+        // `ShopClient` (Foundation only: an iOS app embeds it).
+        .target(name: "ShopAPI", dependencies: ["Routing"]),
 
         // MARK: - C libraries (Debian packages), each behind one thin Swift wrapper
 
@@ -59,7 +63,7 @@ let package = Package(
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "ShopService", "HTML", "HTTPServer", "Routing"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Routing"],
             resources: [.copy("Public")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "Sodium"]),
@@ -80,6 +84,7 @@ let package = Package(
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "Routing"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
@@ -100,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopService", "ShopStoreSQLite", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopService", "ShopAPI", "ShopStoreSQLite", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
     ],

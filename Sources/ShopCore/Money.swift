@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An amount of money: a whole number of minor units (cents for USD) in one ISO 4217 currency.
 ///
@@ -36,6 +36,13 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 
     /// The amount as a plain decimal string in major units with a `.` separator (`"49.90"`),
     /// independent of locale; used for machine-readable output.
+    /// The amount in major units, exactly (`49_90` cents → `49.9`): for JSON numbers of APIs that
+    /// speak major units (Fake Store's `price`). Never compute with it.
+    public var majorUnits: Decimal {
+        Decimal(sign: minorUnits < 0 ? .minus : .plus, exponent: -currency.minorUnitDigits,
+                significand: Decimal(minorUnits.magnitude))
+    }
+
     public var decimalString: String { Money.decimalString(minorUnits, digits: currency.minorUnitDigits) }
 
     // MARK: Checked arithmetic

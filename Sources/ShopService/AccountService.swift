@@ -105,6 +105,39 @@ public struct AccountService: Sendable {
         return credentials.user
     }
 
+    /// What a sign-in attempt came to.
+    public enum SignInAttempt: Equatable, Sendable {
+        /// Too many attempts for this email or address: try again after this many seconds.
+        case throttled(retryAfterSeconds: Int)
+        /// Unknown email or wrong password (the attempt stays counted).
+        case refused
+        /// The credentials are right: the account's count is cleared, the address gets its
+        /// attempt back.
+        case accepted(User)
+    }
+
+    /// A sign-in attempt as every front door makes it (the form and `POST /api/auth/login`): the
+    /// attempt is counted against the email and the client address before the password is looked
+    /// at — in one store step with the check, so simultaneous guesses cannot all slip under the
+    /// limit — then the credentials are checked (``authenticate(email:password:)``).
+    /// - Parameters:
+    ///   - emailText: what was typed as the email.
+    ///   - password: the password as typed.
+    ///   - client: the client address, as the throttles count it.
+    ///   - throttles: the limits.
+    public func signIn(emailText: String, password: String, client: String,
+                       throttles: AccountThrottles) throws -> SignInAttempt {
+        let now = now()
+        let email = try? EmailRules.normalize(emailText)
+        if let retry = try accounts.countAttempt(throttles.signIn(email: email, client: client), now) {
+            return .throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        }
+        guard let user = try authenticate(email: email, password: password), let email else { return .refused }
+        try accounts.clearAttempts(AccountThrottles.signInAccountKey(email))
+        try accounts.uncountAttempt(AccountThrottles.signInClientKey(client), now)
+        return .accepted(user)
+    }
+
     // MARK: Email verification
 
     /// Sends the verification email again with a new link (earlier links stop working); nothing

@@ -108,6 +108,16 @@ public final class TestShop: @unchecked Sendable {
         return TestResponse(response: response, request: request, target: target)
     }
 
+    /// An API request: `body` sent as JSON (or with `contentType`), no cookies, no CSRF token.
+    public func api(_ method: HTTPMethod = .get, _ target: String, json body: String? = nil,
+                    contentType: String = "application/json", headers: HTTPHeaders = [:]) throws -> TestResponse {
+        var headers = headers
+        if body != nil { headers.add(name: "Content-Type", value: contentType) }
+        let request = try Request(method: method, target: target, headers: headers, body: Array((body ?? "").utf8),
+                                  remoteAddress: "127.0.0.1")
+        return TestResponse(response: ShopApp.handle(request, environment), request: request, target: target)
+    }
+
     /// `GET target`.
     @discardableResult
     public func get(_ target: String) throws -> TestResponse { try send(.get, target) }

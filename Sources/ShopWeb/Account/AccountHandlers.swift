@@ -91,27 +91,20 @@ extension ShopApp {
         let remember = request.formValue("remember") == "1"
         let next = SafeRedirect.localPath(request.formValue("next"))
         var form = AccountForm(values: ["email": emailText, "remember": remember ? "1" : ""])
-        let now = context.now
-        let email = try? EmailRules.normalize(emailText)
-
-        // Counted before the password is looked at, in one store step with the check: a locked
-        // key is not tried at all, and simultaneous guesses cannot all slip under the limit.
-        let checks = environment.throttles.signIn(email: email, client: context.clientAddress)
-        if let throttled = try context.countAttempt(checks, at: now) {
+        switch try environment.accountService.signIn(emailText: emailText, password: password,
+                                                     client: context.clientAddress, throttles: environment.throttles) {
+        case let .throttled(seconds):
+            let throttled = Throttled(retryAfterSeconds: seconds, l10n: context.l10n)
             form.alert = throttled.message
             return throttled.applied(to: try signInPage(&context, next: next, form, status: .tooManyRequests))
-        }
-        // An unknown email costs a password check too (the answer says nothing about accounts).
-        guard let user = try environment.accountService.authenticate(email: email, password: password), let email else {
+        case .refused:
             form.alert = context.l10n(.signInWrong)  // the attempt stays counted
             return try signInPage(&context, next: next, form, status: .unauthorized)
+        case let .accepted(user):
+            try completeSignIn(&context, user: user, remember: remember,
+                               welcome: context.l10n(.signInWelcome, ["name": user.firstName]))
+            return .redirect(to: next ?? SiteRoute.account(.show).path)
         }
-        // Success clears the account's count and gives this address its attempt back.
-        try environment.accounts.clearAttempts(AccountThrottles.signInAccountKey(email))
-        try environment.accounts.uncountAttempt(AccountThrottles.signInClientKey(context.clientAddress), now)
-        try completeSignIn(&context, user: user, remember: remember,
-                           welcome: context.l10n(.signInWelcome, ["name": user.firstName]))
-        return .redirect(to: next ?? SiteRoute.account(.show).path)
     }
 
     /// Signs `user` in with a fresh session (`SessionService.signIn`: a new id, the guest's cart

@@ -30,6 +30,7 @@ public enum ShopApp {
     ///   - environment: stores, clock and settings.
     /// - Returns: the response, with the security headers every page carries.
     public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
+        if APIApp.owns(request.path) { return APIApp.handle(request, environment) }
         var context = RequestContext(request: request, environment: environment)
         var response: Response
         do {

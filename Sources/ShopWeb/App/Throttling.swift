@@ -18,15 +18,20 @@ struct Throttled {
     }
 }
 
+extension Throttled {
+    /// The refusal for an attempt allowed again in `seconds`, in the request's language.
+    init(retryAfterSeconds seconds: Int, l10n: Localizer) {
+        let minutes = max(1, Int((Double(seconds) / 60).rounded(.up)))
+        self.init(message: l10n.count(minutes, one: .throttledOneMinute, other: .throttled), retryAfterSeconds: seconds)
+    }
+}
+
 extension RequestContext {
     /// Counts an attempt against `checks` (`AccountThrottles`), the check and the count in one
     /// store step. Returns nil when the attempt may go ahead, else what to tell the visitor.
     /// - Parameter now: the attempt's time (pass the same time to `uncountAttempt` later).
     func countAttempt(_ checks: [ThrottleCheck], at now: Date) throws -> Throttled? {
         guard let retry = try environment.accounts.countAttempt(checks, now) else { return nil }
-        let seconds = max(1, Int(retry.timeIntervalSince(now).rounded(.up)))
-        let minutes = max(1, Int((Double(seconds) / 60).rounded(.up)))
-        return Throttled(message: l10n.count(minutes, one: .throttledOneMinute, other: .throttled),
-                         retryAfterSeconds: seconds)
+        return Throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))), l10n: l10n)
     }
 }

@@ -1,0 +1,108 @@
+public import Foundation
+public import Routing
+
+/// Every route of the JSON API, declared once (`APIRoute.router`): the server parses requests
+/// with it and `ShopClient` builds its requests from it, so the two cannot drift.
+public enum APIRoute: Hashable, Sendable {
+    /// The Fake Store compatible routes under `/api` (issue #10, point 1).
+    case fakeStore(FakeStoreRoute)
+}
+
+/// A Fake Store id as it arrived in the path: clients send anything, and a malformed id is a
+/// 400, not a missing route.
+public struct FakeStoreID: Hashable, Sendable, CustomStringConvertible {
+    /// The path segment as sent.
+    public var text: String
+    /// The id, when the segment is a positive whole number.
+    public var value: Int64? { Int64(text).flatMap { $0 > 0 ? $0 : nil } }
+
+    public init(text: String) { self.text = text }
+    public init(_ value: Int64) { self.text = String(value) }
+    public var description: String { text }
+}
+
+/// `limit` and `sort` of Fake Store lists. Fake Store treats a missing, non-numeric or
+/// non-positive `limit` as "no limit" and any `sort` but `desc` as ascending by id.
+public struct FakeStoreListQuery: Hashable, Sendable {
+    public enum Sort: String, Hashable, Sendable, CaseIterable {
+        case asc, desc
+    }
+
+    /// At most this many, or nil for all.
+    public var limit: Int?
+    /// By id, ascending (nil: the default, ascending) or descending.
+    public var sort: Sort?
+
+    public init(limit: Int? = nil, sort: Sort? = nil) {
+        self.limit = limit.flatMap { $0 > 0 ? $0 : nil }
+        self.sort = sort
+    }
+
+    init(_ parameters: RouteParameters) {
+        self.init(limit: parameters.queryValue("limit").flatMap { Int($0) },
+                  sort: parameters.queryValue("sort").flatMap(Sort.init(rawValue:)))
+    }
+
+    var queryItems: [RouteRequest.QueryItem] {
+        var items: [RouteRequest.QueryItem] = []
+        if let limit { items.append(.init("limit", String(limit))) }
+        if let sort { items.append(.init("sort", sort.rawValue)) }
+        return items
+    }
+}
+
+/// The Fake Store routes (https://fakestoreapi.com/docs), same paths and JSON shapes.
+public enum FakeStoreRoute: Hashable, Sendable {
+    /// `GET /api/products?limit=&sort=`.
+    case products(FakeStoreListQuery)
+    /// `GET /api/products/{id}`.
+    case product(FakeStoreID)
+    /// `GET /api/products/categories`: the category names.
+    case categories
+    /// `GET /api/products/category/{name}?limit=&sort=`: the products of one category (exact name).
+    case category(name: String, FakeStoreListQuery)
+    /// `POST /api/auth/login` — body `{username, password}` → `{token}`.
+    case login
+}
+
+extension APIRoute {
+    public typealias Declaration = RouteDeclaration<APIRoute>
+
+    /// Every API route, tried in this order.
+    public static let router = Router<APIRoute>(fakeStoreDeclarations)
+
+    static let fakeStoreDeclarations: [Declaration] = [
+        Declaration("GET", "/api/products", [.cacheable],
+                    make: { .fakeStore(.products(FakeStoreListQuery($0))) },
+                    match: { if case let .fakeStore(.products(query)) = $0 { RouteParameters([:], query: query.queryItems) } else { nil } }),
+        Declaration("GET", "/api/products/categories", [.cacheable],
+                    make: { _ in .fakeStore(.categories) },
+                    match: { $0 == .fakeStore(.categories) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/products/category/{name}", [.cacheable],
+                    make: { .fakeStore(.category(name: $0["name"], FakeStoreListQuery($0))) },
+                    match: {
+                        if case let .fakeStore(.category(name, query)) = $0 {
+                            RouteParameters(["name": name], query: query.queryItems)
+                        } else { nil }
+                    }),
+        Declaration("GET", "/api/products/{id}", [.cacheable],
+                    make: { .fakeStore(.product(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.product(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("POST", "/api/auth/login", [.changesState],
+                    make: { _ in .fakeStore(.login) },
+                    match: { $0 == .fakeStore(.login) ? RouteParameters() : nil }),
+    ]
+
+    /// The route a request asks for, or nil (404, or 405 when ``allowedMethods(path:)`` is not empty).
+    public static func parse(method: String, path: String, query: [RouteRequest.QueryItem]) -> APIRoute? {
+        router.parse(RouteRequest(method: method, path: path, query: query))?.route
+    }
+
+    /// The methods declared for a path.
+    public static func allowedMethods(path: String) -> [String] {
+        router.methods(forPath: RouteRequest(method: "GET", path: path).segments)
+    }
+
+    /// The request that asks for this route: method, path and query.
+    public var request: RouteRequest { Self.router.request(for: self) }
+}

@@ -1,0 +1,88 @@
+public import Foundation
+
+/// A product as Fake Store shows it. Shoppable adds `handle`, `currency` and `variants`; the
+/// Fake Store fields keep their names and types.
+public struct FakeStoreProduct: Codable, Hashable, Sendable {
+    public struct Rating: Codable, Hashable, Sendable {
+        /// Average rating, 0–5.
+        public var rate: Double
+        /// How many ratings.
+        public var count: Int
+
+        public init(rate: Double, count: Int) {
+            self.rate = rate
+            self.count = count
+        }
+    }
+
+    public var id: Int64
+    public var title: String
+    /// Major units of `currency` (Fake Store's number; exact to the minor unit: `49.9`).
+    public var price: Decimal
+    /// Plain text.
+    public var description: String
+    /// The category's name ("" when the product has none).
+    public var category: String
+    /// Absolute URL of the main image ("" when there is none).
+    public var image: String
+    public var rating: Rating
+    /// Shoppable: the product's URL key.
+    public var handle: String
+    /// Shoppable: ISO 4217 code of `price`.
+    public var currency: String
+
+    public init(id: Int64, title: String, price: Decimal, description: String, category: String, image: String,
+                rating: Rating, handle: String, currency: String) {
+        self.id = id
+        self.title = title
+        self.price = price
+        self.description = description
+        self.category = category
+        self.image = image
+        self.rating = rating
+        self.handle = handle
+        self.currency = currency
+    }
+}
+
+/// `POST /api/auth/login`'s body.
+public struct FakeStoreLogin: Codable, Hashable, Sendable {
+    /// The account's email (Shoppable accounts have no separate user name).
+    public var username: String
+    public var password: String
+
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+}
+
+/// `POST /api/auth/login`'s answer: a bearer token for the other routes.
+public struct FakeStoreToken: Codable, Hashable, Sendable {
+    public var token: String
+
+    public init(token: String) { self.token = token }
+}
+
+/// The one error shape of every API answer that is not a success:
+/// `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+public struct APIErrorEnvelope: Codable, Hashable, Sendable {
+    public struct Body: Codable, Hashable, Sendable {
+        /// Stable, machine-readable: `not_found`, `malformed_id`, `invalid_credentials`, …
+        public var code: String
+        /// For a person, in the request's language.
+        public var message: String
+        /// The request field at fault, when there is one.
+        public var field: String?
+
+        public init(code: String, message: String, field: String? = nil) {
+            self.code = code
+            self.message = message
+            self.field = field
+        }
+    }
+
+    public var error: Body
+
+    public init(_ error: Body) { self.error = error }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPServer
+import Routing
+import ShopAPI
+import ShopCore
+import ShopService
+import ShopStore
+
+/// The JSON API (`/api/…`, issue #10): the second front door, on the same use cases as the pages.
+/// Every answer is JSON; every failure is the one error envelope (`APIErrorEnvelope`) with a
+/// stable code.
+enum APIApp {
+    /// `true` for the paths the API answers.
+    static func owns(_ path: String) -> Bool { path == "/api" || path.hasPrefix("/api/") }
+
+    /// Answers one API request. Never throws: failures become the error envelope.
+    static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
+        var context = RequestContext(request: request, environment: environment)
+        var response: Response
+        do {
+            response = try route(&context)
+        } catch let error as APIError {
+            response = error.response
+        } catch {
+            let answer = ShopApp.answerable(error)
+            environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
+            response = APIError(status: answer.status, code: answer.status.code == 503 ? "busy" : "internal",
+                                message: answer.status.code == 503 ? "The shop is busy; try again in a few seconds."
+                                    : "Something went wrong on our side.").response
+            for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
+        }
+        SecurityHeaders.apply(to: &response, environment: environment)
+        return response
+    }
+
+    private static func route(_ context: inout RequestContext) throws -> Response {
+        let request = context.request
+        let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
+        guard let route = APIRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
+            let allowed = APIRoute.allowedMethods(path: request.path)
+            guard !allowed.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
+            var error = APIError(status: .methodNotAllowed, code: "method_not_allowed",
+                                 message: "\(request.path) answers \(allowed.joined(separator: ", ")).")
+            error.headers.replaceOrAdd(name: "Allow", value: allowed.map { $0 == "GET" ? "GET, HEAD" : $0 }
+                .joined(separator: ", "))
+            throw error
+        }
+        switch route {
+        case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
+        }
+    }
+
+    /// A JSON answer of `value` (keys sorted, so equal values give equal bytes).
+    static func json(_ value: some Encodable, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var response = Response(status: status, headers: headers, body: Array(try encoder.encode(value)))
+        response.headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
+        if response.headers["Cache-Control"] == nil { response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store") }
+        return response
+    }
+
+    /// The request's JSON body decoded as `T`.
+    /// - Throws: `APIError` 400 for another content type (as `docs/API.md` promises) or a body that is not `T`.
+    static func body<T: Decodable>(_ type: T.Type, of request: Request) throws -> T {
+        let contentType = request.headers["Content-Type"]?.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard contentType == "application/json" else {
+            throw APIError(status: .badRequest, code: "unsupported_media_type",
+                           message: "Send the body as JSON (Content-Type: application/json).")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(request.body))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw APIError(status: .badRequest, code: "missing_field", message: "The body needs “\(key.stringValue)”.",
+                           field: key.stringValue)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw APIError(status: .badRequest, code: "invalid_field", message: "“\(field)” has the wrong type.", field: field)
+        } catch {
+            throw APIError(status: .badRequest, code: "malformed_body", message: "The body is not valid JSON.")
+        }
+    }
+}
+
+/// A failure the API answers with the error envelope.
+struct APIError: Error, HTTPResponseError {
+    var status: HTTPStatus
+    var headers: HTTPHeaders = [:]
+    var envelope: APIErrorEnvelope
+
+    init(status: HTTPStatus, code: String, message: String, field: String? = nil) {
+        self.status = status
+        self.envelope = APIErrorEnvelope(.init(code: code, message: message, field: field))
+    }
+
+    static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
+
+    /// The envelope as a response (encoding cannot fail for these plain strings).
+    var response: Response {
+        (try? APIApp.json(envelope, status: status, headers: headers))
+            ?? Response(status: status, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
+    }
+}
