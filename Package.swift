@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ShopCore", targets: ["ShopCore"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "ShopAPI", targets: ["ShopAPI"]),
+        .library(name: "ShopClient", targets: ["ShopClient"]),
         // Also products so the fuzzing package (Fuzz/Package.swift) can depend on them by path.
         .library(name: "ShopImport", targets: ["ShopImport"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -25,6 +26,10 @@ let package = Package(
         // The JSON API's contract: route declarations and wire types, shared by the server and
         // `ShopClient` (Foundation only: an iOS app embeds it).
         .target(name: "ShopAPI", dependencies: ["Routing"]),
+        // The native app's client of the JSON API: requests printed from `ShopAPI`'s routes,
+        // typed errors, bearer credentials, retries, image cache. Foundation (+ FoundationNetworking
+        // on Linux) only, no C: it builds unchanged for iOS.
+        .target(name: "ShopClient", dependencies: ["ShopAPI", "Routing"]),
 
         // MARK: - C libraries (Debian packages), each behind one thin Swift wrapper
 
@@ -85,6 +90,10 @@ let package = Package(
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "Routing"]),
+        .testTarget(
+            name: "ShopClientTests",
+            dependencies: ["ShopClient", "ShopAPI", "Routing", "ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "ShopTestSupport"]
+        ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
