@@ -45,6 +45,29 @@ public struct FakeStoreProduct: Codable, Hashable, Sendable {
     }
 }
 
+/// The body of `POST /api/products`, `PUT` and `PATCH /api/products/{id}`: Fake Store's product
+/// fields. `POST` and `PUT` need `title` and `price`; `PATCH` changes the fields sent.
+public struct FakeStoreProductInput: Codable, Hashable, Sendable {
+    public var title: String?
+    /// Major units of the shop currency, a JSON number; no more decimals than the currency has.
+    public var price: Decimal?
+    /// Plain text.
+    public var description: String?
+    /// A category name; a new one creates the category.
+    public var category: String?
+    /// The main image's absolute URL ("" removes it).
+    public var image: String?
+
+    public init(title: String? = nil, price: Decimal? = nil, description: String? = nil, category: String? = nil,
+                image: String? = nil) {
+        self.title = title
+        self.price = price
+        self.description = description
+        self.category = category
+        self.image = image
+    }
+}
+
 /// `POST /api/auth/login`'s body.
 public struct FakeStoreLogin: Codable, Hashable, Sendable {
     /// The account's email (Shoppable accounts have no separate user name).

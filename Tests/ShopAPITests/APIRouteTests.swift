@@ -13,6 +13,10 @@ struct APIRouteTests {
         .fakeStore(.category(name: "men's clothing", FakeStoreListQuery(limit: 2))),
         .fakeStore(.category(name: "a b ç?", FakeStoreListQuery(sort: .asc))),
         .fakeStore(.login),
+        .fakeStore(.createProduct),
+        .fakeStore(.replaceProduct(FakeStoreID(3))),
+        .fakeStore(.updateProduct(FakeStoreID(3))),
+        .fakeStore(.deleteProduct(FakeStoreID(3))),
     ]
 
     @Test(arguments: samples)
