@@ -71,6 +71,10 @@ public enum FakeStoreRoute: Hashable, Sendable {
     case updateProduct(FakeStoreID)
     /// `DELETE /api/products/{id}` (operator): unpublished; answers the product.
     case deleteProduct(FakeStoreID)
+    /// `GET /api/users?limit=&sort=`: every account for an operator, else the caller's own.
+    case users(FakeStoreListQuery)
+    /// `GET /api/users/{id}`: the caller's own account, or any for an operator.
+    case user(FakeStoreID)
 }
 
 extension APIRoute {
@@ -111,6 +115,12 @@ extension APIRoute {
         Declaration("DELETE", "/api/products/{id}", [.changesState],
                     make: { .fakeStore(.deleteProduct(FakeStoreID(text: $0["id"]))) },
                     match: { if case let .fakeStore(.deleteProduct(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("GET", "/api/users", [],
+                    make: { .fakeStore(.users(FakeStoreListQuery($0))) },
+                    match: { if case let .fakeStore(.users(query)) = $0 { RouteParameters([:], query: query.queryItems) } else { nil } }),
+        Declaration("GET", "/api/users/{id}", [],
+                    make: { .fakeStore(.user(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.user(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
     ]
 
     /// The route a request asks for, or nil (404, or 405 when ``allowedMethods(path:)`` is not empty).

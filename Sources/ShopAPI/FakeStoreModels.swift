@@ -68,6 +68,63 @@ public struct FakeStoreProductInput: Codable, Hashable, Sendable {
     }
 }
 
+/// An account in Fake Store's user shape. The password is never part of an answer.
+public struct FakeStoreUser: Codable, Hashable, Sendable {
+    public struct Name: Codable, Hashable, Sendable {
+        public var firstname: String
+        public var lastname: String
+
+        public init(firstname: String, lastname: String) {
+            self.firstname = firstname
+            self.lastname = lastname
+        }
+    }
+
+    public struct Address: Codable, Hashable, Sendable {
+        public struct Geolocation: Codable, Hashable, Sendable {
+            public var lat: String
+            public var long: String
+
+            public init(lat: String = "", long: String = "") {
+                self.lat = lat
+                self.long = long
+            }
+        }
+
+        public var city: String
+        public var street: String
+        public var number: Int
+        public var zipcode: String
+        public var geolocation: Geolocation
+
+        public init(city: String = "", street: String = "", number: Int = 0, zipcode: String = "",
+                    geolocation: Geolocation = .init()) {
+            self.city = city
+            self.street = street
+            self.number = number
+            self.zipcode = zipcode
+            self.geolocation = geolocation
+        }
+    }
+
+    public var id: Int64
+    public var email: String
+    /// The name the account signs in with (Shoppable: its email).
+    public var username: String
+    public var name: Name
+    public var address: Address
+    public var phone: String
+
+    public init(id: Int64, email: String, username: String, name: Name, address: Address = .init(), phone: String = "") {
+        self.id = id
+        self.email = email
+        self.username = username
+        self.name = name
+        self.address = address
+        self.phone = phone
+    }
+}
+
 /// `POST /api/auth/login`'s body.
 public struct FakeStoreLogin: Codable, Hashable, Sendable {
     /// The account's email (Shoppable accounts have no separate user name).

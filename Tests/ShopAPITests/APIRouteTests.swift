@@ -17,6 +17,8 @@ struct APIRouteTests {
         .fakeStore(.replaceProduct(FakeStoreID(3))),
         .fakeStore(.updateProduct(FakeStoreID(3))),
         .fakeStore(.deleteProduct(FakeStoreID(3))),
+        .fakeStore(.users(FakeStoreListQuery(limit: 2, sort: .desc))),
+        .fakeStore(.user(FakeStoreID(4))),
     ]
 
     @Test(arguments: samples)

@@ -22,6 +22,8 @@ enum FakeStoreHandlers {
         case let .replaceProduct(id): return try updateProduct(id, replacing: true, context)
         case let .updateProduct(id): return try updateProduct(id, replacing: false, context)
         case let .deleteProduct(id): return try deleteProduct(id, context)
+        case let .users(query): return try users(query, context)
+        case let .user(id): return try user(id, context)
         }
     }
 
@@ -150,5 +152,37 @@ extension FakeStoreHandlers {
             throw APIError(status: .badRequest, code: field == nil ? "invalid_product" : "invalid_field", message: message,
                            field: field)
         }
+    }
+}
+
+// MARK: - Users
+
+extension FakeStoreHandlers {
+    /// `GET /api/users`: every account for an operator, the caller's own for anyone else.
+    static func users(_ query: FakeStoreListQuery, _ context: RequestContext) throws -> Response {
+        let viewer = try APIApp.account(context)
+        var users = try context.environment.accountService.users(visibleTo: viewer).sorted { $0.id.rawValue < $1.id.rawValue }
+        if query.sort == .desc { users.reverse() }
+        if let limit = query.limit { users = Array(users.prefix(limit)) }
+        return try APIApp.json(users.map(shape))
+    }
+
+    /// `GET /api/users/{id}`: 404 for another shopper's id as for an unknown one.
+    static func user(_ id: FakeStoreID, _ context: RequestContext) throws -> Response {
+        let viewer = try APIApp.account(context)
+        guard let value = id.value else { throw APIError.malformedID(id, "user") }
+        do {
+            return try APIApp.json(shape(try context.environment.accountService.user(User.ID(value), visibleTo: viewer)))
+        } catch AccountServiceError.accountNotFound {
+            throw APIError.notFound("There is no user \(value).")
+        }
+    }
+
+    /// An account in Fake Store's shape: the email is the username; the name splits at its first
+    /// space; address and phone are empty (Shoppable keeps addresses in the address book).
+    static func shape(_ user: User) -> FakeStoreUser {
+        let words = user.name.split(separator: " ", maxSplits: 1).map(String.init)
+        return FakeStoreUser(id: user.id.rawValue, email: user.email, username: user.email,
+                             name: .init(firstname: words.first ?? "", lastname: words.count > 1 ? words[1] : ""))
     }
 }
