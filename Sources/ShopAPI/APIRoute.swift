@@ -63,6 +63,18 @@ public enum FakeStoreRoute: Hashable, Sendable {
     case category(name: String, FakeStoreListQuery)
     /// `POST /api/auth/login` — body `{username, password}` → `{token}`.
     case login
+    /// `POST /api/products` (operator) — body `FakeStoreProductInput` → 201 + `Location`.
+    case createProduct
+    /// `PUT /api/products/{id}` (operator): the Fake Store fields replaced.
+    case replaceProduct(FakeStoreID)
+    /// `PATCH /api/products/{id}` (operator): the fields sent changed.
+    case updateProduct(FakeStoreID)
+    /// `DELETE /api/products/{id}` (operator): unpublished; answers the product.
+    case deleteProduct(FakeStoreID)
+    /// `GET /api/users?limit=&sort=`: every account for an operator, else the caller's own.
+    case users(FakeStoreListQuery)
+    /// `GET /api/users/{id}`: the caller's own account, or any for an operator.
+    case user(FakeStoreID)
 }
 
 extension APIRoute {
@@ -91,6 +103,24 @@ extension APIRoute {
         Declaration("POST", "/api/auth/login", [.changesState],
                     make: { _ in .fakeStore(.login) },
                     match: { $0 == .fakeStore(.login) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/products", [.changesState],
+                    make: { _ in .fakeStore(.createProduct) },
+                    match: { $0 == .fakeStore(.createProduct) ? RouteParameters() : nil }),
+        Declaration("PUT", "/api/products/{id}", [.changesState],
+                    make: { .fakeStore(.replaceProduct(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.replaceProduct(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("PATCH", "/api/products/{id}", [.changesState],
+                    make: { .fakeStore(.updateProduct(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.updateProduct(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("DELETE", "/api/products/{id}", [.changesState],
+                    make: { .fakeStore(.deleteProduct(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.deleteProduct(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("GET", "/api/users", [],
+                    make: { .fakeStore(.users(FakeStoreListQuery($0))) },
+                    match: { if case let .fakeStore(.users(query)) = $0 { RouteParameters([:], query: query.queryItems) } else { nil } }),
+        Declaration("GET", "/api/users/{id}", [],
+                    make: { .fakeStore(.user(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.user(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
     ]
 
     /// The route a request asks for, or nil (404, or 405 when ``allowedMethods(path:)`` is not empty).

@@ -45,6 +45,86 @@ public struct FakeStoreProduct: Codable, Hashable, Sendable {
     }
 }
 
+/// The body of `POST /api/products`, `PUT` and `PATCH /api/products/{id}`: Fake Store's product
+/// fields. `POST` and `PUT` need `title` and `price`; `PATCH` changes the fields sent.
+public struct FakeStoreProductInput: Codable, Hashable, Sendable {
+    public var title: String?
+    /// Major units of the shop currency, a JSON number; no more decimals than the currency has.
+    public var price: Decimal?
+    /// Plain text.
+    public var description: String?
+    /// A category name; a new one creates the category.
+    public var category: String?
+    /// The main image's absolute URL ("" removes it).
+    public var image: String?
+
+    public init(title: String? = nil, price: Decimal? = nil, description: String? = nil, category: String? = nil,
+                image: String? = nil) {
+        self.title = title
+        self.price = price
+        self.description = description
+        self.category = category
+        self.image = image
+    }
+}
+
+/// An account in Fake Store's user shape. The password is never part of an answer.
+public struct FakeStoreUser: Codable, Hashable, Sendable {
+    public struct Name: Codable, Hashable, Sendable {
+        public var firstname: String
+        public var lastname: String
+
+        public init(firstname: String, lastname: String) {
+            self.firstname = firstname
+            self.lastname = lastname
+        }
+    }
+
+    public struct Address: Codable, Hashable, Sendable {
+        public struct Geolocation: Codable, Hashable, Sendable {
+            public var lat: String
+            public var long: String
+
+            public init(lat: String = "", long: String = "") {
+                self.lat = lat
+                self.long = long
+            }
+        }
+
+        public var city: String
+        public var street: String
+        public var number: Int
+        public var zipcode: String
+        public var geolocation: Geolocation
+
+        public init(city: String = "", street: String = "", number: Int = 0, zipcode: String = "",
+                    geolocation: Geolocation = .init()) {
+            self.city = city
+            self.street = street
+            self.number = number
+            self.zipcode = zipcode
+            self.geolocation = geolocation
+        }
+    }
+
+    public var id: Int64
+    public var email: String
+    /// The name the account signs in with (Shoppable: its email).
+    public var username: String
+    public var name: Name
+    public var address: Address
+    public var phone: String
+
+    public init(id: Int64, email: String, username: String, name: Name, address: Address = .init(), phone: String = "") {
+        self.id = id
+        self.email = email
+        self.username = username
+        self.name = name
+        self.address = address
+        self.phone = phone
+    }
+}
+
 /// `POST /api/auth/login`'s body.
 public struct FakeStoreLogin: Codable, Hashable, Sendable {
     /// The account's email (Shoppable accounts have no separate user name).

@@ -15,15 +15,29 @@ public struct User: Identifiable, Hashable, Sendable {
     public var emailVerifiedAt: Date?
     /// When the account was created.
     public var createdAt: Date
+    /// What the account may do beyond shopping.
+    public var role: Role
+
+    /// What an account may do. Stored by its raw value.
+    public enum Role: String, Hashable, Sendable, CaseIterable {
+        /// Shops: its own cart, favorites, orders and account.
+        case shopper
+        /// Runs the shop: writes the catalog and sees every account (`shoppable users create --operator`).
+        case `operator`
+    }
 
     /// Creates a user value.
-    public init(id: ID, email: String, name: String, emailVerifiedAt: Date? = nil, createdAt: Date) {
+    public init(id: ID, email: String, name: String, emailVerifiedAt: Date? = nil, createdAt: Date, role: Role = .shopper) {
         self.id = id
         self.email = email
         self.name = name
         self.emailVerifiedAt = emailVerifiedAt
         self.createdAt = createdAt
+        self.role = role
     }
+
+    /// `true` for an account with the operator role.
+    public var isOperator: Bool { role == .operator }
 
     /// `true` once the email address is confirmed.
     public var isVerified: Bool { emailVerifiedAt != nil }

@@ -83,3 +83,23 @@ public struct VariantDraft: Hashable, Sendable {
         self.inventory = inventory
     }
 }
+
+extension ProductDraft {
+    /// The draft that, upserted, leaves `product` as it is: its handle, texts, category (by
+    /// name), publication, images, rating, options and variants (SKU, options, prices, stock).
+    /// Edits start from here, so what an edit does not touch stays.
+    /// - Parameters:
+    ///   - product: the stored product.
+    ///   - categoryName: the name of its category, if it has one.
+    public init(_ product: Product, categoryName: String?) {
+        self.init(handle: product.handle, title: product.title, descriptionHTML: product.descriptionHTML,
+                  descriptionText: product.descriptionText, vendor: product.vendor, productType: product.productType,
+                  categoryName: categoryName, tags: product.tags, publishedAt: product.publishedAt,
+                  isPublished: product.isPublished, images: product.images, rating: product.rating,
+                  optionNames: product.optionNames,
+                  variants: product.variants.map {
+                      VariantDraft(sku: $0.sku, optionValues: $0.optionValues, price: $0.price,
+                                   compareAtPrice: $0.compareAtPrice, inventory: $0.inventory)
+                  })
+    }
+}

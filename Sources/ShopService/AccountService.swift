@@ -138,6 +138,24 @@ public struct AccountService: Sendable {
         return .accepted(user)
     }
 
+    // MARK: Who sees which account
+
+    /// The accounts `viewer` may see: every account for an operator, else only its own.
+    /// - Throws: a store error.
+    public func users(visibleTo viewer: User) throws -> [User] {
+        viewer.isOperator ? try accounts.users() : [try accounts.user(viewer.id) ?? viewer]
+    }
+
+    /// The account with this id when `viewer` may see it (its own, or any for an operator).
+    /// - Throws: `AccountServiceError.accountNotFound` for an unknown id *and* for another
+    ///   shopper's account, so ids tell a stranger nothing; or a store error.
+    public func user(_ id: User.ID, visibleTo viewer: User) throws -> User {
+        guard viewer.isOperator || viewer.id == id, let user = try accounts.user(id) else {
+            throw AccountServiceError.accountNotFound
+        }
+        return user
+    }
+
     // MARK: Email verification
 
     /// Sends the verification email again with a new link (earlier links stop working); nothing

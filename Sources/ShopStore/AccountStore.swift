@@ -8,13 +8,16 @@ public struct NewAccount: Hashable, Sendable {
     public var name: String
     public var passwordHash: String
     public var createdAt: Date
+    /// The account's role (`.shopper` unless an operator makes another operator).
+    public var role: User.Role
 
     /// Creates the value.
-    public init(email: String, name: String, passwordHash: String, createdAt: Date) {
+    public init(email: String, name: String, passwordHash: String, createdAt: Date, role: User.Role = .shopper) {
         self.email = email
         self.name = name
         self.passwordHash = passwordHash
         self.createdAt = createdAt
+        self.role = role
     }
 }
 

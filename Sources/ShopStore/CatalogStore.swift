@@ -155,6 +155,20 @@ public struct CatalogUpsertResult: Hashable, Sendable {
     public init() {}
 }
 
+/// A product as stored, published or not, with its category's name.
+public struct StoredProduct: Hashable, Sendable {
+    /// The product.
+    public var product: Product
+    /// The name of its category, if it has one.
+    public var categoryName: String?
+
+    /// Creates the value.
+    public init(product: Product, categoryName: String?) {
+        self.product = product
+        self.categoryName = categoryName
+    }
+}
+
 /// Reading and writing the catalog. Shoppers only ever see published products; the reads below
 /// leave out unpublished ones unless stated.
 ///
@@ -174,6 +188,18 @@ public struct CatalogStore: Sendable {
     /// Inserts or updates the drafts in one transaction: products by handle, variants by SKU or
     /// option values. All or nothing: on error nothing is written.
     public var upsert: @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult
+    /// Creates one product from `draft`, checked like `upsert`, in one transaction — unless a
+    /// product (published or not) already has its handle: then nothing is written, so a create
+    /// never overwrites another product, however many run at once.
+    /// - Throws: `CatalogStoreError.handleTaken`, or a `CatalogStoreError` of `upsert`'s rules.
+    public var insertProduct: @Sendable (_ draft: ProductDraft) throws -> StoredProduct
+    /// Changes one product (published or not) in one write transaction: `change` receives it as
+    /// a draft (`ProductDraft(_:categoryName:)`) and returns what it becomes, written with
+    /// `upsert`'s rules under the product's own handle (a different handle in the result is
+    /// ignored). No other writer runs between the read and the write, so simultaneous changes
+    /// of different fields all land. An error thrown by `change` writes nothing.
+    /// - Returns: the product after the change; nil when no product has this id.
+    public var changeProduct: @Sendable (_ id: Product.ID, _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?
     /// Number of products, published or not.
     public var productCount: @Sendable () throws -> Int
     /// A number that changes whenever anything in the catalog changes (categories, products,
@@ -189,6 +215,8 @@ public struct CatalogStore: Sendable {
         productByHandle: @escaping @Sendable (_ handle: String) throws -> Product?,
         productsByID: @escaping @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product],
         upsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
+        insertProduct: @escaping @Sendable (_ draft: ProductDraft) throws -> StoredProduct,
+        changeProduct: @escaping @Sendable (_ id: Product.ID, _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?,
         productCount: @escaping @Sendable () throws -> Int,
         version: @escaping @Sendable () throws -> Int64
     ) {
@@ -198,6 +226,8 @@ public struct CatalogStore: Sendable {
         self.productByHandle = productByHandle
         self.productsByID = productsByID
         self.upsert = upsert
+        self.insertProduct = insertProduct
+        self.changeProduct = changeProduct
         self.productCount = productCount
         self.version = version
     }

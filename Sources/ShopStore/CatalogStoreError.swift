@@ -19,6 +19,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     case currencyMismatch(handle: String, expected: Currency, found: Currency, line: Int)
     /// A price is below zero.
     case negativePrice(handle: String, line: Int)
+    /// A product to create has a handle another product (published or not) already has.
+    case handleTaken(String)
 
     /// English text for the CLI and logs, naming the product and its source line.
     public var errorDescription: String? {
@@ -37,6 +39,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
             "Line \(line): product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
         case let .negativePrice(handle, line):
             "Line \(line): product “\(handle)” has a negative price."
+        case let .handleTaken(handle):
+            "Another product already has the handle “\(handle)”."
         }
     }
 }

@@ -5,7 +5,7 @@ import SQLite
 
 extension AccountStore {
     /// Accounts, tokens, throttle counts and the outbox in a SQLite database (schema:
-    /// `ShopSchema` migrations 3 and 8, migrated beforehand). Every write is one transaction
+    /// `ShopSchema` migrations 3, 8 and 12, migrated beforehand). Every write is one transaction
     /// (`BEGIN IMMEDIATE`, through the process's `WriterGate`), so `register`, `issueToken`,
     /// `verifyEmail`, `resetPassword` and `changePassword` are all or nothing.
     ///
@@ -45,7 +45,7 @@ extension AccountStore {
             credentials: { email in
                 try database.withConnection { connection in
                     try connection.prepare("SELECT \(userColumns), password_hash FROM users WHERE email = ?")
-                        .first([.text(email)]).map { row in (user: try user(from: row), passwordHash: try row.string(5)) }
+                        .first([.text(email)]).map { row in (user: try user(from: row), passwordHash: try row.string(6)) }
                 }
             },
             users: {
@@ -79,7 +79,7 @@ extension AccountStore {
             passwordResetUser: { tokenHash, now in
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT users.id, users.email, users.name, users.email_verified_at, users.created_at
+                        SELECT users.id, users.email, users.name, users.email_verified_at, users.created_at, users.role
                         FROM account_tokens JOIN users ON users.id = account_tokens.user_id
                         WHERE account_tokens.token_hash = ? AND account_tokens.purpose = ?
                           AND account_tokens.used_at IS NULL AND account_tokens.expires_at > ?
@@ -202,26 +202,30 @@ extension AccountStore {
     }
 
     /// The `users` columns `user(from:)` reads, in order (`passwordResetUser` spells them out).
-    private static let userColumns = "id, email, name, email_verified_at, created_at"
+    private static let userColumns = "id, email, name, email_verified_at, created_at, role"
 
     private static func user(from row: Row) throws -> User {
-        User(id: User.ID(try row.int64(0)), email: try row.string(1), name: try row.string(2),
-             emailVerifiedAt: try row.optionalInt64(3).map(StoredTime.date(unixSeconds:)),
-             createdAt: StoredTime.date(unixSeconds: try row.int64(4)))
+        let id = try row.int64(0)
+        guard let role = User.Role(rawValue: try row.string(5)) else {
+            throw SQLiteStoreError.corruptValue(table: "users", column: "role", rowID: id)
+        }
+        return User(id: User.ID(id), email: try row.string(1), name: try row.string(2),
+                    emailVerifiedAt: try row.optionalInt64(3).map(StoredTime.date(unixSeconds:)),
+                    createdAt: StoredTime.date(unixSeconds: try row.int64(4)), role: role)
     }
 
     /// Inserts an account. - Throws: `AccountStoreError.emailTaken`.
     private static func insertUser(_ account: NewAccount, verified: Bool, _ connection: Connection) throws -> User {
         let createdAt = StoredTime.unixSeconds(account.createdAt)
         try connection.prepare("""
-            INSERT INTO users (email, name, password_hash, email_verified_at, created_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO users (email, name, password_hash, email_verified_at, created_at, role) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (email) DO NOTHING
             """).run([.text(account.email), .text(account.name), .text(account.passwordHash),
-                      verified ? .integer(createdAt) : .null, .integer(createdAt)])
+                      verified ? .integer(createdAt) : .null, .integer(createdAt), .text(account.role.rawValue)])
         guard connection.changes == 1 else { throw AccountStoreError.emailTaken }
         return User(id: User.ID(connection.lastInsertRowID), email: account.email, name: account.name,
                     emailVerifiedAt: verified ? StoredTime.date(unixSeconds: createdAt) : nil,
-                    createdAt: StoredTime.date(unixSeconds: createdAt))
+                    createdAt: StoredTime.date(unixSeconds: createdAt), role: account.role)
     }
 
     /// Stores a token after deleting the account's earlier unused tokens of the same purpose.

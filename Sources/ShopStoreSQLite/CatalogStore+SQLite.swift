@@ -71,6 +71,30 @@ extension CatalogStore {
                     try connection.transaction { try SQLCatalog.upsert(prepared, connection) }
                 }
             },
+            insertProduct: { draft in
+                let prepared = try SQLCatalog.prepare([draft], currency: currency)
+                return try database.withConnection { connection in
+                    try connection.transaction {
+                        guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
+                            throw CatalogStoreError.handleTaken(draft.handle)
+                        }
+                        _ = try SQLCatalog.upsert(prepared, connection)
+                        return try SQLCatalog.storedProduct(handle: draft.handle, connection)
+                    }
+                }
+            },
+            changeProduct: { id, change in
+                try database.withConnection { connection in
+                    // BEGIN IMMEDIATE: the read below and the write are one step for every writer.
+                    try connection.transaction {
+                        guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { return nil }
+                        var changed = try change(ProductDraft(stored.product, categoryName: stored.categoryName))
+                        changed.handle = stored.product.handle
+                        _ = try SQLCatalog.upsert(try SQLCatalog.prepare([changed], currency: currency), connection)
+                        return try SQLCatalog.storedProduct(id: id.rawValue, connection)
+                    }
+                }
+            },
             productCount: {
                 try database.withConnection { connection in
                     try connection.prepare("SELECT count(*) FROM products").first()?.int(0) ?? 0
@@ -271,6 +295,28 @@ enum SQLCatalog {
                 isPublished: try row.bool(10), images: imagesByProduct[id] ?? [], rating: rating,
                 optionNames: optionNames, variants: variantsByProduct[id] ?? [])
         }
+    }
+
+    /// The product with this id, published or not, with its category's name.
+    static func storedProduct(id: Int64, _ connection: Connection) throws -> StoredProduct? {
+        try storedProduct(connection.prepare(selectProducts + " WHERE id = ?").query([.integer(id)]), connection)
+    }
+
+    /// The product with this handle, which the caller's transaction has just written.
+    static func storedProduct(handle: String, _ connection: Connection) throws -> StoredProduct {
+        guard let stored = try storedProduct(connection.prepare(selectProducts + " WHERE handle = ?").query([.text(handle)]),
+                                             connection) else {
+            throw SQLiteStoreError.corruptValue(table: "products", column: "handle", rowID: 0)  // unreachable
+        }
+        return stored
+    }
+
+    private static func storedProduct(_ rows: [Row], _ connection: Connection) throws -> StoredProduct? {
+        guard let product = try products(rows, connection).first else { return nil }
+        let name = try product.categoryID.flatMap { categoryID in
+            try connection.prepare("SELECT name FROM categories WHERE id = ?").first([.integer(categoryID.rawValue)])?.string(0)
+        }
+        return StoredProduct(product: product, categoryName: name)
     }
 
     // MARK: Writing

@@ -540,5 +540,11 @@ public enum ShopSchema {
                 value BLOB NOT NULL CHECK (length(value) = 32)
             );
             """, step: ServerSecrets.create),
+        Migration(version: 12, sql: """
+            -- Issue #10: accounts get a role. Operators write the catalog through the API and see
+            -- every account; everyone else is a shopper (every existing account).
+            ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'shopper'
+                CHECK (role IN ('shopper', 'operator'));
+            """),
     ]
 }

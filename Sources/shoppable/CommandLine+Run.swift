@@ -16,7 +16,7 @@ extension CommandLine {
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
                         [--dry-run] [--database PATH] [--currency USD] [--media DIR] [--media-root DIR]
       shoppable migrate [--database PATH]
-      shoppable users   create --email EMAIL --name NAME [--unverified] [--database PATH]
+      shoppable users   create --email EMAIL --name NAME [--operator] [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
       shoppable users   list [--database PATH]
       shoppable campaigns import FILE [--dry-run] [--database PATH] [--currency USD] [--timezone UTC]
@@ -68,7 +68,7 @@ extension CommandLine {
                            "trusted-proxy", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "media-root", "help"]
             case "migrate": ["database", "help"]
-            case "users": ["database", "email", "name", "unverified", "help"]
+            case "users": ["database", "email", "name", "unverified", "operator", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
             case "orders": ["database", "timezone", "status", "help"]
             case "stock": ["database", "help"]

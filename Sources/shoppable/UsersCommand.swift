@@ -6,8 +6,8 @@ import ShopStoreSQLite
 import ShopWeb
 import ShopWebLive
 
-/// `shoppable users create --email … --name …` (password prompted without echo, or read from
-/// standard input when it is not a terminal) and `shoppable users list`.
+/// `shoppable users create [--operator] --email … --name …` (password prompted without echo, or
+/// read from standard input when it is not a terminal) and `shoppable users list`.
 enum UsersCommand {
     static func run(_ options: Options) throws {
         guard options.arguments.count >= 2 else { throw UsageError("users needs a subcommand: create or list") }
@@ -20,7 +20,7 @@ enum UsersCommand {
             if users.isEmpty { print("no accounts yet") }
             let dates = ISO8601DateFormatter()
             for user in users {
-                print("\(user.id.rawValue)\t\(user.email)\t\(user.name)\t\(user.isVerified ? "verified" : "unverified")\t\(dates.string(from: user.createdAt))")
+                print("\(user.id.rawValue)\t\(user.email)\t\(user.name)\t\(user.isVerified ? "verified" : "unverified")\t\(user.role.rawValue)\t\(dates.string(from: user.createdAt))")
             }
         case "create":
             guard let emailText = options.value("email"), let name = options.value("name") else {
@@ -40,9 +40,11 @@ enum UsersCommand {
             do {
                 let user = try accounts.createUser(
                     NewAccount(email: registration.email, name: registration.name,
-                               passwordHash: try Crypto.sodium().hashPassword(registration.password), createdAt: Date()),
+                               passwordHash: try Crypto.sodium().hashPassword(registration.password), createdAt: Date(),
+                               role: options.has("operator") ? .operator : .shopper),
                     options.has("unverified") == false)
-                print("created account \(user.id.rawValue) for \(user.email)\(user.isVerified ? " (verified)" : "")")
+                print("created \(user.isOperator ? "operator " : "")account \(user.id.rawValue) for \(user.email)"
+                    + (user.isVerified ? " (verified)" : ""))
             } catch AccountStoreError.emailTaken {
                 throw OperatorDataError("an account with \(registration.email) already exists")
             }

@@ -13,6 +13,12 @@ struct APIRouteTests {
         .fakeStore(.category(name: "men's clothing", FakeStoreListQuery(limit: 2))),
         .fakeStore(.category(name: "a b ç?", FakeStoreListQuery(sort: .asc))),
         .fakeStore(.login),
+        .fakeStore(.createProduct),
+        .fakeStore(.replaceProduct(FakeStoreID(3))),
+        .fakeStore(.updateProduct(FakeStoreID(3))),
+        .fakeStore(.deleteProduct(FakeStoreID(3))),
+        .fakeStore(.users(FakeStoreListQuery(limit: 2, sort: .desc))),
+        .fakeStore(.user(FakeStoreID(4))),
     ]
 
     @Test(arguments: samples)

@@ -72,14 +72,20 @@ struct HardeningSchemaTests {
         let (database, path) = try Self.database(at: 9)
         defer { database.close(); path.remove() }
         let guest = "0123456789abcdef0123456789abcdef", other = "fedcba9876543210fedcba9876543210"
-        let user = try AccountStore.sqlite(database).createUser(Fixtures.newAccount(), true)
+        // The account as a version-9 database holds it (today's store writes columns added later).
+        let user = try database.withConnection { connection in
+            try connection.prepare("""
+                INSERT INTO users (email, name, password_hash, created_at) VALUES ('ana@example.com', 'Ana', 'x', 1750000000)
+                """).run()
+            return User.ID(connection.lastInsertRowID)
+        }
         try database.withConnection { connection in
             try connection.prepare("""
                 INSERT INTO sessions (id, user_id, csrf_token, created_at, last_seen_at, expires_at, is_persistent)
                 VALUES (?1, NULL, 'csrf-of-guest', 1750000000, 1750000100, 1760000000, 1),
                        (?2, NULL, 'csrf-of-other', 1750000000, 1750000000, 1760000000, 1),
                        ('signed-in', ?3, 'csrf-of-ana', 1750000000, 1750000000, 1760000000, 0)
-                """).run([.text(guest), .text(other), .integer(user.id.rawValue)])
+                """).run([.text(guest), .text(other), .integer(user.rawValue)])
         }
         let stores = (catalog: CatalogStore.sqlite(database), sessions: SessionStore.sqlite(database),
                       orders: OrderStore.sqlite(database))
@@ -106,13 +112,13 @@ struct HardeningSchemaTests {
                                       until, Fixtures.start)
         #expect(try stores.orders.setStock("CHAIR-1", 4, Fixtures.start).trimmedHolds == 1)
 
-        #expect(try database.migrate() == [10, 11])
+        #expect(try database.migrate() == [10, 11, 12])
 
         let after = Fixtures.upgradedSessionID(guest)
         let session = try #require(try stores.sessions.find(after))
         #expect(session.csrfTokenHash == Digest.sha256Hex("csrf-of-guest"))
         #expect(session.lastSeenAt == Date(timeIntervalSince1970: 1_750_000_100) && session.userID == nil)
-        #expect(try stores.sessions.find(Fixtures.upgradedSessionID("signed-in"))?.userID == user.id)
+        #expect(try stores.sessions.find(Fixtures.upgradedSessionID("signed-in"))?.userID == user)
         #expect(try stores.sessions.find(Session.ID(rawValue: guest)) == nil)
         let cart = try stores.sessions.loadCart(.guest(after))
         #expect(cart.lines.map(\.quantity) == [3] && cart.voucherCode == VoucherCode("WELCOME10"))

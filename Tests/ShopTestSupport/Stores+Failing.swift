@@ -38,6 +38,8 @@ extension CatalogStore {
             productByHandle: { _ in throw UnimplementedStoreOperation("CatalogStore.productByHandle") },
             productsByID: { _ in throw UnimplementedStoreOperation("CatalogStore.productsByID") },
             upsert: { _ in throw UnimplementedStoreOperation("CatalogStore.upsert") },
+            insertProduct: { _ in throw UnimplementedStoreOperation("CatalogStore.insertProduct") },
+            changeProduct: { _, _ in throw UnimplementedStoreOperation("CatalogStore.changeProduct") },
             productCount: { throw UnimplementedStoreOperation("CatalogStore.productCount") },
             version: { throw UnimplementedStoreOperation("CatalogStore.version") }
         )

@@ -70,7 +70,7 @@ struct FakeStoreAPITests {
         let shop = try TestShop([backpack])
         let unknown = try shop.api(.get, "/api/nothing")
         #expect(unknown.status == 404 && unknown.header("Content-Type")?.hasPrefix("application/json") == true)
-        let wrongMethod = try shop.api(.delete, "/api/products/categories")
+        let wrongMethod = try shop.api(.delete, "/api/products/category/jewelery")
         #expect(wrongMethod.status == 405 && wrongMethod.header("Allow") == "GET, HEAD")
         #expect(try decode(APIErrorEnvelope.self, wrongMethod).error.code == "method_not_allowed")
         #expect(wrongMethod.header("X-Content-Type-Options") == "nosniff", "the security headers too")

@@ -21,6 +21,8 @@ enum APIApp {
             response = try route(&context)
         } catch let error as APIError {
             response = error.response
+        } catch is AccessError {
+            response = APIError.forbidden.response
         } catch {
             let answer = ShopApp.answerable(error)
             environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
@@ -48,6 +50,22 @@ enum APIApp {
         switch route {
         case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
         }
+    }
+
+    /// The account signed in by the request's `Authorization: Bearer <token>` — a token from
+    /// `POST /api/auth/login`, resumed like a session cookie (`SessionService.resume`: expired
+    /// sessions end, use slides the expiry).
+    /// - Throws: `APIError` 401 `unauthorized` when the header is missing or malformed, or the
+    ///   token names no signed-in session.
+    static func account(_ context: RequestContext) throws -> User {
+        let unauthorized = APIError.unauthorized
+        guard let header = context.request.headers["Authorization"] else { throw unauthorized }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw unauthorized }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let session = try context.sessionService.resume(token: token).session, let userID = session.userID,
+              let user = try context.environment.accounts.user(userID) else { throw unauthorized }
+        return user
     }
 
     /// A JSON answer of `value` (keys sorted, so equal values give equal bytes).
@@ -96,6 +114,24 @@ struct APIError: Error, HTTPResponseError {
     }
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
+
+    /// 401: no bearer token, or one that signs no one in.
+    static var unauthorized: APIError {
+        var error = APIError(status: .unauthorized, code: "unauthorized",
+                             message: "Sign in (POST /api/auth/login) and send the token as “Authorization: Bearer <token>”.")
+        error.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
+        return error
+    }
+
+    /// 403: the account may not do this.
+    static var forbidden: APIError {
+        APIError(status: .forbidden, code: "forbidden", message: "This needs an operator account.")
+    }
+
+    /// 400 `malformed_id` for an id that is not a positive whole number.
+    static func malformedID(_ id: FakeStoreID, _ what: String) -> APIError {
+        APIError(status: .badRequest, code: "malformed_id", message: "“\(id.text)” is not a \(what) id.", field: "id")
+    }
 
     /// The envelope as a response (encoding cannot fail for these plain strings).
     var response: Response {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Routing
 import ShopAPI
 import ShopCore
 import ShopService
@@ -17,6 +18,12 @@ enum FakeStoreHandlers {
             let names = try context.environment.catalog.categories().map(\.category.name)
             return try catalogRead(names, context)
         case .login: return try login(&context)
+        case .createProduct: return try createProduct(context)
+        case let .replaceProduct(id): return try updateProduct(id, replacing: true, context)
+        case let .updateProduct(id): return try updateProduct(id, replacing: false, context)
+        case let .deleteProduct(id): return try deleteProduct(id, context)
+        case let .users(query): return try users(query, context)
+        case let .user(id): return try user(id, context)
         }
     }
 
@@ -39,9 +46,7 @@ enum FakeStoreHandlers {
     }
 
     static func product(_ id: FakeStoreID, _ context: RequestContext) throws -> Response {
-        guard let value = id.value else {
-            throw APIError(status: .badRequest, code: "malformed_id", message: "“\(id.text)” is not a product id.", field: "id")
-        }
+        guard let value = id.value else { throw APIError.malformedID(id, "product") }
         guard let product = try context.environment.catalog.productsByID([Product.ID(rawValue: value)])[Product.ID(rawValue: value)] else {
             throw APIError.notFound("There is no product \(value).")
         }
@@ -93,5 +98,91 @@ enum FakeStoreHandlers {
         }
         let signedIn = try context.sessionService.signIn(user.id, replacing: nil, remember: true)
         return try APIApp.json(FakeStoreToken(token: signedIn.issued.token))
+    }
+}
+
+// MARK: - Product writes (operators)
+
+extension FakeStoreHandlers {
+    /// `POST /api/products`: 201, `Location` of the new product, the product.
+    static func createProduct(_ context: RequestContext) throws -> Response {
+        let account = try APIApp.account(context)
+        let body = try APIApp.body(FakeStoreProductInput.self, of: context.request)
+        let created = try productWrite { try context.environment.catalogAdmin.create(fields(body), by: account) }
+        let location = APIRoute.fakeStore(.product(FakeStoreID(created.product.id.rawValue))).request.url
+        return try APIApp.json(written(created, context), status: .created,
+                               headers: ["Location": context.environment.publicURL + location])
+    }
+
+    /// `PUT` (replacing) and `PATCH /api/products/{id}`.
+    static func updateProduct(_ id: FakeStoreID, replacing: Bool, _ context: RequestContext) throws -> Response {
+        let account = try APIApp.account(context)
+        guard let value = id.value else { throw APIError.malformedID(id, "product") }
+        let body = try APIApp.body(FakeStoreProductInput.self, of: context.request)
+        let changed = try productWrite {
+            try context.environment.catalogAdmin.update(Product.ID(value), fields(body), replacing: replacing, by: account)
+        }
+        return try APIApp.json(written(changed, context))
+    }
+
+    /// `DELETE /api/products/{id}`: unpublishes it and answers it, as Fake Store does.
+    static func deleteProduct(_ id: FakeStoreID, _ context: RequestContext) throws -> Response {
+        let account = try APIApp.account(context)
+        guard let value = id.value else { throw APIError.malformedID(id, "product") }
+        let deleted = try productWrite { try context.environment.catalogAdmin.delete(Product.ID(value), by: account) }
+        return try APIApp.json(written(deleted, context))
+    }
+
+    private static func fields(_ body: FakeStoreProductInput) -> CatalogAdminService.ProductFields {
+        .init(title: body.title, price: body.price, description: body.description, category: body.category, image: body.image)
+    }
+
+    private static func written(_ stored: StoredProduct, _ context: RequestContext) -> FakeStoreProduct {
+        let names = stored.product.categoryID.map { [$0: stored.categoryName ?? ""] } ?? [:]
+        return shape(stored.product, names, context)
+    }
+
+    /// Runs a product write, its refusals as the error envelope.
+    private static func productWrite(_ write: () throws -> StoredProduct) throws -> StoredProduct {
+        do {
+            return try write()
+        } catch CatalogAdminError.notFound {
+            throw APIError.notFound("There is no such product.")
+        } catch let CatalogAdminError.invalid(field, message) {
+            throw APIError(status: .badRequest, code: field == nil ? "invalid_product" : "invalid_field", message: message,
+                           field: field)
+        }
+    }
+}
+
+// MARK: - Users
+
+extension FakeStoreHandlers {
+    /// `GET /api/users`: every account for an operator, the caller's own for anyone else.
+    static func users(_ query: FakeStoreListQuery, _ context: RequestContext) throws -> Response {
+        let viewer = try APIApp.account(context)
+        var users = try context.environment.accountService.users(visibleTo: viewer).sorted { $0.id.rawValue < $1.id.rawValue }
+        if query.sort == .desc { users.reverse() }
+        if let limit = query.limit { users = Array(users.prefix(limit)) }
+        return try APIApp.json(users.map(shape))
+    }
+
+    /// `GET /api/users/{id}`: 404 for another shopper's id as for an unknown one.
+    static func user(_ id: FakeStoreID, _ context: RequestContext) throws -> Response {
+        let viewer = try APIApp.account(context)
+        guard let value = id.value else { throw APIError.malformedID(id, "user") }
+        do {
+            return try APIApp.json(shape(try context.environment.accountService.user(User.ID(value), visibleTo: viewer)))
+        } catch AccountServiceError.accountNotFound {
+            throw APIError.notFound("There is no user \(value).")
+        }
+    }
+
+    /// An account in Fake Store's shape: the email is the username; the name splits at its first
+    /// space; address and phone are empty (Shoppable keeps addresses in the address book).
+    static func shape(_ user: User) -> FakeStoreUser {
+        let words = user.name.split(separator: " ", maxSplits: 1).map(String.init)
+        return FakeStoreUser(id: user.id.rawValue, email: user.email, username: user.email,
+                             name: .init(firstname: words.first ?? "", lastname: words.count > 1 ? words[1] : ""))
     }
 }

@@ -9,3 +9,8 @@ extension AppEnvironment {
         AccountService(accounts: accounts, crypto: crypto, now: now, dummyPasswordHash: dummyPasswordHash)
     }
 }
+
+extension AppEnvironment {
+    /// Product writes (the API's, operators only), over this environment's catalog, currency and clock.
+    var catalogAdmin: CatalogAdminService { CatalogAdminService(catalog: catalog, currency: currency, now: now) }
+}

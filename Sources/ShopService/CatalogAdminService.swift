@@ -1,0 +1,198 @@
+public import Foundation
+public import ShopCore
+public import ShopImport
+public import ShopStore
+
+/// Why a product write was refused (beyond `AccessError`).
+public enum CatalogAdminError: Error, Hashable, Sendable {
+    /// No published product has this id (deleted products are gone for the API too).
+    case notFound
+    /// A field is missing or breaks a catalog rule; `field` names it (`title`, `price`, …).
+    case invalid(field: String?, message: String)
+}
+
+/// Product writes one at a time, in Fake Store's terms (title, price, description, category,
+/// image) — for the API's `POST|PUT|PATCH|DELETE /api/products`. Operators only.
+///
+/// Every rule is the import's: the fields are checked by `CatalogImporter.draft` (the Fake Store
+/// reader's text limits, price parsing, description sanitizing and category), and written by
+/// `CatalogStore.insertProduct` / `changeProduct` with `upsert`'s rules. The one rule of its own:
+/// an API price must be exact in the shop currency (`19.999` dollars is refused, not rounded).
+///
+/// What Fake Store cannot describe stays as it is on an update: variants' options, SKUs, stock
+/// and "was" prices, tags, vendor, further images, the rating. A price written applies to the
+/// variant the Fake Store shape shows (`Product.defaultVariant`), so a read after the write
+/// shows it.
+///
+/// Deleting **unpublishes** the product: it leaves every list and read (404 after), carts show
+/// it as unavailable, orders keep their lines, and the merchant can publish it again with an
+/// import. Nothing is destroyed by a client call.
+///
+/// ```swift
+/// let admin = CatalogAdminService(catalog: catalog, currency: .usd, now: Date.init)
+/// let created = try admin.create(.init(title: "Oak Chair", price: Decimal(string: "49.90")), by: operatorAccount)
+/// ```
+public struct CatalogAdminService: Sendable {
+    /// The catalog written.
+    public var catalog: CatalogStore
+    /// The shop currency: prices are major units of it.
+    public var currency: Currency
+    /// The clock.
+    public var now: @Sendable () -> Date
+
+    /// The name used in messages for the fields' source.
+    static let source = "request body"
+
+    /// Creates the service from its clients.
+    public init(catalog: CatalogStore, currency: Currency, now: @escaping @Sendable () -> Date) {
+        self.catalog = catalog
+        self.currency = currency
+        self.now = now
+    }
+
+    /// Fake Store's product fields; nil where a request leaves one out.
+    public struct ProductFields: Hashable, Sendable {
+        public var title: String?
+        /// Major units of the shop currency.
+        public var price: Decimal?
+        /// Plain text.
+        public var description: String?
+        /// A category name; a new one creates the category.
+        public var category: String?
+        /// The main image's URL ("" removes it).
+        public var image: String?
+
+        /// Creates the fields.
+        public init(title: String? = nil, price: Decimal? = nil, description: String? = nil, category: String? = nil,
+                    image: String? = nil) {
+            self.title = title
+            self.price = price
+            self.description = description
+            self.category = category
+            self.image = image
+        }
+    }
+
+    /// Creates a published product with one untracked variant. Its handle comes from the title
+    /// (`oak-chair`, then `oak-chair-2`, … when taken by any product, published or not).
+    /// - Parameters:
+    ///   - fields: `title` and `price` are required.
+    ///   - account: who asks (an operator).
+    /// - Returns: the product as stored.
+    /// - Throws: `AccessError`, `CatalogAdminError.invalid`, or a store error.
+    public func create(_ fields: ProductFields, by account: User) throws -> StoredProduct {
+        try account.requireOperator()
+        let record = try record(fields, current: nil)
+        let base = Handle.make(from: record.title).isEmpty ? "product" : Handle.make(from: record.title)
+        var draft = try checked(record, handle: base)
+        for number in 1... {
+            draft.handle = number == 1 ? base : "\(base)-\(number)"
+            do {
+                return try catalog.insertProduct(draft)
+            } catch CatalogStoreError.handleTaken {
+                continue  // another product has it (maybe created this instant): try the next
+            } catch let error as CatalogStoreError {
+                throw CatalogAdminError.invalid(field: nil, message: error.errorDescription ?? "\(error)")
+            }
+        }
+        fatalError("unreachable")
+    }
+
+    /// Changes a published product's Fake Store fields in one store transaction.
+    /// - Parameters:
+    ///   - id: the product.
+    ///   - fields: the new values.
+    ///   - replacing: `true` (PUT): `title` and `price` are required and a field left out is
+    ///     emptied (no description, category or main image); `false` (PATCH): only the fields
+    ///     given change.
+    ///   - account: who asks (an operator).
+    /// - Returns: the product after the change.
+    /// - Throws: `AccessError`, `CatalogAdminError`, or a store error.
+    public func update(_ id: Product.ID, _ fields: ProductFields, replacing: Bool, by account: User) throws -> StoredProduct {
+        try account.requireOperator()
+        let changed = try catalog.changeProduct(id) { current in
+            guard current.isPublished else { throw CatalogAdminError.notFound }
+            var fields = fields
+            if replacing {
+                fields.description = fields.description ?? ""
+                fields.category = fields.category ?? ""
+                fields.image = fields.image ?? ""
+            }
+            let checked = try checked(try record(fields, current: replacing ? nil : current), handle: current.handle)
+            var next = current
+            next.title = checked.title
+            if fields.description != nil {
+                next.descriptionHTML = checked.descriptionHTML
+                next.descriptionText = checked.descriptionText
+            }
+            if fields.category != nil { next.categoryName = checked.categoryName }
+            if let image = fields.image {
+                let rest = current.images.dropFirst()
+                next.images = image.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                    ? Array(rest) : checked.images + rest
+            }
+            if fields.price != nil, !next.variants.isEmpty {
+                next.variants[Self.shownVariant(current)].price = checked.variants[0].price
+            }
+            return next
+        }
+        guard let changed else { throw CatalogAdminError.notFound }
+        return changed
+    }
+
+    /// Unpublishes a published product (see the type's documentation for why not a deletion).
+    /// - Returns: the product as it was shown.
+    /// - Throws: `AccessError`, `CatalogAdminError.notFound`, or a store error.
+    public func delete(_ id: Product.ID, by account: User) throws -> StoredProduct {
+        try account.requireOperator()
+        let changed = try catalog.changeProduct(id) { current in
+            guard current.isPublished else { throw CatalogAdminError.notFound }
+            var next = current
+            next.isPublished = false
+            return next
+        }
+        guard let changed else { throw CatalogAdminError.notFound }
+        return changed
+    }
+
+    // MARK: Rules
+
+    /// The index of the variant Fake Store's `price` shows (`Product.defaultVariant`: the first
+    /// not sold out, else the first).
+    static func shownVariant(_ draft: ProductDraft) -> Int {
+        draft.variants.firstIndex(where: { !$0.inventory.isSoldOut }) ?? 0
+    }
+
+    /// The fields as the Fake Store reader takes them, those left out taken from `current`.
+    /// - Throws: `CatalogAdminError.invalid` for a missing title or price, or an inexact price.
+    private func record(_ fields: ProductFields, current: ProductDraft?) throws -> FakeStoreRecord {
+        guard let title = fields.title ?? current?.title else {
+            throw CatalogAdminError.invalid(field: "title", message: "The product needs a “title”.")
+        }
+        let price: String
+        if let given = fields.price {
+            let text = given.description
+            guard let money = try? Money.parse(text, currency: currency), money.majorUnits == given else {
+                throw CatalogAdminError.invalid(
+                    field: "price", message: "“\(text)” has more decimals than \(currency.code) has (\(currency.minorUnitDigits)).")
+            }
+            price = text
+        } else if let current, !current.variants.isEmpty {
+            price = "\(current.variants[Self.shownVariant(current)].price.majorUnits)"
+        } else {
+            throw CatalogAdminError.invalid(field: "price", message: "The product needs a “price”.")
+        }
+        return FakeStoreRecord(title: title, price: price, description: fields.description ?? current?.descriptionText ?? "",
+                               category: fields.category ?? current?.categoryName,
+                               image: fields.image ?? current?.images.first?.url)
+    }
+
+    /// The record checked by the Fake Store reader's rules into a one-variant draft.
+    private func checked(_ record: FakeStoreRecord, handle: String) throws -> ProductDraft {
+        do {
+            return try CatalogImporter(currency: currency, now: now()).draft(record, handle: handle, source: Self.source)
+        } catch {
+            throw CatalogAdminError.invalid(field: error.column, message: error.message)
+        }
+    }
+}
