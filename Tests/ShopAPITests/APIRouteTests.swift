@@ -13,6 +13,7 @@ struct APIRouteTests {
         .fakeStore(.category(name: "men's clothing", FakeStoreListQuery(limit: 2))),
         .fakeStore(.category(name: "a b ç?", FakeStoreListQuery(sort: .asc))),
         .fakeStore(.login),
+        .openAPI,
     ]
 
     @Test(arguments: samples)

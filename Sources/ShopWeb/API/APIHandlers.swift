@@ -47,6 +47,7 @@ enum APIApp {
         }
         switch route {
         case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
+        case .openAPI: return OpenAPIHandler.handle()
         }
     }
 
