@@ -36,8 +36,10 @@ enum APIApp {
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
-        guard let route = APIRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
-            let allowed = APIRoute.allowedMethods(path: request.path)
+        let segments = pathSegments(request)
+        guard let route = APIRoute.router.parse(RouteRequest(method: request.method.rawValue, segments: segments,
+                                                             query: query))?.route else {
+            let allowed = APIRoute.router.methods(forPath: segments)
             guard !allowed.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
             var error = APIError(status: .methodNotAllowed, code: "method_not_allowed",
                                  message: "\(request.path) answers \(allowed.joined(separator: ", ")).")
@@ -49,6 +51,13 @@ enum APIApp {
         case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
         case .openAPI: return OpenAPIHandler.handle()
         }
+    }
+
+    /// The path's segments, split *before* percent-decoding: an encoded `/` (`%2F`) stays inside
+    /// its segment, as `RouteRequest.url` prints it (a category named `Home/Garden` is
+    /// `/api/products/category/Home%2FGarden`, one segment).
+    static func pathSegments(_ request: Request) -> [String] {
+        request.rawPath.split(separator: "/").map { (try? URLEncoding.percentDecode($0, component: .path)) ?? String($0) }
     }
 
     /// A JSON answer of `value` (keys sorted, so equal values give equal bytes).
