@@ -194,6 +194,11 @@ public struct RouteDeclaration<Route: Sendable>: Sendable {
         }
     }
 
+    /// `true` when the pattern has no parameters.
+    var isFixed: Bool {
+        segments.allSatisfy { if case .literal = $0 { true } else { false } }
+    }
+
     func answers(_ method: String) -> Bool {
         method == self.method || (method == "HEAD" && self.method == "GET")
     }
@@ -234,6 +239,19 @@ public struct Router<Route: Sendable>: Sendable {
     public func methods(forPath segments: [String]) -> [String] {
         var methods: [String] = []
         for declaration in declarations where declaration.pathParameters(segments) != nil
+            && !methods.contains(declaration.method) {
+            methods.append(declaration.method)
+        }
+        return methods
+    }
+
+    /// The methods of the declarations whose pattern is this path word for word (no
+    /// parameters), in order. A path that is a fixed route — `/api/products/categories` — belongs
+    /// to those declarations, even when a parameter pattern (`/api/products/{id}`) would also
+    /// match it: another method on it is 405, not that parameter route.
+    public func fixedMethods(forPath segments: [String]) -> [String] {
+        var methods: [String] = []
+        for declaration in declarations where declaration.isFixed && declaration.pathParameters(segments) != nil
             && !methods.contains(declaration.method) {
             methods.append(declaration.method)
         }

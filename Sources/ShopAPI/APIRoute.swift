@@ -6,6 +6,8 @@ public import Routing
 public enum APIRoute: Hashable, Sendable {
     /// The Fake Store compatible routes under `/api` (issue #10, point 1).
     case fakeStore(FakeStoreRoute)
+    /// `GET /api/openapi.json`: the OpenAPI 3.1 document of every route (`OpenAPIDocument`).
+    case openAPI
 }
 
 /// A Fake Store id as it arrived in the path: clients send anything, and a malformed id is a
@@ -81,7 +83,7 @@ extension APIRoute {
     public typealias Declaration = RouteDeclaration<APIRoute>
 
     /// Every API route, tried in this order.
-    public static let router = Router<APIRoute>(fakeStoreDeclarations)
+    public static let router = Router<APIRoute>(fakeStoreDeclarations + documentDeclarations)
 
     static let fakeStoreDeclarations: [Declaration] = [
         Declaration("GET", "/api/products", [.cacheable],

@@ -19,6 +19,7 @@ struct APIRouteTests {
         .fakeStore(.deleteProduct(FakeStoreID(3))),
         .fakeStore(.users(FakeStoreListQuery(limit: 2, sort: .desc))),
         .fakeStore(.user(FakeStoreID(4))),
+        .openAPI,
     ]
 
     @Test(arguments: samples)

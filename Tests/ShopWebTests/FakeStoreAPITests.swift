@@ -73,6 +73,11 @@ struct FakeStoreAPITests {
         let wrongMethod = try shop.api(.delete, "/api/products/category/jewelery")
         #expect(wrongMethod.status == 405 && wrongMethod.header("Allow") == "GET, HEAD")
         #expect(try decode(APIErrorEnvelope.self, wrongMethod).error.code == "method_not_allowed")
+        // A fixed path belongs to its own routes, though `PUT /api/products/{id}` would match it too.
+        for method in [HTTPMethod.put, .patch, .delete] {
+            let fixed = try shop.api(method, "/api/products/categories")
+            #expect(fixed.status == 405 && fixed.header("Allow") == "GET, HEAD", "\(method)")
+        }
         #expect(wrongMethod.header("X-Content-Type-Options") == "nosniff", "the security headers too")
     }
 

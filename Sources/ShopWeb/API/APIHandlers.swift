@@ -38,8 +38,16 @@ enum APIApp {
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
-        guard let route = APIRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
-            let allowed = APIRoute.allowedMethods(path: request.path)
+        let segments = pathSegments(request)
+        let method = request.method.rawValue == "HEAD" ? "GET" : request.method.rawValue
+        // A fixed path (`/api/products/categories`) answers only its own methods, even where a
+        // parameter route (`PUT /api/products/{id}`) would also match it.
+        let fixed = APIRoute.router.fixedMethods(forPath: segments)
+        let parsed = fixed.isEmpty || fixed.contains(method)
+            ? APIRoute.router.parse(RouteRequest(method: request.method.rawValue, segments: segments, query: query))?.route
+            : nil
+        guard let route = parsed else {
+            let allowed = fixed.isEmpty ? APIRoute.router.methods(forPath: segments) : fixed
             guard !allowed.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
             var error = APIError(status: .methodNotAllowed, code: "method_not_allowed",
                                  message: "\(request.path) answers \(allowed.joined(separator: ", ")).")
@@ -49,6 +57,7 @@ enum APIApp {
         }
         switch route {
         case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
+        case .openAPI: return OpenAPIHandler.handle()
         }
     }
 
@@ -66,6 +75,13 @@ enum APIApp {
         guard let session = try context.sessionService.resume(token: token).session, let userID = session.userID,
               let user = try context.environment.accounts.user(userID) else { throw unauthorized }
         return user
+    }
+
+    /// The path's segments, split *before* percent-decoding: an encoded `/` (`%2F`) stays inside
+    /// its segment, as `RouteRequest.url` prints it (a category named `Home/Garden` is
+    /// `/api/products/category/Home%2FGarden`, one segment).
+    static func pathSegments(_ request: Request) -> [String] {
+        request.rawPath.split(separator: "/").map { (try? URLEncoding.percentDecode($0, component: .path)) ?? String($0) }
     }
 
     /// A JSON answer of `value` (keys sorted, so equal values give equal bytes).
