@@ -77,6 +77,56 @@ public enum FakeStoreRoute: Hashable, Sendable {
     case users(FakeStoreListQuery)
     /// `GET /api/users/{id}`: the caller's own account, or any for an operator.
     case user(FakeStoreID)
+    /// `POST /api/users` — body `FakeStoreUserInput` → 201 + `Location`: registers an account.
+    case createUser
+    /// `PUT /api/users/{id}` (the account's own token, or an operator's): the fields replaced.
+    case replaceUser(FakeStoreID)
+    /// `PATCH /api/users/{id}` (the account's own token, or an operator's): the fields sent changed.
+    case updateUser(FakeStoreID)
+    /// `DELETE /api/users/{id}` (the account's own token, or an operator's): deletes the account.
+    case deleteUser(FakeStoreID)
+    /// `GET /api/carts?limit=&sort=&startdate=&enddate=`: the caller's carts, every cart for an operator.
+    case carts(FakeStoreCartQuery)
+    /// `GET /api/carts/{id}`.
+    case cart(FakeStoreID)
+    /// `GET /api/carts/user/{userId}?limit=&sort=&startdate=&enddate=`.
+    case userCarts(FakeStoreID, FakeStoreCartQuery)
+    /// `POST /api/carts` — body `FakeStoreCartInput` → 201 + `Location`.
+    case createCart
+    /// `PUT /api/carts/{id}`: user, date and products replaced.
+    case replaceCart(FakeStoreID)
+    /// `PATCH /api/carts/{id}`: the fields sent replaced.
+    case updateCart(FakeStoreID)
+    /// `DELETE /api/carts/{id}`: deletes the cart; answers it.
+    case deleteCart(FakeStoreID)
+}
+
+/// The query of Fake Store cart lists: `limit`, `sort` and the date range, each date as sent
+/// (the server answers 400 for one that `FakeStoreDate.parse` cannot read).
+public struct FakeStoreCartQuery: Hashable, Sendable {
+    public var list: FakeStoreListQuery
+    /// Carts dated on or after this ISO 8601 date (`2020-01-01`, or a date and time).
+    public var startDate: String?
+    /// Carts dated before this ISO 8601 date (exclusive).
+    public var endDate: String?
+
+    public init(_ list: FakeStoreListQuery = FakeStoreListQuery(), startDate: String? = nil, endDate: String? = nil) {
+        self.list = list
+        self.startDate = startDate
+        self.endDate = endDate
+    }
+
+    init(_ parameters: RouteParameters) {
+        self.init(FakeStoreListQuery(parameters), startDate: parameters.queryValue("startdate"),
+                  endDate: parameters.queryValue("enddate"))
+    }
+
+    var queryItems: [RouteRequest.QueryItem] {
+        var items = list.queryItems
+        if let startDate { items.append(.init("startdate", startDate)) }
+        if let endDate { items.append(.init("enddate", endDate)) }
+        return items
+    }
 }
 
 extension APIRoute {
@@ -123,6 +173,43 @@ extension APIRoute {
         Declaration("GET", "/api/users/{id}", [],
                     make: { .fakeStore(.user(FakeStoreID(text: $0["id"]))) },
                     match: { if case let .fakeStore(.user(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("POST", "/api/users", [.changesState],
+                    make: { _ in .fakeStore(.createUser) },
+                    match: { $0 == .fakeStore(.createUser) ? RouteParameters() : nil }),
+        Declaration("PUT", "/api/users/{id}", [.changesState],
+                    make: { .fakeStore(.replaceUser(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.replaceUser(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("PATCH", "/api/users/{id}", [.changesState],
+                    make: { .fakeStore(.updateUser(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.updateUser(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("DELETE", "/api/users/{id}", [.changesState],
+                    make: { .fakeStore(.deleteUser(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.deleteUser(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("GET", "/api/carts", [],
+                    make: { .fakeStore(.carts(FakeStoreCartQuery($0))) },
+                    match: { if case let .fakeStore(.carts(query)) = $0 { RouteParameters([:], query: query.queryItems) } else { nil } }),
+        Declaration("GET", "/api/carts/user/{userId}", [],
+                    make: { .fakeStore(.userCarts(FakeStoreID(text: $0["userId"]), FakeStoreCartQuery($0))) },
+                    match: {
+                        if case let .fakeStore(.userCarts(id, query)) = $0 {
+                            RouteParameters(["userId": id.text], query: query.queryItems)
+                        } else { nil }
+                    }),
+        Declaration("GET", "/api/carts/{id}", [],
+                    make: { .fakeStore(.cart(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.cart(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("POST", "/api/carts", [.changesState],
+                    make: { _ in .fakeStore(.createCart) },
+                    match: { $0 == .fakeStore(.createCart) ? RouteParameters() : nil }),
+        Declaration("PUT", "/api/carts/{id}", [.changesState],
+                    make: { .fakeStore(.replaceCart(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.replaceCart(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("PATCH", "/api/carts/{id}", [.changesState],
+                    make: { .fakeStore(.updateCart(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.updateCart(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("DELETE", "/api/carts/{id}", [.changesState],
+                    make: { .fakeStore(.deleteCart(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .fakeStore(.deleteCart(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
     ]
 
     /// The route a request asks for, or nil (404, or 405 when ``allowedMethods(path:)`` is not empty).

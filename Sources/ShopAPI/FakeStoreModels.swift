@@ -109,7 +109,8 @@ public struct FakeStoreUser: Codable, Hashable, Sendable {
 
     public var id: Int64
     public var email: String
-    /// The name the account signs in with (Shoppable: its email).
+    /// The account's username, or its email when it has none (accounts made on the web or by
+    /// the CLI sign in with their email).
     public var username: String
     public var name: Name
     public var address: Address
@@ -125,9 +126,126 @@ public struct FakeStoreUser: Codable, Hashable, Sendable {
     }
 }
 
+/// The body of `POST /api/users`, `PUT` and `PATCH /api/users/{id}`: Fake Store's user fields,
+/// each optional here (which are required depends on the method; see `docs/API.md`).
+public struct FakeStoreUserInput: Codable, Hashable, Sendable {
+    public struct Name: Codable, Hashable, Sendable {
+        public var firstname: String?
+        public var lastname: String?
+
+        public init(firstname: String? = nil, lastname: String? = nil) {
+            self.firstname = firstname
+            self.lastname = lastname
+        }
+    }
+
+    public struct Address: Codable, Hashable, Sendable {
+        public var city: String?
+        public var street: String?
+        public var number: Int?
+        public var zipcode: String?
+        public var geolocation: FakeStoreUser.Address.Geolocation?
+
+        public init(city: String? = nil, street: String? = nil, number: Int? = nil, zipcode: String? = nil,
+                    geolocation: FakeStoreUser.Address.Geolocation? = nil) {
+            self.city = city
+            self.street = street
+            self.number = number
+            self.zipcode = zipcode
+            self.geolocation = geolocation
+        }
+    }
+
+    public var email: String?
+    public var username: String?
+    /// Never answered; stored only as its hash.
+    public var password: String?
+    public var name: Name?
+    public var address: Address?
+    public var phone: String?
+
+    public init(email: String? = nil, username: String? = nil, password: String? = nil, name: Name? = nil,
+                address: Address? = nil, phone: String? = nil) {
+        self.email = email
+        self.username = username
+        self.password = password
+        self.name = name
+        self.address = address
+        self.phone = phone
+    }
+}
+
+/// A Fake Store cart: a dated list of products of one account (Shoppable keeps it apart from
+/// the storefront's live cart; see `docs/API.md`).
+public struct FakeStoreCart: Codable, Hashable, Sendable {
+    public struct Line: Codable, Hashable, Sendable {
+        public var productId: Int64
+        public var quantity: Int
+
+        public init(productId: Int64, quantity: Int) {
+            self.productId = productId
+            self.quantity = quantity
+        }
+    }
+
+    public var id: Int64
+    public var userId: Int64
+    /// ISO 8601 in UTC with milliseconds, as Fake Store writes it: `2020-03-02T00:00:00.000Z`.
+    public var date: String
+    public var products: [Line]
+
+    public init(id: Int64, userId: Int64, date: String, products: [Line]) {
+        self.id = id
+        self.userId = userId
+        self.date = date
+        self.products = products
+    }
+}
+
+/// The body of `POST /api/carts`, `PUT` and `PATCH /api/carts/{id}`.
+public struct FakeStoreCartInput: Codable, Hashable, Sendable {
+    /// The owner; left out, the caller.
+    public var userId: Int64?
+    /// An ISO 8601 date (`2020-02-03`) or date and time; left out on `POST`, now.
+    public var date: String?
+    public var products: [FakeStoreCart.Line]?
+
+    public init(userId: Int64? = nil, date: String? = nil, products: [FakeStoreCart.Line]? = nil) {
+        self.userId = userId
+        self.date = date
+        self.products = products
+    }
+}
+
+/// Fake Store's dates: read as ISO 8601 (`2020-02-03`, `2020-02-03T10:00:00Z`,
+/// `2020-02-03T10:00:00.000+02:00`; a date alone is midnight UTC), written in UTC with
+/// milliseconds (`2020-02-03T00:00:00.000Z`).
+public enum FakeStoreDate {
+    /// The date `text` names, or nil when it is not ISO 8601.
+    public static func parse(_ text: String) -> Date? {
+        let options: [ISO8601DateFormatter.Options] = [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
+                                                       [.withFullDate]]
+        for option in options {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = option
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    /// `date` as Fake Store writes it.
+    public static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}
+
 /// `POST /api/auth/login`'s body.
 public struct FakeStoreLogin: Codable, Hashable, Sendable {
-    /// The account's email (Shoppable accounts have no separate user name).
+    /// The account's username or its email.
     public var username: String
     public var password: String
 

@@ -17,6 +17,8 @@ public struct User: Identifiable, Hashable, Sendable {
     public var createdAt: Date
     /// What the account may do beyond shopping.
     public var role: Role
+    /// Username, phone and address (the Fake Store user fields).
+    public var profile: AccountProfile
 
     /// What an account may do. Stored by its raw value.
     public enum Role: String, Hashable, Sendable, CaseIterable {
@@ -27,8 +29,10 @@ public struct User: Identifiable, Hashable, Sendable {
     }
 
     /// Creates a user value.
-    public init(id: ID, email: String, name: String, emailVerifiedAt: Date? = nil, createdAt: Date, role: Role = .shopper) {
+    public init(id: ID, email: String, name: String, emailVerifiedAt: Date? = nil, createdAt: Date, role: Role = .shopper,
+                profile: AccountProfile = AccountProfile()) {
         self.id = id
+        self.profile = profile
         self.email = email
         self.name = name
         self.emailVerifiedAt = emailVerifiedAt

@@ -8,8 +8,10 @@ public enum AccountServiceError: Error, Hashable, Sendable {
     case emailTaken
     /// The emailed link is unknown, already used, expired or for something else.
     case linkNotValid
-    /// The account is gone (deleted while its session lived).
+    /// The account is gone (deleted while its session lived), or is another shopper's.
     case accountNotFound
+    /// Another account has this username (compared without case).
+    case usernameTaken
 }
 
 /// Every problem of a new-password form (reset or change), by field.
@@ -117,18 +119,19 @@ public struct AccountService: Sendable {
     }
 
     /// A sign-in attempt as every front door makes it (the form and `POST /api/auth/login`): the
-    /// attempt is counted against the email and the client address before the password is looked
-    /// at — in one store step with the check, so simultaneous guesses cannot all slip under the
+    /// attempt is counted against the email (a username is first turned into its account's
+    /// email, ``signInEmail(_:)``, so both names share one count) and the client address before
+    /// the password is looked at — in one store step with the check, so simultaneous guesses cannot all slip under the
     /// limit — then the credentials are checked (``authenticate(email:password:)``).
     /// - Parameters:
-    ///   - emailText: what was typed as the email.
+    ///   - emailText: what was typed as the email (or, through the API, a username).
     ///   - password: the password as typed.
     ///   - client: the client address, as the throttles count it.
     ///   - throttles: the limits.
     public func signIn(emailText: String, password: String, client: String,
                        throttles: AccountThrottles) throws -> SignInAttempt {
         let now = now()
-        let email = try? EmailRules.normalize(emailText)
+        let email = try signInEmail(emailText)
         if let retry = try accounts.countAttempt(throttles.signIn(email: email, client: client), now) {
             return .throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
         }
@@ -247,7 +250,7 @@ public struct AccountService: Sendable {
     }
 
     /// A single-use token for the store: only its SHA-256, with its purpose's expiry.
-    private func tokenDraft(_ purpose: TokenPurpose, token: String) -> TokenDraft {
+    func tokenDraft(_ purpose: TokenPurpose, token: String) -> TokenDraft {
         let lifetime = switch purpose {
         case .emailVerification: Self.verificationLifetime
         case .passwordReset: Self.resetLifetime

@@ -10,9 +10,13 @@ public struct NewAccount: Hashable, Sendable {
     public var createdAt: Date
     /// The account's role (`.shopper` unless an operator makes another operator).
     public var role: User.Role
+    /// Username, phone and address, already checked (`UsernameRules`, `ProfileRules`).
+    public var profile: AccountProfile
 
     /// Creates the value.
-    public init(email: String, name: String, passwordHash: String, createdAt: Date, role: User.Role = .shopper) {
+    public init(email: String, name: String, passwordHash: String, createdAt: Date, role: User.Role = .shopper,
+                profile: AccountProfile = AccountProfile()) {
+        self.profile = profile
         self.email = email
         self.name = name
         self.passwordHash = passwordHash
@@ -91,6 +95,41 @@ public enum AccountStoreError: Error, Hashable, Sendable {
     case emailTaken
     /// No account with this id.
     case userNotFound
+    /// Another account has this username (compared without case).
+    case usernameTaken
+}
+
+/// Changes to one account, written in one transaction; nil leaves a field as it is. Every value
+/// is already checked and normalized by the caller (`AccountService`).
+public struct AccountUpdate: Sendable {
+    /// A new normalized email. When it differs from the stored one the account becomes
+    /// unverified and `verification` (if any) is stored and queued in the same transaction.
+    public var email: String?
+    public var name: String?
+    /// `.some(nil)` removes the username.
+    public var username: String??
+    public var phone: String?
+    public var address: AccountProfile.Address?
+    /// A new password hash: every session of the account but `keepingSession` ends.
+    public var passwordHash: String?
+    /// The session that stays signed in after a password change (the one making it).
+    public var keepingSession: Session.ID?
+    /// The verification token and email for a changed email.
+    public var verification: (token: TokenDraft, email: OutboxDraft)?
+
+    /// Creates an update that changes nothing yet.
+    public init(email: String? = nil, name: String? = nil, username: String?? = nil, phone: String? = nil,
+                address: AccountProfile.Address? = nil, passwordHash: String? = nil, keepingSession: Session.ID? = nil,
+                verification: (token: TokenDraft, email: OutboxDraft)? = nil) {
+        self.email = email
+        self.name = name
+        self.username = username
+        self.phone = phone
+        self.address = address
+        self.passwordHash = passwordHash
+        self.keepingSession = keepingSession
+        self.verification = verification
+    }
 }
 
 /// Accounts, their single-use tokens, throttle counts and the email outbox.
@@ -107,6 +146,16 @@ public struct AccountStore: Sendable {
     public var credentials: @Sendable (_ email: String) throws -> (user: User, passwordHash: String)?
     /// Every account, oldest first.
     public var users: @Sendable () throws -> [User]
+    /// The account with this username (compared without case).
+    public var userNamed: @Sendable (_ username: String) throws -> User?
+    /// Changes an account in one transaction: only the fields given are written, by one
+    /// `UPDATE`, so simultaneous updates of different fields all land.
+    /// - Throws: `.userNotFound`, `.emailTaken`, `.usernameTaken` (nothing changed).
+    public var updateUser: @Sendable (User.ID, AccountUpdate) throws -> User
+    /// Deletes an account and everything only it owns (sessions, cart, favorites, address book,
+    /// tokens, API carts); its orders stay, no longer linked to an account. Returns the account
+    /// as it was, nil when there was none.
+    public var deleteUser: @Sendable (User.ID) throws -> User?
     /// Stores a new token for the account (earlier unused tokens of the same purpose stop
     /// working) and queues its email, in one transaction. - Throws: `.userNotFound`.
     public var issueToken: @Sendable (User.ID, TokenDraft, OutboxDraft) throws -> Void
@@ -155,6 +204,9 @@ public struct AccountStore: Sendable {
         user: @escaping @Sendable (User.ID) throws -> User?,
         credentials: @escaping @Sendable (String) throws -> (user: User, passwordHash: String)?,
         users: @escaping @Sendable () throws -> [User],
+        userNamed: @escaping @Sendable (String) throws -> User?,
+        updateUser: @escaping @Sendable (User.ID, AccountUpdate) throws -> User,
+        deleteUser: @escaping @Sendable (User.ID) throws -> User?,
         issueToken: @escaping @Sendable (User.ID, TokenDraft, OutboxDraft) throws -> Void,
         verifyEmail: @escaping @Sendable (String, Date) throws -> User?,
         passwordResetUser: @escaping @Sendable (String, Date) throws -> User?,
@@ -175,6 +227,9 @@ public struct AccountStore: Sendable {
         self.user = user
         self.credentials = credentials
         self.users = users
+        self.userNamed = userNamed
+        self.updateUser = updateUser
+        self.deleteUser = deleteUser
         self.issueToken = issueToken
         self.verifyEmail = verifyEmail
         self.passwordResetUser = passwordResetUser

@@ -45,12 +45,35 @@ extension AccountStore {
             credentials: { email in
                 try database.withConnection { connection in
                     try connection.prepare("SELECT \(userColumns), password_hash FROM users WHERE email = ?")
-                        .first([.text(email)]).map { row in (user: try user(from: row), passwordHash: try row.string(6)) }
+                        .first([.text(email)]).map { row in (user: try user(from: row), passwordHash: try row.string(userColumnCount)) }
                 }
             },
             users: {
                 try database.withConnection { connection in
                     try connection.prepare("SELECT \(userColumns) FROM users ORDER BY created_at, id").query().map(user(from:))
+                }
+            },
+            userNamed: { username in
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT \(userColumns) FROM users WHERE username = ?")
+                        .first([.text(username)]).map(user(from:))
+                }
+            },
+            updateUser: { id, update in
+                try database.withConnection { connection in
+                    try connection.transaction { try updateUser(id, update, connection) }
+                }
+            },
+            deleteUser: { id in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+                            .first([.integer(id.rawValue)]).map(user(from:)) else { return nil }
+                        // Sessions, cart lines, favorites, addresses, tokens, holds, checkouts and API
+                        // carts cascade; orders keep their snapshot with user_id set to NULL.
+                        try connection.prepare("DELETE FROM users WHERE id = ?").run([.integer(id.rawValue)])
+                        return user
+                    }
                 }
             },
             issueToken: { userID, token, message in
@@ -79,7 +102,7 @@ extension AccountStore {
             passwordResetUser: { tokenHash, now in
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT users.id, users.email, users.name, users.email_verified_at, users.created_at, users.role
+                        SELECT \(userColumns.split(separator: ", ").map { "users.\($0)" }.joined(separator: ", "))
                         FROM account_tokens JOIN users ON users.id = account_tokens.user_id
                         WHERE account_tokens.token_hash = ? AND account_tokens.purpose = ?
                           AND account_tokens.used_at IS NULL AND account_tokens.expires_at > ?
@@ -201,31 +224,105 @@ extension AccountStore {
         )
     }
 
-    /// The `users` columns `user(from:)` reads, in order (`passwordResetUser` spells them out).
-    private static let userColumns = "id, email, name, email_verified_at, created_at, role"
+    /// The `users` columns `user(from:)` reads, in order.
+    private static let userColumns = """
+        id, email, name, email_verified_at, created_at, role, username, phone, address_city, address_street, \
+        address_number, address_zipcode, address_lat, address_long
+        """
+    /// How many columns `userColumns` names (a column selected after them has this index).
+    private static let userColumnCount = 14
 
     private static func user(from row: Row) throws -> User {
         let id = try row.int64(0)
         guard let role = User.Role(rawValue: try row.string(5)) else {
             throw SQLiteStoreError.corruptValue(table: "users", column: "role", rowID: id)
         }
+        let address = AccountProfile.Address(city: try row.string(8), street: try row.string(9), number: try row.int(10),
+                                             zipcode: try row.string(11), latitude: try row.string(12),
+                                             longitude: try row.string(13))
         return User(id: User.ID(id), email: try row.string(1), name: try row.string(2),
                     emailVerifiedAt: try row.optionalInt64(3).map(StoredTime.date(unixSeconds:)),
-                    createdAt: StoredTime.date(unixSeconds: try row.int64(4)), role: role)
+                    createdAt: StoredTime.date(unixSeconds: try row.int64(4)), role: role,
+                    profile: AccountProfile(username: try row.optionalString(6), phone: try row.string(7), address: address))
     }
 
-    /// Inserts an account. - Throws: `AccountStoreError.emailTaken`.
+    /// Inserts an account. - Throws: `AccountStoreError.emailTaken` or `.usernameTaken`.
     private static func insertUser(_ account: NewAccount, verified: Bool, _ connection: Connection) throws -> User {
         let createdAt = StoredTime.unixSeconds(account.createdAt)
+        let profile = account.profile, address = profile.address
         try connection.prepare("""
-            INSERT INTO users (email, name, password_hash, email_verified_at, created_at, role) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (email) DO NOTHING
+            INSERT INTO users (email, name, password_hash, email_verified_at, created_at, role, username, phone,
+                               address_city, address_street, address_number, address_zipcode, address_lat, address_long)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
             """).run([.text(account.email), .text(account.name), .text(account.passwordHash),
-                      verified ? .integer(createdAt) : .null, .integer(createdAt), .text(account.role.rawValue)])
-        guard connection.changes == 1 else { throw AccountStoreError.emailTaken }
+                      verified ? .integer(createdAt) : .null, .integer(createdAt), .text(account.role.rawValue),
+                      SQLValue(profile.username), .text(profile.phone), .text(address.city), .text(address.street),
+                      SQLValue(address.number), .text(address.zipcode), .text(address.latitude), .text(address.longitude)])
+        guard connection.changes == 1 else {
+            throw try isTaken("email", account.email, except: nil, connection) ? AccountStoreError.emailTaken
+                : AccountStoreError.usernameTaken
+        }
         return User(id: User.ID(connection.lastInsertRowID), email: account.email, name: account.name,
                     emailVerifiedAt: verified ? StoredTime.date(unixSeconds: createdAt) : nil,
-                    createdAt: StoredTime.date(unixSeconds: createdAt), role: account.role)
+                    createdAt: StoredTime.date(unixSeconds: createdAt), role: account.role, profile: profile)
+    }
+
+    /// `true` when an account other than `except` has this email or username (without case).
+    private static func isTaken(_ column: String, _ value: String, except: User.ID?, _ connection: Connection) throws -> Bool {
+        try connection.prepare("SELECT 1 FROM users WHERE \(column) = ? AND id IS NOT ?")
+            .first([.text(value), SQLValue(except?.rawValue)]) != nil
+    }
+
+    /// Writes the fields an update names with one `UPDATE` (inside the caller's transaction).
+    private static func updateUser(_ id: User.ID, _ update: AccountUpdate, _ connection: Connection) throws -> User {
+        guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(id.rawValue)]) != nil else {
+            throw AccountStoreError.userNotFound
+        }
+        // The write lock is held (BEGIN IMMEDIATE): nobody can take the email or name between
+        // this check and the UPDATE below.
+        if let email = update.email, try isTaken("email", email, except: id, connection) { throw AccountStoreError.emailTaken }
+        if case let .some(.some(username)) = update.username, try isTaken("username", username, except: id, connection) {
+            throw AccountStoreError.usernameTaken
+        }
+        var assignments: [String] = [], values: [SQLValue] = []
+        func set(_ column: String, _ value: SQLValue) {
+            assignments.append("\(column) = ?")
+            values.append(value)
+        }
+        var emailChanged = false
+        if let email = update.email {
+            emailChanged = try connection.prepare("SELECT 1 FROM users WHERE id = ? AND email = ?")
+                .first([.integer(id.rawValue), .text(email)]) == nil
+            if emailChanged {
+                set("email", .text(email))
+                set("email_verified_at", .null)
+            }
+        }
+        if let name = update.name { set("name", .text(name)) }
+        if let username = update.username { set("username", SQLValue(username)) }
+        if let phone = update.phone { set("phone", .text(phone)) }
+        if let address = update.address {
+            set("address_city", .text(address.city))
+            set("address_street", .text(address.street))
+            set("address_number", SQLValue(address.number))
+            set("address_zipcode", .text(address.zipcode))
+            set("address_lat", .text(address.latitude))
+            set("address_long", .text(address.longitude))
+        }
+        if let hash = update.passwordHash { set("password_hash", .text(hash)) }
+        if !assignments.isEmpty {
+            try connection.prepare("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?")
+                .run(values + [.integer(id.rawValue)])
+        }
+        if update.passwordHash != nil { try SessionStore.deleteSessions(of: id, keeping: update.keepingSession, connection) }
+        if emailChanged, let verification = update.verification {
+            try insertToken(verification.token, for: id, connection)
+            try enqueue(verification.email, connection)
+        }
+        guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+            .first([.integer(id.rawValue)]).map(user(from:)) else { throw AccountStoreError.userNotFound }
+        return user
     }
 
     /// Stores a token after deleting the account's earlier unused tokens of the same purpose.

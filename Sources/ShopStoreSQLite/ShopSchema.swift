@@ -546,5 +546,40 @@ public enum ShopSchema {
             ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'shopper'
                 CHECK (role IN ('shopper', 'operator'));
             """),
+        Migration(version: 13, sql: """
+            -- Issue #10: the Fake Store user fields. A username is a second sign-in name, unique
+            -- without case (UsernameRules allows ASCII only, so NOCASE is exact); NULL for the
+            -- accounts that sign in with their email only. Phone and one postal address as a
+            -- Fake Store client writes them ('' and 0 when unknown).
+            ALTER TABLE users ADD COLUMN username TEXT COLLATE NOCASE;
+            CREATE UNIQUE INDEX users_username ON users (username) WHERE username IS NOT NULL;
+            ALTER TABLE users ADD COLUMN phone TEXT NOT NULL DEFAULT '';
+            ALTER TABLE users ADD COLUMN address_city TEXT NOT NULL DEFAULT '';
+            ALTER TABLE users ADD COLUMN address_street TEXT NOT NULL DEFAULT '';
+            ALTER TABLE users ADD COLUMN address_number INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE users ADD COLUMN address_zipcode TEXT NOT NULL DEFAULT '';
+            ALTER TABLE users ADD COLUMN address_lat TEXT NOT NULL DEFAULT '';
+            ALTER TABLE users ADD COLUMN address_long TEXT NOT NULL DEFAULT '';
+            """),
+        Migration(version: 14, sql: """
+            -- Issue #10: Fake Store carts, kept as saved carts — dated product lists of one account,
+            -- apart from the live cart (cart_lines): they hold no stock and change nothing on the web.
+            CREATE TABLE api_carts (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,        -- never reused
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                date_ms INTEGER NOT NULL                     -- Unix milliseconds (Fake Store dates have them)
+            );
+            CREATE INDEX api_carts_user ON api_carts (user_id, id);
+            CREATE INDEX api_carts_date ON api_carts (date_ms, id);
+            CREATE TABLE api_cart_lines (
+                cart_id INTEGER NOT NULL REFERENCES api_carts(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+                quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 99),
+                PRIMARY KEY (cart_id, position),
+                UNIQUE (cart_id, product_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX api_cart_lines_product ON api_cart_lines (product_id);
+            """),
     ]
 }

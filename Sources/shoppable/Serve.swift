@@ -51,6 +51,7 @@ enum Serve {
             mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
         environment.orders = orders
         environment.addresses = AddressStore.sqlite(database)
+        environment.savedCarts = SavedCartStore.sqlite(database)
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.reservationLifetime = shopConfig.reservationDuration

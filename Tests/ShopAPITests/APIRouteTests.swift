@@ -20,6 +20,19 @@ struct APIRouteTests {
         .fakeStore(.users(FakeStoreListQuery(limit: 2, sort: .desc))),
         .fakeStore(.user(FakeStoreID(4))),
         .openAPI,
+        .fakeStore(.createUser),
+        .fakeStore(.replaceUser(FakeStoreID(4))),
+        .fakeStore(.updateUser(FakeStoreID(4))),
+        .fakeStore(.deleteUser(FakeStoreID(4))),
+        .fakeStore(.carts(FakeStoreCartQuery())),
+        .fakeStore(.carts(FakeStoreCartQuery(FakeStoreListQuery(limit: 3, sort: .desc), startDate: "2020-01-01",
+                                             endDate: "2020-02-01T00:00:00Z"))),
+        .fakeStore(.cart(FakeStoreID(5))),
+        .fakeStore(.userCarts(FakeStoreID(2), FakeStoreCartQuery(startDate: "2020-01-01"))),
+        .fakeStore(.createCart),
+        .fakeStore(.replaceCart(FakeStoreID(5))),
+        .fakeStore(.updateCart(FakeStoreID(5))),
+        .fakeStore(.deleteCart(FakeStoreID(5))),
     ]
 
     @Test(arguments: samples)

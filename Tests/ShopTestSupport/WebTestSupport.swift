@@ -41,6 +41,7 @@ public final class TestShop: @unchecked Sendable {
     public convenience init(_ drafts: [ProductDraft] = [], sqlite database: SQLiteDatabase) throws {
         try self.init(drafts, catalog: .sqlite(database), sessions: .sqlite(database), accounts: .sqlite(database),
                       campaigns: .sqlite(database), orders: .sqlite(database), addresses: .sqlite(database))
+        environment.savedCarts = .sqlite(database)
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

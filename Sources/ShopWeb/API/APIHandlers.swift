@@ -66,7 +66,10 @@ enum APIApp {
     /// sessions end, use slides the expiry).
     /// - Throws: `APIError` 401 `unauthorized` when the header is missing or malformed, or the
     ///   token names no signed-in session.
-    static func account(_ context: RequestContext) throws -> User {
+    static func account(_ context: RequestContext) throws -> User { try signedIn(context).user }
+
+    /// The account and the session (the bearer token's) of the request; see ``account(_:)``.
+    static func signedIn(_ context: RequestContext) throws -> (user: User, session: Session.ID) {
         let unauthorized = APIError.unauthorized
         guard let header = context.request.headers["Authorization"] else { throw unauthorized }
         let parts = header.split(separator: " ", maxSplits: 1)
@@ -74,7 +77,7 @@ enum APIApp {
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         guard let session = try context.sessionService.resume(token: token).session, let userID = session.userID,
               let user = try context.environment.accounts.user(userID) else { throw unauthorized }
-        return user
+        return (user, session.id)
     }
 
     /// The path's segments, split *before* percent-decoding: an encoded `/` (`%2F`) stays inside
@@ -109,8 +112,13 @@ enum APIApp {
         } catch let DecodingError.keyNotFound(key, _) {
             throw APIError(status: .badRequest, code: "missing_field", message: "The body needs “\(key.stringValue)”.",
                            field: key.stringValue)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+                let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            // (A corrupted value with a path is a value of the wrong kind: 1.5 for a whole number.)
+            // `products[0].quantity`: array positions in brackets, as the API names fields.
+            let field = context.codingPath.reduce(into: "") { path, key in
+                if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+            }
             throw APIError(status: .badRequest, code: "invalid_field", message: "“\(field)” has the wrong type.", field: field)
         } catch {
             throw APIError(status: .badRequest, code: "malformed_body", message: "The body is not valid JSON.")

@@ -24,6 +24,17 @@ enum FakeStoreHandlers {
         case let .deleteProduct(id): return try deleteProduct(id, context)
         case let .users(query): return try users(query, context)
         case let .user(id): return try user(id, context)
+        case .createUser: return try createUser(context)
+        case let .replaceUser(id): return try updateUser(id, replacing: true, context)
+        case let .updateUser(id): return try updateUser(id, replacing: false, context)
+        case let .deleteUser(id): return try deleteUser(id, context)
+        case let .carts(query): return try carts(nil, query, context)
+        case let .userCarts(userID, query): return try carts(userID, query, context)
+        case let .cart(id): return try cart(id, context)
+        case .createCart: return try createCart(context)
+        case let .replaceCart(id): return try updateCart(id, replacing: true, context)
+        case let .updateCart(id): return try updateCart(id, replacing: false, context)
+        case let .deleteCart(id): return try deleteCart(id, context)
         }
     }
 
@@ -178,11 +189,89 @@ extension FakeStoreHandlers {
         }
     }
 
-    /// An account in Fake Store's shape: the email is the username; the name splits at its first
-    /// space; address and phone are empty (Shoppable keeps addresses in the address book).
+    /// An account in Fake Store's shape: the username (the email when it has none); the name
+    /// split at its first space; the profile's phone and address. Never the password.
     static func shape(_ user: User) -> FakeStoreUser {
         let words = user.name.split(separator: " ", maxSplits: 1).map(String.init)
-        return FakeStoreUser(id: user.id.rawValue, email: user.email, username: user.email,
-                             name: .init(firstname: words.first ?? "", lastname: words.count > 1 ? words[1] : ""))
+        let address = user.profile.address
+        return FakeStoreUser(id: user.id.rawValue, email: user.email, username: user.profile.username ?? user.email,
+                             name: .init(firstname: words.first ?? "", lastname: words.count > 1 ? words[1] : ""),
+                             address: .init(city: address.city, street: address.street, number: address.number,
+                                            zipcode: address.zipcode,
+                                            geolocation: .init(lat: address.latitude, long: address.longitude)),
+                             phone: user.profile.phone)
+    }
+
+    /// `POST /api/users`: registers an account with the web's rules (throttled per client like
+    /// the registration form); 201 with `Location`. No token needed.
+    static func createUser(_ context: RequestContext) throws -> Response {
+        let body = try APIApp.body(FakeStoreUserInput.self, of: context.request)
+        let environment = context.environment
+        if let throttled = try context.countAttempt(environment.throttles.registration(client: context.clientAddress), at: context.now) {
+            var error = APIError(status: .tooManyRequests, code: "too_many_attempts", message: throttled.message)
+            error.headers.replaceOrAdd(name: "Retry-After", value: String(throttled.retryAfterSeconds))
+            throw error
+        }
+        let created = try accountWrite(context) {
+            try environment.accountService.register(fields(body)) { email, name, token in
+                ShopApp.verificationEmail(to: email, name: name, token: token, context)
+            }
+        }
+        let location = APIRoute.fakeStore(.user(FakeStoreID(created.id.rawValue))).request.url
+        return try APIApp.json(shape(created), status: .created, headers: ["Location": environment.publicURL + location])
+    }
+
+    /// `PUT` (replacing) and `PATCH /api/users/{id}`: the account's own token or an operator's.
+    static func updateUser(_ id: FakeStoreID, replacing: Bool, _ context: RequestContext) throws -> Response {
+        let (viewer, session) = try APIApp.signedIn(context)
+        guard let value = id.value else { throw APIError.malformedID(id, "user") }
+        let body = try APIApp.body(FakeStoreUserInput.self, of: context.request)
+        let changed = try accountWrite(context) {
+            try context.environment.accountService.update(User.ID(value), fields(body), replacing: replacing, by: viewer,
+                                                          session: session) { email, name, token in
+                ShopApp.verificationEmail(to: email, name: name, token: token, context)
+            }
+        }
+        return try APIApp.json(shape(changed))
+    }
+
+    /// `DELETE /api/users/{id}`: deletes the account (orders stay); answers it as it was.
+    static func deleteUser(_ id: FakeStoreID, _ context: RequestContext) throws -> Response {
+        let viewer = try APIApp.account(context)
+        guard let value = id.value else { throw APIError.malformedID(id, "user") }
+        let deleted = try accountWrite(context) { try context.environment.accountService.delete(User.ID(value), by: viewer) }
+        return try APIApp.json(shape(deleted))
+    }
+
+    /// The service's fields from a body: the name is first and last name joined by a space.
+    private static func fields(_ body: FakeStoreUserInput) -> AccountService.AccountFields {
+        let name = body.name.map { [$0.firstname ?? "", $0.lastname ?? ""].joined(separator: " ") }
+        let address = body.address.map {
+            AccountProfile.Address(city: $0.city ?? "", street: $0.street ?? "", number: $0.number ?? 0,
+                                   zipcode: $0.zipcode ?? "", latitude: $0.geolocation?.lat ?? "",
+                                   longitude: $0.geolocation?.long ?? "")
+        }
+        return .init(email: body.email, username: body.username, password: body.password, name: name, phone: body.phone,
+                     address: address)
+    }
+
+    /// Runs an account write, its refusals as the error envelope.
+    private static func accountWrite(_ context: RequestContext, _ write: () throws -> User) throws -> User {
+        do {
+            return try write()
+        } catch AccountServiceError.accountNotFound {
+            throw APIError.notFound("There is no such user.")
+        } catch AccountServiceError.emailTaken {
+            throw APIError(status: .conflict, code: "email_taken", message: context.l10n.message(for: .emailTaken), field: "email")
+        } catch AccountServiceError.usernameTaken {
+            throw APIError(status: .conflict, code: "username_taken", message: ProfileFieldError.usernameTaken.description,
+                           field: "username")
+        } catch let problem as AccountFieldProblem {
+            let message = switch problem.problem {
+            case let .account(error): context.l10n.message(for: error)
+            case let .profile(error): error.description
+            }
+            throw APIError(status: .badRequest, code: "invalid_field", message: message, field: problem.field)
+        }
     }
 }

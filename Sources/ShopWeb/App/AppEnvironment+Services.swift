@@ -14,3 +14,10 @@ extension AppEnvironment {
     /// Product writes (the API's, operators only), over this environment's catalog, currency and clock.
     var catalogAdmin: CatalogAdminService { CatalogAdminService(catalog: catalog, currency: currency, now: now) }
 }
+
+extension AppEnvironment {
+    /// The API's saved carts (Fake Store carts) as a use case, when the environment has their store.
+    var savedCartService: SavedCartService? {
+        savedCarts.map { SavedCartService(carts: $0, catalog: catalog, now: now) }
+    }
+}

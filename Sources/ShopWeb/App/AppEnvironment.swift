@@ -19,6 +19,8 @@ public struct AppEnvironment: Sendable {
     public var orders: OrderStore?
     /// Signed-in shoppers' address books.
     public var addresses: AddressStore?
+    /// The API's Fake Store carts (saved carts); the cart routes answer 404 without it.
+    public var savedCarts: SavedCartStore?
     /// How orders can be shipped (the shop configuration file).
     public var shippingMethods: [ShippingMethod] = []
     /// What the order page tells the shopper about paying (bank transfer details).
