@@ -6,6 +6,8 @@ public import Routing
 public enum APIRoute: Hashable, Sendable {
     /// The Fake Store compatible routes under `/api` (issue #10, point 1).
     case fakeStore(FakeStoreRoute)
+    /// The Shoppable API under `/api/v1` (issue #10, point 2; `V1Route.swift`).
+    case v1(V1Route)
 }
 
 /// A Fake Store id as it arrived in the path: clients send anything, and a malformed id is a
@@ -81,7 +83,7 @@ extension APIRoute {
     public typealias Declaration = RouteDeclaration<APIRoute>
 
     /// Every API route, tried in this order.
-    public static let router = Router<APIRoute>(fakeStoreDeclarations)
+    public static let router = Router<APIRoute>(fakeStoreDeclarations + v1Declarations)
 
     static let fakeStoreDeclarations: [Declaration] = [
         Declaration("GET", "/api/products", [.cacheable],

@@ -49,6 +49,7 @@ enum APIApp {
         }
         switch route {
         case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
+        case let .v1(route): return try V1Handlers.handle(route, &context)
         }
     }
 
@@ -58,20 +59,29 @@ enum APIApp {
     /// - Throws: `APIError` 401 `unauthorized` when the header is missing or malformed, or the
     ///   token names no signed-in session.
     static func account(_ context: RequestContext) throws -> User {
-        let unauthorized = APIError.unauthorized
-        guard let header = context.request.headers["Authorization"] else { throw unauthorized }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw unauthorized }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let session = try context.sessionService.resume(token: token).session, let userID = session.userID,
-              let user = try context.environment.accounts.user(userID) else { throw unauthorized }
+        guard let session = try bearerSession(context)?.session, let userID = session.userID,
+              let user = try context.environment.accounts.user(userID) else { throw APIError.unauthorized }
         return user
+    }
+
+    /// The live session the request's `Authorization: Bearer <token>` names — a signed-in
+    /// account's (`POST /api/auth/login`) or a guest's (`POST /api/v1/sessions/guest`) — or nil
+    /// when there is no such header.
+    /// - Throws: `APIError` 401 `unauthorized` when the header is malformed or names no live session.
+    static func bearerSession(_ context: RequestContext) throws -> (session: Session, token: String)? {
+        guard let header = context.request.headers["Authorization"] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.unauthorized }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let session = try context.sessionService.resume(token: token).session else { throw APIError.unauthorized }
+        return (session, token)
     }
 
     /// A JSON answer of `value` (keys sorted, so equal values give equal bytes).
     static func json(_ value: some Encodable, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         var response = Response(status: status, headers: headers, body: Array(try encoder.encode(value)))
         response.headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
         if response.headers["Cache-Control"] == nil { response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store") }
