@@ -18,7 +18,8 @@ enum APIApp {
         var context = RequestContext(request: request, environment: environment)
         var response: Response
         do {
-            response = try route(&context)
+            response = request.method == .options ? try CORS.preflight(request) : try route(&context)
+            ConditionalGET.apply(to: &response, request: request)
         } catch let error as APIError {
             response = error.response
         } catch is AccessError {
@@ -31,6 +32,7 @@ enum APIApp {
                                     : "Something went wrong on our side.").response
             for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         }
+        CORS.apply(to: &response, request: request, allowedOrigins: environment.corsAllowedOrigins)
         SecurityHeaders.apply(to: &response, environment: environment)
         return response
     }
