@@ -8,6 +8,8 @@ public enum APIRoute: Hashable, Sendable {
     case fakeStore(FakeStoreRoute)
     /// `GET /api/openapi.json`: the OpenAPI 3.1 document of every route (`OpenAPIDocument`).
     case openAPI
+    /// The Shoppable API under `/api/v1` (issue #10, point 2; `V1Route.swift`).
+    case v1(V1Route)
 }
 
 /// A Fake Store id as it arrived in the path: clients send anything, and a malformed id is a
@@ -133,7 +135,7 @@ extension APIRoute {
     public typealias Declaration = RouteDeclaration<APIRoute>
 
     /// Every API route, tried in this order.
-    public static let router = Router<APIRoute>(fakeStoreDeclarations + documentDeclarations)
+    public static let router = Router<APIRoute>(fakeStoreDeclarations + v1Declarations + documentDeclarations)
 
     static let fakeStoreDeclarations: [Declaration] = [
         Declaration("GET", "/api/products", [.cacheable],

@@ -42,6 +42,8 @@ extension CommandLine {
                         (default 128; docs/SECURITY.md)
       --trusted-proxy ADDR[,ADDR…]  serve: reverse proxies whose X-Forwarded-For gives the client
                         address (for the throttles); exempt from the per-address limit
+      --cors-origin ORIGIN[,ORIGIN…]  serve: web origins (https://app.example, or *) whose pages may
+                        call the JSON API from a browser (CORS; default: none)
       --media-root DIR  import: local images may come from here too, not only from the catalog
                         file's folder (docs/IMPORT.md, "Local images")
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database
@@ -65,7 +67,7 @@ extension CommandLine {
             let known: Set<String> = switch command {
             case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
-                           "trusted-proxy", "help"]
+                           "trusted-proxy", "cors-origin", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "media-root", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]

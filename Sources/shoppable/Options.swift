@@ -64,6 +64,21 @@ struct Options {
         do { return try Currency(code: value("currency", default: "USD")!) } catch { throw UsageError(error.description) }
     }
 
+    /// `--cors-origin ORIGIN[,ORIGIN…]`: the web origins whose pages may call the JSON API
+    /// (`https://app.example`, `http://localhost:3000`), or `*` for any.
+    /// - Throws: `UsageError` for a value that is not `*` or `scheme://host[:port]` (no path).
+    func corsOrigins() throws -> [String] {
+        let origins = (value("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        for origin in origins where origin != "*" {
+            guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  url.host?.isEmpty == false, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else {
+                throw UsageError("--cors-origin: “\(origin)” is not an origin like https://app.example (or *)")
+            }
+        }
+        return origins
+    }
+
     func timeZone() throws -> TimeZone {
         let name = value("timezone", default: "UTC")!
         guard let zone = TimeZone(identifier: name) else { throw UsageError("--timezone “\(name)” is not a time zone such as Europe/Istanbul") }

@@ -28,6 +28,7 @@ enum Serve {
         for proxy in proxies where ClientAddress.canonical(proxy) == nil {
             throw UsageError("--trusted-proxy: “\(proxy)” is not a numeric IPv4 or IPv6 address")
         }
+        let corsOrigins = try options.corsOrigins()
         let database = try openDatabase(options, poolSize: max(threads, 1) + 1)
         defer { database.close() }
         let catalog = CatalogStore.sqlite(database, currency: currency)
@@ -55,6 +56,7 @@ enum Serve {
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.reservationLifetime = shopConfig.reservationDuration
+        environment.corsAllowedOrigins = corsOrigins
 
         let outbox = OutboxWorker(accounts: accounts, transport: try mailTransport(options),
                                   sender: EmailAddress(options.value("mail-from", default: "shop@localhost")!,

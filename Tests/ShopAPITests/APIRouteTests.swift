@@ -33,6 +33,21 @@ struct APIRouteTests {
         .fakeStore(.replaceCart(FakeStoreID(5))),
         .fakeStore(.updateCart(FakeStoreID(5))),
         .fakeStore(.deleteCart(FakeStoreID(5))),
+        .v1(.categories),
+        .v1(.products(V1ProductQuery())),
+        .v1(.products(V1ProductQuery(category: "lamps", q: "ışık & co", sort: "price-asc", cursor: "bzoyNA", limit: "12",
+                                     min: "10", max: "99.5", rating: "4", instock: "1", vendor: "Çay Evi", tag: "a=b"))),
+        .v1(.product(handle: "oak-chair")),
+        .v1(.guestSession),
+        .v1(.cart),
+        .v1(.addLine),
+        .v1(.updateLine(FakeStoreID(12))),
+        .v1(.removeLine(FakeStoreID(12))),
+        .v1(.setVoucher),
+        .v1(.removeVoucher),
+        .v1(.favorites),
+        .v1(.addFavorite(FakeStoreID(3))),
+        .v1(.removeFavorite(FakeStoreID(3))),
     ]
 
     @Test(arguments: samples)
@@ -63,5 +78,12 @@ struct APIRouteTests {
         let route = APIRoute.fakeStore(.category(name: "men's clothing ç?", FakeStoreListQuery()))
         #expect(route.request.url.hasPrefix("/api/products/category/men") && !route.request.url.contains(" ")
                 && !route.request.url.contains("?"))
+    }
+
+    @Test func v1PathsParseAsClientsSendThem() {
+        #expect(APIRoute.parse(method: "GET", path: "/api/v1/products", query: [.init("category", "lamps"), .init("limit", "2")])
+                == .v1(.products(V1ProductQuery(category: "lamps", limit: "2"))))
+        #expect(APIRoute.parse(method: "PATCH", path: "/api/v1/cart/lines/abc", query: []) == .v1(.updateLine(FakeStoreID(text: "abc"))))
+        #expect(APIRoute.allowedMethods(path: "/api/v1/cart/voucher").sorted() == ["DELETE", "PUT"])
     }
 }

@@ -25,6 +25,7 @@ extension TestShop {
     }
 
     /// An API request carrying `Authorization: Bearer token`.
+    @discardableResult
     public func api(_ method: HTTPMethod, _ target: String, token: String?, json body: String? = nil) throws -> TestResponse {
         var headers: HTTPHeaders = [:]
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }

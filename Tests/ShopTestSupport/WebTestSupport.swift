@@ -110,6 +110,7 @@ public final class TestShop: @unchecked Sendable {
     }
 
     /// An API request: `body` sent as JSON (or with `contentType`), no cookies, no CSRF token.
+    @discardableResult
     public func api(_ method: HTTPMethod = .get, _ target: String, json body: String? = nil,
                     contentType: String = "application/json", headers: HTTPHeaders = [:]) throws -> TestResponse {
         var headers = headers

@@ -18,7 +18,8 @@ enum APIApp {
         var context = RequestContext(request: request, environment: environment)
         var response: Response
         do {
-            response = try route(&context)
+            response = request.method == .options ? try CORS.preflight(request) : try route(&context)
+            ConditionalGET.apply(to: &response, request: request)
         } catch let error as APIError {
             response = error.response
         } catch is AccessError {
@@ -31,6 +32,7 @@ enum APIApp {
                                     : "Something went wrong on our side.").response
             for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         }
+        CORS.apply(to: &response, request: request, allowedOrigins: environment.corsAllowedOrigins)
         SecurityHeaders.apply(to: &response, environment: environment)
         return response
     }
@@ -58,6 +60,7 @@ enum APIApp {
         switch route {
         case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
         case .openAPI: return OpenAPIHandler.handle()
+        case let .v1(route): return try V1Handlers.handle(route, &context)
         }
     }
 
@@ -70,14 +73,22 @@ enum APIApp {
 
     /// The account and the session (the bearer token's) of the request; see ``account(_:)``.
     static func signedIn(_ context: RequestContext) throws -> (user: User, session: Session.ID) {
-        let unauthorized = APIError.unauthorized
-        guard let header = context.request.headers["Authorization"] else { throw unauthorized }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw unauthorized }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let session = try context.sessionService.resume(token: token).session, let userID = session.userID,
-              let user = try context.environment.accounts.user(userID) else { throw unauthorized }
+        guard let session = try bearerSession(context)?.session, let userID = session.userID,
+              let user = try context.environment.accounts.user(userID) else { throw APIError.unauthorized }
         return (user, session.id)
+    }
+
+    /// The live session the request's `Authorization: Bearer <token>` names — a signed-in
+    /// account's (`POST /api/auth/login`) or a guest's (`POST /api/v1/sessions/guest`) — or nil
+    /// when there is no such header.
+    /// - Throws: `APIError` 401 `unauthorized` when the header is malformed or names no live session.
+    static func bearerSession(_ context: RequestContext) throws -> (session: Session, token: String)? {
+        guard let header = context.request.headers["Authorization"] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.unauthorized }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let session = try context.sessionService.resume(token: token).session else { throw APIError.unauthorized }
+        return (session, token)
     }
 
     /// The path's segments, split *before* percent-decoding: an encoded `/` (`%2F`) stays inside
@@ -91,6 +102,7 @@ enum APIApp {
     static func json(_ value: some Encodable, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         var response = Response(status: status, headers: headers, body: Array(try encoder.encode(value)))
         response.headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
         if response.headers["Cache-Control"] == nil { response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store") }

@@ -107,7 +107,10 @@ enum FakeStoreHandlers {
         case let .accepted(accepted):
             user = accepted
         }
-        let signedIn = try context.sessionService.signIn(user.id, replacing: nil, remember: true)
+        // Signing in with a guest token (`POST /api/v1/sessions/guest`) merges the guest's cart and
+        // favorites into the account's, exactly as the sign-in form does with the guest cookie.
+        let guest = (try? APIApp.bearerSession(context))?.session
+        let signedIn = try context.sessionService.signIn(user.id, replacing: guest?.userID == nil ? guest : nil, remember: true)
         return try APIApp.json(FakeStoreToken(token: signedIn.issued.token))
     }
 }

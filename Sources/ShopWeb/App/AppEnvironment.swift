@@ -65,6 +65,9 @@ public struct AppEnvironment: Sendable {
     public var pageCache: PageCache
     /// The campaign list, kept while `campaigns.version()` is unchanged.
     public var campaignCache = CampaignCache()
+    /// Web origins (`https://app.example`) whose pages may call the JSON API from a browser
+    /// (CORS, `--cors-origin`); `*` allows any. Empty: no cross-origin access.
+    public var corsAllowedOrigins: [String] = []
 
     /// Creates an environment.
     public init(catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

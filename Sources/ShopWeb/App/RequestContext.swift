@@ -82,6 +82,15 @@ struct RequestContext {
         return session
     }
 
+    /// Uses `session` (resumed from the API's `Authorization: Bearer` token) as this request's
+    /// session, as a cookie's would be: the cart, its quote and the favorites below are then the
+    /// bearer's, read through the same functions as the pages'.
+    mutating func adoptSession(_ session: Session, token: String) {
+        sessionLoaded = true
+        self.session = session
+        sessionToken = token
+    }
+
     /// The visitor's session, created as a guest session (and its cookie set) when they have none
     /// (`SessionService.startGuestSession`: the new session keeps the visitor's pre-session CSRF
     /// token, and a visitor's simultaneous first requests share one session).

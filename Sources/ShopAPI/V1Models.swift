@@ -1,0 +1,358 @@
+public import Foundation
+
+/// An amount of money on the wire: integer minor units of an ISO 4217 currency (never a
+/// floating-point number), with the shop's formatting for display.
+///
+/// ```json
+/// {"minorUnits": 1999, "currency": "USD", "formatted": "$19.99"}
+/// ```
+public struct V1Money: Codable, Hashable, Sendable {
+    /// Minor units (cents for USD, whole yen for JPY).
+    public var minorUnits: Int64
+    /// ISO 4217 code.
+    public var currency: String
+    /// The amount as the shop shows it (for display only; compute with `minorUnits`).
+    public var formatted: String
+
+    public init(minorUnits: Int64, currency: String, formatted: String) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+        self.formatted = formatted
+    }
+}
+
+/// `GET /api/v1/categories`: one category.
+public struct V1Category: Codable, Hashable, Sendable {
+    public var id: Int64
+    /// URL key: `GET /api/v1/products?category={handle}`.
+    public var handle: String
+    public var name: String
+    /// Published products in it.
+    public var productCount: Int
+    /// An image for its tile (absolute URL), if any.
+    public var image: String?
+
+    public init(id: Int64, handle: String, name: String, productCount: Int, image: String?) {
+        self.id = id
+        self.handle = handle
+        self.name = name
+        self.productCount = productCount
+        self.image = image
+    }
+}
+
+/// A product's average rating.
+public struct V1Rating: Codable, Hashable, Sendable {
+    /// Hundredths of a star, 0–500 (integer: `392` is 3.92).
+    public var rateHundredths: Int
+    public var count: Int
+
+    public init(rateHundredths: Int, count: Int) {
+        self.rateHundredths = rateHundredths
+        self.count = count
+    }
+}
+
+/// A product in a list: what a card shows.
+public struct V1ProductSummary: Codable, Hashable, Sendable {
+    public var id: Int64
+    public var handle: String
+    public var title: String
+    public var vendor: String
+    /// The lowest variant price.
+    public var price: V1Money?
+    /// Absolute URL of the main image.
+    public var image: String?
+    public var rating: V1Rating?
+    /// `true` when no variant can be bought.
+    public var soldOut: Bool
+
+    public init(id: Int64, handle: String, title: String, vendor: String, price: V1Money?, image: String?,
+                rating: V1Rating?, soldOut: Bool) {
+        self.id = id
+        self.handle = handle
+        self.title = title
+        self.vendor = vendor
+        self.price = price
+        self.image = image
+        self.rating = rating
+        self.soldOut = soldOut
+    }
+}
+
+/// `GET /api/v1/products`: one page and the cursor of the next.
+public struct V1ProductPage: Codable, Hashable, Sendable {
+    public var products: [V1ProductSummary]
+    /// All products matching the query.
+    public var totalCount: Int
+    /// Pass as `cursor` for the next page; nil on the last page.
+    public var nextCursor: String?
+
+    public init(products: [V1ProductSummary], totalCount: Int, nextCursor: String?) {
+        self.products = products
+        self.totalCount = totalCount
+        self.nextCursor = nextCursor
+    }
+}
+
+/// One variant of a product, its stock net of other shoppers' checkout holds.
+public struct V1Variant: Codable, Hashable, Sendable {
+    public var id: Int64
+    public var sku: String?
+    /// The option values (`["Red", "M"]`), in the order of the product's `options`.
+    public var options: [String]
+    public var price: V1Money
+    /// The "was" price, when on sale.
+    public var compareAtPrice: V1Money?
+    /// How many can be bought now; nil when not limited (untracked, or backorders allowed).
+    public var available: Int?
+    public var soldOut: Bool
+
+    public init(id: Int64, sku: String?, options: [String], price: V1Money, compareAtPrice: V1Money?, available: Int?,
+                soldOut: Bool) {
+        self.id = id
+        self.sku = sku
+        self.options = options
+        self.price = price
+        self.compareAtPrice = compareAtPrice
+        self.available = available
+        self.soldOut = soldOut
+    }
+}
+
+/// An image of a product.
+public struct V1Image: Codable, Hashable, Sendable {
+    /// Absolute URL.
+    public var url: String
+    public var altText: String
+
+    public init(url: String, altText: String) {
+        self.url = url
+        self.altText = altText
+    }
+}
+
+/// `GET /api/v1/products/{handle}`.
+public struct V1Product: Codable, Hashable, Sendable {
+    public var id: Int64
+    public var handle: String
+    public var title: String
+    /// Sanitized HTML, as the storefront shows it.
+    public var descriptionHTML: String
+    public var descriptionText: String
+    /// The vendor (author, brand).
+    public var vendor: String
+    /// The category's handle and name, when it has one.
+    public var category: V1CategoryRef?
+    public var tags: [String]
+    /// ISO 8601, when the merchant gave one.
+    public var publishedAt: Date?
+    public var images: [V1Image]
+    public var rating: V1Rating?
+    /// The option names (`["Color", "Size"]`); empty for a product without options.
+    public var options: [String]
+    public var variants: [V1Variant]
+    /// Up to 8 products of the same category, as the product page shows them.
+    public var related: [V1ProductSummary]
+
+    public init(id: Int64, handle: String, title: String, descriptionHTML: String, descriptionText: String, vendor: String,
+                category: V1CategoryRef?, tags: [String], publishedAt: Date?, images: [V1Image], rating: V1Rating?,
+                options: [String], variants: [V1Variant], related: [V1ProductSummary]) {
+        self.id = id
+        self.handle = handle
+        self.title = title
+        self.descriptionHTML = descriptionHTML
+        self.descriptionText = descriptionText
+        self.vendor = vendor
+        self.category = category
+        self.tags = tags
+        self.publishedAt = publishedAt
+        self.images = images
+        self.rating = rating
+        self.options = options
+        self.variants = variants
+        self.related = related
+    }
+}
+
+/// A category named by a product.
+public struct V1CategoryRef: Codable, Hashable, Sendable {
+    public var handle: String
+    public var name: String
+
+    public init(handle: String, name: String) {
+        self.handle = handle
+        self.name = name
+    }
+}
+
+/// `POST /api/v1/sessions/guest` → a guest token: send it as `Authorization: Bearer <token>`;
+/// signing in with it (`POST /api/auth/login`) merges its cart and favorites into the account's.
+public struct V1GuestToken: Codable, Hashable, Sendable {
+    public var token: String
+    public var expiresAt: Date
+
+    public init(token: String, expiresAt: Date) {
+        self.token = token
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The body of `POST /api/v1/cart/lines`: a product by `product` (handle) or `productId`, the
+/// variant by `variantId` (needed when the product has options), `quantity` (default 1).
+public struct V1AddLine: Codable, Hashable, Sendable {
+    public var product: String?
+    public var productId: Int64?
+    public var variantId: Int64?
+    /// A whole number ≥ 1 (a fraction is refused with the cart's message).
+    public var quantity: Decimal?
+
+    public init(product: String? = nil, productId: Int64? = nil, variantId: Int64? = nil, quantity: Decimal? = nil) {
+        self.product = product
+        self.productId = productId
+        self.variantId = variantId
+        self.quantity = quantity
+    }
+}
+
+/// The body of `PATCH /api/v1/cart/lines/{variantId}`: a new `quantity` (0 removes the line),
+/// `selected` (ticked for checkout), or both.
+public struct V1LineChange: Codable, Hashable, Sendable {
+    public var quantity: Decimal?
+    public var selected: Bool?
+
+    public init(quantity: Decimal? = nil, selected: Bool? = nil) {
+        self.quantity = quantity
+        self.selected = selected
+    }
+}
+
+/// The body of `PUT /api/v1/cart/voucher`.
+public struct V1Voucher: Codable, Hashable, Sendable {
+    public var code: String
+
+    public init(code: String) { self.code = code }
+}
+
+/// The cart priced in one pass (`CartQuote`): the same numbers as the cart page.
+public struct V1Cart: Codable, Hashable, Sendable {
+    /// A cart line that can be bought.
+    public struct Line: Codable, Hashable, Sendable {
+        public var variantId: Int64
+        public var productId: Int64
+        public var handle: String
+        public var title: String
+        /// The variant's option values joined ("Red / M"); empty without options.
+        public var variantTitle: String
+        public var image: String?
+        public var quantity: Int
+        /// Ticked: counts toward the totals and goes to checkout.
+        public var selected: Bool
+        public var unitPrice: V1Money
+        /// `unitPrice × quantity`.
+        public var amount: V1Money
+        /// This line's share of the voucher discount.
+        public var discount: V1Money
+        /// `amount − discount`.
+        public var total: V1Money
+        /// The most this line may hold now (stock net of others' holds, and the per-line maximum).
+        public var quantityLimit: Int
+        /// Why the line cannot be bought as it stands (stock fell below its quantity), if so.
+        public var problem: V1Problem?
+
+        public init(variantId: Int64, productId: Int64, handle: String, title: String, variantTitle: String, image: String?,
+                    quantity: Int, selected: Bool, unitPrice: V1Money, amount: V1Money, discount: V1Money, total: V1Money,
+                    quantityLimit: Int, problem: V1Problem?) {
+            self.variantId = variantId
+            self.productId = productId
+            self.handle = handle
+            self.title = title
+            self.variantTitle = variantTitle
+            self.image = image
+            self.quantity = quantity
+            self.selected = selected
+            self.unitPrice = unitPrice
+            self.amount = amount
+            self.discount = discount
+            self.total = total
+            self.quantityLimit = quantityLimit
+            self.problem = problem
+        }
+    }
+
+    /// What became of the entered voucher code.
+    public struct Voucher: Codable, Hashable, Sendable {
+        public var code: String
+        /// `applied` or `rejected`.
+        public var status: String
+        /// The applied campaign's title.
+        public var campaign: String?
+        /// Why it gives no discount (`rejected`), with a stable code.
+        public var problem: V1Problem?
+
+        public init(code: String, status: String, campaign: String?, problem: V1Problem?) {
+            self.code = code
+            self.status = status
+            self.campaign = campaign
+            self.problem = problem
+        }
+    }
+
+    /// A line whose product or variant is no longer sold (left out of the totals).
+    public struct UnavailableLine: Codable, Hashable, Sendable {
+        public var productId: Int64
+        public var variantId: Int64
+        public var quantity: Int
+
+        public init(productId: Int64, variantId: Int64, quantity: Int) {
+            self.productId = productId
+            self.variantId = variantId
+            self.quantity = quantity
+        }
+    }
+
+    public var lines: [Line]
+    /// Sum of the selected lines' amounts, before discount.
+    public var subtotal: V1Money
+    public var discount: V1Money
+    /// `subtotal − discount`.
+    public var total: V1Money
+    /// Items that can be bought (the badge).
+    public var itemCount: Int
+    /// Items on the selected lines.
+    public var selectedItemCount: Int
+    /// nil when no code was entered.
+    public var voucher: Voucher?
+    public var unavailable: [UnavailableLine]
+
+    public init(lines: [Line], subtotal: V1Money, discount: V1Money, total: V1Money, itemCount: Int, selectedItemCount: Int,
+                voucher: Voucher?, unavailable: [UnavailableLine]) {
+        self.lines = lines
+        self.subtotal = subtotal
+        self.discount = discount
+        self.total = total
+        self.itemCount = itemCount
+        self.selectedItemCount = selectedItemCount
+        self.voucher = voucher
+        self.unavailable = unavailable
+    }
+}
+
+/// A refusal or problem with a stable `code` and a message for a person.
+public struct V1Problem: Codable, Hashable, Sendable {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// `GET /api/v1/favorites`.
+public struct V1Favorites: Codable, Hashable, Sendable {
+    /// Most recently added first; products no longer sold drop out.
+    public var products: [V1ProductSummary]
+
+    public init(products: [V1ProductSummary]) { self.products = products }
+}

@@ -1,0 +1,130 @@
+public import Foundation
+public import Routing
+
+/// The Shoppable API under `/api/v1` (issue #10, point 2): what a native shopping app needs, on
+/// the same use cases as the storefront. Declared once in ``APIRoute/v1Declarations``.
+public enum V1Route: Hashable, Sendable {
+    /// `GET /api/v1/categories`: every category with products, with counts.
+    case categories
+    /// `GET /api/v1/products?category=&q=&sort=&cursor=&limit=&min=&max=&rating=&instock=&vendor=&tag=`.
+    case products(V1ProductQuery)
+    /// `GET /api/v1/products/{handle}`: one product with variants, stock, images and related products.
+    case product(handle: String)
+    /// `POST /api/v1/sessions/guest`: a guest token (201), for a cart and favorites before sign-in.
+    case guestSession
+    /// `GET /api/v1/cart`: the caller's cart priced in one pass (`CartQuote`).
+    case cart
+    /// `POST /api/v1/cart/lines` — body ``V1AddLine``.
+    case addLine
+    /// `PATCH /api/v1/cart/lines/{variantId}` — body ``V1LineChange`` (`quantity` and/or `selected`).
+    case updateLine(FakeStoreID)
+    /// `DELETE /api/v1/cart/lines/{variantId}`.
+    case removeLine(FakeStoreID)
+    /// `PUT /api/v1/cart/voucher` — body ``V1Voucher``.
+    case setVoucher
+    /// `DELETE /api/v1/cart/voucher`.
+    case removeVoucher
+    /// `GET /api/v1/favorites`: the caller's favorite products, most recent first.
+    case favorites
+    /// `PUT /api/v1/favorites/{productId}`.
+    case addFavorite(FakeStoreID)
+    /// `DELETE /api/v1/favorites/{productId}`.
+    case removeFavorite(FakeStoreID)
+}
+
+/// The query of `GET /api/v1/products`, as sent: the server checks it (a wrong `sort`, `limit`
+/// or `cursor` is a 400 naming the parameter), so every value stays text here. The filters are
+/// the storefront listing's (`min`/`max` prices in major units, `rating` 1–5, `instock=1`,
+/// `vendor`, `tag`).
+public struct V1ProductQuery: Hashable, Sendable {
+    /// A category's handle.
+    public var category: String?
+    /// Search words (folded by the `Accept-Language` locale: en, tr or es).
+    public var q: String?
+    /// `relevance`, `featured`, `price-asc`, `price-desc`, `newest`, `rating` or `name`.
+    public var sort: String?
+    /// The `nextCursor` of the previous page (opaque).
+    public var cursor: String?
+    /// Page size, 1–100 (default 24).
+    public var limit: String?
+    public var min: String?
+    public var max: String?
+    public var rating: String?
+    public var instock: String?
+    public var vendor: String?
+    public var tag: String?
+
+    public init(category: String? = nil, q: String? = nil, sort: String? = nil, cursor: String? = nil, limit: String? = nil,
+                min: String? = nil, max: String? = nil, rating: String? = nil, instock: String? = nil,
+                vendor: String? = nil, tag: String? = nil) {
+        self.category = category
+        self.q = q
+        self.sort = sort
+        self.cursor = cursor
+        self.limit = limit
+        self.min = min
+        self.max = max
+        self.rating = rating
+        self.instock = instock
+        self.vendor = vendor
+        self.tag = tag
+    }
+
+    /// Each query parameter's name and field, in the printed order.
+    static var fields: [(name: String, keyPath: WritableKeyPath<V1ProductQuery, String?>)] {
+        [("category", \.category), ("q", \.q), ("sort", \.sort), ("cursor", \.cursor), ("limit", \.limit), ("min", \.min),
+         ("max", \.max), ("rating", \.rating), ("instock", \.instock), ("vendor", \.vendor), ("tag", \.tag)]
+    }
+
+    init(_ parameters: RouteParameters) {
+        for (name, keyPath) in Self.fields { self[keyPath: keyPath] = parameters.queryValue(name) }
+    }
+
+    var queryItems: [RouteRequest.QueryItem] {
+        Self.fields.compactMap { name, keyPath in self[keyPath: keyPath].map { .init(name, $0) } }
+    }
+}
+
+extension APIRoute {
+    static let v1Declarations: [Declaration] = [
+        Declaration("GET", "/api/v1/categories", [.cacheable],
+                    make: { _ in .v1(.categories) },
+                    match: { $0 == .v1(.categories) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/v1/products", [.cacheable],
+                    make: { .v1(.products(V1ProductQuery($0))) },
+                    match: { if case let .v1(.products(query)) = $0 { RouteParameters([:], query: query.queryItems) } else { nil } }),
+        Declaration("GET", "/api/v1/products/{handle}", [.cacheable],
+                    make: { .v1(.product(handle: $0["handle"])) },
+                    match: { if case let .v1(.product(handle)) = $0 { RouteParameters(["handle": handle]) } else { nil } }),
+        Declaration("POST", "/api/v1/sessions/guest", [.changesState],
+                    make: { _ in .v1(.guestSession) },
+                    match: { $0 == .v1(.guestSession) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/v1/cart", [],
+                    make: { _ in .v1(.cart) },
+                    match: { $0 == .v1(.cart) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/cart/lines", [.changesState],
+                    make: { _ in .v1(.addLine) },
+                    match: { $0 == .v1(.addLine) ? RouteParameters() : nil }),
+        Declaration("PATCH", "/api/v1/cart/lines/{variantId}", [.changesState],
+                    make: { .v1(.updateLine(FakeStoreID(text: $0["variantId"]))) },
+                    match: { if case let .v1(.updateLine(id)) = $0 { RouteParameters(["variantId": id.text]) } else { nil } }),
+        Declaration("DELETE", "/api/v1/cart/lines/{variantId}", [.changesState],
+                    make: { .v1(.removeLine(FakeStoreID(text: $0["variantId"]))) },
+                    match: { if case let .v1(.removeLine(id)) = $0 { RouteParameters(["variantId": id.text]) } else { nil } }),
+        Declaration("PUT", "/api/v1/cart/voucher", [.changesState],
+                    make: { _ in .v1(.setVoucher) },
+                    match: { $0 == .v1(.setVoucher) ? RouteParameters() : nil }),
+        Declaration("DELETE", "/api/v1/cart/voucher", [.changesState],
+                    make: { _ in .v1(.removeVoucher) },
+                    match: { $0 == .v1(.removeVoucher) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/v1/favorites", [],
+                    make: { _ in .v1(.favorites) },
+                    match: { $0 == .v1(.favorites) ? RouteParameters() : nil }),
+        Declaration("PUT", "/api/v1/favorites/{productId}", [.changesState],
+                    make: { .v1(.addFavorite(FakeStoreID(text: $0["productId"]))) },
+                    match: { if case let .v1(.addFavorite(id)) = $0 { RouteParameters(["productId": id.text]) } else { nil } }),
+        Declaration("DELETE", "/api/v1/favorites/{productId}", [.changesState],
+                    make: { .v1(.removeFavorite(FakeStoreID(text: $0["productId"]))) },
+                    match: { if case let .v1(.removeFavorite(id)) = $0 { RouteParameters(["productId": id.text]) } else { nil } }),
+    ]
+}

@@ -1,0 +1,132 @@
+import Foundation
+import HTTPServer
+import ShopAPI
+import ShopCore
+import ShopService
+import ShopStore
+
+/// Catalog reads: categories, product lists (the storefront listing's sort and filters, search
+/// with the same locale-aware folding, cursor pagination) and product detail.
+extension V1Handlers {
+    /// Default and largest page size of `GET /api/v1/products`.
+    static let defaultPageSize = 24
+    static let maximumPageSize = 100
+
+    /// `GET /api/v1/categories`.
+    static func categories(_ context: RequestContext) throws -> Response {
+        let categories = try context.environment.catalog.categories().map {
+            V1Category(id: $0.category.id.rawValue, handle: $0.category.handle, name: $0.category.name,
+                       productCount: $0.productCount, image: $0.imageURL.map { FakeStoreHandlers.absolute($0, context) })
+        }
+        return try FakeStoreHandlers.catalogRead(categories, context)
+    }
+
+    /// `GET /api/v1/products`: the web listing's rules (`Listing` → `ProductQuery`), one page
+    /// from the cursor on, stock net of every live hold (as the category page shows it).
+    static func products(_ query: V1ProductQuery, _ context: RequestContext) throws -> Response {
+        if let sort = query.sort, ProductQuery.Sort(rawValue: sort) == nil {
+            throw invalidParameter("sort", "“\(sort)” is not a sort; use one of "
+                                   + ProductQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+        }
+        var pageSize = defaultPageSize
+        if let limit = query.limit {
+            guard let value = Int(limit), (1...maximumPageSize).contains(value) else {
+                throw invalidParameter("limit", "“limit” is a whole number from 1 to \(maximumPageSize).")
+            }
+            pageSize = value
+        }
+        let offset = try query.cursor.map(Cursor.offset) ?? 0
+        let words = (query.q ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let searching = words.contains { $0.isLetter || $0.isNumber }
+        let listing = Listing.parse { name in
+            switch name {
+            case "sort": query.sort
+            case "min": query.min
+            case "max": query.max
+            case "rating": query.rating
+            case "instock": query.instock
+            case "vendor": query.vendor
+            case "tag": query.tag
+            default: nil
+            }
+        } ?? Listing()
+        let catalog = context.environment.catalog
+        guard var productQuery = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
+                                                      defaultSort: searching ? .relevance : .featured) else {
+            throw invalidParameter("cursor", "The cursor is not one this API gave.")
+        }
+        productQuery.offset = offset
+        productQuery.includesFacets = false
+        if let handle = query.category {
+            guard let category = try catalog.categoryByHandle(handle) else {
+                throw APIError.notFound("There is no category “\(handle)”.")
+            }
+            productQuery.categoryID = category.id
+        }
+        if searching {
+            productQuery.text = String(words.prefix(200))
+            productQuery.locale = ShopApp.searchLocale(context.request.headers["Accept-Language"])
+        }
+        let page = try catalog.products(productQuery)
+        let products = try context.availableToEveryone(page.products)
+        let next = offset + products.count
+        let answer = V1ProductPage(products: products.map { summary($0, context) }, totalCount: page.totalCount,
+                                   nextCursor: !products.isEmpty && next < page.totalCount ? Cursor.make(offset: next) : nil)
+        return try FakeStoreHandlers.catalogRead(answer, context)
+    }
+
+    /// `GET /api/v1/products/{handle}`: stock net of other shoppers' holds — the caller's own
+    /// hold counts as theirs when a token is sent (then the answer is private to them).
+    static func product(_ handle: String, _ context: RequestContext) throws -> Response {
+        let catalog = context.environment.catalog
+        guard let listed = try catalog.productByHandle(handle), !listed.variants.isEmpty else {
+            throw APIError.notFound("There is no product “\(handle)”.")
+        }
+        let shopper = try APIApp.bearerSession(context)?.session.shopper
+        let product = try context.environment.carts.available([listed], to: shopper)[0]
+        let category = try product.categoryID.flatMap { id in
+            try catalog.categories().first { $0.category.id == id }.map { V1CategoryRef(handle: $0.category.handle, name: $0.category.name) }
+        }
+        let related = try context.availableToEveryone(try ShopApp.relatedProducts(to: product, catalog))
+        let answer = V1Product(
+            id: product.id.rawValue, handle: product.handle, title: product.title, descriptionHTML: product.descriptionHTML,
+            descriptionText: product.descriptionText, vendor: product.vendor, category: category, tags: product.tags,
+            publishedAt: product.publishedAt,
+            images: product.images.map { V1Image(url: FakeStoreHandlers.absolute($0.url, context), altText: $0.altText) },
+            rating: rating(product.rating), options: product.optionNames,
+            variants: product.variants.map { variant in
+                V1Variant(id: variant.id.rawValue, sku: variant.sku, options: variant.optionValues, price: money(variant.price, context),
+                          compareAtPrice: variant.compareAtPrice.map { money($0, context) },
+                          available: variant.inventory.availableQuantity, soldOut: variant.inventory.isSoldOut)
+            },
+            related: related.map { summary($0, context) })
+        guard shopper == nil else { return try APIApp.json(answer, headers: ["Cache-Control": "private, no-cache"]) }
+        return try FakeStoreHandlers.catalogRead(answer, context)
+    }
+
+    /// The opaque `cursor` of `GET /api/v1/products`: where the next page starts, base64url.
+    /// Clients pass `nextCursor` back unchanged; the format may change.
+    enum Cursor {
+        static let prefix = "o:"
+        /// Far beyond any catalog; keeps the store's offset arithmetic safe.
+        static let largestOffset = 10_000_000
+
+        static func make(offset: Int) -> String {
+            Data((prefix + String(offset)).utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+
+        /// - Throws: 400 `invalid_parameter` (`cursor`) for anything `make` did not give.
+        static func offset(_ cursor: String) throws -> Int {
+            var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            guard cursor.count <= 64, let data = Data(base64Encoded: base64),
+                  let text = String(data: data, encoding: .utf8), text.hasPrefix(prefix),
+                  let offset = Int(text.dropFirst(prefix.count)), (0...largestOffset).contains(offset) else {
+                throw invalidParameter("cursor", "The cursor is not one this API gave; start again without it.")
+            }
+            return offset
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPServer
+import ShopAPI
+import ShopCore
+import ShopService
+import ShopStore
+
+/// The Shoppable API under `/api/v1` (issue #10, point 2): each handler decodes the request,
+/// calls the same use case as the storefront page (`CartService`, `SessionService`, the
+/// catalog reads and `RequestContext`'s cart and favorites) and shapes the answer as JSON.
+enum V1Handlers {
+    static func handle(_ route: V1Route, _ context: inout RequestContext) throws -> Response {
+        switch route {
+        case .categories: return try categories(context)
+        case let .products(query): return try products(query, context)
+        case let .product(handle): return try product(handle, context)
+        case .guestSession: return try guestSession(context)
+        case .cart: return try cart(&context)
+        case .addLine: return try addLine(&context)
+        case let .updateLine(id): return try updateLine(id, &context)
+        case let .removeLine(id): return try removeLine(id, &context)
+        case .setVoucher: return try setVoucher(&context, remove: false)
+        case .removeVoucher: return try setVoucher(&context, remove: true)
+        case .favorites: return try favorites(&context)
+        case let .addFavorite(id): return try setFavorite(id, true, &context)
+        case let .removeFavorite(id): return try setFavorite(id, false, &context)
+        }
+    }
+
+    // MARK: Shaping
+
+    /// Money on the wire: integer minor units, the currency code and the shop's formatting.
+    static func money(_ money: Money, _ context: RequestContext) -> V1Money {
+        V1Money(minorUnits: money.minorUnits, currency: money.currency.code, formatted: context.l10n.money(money))
+    }
+
+    static func rating(_ rating: Rating?) -> V1Rating? {
+        rating.map { V1Rating(rateHundredths: $0.rateHundredths, count: $0.count) }
+    }
+
+    /// A product as a list shows it (a card's fields).
+    static func summary(_ product: Product, _ context: RequestContext) -> V1ProductSummary {
+        V1ProductSummary(id: product.id.rawValue, handle: product.handle, title: product.title, vendor: product.vendor,
+                         price: product.lowestPrice.map { money($0, context) },
+                         image: product.images.first.map { FakeStoreHandlers.absolute($0.url, context) },
+                         rating: rating(product.rating), soldOut: product.isSoldOut)
+    }
+
+    /// 400 `invalid_parameter` for a query parameter the API cannot use.
+    static func invalidParameter(_ name: String, _ message: String) -> APIError {
+        APIError(status: .badRequest, code: "invalid_parameter", message: message, field: name)
+    }
+
+    // MARK: Sessions
+
+    /// `POST /api/v1/sessions/guest`: a guest session (`SessionService.startGuestSession`, the
+    /// web's guest sessions: 30 days of use) whose token carries a cart and favorites until
+    /// sign-in merges them into the account's.
+    static func guestSession(_ context: RequestContext) throws -> Response {
+        let issued = try context.sessionService.startGuestSession(csrfToken: context.environment.crypto.randomToken(),
+                                                                 csrfCookie: nil)
+        return try APIApp.json(V1GuestToken(token: issued.token, expiresAt: issued.session.expiresAt), status: .created)
+    }
+
+    /// The shopper the bearer token names (a guest's or an account's), adopted as the request's
+    /// session so the cart and favorites are read exactly as the pages read them.
+    /// - Throws: 401 `unauthorized` without a token or with one that names no live session.
+    static func shopper(_ context: inout RequestContext) throws -> Shopper {
+        guard let bearer = try APIApp.bearerSession(context) else {
+            var error = APIError(status: .unauthorized, code: "unauthorized",
+                                 message: "Send a token as “Authorization: Bearer <token>”: a guest token from "
+                                    + "POST /api/v1/sessions/guest, or a sign-in token from POST /api/auth/login.")
+            error.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
+            throw error
+        }
+        context.adoptSession(bearer.session, token: bearer.token)
+        return bearer.session.shopper
+    }
+}

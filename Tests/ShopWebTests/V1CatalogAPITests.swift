@@ -1,0 +1,149 @@
+import Foundation
+import HTTPServer
+import ShopAPI
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import Testing
+
+private func lamp(_ handle: String, _ title: String, price: Int64, rating: Int? = nil, tags: [String] = [],
+                  stock: Int? = nil, category: String = "Lamps") -> ProductDraft {
+    ProductDraft.mock(handle: handle, title: title, category: category,
+                      rating: rating.map { Rating(rateHundredths: $0, count: 10) },
+                      variants: [.mock(sku: handle.uppercased(), price: .usd(price),
+                                       inventory: stock.map { .tracked(quantity: $0, allowsBackorder: false) } ?? .untracked)],
+                      images: [ProductImage(url: "/media/\(handle).jpg", altText: title)], tags: tags,
+                      publishedAt: Date(timeIntervalSince1970: 1_700_000_000))
+}
+
+/// A small catalog: four lamps (one tracked at 5), a Turkish-titled glass, a shirt with options.
+func v1Catalog() -> [ProductDraft] {
+    var shirt = ProductDraft.mock(handle: "shirt", title: "Linen Shirt", category: "Shirts", optionNames: ["Size"],
+                                  variants: [.mock(sku: "SHIRT-S", options: ["S"], price: .usd(30_00)),
+                                             .mock(sku: "SHIRT-M", options: ["M"], price: .usd(32_00),
+                                                   inventory: .tracked(quantity: 3, allowsBackorder: false))])
+    shirt.vendor = "Loom"
+    return [
+        lamp("brass-lamp", "Brass Desk Lamp", price: 89_00, rating: 450, tags: ["brass", "desk"], stock: 5),
+        lamp("linen-shade", "Linen Shade", price: 25_00, rating: 480, tags: ["desk"]),
+        lamp("floor-lamp", "Floor Lamp", price: 120_00, rating: 300),
+        lamp("night-light", "Night Light", price: 12_50),
+        lamp("istanbul", "IŞIK İstanbul Glass", price: 12_00, category: "Kitchen"),
+        shirt,
+    ]
+}
+
+func decoded<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return try decoder.decode(T.self, from: Data(response.response.body))
+}
+
+@Suite("API v1: catalog")
+struct V1CatalogAPITests {
+    @Test func categoriesListCountsAndAbsoluteImages() throws {
+        let shop = try TestShop(v1Catalog())
+        let response = try shop.api(.get, "/api/v1/categories")
+        #expect(response.status == 200 && response.header("Cache-Control") == "public, max-age=60")
+        let categories = try decoded([V1Category].self, response)
+        #expect(categories.map(\.name) == ["Kitchen", "Lamps", "Shirts"])
+        #expect(categories.map(\.productCount) == [1, 4, 1])
+        #expect(categories[1].handle == "lamps" && categories[1].image == "https://shop.test/media/brass-lamp.jpg")
+    }
+
+    @Test func productsPageThroughACategoryWithACursorUntilTheEnd() throws {
+        let shop = try TestShop(v1Catalog())
+        var titles: [String] = []
+        var target = "/api/v1/products?category=lamps&limit=3"
+        var pages = 0
+        while true {
+            let page = try decoded(V1ProductPage.self, try shop.api(.get, target))
+            #expect(page.totalCount == 4)
+            titles += page.products.map(\.title)
+            pages += 1
+            guard let next = page.nextCursor else { break }
+            target = "/api/v1/products?category=lamps&limit=3&cursor=\(next)"
+        }
+        #expect(pages == 2 && titles == ["Brass Desk Lamp", "Linen Shade", "Floor Lamp", "Night Light"], "featured: import order")
+    }
+
+    @Test func sortAndFiltersAreTheWebListings() throws {
+        let shop = try TestShop(v1Catalog())
+        let byPrice = try decoded(V1ProductPage.self, try shop.api(.get, "/api/v1/products?category=lamps&sort=price-desc"))
+        #expect(byPrice.products.map(\.handle) == ["floor-lamp", "brass-lamp", "linen-shade", "night-light"])
+        let first = try #require(byPrice.products.first)
+        #expect(first.price == V1Money(minorUnits: 120_00, currency: "USD", formatted: "$120.00"))
+        let filtered = try decoded(V1ProductPage.self,
+                                   try shop.api(.get, "/api/v1/products?category=lamps&min=20&max=100&rating=4&tag=desk"))
+        #expect(filtered.products.map(\.handle) == ["brass-lamp", "linen-shade"] && filtered.totalCount == 2)
+        // The raw JSON carries money as an integer, never a floating-point number.
+        let raw = try shop.api(.get, "/api/v1/products?category=lamps&sort=price-desc&limit=1").text
+        #expect(raw.contains(#""price":{"currency":"USD","formatted":"$120.00","minorUnits":12000}"#))
+    }
+
+    @Test func searchFoldsByTheAcceptLanguageLocale() throws {
+        let shop = try TestShop(v1Catalog())
+        let turkish = try shop.api(.get, "/api/v1/products?q=%C4%B1%C5%9F%C4%B1k", headers: ["Accept-Language": "tr-TR,tr;q=0.9"])
+        #expect(try decoded(V1ProductPage.self, turkish).products.map(\.handle) == ["istanbul"], "ışık finds IŞIK in Turkish")
+        let dotted = try shop.api(.get, "/api/v1/products?q=isik", headers: ["Accept-Language": "tr"])
+        #expect(try decoded(V1ProductPage.self, dotted).products.isEmpty, "Turkish keeps ı and i apart")
+        let english = try shop.api(.get, "/api/v1/products?q=isik", headers: ["Accept-Language": "en-US,en;q=0.8"])
+        #expect(try decoded(V1ProductPage.self, english).products.map(\.handle) == ["istanbul"], "English folds I to i")
+        let istanbul = try shop.api(.get, "/api/v1/products?q=istanbul", headers: ["Accept-Language": "tr"])
+        #expect(try decoded(V1ProductPage.self, istanbul).products.map(\.handle) == ["istanbul"])
+        let lamps = try decoded(V1ProductPage.self, try shop.api(.get, "/api/v1/products?q=lamp"))
+        #expect(lamps.products.map(\.handle) == ["brass-lamp", "floor-lamp", "linen-shade", "night-light"],
+                "relevance: title matches first, then the category's name")
+    }
+
+    @Test(arguments: [("sort=cheapest", "sort"), ("limit=0", "limit"), ("limit=101", "limit"), ("limit=x", "limit"),
+                      ("cursor=nonsense", "cursor"), ("cursor=bzotMQ", "cursor")])
+    func badParametersAre400NamingThem(query: String, field: String) throws {
+        let shop = try TestShop(v1Catalog())
+        let response = try shop.api(.get, "/api/v1/products?\(query)")
+        #expect(response.status == 400)
+        let error = try decoded(APIErrorEnvelope.self, response).error
+        #expect(error.code == "invalid_parameter" && error.field == field)
+    }
+
+    @Test func anUnknownCategoryOrProductIs404() throws {
+        let shop = try TestShop(v1Catalog())
+        let category = try shop.api(.get, "/api/v1/products?category=nothing")
+        #expect(try category.status == 404 && (decoded(APIErrorEnvelope.self, category)).error.code == "not_found")
+        let product = try shop.api(.get, "/api/v1/products/nothing")
+        #expect(try product.status == 404 && (decoded(APIErrorEnvelope.self, product)).error.code == "not_found")
+    }
+
+    @Test func productDetailHasVariantsImagesVendorDateTagsRatingAndRelated() throws {
+        let shop = try TestShop(v1Catalog())
+        let response = try shop.api(.get, "/api/v1/products/brass-lamp")
+        #expect(response.status == 200 && response.header("Cache-Control") == "public, max-age=60")
+        let product = try decoded(V1Product.self, response)
+        #expect(product.title == "Brass Desk Lamp" && product.vendor == "Acme" && product.tags == ["brass", "desk"])
+        #expect(product.category == V1CategoryRef(handle: "lamps", name: "Lamps"))
+        #expect(product.publishedAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(product.images == [V1Image(url: "https://shop.test/media/brass-lamp.jpg", altText: "Brass Desk Lamp")])
+        #expect(product.rating == V1Rating(rateHundredths: 450, count: 10))
+        #expect(product.variants.map(\.available) == [5] && product.variants[0].price.minorUnits == 89_00)
+        #expect(product.related.map(\.handle) == ["linen-shade", "floor-lamp", "night-light"], "shared tags first, then rating")
+        #expect(response.text.contains(#""publishedAt":"2023-11-14T22:13:20Z""#))
+
+        let shirt = try decoded(V1Product.self, try shop.api(.get, "/api/v1/products/shirt"))
+        #expect(shirt.options == ["Size"] && shirt.variants.map(\.options) == [["S"], ["M"]])
+        #expect(shirt.variants.map(\.available) == [nil, 3] && shirt.vendor == "Loom")
+    }
+
+    @Test func stockIsNetOfOtherShoppersHoldsButNotTheCallersOwn() throws {
+        let shop = try TestShop(v1Catalog())
+        let token = try decoded(V1GuestToken.self, try shop.api(.post, "/api/v1/sessions/guest")).token
+        let holder = Shopper.guest(shop.sessionID(forCookie: token))
+        let variant = try #require(try shop.catalog.productByHandle("brass-lamp")).variants[0].id
+        _ = try #require(shop.orders).reserve(holder, [StockRequest(variantID: variant, quantity: 2)],
+                                              shop.clock.now + 600, shop.clock.now)
+        let everyone = try decoded(V1Product.self, try shop.api(.get, "/api/v1/products/brass-lamp"))
+        #expect(everyone.variants[0].available == 3)
+        let own = try shop.api(.get, "/api/v1/products/brass-lamp", token: token)
+        #expect(try decoded(V1Product.self, own).variants[0].available == 5, "the caller's own hold is theirs to buy")
+        #expect(own.header("Cache-Control") == "private, no-cache", "an answer for one shopper is not shared")
+    }
+}
