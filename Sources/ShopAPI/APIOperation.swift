@@ -20,13 +20,16 @@ public struct APIOperation: Sendable {
     public var requestBody: JSONValue?
     /// Every answer the route gives, by status.
     public var responses: [Response]
-    /// The route needs `Authorization: Bearer <token>` (a token from `POST /api/auth/login`).
+    /// The route needs `Authorization: Bearer <token>` (a token from `POST /api/auth/login`, or a
+    /// guest token from `POST /api/v1/sessions/guest` for the `/api/v1` cart and favorites).
     public var requiresBearer: Bool
+    /// The route reads a bearer token when one is sent, and answers without one too.
+    public var acceptsBearer: Bool
 
     /// Declares what one route does.
     public init(_ method: String, _ pattern: String, id operationID: String, summary: String, description: String? = nil,
                 tag: String, parameters: [Parameter] = [], requestBody: JSONValue? = nil, requiresBearer: Bool = false,
-                responses: [Response]) {
+                acceptsBearer: Bool = false, responses: [Response]) {
         self.method = method
         self.pattern = pattern
         self.operationID = operationID
@@ -37,6 +40,7 @@ public struct APIOperation: Sendable {
         self.requestBody = requestBody
         self.responses = responses
         self.requiresBearer = requiresBearer
+        self.acceptsBearer = acceptsBearer
     }
 
     /// A path or query parameter.
@@ -85,6 +89,11 @@ public struct APIOperation: Sendable {
         /// A catalog read: a success that clients and proxies may keep for a minute.
         public static func catalogRead(_ description: String, _ schema: JSONValue) -> Response {
             .ok(description, schema, headers: ["Cache-Control": "`public, max-age=60`: the catalog changes rarely."])
+        }
+
+        /// A success of a `GET` whose answer is the caller's own (`Cache-Control: no-store`).
+        public static func personal(_ description: String, _ schema: JSONValue) -> Response {
+            .ok(description, schema, headers: ["Cache-Control": "`no-store`: the answer is the caller's own."])
         }
 
         /// A failure answered with the error envelope; `description` names the codes and when.

@@ -5,7 +5,8 @@ import Routing
 /// its entry here; `OpenAPICoverageTests` fails until both exist.
 extension APIRoute {
     /// One entry per route declaration, in the order the document lists them.
-    public static let operations: [APIOperation] = fakeStoreOperations + fakeStoreWriteOperations + documentOperations
+    public static let operations: [APIOperation] = fakeStoreOperations + fakeStoreWriteOperations + userWriteOperations
+        + cartOperations + v1Operations + documentOperations
 
     /// `GET /api/openapi.json`.
     static let documentDeclarations: [Declaration] = [
@@ -121,5 +122,122 @@ extension APIRoute {
                                  .error(400, "`malformed_id`: the id is not a positive whole number."), .unauthorized,
                                  .error(404, "`not_found`: no such account, or not the caller's (ids do not leak).")]
                         + APIOperation.Response.always),
+    ]
+
+    // MARK: - Users and carts
+
+    static let userID = APIOperation.Parameter.path(
+        "id", "The account's id: a positive whole number.",
+        schema: ["type": "integer", "minimum": 1, "maximum": .integer(Int64.max)])
+
+    static let bodyErrors = "`unsupported_media_type` (the body is not sent as `application/json`), `malformed_body` (not JSON), "
+        + "`missing_field` or `invalid_field` (`field` says which)"
+
+    static let badUserBody = APIOperation.Response.error(
+        400, "`malformed_id`, \(bodyErrors); `invalid_field` also for a value the web's rules refuse (a weak password, "
+            + "a malformed email, username, phone or address).")
+
+    static let taken = APIOperation.Response.error(
+        409, "`email_taken` or `username_taken`: another account has this email or username.")
+
+    static let userNotFound = APIOperation.Response.error(
+        404, "`not_found`: no such account, or another shopper's (ids do not leak).")
+
+    static let throttled = APIOperation.Response.error(
+        429, "`too_many_attempts`: too many attempts from this client; try again after `Retry-After` seconds.",
+        headers: ["Retry-After": "Seconds to wait before trying again."])
+
+    /// `POST /api/users` (no token) and the writes of an account (its own token, or an operator's).
+    static let userWriteOperations: [APIOperation] = [
+        APIOperation("POST", "/api/users", id: "createUser", summary: "Register an account",
+                     description: "The web's registration rules, throttled per client like the form. The account is a "
+                        + "shopper, unverified (a verification email is queued), and can sign in at once.",
+                     tag: "users", requestBody: FakeStoreUserInput.schemaReference,
+                     responses: [.created("The new account.", FakeStoreUser.schemaReference),
+                                 .error(400, "\(bodyErrors); `invalid_field` also for a value the web's rules refuse "
+                                        + "(a weak password, a malformed email, username, phone or address)."),
+                                 taken, throttled] + APIOperation.Response.always),
+        APIOperation("PUT", "/api/users/{id}", id: "replaceUser", summary: "Replace an account's fields (own token or operator)",
+                     description: "Needs `email` and `name`; `username`, `phone` and `address` left out are emptied. The "
+                        + "password changes only when sent, and then ends the account's other sessions.",
+                     tag: "users", parameters: [userID], requestBody: FakeStoreUserInput.schemaReference, requiresBearer: true,
+                     responses: [.ok("The account as changed.", FakeStoreUser.schemaReference), badUserBody, .unauthorized,
+                                 userNotFound, taken] + APIOperation.Response.always),
+        APIOperation("PATCH", "/api/users/{id}", id: "updateUser", summary: "Change some of an account's fields (own token or operator)",
+                     tag: "users", parameters: [userID], requestBody: FakeStoreUserInput.schemaReference, requiresBearer: true,
+                     responses: [.ok("The account as changed.", FakeStoreUser.schemaReference), badUserBody, .unauthorized,
+                                 userNotFound, taken] + APIOperation.Response.always),
+        APIOperation("DELETE", "/api/users/{id}", id: "deleteUser", summary: "Delete an account (own token or operator)",
+                     description: "Its sessions, live cart, favorites, address book and saved carts go; its orders stay.",
+                     tag: "users", parameters: [userID], requiresBearer: true,
+                     responses: [.ok("The account as it was.", FakeStoreUser.schemaReference),
+                                 .error(400, "`malformed_id`: the id is not a positive whole number."), .unauthorized,
+                                 userNotFound] + APIOperation.Response.always),
+    ]
+
+    /// `limit`, `sort`, `startdate` and `enddate` of the cart lists (`FakeStoreCartQuery`).
+    static let cartListParameters: [APIOperation.Parameter] = listParameters + [
+        .query("startdate", "Carts dated on or after this ISO 8601 date (`2020-01-01`, or a date and time); "
+               + "anything else is 400 `malformed_date`.", schema: ["type": "string", "format": "date"]),
+        .query("enddate", "Carts dated before this ISO 8601 date (exclusive); anything else is 400 `malformed_date`.",
+               schema: ["type": "string", "format": "date"]),
+    ]
+
+    static let cartID = APIOperation.Parameter.path(
+        "id", "The cart's id: a positive whole number.",
+        schema: ["type": "integer", "minimum": 1, "maximum": .integer(Int64.max)])
+
+    static let cartNotFound = APIOperation.Response.error(
+        404, "`not_found`: no such cart, or another shopper's (ids do not leak).")
+
+    static let badCartBody = APIOperation.Response.error(
+        400, "`malformed_id`, \(bodyErrors), `malformed_date` (`date` is not ISO 8601); `invalid_field` also for a line "
+            + "the cart's rules refuse (a quantity outside 1…99, an unknown or unpublished product, a product twice, "
+            + "more than 100 lines; `field` says which, e.g. `products[0].quantity`) or an unknown `userId`.")
+
+    static let otherOwner = APIOperation.Response.error(403, "`forbidden`: a shopper named another account as `userId`.")
+
+    /// Saved carts: a token's own, every cart for an operator.
+    static let cartOperations: [APIOperation] = [
+        APIOperation("GET", "/api/carts", id: "listCarts", summary: "The caller's carts (every cart for an operator)",
+                     tag: "carts", parameters: cartListParameters, requiresBearer: true,
+                     responses: [.personal("The carts, by id.", .arraySchema(of: FakeStoreCart.schemaReference)),
+                                 .error(400, "`malformed_date`: `startdate` or `enddate` is not ISO 8601 (`field` says which)."),
+                                 .unauthorized] + APIOperation.Response.always),
+        APIOperation("GET", "/api/carts/user/{userId}", id: "listCartsOfUser", summary: "One account's carts (itself or an operator)",
+                     tag: "carts",
+                     parameters: [.path("userId", "The account's id: a positive whole number.",
+                                        schema: ["type": "integer", "minimum": 1, "maximum": .integer(Int64.max)])]
+                        + cartListParameters,
+                     requiresBearer: true,
+                     responses: [.personal("The account's carts, by id.", .arraySchema(of: FakeStoreCart.schemaReference)),
+                                 .error(400, "`malformed_id` (the id is not a positive whole number) or `malformed_date` "
+                                        + "(`startdate` or `enddate` is not ISO 8601)."),
+                                 .unauthorized, userNotFound] + APIOperation.Response.always),
+        APIOperation("GET", "/api/carts/{id}", id: "getCart", summary: "One cart (its owner or an operator)",
+                     tag: "carts", parameters: [cartID], requiresBearer: true,
+                     responses: [.personal("The cart.", FakeStoreCart.schemaReference),
+                                 .error(400, "`malformed_id`: the id is not a positive whole number."), .unauthorized,
+                                 cartNotFound] + APIOperation.Response.always),
+        APIOperation("POST", "/api/carts", id: "createCart", summary: "Save a cart",
+                     description: "`userId` left out is the caller; `date` left out is now.",
+                     tag: "carts", requestBody: FakeStoreCartInput.schemaReference, requiresBearer: true,
+                     responses: [.created("The new cart.", FakeStoreCart.schemaReference), badCartBody, .unauthorized,
+                                 otherOwner] + APIOperation.Response.always),
+        APIOperation("PUT", "/api/carts/{id}", id: "replaceCart", summary: "Replace a cart (its owner or an operator)",
+                     description: "Needs `products`; a `date` left out becomes now.",
+                     tag: "carts", parameters: [cartID], requestBody: FakeStoreCartInput.schemaReference, requiresBearer: true,
+                     responses: [.ok("The cart as changed.", FakeStoreCart.schemaReference), badCartBody, .unauthorized,
+                                 otherOwner, cartNotFound] + APIOperation.Response.always),
+        APIOperation("PATCH", "/api/carts/{id}", id: "updateCart", summary: "Replace the fields sent (its owner or an operator)",
+                     description: "`products`, when sent, replaces every line (arrays are replaced, not merged).",
+                     tag: "carts", parameters: [cartID], requestBody: FakeStoreCartInput.schemaReference, requiresBearer: true,
+                     responses: [.ok("The cart as changed.", FakeStoreCart.schemaReference), badCartBody, .unauthorized,
+                                 otherOwner, cartNotFound] + APIOperation.Response.always),
+        APIOperation("DELETE", "/api/carts/{id}", id: "deleteCart", summary: "Delete a cart (its owner or an operator)",
+                     tag: "carts", parameters: [cartID], requiresBearer: true,
+                     responses: [.ok("The cart as it was.", FakeStoreCart.schemaReference),
+                                 .error(400, "`malformed_id`: the id is not a positive whole number."), .unauthorized,
+                                 cartNotFound] + APIOperation.Response.always),
     ]
 }

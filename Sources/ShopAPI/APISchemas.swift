@@ -70,7 +70,7 @@ extension FakeStoreUser: JSONSchemaDescribed {
     public static let jsonSchema: JSONValue = .objectSchema([
         "id": ["type": "integer", "minimum": 1],
         "email": ["type": "string"],
-        "username": .stringSchema("The name the account signs in with (Shoppable: its email)."),
+        "username": .stringSchema("The account's username, or its email when it has none."),
         "name": .objectSchema(["firstname": ["type": "string"], "lastname": ["type": "string"]]),
         "address": .objectSchema([
             "city": ["type": "string"], "street": ["type": "string"], "number": ["type": "integer"],
@@ -81,10 +81,68 @@ extension FakeStoreUser: JSONSchemaDescribed {
     ], description: "An account in Fake Store's user shape; the password is never part of an answer.")
 }
 
+extension FakeStoreUserInput: JSONSchemaDescribed {
+    public static let schemaName = "UserInput"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "email": ["type": "string", "maxLength": 254, "pattern": "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$",
+                  "description": "An email address; another account's is 409 `email_taken`."],
+        "username": ["type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{2,29}$",
+                     "description": "3–30 ASCII letters, digits, `_`, `.`, `-`; unique without case (409 `username_taken`)."],
+        "password": ["type": "string", "minLength": 8, "maxLength": 128,
+                     "description": .string("8–128 characters with a letter and a digit, not containing the name, no "
+                        + "`123`. Never answered; stored only as its argon2id hash.")],
+        "name": .objectSchema(["firstname": ["type": "string"], "lastname": ["type": "string"]],
+                              optional: ["firstname", "lastname"],
+                              description: "Joined with a space into the account's name (at most 100 characters)."),
+        "address": .objectSchema([
+            "city": ["type": "string", "maxLength": 100], "street": ["type": "string", "maxLength": 100],
+            "number": ["type": "integer", "minimum": 0, "maximum": 999_999],
+            "zipcode": ["type": "string", "maxLength": 20],
+            "geolocation": .objectSchema([
+                "lat": .stringSchema("Decimal degrees as text, within ±90 (or empty)."),
+                "long": .stringSchema("Decimal degrees as text, within ±180 (or empty)."),
+            ]),
+        ], optional: ["city", "street", "number", "zipcode", "geolocation"]),
+        "phone": ["type": "string", "pattern": "^[0-9 +().-]{0,32}$"],
+    ], optional: ["email", "username", "password", "name", "address", "phone"],
+       description: "Fake Store's user fields. `POST` needs `email`, `password` and `name`; `PUT` needs `email` and "
+        + "`name` and empties `username`, `phone` and `address` when left out; `PATCH` changes the fields sent. The "
+        + "password changes only when sent.")
+}
+
+extension FakeStoreCart: JSONSchemaDescribed {
+    public static let schemaName = "Cart"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "id": ["type": "integer", "minimum": 1],
+        "userId": ["type": "integer", "minimum": 1, "description": "The account it belongs to."],
+        "date": ["type": "string", "format": "date-time",
+                 "description": "ISO 8601 in UTC with milliseconds, as Fake Store writes it: `2020-03-02T00:00:00.000Z`."],
+        "products": .arraySchema(of: cartLine),
+    ], description: "A saved cart: a dated list of products of one account, apart from the storefront's live cart.")
+
+    static let cartLine: JSONValue = .objectSchema([
+        "productId": ["type": "integer", "minimum": 1],
+        "quantity": ["type": "integer", "minimum": 1, "maximum": 99],
+    ])
+}
+
+extension FakeStoreCartInput: JSONSchemaDescribed {
+    public static let schemaName = "CartInput"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "userId": ["type": "integer", "minimum": 1,
+                   "description": "The owner; left out, the caller. A shopper may name only themselves (403 `forbidden`)."],
+        "date": .stringSchema("ISO 8601: `2020-02-03` (midnight UTC) or a date and time with `Z` or an offset; "
+                              + "left out on `POST`, now. Anything else is 400 `malformed_date`."),
+        "products": ["type": "array", "maxItems": 100, "items": FakeStoreCart.cartLine,
+                     "description": "Each product once, published; replaces every line when sent."],
+    ], optional: ["userId", "date", "products"],
+       description: "`POST` and `PATCH` take the fields sent; `PUT` needs `products` and replaces everything.")
+}
+
 extension FakeStoreLogin: JSONSchemaDescribed {
     public static let schemaName = "Login"
     public static let jsonSchema: JSONValue = .objectSchema([
-        "username": .stringSchema("The account's email."),
+        "username": .stringSchema("The account's username or its email."),
         "password": ["type": "string"],
     ])
 }
@@ -110,7 +168,8 @@ extension APIErrorEnvelope: JSONSchemaDescribed {
 extension APIRoute {
     /// Every wire type the OpenAPI document refers to, listed under `#/components/schemas`.
     public static var wireTypes: [any JSONSchemaDescribed.Type] {
-        [FakeStoreProduct.self, FakeStoreProductInput.self, FakeStoreUser.self, FakeStoreLogin.self, FakeStoreToken.self,
-         APIErrorEnvelope.self]
+        [FakeStoreProduct.self, FakeStoreProductInput.self, FakeStoreUser.self, FakeStoreUserInput.self, FakeStoreCart.self,
+         FakeStoreCartInput.self, FakeStoreLogin.self, FakeStoreToken.self, APIErrorEnvelope.self]
+            + v1WireTypes
     }
 }

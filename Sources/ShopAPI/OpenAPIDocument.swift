@@ -30,13 +30,21 @@ public enum OpenAPIDocument {
             "info": [
                 "title": "Shoppable API",
                 "version": "1",
-                "description": .string("The shop's JSON API: Fake Store compatible routes under `/api`. Every failure "
-                    + "answers the one error envelope (`Error`). See docs/API.md."),
+                "description": .string("The shop's JSON API: Fake Store compatible routes under `/api` and the Shoppable "
+                    + "API under `/api/v1`. Every failure answers the one error envelope (`Error`). Every successful `GET` "
+                    + "carries a strong `ETag`; `If-None-Match` with it answers 304. With `--cors-origin`, answers to an "
+                    + "allowed `Origin` carry `Access-Control-Allow-Origin` and `OPTIONS` answers preflights. "
+                    + "See docs/API.md."),
             ],
             "tags": [
                 ["name": "products", "description": "The catalog, in Fake Store's shapes."],
                 ["name": "auth", "description": "Sign-in."],
                 ["name": "users", "description": "Accounts, in Fake Store's shapes."],
+                ["name": "carts", "description": "Saved carts, in Fake Store's shapes (apart from the live cart)."],
+                ["name": "v1 catalog", "description": "Categories and products for a shopping app; money in minor units."],
+                ["name": "v1 sessions", "description": "Guest tokens."],
+                ["name": "v1 cart", "description": "The shopper's live cart, priced as the cart page prices it."],
+                ["name": "v1 favorites", "description": "The shopper's favorite products."],
                 ["name": "meta", "description": "About the API itself."],
             ],
             "paths": .object(paths),
@@ -44,7 +52,8 @@ public enum OpenAPIDocument {
                 "schemas": .object(schemas),
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer",
-                               "description": "A token from `POST /api/auth/login`."],
+                               "description": .string("A sign-in token from `POST /api/auth/login`, or (for the "
+                                   + "`/api/v1` cart and favorites) a guest token from `POST /api/v1/sessions/guest`.")],
                 ],
             ],
         ]
@@ -74,11 +83,15 @@ public enum OpenAPIDocument {
             "operationId": .string(operation.operationID),
             "summary": .string(operation.summary),
             "tags": [.string(operation.tag)],
-            "responses": .object(Dictionary(operation.responses.map { (String($0.status), object($0)) },
+            "responses": .object(Dictionary(conditional(operation).map { (String($0.status), object($0)) },
                                             uniquingKeysWith: { first, _ in first })),
         ]
         if let description = operation.description { fields["description"] = .string(description) }
-        if operation.requiresBearer { fields["security"] = [["bearer": []]] }
+        if operation.requiresBearer {
+            fields["security"] = [["bearer": []]]
+        } else if operation.acceptsBearer {
+            fields["security"] = [[:], ["bearer": []]]
+        }
         if !operation.parameters.isEmpty {
             fields["parameters"] = .array(operation.parameters.map { parameter in
                 [
@@ -94,6 +107,20 @@ public enum OpenAPIDocument {
             fields["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]]
         }
         return .object(fields)
+    }
+
+    /// The operation's answers, with what the server adds to every `GET` (`APIApp.ConditionalGET`):
+    /// a strong `ETag` on its 200, and 304 (no body) when `If-None-Match` names it.
+    private static func conditional(_ operation: APIOperation) -> [APIOperation.Response] {
+        guard operation.method == "GET" else { return operation.responses }
+        var responses = operation.responses.map { response in
+            var response = response
+            if response.status == 200 { response.headers["ETag"] = "A strong tag of the body, for `If-None-Match`." }
+            return response
+        }
+        responses.append(APIOperation.Response(304, "Not modified: `If-None-Match` names the current `ETag`.", schema: nil,
+                                               headers: ["ETag": "The current tag."]))
+        return responses
     }
 
     private static func object(_ response: APIOperation.Response) -> JSONValue {

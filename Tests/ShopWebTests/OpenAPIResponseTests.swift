@@ -43,13 +43,70 @@ struct OpenAPIResponseTests {
         ("GET", "/api/openapi.json", nil, 200),
     ] as [(String, String, String?, Int)])
     func answersFitTheDocumentedSchema(method: String, target: String, body: String?, status: Int) throws {
+        try check(Sample(method, target, body, status))
+    }
+
+    /// The routes that need a token, with one: a shopper's sign-in token (`ana`) or a guest
+    /// token holding a cart line (`guest`); and the `/api/v1` catalog and registration.
+    @Test(arguments: [
+        Sample("POST", "/api/users",
+               #"{"email": "bo@example.com", "password": "Green7tree!", "name": {"firstname": "Bo", "lastname": "Ek"}, "phone": "+1 555"}"#,
+               201),
+        Sample("POST", "/api/users", #"{"email": "ana@example.com", "password": "Green7tree!", "name": {"firstname": "Ana"}}"#, 409),
+        Sample("PATCH", "/api/users/{ana}", #"{"phone": "+1 555 0100"}"#, 200, token: .ana),
+        Sample("GET", "/api/users/{ana}", nil, 200, token: .ana),
+        Sample("POST", "/api/carts", #"{"date": "2020-03-02", "products": [{"productId": {backpack}, "quantity": 2}]}"#, 201,
+               token: .ana),
+        Sample("GET", "/api/carts?startdate=2020-01-01", nil, 200, token: .ana),
+        Sample("GET", "/api/carts?startdate=yesterday", nil, 400, token: .ana),
+        Sample("GET", "/api/carts/user/{ana}", nil, 200, token: .ana),
+        Sample("GET", "/api/carts/9999", nil, 404, token: .ana),
+        Sample("GET", "/api/carts", nil, 401),
+        Sample("GET", "/api/v1/categories", nil, 200),
+        Sample("GET", "/api/v1/products?limit=1", nil, 200),
+        Sample("GET", "/api/v1/products?sort=cheapest", nil, 400),
+        Sample("GET", "/api/v1/products/backpack", nil, 200),
+        Sample("GET", "/api/v1/products/backpack", nil, 200, token: .guest),
+        Sample("GET", "/api/v1/products/nothing", nil, 404),
+        Sample("POST", "/api/v1/sessions/guest", nil, 201),
+        Sample("GET", "/api/v1/cart", nil, 200, token: .guest),
+        Sample("GET", "/api/v1/cart", nil, 401),
+        Sample("PUT", "/api/v1/cart/voucher", #"{"code": "NOPE"}"#, 200, token: .guest),
+        Sample("PATCH", "/api/v1/cart/lines/9999", #"{"quantity": 2}"#, 404, token: .guest),
+        Sample("POST", "/api/v1/cart/lines", #"{"product": "nothing"}"#, 422, token: .guest),
+        Sample("PUT", "/api/v1/favorites/{backpack}", nil, 200, token: .guest),
+        Sample("GET", "/api/v1/favorites", nil, 200, token: .ana),
+    ])
+    func tokenAndV1AnswersFitTheDocumentedSchema(sample: Sample) throws {
+        try check(sample)
+    }
+
+    /// Sends `sample` to a shop with two products and Ana's account, then checks the answer
+    /// against the document: the status is listed, the body fits, the documented headers are sent.
+    private func check(_ sample: Sample) throws {
         let shop = try TestShop([backpack, ring])
         try shop.post("/account/register", [("name", "Ana Lima"), ("email", "ana@example.com"),
                                             ("password", "Blue9sky!"), ("password_confirmation", "Blue9sky!")])
-        let id = try #require(try shop.catalog.productByHandle("backpack")).id.rawValue
-        let target = target.replacingOccurrences(of: "{backpack}", with: String(id))
-        let response = try shop.api(HTTPMethod(rawValue: method), target, json: body)
-        #expect(response.status == status)
+        let product = try #require(try shop.catalog.productByHandle("backpack"))
+        let ana = try #require(try shop.accounts.credentials("ana@example.com")).user.id.rawValue
+        var token: String?
+        switch sample.token {
+        case .none: token = nil
+        case .ana: token = try shop.apiToken("ana@example.com")
+        case .guest:
+            let issued = try shop.api(.post, "/api/v1/sessions/guest")
+            struct Issued: Decodable { var token: String }
+            token = try JSONDecoder().decode(Issued.self, from: Data(issued.response.body)).token
+            let added = try shop.api(.post, "/api/v1/cart/lines", token: token, json: #"{"product": "backpack", "quantity": 2}"#)
+            #expect(added.status == 200)
+        }
+        func filled(_ text: String) -> String {
+            text.replacingOccurrences(of: "{backpack}", with: String(product.id.rawValue))
+                .replacingOccurrences(of: "{ana}", with: String(ana))
+        }
+        let method = sample.method, target = filled(sample.target)
+        let response = try shop.api(HTTPMethod(rawValue: method), target, token: token, json: sample.body.map(filled))
+        #expect(response.status == sample.status, "\(method) \(target)")
 
         let path = String(target.split(separator: "?").first ?? "")
         let declaration = try #require(APIRoute.router.parse(RouteRequest(method: method, path: path))?.declaration)
@@ -65,6 +122,17 @@ struct OpenAPIResponseTests {
         }
     }
 
+    /// A `GET` answered from its `ETag` is the documented 304, with the tag and no body.
+    @Test func aRevalidatedGetIsTheDocumented304() throws {
+        let shop = try TestShop([backpack])
+        let first = try shop.api(.get, "/api/v1/products/backpack")
+        let tag = try #require(first.header("ETag"))
+        let again = try shop.api(.get, "/api/v1/products/backpack", headers: ["If-None-Match": tag])
+        #expect(again.status == 304 && again.header("ETag") == tag && again.response.body.isEmpty)
+        let documented = OpenAPIDocument.current["paths"]?["/api/v1/products/{handle}"]?["get"]?["responses"]?["304"]
+        #expect(documented?["headers"]?["ETag"] != nil && documented?["content"] == nil)
+    }
+
     /// The checker itself: it finds what is wrong.
     @Test func theCheckerRejectsWhatDoesNotFit() {
         let check = JSONSchemaCheck(document: OpenAPIDocument.current)
@@ -75,4 +143,26 @@ struct OpenAPIResponseTests {
         #expect(!check.errors(["error": ["code": 1, "message": "y"]], APIErrorEnvelope.schemaReference).isEmpty, "a wrong type")
         #expect(check.errors(["error": ["code": "x", "message": "y"]], APIErrorEnvelope.schemaReference).isEmpty)
     }
+}
+
+/// One request of ``OpenAPIResponseTests``: `{backpack}` and `{ana}` in the target and body stand
+/// for the product's and the account's ids.
+struct Sample: Sendable, CustomTestStringConvertible {
+    enum Token: Sendable { case none, ana, guest }
+
+    var method: String
+    var target: String
+    var body: String?
+    var status: Int
+    var token: Token
+
+    init(_ method: String, _ target: String, _ body: String?, _ status: Int, token: Token = .none) {
+        self.method = method
+        self.target = target
+        self.body = body
+        self.status = status
+        self.token = token
+    }
+
+    var testDescription: String { "\(method) \(target) → \(status)" }
 }

@@ -19,7 +19,7 @@ extension APIApp {
         /// its headers come in ``apply(to:request:allowedOrigins:)``).
         /// - Throws: `APIError` 404 for a path the API does not have.
         static func preflight(_ request: Request) throws -> Response {
-            let methods = APIRoute.allowedMethods(path: request.path)
+            let methods = APIApp.allowedMethods(APIApp.pathSegments(request))
             guard !methods.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
             let listed = methods.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] } + ["OPTIONS"]
             var response = Response(status: .noContent)

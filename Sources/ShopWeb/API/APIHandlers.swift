@@ -42,14 +42,11 @@ enum APIApp {
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
         let segments = pathSegments(request)
         let method = request.method.rawValue == "HEAD" ? "GET" : request.method.rawValue
-        // A fixed path (`/api/products/categories`) answers only its own methods, even where a
-        // parameter route (`PUT /api/products/{id}`) would also match it.
-        let fixed = APIRoute.router.fixedMethods(forPath: segments)
-        let parsed = fixed.isEmpty || fixed.contains(method)
+        let allowed = allowedMethods(segments)
+        let parsed = allowed.contains(method)
             ? APIRoute.router.parse(RouteRequest(method: request.method.rawValue, segments: segments, query: query))?.route
             : nil
         guard let route = parsed else {
-            let allowed = fixed.isEmpty ? APIRoute.router.methods(forPath: segments) : fixed
             guard !allowed.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
             var error = APIError(status: .methodNotAllowed, code: "method_not_allowed",
                                  message: "\(request.path) answers \(allowed.joined(separator: ", ")).")
@@ -62,6 +59,14 @@ enum APIApp {
         case .openAPI: return OpenAPIHandler.handle()
         case let .v1(route): return try V1Handlers.handle(route, &context)
         }
+    }
+
+    /// The methods a path answers, in declaration order (for `Allow` and preflights). A fixed path
+    /// (`/api/products/categories`) answers only its own methods, even where a parameter route
+    /// (`PUT /api/products/{id}`) would also match it.
+    static func allowedMethods(_ segments: [String]) -> [String] {
+        let fixed = APIRoute.router.fixedMethods(forPath: segments)
+        return fixed.isEmpty ? APIRoute.router.methods(forPath: segments) : fixed
     }
 
     /// The account signed in by the request's `Authorization: Bearer <token>` — a token from

@@ -1,0 +1,140 @@
+/// The OpenAPI description of the `/api/v1` routes (``APIRoute/v1Declarations``).
+extension APIRoute {
+    static let v1Unauthorized = APIOperation.Response.error(
+        401, "`unauthorized`: no `Authorization: Bearer` header, or one that names no live session (a guest token "
+            + "from `POST /api/v1/sessions/guest` or a sign-in token from `POST /api/auth/login`).",
+        headers: ["WWW-Authenticate": "`Bearer`."])
+
+    static let variantID = APIOperation.Parameter.path(
+        "variantId", "The variant of the cart line: a positive whole number.",
+        schema: ["type": "integer", "minimum": 1, "maximum": .integer(Int64.max)])
+
+    static let favoriteProductID = APIOperation.Parameter.path(
+        "productId", "The product's id: a positive whole number.",
+        schema: ["type": "integer", "minimum": 1, "maximum": .integer(Int64.max)])
+
+    static let theCart = "The cart as it now is."
+
+    /// The query of `GET /api/v1/products` (`V1ProductQuery`): the category page's filters.
+    static let v1ProductParameters: [APIOperation.Parameter] = [
+        .query("category", "A category's `handle`; an unknown one is 404.", schema: ["type": "string"]),
+        .query("q", "Search words, folded by the first `Accept-Language` that is `tr`, `es` or `en`.",
+               schema: ["type": "string"]),
+        .query("sort", "The order; default `relevance` with `q`, else `featured`.",
+               schema: ["type": "string", "enum": ["relevance", "featured", "price-asc", "price-desc", "newest", "rating", "name"]]),
+        .query("cursor", "The `nextCursor` of the previous page, unchanged. It is opaque (the pattern is today's "
+               + "format, which may change): one the API did not give is 400 `invalid_parameter`.",
+               schema: ["type": "string", "pattern": .string(cursorPattern)]),
+        .query("limit", "Page size, 1–100 (default 24).", schema: ["type": "integer", "minimum": 1, "maximum": 100]),
+        .query("min", "Lowest price in major units (`9.99`); one that is not a price is ignored.", schema: ["type": "string"]),
+        .query("max", "Highest price in major units; one that is not a price is ignored.", schema: ["type": "string"]),
+        .query("rating", "Minimum stars, `1`–`5`; anything else is ignored.", schema: ["type": "string", "examples": ["4"]]),
+        .query("instock", "`1`: only products that can be bought now; anything else: all.", schema: ["type": "string"]),
+        .query("vendor", "Only this vendor.", schema: ["type": "string"]),
+        .query("tag", "Only products with this tag.", schema: ["type": "string"]),
+    ]
+
+    /// The cursors `GET /api/v1/products` gives (`V1Handlers.Cursor`): base64url without padding
+    /// of `o:` and an offset of 1–7 digits. Three digits are four characters; the character
+    /// classes follow the bits of the ASCII digits `0x30`…`0x39`.
+    static let cursorPattern: String = {
+        let pair = "(?:[MN][DTjz]|O[DT])"  // the first 12 bits of a digit triple
+        let triple = pair + "[AEIMQUYcgk][w-z0-5]"
+        let tail = "(?:[MN][AQgw]|O[AQ]|" + pair + "[AEIMQUYcgk])"  // one or two digits
+        return "^bzo[w-z0-5](?:(?:\(triple))?\(tail)?|\(triple)\(triple))$"
+    }()
+
+    static let quantityCodes = "`quantity_negative`, `quantity_not_whole`, `quantity_not_a_number`, `quantity_not_positive`"
+
+    static let v1Operations: [APIOperation] = [
+        APIOperation("GET", "/api/v1/categories", id: "listV1Categories", summary: "Every category, with product counts",
+                     tag: "v1 catalog",
+                     responses: [.catalogRead("The categories.", .arraySchema(of: V1Category.schemaReference))]
+                        + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/products", id: "listV1Products", summary: "One page of products: the category page's listing",
+                     description: "Every sort ends with the product id, so pages never repeat or skip a product while the "
+                        + "catalog stays the same.",
+                     tag: "v1 catalog", parameters: v1ProductParameters,
+                     responses: [.catalogRead("The page and the cursor of the next.", V1ProductPage.schemaReference),
+                                 .error(400, "`invalid_parameter`: a `sort`, `limit` or `cursor` the API cannot use "
+                                        + "(`field` says which)."),
+                                 .error(404, "`not_found`: there is no category with this handle.")]
+                        + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/products/{handle}", id: "getV1Product",
+                     summary: "One product: variants with stock, images, related products",
+                     description: "Sent with a token, the caller's own checkout hold counts as theirs to buy, and the answer is "
+                        + "`Cache-Control: private, no-cache`.",
+                     tag: "v1 catalog",
+                     parameters: [.path("handle", "The product's handle.", schema: ["type": "string", "minLength": 1])],
+                     acceptsBearer: true,
+                     responses: [.ok("The product.", V1Product.schemaReference,
+                                     headers: ["Cache-Control": "`public, max-age=60`; `private, no-cache` with a token."]),
+                                 v1Unauthorized,
+                                 .error(404, "`not_found`: no product is sold with this handle.")]
+                        + APIOperation.Response.always),
+        APIOperation("POST", "/api/v1/sessions/guest", id: "createGuestSession", summary: "A guest token",
+                     description: "A guest session like the web's (30 days of use): its cart and favorites merge into the "
+                        + "account's when `POST /api/auth/login` is sent with it.",
+                     tag: "v1 sessions",
+                     responses: [APIOperation.Response(201, "The guest token.", schema: V1GuestToken.schemaReference)]
+                        + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/cart", id: "getV1Cart", summary: "The caller's cart, priced",
+                     description: "Lines whose product is no longer sold are listed in `unavailable`; a `GET` changes nothing.",
+                     tag: "v1 cart", requiresBearer: true,
+                     responses: [.personal("The cart.", V1Cart.schemaReference), v1Unauthorized] + APIOperation.Response.always),
+        APIOperation("POST", "/api/v1/cart/lines", id: "addV1CartLine", summary: "Add a product to the cart",
+                     description: "As the storefront's add-to-cart: a product already in the cart gets the quantity added.",
+                     tag: "v1 cart", requestBody: V1AddLine.schemaReference, requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference),
+                                 .error(400, "\(bodyErrors) — `missing_field` also without `product` or `productId` —, or "
+                                        + "\(quantityCodes)."),
+                                 v1Unauthorized,
+                                 .error(422, "`sold_out`, `quantity_exceeds_stock`, `quantity_exceeds_maximum` (the stock or "
+                                        + "the line limit refuses the quantity), `variant_not_found` (not sold) or "
+                                        + "`variant_not_chosen` (the product has options and no `variantId` was sent).")]
+                        + APIOperation.Response.always),
+        APIOperation("PATCH", "/api/v1/cart/lines/{variantId}", id: "updateV1CartLine",
+                     summary: "Change a line's quantity (0 removes it) or whether it is selected",
+                     tag: "v1 cart", parameters: [variantID], requestBody: V1LineChange.schemaReference, requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference),
+                                 .error(400, "`malformed_id`, \(bodyErrors) — `missing_field` also without `quantity` and "
+                                        + "`selected` —, or \(quantityCodes)."),
+                                 v1Unauthorized,
+                                 .error(404, "`line_not_found`: the cart has no line for this variant."),
+                                 .error(422, "`sold_out`, `quantity_exceeds_stock` or `quantity_exceeds_maximum`.")]
+                        + APIOperation.Response.always),
+        APIOperation("DELETE", "/api/v1/cart/lines/{variantId}", id: "removeV1CartLine", summary: "Remove a line",
+                     tag: "v1 cart", parameters: [variantID], requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference),
+                                 .error(400, "`malformed_id`: the id is not a positive whole number."), v1Unauthorized,
+                                 .error(404, "`line_not_found`: the cart has no line for this variant.")]
+                        + APIOperation.Response.always),
+        APIOperation("PUT", "/api/v1/cart/voucher", id: "setV1Voucher", summary: "Enter a voucher code",
+                     description: "A code that does not apply stays entered (`voucher.status` is `rejected`, `voucher.problem` "
+                        + "says why) and applies once the cart qualifies, as on the cart page.",
+                     tag: "v1 cart", requestBody: V1Voucher.schemaReference, requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference),
+                                 .error(400, "\(bodyErrors), or `invalid_voucher_code` (characters other than letters, "
+                                        + "digits, `-`, `_`)."),
+                                 v1Unauthorized] + APIOperation.Response.always),
+        APIOperation("DELETE", "/api/v1/cart/voucher", id: "removeV1Voucher", summary: "Remove the voucher code",
+                     tag: "v1 cart", requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference), v1Unauthorized] + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/favorites", id: "listV1Favorites", summary: "The caller's favorites, most recent first",
+                     tag: "v1 favorites", requiresBearer: true,
+                     responses: [.personal("The favorites.", V1Favorites.schemaReference), v1Unauthorized]
+                        + APIOperation.Response.always),
+        APIOperation("PUT", "/api/v1/favorites/{productId}", id: "addV1Favorite", summary: "Add a favorite",
+                     tag: "v1 favorites", parameters: [favoriteProductID], requiresBearer: true,
+                     responses: [.ok("The favorites as they now are.", V1Favorites.schemaReference),
+                                 .error(400, "`malformed_id`: the id is not a positive whole number."), v1Unauthorized,
+                                 .error(404, "`not_found`: no product is sold with this id.")]
+                        + APIOperation.Response.always),
+        APIOperation("DELETE", "/api/v1/favorites/{productId}", id: "removeV1Favorite",
+                     summary: "Remove a favorite (one that is not there is fine)",
+                     tag: "v1 favorites", parameters: [favoriteProductID], requiresBearer: true,
+                     responses: [.ok("The favorites as they now are.", V1Favorites.schemaReference),
+                                 .error(400, "`malformed_id`: the id is not a positive whole number."), v1Unauthorized]
+                        + APIOperation.Response.always),
+    ]
+}
