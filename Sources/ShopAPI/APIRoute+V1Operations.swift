@@ -76,7 +76,10 @@ extension APIRoute {
                      description: "A guest session like the web's (30 days of use): its cart and favorites merge into the "
                         + "account's when `POST /api/auth/login` is sent with it.",
                      tag: "v1 sessions",
-                     responses: [APIOperation.Response(201, "The guest token.", schema: V1GuestToken.schemaReference)]
+                     responses: [APIOperation.Response(201, "The guest token.", schema: V1GuestToken.schemaReference),
+                                 .error(429, "`too_many_attempts`: this address asked for too many guest tokens this hour "
+                                        + "(30); try again after `Retry-After` seconds.",
+                                        headers: ["Retry-After": "Seconds to wait before trying again."])]
                         + APIOperation.Response.always),
         APIOperation("GET", "/api/v1/cart", id: "getV1Cart", summary: "The caller's cart, priced",
                      description: "Lines whose product is no longer sold are listed in `unavailable`; a `GET` changes nothing.",

@@ -67,6 +67,10 @@ public struct AccountThrottles: Sendable, Hashable {
     public var verificationPerAccount = RateLimit(limit: 3, window: 60 * 60)
     /// Verification emails sent again, per client address: 10 per hour.
     public var verificationPerClient = RateLimit(limit: 10, window: 60 * 60)
+    /// API guest sessions (`POST /api/v1/sessions/guest`) per client address: 30 per hour. Each
+    /// stores a session row for 30 days, so an unlimited route would let one client fill the
+    /// sessions table; an app asks once per install.
+    public var guestSessionPerClient = RateLimit(limit: 30, window: 60 * 60)
 
     /// The defaults above.
     public init() {}
@@ -74,7 +78,7 @@ public struct AccountThrottles: Sendable, Hashable {
     /// The longest window: an attempt older than this counts nowhere and can be forgotten.
     public var longestWindow: TimeInterval {
         [signIn, registration, registrationNotice, passwordResetPerAccount, passwordResetPerClient,
-         verificationPerAccount, verificationPerClient].map(\.window).max() ?? 0
+         verificationPerAccount, verificationPerClient, guestSessionPerClient].map(\.window).max() ?? 0
     }
 
     /// A sign-in: per client, and per account when the email is well-formed.
@@ -103,6 +107,11 @@ public struct AccountThrottles: Sendable, Hashable {
     public func verificationEmail(user: User.ID, client: String) -> [ThrottleCheck] {
         [ThrottleCheck(key: "verify:ip:\(client)", limit: verificationPerClient),
          ThrottleCheck(key: "verify:user:\(user.rawValue)", limit: verificationPerAccount)]
+    }
+
+    /// A new API guest session, per client.
+    public func guestSession(client: String) -> [ThrottleCheck] {
+        [ThrottleCheck(key: "guest-session:ip:\(client)", limit: guestSessionPerClient)]
     }
 
     /// The key counting sign-ins to the account with this (normalized) email.

@@ -52,6 +52,19 @@ struct V1CartAPITests {
         #expect(cart.itemCount == 4 && cart.voucher == nil && cart.unavailable.isEmpty)
     }
 
+    @Test func guestTokensAreThrottledPerAddress() throws {
+        let shop = try shop()
+        shop.environment.throttles.guestSessionPerClient = RateLimit(limit: 3, window: 3_600)
+        for _ in 0..<3 { _ = try guestToken(shop) }
+        let refused = try shop.api(.post, "/api/v1/sessions/guest")
+        #expect(refused.status == 429 && refused.header("Retry-After") != nil)
+        #expect(try error(refused).code == "too_many_attempts")
+        let sessions = try shop.sessions.purgeExpired(.distantFuture)
+        #expect(sessions == 3, "the refused request stored no session")
+        shop.clock.advance(by: 3_601)
+        #expect(try shop.api(.post, "/api/v1/sessions/guest").status == 201, "and again after the hour")
+    }
+
     @Test func cartRoutesNeedABearerToken() throws {
         let shop = try shop()
         for (method, target) in [(HTTPMethod.get, "/api/v1/cart"), (.post, "/api/v1/cart/lines"), (.delete, "/api/v1/cart/voucher"),

@@ -209,6 +209,11 @@ extension FakeStoreHandlers {
     /// the registration form); 201 with `Location`. No token needed.
     static func createUser(_ context: RequestContext) throws -> Response {
         let body = try APIApp.body(FakeStoreUserInput.self, of: context.request)
+        // What registering needs, named when absent (a value present but refused is `invalid_field`).
+        for (field, present) in [("email", body.email != nil), ("password", body.password != nil), ("name", body.name != nil)]
+        where !present {
+            throw APIError(status: .badRequest, code: "missing_field", message: "The body needs “\(field)”.", field: field)
+        }
         let environment = context.environment
         if let throttled = try context.countAttempt(environment.throttles.registration(client: context.clientAddress), at: context.now) {
             var error = APIError(status: .tooManyRequests, code: "too_many_attempts", message: throttled.message)

@@ -57,6 +57,13 @@ enum V1Handlers {
     /// web's guest sessions: 30 days of use) whose token carries a cart and favorites until
     /// sign-in merges them into the account's.
     static func guestSession(_ context: RequestContext) throws -> Response {
+        // Each guest session is a stored row: at most so many per client address and hour.
+        if let throttled = try context.countAttempt(context.environment.throttles.guestSession(client: context.clientAddress),
+                                                    at: context.now) {
+            var error = APIError(status: .tooManyRequests, code: "too_many_attempts", message: throttled.message)
+            error.headers.replaceOrAdd(name: "Retry-After", value: String(throttled.retryAfterSeconds))
+            throw error
+        }
         let issued = try context.sessionService.startGuestSession(csrfToken: context.environment.crypto.randomToken(),
                                                                  csrfCookie: nil)
         return try APIApp.json(V1GuestToken(token: issued.token, expiresAt: issued.session.expiresAt), status: .created)
