@@ -14,7 +14,7 @@ public struct APIOperation: Sendable {
     public var description: String?
     /// The group the operation is listed under.
     public var tag: String
-    /// Path and query parameters.
+    /// Path, query and header parameters.
     public var parameters: [Parameter]
     /// The schema of the JSON body, when the route reads one.
     public var requestBody: JSONValue?
@@ -46,17 +46,24 @@ public struct APIOperation: Sendable {
     /// A path or query parameter.
     public struct Parameter: Sendable {
         public enum Location: String, Sendable {
-            case path, query
+            case path, query, header
         }
 
         public var name: String
         public var location: Location
         public var description: String
         public var schema: JSONValue
+        /// Path parameters and required headers.
+        public var isRequired: Bool = false
+
+        /// A required request header.
+        public static func header(_ name: String, _ description: String, schema: JSONValue) -> Parameter {
+            Parameter(name: name, location: .header, description: description, schema: schema, isRequired: true)
+        }
 
         /// A path parameter (always required).
         public static func path(_ name: String, _ description: String, schema: JSONValue) -> Parameter {
-            Parameter(name: name, location: .path, description: description, schema: schema)
+            Parameter(name: name, location: .path, description: description, schema: schema, isRequired: true)
         }
 
         /// An optional query parameter.

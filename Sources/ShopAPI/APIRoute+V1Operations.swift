@@ -44,6 +44,10 @@ extension APIRoute {
         return "^bzo[w-z0-5](?:(?:\(triple))?\(tail)?|\(triple)\(triple))$"
     }()
 
+    static let checkoutConflicts = "`checkout_incomplete` (`field`: the step missing — `cart`, `email`, `address`, "
+        + "`shipping`), `insufficient_stock` (`available`: what each short line can still have) or `hold_trimmed` (the "
+        + "merchant lowered the stock under the hold; `available`: what is still held)."
+
     static let quantityCodes = "`quantity_negative`, `quantity_not_whole`, `quantity_not_a_number`, `quantity_not_positive`"
 
     static let v1Operations: [APIOperation] = [
@@ -138,6 +142,74 @@ extension APIRoute {
                      tag: "v1 favorites", parameters: [favoriteProductID], requiresBearer: true,
                      responses: [.ok("The favorites as they now are.", V1Favorites.schemaReference),
                                  .error(400, "`malformed_id`: the id is not a positive whole number."), v1Unauthorized]
+                        + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/checkout", id: "getV1Checkout", summary: "The checkout in progress, its options and quote",
+                     description: "What is chosen (email, address, shipping method), the shipping methods for the address with "
+                        + "their costs, and — once the cart has selected lines, an address and a method — the order it would "
+                        + "place now (`CheckoutQuote`). `nextStep` says what the client asks for next.",
+                     tag: "v1 checkout", requiresBearer: true,
+                     responses: [.personal("The checkout.", V1Checkout.schemaReference), v1Unauthorized]
+                        + APIOperation.Response.always),
+        APIOperation("PUT", "/api/v1/checkout/address", id: "setV1CheckoutAddress", summary: "Choose where the order goes",
+                     description: "`savedAddressId` (an account's saved address) or `address` (checked by the storefront's "
+                        + "address rules); a guest also sends `email`. Any change asks for a new review.",
+                     tag: "v1 checkout", requestBody: V1CheckoutAddress.schemaReference, requiresBearer: true,
+                     responses: [.ok("The checkout.", V1Checkout.schemaReference),
+                                 APIOperation.Response(400, "\(bodyErrors), or `invalid_address`: `problems` lists every field "
+                                    + "at fault (`address.postalCode`, `email`, …) with a code, `error.field` the first.",
+                                    schema: V1CheckoutError.schemaReference),
+                                 v1Unauthorized,
+                                 .error(404, "`address_not_found`: the account has no saved address with this id.")]
+                        + APIOperation.Response.always),
+        APIOperation("PUT", "/api/v1/checkout/shipping", id: "setV1CheckoutShipping", summary: "Choose the shipping method",
+                     tag: "v1 checkout", requestBody: V1ShippingChoice.schemaReference, requiresBearer: true,
+                     responses: [.ok("The checkout.", V1Checkout.schemaReference),
+                                 .error(400, "\(bodyErrors), or `invalid_shipping_method`: not one of `shippingOptions`."),
+                                 v1Unauthorized,
+                                 .error(409, "`checkout_incomplete`: no address yet (`field`: `address`).")]
+                        + APIOperation.Response.always),
+        APIOperation("POST", "/api/v1/checkout/review", id: "reviewV1Checkout", summary: "Review: hold the stock, fix the charges",
+                     description: "Holds the quote's stock for the shopper until `heldUntil` and records what the order "
+                        + "charges; `POST /api/v1/orders` places it only while it still charges exactly that.",
+                     tag: "v1 checkout", requiresBearer: true,
+                     responses: [.ok("The checkout with its quote and `heldUntil`.", V1Checkout.schemaReference),
+                                 v1Unauthorized,
+                                 APIOperation.Response(409, checkoutConflicts, schema: V1CheckoutError.schemaReference)]
+                        + APIOperation.Response.always),
+        APIOperation("POST", "/api/v1/orders", id: "placeV1Order", summary: "Place the reviewed order",
+                     description: "Every price and the voucher are decided again in the order's transaction. The "
+                        + "`Idempotency-Key` is the store's idempotency key for this shopper: the same key again gives the "
+                        + "same order (200 instead of 201) and never a second one.",
+                     tag: "v1 checkout",
+                     parameters: [.header("Idempotency-Key", "A new random value for each order (1–200 visible ASCII "
+                                          + "characters); resend the same one when retrying.",
+                                          schema: ["type": "string", "pattern": "^[!-~]{1,200}$"])],
+                     requiresBearer: true,
+                     responses: [.created("The order (with `guestToken` for a guest).", V1Order.schemaReference),
+                                 .ok("The order this key placed before.", V1Order.schemaReference,
+                                     headers: ["Location": "The absolute URL of the order."]),
+                                 .error(400, "`missing_idempotency_key` or `invalid_idempotency_key`."),
+                                 v1Unauthorized,
+                                 APIOperation.Response(409, checkoutConflicts + " `confirmation_needed`: the order would "
+                                    + "charge something else than reviewed (a price, the voucher, shipping or the cart "
+                                    + "changed); `checkout` is the order as it is now, reviewed again — send the order again "
+                                    + "to place it.", schema: V1CheckoutError.schemaReference)]
+                        + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/orders", id: "listV1Orders", summary: "The signed-in account's orders, newest first",
+                     tag: "v1 orders", requiresBearer: true,
+                     responses: [.personal("The orders.", V1Orders.schemaReference), v1Unauthorized,
+                                 .error(403, "`sign_in_required`: a guest token has no order list (read an order with "
+                                        + "its guest token).")]
+                        + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/orders/{number}", id: "getV1Order", summary: "One order",
+                     description: "To the account that placed it, or with `token` (the `guestToken` given to a guest at "
+                        + "placing); to anyone else it does not exist.",
+                     tag: "v1 orders",
+                     parameters: [.path("number", "The order number.", schema: ["type": "string", "minLength": 1]),
+                                  .query("token", "A guest order's token.", schema: ["type": "string"])],
+                     acceptsBearer: true,
+                     responses: [.personal("The order.", V1Order.schemaReference), v1Unauthorized,
+                                 .error(404, "`not_found`: no order with this number is the caller's.")]
                         + APIOperation.Response.always),
     ]
 }

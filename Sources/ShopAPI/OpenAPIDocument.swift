@@ -97,7 +97,7 @@ public enum OpenAPIDocument {
                 [
                     "name": .string(parameter.name),
                     "in": .string(parameter.location.rawValue),
-                    "required": .bool(parameter.location == .path),
+                    "required": .bool(parameter.isRequired),
                     "description": .string(parameter.description),
                     "schema": parameter.schema,
                 ]

@@ -30,6 +30,20 @@ public enum V1Route: Hashable, Sendable {
     case addFavorite(FakeStoreID)
     /// `DELETE /api/v1/favorites/{productId}`.
     case removeFavorite(FakeStoreID)
+    /// `GET /api/v1/checkout`: the checkout in progress, its shipping options and quote.
+    case checkout
+    /// `PUT /api/v1/checkout/address` — body ``V1CheckoutAddress``.
+    case setCheckoutAddress
+    /// `PUT /api/v1/checkout/shipping` — body ``V1ShippingChoice``.
+    case setCheckoutShipping
+    /// `POST /api/v1/checkout/review`: holds the stock and records the charges shown.
+    case reviewCheckout
+    /// `POST /api/v1/orders` with an `Idempotency-Key` header: places the reviewed order.
+    case placeOrder
+    /// `GET /api/v1/orders`: the signed-in account's orders, newest first.
+    case orders
+    /// `GET /api/v1/orders/{number}?token=`: one order, to its account or the guest token's holder.
+    case order(number: String, token: String?)
 }
 
 /// The query of `GET /api/v1/products`, as sent: the server checks it (a wrong `sort`, `limit`
@@ -126,5 +140,29 @@ extension APIRoute {
         Declaration("DELETE", "/api/v1/favorites/{productId}", [.changesState],
                     make: { .v1(.removeFavorite(FakeStoreID(text: $0["productId"]))) },
                     match: { if case let .v1(.removeFavorite(id)) = $0 { RouteParameters(["productId": id.text]) } else { nil } }),
+        Declaration("GET", "/api/v1/checkout", [],
+                    make: { _ in .v1(.checkout) },
+                    match: { $0 == .v1(.checkout) ? RouteParameters() : nil }),
+        Declaration("PUT", "/api/v1/checkout/address", [.changesState],
+                    make: { _ in .v1(.setCheckoutAddress) },
+                    match: { $0 == .v1(.setCheckoutAddress) ? RouteParameters() : nil }),
+        Declaration("PUT", "/api/v1/checkout/shipping", [.changesState],
+                    make: { _ in .v1(.setCheckoutShipping) },
+                    match: { $0 == .v1(.setCheckoutShipping) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/checkout/review", [.changesState],
+                    make: { _ in .v1(.reviewCheckout) },
+                    match: { $0 == .v1(.reviewCheckout) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/orders", [.changesState],
+                    make: { _ in .v1(.placeOrder) },
+                    match: { $0 == .v1(.placeOrder) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/v1/orders", [],
+                    make: { _ in .v1(.orders) },
+                    match: { $0 == .v1(.orders) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/v1/orders/{number}", [],
+                    make: { .v1(.order(number: $0["number"], token: $0.queryValue("token"))) },
+                    match: { route in
+                        guard case let .v1(.order(number, token)) = route else { return nil }
+                        return RouteParameters(["number": number], query: token.map { [.init("token", $0)] } ?? [])
+                    }),
     ]
 }

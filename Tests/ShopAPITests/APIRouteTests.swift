@@ -48,6 +48,14 @@ struct APIRouteTests {
         .v1(.favorites),
         .v1(.addFavorite(FakeStoreID(3))),
         .v1(.removeFavorite(FakeStoreID(3))),
+        .v1(.checkout),
+        .v1(.setCheckoutAddress),
+        .v1(.setCheckoutShipping),
+        .v1(.reviewCheckout),
+        .v1(.placeOrder),
+        .v1(.orders),
+        .v1(.order(number: "1042-KX7M", token: nil)),
+        .v1(.order(number: "1042-KX7M", token: "s3cr3t")),
     ]
 
     @Test(arguments: samples)

@@ -76,6 +76,17 @@ struct OpenAPIResponseTests {
         Sample("POST", "/api/v1/cart/lines", #"{"product": "nothing"}"#, 422, token: .guest),
         Sample("PUT", "/api/v1/favorites/{backpack}", nil, 200, token: .guest),
         Sample("GET", "/api/v1/favorites", nil, 200, token: .ana),
+        Sample("GET", "/api/v1/checkout", nil, 200, token: .guest),
+        Sample("PUT", "/api/v1/checkout/address", #"{"email": "guest@example.com", "address": {"firstName": "Ana", "lastName": "Lima", "phone": "+1 555 0100", "line1": "1 Main St", "city": "Springfield", "postalCode": "12345", "country": "US"}}"#, 200, token: .guest),
+        Sample("PUT", "/api/v1/checkout/address", #"{"email": "nope", "address": {"country": "XX"}}"#, 400, token: .guest),
+        Sample("PUT", "/api/v1/checkout/address", #"{"savedAddressId": 9999}"#, 404, token: .ana),
+        Sample("PUT", "/api/v1/checkout/shipping", #"{"method": "standard"}"#, 409, token: .guest),
+        Sample("POST", "/api/v1/checkout/review", nil, 409, token: .guest),
+        Sample("POST", "/api/v1/orders", nil, 400, token: .guest),
+        Sample("GET", "/api/v1/orders", nil, 200, token: .ana),
+        Sample("GET", "/api/v1/orders", nil, 403, token: .guest),
+        Sample("GET", "/api/v1/orders/1042-KX7M", nil, 404, token: .ana),
+        Sample("GET", "/api/v1/orders/1042-KX7M?token=nope", nil, 404),
     ])
     func tokenAndV1AnswersFitTheDocumentedSchema(sample: Sample) throws {
         try check(sample)

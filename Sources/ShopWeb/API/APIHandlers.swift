@@ -148,10 +148,20 @@ struct APIError: Error, HTTPResponseError {
     var status: HTTPStatus
     var headers: HTTPHeaders = [:]
     var envelope: APIErrorEnvelope
+    /// A checkout failure's fuller answer (the envelope's `error` plus what it adds), sent instead
+    /// of `envelope` when set.
+    var checkoutDetail: V1CheckoutError?
 
     init(status: HTTPStatus, code: String, message: String, field: String? = nil) {
         self.status = status
         self.envelope = APIErrorEnvelope(.init(code: code, message: message, field: field))
+    }
+
+    /// A checkout failure answered with ``V1CheckoutError``.
+    init(status: HTTPStatus, checkout detail: V1CheckoutError) {
+        self.status = status
+        self.envelope = APIErrorEnvelope(detail.error)
+        self.checkoutDetail = detail
     }
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
@@ -176,7 +186,7 @@ struct APIError: Error, HTTPResponseError {
 
     /// The envelope as a response (encoding cannot fail for these plain strings).
     var response: Response {
-        (try? APIApp.json(envelope, status: status, headers: headers))
+        (try? checkoutDetail.map { try APIApp.json($0, status: status, headers: headers) } ?? APIApp.json(envelope, status: status, headers: headers))
             ?? Response(status: status, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
     }
 }

@@ -24,6 +24,13 @@ enum V1Handlers {
         case .favorites: return try favorites(&context)
         case let .addFavorite(id): return try setFavorite(id, true, &context)
         case let .removeFavorite(id): return try setFavorite(id, false, &context)
+        case .checkout: return try checkout(&context)
+        case .setCheckoutAddress: return try setCheckoutAddress(&context)
+        case .setCheckoutShipping: return try setCheckoutShipping(&context)
+        case .reviewCheckout: return try reviewCheckout(&context)
+        case .placeOrder: return try placeOrder(&context)
+        case .orders: return try orders(&context)
+        case let .order(number, token): return try order(number, token: token, &context)
         }
     }
 

@@ -1,0 +1,169 @@
+import Foundation
+import HTTPServer
+import ShopAPI
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+private let now = Date(timeIntervalSince1970: 1_780_000_000)  // TestShop's clock
+
+/// A shop with the v1 catalog, the checkout's shipping methods and the `SAVE15` code.
+private func shop() throws -> TestShop {
+    let shop = try TestShop(v1Catalog())
+    configureCheckout(shop)
+    _ = try shop.campaigns.replaceAll([
+        Campaign(id: Campaign.ID(rawValue: "save15"), title: "15 % off", description: "", imageURL: nil,
+                 startsAt: now - 86_400, endsAt: now + 86_400, discount: .percentage(15), target: .wholeCart,
+                 minimumSubtotal: nil, voucherCode: VoucherCode("SAVE15")),
+    ])
+    return shop
+}
+
+private func guestToken(_ shop: TestShop) throws -> String {
+    try decoded(V1GuestToken.self, try shop.api(.post, "/api/v1/sessions/guest")).token
+}
+
+private let address = #"{"firstName": "Ana", "lastName": "Lima", "phone": "+1 555 0100", "line1": "1 Main St", "city": "Springfield", "postalCode": "12345", "country": "US"}"#
+
+/// Cart → address → shipping for `token`.
+private func fillCheckout(_ shop: TestShop, _ token: String, product: String = "night-light", quantity: Int = 2,
+                          email: String? = "guest@example.com") throws {
+    #expect(try shop.api(.post, "/api/v1/cart/lines", token: token,
+                         json: #"{"product": "\#(product)", "quantity": \#(quantity)}"#).status == 200)
+    let body = email.map { #"{"email": "\#($0)", "address": \#(address)}"# } ?? #"{"address": \#(address)}"#
+    let set = try shop.api(.put, "/api/v1/checkout/address", token: token, json: body)
+    #expect(set.status == 200, "\(set.text)")
+    #expect(try shop.api(.put, "/api/v1/checkout/shipping", token: token, json: #"{"method": "standard"}"#).status == 200)
+}
+
+private func placeOrder(_ shop: TestShop, _ token: String, key: String?) throws -> TestResponse {
+    var headers: HTTPHeaders = ["Authorization": "Bearer \(token)"]
+    if let key { headers.add(name: "Idempotency-Key", value: key) }
+    return try shop.api(.post, "/api/v1/orders", json: nil, headers: headers)
+}
+
+@Suite("API v1: checkout and orders")
+struct V1CheckoutAPITests {
+    @Test func aGuestGoesFromCartToOrder() throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        #expect(try decoded(V1Checkout.self, try shop.api(.get, "/api/v1/checkout", token: token)).nextStep == "cart")
+        try fillCheckout(shop, token)
+        let checkout = try decoded(V1Checkout.self, try shop.api(.get, "/api/v1/checkout", token: token))
+        #expect(checkout.nextStep == "review" && checkout.email == "guest@example.com")
+        #expect(checkout.shippingOptions.map(\.id) == ["standard", "express"])
+        let quote = try #require(checkout.quote)
+        #expect(quote.subtotal.minorUnits == 25_00 && quote.shippingMethod.cost.minorUnits == 4_90 && quote.total.minorUnits == 29_90)
+        #expect(quote.address.city == "Springfield" && quote.lines.map(\.quantity) == [2])
+
+        let reviewed = try shop.api(.post, "/api/v1/checkout/review", token: token)
+        #expect(reviewed.status == 200)
+        #expect(try decoded(V1Checkout.self, reviewed).heldUntil != nil)
+
+        let placed = try placeOrder(shop, token, key: "order-key-1")
+        #expect(placed.status == 201, "\(placed.text)")
+        let order = try decoded(V1Order.self, placed)
+        #expect(order.total.minorUnits == 29_90 && order.email == "guest@example.com" && order.status == "awaiting_payment")
+        let guestToken = try #require(order.guestToken)
+        #expect(placed.header("Location")?.hasSuffix("/api/v1/orders/\(order.number)?token=\(guestToken)") == true)
+        #expect(try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token)).lines.isEmpty)
+
+        let read = try shop.api(.get, "/api/v1/orders/\(order.number)?token=\(guestToken)", token: nil)
+        #expect(try read.status == 200 && (decoded(V1Order.self, read)).total.minorUnits == 29_90)
+        #expect(try shop.api(.get, "/api/v1/orders/\(order.number)?token=wrong", token: nil).status == 404)
+        #expect(try shop.api(.get, "/api/v1/orders/\(order.number)", token: token).status == 404, "a guest needs the token")
+        #expect(try shop.api(.get, "/api/v1/orders", token: token).status == 403)
+    }
+
+    @Test func theSameIdempotencyKeyTwiceGivesOneOrder() throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        try fillCheckout(shop, token)
+        try shop.api(.post, "/api/v1/checkout/review", token: token)
+        let first = try placeOrder(shop, token, key: "same-key")
+        let second = try placeOrder(shop, token, key: "same-key")
+        #expect(first.status == 201 && second.status == 200)
+        #expect(try decoded(V1Order.self, first).number == decoded(V1Order.self, second).number)
+        #expect(first.header("Location") == second.header("Location"))
+        #expect(try shop.orders!.allOrders(nil).count == 1)
+    }
+
+    @Test func anOrderNeedsAnIdempotencyKey() throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        try fillCheckout(shop, token)
+        let missing = try placeOrder(shop, token, key: nil)
+        #expect(try missing.status == 400 && (decoded(APIErrorEnvelope.self, missing)).error.code == "missing_idempotency_key")
+        #expect(try shop.orders!.allOrders(nil).isEmpty)
+    }
+
+    @Test func aVoucherRemovedAfterReviewAsksForConfirmationAtTheNewTotal() throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        try fillCheckout(shop, token)
+        try shop.api(.put, "/api/v1/cart/voucher", token: token, json: #"{"code": "SAVE15"}"#)
+        let reviewed = try decoded(V1Checkout.self, try shop.api(.post, "/api/v1/checkout/review", token: token))
+        #expect(reviewed.quote?.total.minorUnits == 26_15 && reviewed.quote?.voucherCode == "SAVE15")
+        try shop.api(.delete, "/api/v1/cart/voucher", token: token)
+
+        let conflict = try placeOrder(shop, token, key: "k-voucher")
+        #expect(conflict.status == 409)
+        let detail = try decoded(V1CheckoutError.self, conflict)
+        #expect(detail.error.code == "confirmation_needed")
+        #expect(detail.checkout?.quote?.total.minorUnits == 29_90 && detail.checkout?.quote?.voucherCode == nil)
+        #expect(try shop.orders!.allOrders(nil).isEmpty)
+
+        let placed = try placeOrder(shop, token, key: "k-voucher")
+        #expect(placed.status == 201)
+        #expect(try decoded(V1Order.self, placed).total.minorUnits == 29_90)
+    }
+
+    @Test func insufficientStockSaysWhatIsLeft() throws {
+        let shop = try shop()
+        let first = try guestToken(shop)
+        let second = try guestToken(shop)
+        try fillCheckout(shop, first, product: "brass-lamp", quantity: 5)
+        try fillCheckout(shop, second, product: "brass-lamp", quantity: 3)
+        #expect(try shop.api(.post, "/api/v1/checkout/review", token: second).status == 200)
+        let refused = try shop.api(.post, "/api/v1/checkout/review", token: first)
+        #expect(refused.status == 409)
+        let detail = try decoded(V1CheckoutError.self, refused)
+        #expect(detail.error.code == "insufficient_stock")
+        #expect(detail.available?.map(\.available) == [2] && detail.available?.map(\.requested) == [5])
+    }
+
+    @Test func badAddressFieldsAreNamedOneByOne() throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        let response = try shop.api(.put, "/api/v1/checkout/address", token: token,
+                                    json: #"{"email": "nope", "address": {"firstName": "Ana", "country": "XX", "phone": "12"}}"#)
+        #expect(response.status == 400)
+        let detail = try decoded(V1CheckoutError.self, response)
+        #expect(detail.error.code == "invalid_address" && detail.error.field == "email")
+        let fields = Set((detail.problems ?? []).map(\.field))
+        #expect(fields.isSuperset(of: ["email", "address.lastName", "address.line1", "address.city", "address.postalCode",
+                                       "address.country", "address.phone"]))
+        #expect(detail.problems?.first(where: { $0.field == "address.country" })?.code == "unknown_country")
+        #expect(!fields.contains("address.firstName"))
+    }
+
+    @Test func anotherShoppersOrderIsNotFound() throws {
+        let shop = try shop()
+        let ana = try shop.apiAccount("ana@example.com")
+        let bea = try shop.apiAccount("bea@example.com", name: "Bea Ruiz")
+        try fillCheckout(shop, ana.token, email: nil)
+        try shop.api(.post, "/api/v1/checkout/review", token: ana.token)
+        let placed = try placeOrder(shop, ana.token, key: "ana-1")
+        #expect(placed.status == 201)
+        let order = try decoded(V1Order.self, placed)
+        #expect(order.guestToken == nil && order.email == "ana@example.com")
+
+        #expect(try shop.api(.get, "/api/v1/orders/\(order.number)", token: ana.token).status == 200)
+        let other = try shop.api(.get, "/api/v1/orders/\(order.number)", token: bea.token)
+        #expect(try other.status == 404 && (decoded(APIErrorEnvelope.self, other)).error.code == "not_found")
+        #expect(try decoded(V1Orders.self, try shop.api(.get, "/api/v1/orders", token: ana.token)).orders.map(\.number) == [order.number])
+        #expect(try decoded(V1Orders.self, try shop.api(.get, "/api/v1/orders", token: bea.token)).orders.isEmpty)
+    }
+}
