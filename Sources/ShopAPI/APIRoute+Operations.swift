@@ -152,7 +152,10 @@ extension APIRoute {
         APIOperation("POST", "/api/users", id: "createUser", summary: "Register an account",
                      description: "The web's registration rules, throttled per client like the form. The account is a "
                         + "shopper, unverified (a verification email is queued), and can sign in at once.",
-                     tag: "users", requestBody: FakeStoreUserInput.schemaReference,
+                     tag: "users",
+                     // Registering needs what PATCH may leave out.
+                     requestBody: ["allOf": [FakeStoreUserInput.schemaReference,
+                                             ["required": ["email", "password", "name"]]]],
                      responses: [.created("The new account.", FakeStoreUser.schemaReference),
                                  .error(400, "\(bodyErrors); `invalid_field` also for a value the web's rules refuse "
                                         + "(a weak password, a malformed email, username, phone or address)."),
