@@ -38,6 +38,19 @@ struct FakeStoreAPITests {
         #expect(raw[0]["price"] is NSNumber && raw[0]["id"] is NSNumber && raw[0]["rating"] is [String: Any])
     }
 
+    @Test func catalogReadsAreCachedOnlyUntilTheCatalogChanges() throws {
+        let shop = try TestShop([backpack, tee])
+        let first = try shop.api(.get, "/api/products")
+        #expect(try shop.api(.get, "/api/products").response.body == first.response.body)
+        var dearer = tee
+        dearer.variants[0].price = .usd(25_00)
+        _ = try shop.catalog.upsert([dearer])
+        let changed = try decode([FakeStoreProduct].self, try shop.api(.get, "/api/products"))
+        #expect(changed.map(\.price) == [Decimal(string: "109.95"), Decimal(string: "25")], "the next read sees the change")
+        let other = try decode([FakeStoreProduct].self, try shop.api(.get, "/api/products?limit=1"))
+        #expect(other.count == 1, "each query its own entry")
+    }
+
     @Test func limitAndSortWorkOnListsAndCategories() throws {
         let shop = try TestShop([backpack, tee, ring])
         #expect(try decode([FakeStoreProduct].self, try shop.api(.get, "/api/products?limit=2")).map(\.title)

@@ -43,10 +43,10 @@ enum APIApp {
         let segments = pathSegments(request)
         let method = request.method.rawValue == "HEAD" ? "GET" : request.method.rawValue
         let allowed = allowedMethods(segments)
-        let parsed = allowed.contains(method)
-            ? APIRoute.router.parse(RouteRequest(method: request.method.rawValue, segments: segments, query: query))?.route
+        let match = allowed.contains(method)
+            ? APIRoute.router.parse(RouteRequest(method: request.method.rawValue, segments: segments, query: query))
             : nil
-        guard let route = parsed else {
+        guard let (route, declaration) = match else {
             guard !allowed.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
             var error = APIError(status: .methodNotAllowed, code: "method_not_allowed",
                                  message: "\(request.path) answers \(allowed.joined(separator: ", ")).")
@@ -54,11 +54,27 @@ enum APIApp {
                 .joined(separator: ", "))
             throw error
         }
-        switch route {
-        case let .fakeStore(route): return try FakeStoreHandlers.handle(route, &context)
-        case .openAPI: return OpenAPIHandler.handle()
-        case let .v1(route): return try V1Handlers.handle(route, &context)
+        // Catalog reads without a token are the same for everyone: answered from the page cache
+        // while the catalog version (which holds also bump) stays the same.
+        let cacheKey: String? = declaration.traits.contains(.cacheable) && request.headers["Authorization"] == nil
+            ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
+                + (request.headers["Accept-Language"] ?? "")
+            : nil
+        let version = try cacheKey.map { _ in try context.environment.catalog.version() }
+        if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
+            return cached
         }
+        var response: Response = switch route {
+        case let .fakeStore(route): try FakeStoreHandlers.handle(route, &context)
+        case .openAPI: OpenAPIHandler.handle()
+        case let .v1(route): try V1Handlers.handle(route, &context)
+        }
+        if let cacheKey, let version, response.status == .ok {
+            // Stored with its tag, so a cached answer is not hashed again.
+            response.headers.replaceOrAdd(name: "ETag", value: "\"" + ContentHash(of: response.body).hex + "\"")
+            context.environment.pageCache.storeResponse(response, version: version, for: cacheKey)
+        }
+        return response
     }
 
     /// The methods a path answers, in declaration order (for `Allow` and preflights). A fixed path

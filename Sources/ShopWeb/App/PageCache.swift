@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Synchronization
 
 /// Rendered catalog pages (the part inside `<main>`), kept while the catalog version stays the
@@ -27,6 +28,9 @@ public final class PageCache: Sendable {
     /// Whole documents as sent to visitors with no session and no message (empty cart, nothing
     /// personal in the layout): the common first visit, answered with one lookup.
     private let documents = Mutex<[String: (version: Int64, bytes: [UInt8])]>([:])
+    /// Whole JSON API answers to catalog reads without a token (`APIApp`), by path, query and
+    /// language.
+    private let responses = Mutex<[String: (version: Int64, response: Response)]>([:])
     /// Most pages kept.
     public let capacity: Int
     /// Most bytes of HTML kept (both maps together).
@@ -50,6 +54,7 @@ public final class PageCache: Sendable {
         if overBudget {
             entries.withLock { $0.removeAll(keepingCapacity: true) }
             documents.withLock { $0.removeAll(keepingCapacity: true) }
+            responses.withLock { $0.removeAll(keepingCapacity: true) }
         }
         return true
     }
@@ -81,6 +86,21 @@ public final class PageCache: Sendable {
         documents.withLock { documents in
             if documents.count >= capacity, documents[key] == nil { documents.removeAll(keepingCapacity: true) }
             documents[key] = (version, bytes)
+        }
+    }
+
+    func lookupResponse(_ key: String, version: Int64) -> Response? {
+        responses.withLock { responses in
+            guard let cached = responses[key], cached.version == version else { return nil }
+            return cached.response
+        }
+    }
+
+    func storeResponse(_ response: Response, version: Int64, for key: String) {
+        guard capacity > 0, reserve(response.body.count) else { return }
+        responses.withLock { responses in
+            if responses.count >= capacity, responses[key] == nil { responses.removeAll(keepingCapacity: true) }
+            responses[key] = (version, response)
         }
     }
 
