@@ -9,7 +9,6 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ShopCore", targets: ["ShopCore"]),
-        .library(name: "Routing", targets: ["Routing"]),
         .library(name: "ShopAPI", targets: ["ShopAPI"]),
         .library(name: "ShopClient", targets: ["ShopClient"]),
         // Also products so the fuzzing package (Fuzz/Package.swift) can depend on them by path.
@@ -22,14 +21,13 @@ let package = Package(
 
         .target(name: "ShopCore"),
         .target(name: "HTML"),
-        .target(name: "Routing"),
         // The JSON API's contract: route declarations and wire types, shared by the server and
         // `ShopClient` (Foundation only: an iOS app embeds it).
-        .target(name: "ShopAPI", dependencies: ["Routing"]),
+        .target(name: "ShopAPI"),
         // The native app's client of the JSON API: requests printed from `ShopAPI`'s routes,
         // typed errors, bearer credentials, retries, image cache. Foundation (+ FoundationNetworking
         // on Linux) only, no C: it builds unchanged for iOS.
-        .target(name: "ShopClient", dependencies: ["ShopAPI", "Routing"]),
+        .target(name: "ShopClient", dependencies: ["ShopAPI"]),
 
         // MARK: - C libraries (Debian packages), each behind one thin Swift wrapper
 
@@ -68,7 +66,7 @@ let package = Package(
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Routing"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer"],
             resources: [.copy("Public")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "Sodium"]),
@@ -88,11 +86,11 @@ let package = Package(
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "Routing"]),
+        .testTarget(name: "RoutingTests", dependencies: ["ShopAPI"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI"]),
         .testTarget(
             name: "ShopClientTests",
-            dependencies: ["ShopClient", "ShopAPI", "Routing", "ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "ShopTestSupport"]
+            dependencies: ["ShopClient", "ShopAPI", "ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "ShopTestSupport"]
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -114,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopService", "ShopAPI", "ShopStoreSQLite", "HTTPServer", "HTML", "Routing", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopService", "ShopAPI", "ShopStoreSQLite", "HTTPServer", "HTML", "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
     ],

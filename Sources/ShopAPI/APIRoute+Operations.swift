@@ -1,4 +1,3 @@
-import Routing
 
 /// The OpenAPI description of every route in `APIRoute.router`: one ``APIOperation`` per
 /// declaration, matched by method and pattern. Adding a route means adding its declaration and

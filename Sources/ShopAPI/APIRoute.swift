@@ -1,5 +1,4 @@
 public import Foundation
-public import Routing
 
 /// Every route of the JSON API, declared once (`APIRoute.router`): the server parses requests
 /// with it and `ShopClient` builds its requests from it, so the two cannot drift.

@@ -1,5 +1,4 @@
 public import Foundation
-public import Routing
 
 /// The Shoppable API under `/api/v1` (issue #10, point 2): what a native shopping app needs, on
 /// the same use cases as the storefront. Declared once in ``APIRoute/v1Declarations``.

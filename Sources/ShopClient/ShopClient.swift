@@ -3,8 +3,6 @@ public import Foundation
     public import FoundationNetworking
 #endif
 public import ShopAPI
-import Routing
-import Synchronization
 
 /// The Shoppable JSON API for a native app: typed calls, typed errors, bearer credentials,
 /// retries for idempotent requests and an image cache.
@@ -30,7 +28,7 @@ public final class ShopClient: Sendable {
     let retry: RetryPolicy
     let refresher: TokenRefresher?
     let timeout: TimeInterval
-    private let state: Mutex<Credentials?>
+    private let state: LockedCredentials
 
     /// A client.
     /// - Parameters:
@@ -51,7 +49,7 @@ public final class ShopClient: Sendable {
         self.refresher = refresher
         self.timeout = timeout
         self.images = images ?? ImageCache(transport: transport)
-        self.state = Mutex(credentials)
+        self.state = LockedCredentials(credentials)
     }
 
     // MARK: - Credentials
@@ -181,5 +179,21 @@ public final class ShopClient: Sendable {
         } catch {
             throw .decodingError(String(describing: error))
         }
+    }
+}
+
+/// The client's credentials behind a Foundation lock (`NSLock`): the module uses Foundation only,
+/// so a native app embeds it as it is.
+private final class LockedCredentials: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Credentials?
+
+    init(_ value: Credentials?) { self.value = value }
+
+    /// Runs `body` with the credentials, no other thread reading or writing them meanwhile.
+    func withLock<Result>(_ body: (inout Credentials?) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

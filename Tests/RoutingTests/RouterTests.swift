@@ -1,5 +1,5 @@
 import Foundation
-import Routing
+import ShopAPI
 import Testing
 
 enum Page: Hashable, Sendable {

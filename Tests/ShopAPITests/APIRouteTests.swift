@@ -1,4 +1,3 @@
-import Routing
 import ShopAPI
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import Routing
 import ShopAPI
 import Testing
 

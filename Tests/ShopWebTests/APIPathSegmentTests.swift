@@ -1,6 +1,5 @@
 import Foundation
 import HTTPServer
-import Routing
 import ShopAPI
 import ShopCore
 import ShopTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Routing
+import ShopAPI
 import ShopCore
 import ShopStore
 @testable import ShopWeb

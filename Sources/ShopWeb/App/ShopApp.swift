@@ -1,7 +1,7 @@
 import Foundation
 public import HTTPServer
 import HTML
-import Routing
+import ShopAPI
 import ShopCore
 import ShopStore
 

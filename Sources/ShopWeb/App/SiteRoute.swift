@@ -1,5 +1,5 @@
 import Foundation
-public import Routing
+public import ShopAPI
 public import ShopCore
 
 /// Every page and action of the storefront, by area. Each route is declared once, in

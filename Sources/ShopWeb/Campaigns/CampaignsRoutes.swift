@@ -1,5 +1,5 @@
 import Foundation
-public import Routing
+public import ShopAPI
 public import ShopCore
 
 extension SiteRoute {

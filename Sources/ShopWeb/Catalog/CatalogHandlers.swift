@@ -1,7 +1,7 @@
 import Foundation
 import HTML
 import HTTPServer
-import Routing
+import ShopAPI
 import ShopCore
 import ShopStore
 
