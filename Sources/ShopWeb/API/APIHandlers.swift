@@ -59,7 +59,7 @@ enum APIApp {
             ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
                 + (request.headers["Accept-Language"] ?? "")
             : nil
-        let version = try cacheKey.map { _ in try context.environment.catalog.version() }
+        let version = try cacheKey.map { _ in try cacheVersion(route, &context) }
         if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
             return cached
         }
@@ -74,6 +74,16 @@ enum APIApp {
             context.environment.pageCache.storeResponse(response, version: version, for: cacheKey)
         }
         return response
+    }
+
+    /// The version a cached answer of `route` is valid for: the catalog's; for campaign reads
+    /// also the campaign schedule's, as the pages' cache (a campaign starting or ending changes them).
+    private static func cacheVersion(_ route: APIRoute, _ context: inout RequestContext) throws -> Int64 {
+        let catalog = try context.environment.catalog.version()
+        switch route {
+        case .v1(.campaigns), .v1(.campaign): return try context.campaignSchedule().cacheVersion(catalog: catalog)
+        default: return catalog
+        }
     }
 
     /// The methods a path answers, in declaration order (for `Allow` and preflights). A fixed path
@@ -99,16 +109,41 @@ enum APIApp {
     }
 
     /// The live session the request's `Authorization: Bearer <token>` names — a signed-in
-    /// account's (`POST /api/auth/login`) or a guest's (`POST /api/v1/sessions/guest`) — or nil
-    /// when there is no such header.
+    /// account's (`POST /api/auth/login`, or an access token of `POST /api/v1/auth/tokens`) or a
+    /// guest's (`POST /api/v1/sessions/guest`) — or nil when there is no such header.
     /// - Throws: `APIError` 401 `unauthorized` when the header is malformed or names no live session.
     static func bearerSession(_ context: RequestContext) throws -> (session: Session, token: String)? {
         guard let header = context.request.headers["Authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.unauthorized }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let session = try context.sessionService.resume(token: token).session else { throw APIError.unauthorized }
+        // A session's own token (Fake Store sign-in, guest tokens) or an access token of
+        // `POST /api/v1/auth/tokens`: the two shapes never overlap.
+        let session = SessionService.isWellFormed(token: token)
+            ? try context.sessionService.resume(token: token).session
+            : try context.environment.apiTokenService?.session(accessToken: token)
+        guard let session else { throw APIError.unauthorized }
         return (session, token)
+    }
+
+    /// A sign-in attempt of the API (`POST /api/auth/login`, `POST /api/v1/auth/tokens`):
+    /// `AccountService.signIn`, throttled exactly as the web's form.
+    /// - Parameters:
+    ///   - emailText: the email or username as sent.
+    ///   - refusal: the message for wrong credentials, in the route's terms.
+    /// - Returns: the account.
+    /// - Throws: `APIError` 429 `too_many_attempts` or 401 `invalid_credentials`.
+    static func signIn(_ emailText: String, password: String, refusal: String, _ context: RequestContext) throws -> User {
+        let environment = context.environment
+        switch try environment.accountService.signIn(emailText: emailText, password: password,
+                                                     client: context.clientAddress, throttles: environment.throttles) {
+        case let .throttled(seconds):
+            throw APIError.tooManyAttempts(Throttled(retryAfterSeconds: seconds, l10n: context.l10n))
+        case .refused:
+            throw APIError(status: .unauthorized, code: "invalid_credentials", message: refusal)
+        case let .accepted(user):
+            return user
+        }
     }
 
     /// The path's segments, split *before* percent-decoding: an encoded `/` (`%2F`) stays inside
@@ -184,8 +219,16 @@ struct APIError: Error, HTTPResponseError {
     /// 401: no bearer token, or one that signs no one in.
     static var unauthorized: APIError {
         var error = APIError(status: .unauthorized, code: "unauthorized",
-                             message: "Sign in (POST /api/auth/login) and send the token as “Authorization: Bearer <token>”.")
+                             message: "Sign in (POST /api/v1/auth/tokens or POST /api/auth/login) and send the token as "
+                                + "“Authorization: Bearer <token>”.")
         error.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
+        return error
+    }
+
+    /// 429 `too_many_attempts` with `Retry-After`: a throttle refused the attempt.
+    static func tooManyAttempts(_ throttled: Throttled) -> APIError {
+        var error = APIError(status: .tooManyRequests, code: "too_many_attempts", message: throttled.message)
+        error.headers.replaceOrAdd(name: "Retry-After", value: String(throttled.retryAfterSeconds))
         return error
     }
 
