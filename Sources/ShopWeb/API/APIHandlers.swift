@@ -39,8 +39,19 @@ enum APIApp {
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
-        let segments = pathSegments(request)
         let method = request.method.rawValue == "HEAD" ? "GET" : request.method.rawValue
+        // Catalog reads without a token are the same for everyone: answered from the page cache
+        // while the catalog version (which holds also bump) stays the same. Only `.cacheable`
+        // routes are stored, so a hit is one — looked up before routing, which a hit skips.
+        let cacheKey: String? = method == "GET" && request.headers["Authorization"] == nil
+            ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
+                + (request.headers["Accept-Language"] ?? "")
+            : nil
+        let version = try cacheKey.map { _ in try context.environment.catalog.version() }
+        if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
+            return cached
+        }
+        let segments = pathSegments(request)
         let allowed = allowedMethods(segments)
         let match = allowed.contains(method)
             ? APIRoute.router.parse(RouteRequest(method: request.method.rawValue, segments: segments, query: query))
@@ -53,22 +64,12 @@ enum APIApp {
                 .joined(separator: ", "))
             throw error
         }
-        // Catalog reads without a token are the same for everyone: answered from the page cache
-        // while the catalog version (which holds also bump) stays the same.
-        let cacheKey: String? = declaration.traits.contains(.cacheable) && request.headers["Authorization"] == nil
-            ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
-                + (request.headers["Accept-Language"] ?? "")
-            : nil
-        let version = try cacheKey.map { _ in try context.environment.catalog.version() }
-        if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
-            return cached
-        }
         var response: Response = switch route {
         case let .fakeStore(route): try FakeStoreHandlers.handle(route, &context)
         case .openAPI: OpenAPIHandler.handle()
         case let .v1(route): try V1Handlers.handle(route, &context)
         }
-        if let cacheKey, let version, response.status == .ok {
+        if let cacheKey, let version, declaration.traits.contains(.cacheable), response.status == .ok {
             // Stored with its tag, so a cached answer is not hashed again.
             response.headers.replaceOrAdd(name: "ETag", value: "\"" + ContentHash(of: response.body).hex + "\"")
             context.environment.pageCache.storeResponse(response, version: version, for: cacheKey)
