@@ -90,13 +90,31 @@ extension V1Handlers {
         }
     }
 
-    /// Runs one change of the bearer's cart, then answers the cart as it now is.
+    /// Runs one change of the bearer's cart, then answers the cart as it now is — or, when the
+    /// request says `Prefer: return=minimal` (RFC 7240), 204 without it: quoting and encoding
+    /// a large cart is most of a write's cost, and a client adding in a loop need not pay it.
     private static func changingCart(_ context: inout RequestContext,
                                      _ change: (Shopper, inout RequestContext) throws -> Void) throws -> Response {
         let shopper = try shopper(&context)
         try change(shopper, &context)
         context.invalidateCart()
+        if prefersMinimal(context.request) {
+            return Response(status: .noContent, headers: ["Preference-Applied": "return=minimal",
+                                                          "Cache-Control": "no-store"])
+        }
         return try cartAnswer(&context)
+    }
+
+    /// Whether the request's `Prefer` header holds the `return=minimal` preference (names are
+    /// case-insensitive; preferences are comma-separated, parameters after `;`).
+    static func prefersMinimal(_ request: Request) -> Bool {
+        guard let header = request.headers["Prefer"] else { return false }
+        return header.split(separator: ",").contains { preference in
+            let token = preference.split(separator: ";").first ?? ""
+            let parts = token.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            return parts.count == 2 && parts[0].lowercased() == "return"
+                && parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased() == "minimal"
+        }
     }
 
     /// The variant of a line the caller's cart holds.
