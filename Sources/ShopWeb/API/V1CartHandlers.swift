@@ -26,8 +26,8 @@ extension V1Handlers {
             } else if let id = body.productId {
                 product = try catalog.productsByID([Product.ID(rawValue: id)])[Product.ID(rawValue: id)]
             } else {
-                throw APIError(status: .badRequest, code: "missing_field",
-                               message: "The body needs “product” (a handle) or “productId”.", field: "product")
+                throw APIError(status: .badRequest, code: "missing_field", .apiMissingEither,
+                               ["first": "product", "second": "productId"], field: "product")
             }
             guard let product else { throw refusal(.variantNotFound, context, field: "product") }
             do {
@@ -46,8 +46,8 @@ extension V1Handlers {
         try changingCart(&context) { shopper, context in
             let body = try APIApp.body(V1LineChange.self, of: context.request)
             guard body.quantity != nil || body.selected != nil else {
-                throw APIError(status: .badRequest, code: "missing_field", message: "The body needs “quantity” or “selected”.",
-                               field: "quantity")
+                throw APIError(status: .badRequest, code: "missing_field", .apiMissingEither,
+                               ["first": "quantity", "second": "selected"], field: "quantity")
             }
             let variantID = try lineInCart(id, &context)
             let carts = context.environment.carts
