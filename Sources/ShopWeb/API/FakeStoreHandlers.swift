@@ -270,6 +270,8 @@ extension FakeStoreHandlers {
             throw APIError.notFound(.apiNoSuchUser)
         } catch AccountServiceError.emailTaken {
             throw APIError(status: .conflict, code: "email_taken", message: context.l10n.message(for: .emailTaken), field: "email")
+        } catch AccountServiceError.lastOperator {
+            throw APIError(status: .conflict, code: "last_operator", .apiLastOperator)
         } catch AccountServiceError.usernameTaken {
             throw APIError(status: .conflict, code: "username_taken", message: ProfileFieldError.usernameTaken.description,
                            field: "username")

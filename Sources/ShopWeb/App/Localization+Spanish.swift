@@ -91,6 +91,7 @@ extension L10nKey {
         case .apiInvalidSort: "«{sort}» no es un orden; usa uno de estos: {sorts}."
         case .apiInvalidLimit: "«limit» es un número entero de 1 a {maximum}."
         case .apiInvalidCursor: "Este cursor no lo dio esta API; vuelve a empezar sin él."
+        case .apiLastOperator: "Es la única cuenta de operador de la tienda; crea otro operador antes de eliminarla."
         default: nil
         }
     }

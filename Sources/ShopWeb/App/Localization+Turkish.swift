@@ -91,6 +91,7 @@ extension L10nKey {
         case .apiInvalidSort: "“{sort}” bir sıralama değil; şunlardan birini kullanın: {sorts}."
         case .apiInvalidLimit: "“limit” 1 ile {maximum} arasında bir tam sayıdır."
         case .apiInvalidCursor: "Bu imleci bu API vermedi; imleç olmadan yeniden başlayın."
+        case .apiLastOperator: "Bu, mağazanın tek yönetici hesabı; silmeden önce başka bir yönetici hesabı oluşturun."
         default: nil
         }
     }

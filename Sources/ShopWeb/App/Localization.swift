@@ -64,7 +64,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case apiSignInWrong, apiNoProduct, apiNoCategory, apiNoUser, apiNoSuchCart, apiNoSuchProduct, apiNoSuchUser, apiNoOrder, apiNoSavedAddress, apiNoOrders
     case apiNoAPICarts, apiOrderListNeedsAccount, apiIdempotencyKeyMissing, apiIdempotencyKeyInvalid
     case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
-    case apiInvalidCursor
+    case apiInvalidCursor, apiLastOperator
 
     /// The English text (the source table).
     var english: String {
@@ -404,6 +404,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .apiInvalidSort: "“{sort}” is not a sort; use one of {sorts}."
         case .apiInvalidLimit: "“limit” is a whole number from 1 to {maximum}."
         case .apiInvalidCursor: "The cursor is not one this API gave; start again without it."
+        case .apiLastOperator: "This is the shop's only operator account; make another operator before deleting it."
         }
     }
 }
