@@ -521,8 +521,26 @@ private func makeEngineResponse(_ response: Response, requestID: String, close: 
 
 /// RFC 9110 §5.1 field-name: a non-empty token.
 private func isValidFieldName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.allSatisfy { byte in
-        (0x21...0x7E).contains(byte) && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
+    !name.isEmpty && name.utf8.allSatisfy(FieldNameBytes.isTokenByte)
+}
+
+/// The bytes of an RFC 9110 token (`tchar`), as a 128-bit set: every response header name is
+/// checked byte by byte, so this is a table lookup rather than a search through the delimiters
+/// (the search was 7 % of a cached API answer, issue #10).
+private enum FieldNameBytes {
+    private static let table: (low: UInt64, high: UInt64) = {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        let delimiters = Set("\"(),/:;<=>?@[\\]{}".utf8)
+        for byte in UInt8(0x21)...UInt8(0x7E) where !delimiters.contains(byte) {
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+        return (low, high)
+    }()
+
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        byte < 64 ? table.low & (1 << UInt64(byte)) != 0
+            : byte < 128 && table.high & (1 << UInt64(byte - 64)) != 0
     }
 }
 

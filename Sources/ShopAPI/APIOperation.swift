@@ -61,6 +61,11 @@ public struct APIOperation: Sendable {
             Parameter(name: name, location: .header, description: description, schema: schema, isRequired: true)
         }
 
+        /// An optional request header.
+        public static func optionalHeader(_ name: String, _ description: String, schema: JSONValue) -> Parameter {
+            Parameter(name: name, location: .header, description: description, schema: schema)
+        }
+
         /// A path parameter (always required).
         public static func path(_ name: String, _ description: String, schema: JSONValue) -> Parameter {
             Parameter(name: name, location: .path, description: description, schema: schema, isRequired: true)

@@ -174,7 +174,9 @@ extension APIRoute {
                      tag: "users", parameters: [userID], requiresBearer: true,
                      responses: [.ok("The account as it was.", FakeStoreUser.schemaReference),
                                  .error(400, "`malformed_id`: the id is not a positive whole number."), .unauthorized,
-                                 userNotFound] + APIOperation.Response.always),
+                                 userNotFound,
+                                 .error(409, "`last_operator`: the shop's only operator account (a shop keeps one).")]
+                        + APIOperation.Response.always),
     ]
 
     /// `limit`, `sort`, `startdate` and `enddate` of the cart lists (`FakeStoreCartQuery`).

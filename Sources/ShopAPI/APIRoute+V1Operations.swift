@@ -14,6 +14,13 @@ extension APIRoute {
         schema: ["type": "integer", "minimum": 1, "maximum": .integer(Int64.max)])
 
     static let theCart = "The cart as it now is."
+    /// Cart writes answer the whole quoted cart unless the client asks for less (RFC 7240).
+    static let preferMinimal = APIOperation.Parameter.optionalHeader(
+        "Prefer", "`return=minimal`: answer 204 without the cart, for a client that does not need it back (the "
+            + "answer then costs a fraction: no quote, no JSON).", schema: ["type": "string"])
+    static let cartChangedMinimal = APIOperation.Response(
+        204, "The change is made; the cart is not sent (`Prefer: return=minimal`).", schema: nil,
+        headers: ["Preference-Applied": "`return=minimal`."])
 
     /// The query of `GET /api/v1/products` (`V1ProductQuery`): the category page's filters.
     static let v1ProductParameters: [APIOperation.Parameter] = [
@@ -91,8 +98,8 @@ extension APIRoute {
                      responses: [.personal("The cart.", V1Cart.schemaReference), v1Unauthorized] + APIOperation.Response.always),
         APIOperation("POST", "/api/v1/cart/lines", id: "addV1CartLine", summary: "Add a product to the cart",
                      description: "As the storefront's add-to-cart: a product already in the cart gets the quantity added.",
-                     tag: "v1 cart", requestBody: V1AddLine.schemaReference, requiresBearer: true,
-                     responses: [.ok(theCart, V1Cart.schemaReference),
+                     tag: "v1 cart", parameters: [preferMinimal], requestBody: V1AddLine.schemaReference, requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference), cartChangedMinimal,
                                  .error(400, "\(bodyErrors) — `missing_field` also without `product` or `productId` —, or "
                                         + "\(quantityCodes)."),
                                  v1Unauthorized,
@@ -102,8 +109,8 @@ extension APIRoute {
                         + APIOperation.Response.always),
         APIOperation("PATCH", "/api/v1/cart/lines/{variantId}", id: "updateV1CartLine",
                      summary: "Change a line's quantity (0 removes it) or whether it is selected",
-                     tag: "v1 cart", parameters: [variantID], requestBody: V1LineChange.schemaReference, requiresBearer: true,
-                     responses: [.ok(theCart, V1Cart.schemaReference),
+                     tag: "v1 cart", parameters: [preferMinimal, variantID], requestBody: V1LineChange.schemaReference, requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference), cartChangedMinimal,
                                  .error(400, "`malformed_id`, \(bodyErrors) — `missing_field` also without `quantity` and "
                                         + "`selected` —, or \(quantityCodes)."),
                                  v1Unauthorized,
@@ -111,22 +118,22 @@ extension APIRoute {
                                  .error(422, "`sold_out`, `quantity_exceeds_stock` or `quantity_exceeds_maximum`.")]
                         + APIOperation.Response.always),
         APIOperation("DELETE", "/api/v1/cart/lines/{variantId}", id: "removeV1CartLine", summary: "Remove a line",
-                     tag: "v1 cart", parameters: [variantID], requiresBearer: true,
-                     responses: [.ok(theCart, V1Cart.schemaReference),
+                     tag: "v1 cart", parameters: [preferMinimal, variantID], requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference), cartChangedMinimal,
                                  .error(400, "`malformed_id`: the id is not a positive whole number."), v1Unauthorized,
                                  .error(404, "`line_not_found`: the cart has no line for this variant.")]
                         + APIOperation.Response.always),
         APIOperation("PUT", "/api/v1/cart/voucher", id: "setV1Voucher", summary: "Enter a voucher code",
                      description: "A code that does not apply stays entered (`voucher.status` is `rejected`, `voucher.problem` "
                         + "says why) and applies once the cart qualifies, as on the cart page.",
-                     tag: "v1 cart", requestBody: V1Voucher.schemaReference, requiresBearer: true,
-                     responses: [.ok(theCart, V1Cart.schemaReference),
+                     tag: "v1 cart", parameters: [preferMinimal], requestBody: V1Voucher.schemaReference, requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference), cartChangedMinimal,
                                  .error(400, "\(bodyErrors), or `invalid_voucher_code` (characters other than letters, "
                                         + "digits, `-`, `_`)."),
                                  v1Unauthorized] + APIOperation.Response.always),
         APIOperation("DELETE", "/api/v1/cart/voucher", id: "removeV1Voucher", summary: "Remove the voucher code",
-                     tag: "v1 cart", requiresBearer: true,
-                     responses: [.ok(theCart, V1Cart.schemaReference), v1Unauthorized] + APIOperation.Response.always),
+                     tag: "v1 cart", parameters: [preferMinimal], requiresBearer: true,
+                     responses: [.ok(theCart, V1Cart.schemaReference), cartChangedMinimal, v1Unauthorized] + APIOperation.Response.always),
         APIOperation("GET", "/api/v1/favorites", id: "listV1Favorites", summary: "The caller's favorites, most recent first",
                      tag: "v1 favorites", requiresBearer: true,
                      responses: [.personal("The favorites.", V1Favorites.schemaReference), v1Unauthorized]

@@ -125,6 +125,8 @@ public struct RouteDeclaration<Route: Sendable>: Sendable {
     /// Whether it changes state, needs a signed-in shopper, may be cached.
     public let traits: RouteTraits
     let segments: [Segment]
+    /// `true` when the pattern has no parameters (worked out once: routing asks on every request).
+    let isFixed: Bool
     let make: @Sendable (RouteParameters) -> Route?
     let match: @Sendable (Route) -> RouteParameters?
 
@@ -157,6 +159,7 @@ public struct RouteDeclaration<Route: Sendable>: Sendable {
             let name = part.dropFirst().dropLast()
             return name.hasSuffix("...") ? .rest(String(name.dropLast(3))) : .parameter(String(name))
         }
+        self.isFixed = segments.allSatisfy { if case .literal = $0 { true } else { false } }
         self.make = make
         self.match = match
     }
@@ -194,11 +197,6 @@ public struct RouteDeclaration<Route: Sendable>: Sendable {
         }
     }
 
-    /// `true` when the pattern has no parameters.
-    var isFixed: Bool {
-        segments.allSatisfy { if case .literal = $0 { true } else { false } }
-    }
-
     func answers(_ method: String) -> Bool {
         method == self.method || (method == "HEAD" && self.method == "GET")
     }
@@ -219,10 +217,20 @@ public struct RouteDeclaration<Route: Sendable>: Sendable {
 public struct Router<Route: Sendable>: Sendable {
     /// Every declaration, in the order they are tried.
     public let declarations: [RouteDeclaration<Route>]
+    /// The methods of each fixed path (a pattern without parameters), in declaration order.
+    private let fixedPaths: [[String]: [String]]
 
     /// A router trying `declarations` in order.
     public init(_ declarations: [RouteDeclaration<Route>]) {
         self.declarations = declarations
+        var fixedPaths: [[String]: [String]] = [:]
+        for declaration in declarations where declaration.isFixed {
+            let path = declaration.printSegments(RouteParameters())
+            if fixedPaths[path, default: []].contains(declaration.method) == false {
+                fixedPaths[path, default: []].append(declaration.method)
+            }
+        }
+        self.fixedPaths = fixedPaths
     }
 
     /// The route a request asks for, with its declaration; nil when none matches (404).
@@ -250,12 +258,7 @@ public struct Router<Route: Sendable>: Sendable {
     /// to those declarations, even when a parameter pattern (`/api/products/{id}`) would also
     /// match it: another method on it is 405, not that parameter route.
     public func fixedMethods(forPath segments: [String]) -> [String] {
-        var methods: [String] = []
-        for declaration in declarations where declaration.isFixed && declaration.pathParameters(segments) != nil
-            && !methods.contains(declaration.method) {
-            methods.append(declaration.method)
-        }
-        return methods
+        fixedPaths[segments] ?? []
     }
 
     /// The declaration a route value belongs to, with its parameters.

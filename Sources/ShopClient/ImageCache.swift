@@ -13,8 +13,16 @@ public import Foundation
 ///
 /// Disk layout: `<directory>/<hash>.data` (the bytes) and `<hash>.json` (URL, ETag, dates),
 /// where `<hash>` is the FNV-1a 64 hash of the URL in hex; the stored URL is compared on read,
-/// so a hash collision is a miss, never the wrong image. The disk cache is not size-bounded:
-/// put it in the caches directory (``defaultDirectory``), which the system may purge.
+/// so a hash collision is a miss, never the wrong image.
+///
+/// The disk folder is bounded in bytes (``diskByteLimit``, default 100 MB, both files of each
+/// image counted). Every use of an image — a disk read, a write, a revalidation, a memory hit —
+/// makes it the most recently used; a write that takes the folder over the limit deletes the
+/// least recently used images until it is under again (never the one just written; an image
+/// larger than the whole limit is not kept on disk). Recency survives a relaunch as the `.data`
+/// file's modification date, set from the cache's clock on each disk read and write (a memory
+/// hit only updates the order kept in memory). The folder is scanned once, at its first use; put
+/// it in the caches directory (``defaultDirectory``), which the system may purge too.
 ///
 /// ```swift
 /// let images = ImageCache(directory: ImageCache.defaultDirectory)
@@ -63,6 +71,8 @@ public actor ImageCache {
     public nonisolated let memoryByteLimit: Int
     /// The disk cache's folder, or nil for memory only.
     public nonisolated let directory: URL?
+    /// The most bytes the disk folder keeps (`.data` and `.json` files together).
+    public nonisolated let diskByteLimit: Int
     private let transport: HTTPTransport
     private let now: @Sendable () -> Date
     private var memory: [URL: MemoryItem] = [:]
@@ -70,6 +80,8 @@ public actor ImageCache {
     /// Bytes in the memory cache now.
     public private(set) var memoryByteCount = 0
     private var inFlight: [URL: Task<Lookup, any Error>] = [:]
+    /// What the disk folder holds, once scanned.
+    private var disk: DiskIndex?
 
     /// A cache.
     /// - Parameters:
@@ -77,12 +89,15 @@ public actor ImageCache {
     ///   - memoryByteLimit: the most bytes in memory (default 32 MB); an image larger than this
     ///     is kept on disk only.
     ///   - directory: the disk cache's folder (created when needed), or nil for memory only.
-    ///   - now: the clock freshness is measured with (tests move it).
+    ///   - diskByteLimit: the most bytes in `directory` (default 100 MB); least recently used
+    ///     images are deleted past it.
+    ///   - now: the clock freshness and recency are measured with (tests move it).
     public init(transport: HTTPTransport = .urlSession(), memoryByteLimit: Int = 32 << 20, directory: URL? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                diskByteLimit: Int = 100 << 20, now: @escaping @Sendable () -> Date = { Date() }) {
         self.transport = transport
         self.memoryByteLimit = max(0, memoryByteLimit)
         self.directory = directory
+        self.diskByteLimit = max(0, diskByteLimit)
         self.now = now
     }
 
@@ -110,6 +125,7 @@ public actor ImageCache {
             useCounter += 1
             item.lastUse = useCounter
             memory[url] = item
+            disk?.use(Self.fileStem(for: url), at: useCounter)
             return Lookup(data: item.data, source: .memory)
         }
         if let task = inFlight[url] { return try await Self.value(of: task) }
@@ -127,7 +143,11 @@ public actor ImageCache {
         memory = [:]
         memoryByteCount = 0
         if let directory { try? FileManager.default.removeItem(at: directory) }
+        disk = nil
     }
+
+    /// Bytes in the disk folder now, as the cache counts them (scanning it the first time).
+    public func diskByteCount() -> Int { diskIndex()?.byteCount ?? 0 }
 
     private static func value(of task: Task<Lookup, any Error>) async throws(NetworkError) -> Lookup {
         do { return try await task.value } catch { throw NetworkError(error) }
@@ -230,6 +250,7 @@ public actor ImageCache {
               entry.url == url.absoluteString,
               let data = try? Data(contentsOf: files.data),
               data.count == entry.byteCount else { return nil }
+        touch(Self.fileStem(for: url), files.data)
         return (entry, data)
     }
 
@@ -237,12 +258,104 @@ public actor ImageCache {
     /// missing bytes). Failures only cost a later miss.
     private func writeDisk(_ url: URL, _ entry: Entry, _ data: Data?) {
         guard let directory, let files = files(for: url) else { return }
+        let stem = Self.fileStem(for: url)
+        let meta: Data
         do {
+            meta = try JSONEncoder().encode(entry)
+            guard entry.byteCount + meta.count <= diskByteLimit else { return removeFiles(stem) }
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             if let data { try data.write(to: files.data, options: .atomic) }
-            try JSONEncoder().encode(entry).write(to: files.meta, options: .atomic)
+            try meta.write(to: files.meta, options: .atomic)
         } catch {
-            try? FileManager.default.removeItem(at: files.meta)
+            return removeFiles(stem)
         }
+        touch(stem, files.data)
+        guard var index = diskIndex() else { return }
+        index.set(stem, bytes: entry.byteCount + meta.count)
+        index.evictions(toFit: diskByteLimit, keeping: stem).forEach(deleteFiles)
+        disk = index
+    }
+
+    /// Deletes an image's files and forgets them.
+    private func removeFiles(_ stem: String) {
+        deleteFiles(stem)
+        disk?.remove(stem)
+    }
+
+    private func deleteFiles(_ stem: String) {
+        guard let directory else { return }
+        for suffix in [".data", ".json"] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(stem + suffix))
+        }
+    }
+
+    /// Marks an image as just used: first in the index, and on disk as the `.data` file's
+    /// modification date (the order a relaunched cache starts from).
+    private func touch(_ stem: String, _ dataFile: URL) {
+        useCounter += 1
+        disk?.use(stem, at: useCounter)
+        try? FileManager.default.setAttributes([.modificationDate: now()], ofItemAtPath: dataFile.path)
+    }
+
+    /// The index of the disk folder, scanning it the first time: each image's bytes, and its
+    /// recency from the `.data` file's modification date (a `.json` alone counts by its own).
+    private func diskIndex() -> DiskIndex? {
+        if let disk { return disk }
+        guard let directory else { return nil }
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        let names = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
+        var found: [String: (bytes: Int, modified: Date)] = [:]
+        for file in names where ["data", "json"].contains(file.pathExtension) {
+            let values = try? file.resourceValues(forKeys: Set(keys))
+            let stem = file.deletingPathExtension().lastPathComponent
+            var item = found[stem] ?? (0, .distantPast)
+            item.bytes += values?.fileSize ?? 0
+            if file.pathExtension == "data" || item.modified == .distantPast {
+                item.modified = values?.contentModificationDate ?? .distantPast
+            }
+            found[stem] = item
+        }
+        var index = DiskIndex()
+        // Oldest first, so the order of first use this session continues the files' order.
+        for (stem, item) in found.sorted(by: { ($0.value.modified, $0.key) < ($1.value.modified, $1.key) }) {
+            useCounter += 1
+            index.set(stem, bytes: item.bytes)
+            index.use(stem, at: useCounter)
+        }
+        disk = index
+        return index
+    }
+}
+
+/// The images of the disk folder: bytes and last use of each (by file stem), and their total.
+struct DiskIndex: Sendable {
+    private(set) var items: [String: (bytes: Int, lastUse: UInt64)] = [:]
+    private(set) var byteCount = 0
+
+    /// Records an image's size (new or rewritten).
+    mutating func set(_ stem: String, bytes: Int) {
+        byteCount += bytes - (items[stem]?.bytes ?? 0)
+        items[stem] = (bytes, items[stem]?.lastUse ?? 0)
+    }
+
+    /// Marks an image as used at `counter` (later counters are more recent).
+    mutating func use(_ stem: String, at counter: UInt64) {
+        items[stem]?.lastUse = counter
+    }
+
+    mutating func remove(_ stem: String) {
+        byteCount -= items.removeValue(forKey: stem)?.bytes ?? 0
+    }
+
+    /// Removes least recently used images other than `kept` until the total is at most `limit`.
+    /// - Returns: the stems removed, to delete their files.
+    mutating func evictions(toFit limit: Int, keeping kept: String) -> [String] {
+        var victims: [String] = []
+        while byteCount > limit,
+              let oldest = items.filter({ $0.key != kept }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            remove(oldest)
+            victims.append(oldest)
+        }
+        return victims
     }
 }

@@ -3,8 +3,10 @@ import Foundation
 /// When and how long `ShopClient` waits before sending a failed request again.
 ///
 /// Only idempotent requests are retried (`GET`, `HEAD`, `PUT`, `DELETE`): sending one twice has
-/// the effect of sending it once. A `POST` is never retried, because the first one may have
-/// reached the shop (an order placed twice is worse than an error). Only failures that a second
+/// the effect of sending it once. A `POST` is not retried, because the first one may have
+/// reached the shop (an order placed twice is worse than an error) — unless it carries an
+/// `Idempotency-Key` (placing an order): the shop answers a key it has seen with the order it
+/// already made, so the retry cannot make a second one. Only failures that a second
 /// try can cure are retried: ``NetworkError/offline`` and the statuses 502, 503 and 504.
 ///
 /// The delay doubles with every attempt, from ``baseDelay`` up to ``maxDelay``. A 503 with
@@ -40,9 +42,13 @@ public struct RetryPolicy: Sendable {
     /// One attempt: failures are thrown at once.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// Whether requests with `method` may be sent again: `GET`, `HEAD`, `PUT`, `DELETE`.
-    public static func isIdempotent(_ method: String) -> Bool {
-        ["GET", "HEAD", "PUT", "DELETE"].contains(method.uppercased())
+    /// Whether requests with `method` may be sent again: `GET`, `HEAD`, `PUT`, `DELETE`, and any
+    /// request that carries an `Idempotency-Key`.
+    /// - Parameters:
+    ///   - method: the request's method.
+    ///   - idempotencyKey: the request's `Idempotency-Key` header, if any.
+    public static func isIdempotent(_ method: String, idempotencyKey: String? = nil) -> Bool {
+        idempotencyKey != nil || ["GET", "HEAD", "PUT", "DELETE"].contains(method.uppercased())
     }
 
     /// Whether `error` is worth another attempt: offline, 502, 503, 504.
@@ -60,8 +66,12 @@ public struct RetryPolicy: Sendable {
     ///   - method: the request's method.
     ///   - error: how it failed.
     ///   - retryAfter: the response's `Retry-After` (honoured on 503 only).
-    public func delay(after attempt: Int, method: String, error: NetworkError, retryAfter: Duration? = nil) -> Duration? {
-        guard attempt < maxAttempts, Self.isIdempotent(method), Self.isRetryable(error) else { return nil }
+    ///   - idempotencyKey: the request's `Idempotency-Key`, which makes a `POST` safe to repeat.
+    public func delay(after attempt: Int, method: String, error: NetworkError, retryAfter: Duration? = nil,
+                      idempotencyKey: String? = nil) -> Duration? {
+        guard attempt < maxAttempts, Self.isIdempotent(method, idempotencyKey: idempotencyKey), Self.isRetryable(error) else {
+            return nil
+        }
         if error.status == 503, let retryAfter {
             return retryAfter <= maxDelay ? max(retryAfter, .zero) : nil
         }

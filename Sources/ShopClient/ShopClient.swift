@@ -98,7 +98,8 @@ public final class ShopClient: Sendable {
         try urlRequest(for: route, body: body, credentials: credentials)
     }
 
-    func urlRequest(for route: APIRoute, body: Data?, credentials: Credentials?) throws(NetworkError) -> URLRequest {
+    func urlRequest(for route: APIRoute, body: Data?, credentials: Credentials?,
+                    headers: [String: String] = [:]) throws(NetworkError) -> URLRequest {
         let printed = route.request
         let base = environment.baseURL
         guard let scheme = base.scheme?.lowercased(), ["http", "https"].contains(scheme), base.host != nil else {
@@ -111,6 +112,7 @@ public final class ShopClient: Sendable {
         request.httpMethod = printed.method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let credentials { request.setValue("Bearer \(credentials.accessToken)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -119,14 +121,16 @@ public final class ShopClient: Sendable {
     }
 
     /// Sends `route` until it succeeds, the retry policy gives up, or the error is not one to retry.
+    /// `headers` go with every attempt; a `POST` carrying `Idempotency-Key` is retried like a `PUT`.
     /// - Returns: a 2xx answer.
-    func exchange(_ route: APIRoute, body: Data?) async throws(NetworkError) -> (Data, HTTPURLResponse) {
+    func exchange(_ route: APIRoute, body: Data?,
+                  headers: [String: String] = [:]) async throws(NetworkError) -> (Data, HTTPURLResponse) {
         let method = route.request.method
         var attempt = 1
         var refreshed = false
         while true {
             let sent = credentials
-            let request = try urlRequest(for: route, body: body, credentials: sent)
+            let request = try urlRequest(for: route, body: body, credentials: sent, headers: headers)
             let error: NetworkError
             var retryAfter: Duration?
             do {
@@ -143,7 +147,8 @@ public final class ShopClient: Sendable {
             } catch let thrown {
                 error = NetworkError(thrown)
             }
-            guard let delay = retry.delay(after: attempt, method: method, error: error, retryAfter: retryAfter) else {
+            guard let delay = retry.delay(after: attempt, method: method, error: error, retryAfter: retryAfter,
+                                          idempotencyKey: headers["Idempotency-Key"]) else {
                 throw error
             }
             do { try await retry.sleep(delay) } catch { throw .unknown(error) }
@@ -191,11 +196,13 @@ public final class ShopClient: Sendable {
                             message: text.isEmpty ? HTTPURLResponse.localizedString(forStatusCode: status) : text)
     }
 
-    /// `data` decoded as JSON.
+    /// `data` decoded as JSON (dates as ISO 8601, as the API writes them).
     static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(NetworkError) -> Value {
         guard !data.isEmpty else { throw .noData }
         do {
-            return try JSONDecoder().decode(type, from: data)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(type, from: data)
         } catch let error as DecodingError {
             throw .decodingError(error.summary)
         } catch {

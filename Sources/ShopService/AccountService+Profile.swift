@@ -146,12 +146,16 @@ extension AccountService {
     /// address book, API carts); its orders stay for the shop's books, with their email and
     /// address snapshots, no longer linked to an account. The email and username are free again.
     /// - Returns: the account as it was.
-    /// - Throws: `AccountServiceError.accountNotFound` (also for another shopper's account), or
-    ///   a store error.
+    /// - Throws: `AccountServiceError.accountNotFound` (also for another shopper's account),
+    ///   `.lastOperator` for the shop's only operator, or a store error.
     public func delete(_ id: User.ID, by viewer: User) throws -> User {
         _ = try user(id, visibleTo: viewer)
-        guard let deleted = try accounts.deleteUser(id) else { throw AccountServiceError.accountNotFound }
-        return deleted
+        do {
+            guard let deleted = try accounts.deleteUser(id) else { throw AccountServiceError.accountNotFound }
+            return deleted
+        } catch let error as AccountStoreError {
+            throw Self.serviceError(error)
+        }
     }
 
     /// The normalized email of the account a sign-in names: `text` itself when it is an email,
@@ -201,6 +205,7 @@ extension AccountService {
         case .emailTaken: .emailTaken
         case .usernameTaken: .usernameTaken
         case .userNotFound: .accountNotFound
+        case .lastOperator: .lastOperator
         }
     }
 }

@@ -12,6 +12,8 @@ public enum AccountServiceError: Error, Hashable, Sendable {
     case accountNotFound
     /// Another account has this username (compared without case).
     case usernameTaken
+    /// The account is the shop's only operator, which a shop always keeps.
+    case lastOperator
 }
 
 /// Every problem of a new-password form (reset or change), by field.

@@ -97,6 +97,8 @@ public enum AccountStoreError: Error, Hashable, Sendable {
     case userNotFound
     /// Another account has this username (compared without case).
     case usernameTaken
+    /// The account is the shop's only operator: a shop always keeps one (nothing changed).
+    case lastOperator
 }
 
 /// Changes to one account, written in one transaction; nil leaves a field as it is. Every value
@@ -155,6 +157,8 @@ public struct AccountStore: Sendable {
     /// Deletes an account and everything only it owns (sessions, cart, favorites, address book,
     /// tokens, API carts); its orders stay, no longer linked to an account. Returns the account
     /// as it was, nil when there was none.
+    /// - Throws: `.lastOperator` when it is the only operator left — decided by the delete
+    ///   itself (a conditional write), so two operators deleting each other at once leave one.
     public var deleteUser: @Sendable (User.ID) throws -> User?
     /// Stores a new token for the account (earlier unused tokens of the same purpose stop
     /// working) and queues its email, in one transaction. - Throws: `.userNotFound`.

@@ -71,7 +71,13 @@ extension AccountStore {
                             .first([.integer(id.rawValue)]).map(user(from:)) else { return nil }
                         // Sessions, cart lines, favorites, addresses, tokens, holds, checkouts and API
                         // carts cascade; orders keep their snapshot with user_id set to NULL.
-                        try connection.prepare("DELETE FROM users WHERE id = ?").run([.integer(id.rawValue)])
+                        // A shop keeps an operator: the delete itself checks for another one, so
+                        // two operators deleting each other at once cannot both go.
+                        try connection.prepare("""
+                            DELETE FROM users WHERE id = ?1
+                               AND (role <> 'operator' OR EXISTS (SELECT 1 FROM users WHERE role = 'operator' AND id <> ?1))
+                            """).run([.integer(id.rawValue)])
+                        guard connection.changes == 1 else { throw AccountStoreError.lastOperator }
                         return user
                     }
                 }

@@ -231,6 +231,22 @@ struct LiveServerTests {
         #expect(log.all.contains { $0.contains("invalid header") })
     }
 
+    /// Response header names must be RFC 9110 tokens; anything else is refused with a 500 rather
+    /// than sent (the check is a byte table — this is its table).
+    @Test(arguments: [
+        ("X-Custom_1.~!#$%&'*+^`|", true), ("x", true), ("X Evil", false), ("X:Evil", false),
+        ("X(Evil)", false), ("X\u{7F}", false), ("Ünicode", false), ("X{", false), ("X@", false),
+    ])
+    func responseHeaderNameMustBeAToken(name: String, isValid: Bool) throws {
+        try withServer(log: LogSink(), handler: { _ in
+            Response(headers: [name: "1"], body: Array("x".utf8))
+        }) { server in
+            let reply = try RawHTTPClient(port: server.port).exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(reply.status == (isValid ? 200 : 500))
+            #expect((reply.headers[name] == "1") == isValid)
+        }
+    }
+
     @Test func stopLetsAnInFlightRequestFinish() throws {
         let entered = DispatchSemaphore(value: 0)
         let server = HTTPServer(

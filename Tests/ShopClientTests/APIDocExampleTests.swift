@@ -1,6 +1,8 @@
 import Foundation
 import ShopAPI
 import ShopClient
+import ShopStore
+import ShopTestSupport
 import Testing
 
 // The example of docs/API.md ("ShopClient"), copied verbatim between the markers: it compiles
@@ -8,14 +10,24 @@ import Testing
 // two copies differ.
 
 // BEGIN docs/API.md example
-/// Signs in, then loads the lamps (newest first) and the first one's picture.
-func showLamps(using client: ShopClient) async -> String {
+/// As a guest: the cheapest lamp twice into the cart, a voucher, checkout, the order.
+func buyLamps(using client: ShopClient, voucher: String) async -> String {
     do {
-        try await client.login(username: "ana@example.com", password: "Blue9sky!")
-        let lamps = try await client.products(inCategory: "Lamps", limit: 10, sort: .desc)
-        guard let first = lamps.first else { return "No lamps yet." }
-        let picture = try await client.image(of: first)  // memory, then disk, then the shop (ETag)
-        return "\(lamps.count) lamps; \(first.title) costs \(first.price) \(first.currency) (\(picture.count) bytes)"
+        let categories = try await client.v1.categories()
+        guard let lamps = categories.first(where: { $0.name == "Lamps" }) else { return "No lamps yet." }
+        let page = try await client.v1.products(query: V1ProductQuery(category: lamps.handle, sort: "price-asc"))
+        guard let cheapest = page.products.first else { return "No lamps yet." }
+        let lamp = try await client.v1.product(handle: cheapest.handle)  // variants, stock, images, related
+        try await client.v1.startGuestSession()  // the cart calls now carry the guest token
+        _ = try await client.v1.addLine(V1AddLine(product: lamp.handle, quantity: 2))
+        let cart = try await client.v1.setVoucher(code: voucher)
+        let address = V1Address(firstName: "Ana", lastName: "Lima", phone: "+1 555 0100", line1: "1 Main St",
+                                city: "Springfield", postalCode: "12345", country: "US")
+        _ = try await client.v1.setAddress(V1CheckoutAddress(address: address, email: "ana@example.com"))
+        _ = try await client.v1.setShipping(method: "standard")
+        _ = try await client.v1.review()  // holds the stock; its quote is what the order charges
+        let order = try await client.v1.placeOrder()  // one Idempotency-Key, reused if it is retried
+        return "Order \(order.number): \(order.total.formatted) (cart \(cart.total.formatted) + \(order.shippingCost.formatted))"
     } catch NetworkError.offline {
         return "You are offline."
     } catch let NetworkError.serverError(status, code, message) {
@@ -33,16 +45,16 @@ struct APIDocExampleTests {
     @Test func theExampleRunsAgainstTheLiveServer() async throws {
         let live = try LiveShop()
         defer { live.stop() }
-        try live.register(email: "ana@example.com", password: "Blue9sky!")
-        let answer = await showLamps(using: live.client())
-        #expect(answer.hasPrefix("2 lamps; Desk Lamp costs 10 USD ("), "\(answer)")
+        try live.sellWithVoucher()
+        // Desk Lamp $10.00 × 2, 15 % off: $17.00; standard shipping $4.90.
+        let answer = await buyLamps(using: live.client(), voucher: "SAVE15")
+        #expect(answer.hasPrefix("Order ") && answer.hasSuffix(": $21.90 (cart $17.00 + $4.90)"), "\(answer)")
+        #expect(try live.shop.orders?.allOrders(nil).count == 1)
 
         let wrongShop = ShopClient(environment: .custom(URL(string: "http://127.0.0.1:\(try closedPort())")!), retry: .never)
-        #expect(await showLamps(using: wrongShop) == "You are offline.")
-        let noAccounts = try LiveShop()
-        defer { noAccounts.stop() }
-        #expect(await showLamps(using: noAccounts.client())
-                == "The shop answered 401 invalid_credentials: The username or password is wrong.")
+        #expect(await buyLamps(using: wrongShop, voucher: "SAVE15") == "You are offline.")
+        let refused = await buyLamps(using: live.client(), voucher: "no spaces!")
+        #expect(refused.hasPrefix("The shop answered 400 invalid_voucher_code: "), "\(refused)")
         #expect(shop.environment == .development)
     }
 

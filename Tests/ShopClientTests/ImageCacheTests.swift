@@ -3,6 +3,7 @@ import HTTPServer
 import ShopAPI
 import ShopClient
 import ShopTestSupport
+import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -90,6 +91,67 @@ struct ImageCacheTests {
             #expect(await inMemory(big) == [false])
             #expect(await cache.memoryByteCount == 2_000)
             #expect(calls.value == 5)
+        }
+    }
+
+    @Test func theDiskFolderIsBoundedAndEvictsTheLeastRecentlyUsed() async throws {
+        let revalidations = Mutex<[String]>([])
+        try await withServer({ request in
+            let etag = "\"\(request.path)\""
+            if request.headers["If-None-Match"] == etag {
+                revalidations.withLock { $0.append(request.path) }
+                return Response(status: .notModified, headers: ["ETag": etag, "Cache-Control": "max-age=600"])
+            }
+            return Response(status: .ok, headers: ["ETag": etag, "Cache-Control": "max-age=600"],
+                            body: [UInt8](repeating: UInt8(request.path.utf8.last ?? 0), count: 1_000))
+        }) { (base: URL) async throws in
+            let folder = Folder()
+            let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
+            let (a, b, c, d) = (base.appendingPathComponent("a"), base.appendingPathComponent("b"),
+                                base.appendingPathComponent("c"), base.appendingPathComponent("d"))
+            /// A cache over the folder that keeps nothing in memory, so every lookup reads the disk.
+            func diskOnly(_ transport: HTTPTransport = .urlSession()) -> ImageCache {
+                ImageCache(transport: transport, memoryByteLimit: 0, directory: folder.url, diskByteLimit: 2_600,
+                           now: { clock.now })
+            }
+            /// Which images the folder still holds (fresh, so a lookup that needs the network fails).
+            func onDisk(_ urls: URL...) async -> [Bool] {
+                var answers: [Bool] = []
+                for url in urls { answers.append((try? await diskOnly(.unimplemented).lookup(url).source) == .disk) }
+                return answers
+            }
+            func source(_ cache: ImageCache, _ url: URL) async throws -> ImageCache.Source {
+                clock.advance(by: 1)
+                return try await cache.lookup(url).source
+            }
+
+            // Two images (1 000 bytes and their metadata each) fit in 2 600 bytes; a third does not.
+            let cache = diskOnly()
+            #expect(try await source(cache, a) == .network)
+            #expect(try await source(cache, b) == .network)
+            #expect(try await source(cache, a) == .disk)  // a is now the most recently used
+            #expect(try await source(cache, c) == .network)  // over the limit: b goes
+            #expect(await onDisk(a, b, c) == [true, false, true])
+            let count = await cache.diskByteCount()
+            #expect(count > 2_000 && count <= 2_600)
+
+            // Relaunched, a new cache finds the order in the files' dates: c was used after a.
+            let relaunched = diskOnly()
+            #expect(try await source(relaunched, c) == .disk)
+            #expect(try await source(relaunched, d) == .network)  // a is the least recently used
+            #expect(await onDisk(a, c, d) == [false, true, true])
+            #expect(await relaunched.diskByteCount() <= 2_600)
+
+            // Past max-age, what is kept still revalidates with its ETag: 304, the bytes kept.
+            clock.advance(by: 700)
+            let revalidated = try await relaunched.lookup(c)
+            #expect(revalidated.source == .revalidated && revalidated.data == Data(repeating: UInt8(ascii: "c"), count: 1_000))
+            #expect(revalidations.withLock { $0 } == ["/c"])
+
+            // An image larger than the whole limit is served but not kept on disk.
+            let tiny = ImageCache(memoryByteLimit: 0, directory: folder.url, diskByteLimit: 500, now: { clock.now })
+            #expect(try await tiny.lookup(b).source == .network)
+            #expect(await onDisk(b) == [false])
         }
     }
 

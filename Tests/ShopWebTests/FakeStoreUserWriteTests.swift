@@ -150,4 +150,16 @@ struct FakeStoreUserWriteTests {
         #expect(try shop.api(.post, "/api/users", json: newUser.replacingOccurrences(of: "John@Example.com", with: "ana@example.com"))
                 .status == 201)
     }
+
+    /// A shop keeps an operator: the last one's account is 409 `last_operator`; once there is
+    /// another, it may go.
+    @Test func theLastOperatorsAccountIs409() throws {
+        let shop = try TestShop()
+        let (op, opToken) = try shop.apiAccount("op@example.com", role: .operator)
+        let refused = try shop.api(.delete, "/api/users/\(op.id.rawValue)", token: opToken)
+        #expect(try refused.status == 409 && (error(refused)).code == "last_operator")
+        #expect(try shop.accounts.user(op.id) != nil)
+        _ = try shop.apiAccount("second@example.com", role: .operator)
+        #expect(try shop.api(.delete, "/api/users/\(op.id.rawValue)", token: opToken).status == 200)
+    }
 }

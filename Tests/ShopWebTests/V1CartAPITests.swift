@@ -133,6 +133,28 @@ struct V1CartAPITests {
         #expect(try shop.api(.delete, "/api/v1/cart/lines/\(shade)", token: token).status == 404)
     }
 
+    /// `Prefer: return=minimal` (RFC 7240): the change is made and the answer is 204 without
+    /// the cart; without it (or with another preference) the cart comes back as before.
+    @Test(arguments: [("return=minimal", true), ("Return=Minimal", true), ("respond-async, return=minimal; x=1", true),
+                      ("return=\"minimal\"", true), ("return=representation", false), ("minimal", false)])
+    func cartWritesAnswer204WhenTheClientPrefersMinimal(prefer: String, isMinimal: Bool) throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        var headers: HTTPHeaders = ["Authorization": "Bearer \(token)", "Prefer": prefer]
+        let added = try shop.api(.post, "/api/v1/cart/lines", json: #"{"product": "night-light", "quantity": 2}"#, headers: headers)
+        #expect(added.status == (isMinimal ? 204 : 200))
+        #expect(added.response.body.isEmpty == isMinimal)
+        #expect((added.response.headers["Preference-Applied"] == "return=minimal") == isMinimal)
+        let light = try variantID(shop, "night-light")
+        headers.replaceOrAdd(name: "Prefer", value: prefer)
+        let changed = try shop.api(.patch, "/api/v1/cart/lines/\(light)", json: #"{"quantity": 3}"#, headers: headers)
+        #expect(changed.status == (isMinimal ? 204 : 200))
+        let cart = try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token))
+        #expect(cart.lines.map(\.quantity) == [3] && cart.total.minorUnits == 3 * 12_50, "the change is made either way")
+        let refused = try shop.api(.patch, "/api/v1/cart/lines/\(light)", json: #"{"quantity": 120}"#, headers: headers)
+        #expect(refused.status == 422, "a refusal is still an error envelope")
+    }
+
     @Test func vouchersApplyOrSayWhyNotAndCanBeRemoved() throws {
         let shop = try shop()
         let token = try guestToken(shop)

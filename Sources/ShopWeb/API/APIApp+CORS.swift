@@ -20,7 +20,7 @@ extension APIApp {
         /// - Throws: `APIError` 404 for a path the API does not have.
         static func preflight(_ request: Request) throws -> Response {
             let methods = APIApp.allowedMethods(APIApp.pathSegments(request))
-            guard !methods.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
+            guard !methods.isEmpty else { throw APIError.notFound(.apiNoRoute, ["path": request.path]) }
             let listed = methods.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] } + ["OPTIONS"]
             var response = Response(status: .noContent)
             response.headers.replaceOrAdd(name: "Allow", value: listed.joined(separator: ", "))

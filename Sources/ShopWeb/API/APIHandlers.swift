@@ -14,21 +14,22 @@ enum APIApp {
 
     /// Answers one API request. Never throws: failures become the error envelope.
     static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
-        var context = RequestContext(request: request, environment: environment)
+        var context = RequestContext(request: request, environment: environment,
+                                     language: Language.preferred(acceptLanguage: request.headers["Accept-Language"]))
         var response: Response
         do {
             response = request.method == .options ? try CORS.preflight(request) : try route(&context)
             ConditionalGET.apply(to: &response, request: request)
         } catch let error as APIError {
-            response = error.response
+            response = error.response(context.l10n)
         } catch is AccessError {
-            response = APIError.forbidden.response
+            response = APIError.forbidden.response(context.l10n)
         } catch {
             let answer = ShopApp.answerable(error)
             environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
-            response = APIError(status: answer.status, code: answer.status.code == 503 ? "busy" : "internal",
-                                message: answer.status.code == 503 ? "The shop is busy; try again in a few seconds."
-                                    : "Something went wrong on our side.").response
+            let busy = answer.status.code == 503
+            response = APIError(status: answer.status, code: busy ? "busy" : "internal", busy ? .apiBusy : .apiInternal)
+                .response(context.l10n)
             for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         }
         CORS.apply(to: &response, request: request, allowedOrigins: environment.corsAllowedOrigins)
@@ -39,36 +40,37 @@ enum APIApp {
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
-        let segments = pathSegments(request)
         let method = request.method.rawValue == "HEAD" ? "GET" : request.method.rawValue
+        // Catalog reads without a token are the same for everyone: answered from the page cache
+        // while the catalog version (which holds also bump) stays the same. Only `.cacheable`
+        // routes are stored, so a hit is one — looked up before routing, which a hit skips.
+        let cacheKey: String? = method == "GET" && request.headers["Authorization"] == nil
+            ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
+                + (request.headers["Accept-Language"] ?? "")
+            : nil
+        let version = try cacheKey.map { _ in try cacheVersion(path: request.rawPath, &context) }
+        if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
+            return cached
+        }
+        let segments = pathSegments(request)
         let allowed = allowedMethods(segments)
         let match = allowed.contains(method)
             ? APIRoute.router.parse(RouteRequest(method: request.method.rawValue, segments: segments, query: query))
             : nil
         guard let (route, declaration) = match else {
-            guard !allowed.isEmpty else { throw APIError.notFound("There is no API route \(request.path).") }
-            var error = APIError(status: .methodNotAllowed, code: "method_not_allowed",
-                                 message: "\(request.path) answers \(allowed.joined(separator: ", ")).")
+            guard !allowed.isEmpty else { throw APIError.notFound(.apiNoRoute, ["path": request.path]) }
+            var error = APIError(status: .methodNotAllowed, code: "method_not_allowed", .apiMethodNotAllowed,
+                                 ["path": request.path, "methods": allowed.joined(separator: ", ")])
             error.headers.replaceOrAdd(name: "Allow", value: allowed.map { $0 == "GET" ? "GET, HEAD" : $0 }
                 .joined(separator: ", "))
             throw error
-        }
-        // Catalog reads without a token are the same for everyone: answered from the page cache
-        // while the catalog version (which holds also bump) stays the same.
-        let cacheKey: String? = declaration.traits.contains(.cacheable) && request.headers["Authorization"] == nil
-            ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
-                + (request.headers["Accept-Language"] ?? "")
-            : nil
-        let version = try cacheKey.map { _ in try cacheVersion(route, &context) }
-        if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
-            return cached
         }
         var response: Response = switch route {
         case let .fakeStore(route): try FakeStoreHandlers.handle(route, &context)
         case .openAPI: OpenAPIHandler.handle()
         case let .v1(route): try V1Handlers.handle(route, &context)
         }
-        if let cacheKey, let version, response.status == .ok {
+        if let cacheKey, let version, declaration.traits.contains(.cacheable), response.status == .ok {
             // Stored with its tag, so a cached answer is not hashed again.
             response.headers.replaceOrAdd(name: "ETag", value: "\"" + ContentHash(of: response.body).hex + "\"")
             context.environment.pageCache.storeResponse(response, version: version, for: cacheKey)
@@ -76,14 +78,13 @@ enum APIApp {
         return response
     }
 
-    /// The version a cached answer of `route` is valid for: the catalog's; for campaign reads
-    /// also the campaign schedule's, as the pages' cache (a campaign starting or ending changes them).
-    private static func cacheVersion(_ route: APIRoute, _ context: inout RequestContext) throws -> Int64 {
+    /// The version a cached answer of the path is valid for: the catalog's; for the campaign
+    /// reads (`/api/v1/campaigns…`) also the campaign schedule's, as the pages' cache (a campaign
+    /// starting or ending changes them). Decided by path: the lookup comes before routing.
+    private static func cacheVersion(path: String, _ context: inout RequestContext) throws -> Int64 {
         let catalog = try context.environment.catalog.version()
-        switch route {
-        case .v1(.campaigns), .v1(.campaign): return try context.campaignSchedule().cacheVersion(catalog: catalog)
-        default: return catalog
-        }
+        guard path.hasPrefix("/api/v1/campaigns") else { return catalog }
+        return try context.campaignSchedule().cacheVersion(catalog: catalog)
     }
 
     /// The methods a path answers, in declaration order (for `Allow` and preflights). A fixed path
@@ -133,14 +134,14 @@ enum APIApp {
     ///   - refusal: the message for wrong credentials, in the route's terms.
     /// - Returns: the account.
     /// - Throws: `APIError` 429 `too_many_attempts` or 401 `invalid_credentials`.
-    static func signIn(_ emailText: String, password: String, refusal: String, _ context: RequestContext) throws -> User {
+    static func signIn(_ emailText: String, password: String, refusal: L10nKey, _ context: RequestContext) throws -> User {
         let environment = context.environment
         switch try environment.accountService.signIn(emailText: emailText, password: password,
                                                      client: context.clientAddress, throttles: environment.throttles) {
         case let .throttled(seconds):
             throw APIError.tooManyAttempts(Throttled(retryAfterSeconds: seconds, l10n: context.l10n))
         case .refused:
-            throw APIError(status: .unauthorized, code: "invalid_credentials", message: refusal)
+            throw APIError(status: .unauthorized, code: "invalid_credentials", refusal)
         case let .accepted(user):
             return user
         }
@@ -171,13 +172,12 @@ enum APIApp {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
         guard contentType == "application/json" else {
-            throw APIError(status: .badRequest, code: "unsupported_media_type",
-                           message: "Send the body as JSON (Content-Type: application/json).")
+            throw APIError(status: .badRequest, code: "unsupported_media_type", .apiUnsupportedMediaType)
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(request.body))
         } catch let DecodingError.keyNotFound(key, _) {
-            throw APIError(status: .badRequest, code: "missing_field", message: "The body needs “\(key.stringValue)”.",
+            throw APIError(status: .badRequest, code: "missing_field", .apiMissingField, ["field": key.stringValue],
                            field: key.stringValue)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
                 let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
@@ -186,41 +186,62 @@ enum APIApp {
             let field = context.codingPath.reduce(into: "") { path, key in
                 if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
             }
-            throw APIError(status: .badRequest, code: "invalid_field", message: "“\(field)” has the wrong type.", field: field)
+            throw APIError(status: .badRequest, code: "invalid_field", .apiWrongType, ["field": field], field: field)
         } catch {
-            throw APIError(status: .badRequest, code: "malformed_body", message: "The body is not valid JSON.")
+            throw APIError(status: .badRequest, code: "malformed_body", .apiMalformedBody)
         }
     }
 }
 
-/// A failure the API answers with the error envelope.
+/// A failure the API answers with the error envelope. Its message is text already in the
+/// request's language, or a key the answer localizes (`Accept-Language`: en, tr or es).
 struct APIError: Error, HTTPResponseError {
     var status: HTTPStatus
     var headers: HTTPHeaders = [:]
-    var envelope: APIErrorEnvelope
+    var code: String
+    var message: Message
+    var field: String?
     /// A checkout failure's fuller answer (the envelope's `error` plus what it adds), sent instead
-    /// of `envelope` when set.
+    /// of the envelope when set.
     var checkoutDetail: V1CheckoutError?
 
+    enum Message {
+        /// Text in the request's language already (made with the request's `Localizer`).
+        case text(String)
+        /// Localized when answered.
+        case localized(L10nKey, [String: String])
+    }
+
+    /// A failure whose message is already localized.
     init(status: HTTPStatus, code: String, message: String, field: String? = nil) {
         self.status = status
-        self.envelope = APIErrorEnvelope(.init(code: code, message: message, field: field))
+        self.code = code
+        self.message = .text(message)
+        self.field = field
+    }
+
+    /// A failure whose message is `key`, localized when answered.
+    init(status: HTTPStatus, code: String, _ key: L10nKey, _ arguments: [String: String] = [:], field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = .localized(key, arguments)
+        self.field = field
     }
 
     /// A checkout failure answered with ``V1CheckoutError``.
     init(status: HTTPStatus, checkout detail: V1CheckoutError) {
-        self.status = status
-        self.envelope = APIErrorEnvelope(detail.error)
+        self.init(status: status, code: detail.error.code, message: detail.error.message, field: detail.error.field)
         self.checkoutDetail = detail
     }
 
-    static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
+    /// 404 `not_found`.
+    static func notFound(_ key: L10nKey, _ arguments: [String: String] = [:]) -> APIError {
+        APIError(status: .notFound, code: "not_found", key, arguments)
+    }
 
     /// 401: no bearer token, or one that signs no one in.
     static var unauthorized: APIError {
-        var error = APIError(status: .unauthorized, code: "unauthorized",
-                             message: "Sign in (POST /api/v1/auth/tokens or POST /api/auth/login) and send the token as "
-                                + "“Authorization: Bearer <token>”.")
+        var error = APIError(status: .unauthorized, code: "unauthorized", .apiUnauthorized)
         error.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
         return error
     }
@@ -233,18 +254,26 @@ struct APIError: Error, HTTPResponseError {
     }
 
     /// 403: the account may not do this.
-    static var forbidden: APIError {
-        APIError(status: .forbidden, code: "forbidden", message: "This needs an operator account.")
-    }
+    static var forbidden: APIError { APIError(status: .forbidden, code: "forbidden", .apiForbidden) }
 
     /// 400 `malformed_id` for an id that is not a positive whole number.
     static func malformedID(_ id: FakeStoreID, _ what: String) -> APIError {
-        APIError(status: .badRequest, code: "malformed_id", message: "“\(id.text)” is not a \(what) id.", field: "id")
+        APIError(status: .badRequest, code: "malformed_id", .apiMalformedID, ["id": id.text, "what": what], field: "id")
+    }
+
+    /// The envelope, its message in `l10n`'s language.
+    func envelope(_ l10n: Localizer) -> APIErrorEnvelope {
+        let text = switch message {
+        case let .text(text): text
+        case let .localized(key, arguments): l10n(key, arguments)
+        }
+        return APIErrorEnvelope(.init(code: code, message: text, field: field))
     }
 
     /// The envelope as a response (encoding cannot fail for these plain strings).
-    var response: Response {
-        (try? checkoutDetail.map { try APIApp.json($0, status: status, headers: headers) } ?? APIApp.json(envelope, status: status, headers: headers))
+    func response(_ l10n: Localizer) -> Response {
+        (try? checkoutDetail.map { try APIApp.json($0, status: status, headers: headers) }
+            ?? APIApp.json(envelope(l10n), status: status, headers: headers))
             ?? Response(status: status, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
     }
 }

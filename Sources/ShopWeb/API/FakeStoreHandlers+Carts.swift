@@ -69,7 +69,7 @@ extension FakeStoreHandlers {
     }
 
     private static func savedCarts(_ context: RequestContext) throws -> SavedCartService {
-        guard let service = context.environment.savedCartService else { throw APIError.notFound("This shop keeps no API carts.") }
+        guard let service = context.environment.savedCartService else { throw APIError.notFound(.apiNoAPICarts) }
         return service
     }
 
@@ -83,8 +83,7 @@ extension FakeStoreHandlers {
     private static func date(_ text: String?, field: String) throws -> Date? {
         guard let text else { return nil }
         guard let date = FakeStoreDate.parse(text) else {
-            throw APIError(status: .badRequest, code: "malformed_date",
-                           message: "“\(text)” is not an ISO 8601 date (2020-03-02 or 2020-03-02T10:00:00Z).", field: field)
+            throw APIError(status: .badRequest, code: "malformed_date", .apiMalformedDate, ["text": text], field: field)
         }
         return date
     }
@@ -94,7 +93,7 @@ extension FakeStoreHandlers {
         do {
             return try call()
         } catch SavedCartError.notFound {
-            throw APIError.notFound("There is no such cart.")
+            throw APIError.notFound(.apiNoSuchCart)
         } catch let SavedCartError.invalid(field, message) {
             throw APIError(status: .badRequest, code: "invalid_field", message: message, field: field)
         }

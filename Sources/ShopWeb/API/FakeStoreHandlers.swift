@@ -58,7 +58,7 @@ enum FakeStoreHandlers {
     static func product(_ id: FakeStoreID, _ context: RequestContext) throws -> Response {
         guard let value = id.value else { throw APIError.malformedID(id, "product") }
         guard let product = try context.environment.catalog.productsByID([Product.ID(rawValue: value)])[Product.ID(rawValue: value)] else {
-            throw APIError.notFound("There is no product \(value).")
+            throw APIError.notFound(.apiNoProduct, ["product": "\(value)"])
         }
         let names = Dictionary(try context.environment.catalog.categories().map { ($0.category.id, $0.category.name) },
                                uniquingKeysWith: { first, _ in first })
@@ -92,8 +92,7 @@ enum FakeStoreHandlers {
     /// throttled like the sign-in form.
     static func login(_ context: inout RequestContext) throws -> Response {
         let body = try APIApp.body(FakeStoreLogin.self, of: context.request)
-        let user = try APIApp.signIn(body.username, password: body.password, refusal: "The username or password is wrong.",
-                                     context)
+        let user = try APIApp.signIn(body.username, password: body.password, refusal: .apiSignInWrong, context)
         // Signing in with a guest token (`POST /api/v1/sessions/guest`) merges the guest's cart and
         // favorites into the account's, exactly as the sign-in form does with the guest cookie.
         let guest = (try? APIApp.bearerSession(context))?.session
@@ -148,7 +147,7 @@ extension FakeStoreHandlers {
         do {
             return try write()
         } catch CatalogAdminError.notFound {
-            throw APIError.notFound("There is no such product.")
+            throw APIError.notFound(.apiNoSuchProduct)
         } catch let CatalogAdminError.invalid(field, message) {
             throw APIError(status: .badRequest, code: field == nil ? "invalid_product" : "invalid_field", message: message,
                            field: field)
@@ -175,7 +174,7 @@ extension FakeStoreHandlers {
         do {
             return try APIApp.json(shape(try context.environment.accountService.user(User.ID(value), visibleTo: viewer)))
         } catch AccountServiceError.accountNotFound {
-            throw APIError.notFound("There is no user \(value).")
+            throw APIError.notFound(.apiNoUser, ["user": "\(value)"])
         }
     }
 
@@ -199,7 +198,7 @@ extension FakeStoreHandlers {
         // What registering needs, named when absent (a value present but refused is `invalid_field`).
         for (field, present) in [("email", body.email != nil), ("password", body.password != nil), ("name", body.name != nil)]
         where !present {
-            throw APIError(status: .badRequest, code: "missing_field", message: "The body needs “\(field)”.", field: field)
+            throw APIError(status: .badRequest, code: "missing_field", .apiMissingField, ["field": field], field: field)
         }
         let environment = context.environment
         if let throttled = try context.countAttempt(environment.throttles.registration(client: context.clientAddress), at: context.now) {
@@ -253,9 +252,11 @@ extension FakeStoreHandlers {
         do {
             return try write()
         } catch AccountServiceError.accountNotFound {
-            throw APIError.notFound("There is no such user.")
+            throw APIError.notFound(.apiNoSuchUser)
         } catch AccountServiceError.emailTaken {
             throw APIError(status: .conflict, code: "email_taken", message: context.l10n.message(for: .emailTaken), field: "email")
+        } catch AccountServiceError.lastOperator {
+            throw APIError(status: .conflict, code: "last_operator", .apiLastOperator)
         } catch AccountServiceError.usernameTaken {
             throw APIError(status: .conflict, code: "username_taken", message: ProfileFieldError.usernameTaken.description,
                            field: "username")

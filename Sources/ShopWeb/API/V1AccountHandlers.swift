@@ -16,7 +16,7 @@ extension V1Handlers {
     /// The token service, or 404 on a shop wired without its store.
     static func tokenService(_ context: RequestContext) throws -> APITokenService {
         guard let service = context.environment.apiTokenService else {
-            throw APIError.notFound("This shop issues no API tokens.")
+            throw APIError.notFound(.apiNoTokens)
         }
         return service
     }
@@ -48,7 +48,7 @@ extension V1Handlers {
                     email, name, token in ShopApp.verificationEmail(to: email, name: name, token: token, context)
                 }
             }
-        } catch let error as APIError where error.envelope.error.code == "email_taken" {
+        } catch let error as APIError where error.code == "email_taken" {
             if let email = try? EmailRules.normalize(body.email) { try ShopApp.noticeRegistrationAttempt(email, context) }
             throw error
         }
@@ -64,7 +64,7 @@ extension V1Handlers {
     /// `POST /api/v1/account/verification`: the web's "send it again" (its throttle and email).
     static func resendVerification(_ context: RequestContext) throws -> Response {
         let user = try APIApp.account(context)
-        guard !user.isVerified else { return try APIApp.json(V1Accepted(message: "The email is verified already."), status: .accepted) }
+        guard !user.isVerified else { return try APIApp.json(V1Accepted(message: context.l10n(.apiEmailVerifiedAlready)), status: .accepted) }
         if let throttled = try context.countAttempt(
             context.environment.throttles.verificationEmail(user: user.id, client: context.clientAddress), at: context.now) {
             throw APIError.tooManyAttempts(throttled)
@@ -77,8 +77,7 @@ extension V1Handlers {
 
     /// 400 `invalid_token` for an emailed token that is unknown, used or expired.
     static var invalidToken: APIError {
-        APIError(status: .badRequest, code: "invalid_token",
-                 message: "This link is not valid any more (used, expired or mistyped). Ask for a new one.", field: "token")
+        APIError(status: .badRequest, code: "invalid_token", .apiLinkNotValid, field: "token")
     }
 
     /// `POST /api/v1/account/verification/confirm`.
@@ -109,8 +108,7 @@ extension V1Handlers {
         try environment.accountService.requestPasswordReset(email: email) { user, token in
             ShopApp.passwordResetEmail(to: user, token: token, context)
         }
-        return try APIApp.json(V1Accepted(message: "If \(email) has an account, a link to choose a new password is on its way."),
-                               status: .accepted)
+        return try APIApp.json(V1Accepted(message: context.l10n(.apiResetRequested, ["email": email])), status: .accepted)
     }
 
     /// `POST /api/v1/account/password-reset/confirm`: the reset form's rules; every session of
@@ -136,7 +134,7 @@ extension V1Handlers {
     static func signIn(_ context: RequestContext) throws -> Response {
         let body = try APIApp.body(V1SignIn.self, of: context.request)
         let service = try tokenService(context)
-        let user = try APIApp.signIn(body.email, password: body.password, refusal: "The email or password is wrong.", context)
+        let user = try APIApp.signIn(body.email, password: body.password, refusal: .apiSignInWrong, context)
         let guest = (try? APIApp.bearerSession(context))?.session
         return try APIApp.json(tokenJSON(try service.signIn(user.id, replacing: guest).tokens, context))
     }
@@ -147,15 +145,14 @@ extension V1Handlers {
         do {
             return try APIApp.json(tokenJSON(try tokenService(context).refresh(body.refreshToken), context))
         } catch APITokenError.refreshTokenNotValid {
-            throw refused("invalid_refresh_token", "This refresh token is not valid (unknown, or its session ended). Sign in again.")
+            throw refused("invalid_refresh_token", .apiRefreshTokenNotValid)
         } catch APITokenError.refreshTokenReused {
-            throw refused("refresh_token_reused",
-                          "This refresh token was used before, so its session has been ended for safety. Sign in again.")
+            throw refused("refresh_token_reused", .apiRefreshTokenReused)
         }
     }
 
-    private static func refused(_ code: String, _ message: String) -> APIError {
-        var error = APIError(status: .unauthorized, code: code, message: message, field: "refreshToken")
+    private static func refused(_ code: String, _ message: L10nKey) -> APIError {
+        var error = APIError(status: .unauthorized, code: code, message, field: "refreshToken")
         error.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
         return error
     }

@@ -38,7 +38,7 @@ extension V1Handlers {
     /// `GET /api/v1/campaigns/{handle}`: one running campaign with the products its page shows.
     static func campaign(_ handle: String, _ context: inout RequestContext) throws -> Response {
         guard let campaign = try context.campaignSchedule().active.first(where: { $0.id.rawValue == handle }) else {
-            throw APIError.notFound("No campaign “\(handle)” is running.")
+            throw APIError.notFound(.apiNoCampaign, ["campaign": handle])
         }
         let products = try ShopApp.campaignProducts(campaign, context.environment.catalog)
         return try FakeStoreHandlers.catalogRead(campaignJSON(campaign, products: products, context), context)
@@ -53,13 +53,12 @@ extension V1Handlers {
     /// The signed-in account and the address store (404 on a shop without one).
     private static func addressBook(_ context: RequestContext) throws -> (User, AddressStore) {
         let user = try APIApp.account(context)
-        guard let store = context.environment.addresses else { throw APIError.notFound("This shop keeps no address book.") }
+        guard let store = context.environment.addresses else { throw APIError.notFound(.apiNoAddressBook) }
         return (user, store)
     }
 
     private static var addressNotFound: APIError {
-        APIError(status: .notFound, code: "address_not_found", message: "The account has no saved address with this id.",
-                 field: "id")
+        APIError(status: .notFound, code: "address_not_found", .apiNoSavedAddress, field: "id")
     }
 
     /// `GET /api/v1/addresses`: by name, as the address book page lists them.

@@ -26,8 +26,8 @@ extension V1Handlers {
             } else if let id = body.productId {
                 product = try catalog.productsByID([Product.ID(rawValue: id)])[Product.ID(rawValue: id)]
             } else {
-                throw APIError(status: .badRequest, code: "missing_field",
-                               message: "The body needs “product” (a handle) or “productId”.", field: "product")
+                throw APIError(status: .badRequest, code: "missing_field", .apiMissingEither,
+                               ["first": "product", "second": "productId"], field: "product")
             }
             guard let product else { throw refusal(.variantNotFound, context, field: "product") }
             do {
@@ -46,8 +46,8 @@ extension V1Handlers {
         try changingCart(&context) { shopper, context in
             let body = try APIApp.body(V1LineChange.self, of: context.request)
             guard body.quantity != nil || body.selected != nil else {
-                throw APIError(status: .badRequest, code: "missing_field", message: "The body needs “quantity” or “selected”.",
-                               field: "quantity")
+                throw APIError(status: .badRequest, code: "missing_field", .apiMissingEither,
+                               ["first": "quantity", "second": "selected"], field: "quantity")
             }
             let variantID = try lineInCart(id, &context)
             let carts = context.environment.carts
@@ -90,13 +90,31 @@ extension V1Handlers {
         }
     }
 
-    /// Runs one change of the bearer's cart, then answers the cart as it now is.
+    /// Runs one change of the bearer's cart, then answers the cart as it now is — or, when the
+    /// request says `Prefer: return=minimal` (RFC 7240), 204 without it: quoting and encoding
+    /// a large cart is most of a write's cost, and a client adding in a loop need not pay it.
     private static func changingCart(_ context: inout RequestContext,
                                      _ change: (Shopper, inout RequestContext) throws -> Void) throws -> Response {
         let shopper = try shopper(&context)
         try change(shopper, &context)
         context.invalidateCart()
+        if prefersMinimal(context.request) {
+            return Response(status: .noContent, headers: ["Preference-Applied": "return=minimal",
+                                                          "Cache-Control": "no-store"])
+        }
         return try cartAnswer(&context)
+    }
+
+    /// Whether the request's `Prefer` header holds the `return=minimal` preference (names are
+    /// case-insensitive; preferences are comma-separated, parameters after `;`).
+    static func prefersMinimal(_ request: Request) -> Bool {
+        guard let header = request.headers["Prefer"] else { return false }
+        return header.split(separator: ",").contains { preference in
+            let token = preference.split(separator: ";").first ?? ""
+            let parts = token.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            return parts.count == 2 && parts[0].lowercased() == "return"
+                && parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased() == "minimal"
+        }
     }
 
     /// The variant of a line the caller's cart holds.

@@ -25,13 +25,13 @@ extension V1Handlers {
     /// from the cursor on, stock net of every live hold (as the category page shows it).
     static func products(_ query: V1ProductQuery, _ context: RequestContext) throws -> Response {
         if let sort = query.sort, ProductQuery.Sort(rawValue: sort) == nil {
-            throw invalidParameter("sort", "“\(sort)” is not a sort; use one of "
-                                   + ProductQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            throw invalidParameter("sort", .apiInvalidSort,
+                                   ["sort": sort, "sorts": ProductQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")])
         }
         var pageSize = defaultPageSize
         if let limit = query.limit {
             guard let value = Int(limit), (1...maximumPageSize).contains(value) else {
-                throw invalidParameter("limit", "“limit” is a whole number from 1 to \(maximumPageSize).")
+                throw invalidParameter("limit", .apiInvalidLimit, ["maximum": "\(maximumPageSize)"])
             }
             pageSize = value
         }
@@ -53,13 +53,13 @@ extension V1Handlers {
         let catalog = context.environment.catalog
         guard var productQuery = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                       defaultSort: searching ? .relevance : .featured) else {
-            throw invalidParameter("cursor", "The cursor is not one this API gave.")
+            throw invalidParameter("cursor", .apiInvalidCursor)
         }
         productQuery.offset = offset
         productQuery.includesFacets = false
         if let handle = query.category {
             guard let category = try catalog.categoryByHandle(handle) else {
-                throw APIError.notFound("There is no category “\(handle)”.")
+                throw APIError.notFound(.apiNoCategory, ["category": handle])
             }
             productQuery.categoryID = category.id
         }
@@ -80,7 +80,7 @@ extension V1Handlers {
     static func product(_ handle: String, _ context: RequestContext) throws -> Response {
         let catalog = context.environment.catalog
         guard let listed = try catalog.productByHandle(handle), !listed.variants.isEmpty else {
-            throw APIError.notFound("There is no product “\(handle)”.")
+            throw APIError.notFound(.apiNoProduct, ["product": "“\(handle)”"])
         }
         let shopper = try APIApp.bearerSession(context)?.session.shopper
         let product = try context.environment.carts.available([listed], to: shopper)[0]
@@ -124,7 +124,7 @@ extension V1Handlers {
             guard cursor.count <= 64, let data = Data(base64Encoded: base64),
                   let text = String(data: data, encoding: .utf8), text.hasPrefix(prefix),
                   let offset = Int(text.dropFirst(prefix.count)), (0...largestOffset).contains(offset) else {
-                throw invalidParameter("cursor", "The cursor is not one this API gave; start again without it.")
+                throw invalidParameter("cursor", .apiInvalidCursor)
             }
             return offset
         }

@@ -23,7 +23,7 @@ extension V1Handlers {
 
     static func loadCheckout(_ context: inout RequestContext) throws -> APICheckout {
         let shopper = try shopper(&context)
-        guard let service = context.environment.checkout else { throw APIError.notFound("This shop takes no orders.") }
+        guard let service = context.environment.checkout else { throw APIError.notFound(.apiNoOrders) }
         return APICheckout(service: service, shopper: shopper, state: try service.state(of: shopper),
                            user: try context.currentUser(), cart: try context.cartQuote())
     }
@@ -45,8 +45,7 @@ extension V1Handlers {
         if let id = body.savedAddressId {
             guard let user = checkout.user,
                   try context.environment.addresses?.address(user.id, Address.ID(rawValue: id)) != nil else {
-                throw APIError(status: .notFound, code: "address_not_found",
-                               message: "The account has no saved address with this id.", field: "savedAddressId")
+                throw APIError(status: .notFound, code: "address_not_found", .apiNoSavedAddress, field: "savedAddressId")
             }
             checkout.state.savedAddressID = id
             checkout.state.addressFields = nil
@@ -111,13 +110,12 @@ extension V1Handlers {
     static func placeOrder(_ context: inout RequestContext) throws -> Response {
         let key = context.request.headers["Idempotency-Key"]?.trimmingCharacters(in: .whitespaces) ?? ""
         guard !key.isEmpty else {
-            throw APIError(status: .badRequest, code: "missing_idempotency_key",
-                           message: "Send an “Idempotency-Key” header (a new random value for each order).",
+            throw APIError(status: .badRequest, code: "missing_idempotency_key", .apiIdempotencyKeyMissing,
                            field: "Idempotency-Key")
         }
         guard key.utf8.count <= 200, key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw APIError(status: .badRequest, code: "invalid_idempotency_key",
-                           message: "An “Idempotency-Key” is 1–200 visible ASCII characters.", field: "Idempotency-Key")
+            throw APIError(status: .badRequest, code: "invalid_idempotency_key", .apiIdempotencyKeyInvalid,
+                           field: "Idempotency-Key")
         }
         let shopper = try shopper(&context)
         // The same key after the order was placed: the same order.
@@ -163,10 +161,9 @@ extension V1Handlers {
     /// `GET /api/v1/orders`: the signed-in account's orders, newest first.
     static func orders(_ context: inout RequestContext) throws -> Response {
         _ = try shopper(&context)
-        guard let store = context.environment.orders else { throw APIError.notFound("This shop takes no orders.") }
+        guard let store = context.environment.orders else { throw APIError.notFound(.apiNoOrders) }
         guard let user = try context.currentUser() else {
-            throw APIError(status: .forbidden, code: "sign_in_required",
-                           message: "Only an account has an order list; a guest reads an order with its guest token.")
+            throw APIError(status: .forbidden, code: "sign_in_required", .apiOrderListNeedsAccount)
         }
         let orders = try store.orders(user.id).sorted { ($0.placedAt, $0.id.rawValue) > ($1.placedAt, $1.id.rawValue) }
         return try APIApp.json(V1Orders(orders: orders.map { orderJSON($0, guestToken: nil, context) }))
@@ -175,8 +172,8 @@ extension V1Handlers {
     /// `GET /api/v1/orders/{number}`: to the account that placed it, or with the guest token
     /// given at placing; anyone else gets 404, as for an order that does not exist.
     static func order(_ number: String, token: String?, _ context: inout RequestContext) throws -> Response {
-        guard let store = context.environment.orders else { throw APIError.notFound("This shop takes no orders.") }
-        let notFound = APIError.notFound("There is no order \(number) of yours.")
+        guard let store = context.environment.orders else { throw APIError.notFound(.apiNoOrders) }
+        let notFound = APIError.notFound(.apiNoOrder, ["number": number])
         if let token, !token.isEmpty {
             guard let order = try store.guestOrder(context.environment.crypto.sha256Hex(token)), order.number == number else {
                 throw notFound
@@ -219,9 +216,9 @@ extension V1Handlers {
     static func incomplete(_ step: String, _ context: RequestContext) -> APIError {
         let message = switch step {
         case "cart": context.l10n(.checkoutNothingSelected)
-        case "email": "Give the email for the order confirmation: PUT /api/v1/checkout/address."
-        case "address": "Choose the address first: PUT /api/v1/checkout/address."
-        default: "Choose a shipping method first: PUT /api/v1/checkout/shipping."
+        case "email": context.l10n(.apiCheckoutNeedsEmail)
+        case "address": context.l10n(.apiCheckoutNeedsAddress)
+        default: context.l10n(.apiCheckoutNeedsShipping)
         }
         return APIError(status: .conflict, code: "checkout_incomplete", message: message, field: step)
     }

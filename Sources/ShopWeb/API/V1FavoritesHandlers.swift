@@ -20,7 +20,7 @@ extension V1Handlers {
         guard let value = id.value else { throw APIError.malformedID(id, "product") }
         let productID = Product.ID(rawValue: value)
         if isFavorite, try context.products([productID])[productID] == nil {
-            throw APIError.notFound("There is no product \(value).")
+            throw APIError.notFound(.apiNoProduct, ["product": "\(value)"])
         }
         try context.setFavorite(productID, isFavorite)
         return try favoritesAnswer(&context)

@@ -69,8 +69,8 @@ enum V1Handlers {
     }
 
     /// 400 `invalid_parameter` for a query parameter the API cannot use.
-    static func invalidParameter(_ name: String, _ message: String) -> APIError {
-        APIError(status: .badRequest, code: "invalid_parameter", message: message, field: name)
+    static func invalidParameter(_ name: String, _ key: L10nKey, _ arguments: [String: String] = [:]) -> APIError {
+        APIError(status: .badRequest, code: "invalid_parameter", key, arguments, field: name)
     }
 
     // MARK: Sessions
@@ -94,9 +94,7 @@ enum V1Handlers {
     /// - Throws: 401 `unauthorized` without a token or with one that names no live session.
     static func shopper(_ context: inout RequestContext) throws -> Shopper {
         guard let bearer = try APIApp.bearerSession(context) else {
-            var error = APIError(status: .unauthorized, code: "unauthorized",
-                                 message: "Send a token as “Authorization: Bearer <token>”: a guest token from "
-                                    + "POST /api/v1/sessions/guest, or an access token from POST /api/v1/auth/tokens.")
+            var error = APIError(status: .unauthorized, code: "unauthorized", .apiTokenRequired)
             error.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
             throw error
         }

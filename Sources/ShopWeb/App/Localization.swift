@@ -1,8 +1,10 @@
 public import Foundation
 public import ShopCore
 
-/// Every string a shopper sees, by key. English is the source table; Turkish and Spanish tables
-/// come later (issue #4 era) and fall back to English key by key.
+/// Every string a shopper sees, by key. English is the source table (`english`); the Turkish
+/// and Spanish tables (`turkish`, `spanish`, in their own files) fall back to English key by key.
+/// Today they cover what the JSON API says (its errors, the cart's, the account forms'); the
+/// storefront pages stay English until issue #11 completes the tables.
 ///
 /// Placeholders are `{name}`, replaced by `Localizer.callAsFunction(_:_:)`.
 public enum L10nKey: String, CaseIterable, Sendable {
@@ -56,6 +58,14 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorNameMissing, errorNameTooLong, errorEmailInvalid, errorEmailTooLong, errorEmailTaken
     case errorPasswordTooShort, errorPasswordTooLong, errorPasswordNeedsLetterAndDigit, errorPasswordContainsName
     case errorPasswordHasSequentialDigits, errorPasswordsDoNotMatch, errorPasswordWrong
+    // The JSON API's own messages (issue #10).
+    case apiNoRoute, apiMethodNotAllowed, apiUnsupportedMediaType, apiMalformedBody, apiMissingField, apiMissingEither
+    case apiWrongType, apiMalformedID, apiMalformedDate, apiUnauthorized, apiTokenRequired, apiForbidden, apiInternal, apiBusy
+    case apiSignInWrong, apiNoProduct, apiNoCategory, apiNoUser, apiNoSuchCart, apiNoSuchProduct, apiNoSuchUser, apiNoOrder, apiNoSavedAddress, apiNoOrders
+    case apiNoAPICarts, apiOrderListNeedsAccount, apiIdempotencyKeyMissing, apiIdempotencyKeyInvalid
+    case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
+    case apiInvalidCursor, apiLastOperator
+    case apiNoTokens, apiNoCampaign, apiNoAddressBook, apiEmailVerifiedAlready, apiResetRequested, apiLinkNotValid, apiRefreshTokenNotValid, apiRefreshTokenReused
 
     /// The English text (the source table).
     var english: String {
@@ -361,21 +371,71 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .errorPasswordHasSequentialDigits: "Avoid runs of digits like 123 or 987."
         case .errorPasswordsDoNotMatch: "The two passwords don't match."
         case .errorPasswordWrong: "That isn't your current password."
+        case .apiNoRoute: "There is no API route {path}."
+        case .apiMethodNotAllowed: "{path} answers {methods}."
+        case .apiUnsupportedMediaType: "Send the body as JSON (Content-Type: application/json)."
+        case .apiMalformedBody: "The body is not valid JSON."
+        case .apiMissingField: "The body needs “{field}”."
+        case .apiMissingEither: "The body needs “{first}” or “{second}”."
+        case .apiWrongType: "“{field}” has the wrong type."
+        case .apiMalformedID: "“{id}” is not a {what} id."
+        case .apiMalformedDate: "“{text}” is not an ISO 8601 date (2020-03-02 or 2020-03-02T10:00:00Z)."
+        case .apiUnauthorized: "Sign in (POST /api/v1/auth/tokens, or POST /api/auth/login) and send the token as “Authorization: Bearer <token>”."
+        case .apiTokenRequired: "Send a token as “Authorization: Bearer <token>”: a guest token from POST /api/v1/sessions/guest, or an access token from POST /api/v1/auth/tokens (or POST /api/auth/login)."
+        case .apiForbidden: "This needs an operator account."
+        case .apiInternal: "Something went wrong on our side."
+        case .apiBusy: "The shop is busy; try again in a few seconds."
+        case .apiSignInWrong: "The username or password is wrong."
+        case .apiNoProduct: "There is no product {product}."
+        case .apiNoCategory: "There is no category “{category}”."
+        case .apiNoUser: "There is no user {user}."
+        case .apiNoSuchCart: "There is no such cart."
+        case .apiNoSuchProduct: "There is no such product."
+        case .apiNoSuchUser: "There is no such user."
+        case .apiNoOrder: "There is no order {number} of yours."
+        case .apiNoSavedAddress: "The account has no saved address with this id."
+        case .apiNoOrders: "This shop takes no orders."
+        case .apiNoAPICarts: "This shop keeps no API carts."
+        case .apiOrderListNeedsAccount: "Only an account has an order list; a guest reads an order with its guest token."
+        case .apiIdempotencyKeyMissing: "Send an “Idempotency-Key” header (a new random value for each order)."
+        case .apiIdempotencyKeyInvalid: "An “Idempotency-Key” is 1–200 visible ASCII characters."
+        case .apiCheckoutNeedsEmail: "Give the email for the order confirmation: PUT /api/v1/checkout/address."
+        case .apiCheckoutNeedsAddress: "Choose the address first: PUT /api/v1/checkout/address."
+        case .apiCheckoutNeedsShipping: "Choose a shipping method first: PUT /api/v1/checkout/shipping."
+        case .apiInvalidSort: "“{sort}” is not a sort; use one of {sorts}."
+        case .apiInvalidLimit: "“limit” is a whole number from 1 to {maximum}."
+        case .apiInvalidCursor: "The cursor is not one this API gave; start again without it."
+        case .apiLastOperator: "This is the shop's only operator account; make another operator before deleting it."
+        case .apiNoTokens: "This shop issues no API tokens."
+        case .apiNoCampaign: "No campaign “{campaign}” is running."
+        case .apiNoAddressBook: "This shop keeps no address book."
+        case .apiEmailVerifiedAlready: "The email is verified already."
+        case .apiResetRequested: "If {email} has an account, a link to choose a new password is on its way."
+        case .apiLinkNotValid: "This link is not valid any more (used, expired or mistyped). Ask for a new one."
+        case .apiRefreshTokenNotValid: "This refresh token is not valid (unknown, or its session ended). Sign in again."
+        case .apiRefreshTokenReused: "This refresh token was used before, so its session has been ended for safety. Sign in again."
         }
     }
 }
 
 /// Looks up shopper-facing text and formats numbers, money and dates for one locale.
 public struct Localizer: Sendable {
+    /// The language of the text.
+    public let language: Language
     /// The locale used for numbers, money and dates.
-    public var locale: Locale
+    public let locale: Locale
+    private let templates: [L10nKey: [Segment]]
 
-    /// A localizer for `locale` (en-US for now).
-    public init(locale: Locale = Locale(identifier: "en_US")) { self.locale = locale }
+    /// A localizer for `language` (its locale: en-US, tr-TR, es-ES).
+    public init(language: Language = .english) {
+        self.language = language
+        self.locale = Locale(identifier: language.localeIdentifier)
+        self.templates = Localizer.tables[language] ?? Localizer.english
+    }
 
-    /// The text for `key` in this locale, with `{name}` placeholders replaced from `arguments`.
+    /// The text for `key` in this language, with `{name}` placeholders replaced from `arguments`.
     public func callAsFunction(_ key: L10nKey, _ arguments: [String: String] = [:]) -> String {
-        let template = Localizer.templates[key]!
+        let template = templates[key]!
         if template.count == 1, case let .literal(text) = template[0] { return text }
         var text = ""
         for segment in template {
@@ -392,11 +452,20 @@ public struct Localizer: Sendable {
 
     /// Every key's English text split into segments once, so a lookup never searches strings
     /// (profiling showed `replacingOccurrences` at 14 % of a category page).
-    static let templates: [L10nKey: [Segment]] = {
+    static let english: [L10nKey: [Segment]] = table { $0.english }
+
+    /// Each language's templates, a missing translation filled from English.
+    static let tables: [Language: [L10nKey: [Segment]]] = [
+        .english: english,
+        .turkish: table { $0.turkish ?? $0.english },
+        .spanish: table { $0.spanish ?? $0.english },
+    ]
+
+    private static func table(_ text: (L10nKey) -> String) -> [L10nKey: [Segment]] {
         var table: [L10nKey: [Segment]] = [:]
-        for key in L10nKey.allCases { table[key] = parse(key.english) }
+        for key in L10nKey.allCases { table[key] = parse(text(key)) }
         return table
-    }()
+    }
 
     static func parse(_ text: String) -> [Segment] {
         var segments: [Segment] = []

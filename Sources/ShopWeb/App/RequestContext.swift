@@ -44,10 +44,12 @@ struct RequestContext {
     private(set) var sessionEnded = false
     private var preSessionToken: String?
 
-    init(request: Request, environment: AppEnvironment) {
+    /// - Parameter language: the language of what the answer says — English for the storefront
+    ///   until its tables are complete (issue #11); the API's caller's `Accept-Language`.
+    init(request: Request, environment: AppEnvironment, language: Language = .english) {
         self.request = request
         self.environment = environment
-        self.l10n = Localizer()
+        self.l10n = Localizer(language: language)
         self.models = ModelBuilder(localizer: l10n)
     }
 

@@ -137,16 +137,11 @@ extension ShopApp {
                            node: Views.product(page, related: related, l10n: context.l10n))
     }
 
-    /// The language whose folding rules a search uses: the visitor's first `Accept-Language`
-    /// that is Turkish, Spanish or English (so a Turkish visitor's "istanbul" finds "İstanbul"
-    /// and "ısık" finds "IŞIK"); English otherwise.
+    /// The language whose folding rules a search uses: the visitor's `Accept-Language`
+    /// (`Language.preferred`: Turkish, Spanish or English by weight), so a Turkish visitor's
+    /// "istanbul" finds "İstanbul" and "ısık" finds "IŞIK"; English otherwise.
     static func searchLocale(_ acceptLanguage: String?) -> SearchLocale {
-        for part in (acceptLanguage ?? "").split(separator: ",") {
-            let tag = part.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
-            let language = tag.split(separator: "-").first.map(String.init) ?? tag
-            if let locale = SearchLocale(rawValue: language) { return locale }
-        }
-        return .english
+        Language.preferred(acceptLanguage: acceptLanguage).searchLocale
     }
 
     /// Up to 8 products from the same category, those sharing the most tags first, then those in

@@ -1,0 +1,20 @@
+import ShopCore
+import Testing
+
+@Suite("Language from Accept-Language")
+struct LanguageTests {
+    @Test(arguments: [
+        (nil, Language.english), ("", .english), ("tr", .turkish), ("tr-TR,tr;q=0.9,en;q=0.8", .turkish),
+        ("es-419", .spanish), ("ES", .spanish), ("de-DE, es;q=0.5", .spanish), ("en;q=0.9, tr", .turkish),
+        ("tr;q=0, es;q=0.1", .spanish), ("tr;q=0", .english), ("fr, de", .english), ("es;q=0.5, tr;q=0.5", .spanish),
+        (" tr ; q=0.7 , en ; q=0.2", .turkish), ("tr;q=abc, es;q=0.3", .spanish), ("*", .english),
+    ] as [(String?, Language)])
+    func theHighestWeightedLanguageTheShopSpeaksWins(header: String?, expected: Language) {
+        #expect(Language.preferred(acceptLanguage: header) == expected)
+    }
+
+    @Test func eachLanguageHasItsSearchRulesAndLocale() {
+        #expect(Language.allCases.map(\.searchLocale) == [.english, .turkish, .spanish])
+        #expect(Language.allCases.map(\.localeIdentifier) == ["en_US", "tr_TR", "es_ES"])
+    }
+}
