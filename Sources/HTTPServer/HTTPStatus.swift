@@ -24,6 +24,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible, Expressib
     public static let ok: HTTPStatus = 200
     /// 201
     public static let created: HTTPStatus = 201
+    /// 202
+    public static let accepted: HTTPStatus = 202
     /// 204
     public static let noContent: HTTPStatus = 204
     /// 301

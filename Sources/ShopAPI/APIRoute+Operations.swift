@@ -5,7 +5,7 @@
 extension APIRoute {
     /// One entry per route declaration, in the order the document lists them.
     public static let operations: [APIOperation] = fakeStoreOperations + fakeStoreWriteOperations + userWriteOperations
-        + cartOperations + v1Operations + documentOperations
+        + cartOperations + v1Operations + v1AccountOperations + documentOperations
 
     /// `GET /api/openapi.json`.
     static let documentDeclarations: [Declaration] = [

@@ -170,6 +170,6 @@ extension APIRoute {
     public static var wireTypes: [any JSONSchemaDescribed.Type] {
         [FakeStoreProduct.self, FakeStoreProductInput.self, FakeStoreUser.self, FakeStoreUserInput.self, FakeStoreCart.self,
          FakeStoreCartInput.self, FakeStoreLogin.self, FakeStoreToken.self, APIErrorEnvelope.self]
-            + v1WireTypes + v1CheckoutWireTypes
+            + v1WireTypes + v1CheckoutWireTypes + v1AccountWireTypes
     }
 }

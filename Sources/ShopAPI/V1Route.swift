@@ -43,6 +43,37 @@ public enum V1Route: Hashable, Sendable {
     case orders
     /// `GET /api/v1/orders/{number}?token=`: one order, to its account or the guest token's holder.
     case order(number: String, token: String?)
+    /// `POST /api/v1/account` — body ``V1Registration``: registers an account (201), as the web's form.
+    case register
+    /// `GET /api/v1/account`: the signed-in account's profile.
+    case account
+    /// `POST /api/v1/account/verification`: sends the verification email again (202).
+    case resendVerification
+    /// `POST /api/v1/account/verification/confirm` — body ``V1TokenBody``: uses an emailed verification token.
+    case confirmVerification
+    /// `POST /api/v1/account/password-reset` — body ``V1PasswordResetRequest``: emails a reset link (202, always).
+    case requestPasswordReset
+    /// `POST /api/v1/account/password-reset/confirm` — body ``V1PasswordReset``: sets a new password (204).
+    case confirmPasswordReset
+    /// `POST /api/v1/auth/tokens` — body ``V1SignIn``: signs in → ``V1TokenPair``.
+    case signIn
+    /// `POST /api/v1/auth/refresh` — body ``V1RefreshRequest``: spends a refresh token → a new ``V1TokenPair``.
+    case refreshTokens
+    /// `POST /api/v1/auth/sign-out?everywhere=true`: ends the bearer's session (every session of
+    /// the account with `everywhere`); 204.
+    case signOut(everywhere: Bool)
+    /// `GET /api/v1/campaigns`: the running campaigns, as the campaigns page lists them.
+    case campaigns
+    /// `GET /api/v1/campaigns/{handle}`: one running campaign.
+    case campaign(handle: String)
+    /// `GET /api/v1/addresses`: the signed-in account's address book.
+    case addresses
+    /// `POST /api/v1/addresses` — body ``V1AddressInput`` (201).
+    case addAddress
+    /// `PUT /api/v1/addresses/{id}` — body ``V1AddressInput``.
+    case updateAddress(FakeStoreID)
+    /// `DELETE /api/v1/addresses/{id}` (204).
+    case deleteAddress(FakeStoreID)
 }
 
 /// The query of `GET /api/v1/products`, as sent: the server checks it (a wrong `sort`, `limit`
@@ -163,5 +194,53 @@ extension APIRoute {
                         guard case let .v1(.order(number, token)) = route else { return nil }
                         return RouteParameters(["number": number], query: token.map { [.init("token", $0)] } ?? [])
                     }),
+        Declaration("POST", "/api/v1/account", [.changesState],
+                    make: { _ in .v1(.register) },
+                    match: { $0 == .v1(.register) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/v1/account", [],
+                    make: { _ in .v1(.account) },
+                    match: { $0 == .v1(.account) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/account/verification", [.changesState],
+                    make: { _ in .v1(.resendVerification) },
+                    match: { $0 == .v1(.resendVerification) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/account/verification/confirm", [.changesState],
+                    make: { _ in .v1(.confirmVerification) },
+                    match: { $0 == .v1(.confirmVerification) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/account/password-reset", [.changesState],
+                    make: { _ in .v1(.requestPasswordReset) },
+                    match: { $0 == .v1(.requestPasswordReset) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/account/password-reset/confirm", [.changesState],
+                    make: { _ in .v1(.confirmPasswordReset) },
+                    match: { $0 == .v1(.confirmPasswordReset) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/auth/tokens", [.changesState],
+                    make: { _ in .v1(.signIn) },
+                    match: { $0 == .v1(.signIn) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/auth/refresh", [.changesState],
+                    make: { _ in .v1(.refreshTokens) },
+                    match: { $0 == .v1(.refreshTokens) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/auth/sign-out", [.changesState],
+                    make: { .v1(.signOut(everywhere: $0.queryValue("everywhere") == "true")) },
+                    match: { route in
+                        guard case let .v1(.signOut(everywhere)) = route else { return nil }
+                        return RouteParameters([:], query: everywhere ? [.init("everywhere", "true")] : [])
+                    }),
+        Declaration("GET", "/api/v1/campaigns", [.cacheable],
+                    make: { _ in .v1(.campaigns) },
+                    match: { $0 == .v1(.campaigns) ? RouteParameters() : nil }),
+        Declaration("GET", "/api/v1/campaigns/{handle}", [.cacheable],
+                    make: { .v1(.campaign(handle: $0["handle"])) },
+                    match: { if case let .v1(.campaign(handle)) = $0 { RouteParameters(["handle": handle]) } else { nil } }),
+        Declaration("GET", "/api/v1/addresses", [],
+                    make: { _ in .v1(.addresses) },
+                    match: { $0 == .v1(.addresses) ? RouteParameters() : nil }),
+        Declaration("POST", "/api/v1/addresses", [.changesState],
+                    make: { _ in .v1(.addAddress) },
+                    match: { $0 == .v1(.addAddress) ? RouteParameters() : nil }),
+        Declaration("PUT", "/api/v1/addresses/{id}", [.changesState],
+                    make: { .v1(.updateAddress(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .v1(.updateAddress(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
+        Declaration("DELETE", "/api/v1/addresses/{id}", [.changesState],
+                    make: { .v1(.deleteAddress(FakeStoreID(text: $0["id"]))) },
+                    match: { if case let .v1(.deleteAddress(id)) = $0 { RouteParameters(["id": id.text]) } else { nil } }),
     ]
 }

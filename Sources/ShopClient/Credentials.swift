@@ -1,12 +1,13 @@
 /// What the client sends to prove who the shopper is.
 ///
-/// `POST /api/auth/login` (Fake Store) gives an access token only; the Shoppable API under
-/// `/api/v1` (issue #10, point 2, not built yet) will add a refresh token. Apps keep credentials
-/// in the Keychain and hand them back with ``ShopClient/setCredentials(_:)`` at launch.
+/// `POST /api/auth/login` (Fake Store) gives an access token only; `POST /api/v1/auth/tokens`
+/// (``ShopClient/signIn(email:password:)``) gives a short-lived access token and a refresh token.
+/// Apps keep credentials in the Keychain and hand them back with
+/// ``ShopClient/setCredentials(_:)`` at launch (and after each refresh: the refresh token rotates).
 public struct Credentials: Hashable, Sendable, Codable {
     /// Sent as `Authorization: Bearer <accessToken>`.
     public var accessToken: String
-    /// Exchanged for new credentials when the access token is refused (coming with `/api/v1`).
+    /// Exchanged once for new credentials when the access token is refused (`POST /api/v1/auth/refresh`).
     public var refreshToken: String?
 
     /// Credentials.
@@ -22,9 +23,9 @@ public struct Credentials: Hashable, Sendable, Codable {
 /// The seam for refresh tokens: given the credentials the server just refused (401), returns
 /// new ones, or nil when the shopper must sign in again.
 ///
-/// Today no route issues refresh tokens, so `ShopClient` has none by default and a 401 is thrown
-/// as `.serverError(status: 401, …)`. With `/api/v1` the client gets a refresher that calls
-/// `POST /api/v1/auth/refresh`; an app can pass its own meanwhile.
+/// Without one, `ShopClient` uses ``shopAPI(_:)``: credentials with a refresh token are renewed
+/// through `POST /api/v1/auth/refresh`; credentials without one (Fake Store) are not, and the 401
+/// is thrown as `.serverError(status: 401, …)`.
 public struct TokenRefresher: Sendable {
     /// Exchanges refused credentials for new ones (nil: signed out).
     public var refresh: @Sendable (_ refused: Credentials) async throws -> Credentials?

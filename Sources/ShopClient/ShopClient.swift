@@ -29,6 +29,8 @@ public final class ShopClient: Sendable {
     let refresher: TokenRefresher?
     let timeout: TimeInterval
     private let state: LockedCredentials
+    /// Refreshes one at a time: requests refused together share the first one's refresh.
+    private let refreshGate = RefreshGate()
 
     /// A client.
     /// - Parameters:
@@ -37,7 +39,8 @@ public final class ShopClient: Sendable {
     ///     or fake one.
     ///   - retry: back-off for idempotent requests (``RetryPolicy/standard``: 3 attempts).
     ///   - credentials: credentials saved from an earlier session, if any.
-    ///   - refresher: exchanges refused credentials for new ones on a 401 (none until `/api/v1`).
+    ///   - refresher: exchanges refused credentials for new ones on a 401; nil: credentials with a
+    ///     refresh token are renewed through `POST /api/v1/auth/refresh` (``TokenRefresher``).
     ///   - images: the image cache; default: memory only (32 MB) over the same transport.
     ///   - timeout: seconds a request may take.
     public init(environment: Environment = .development, transport: HTTPTransport = .urlSession(),
@@ -133,9 +136,10 @@ public final class ShopClient: Sendable {
             do {
                 let (data, response) = try await transport.send(request)
                 if (200..<300).contains(response.statusCode) { return (data, response) }
-                if response.statusCode == 401, let sent, let refresher, !refreshed {
+                if response.statusCode == 401, let sent, !refreshed, refresher != nil || sent.refreshToken != nil,
+                   Self.refusesToken(data) {
                     refreshed = true
-                    try await refresh(sent, with: refresher)
+                    try await refresh(sent)
                     if credentials != nil { continue }
                 }
                 error = Self.serverError(data, response)
@@ -152,14 +156,32 @@ public final class ShopClient: Sendable {
         }
     }
 
-    /// Asks `refresher` for credentials replacing `refused`; stores them (nil: signed out).
-    private func refresh(_ refused: Credentials, with refresher: TokenRefresher) async throws(NetworkError) {
-        let renewed: Credentials?
-        do { renewed = try await refresher.refresh(refused) } catch { throw NetworkError(error) }
-        state.withLock { current in
-            // Another request may have refreshed meanwhile: keep its newer credentials.
-            if current == refused || current == nil { current = renewed }
+    /// Replaces `refused` with new credentials from the refresher (or `POST /api/v1/auth/refresh`);
+    /// nil from it signs out. Refreshes run one at a time, and one finding the credentials already
+    /// replaced (a request refused together with it refreshed first) does nothing: a refresh token
+    /// is spent once, and spending it twice would end the session.
+    private func refresh(_ refused: Credentials) async throws(NetworkError) {
+        do {
+            try await refreshGate.run { [self] in
+                guard credentials == refused else { return }
+                let renewed = try await (refresher ?? TokenRefresher.shopAPI(self)).refresh(refused)
+                state.withLock { current in
+                    if current == refused { current = renewed }
+                }
+            }
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw NetworkError(error)
         }
+    }
+
+    /// `true` when a 401 is about the bearer token — not wrong credentials sent in the body of a
+    /// sign-in (`invalid_credentials`) or a refresh (`invalid_refresh_token`, `refresh_token_reused`),
+    /// which a refresh cannot mend.
+    static func refusesToken(_ data: Data) -> Bool {
+        guard let envelope = try? JSONDecoder().decode(APIErrorEnvelope.self, from: data) else { return true }
+        return !["invalid_credentials", "invalid_refresh_token", "refresh_token_reused"].contains(envelope.error.code)
     }
 
     /// The error for a non-2xx answer: the API's envelope when the body is one.
@@ -186,6 +208,21 @@ public final class ShopClient: Sendable {
         } catch {
             throw .decodingError(String(describing: error))
         }
+    }
+}
+
+/// Runs refreshes one after another, in the order they were asked for.
+private actor RefreshGate {
+    private var last: Task<Void, any Error>?
+
+    func run(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        let previous = last
+        let task = Task {
+            _ = try? await previous?.value
+            try await body()
+        }
+        last = task
+        try await task.value
     }
 }
 

@@ -132,17 +132,31 @@ public struct SessionService: Sendable {
     /// - Throws: a store error.
     public func resume(token: String?) throws -> SessionResumption {
         guard let token, Self.isWellFormed(token: token) else { return .none }
-        guard var found = try sessions.find(sessionID(forToken: token)) else { return .ended(cookie: nil) }
+        guard let found = try sessions.find(sessionID(forToken: token)) else { return .ended(cookie: nil) }
         let now = self.now()
         guard found.expiresAt > now else {
             try sessions.delete(found.id)
             return .ended(cookie: .delete)
         }
-        guard now.timeIntervalSince(found.lastSeenAt) > Self.expiryRefreshInterval else { return .active(found, cookie: nil) }
+        let (slid, moved) = try slide(found)
+        return .active(slid, cookie: moved && slid.isPersistent ? .set(value: token, maxAge: Int(Self.persistentLifetime)) : nil)
+    }
+
+    /// Records use of a live session found by other means than its cookie (the API's access and
+    /// refresh tokens): its expiry slides forward as ``resume(token:)`` slides it.
+    /// - Returns: the session as it now is.
+    /// - Throws: a store error.
+    public func resume(_ session: Session) throws -> Session { try slide(session).session }
+
+    /// Slides a live session's expiry, written at most once an hour; `moved` tells whether it did.
+    private func slide(_ session: Session) throws -> (session: Session, moved: Bool) {
+        var found = session
+        let now = self.now()
+        guard now.timeIntervalSince(found.lastSeenAt) > Self.expiryRefreshInterval else { return (found, false) }
         found.lastSeenAt = now
         found.expiresAt = now.addingTimeInterval(Self.lifetime(persistent: found.isPersistent))
         try sessions.touch(found.id, found.lastSeenAt, found.expiresAt)
-        return .active(found, cookie: found.isPersistent ? .set(value: token, maxAge: Int(Self.persistentLifetime)) : nil)
+        return (found, true)
     }
 
     /// A new session with fresh random secrets (or the given token), as the store keeps it

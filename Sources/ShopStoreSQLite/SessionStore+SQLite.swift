@@ -39,17 +39,7 @@ extension SessionStore {
                 }
             },
             find: { id in
-                try database.withConnection { connection in
-                    try connection.prepare("""
-                        SELECT user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent
-                        FROM sessions WHERE id = ?
-                        """).first([.text(id.rawValue)]).map { row in
-                        Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfTokenHash: try row.string(1),
-                                createdAt: StoredTime.date(unixSeconds: try row.int64(2)),
-                                lastSeenAt: StoredTime.date(unixSeconds: try row.int64(3)),
-                                expiresAt: StoredTime.date(unixSeconds: try row.int64(4)), isPersistent: try row.bool(5))
-                    }
-                }
+                try database.withConnection { connection in try sqliteFind(id, connection) }
             },
             touch: { id, lastSeenAt, expiresAt in
                 try database.withConnection { connection in
@@ -267,6 +257,19 @@ extension SessionStore {
     }
 
     /// Inserts a session. - Throws: `sessionAlreadyExists`, `AccountStoreError.userNotFound`.
+    /// The session with this id, read on `connection` (also inside another store's transaction).
+    static func sqliteFind(_ id: Session.ID, _ connection: Connection) throws -> Session? {
+        try connection.prepare("""
+            SELECT user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent
+            FROM sessions WHERE id = ?
+            """).first([.text(id.rawValue)]).map { row in
+            Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfTokenHash: try row.string(1),
+                    createdAt: StoredTime.date(unixSeconds: try row.int64(2)),
+                    lastSeenAt: StoredTime.date(unixSeconds: try row.int64(3)),
+                    expiresAt: StoredTime.date(unixSeconds: try row.int64(4)), isPersistent: try row.bool(5))
+        }
+    }
+
     private static func insert(_ session: Session, _ connection: Connection) throws {
         if let userID = session.userID {
             guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {

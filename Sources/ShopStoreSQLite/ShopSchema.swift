@@ -581,5 +581,20 @@ public enum ShopSchema {
             ) WITHOUT ROWID;
             CREATE INDEX api_cart_lines_product ON api_cart_lines (product_id);
             """),
+        Migration(version: 15, sql: """
+            -- Issue #10: the JSON API's access and refresh tokens (POST /api/v1/auth/tokens), only
+            -- as their SHA-256, each pair tied to the signed-in session it acts for: ending the
+            -- session (sign-out, everywhere, a password change, expiry) ends its tokens. A refresh
+            -- token is spent once (spent_at); a spent one presented again ends the session.
+            CREATE TABLE api_tokens (
+                refresh_token_hash TEXT PRIMARY KEY,
+                access_token_hash TEXT NOT NULL UNIQUE,
+                session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                access_expires_at INTEGER NOT NULL,           -- Unix seconds
+                created_at INTEGER NOT NULL,
+                spent_at INTEGER                              -- NULL while the refresh token is live
+            ) WITHOUT ROWID;
+            CREATE INDEX api_tokens_session ON api_tokens (session_id);
+            """),
     ]
 }

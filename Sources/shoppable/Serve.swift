@@ -53,6 +53,7 @@ enum Serve {
         environment.orders = orders
         environment.addresses = AddressStore.sqlite(database)
         environment.savedCarts = SavedCartStore.sqlite(database)
+        environment.apiTokens = APITokenStore.sqlite(database)
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.reservationLifetime = shopConfig.reservationDuration

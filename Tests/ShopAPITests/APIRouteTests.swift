@@ -55,6 +55,22 @@ struct APIRouteTests {
         .v1(.orders),
         .v1(.order(number: "1042-KX7M", token: nil)),
         .v1(.order(number: "1042-KX7M", token: "s3cr3t")),
+        .v1(.register),
+        .v1(.account),
+        .v1(.resendVerification),
+        .v1(.confirmVerification),
+        .v1(.requestPasswordReset),
+        .v1(.confirmPasswordReset),
+        .v1(.signIn),
+        .v1(.refreshTokens),
+        .v1(.signOut(everywhere: false)),
+        .v1(.signOut(everywhere: true)),
+        .v1(.campaigns),
+        .v1(.campaign(handle: "spring-sale")),
+        .v1(.addresses),
+        .v1(.addAddress),
+        .v1(.updateAddress(FakeStoreID(7))),
+        .v1(.deleteAddress(FakeStoreID(7))),
     ]
 
     @Test(arguments: samples)

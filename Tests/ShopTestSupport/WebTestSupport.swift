@@ -42,6 +42,7 @@ public final class TestShop: @unchecked Sendable {
         try self.init(drafts, catalog: .sqlite(database), sessions: .sqlite(database), accounts: .sqlite(database),
                       campaigns: .sqlite(database), orders: .sqlite(database), addresses: .sqlite(database))
         environment.savedCarts = .sqlite(database)
+        environment.apiTokens = .sqlite(database)
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

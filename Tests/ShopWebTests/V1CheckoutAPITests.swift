@@ -167,3 +167,41 @@ struct V1CheckoutAPITests {
         #expect(try decoded(V1Orders.self, try shop.api(.get, "/api/v1/orders", token: bea.token)).orders.isEmpty)
     }
 }
+
+extension V1CheckoutAPITests {
+    @Test func aHoldTheMerchantTrimmedIsReportedAsHoldTrimmed() throws {
+        let shop = try shop()
+        let first = try guestToken(shop), second = try guestToken(shop)
+        try fillCheckout(shop, first, product: "brass-lamp", quantity: 2)
+        try fillCheckout(shop, second, product: "brass-lamp", quantity: 3)
+        #expect(try shop.api(.post, "/api/v1/checkout/review", token: first).status == 200)
+        #expect(try shop.api(.post, "/api/v1/checkout/review", token: second).status == 200)
+        _ = try #require(shop.orders).setStock("BRASS-LAMP", 3, shop.clock.now)  // the later holder keeps only 1
+
+        let trimmed = try shop.api(.post, "/api/v1/checkout/review", token: second)
+        #expect(trimmed.status == 409)
+        let detail = try decoded(V1CheckoutError.self, trimmed)
+        #expect(detail.error.code == "hold_trimmed")
+        #expect(detail.available?.map { [$0.requested, $0.available] } == [[3, 1]])
+        #expect(try placeOrder(shop, first, key: "first-1").status == 201, "the earlier holder keeps all of theirs")
+    }
+
+    @Test func aSavedAddressIdUsesThatAddressAndAnotherShoppersIs404() throws {
+        let shop = try shop()
+        let ana = try shop.apiAccount("ana@example.com")
+        let bea = try shop.apiAccount("bea@example.com", name: "Bea Ruiz")
+        let saved = try shop.api(.post, "/api/v1/addresses", token: ana.token, json: #"{"address": \#(address), "isDefault": true}"#)
+        #expect(saved.status == 201)
+        let id = try decoded(V1SavedAddress.self, saved).id
+
+        #expect(try shop.api(.post, "/api/v1/cart/lines", token: ana.token, json: #"{"product": "night-light"}"#).status == 200)
+        let chosen = try shop.api(.put, "/api/v1/checkout/address", token: ana.token, json: #"{"savedAddressId": \#(id)}"#)
+        #expect(chosen.status == 200)
+        let checkout = try decoded(V1Checkout.self, chosen)
+        #expect(checkout.savedAddressId == id && checkout.address?.city == "Springfield" && checkout.address?.line1 == "1 Main St")
+
+        let stolen = try shop.api(.put, "/api/v1/checkout/address", token: bea.token, json: #"{"savedAddressId": \#(id)}"#)
+        #expect(stolen.status == 404)
+        #expect(try decoded(APIErrorEnvelope.self, stolen).error.code == "address_not_found")
+    }
+}

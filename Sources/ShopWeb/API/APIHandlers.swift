@@ -48,7 +48,7 @@ enum APIApp {
             ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
                 + (request.headers["Accept-Language"] ?? "")
             : nil
-        let version = try cacheKey.map { _ in try context.environment.catalog.version() }
+        let version = try cacheKey.map { _ in try cacheVersion(path: request.rawPath, &context) }
         if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
             return cached
         }
@@ -78,6 +78,15 @@ enum APIApp {
         return response
     }
 
+    /// The version a cached answer of the path is valid for: the catalog's; for the campaign
+    /// reads (`/api/v1/campaigns…`) also the campaign schedule's, as the pages' cache (a campaign
+    /// starting or ending changes them). Decided by path: the lookup comes before routing.
+    private static func cacheVersion(path: String, _ context: inout RequestContext) throws -> Int64 {
+        let catalog = try context.environment.catalog.version()
+        guard path.hasPrefix("/api/v1/campaigns") else { return catalog }
+        return try context.campaignSchedule().cacheVersion(catalog: catalog)
+    }
+
     /// The methods a path answers, in declaration order (for `Allow` and preflights). A fixed path
     /// (`/api/products/categories`) answers only its own methods, even where a parameter route
     /// (`PUT /api/products/{id}`) would also match it.
@@ -101,16 +110,41 @@ enum APIApp {
     }
 
     /// The live session the request's `Authorization: Bearer <token>` names — a signed-in
-    /// account's (`POST /api/auth/login`) or a guest's (`POST /api/v1/sessions/guest`) — or nil
-    /// when there is no such header.
+    /// account's (`POST /api/auth/login`, or an access token of `POST /api/v1/auth/tokens`) or a
+    /// guest's (`POST /api/v1/sessions/guest`) — or nil when there is no such header.
     /// - Throws: `APIError` 401 `unauthorized` when the header is malformed or names no live session.
     static func bearerSession(_ context: RequestContext) throws -> (session: Session, token: String)? {
         guard let header = context.request.headers["Authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.unauthorized }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let session = try context.sessionService.resume(token: token).session else { throw APIError.unauthorized }
+        // A session's own token (Fake Store sign-in, guest tokens) or an access token of
+        // `POST /api/v1/auth/tokens`: the two shapes never overlap.
+        let session = SessionService.isWellFormed(token: token)
+            ? try context.sessionService.resume(token: token).session
+            : try context.environment.apiTokenService?.session(accessToken: token)
+        guard let session else { throw APIError.unauthorized }
         return (session, token)
+    }
+
+    /// A sign-in attempt of the API (`POST /api/auth/login`, `POST /api/v1/auth/tokens`):
+    /// `AccountService.signIn`, throttled exactly as the web's form.
+    /// - Parameters:
+    ///   - emailText: the email or username as sent.
+    ///   - refusal: the message for wrong credentials, in the route's terms.
+    /// - Returns: the account.
+    /// - Throws: `APIError` 429 `too_many_attempts` or 401 `invalid_credentials`.
+    static func signIn(_ emailText: String, password: String, refusal: L10nKey, _ context: RequestContext) throws -> User {
+        let environment = context.environment
+        switch try environment.accountService.signIn(emailText: emailText, password: password,
+                                                     client: context.clientAddress, throttles: environment.throttles) {
+        case let .throttled(seconds):
+            throw APIError.tooManyAttempts(Throttled(retryAfterSeconds: seconds, l10n: context.l10n))
+        case .refused:
+            throw APIError(status: .unauthorized, code: "invalid_credentials", refusal)
+        case let .accepted(user):
+            return user
+        }
     }
 
     /// The path's segments, split *before* percent-decoding: an encoded `/` (`%2F`) stays inside
@@ -209,6 +243,13 @@ struct APIError: Error, HTTPResponseError {
     static var unauthorized: APIError {
         var error = APIError(status: .unauthorized, code: "unauthorized", .apiUnauthorized)
         error.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
+        return error
+    }
+
+    /// 429 `too_many_attempts` with `Retry-After`: a throttle refused the attempt.
+    static func tooManyAttempts(_ throttled: Throttled) -> APIError {
+        var error = APIError(status: .tooManyRequests, code: "too_many_attempts", message: throttled.message)
+        error.headers.replaceOrAdd(name: "Retry-After", value: String(throttled.retryAfterSeconds))
         return error
     }
 

@@ -92,20 +92,7 @@ enum FakeStoreHandlers {
     /// throttled like the sign-in form.
     static func login(_ context: inout RequestContext) throws -> Response {
         let body = try APIApp.body(FakeStoreLogin.self, of: context.request)
-        let environment = context.environment
-        let user: User
-        switch try environment.accountService.signIn(emailText: body.username, password: body.password,
-                                                     client: context.clientAddress, throttles: environment.throttles) {
-        case let .throttled(seconds):
-            var error = APIError(status: .tooManyRequests, code: "too_many_attempts",
-                                 message: Throttled(retryAfterSeconds: seconds, l10n: context.l10n).message)
-            error.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
-            throw error
-        case .refused:
-            throw APIError(status: .unauthorized, code: "invalid_credentials", .apiSignInWrong)
-        case let .accepted(accepted):
-            user = accepted
-        }
+        let user = try APIApp.signIn(body.username, password: body.password, refusal: .apiSignInWrong, context)
         // Signing in with a guest token (`POST /api/v1/sessions/guest`) merges the guest's cart and
         // favorites into the account's, exactly as the sign-in form does with the guest cookie.
         let guest = (try? APIApp.bearerSession(context))?.session
@@ -215,9 +202,7 @@ extension FakeStoreHandlers {
         }
         let environment = context.environment
         if let throttled = try context.countAttempt(environment.throttles.registration(client: context.clientAddress), at: context.now) {
-            var error = APIError(status: .tooManyRequests, code: "too_many_attempts", message: throttled.message)
-            error.headers.replaceOrAdd(name: "Retry-After", value: String(throttled.retryAfterSeconds))
-            throw error
+            throw APIError.tooManyAttempts(throttled)
         }
         let created = try accountWrite(context) {
             try environment.accountService.register(fields(body)) { email, name, token in
@@ -263,7 +248,7 @@ extension FakeStoreHandlers {
     }
 
     /// Runs an account write, its refusals as the error envelope.
-    private static func accountWrite(_ context: RequestContext, _ write: () throws -> User) throws -> User {
+    static func accountWrite(_ context: RequestContext, _ write: () throws -> User) throws -> User {
         do {
             return try write()
         } catch AccountServiceError.accountNotFound {

@@ -58,16 +58,10 @@ extension V1Handlers {
                     problems.append(V1FieldProblem(field: "email", code: "invalid_email", message: l10n.message(for: error)))
                 }
             }
-            var typed: [AddressField: String] = [:]
-            for field in AddressField.allCases { typed[field] = body.address?[keyPath: addressKeyPath(field)] ?? "" }
             var address: Address?
-            do { address = try AddressRules.validate(typed, isDefault: false) } catch {
-                for field in AddressField.allCases {
-                    for problem in error.byField[field] ?? [] {
-                        problems.append(V1FieldProblem(field: "address." + wireName(field), code: code(for: problem),
-                                                       message: AddressFormValues.message(for: problem, l10n: l10n)))
-                    }
-                }
+            switch validateAddress(body.address, isDefault: false, context) {
+            case let .success(valid): address = valid
+            case let .failure(refused): problems += refused.problems
             }
             if let first = problems.first {
                 throw APIError(status: .badRequest, checkout: V1CheckoutError(
@@ -302,6 +296,31 @@ extension V1Handlers {
         V1Address(firstName: address.firstName, lastName: address.lastName, phone: address.phone, email: address.email,
                   line1: address.line1, line2: address.line2, city: address.city, postalCode: address.postalCode,
                   region: address.region, country: address.countryCode)
+    }
+
+    /// Every problem of an address a client sent (``validateAddress(_:isDefault:id:_:)``).
+    struct AddressRefusal: Error {
+        var problems: [V1FieldProblem]
+    }
+
+    /// An address sent by a client checked by `AddressRules` (the address form's rules), or every
+    /// problem as the API names it (`address.postalCode`, code, the form's message).
+    static func validateAddress(_ sent: V1Address?, isDefault: Bool, id: Address.ID? = nil,
+                                _ context: RequestContext) -> Result<Address, AddressRefusal> {
+        var typed: [AddressField: String] = [:]
+        for field in AddressField.allCases { typed[field] = sent?[keyPath: addressKeyPath(field)] ?? "" }
+        do {
+            return .success(try AddressRules.validate(typed, isDefault: isDefault, id: id))
+        } catch {
+            var problems: [V1FieldProblem] = []
+            for field in AddressField.allCases {
+                for problem in error.byField[field] ?? [] {
+                    problems.append(V1FieldProblem(field: "address." + wireName(field), code: code(for: problem),
+                                                   message: AddressFormValues.message(for: problem, l10n: context.l10n)))
+                }
+            }
+            return .failure(AddressRefusal(problems: problems))
+        }
     }
 
     /// The body member of an address field.

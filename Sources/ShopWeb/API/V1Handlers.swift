@@ -31,6 +31,21 @@ enum V1Handlers {
         case .placeOrder: return try placeOrder(&context)
         case .orders: return try orders(&context)
         case let .order(number, token): return try order(number, token: token, &context)
+        case .register: return try register(context)
+        case .account: return try account(context)
+        case .resendVerification: return try resendVerification(context)
+        case .confirmVerification: return try confirmVerification(context)
+        case .requestPasswordReset: return try requestPasswordReset(context)
+        case .confirmPasswordReset: return try confirmPasswordReset(context)
+        case .signIn: return try signIn(context)
+        case .refreshTokens: return try refreshTokens(context)
+        case let .signOut(everywhere): return try signOut(everywhere: everywhere, context)
+        case .campaigns: return try campaigns(&context)
+        case let .campaign(handle): return try campaign(handle, &context)
+        case .addresses: return try addresses(context)
+        case .addAddress: return try saveAddress(nil, context)
+        case let .updateAddress(id): return try saveAddress(id, context)
+        case let .deleteAddress(id): return try deleteAddress(id, context)
         }
     }
 
@@ -67,9 +82,7 @@ enum V1Handlers {
         // Each guest session is a stored row: at most so many per client address and hour.
         if let throttled = try context.countAttempt(context.environment.throttles.guestSession(client: context.clientAddress),
                                                     at: context.now) {
-            var error = APIError(status: .tooManyRequests, code: "too_many_attempts", message: throttled.message)
-            error.headers.replaceOrAdd(name: "Retry-After", value: String(throttled.retryAfterSeconds))
-            throw error
+            throw APIError.tooManyAttempts(throttled)
         }
         let issued = try context.sessionService.startGuestSession(csrfToken: context.environment.crypto.randomToken(),
                                                                  csrfCookie: nil)

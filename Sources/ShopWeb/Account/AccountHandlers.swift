@@ -201,15 +201,21 @@ extension ShopApp {
             return throttled.applied(to: try forgotPasswordPage(&context, AccountForm(values: ["email": typed], alert: throttled.message),
                                                                 status: .tooManyRequests))
         }
-        let l10n = context.l10n, now = context.now
+        let composing = context
         try environment.accountService.requestPasswordReset(email: email) { user, token in
-            let shop = l10n(.shopName)
-            let link = environment.publicURL + SiteRoute.account(.resetPassword(token: token)).path
-            return OutboxDraft(toAddress: user.email, toName: user.name, subject: l10n(.resetEmailSubject, ["shop": shop]),
-                               textBody: l10n(.resetEmailBody, ["name": user.firstName, "shop": shop, "link": link]),
-                               createdAt: now)
+            passwordResetEmail(to: user, token: token, composing)
         }
         return try forgotPasswordPage(&context, sentTo: email)
+    }
+
+    /// The password-reset email (the form's and the API's): a link to the reset page with `token`.
+    static func passwordResetEmail(to user: User, token: String, _ context: RequestContext) -> OutboxDraft {
+        let l10n = context.l10n
+        let shop = l10n(.shopName)
+        let link = context.environment.publicURL + SiteRoute.account(.resetPassword(token: token)).path
+        return OutboxDraft(toAddress: user.email, toName: user.name, subject: l10n(.resetEmailSubject, ["shop": shop]),
+                           textBody: l10n(.resetEmailBody, ["name": user.firstName, "shop": shop, "link": link]),
+                           createdAt: context.now)
     }
 
     static func resetPasswordPage(_ context: inout RequestContext, token: String) throws -> Response {

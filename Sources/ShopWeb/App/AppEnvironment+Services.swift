@@ -11,6 +11,13 @@ extension AppEnvironment {
 }
 
 extension AppEnvironment {
+    /// The API's access and refresh tokens as a use case, when the environment has their store.
+    var apiTokenService: APITokenService? {
+        apiTokens.map { APITokenService(tokens: $0, sessions: sessionService, accessTokenLifetime: accessTokenLifetime) }
+    }
+}
+
+extension AppEnvironment {
     /// Product writes (the API's, operators only), over this environment's catalog, currency and clock.
     var catalogAdmin: CatalogAdminService { CatalogAdminService(catalog: catalog, currency: currency, now: now) }
 }

@@ -21,6 +21,12 @@ public struct AppEnvironment: Sendable {
     public var addresses: AddressStore?
     /// The API's Fake Store carts (saved carts); the cart routes answer 404 without it.
     public var savedCarts: SavedCartStore?
+    /// The JSON API's access and refresh tokens (`/api/v1/auth/…`); those routes answer 404
+    /// without it.
+    public var apiTokens: APITokenStore?
+    /// How long an API access token works, in seconds (default 15 minutes; the refresh token
+    /// lasts as long as its session).
+    public var accessTokenLifetime: TimeInterval = APITokenService.defaultAccessTokenLifetime
     /// How orders can be shipped (the shop configuration file).
     public var shippingMethods: [ShippingMethod] = []
     /// What the order page tells the shopper about paying (bank transfer details).

@@ -66,8 +66,8 @@ extension L10nKey {
         case .apiWrongType: "«{field}» tiene un tipo incorrecto."
         case .apiMalformedID: "«{id}» no es un identificador válido: los identificadores son números enteros positivos."
         case .apiMalformedDate: "«{text}» no es una fecha ISO 8601 (2020-03-02 o 2020-03-02T10:00:00Z)."
-        case .apiUnauthorized: "Inicia sesión (POST /api/auth/login) y envía el token como «Authorization: Bearer <token>»."
-        case .apiTokenRequired: "Envía un token como «Authorization: Bearer <token>»: un token de invitado de POST /api/v1/sessions/guest o un token de sesión de POST /api/auth/login."
+        case .apiUnauthorized: "Inicia sesión (POST /api/v1/auth/tokens, o POST /api/auth/login) y envía el token como «Authorization: Bearer <token>»."
+        case .apiTokenRequired: "Envía un token como «Authorization: Bearer <token>»: un token de invitado de POST /api/v1/sessions/guest o un token de acceso de POST /api/v1/auth/tokens (o POST /api/auth/login)."
         case .apiForbidden: "Esto necesita una cuenta de operador."
         case .apiInternal: "Algo salió mal por nuestra parte."
         case .apiBusy: "La tienda está ocupada; vuelve a intentarlo en unos segundos."
@@ -92,6 +92,14 @@ extension L10nKey {
         case .apiInvalidLimit: "«limit» es un número entero de 1 a {maximum}."
         case .apiInvalidCursor: "Este cursor no lo dio esta API; vuelve a empezar sin él."
         case .apiLastOperator: "Es la única cuenta de operador de la tienda; crea otro operador antes de eliminarla."
+        case .apiNoTokens: "Esta tienda no emite tokens de API."
+        case .apiNoCampaign: "No hay ninguna campaña “{campaign}” en curso."
+        case .apiNoAddressBook: "Esta tienda no guarda libretas de direcciones."
+        case .apiEmailVerifiedAlready: "El correo ya está verificado."
+        case .apiResetRequested: "Si {email} tiene una cuenta, le llegará un enlace para elegir una contraseña nueva."
+        case .apiLinkNotValid: "Este enlace ya no es válido (usado, caducado o mal escrito). Pide uno nuevo."
+        case .apiRefreshTokenNotValid: "Este token de renovación no es válido (desconocido, o su sesión terminó). Vuelve a iniciar sesión."
+        case .apiRefreshTokenReused: "Este token de renovación ya se había usado, así que su sesión se ha cerrado por seguridad. Vuelve a iniciar sesión."
         default: nil
         }
     }

@@ -66,8 +66,8 @@ extension L10nKey {
         case .apiWrongType: "“{field}” alanının türü yanlış."
         case .apiMalformedID: "“{id}” geçerli bir kimlik değil: kimlikler pozitif tam sayılardır."
         case .apiMalformedDate: "“{text}” bir ISO 8601 tarihi değil (2020-03-02 veya 2020-03-02T10:00:00Z)."
-        case .apiUnauthorized: "Giriş yapın (POST /api/auth/login) ve jetonu “Authorization: Bearer <jeton>” olarak gönderin."
-        case .apiTokenRequired: "Bir jetonu “Authorization: Bearer <jeton>” olarak gönderin: POST /api/v1/sessions/guest ile alınan bir misafir jetonu ya da POST /api/auth/login ile alınan bir giriş jetonu."
+        case .apiUnauthorized: "Giriş yapın (POST /api/v1/auth/tokens ya da POST /api/auth/login) ve jetonu “Authorization: Bearer <jeton>” olarak gönderin."
+        case .apiTokenRequired: "Bir jetonu “Authorization: Bearer <jeton>” olarak gönderin: POST /api/v1/sessions/guest ile alınan bir misafir jetonu ya da POST /api/v1/auth/tokens (veya POST /api/auth/login) ile alınan bir giriş jetonu."
         case .apiForbidden: "Bunun için bir yönetici hesabı gerekir."
         case .apiInternal: "Bizim tarafımızda bir sorun oluştu."
         case .apiBusy: "Mağaza şu anda yoğun; birkaç saniye sonra yeniden deneyin."
@@ -92,6 +92,14 @@ extension L10nKey {
         case .apiInvalidLimit: "“limit” 1 ile {maximum} arasında bir tam sayıdır."
         case .apiInvalidCursor: "Bu imleci bu API vermedi; imleç olmadan yeniden başlayın."
         case .apiLastOperator: "Bu, mağazanın tek yönetici hesabı; silmeden önce başka bir yönetici hesabı oluşturun."
+        case .apiNoTokens: "Bu mağaza API jetonu vermiyor."
+        case .apiNoCampaign: "“{campaign}” adlı bir kampanya şu anda sürmüyor."
+        case .apiNoAddressBook: "Bu mağaza adres defteri tutmuyor."
+        case .apiEmailVerifiedAlready: "E-posta adresi zaten doğrulanmış."
+        case .apiResetRequested: "{email} adresine ait bir hesap varsa, yeni şifre seçme bağlantısı yolda."
+        case .apiLinkNotValid: "Bu bağlantı artık geçerli değil (kullanılmış, süresi dolmuş ya da hatalı). Yenisini isteyin."
+        case .apiRefreshTokenNotValid: "Bu yenileme jetonu geçerli değil (bilinmiyor ya da oturumu sona ermiş). Yeniden giriş yapın."
+        case .apiRefreshTokenReused: "Bu yenileme jetonu daha önce kullanılmış; güvenliğiniz için oturumu sonlandırıldı. Yeniden giriş yapın."
         default: nil
         }
     }

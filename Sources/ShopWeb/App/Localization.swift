@@ -65,6 +65,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case apiNoAPICarts, apiOrderListNeedsAccount, apiIdempotencyKeyMissing, apiIdempotencyKeyInvalid
     case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
     case apiInvalidCursor, apiLastOperator
+    case apiNoTokens, apiNoCampaign, apiNoAddressBook, apiEmailVerifiedAlready, apiResetRequested, apiLinkNotValid, apiRefreshTokenNotValid, apiRefreshTokenReused
 
     /// The English text (the source table).
     var english: String {
@@ -379,8 +380,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .apiWrongType: "“{field}” has the wrong type."
         case .apiMalformedID: "“{id}” is not a {what} id."
         case .apiMalformedDate: "“{text}” is not an ISO 8601 date (2020-03-02 or 2020-03-02T10:00:00Z)."
-        case .apiUnauthorized: "Sign in (POST /api/auth/login) and send the token as “Authorization: Bearer <token>”."
-        case .apiTokenRequired: "Send a token as “Authorization: Bearer <token>”: a guest token from POST /api/v1/sessions/guest, or a sign-in token from POST /api/auth/login."
+        case .apiUnauthorized: "Sign in (POST /api/v1/auth/tokens, or POST /api/auth/login) and send the token as “Authorization: Bearer <token>”."
+        case .apiTokenRequired: "Send a token as “Authorization: Bearer <token>”: a guest token from POST /api/v1/sessions/guest, or an access token from POST /api/v1/auth/tokens (or POST /api/auth/login)."
         case .apiForbidden: "This needs an operator account."
         case .apiInternal: "Something went wrong on our side."
         case .apiBusy: "The shop is busy; try again in a few seconds."
@@ -405,6 +406,14 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .apiInvalidLimit: "“limit” is a whole number from 1 to {maximum}."
         case .apiInvalidCursor: "The cursor is not one this API gave; start again without it."
         case .apiLastOperator: "This is the shop's only operator account; make another operator before deleting it."
+        case .apiNoTokens: "This shop issues no API tokens."
+        case .apiNoCampaign: "No campaign “{campaign}” is running."
+        case .apiNoAddressBook: "This shop keeps no address book."
+        case .apiEmailVerifiedAlready: "The email is verified already."
+        case .apiResetRequested: "If {email} has an account, a link to choose a new password is on its way."
+        case .apiLinkNotValid: "This link is not valid any more (used, expired or mistyped). Ask for a new one."
+        case .apiRefreshTokenNotValid: "This refresh token is not valid (unknown, or its session ended). Sign in again."
+        case .apiRefreshTokenReused: "This refresh token was used before, so its session has been ended for safety. Sign in again."
         }
     }
 }

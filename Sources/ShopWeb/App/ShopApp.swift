@@ -175,7 +175,7 @@ public enum ShopApp {
         // Pages show catalog and campaigns (home banners, campaign pages): both versions, and the
         // campaign schedule's epoch (a campaign starting or ending changes what is shown).
         let schedule = try context.campaignSchedule()
-        let version = try context.environment.catalog.version() &* 1_000_003 &+ schedule.version &* 7_919 &+ schedule.epoch
+        let version = schedule.cacheVersion(catalog: try context.environment.catalog.version())
         // Keyed by the route's canonical URL: unknown query parameters cannot multiply entries.
         let key = context.l10n.locale.identifier + " " + context.canonicalPath + keySuffix
         // A visitor with no session and no pending message sees exactly what every such visitor

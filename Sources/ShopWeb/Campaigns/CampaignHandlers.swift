@@ -20,23 +20,30 @@ extension ShopApp {
     static func campaignPage(_ context: inout RequestContext, id: Campaign.ID) throws -> Response {
         try cachedPage(&context) { context in
             guard let campaign = try context.campaignSchedule().active.first(where: { $0.id == id }) else { return nil }
-            let catalog = context.environment.catalog
-            var query = ProductQuery(sort: .rating, limit: 48)
-            switch campaign.target {
-            case .wholeCart: break
-            case let .category(handle):
-                guard let category = try catalog.categoryByHandle(handle) else { break }
-                query.categoryID = category.id
-            case let .products(handles):
-                var ids: [Product.ID] = []
-                for handle in handles { if let product = try catalog.productByHandle(handle) { ids.append(product.id) } }
-                query.productIDs = ids
-            }
-            let products = try catalog.products(query).products
+            let products = try campaignProducts(campaign, context.environment.catalog)
             let model = context.models.campaignDetail(campaign, products: products, timeZone: context.environment.timeZone)
             return PageContent(title: campaign.title, tab: .campaigns,
                                node: Views.campaign(model, l10n: context.l10n, returnTo: context.canonicalPath))
         }
+    }
+}
+
+extension ShopApp {
+    /// The products a campaign's page shows (the page's and the API's): those it applies to, best
+    /// rated first, at most 48 (the whole catalog for a whole-cart campaign).
+    static func campaignProducts(_ campaign: Campaign, _ catalog: CatalogStore) throws -> [Product] {
+        var query = ProductQuery(sort: .rating, limit: 48)
+        switch campaign.target {
+        case .wholeCart: break
+        case let .category(handle):
+            guard let category = try catalog.categoryByHandle(handle) else { break }
+            query.categoryID = category.id
+        case let .products(handles):
+            var ids: [Product.ID] = []
+            for handle in handles { if let product = try catalog.productByHandle(handle) { ids.append(product.id) } }
+            query.productIDs = ids
+        }
+        return try catalog.products(query).products
     }
 }
 

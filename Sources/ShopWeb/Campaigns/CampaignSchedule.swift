@@ -14,6 +14,12 @@ struct CampaignSchedule: Sendable {
     var epoch: Int64
     /// Campaigns running now.
     var active: [Campaign]
+
+    /// The version of a cached answer showing campaigns over the catalog at `catalogVersion`:
+    /// it changes with either store and whenever a campaign starts or ends.
+    func cacheVersion(catalog catalogVersion: Int64) -> Int64 {
+        catalogVersion &* 1_000_003 &+ version &* 7_919 &+ epoch
+    }
 }
 
 /// Keeps the campaign list between requests while `CampaignStore.version()` stays the same.
