@@ -67,4 +67,23 @@ struct APILocalizationTests {
             #expect(key.spanish != nil, "\(key) has no Spanish text")
         }
     }
+
+    /// Cached catalog reads are kept per answer language: after an English read, a Turkish and
+    /// a Spanish one get their own locale's money, and the English one is still English.
+    @Test func cachedCatalogReadsAreKeptPerLanguage() throws {
+        let shop = try TestShop(v1Catalog())
+        func price(_ language: String) throws -> String {
+            let page = try decoded(V1ProductPage.self, try shop.api(.get, "/api/v1/products?category=lamps",
+                                                                    headers: ["Accept-Language": language]))
+            return try #require(page.products.first { $0.handle == "night-light" }?.price?.formatted)
+        }
+        let english = Localizer(language: .english).money(.usd(12_50))
+        #expect(try price("en") == english)
+        #expect(try price("tr") == Localizer(language: .turkish).money(.usd(12_50)))
+        #expect(try price("es-ES") == Localizer(language: .spanish).money(.usd(12_50)))
+        #expect(try price("tr-TR") == Localizer(language: .turkish).money(.usd(12_50)), "tr-TR shares tr's cached answer")
+        #expect(try price("en-GB") == english)
+        #expect(Set([english, Localizer(language: .turkish).money(.usd(12_50)),
+                     Localizer(language: .spanish).money(.usd(12_50))]).count > 1, "the locales write money differently")
+    }
 }

@@ -14,8 +14,9 @@ enum APIApp {
 
     /// Answers one API request. Never throws: failures become the error envelope.
     static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
-        var context = RequestContext(request: request, environment: environment,
-                                     language: Language.preferred(acceptLanguage: request.headers["Accept-Language"]))
+        let language = Language.preferred(acceptLanguage: request.headers["Accept-Language"])
+        if let cached = cachedCatalogRead(request, language: language, environment) { return cached }
+        var context = RequestContext(request: request, environment: environment, language: language)
         var response: Response
         do {
             response = request.method == .options ? try CORS.preflight(request) : try route(&context)
@@ -44,10 +45,7 @@ enum APIApp {
         // Catalog reads without a token are the same for everyone: answered from the page cache
         // while the catalog version (which holds also bump) stays the same. Only `.cacheable`
         // routes are stored, so a hit is one — looked up before routing, which a hit skips.
-        let cacheKey: String? = method == "GET" && request.headers["Authorization"] == nil
-            ? "api \(request.rawPath)?\(query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) "
-                + (request.headers["Accept-Language"] ?? "")
-            : nil
+        let cacheKey = Self.cacheKey(request, language: context.l10n.language)
         let version = try cacheKey.map { _ in try cacheVersion(path: request.rawPath, &context) }
         if let cacheKey, let version, let cached = context.environment.pageCache.lookupResponse(cacheKey, version: version) {
             return cached
@@ -71,10 +69,31 @@ enum APIApp {
         case let .v1(route): try V1Handlers.handle(route, &context)
         }
         if let cacheKey, let version, declaration.traits.contains(.cacheable), response.status == .ok {
-            // Stored with its tag, so a cached answer is not hashed again.
+            // Stored with its tag and security headers, so a hit neither hashes nor adds them again.
             response.headers.replaceOrAdd(name: "ETag", value: "\"" + ContentHash(of: response.body).hex + "\"")
+            SecurityHeaders.apply(to: &response, environment: context.environment)
             context.environment.pageCache.storeResponse(response, version: version, for: cacheKey)
         }
+        return response
+    }
+
+    /// The page-cache key of a request that may have a cached answer: a `GET` (or `HEAD`)
+    /// without a token, by path, query and answer language; nil for any other request.
+    private static func cacheKey(_ request: Request, language: Language) -> String? {
+        guard request.method == .get || request.method == .head, request.headers["Authorization"] == nil else { return nil }
+        return "api \(request.rawPath)?\(request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) \(language.rawValue)"
+    }
+
+    /// A catalog read answered from the page cache before anything else is built — no request
+    /// context, no routing: the stored answer carries its `ETag` and security headers, so only
+    /// `If-None-Match` and CORS are looked at. Campaign reads, whose version also needs the
+    /// campaign schedule, and every miss or failure go the whole way (`route`).
+    private static func cachedCatalogRead(_ request: Request, language: Language, _ environment: AppEnvironment) -> Response? {
+        guard let key = cacheKey(request, language: language), !request.rawPath.hasPrefix("/api/v1/campaigns"),
+              let version = try? environment.catalog.version(),
+              var response = environment.pageCache.lookupResponse(key, version: version) else { return nil }
+        ConditionalGET.apply(to: &response, request: request)
+        CORS.apply(to: &response, request: request, allowedOrigins: environment.corsAllowedOrigins)
         return response
     }
 
