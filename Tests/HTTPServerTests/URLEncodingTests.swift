@@ -41,6 +41,22 @@ struct URLEncodingTests {
         #expect(pairs.map(\.value) == ["", "1=2", "v"])
     }
 
+    /// The query decoder works on bytes (for speed); these pin it to the same rules as
+    /// `percentDecode`: escapes at the very end, in names, non-UTF-8 results.
+    @Test(arguments: [("a=%", RequestDecodingError.invalidPercentEncoding(.query)), ("a=%2", .invalidPercentEncoding(.query)),
+                      ("%zz=1", .invalidPercentEncoding(.query)), ("a=1&b=%G1", .invalidPercentEncoding(.query)),
+                      ("a=%C3", .invalidUTF8(.query)), ("%FF=1", .invalidUTF8(.query)), ("a=%C3%28&b=1", .invalidUTF8(.query))])
+    func malformedQueriesAreRejected(query: String, error: RequestDecodingError) {
+        #expect(throws: error) { try URLEncoding.decodeQuery(query) }
+    }
+
+    @Test(arguments: [("q=%C3%A7ay+%C4%B1%2B1", ["q"], ["çay ı+1"]), ("ç=ü", ["ç"], ["ü"]), ("a=%41%42", ["a"], ["AB"]),
+                      ("a=b%3D&%26=x", ["a", "&"], ["b=", "x"]), ("", [], []), ("&&", [], []), ("x=", ["x"], [""])])
+    func queriesDecode(query: String, names: [String], values: [String]) throws {
+        let pairs = try URLEncoding.decodeQuery(query)
+        #expect(pairs.map(\.name) == names && pairs.map(\.value) == values)
+    }
+
     @Test func formBodyDecodesPlusAndUTF8() throws {
         let pairs = try URLEncoding.decodeForm(Array("name=J%C3%BCrgen+M%C3%BCller&note=a%0D%0Ab".utf8))
         #expect(pairs.map(\.value) == ["Jürgen Müller", "a\r\nb"])
