@@ -15,7 +15,7 @@ enum APIApp {
     /// Answers one API request. Never throws: failures become the error envelope.
     static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
         var context = RequestContext(request: request, environment: environment,
-                                     language: Language.preferred(acceptLanguage: request.headers["Accept-Language"]))
+                                     language: Language.accepted(request.headers["Accept-Language"]) ?? environment.defaultLanguage)
         var response: Response
         do {
             response = request.method == .options ? try CORS.preflight(request) : try route(&context)
