@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "ShopWeb",
             dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer"],
-            resources: [.copy("Public")]
+            resources: [.copy("Public"), .copy("Localizable")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "Sodium"]),
         .executableTarget(

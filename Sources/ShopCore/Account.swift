@@ -19,6 +19,9 @@ public struct User: Identifiable, Hashable, Sendable {
     public var role: Role
     /// Username, phone and address (the Fake Store user fields).
     public var profile: AccountProfile
+    /// The language the shopper last chose on the storefront (pages and emails), nil until
+    /// they choose one (`Language.forShopper`).
+    public var locale: Language?
 
     /// What an account may do. Stored by its raw value.
     public enum Role: String, Hashable, Sendable, CaseIterable {
@@ -30,8 +33,9 @@ public struct User: Identifiable, Hashable, Sendable {
 
     /// Creates a user value.
     public init(id: ID, email: String, name: String, emailVerifiedAt: Date? = nil, createdAt: Date, role: Role = .shopper,
-                profile: AccountProfile = AccountProfile()) {
+                profile: AccountProfile = AccountProfile(), locale: Language? = nil) {
         self.id = id
+        self.locale = locale
         self.profile = profile
         self.email = email
         self.name = name

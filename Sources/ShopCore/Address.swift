@@ -60,10 +60,13 @@ public struct Address: Hashable, Sendable {
         return (lhs.id?.rawValue ?? 0) < (rhs.id?.rawValue ?? 0)
     }
 
-    /// The address as lines for labels and order pages.
-    public var lines: [String] {
+    /// The address as lines for labels and order pages, the country named in English.
+    public var lines: [String] { lines(in: .english) }
+
+    /// The address as lines for labels, order pages and emails, the country named in `language`.
+    public func lines(in language: Language) -> [String] {
         [fullName, line1, line2, [postalCode, city].filter { !$0.isEmpty }.joined(separator: " "),
-         region ?? "", Countries.name(of: countryCode) ?? countryCode].filter { !$0.isEmpty }
+         region ?? "", Countries.name(of: countryCode, in: language) ?? countryCode].filter { !$0.isEmpty }
     }
 }
 
@@ -153,6 +156,33 @@ public enum Countries {
 
     /// The English name of a code.
     public static func name(of code: String) -> String? { names[code] }
+
+    /// `(code, name)` in `language`, sorted as that language sorts (the address form's list).
+    public static func all(in language: Language) -> [(code: String, name: String)] {
+        switch language {
+        case .english: all
+        case .turkish: turkish
+        case .spanish: spanish
+        }
+    }
+
+    /// The name of a code in `language` ("Almanya" for DE in Turkish).
+    public static func name(of code: String, in language: Language) -> String? {
+        language == .english ? names[code] : localizedNames[language]?[code]
+    }
+
+    private static let turkish = named(in: .turkish)
+    private static let spanish = named(in: .spanish)
+    private static let localizedNames: [Language: [String: String]] = [
+        .turkish: Dictionary(turkish.map { ($0.code, $0.name) }, uniquingKeysWith: { a, _ in a }),
+        .spanish: Dictionary(spanish.map { ($0.code, $0.name) }, uniquingKeysWith: { a, _ in a }),
+    ]
+
+    private static func named(in language: Language) -> [(code: String, name: String)] {
+        let locale = Locale(identifier: language.localeIdentifier)
+        return all.map { (code: $0.code, name: locale.localizedString(forRegionCode: $0.code) ?? $0.name) }
+            .sorted { $0.name.compare($1.name, locale: locale) == .orderedAscending }
+    }
 }
 
 /// Text that must stay on one line.

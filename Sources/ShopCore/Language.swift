@@ -11,7 +11,13 @@ public enum Language: String, CaseIterable, Sendable {
     /// (`q`, default 1; `q=0` means "not this one"), ties in the order given; English when none.
     /// Only the primary subtag counts: `tr-TR` and `tr` are Turkish, `es-419` Spanish.
     public static func preferred(acceptLanguage: String?) -> Language {
-        guard let acceptLanguage, !acceptLanguage.isEmpty else { return .english }
+        accepted(acceptLanguage) ?? .english
+    }
+
+    /// The first language of `acceptLanguage` the shop speaks (the rule of
+    /// ``preferred(acceptLanguage:)``), or nil when the header names none of them.
+    public static func accepted(_ acceptLanguage: String?) -> Language? {
+        guard let acceptLanguage, !acceptLanguage.isEmpty else { return nil }
         var best: (language: Language, weight: Double)?
         for range in acceptLanguage.split(separator: ",") {
             let parts = range.split(separator: ";")
@@ -25,7 +31,29 @@ public enum Language: String, CaseIterable, Sendable {
             }
             if weight > 0, weight > (best?.weight ?? 0) { best = (language, weight) }
         }
-        return best?.language ?? .english
+        return best?.language
+    }
+
+    /// The language a shopper is served in — the one rule, for pages and emails alike: the
+    /// language they chose in this browser (the picker's cookie), else the one their account
+    /// remembers, else the first their browser asks for (`Accept-Language`) that the shop speaks,
+    /// else the shop's default (`serve --locale`).
+    ///
+    /// ```swift
+    /// Language.forShopper(chosen: nil, account: .spanish, acceptLanguage: "tr", shopDefault: .english) // .spanish
+    /// ```
+    public static func forShopper(chosen: Language?, account: Language?, acceptLanguage: String?,
+                                  shopDefault: Language) -> Language {
+        chosen ?? account ?? accepted(acceptLanguage) ?? shopDefault
+    }
+
+    /// The language's own name, as a picker shows it ("Türkçe").
+    public var nativeName: String {
+        switch self {
+        case .english: "English"
+        case .turkish: "Türkçe"
+        case .spanish: "Español"
+        }
     }
 
     /// The folding rules a search in this language uses.

@@ -118,11 +118,14 @@ public struct AccountUpdate: Sendable {
     public var keepingSession: Session.ID?
     /// The verification token and email for a changed email.
     public var verification: (token: TokenDraft, email: OutboxDraft)?
+    /// The language the shopper chose (the storefront's picker, or the one they registered in).
+    public var locale: Language?
 
     /// Creates an update that changes nothing yet.
     public init(email: String? = nil, name: String? = nil, username: String?? = nil, phone: String? = nil,
                 address: AccountProfile.Address? = nil, passwordHash: String? = nil, keepingSession: Session.ID? = nil,
-                verification: (token: TokenDraft, email: OutboxDraft)? = nil) {
+                verification: (token: TokenDraft, email: OutboxDraft)? = nil, locale: Language? = nil) {
+        self.locale = locale
         self.email = email
         self.name = name
         self.username = username

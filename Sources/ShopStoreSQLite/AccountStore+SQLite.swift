@@ -233,10 +233,10 @@ extension AccountStore {
     /// The `users` columns `user(from:)` reads, in order.
     private static let userColumns = """
         id, email, name, email_verified_at, created_at, role, username, phone, address_city, address_street, \
-        address_number, address_zipcode, address_lat, address_long
+        address_number, address_zipcode, address_lat, address_long, locale
         """
     /// How many columns `userColumns` names (a column selected after them has this index).
-    private static let userColumnCount = 14
+    private static let userColumnCount = 15
 
     private static func user(from row: Row) throws -> User {
         let id = try row.int64(0)
@@ -249,7 +249,8 @@ extension AccountStore {
         return User(id: User.ID(id), email: try row.string(1), name: try row.string(2),
                     emailVerifiedAt: try row.optionalInt64(3).map(StoredTime.date(unixSeconds:)),
                     createdAt: StoredTime.date(unixSeconds: try row.int64(4)), role: role,
-                    profile: AccountProfile(username: try row.optionalString(6), phone: try row.string(7), address: address))
+                    profile: AccountProfile(username: try row.optionalString(6), phone: try row.string(7), address: address),
+                    locale: try row.optionalString(14).flatMap(Language.init(rawValue:)))
     }
 
     /// Inserts an account. - Throws: `AccountStoreError.emailTaken` or `.usernameTaken`.
@@ -317,6 +318,7 @@ extension AccountStore {
             set("address_long", .text(address.longitude))
         }
         if let hash = update.passwordHash { set("password_hash", .text(hash)) }
+        if let locale = update.locale { set("locale", .text(locale.rawValue)) }
         if !assignments.isEmpty {
             try connection.prepare("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?")
                 .run(values + [.integer(id.rawValue)])

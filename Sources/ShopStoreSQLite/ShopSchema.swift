@@ -596,5 +596,11 @@ public enum ShopSchema {
             ) WITHOUT ROWID;
             CREATE INDEX api_tokens_session ON api_tokens (session_id);
             """),
+        Migration(version: 16, sql: """
+            -- Issue #11: the language a shopper chose on the storefront (its picker, or the one
+            -- they registered in): 'en', 'tr', 'es'; NULL until they choose. A value the running
+            -- version does not speak reads as NULL.
+            ALTER TABLE users ADD COLUMN locale TEXT CHECK (locale IS NULL OR length(locale) BETWEEN 2 AND 35);
+            """),
     ]
 }

@@ -12,7 +12,8 @@ extension CommandLine {
 
     USAGE
       shoppable serve   [--host 127.0.0.1] [--port 8080] [--database PATH] [--currency USD]
-                        [--timezone UTC] [--threads N] [--public-url URL] [--media DIR] [--no-demo]
+                        [--timezone UTC] [--locale en|tr|es] [--threads N] [--public-url URL] [--media DIR]
+                        [--no-demo]
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
                         [--dry-run] [--database PATH] [--currency USD] [--media DIR] [--media-root DIR]
       shoppable migrate [--database PATH]
@@ -33,6 +34,8 @@ extension CommandLine {
                         other schemes (postgres://…) are refused
       --currency CODE   shop currency, ISO 4217 (default USD)
       --timezone NAME   shop time zone for dates (default UTC)
+      --locale CODE     serve: the shop's default language, en, tr or es (default en), for shoppers
+                        who chose none and whose browser asks for none of them
       --port N          port to listen on (default 8080; 0 picks a free one)
       --host ADDRESS    address to listen on (default 127.0.0.1)
       --threads N       HTTP worker threads (default: one per core)
@@ -65,7 +68,7 @@ extension CommandLine {
                 return options.has("help") ? 0 : 64
             }
             let known: Set<String> = switch command {
-            case "serve": ["host", "port", "database", "currency", "timezone", "threads", "public-url", "media", "no-demo",
+            case "serve": ["host", "port", "database", "currency", "timezone", "locale", "threads", "public-url", "media", "no-demo",
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
                            "trusted-proxy", "cors-origin", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "media-root", "help"]

@@ -79,6 +79,16 @@ struct Options {
         return origins
     }
 
+    /// `--locale en|tr|es`: the shop's default language (default English).
+    /// - Throws: `UsageError` for a language the shop does not speak.
+    func language() throws -> Language {
+        let code = value("locale", default: "en")!
+        guard let language = Language(rawValue: code.lowercased()) else {
+            throw UsageError("--locale “\(code)” is not one of the shop's languages: en, tr, es")
+        }
+        return language
+    }
+
     func timeZone() throws -> TimeZone {
         let name = value("timezone", default: "UTC")!
         guard let zone = TimeZone(identifier: name) else { throw UsageError("--timezone “\(name)” is not a time zone such as Europe/Istanbul") }

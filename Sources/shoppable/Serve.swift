@@ -19,6 +19,7 @@ enum Serve {
         guard port <= 65_535 else { throw UsageError("--port must be 0…65535") }
         let currency = try options.currency()
         let timeZone = try options.timeZone()
+        let language = try options.language()
         // Every option is checked before the database is opened (or created and migrated).
         let perAddress = try options.int("max-connections-per-address", default: 128)
         guard perAddress >= 1 else { throw UsageError("--max-connections-per-address must be at least 1") }
@@ -58,6 +59,7 @@ enum Serve {
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.reservationLifetime = shopConfig.reservationDuration
         environment.corsAllowedOrigins = corsOrigins
+        environment.defaultLanguage = language
 
         let outbox = OutboxWorker(accounts: accounts, transport: try mailTransport(options),
                                   sender: EmailAddress(options.value("mail-from", default: "shop@localhost")!,

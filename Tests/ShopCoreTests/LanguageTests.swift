@@ -18,3 +18,28 @@ struct LanguageTests {
         #expect(Language.allCases.map(\.localeIdentifier) == ["en_US", "tr_TR", "es_ES"])
     }
 }
+
+@Suite("The shopper's language")
+struct ShopperLanguageTests {
+    /// The one rule: the choice (cookie) > the account > Accept-Language > the shop's default.
+    @Test(arguments: [
+        (Language.spanish, Language.turkish, "tr", Language.english, Language.spanish),
+        (nil, .turkish, "es", .english, .turkish),
+        (nil, nil, "es-ES,es;q=0.9", .turkish, .spanish),
+        (nil, nil, "de, fr", .turkish, .turkish),
+        (nil, nil, nil, .spanish, .spanish),
+        (nil, nil, "tr;q=0", .english, .english),
+        (.english, nil, "tr", .spanish, .english),
+    ] as [(Language?, Language?, String?, Language, Language)])
+    func choiceThenAccountThenBrowserThenShopDefault(chosen: Language?, account: Language?, acceptLanguage: String?,
+                                                      shopDefault: Language, expected: Language) {
+        #expect(Language.forShopper(chosen: chosen, account: account, acceptLanguage: acceptLanguage,
+                                    shopDefault: shopDefault) == expected)
+    }
+
+    @Test func acceptedIsNilWhenTheBrowserAsksForNoLanguageTheShopSpeaks() {
+        #expect(Language.accepted("de, fr") == nil)
+        #expect(Language.accepted(nil) == nil)
+        #expect(Language.accepted("fr, tr;q=0.5") == .turkish)
+    }
+}

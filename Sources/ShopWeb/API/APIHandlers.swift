@@ -14,7 +14,7 @@ enum APIApp {
 
     /// Answers one API request. Never throws: failures become the error envelope.
     static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
-        let language = Language.preferred(acceptLanguage: request.headers["Accept-Language"])
+        let language = Language.accepted(request.headers["Accept-Language"]) ?? environment.defaultLanguage
         if let cached = cachedCatalogRead(request, language: language, environment) { return cached }
         var context = RequestContext(request: request, environment: environment, language: language)
         var response: Response

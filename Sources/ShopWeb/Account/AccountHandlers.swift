@@ -40,12 +40,13 @@ extension ShopApp {
             form.alert = throttled.message
             return throttled.applied(to: try registerPage(&context, form, status: .tooManyRequests))
         }
-        let user: User
+        var user: User
         do {
             let composing = context
             user = try context.environment.accountService.register(registration) { token in
                 verificationEmail(to: registration.email, name: registration.name, token: token, composing)
             }
+            user = context.remember(context.l10n.language, on: user)
         } catch AccountServiceError.emailTaken {
             try noticeRegistrationAttempt(registration.email, context)
             form.errors["email"] = [context.l10n.message(for: .emailTaken)]
@@ -62,7 +63,7 @@ extension ShopApp {
         let environment = context.environment
         guard let owner = try environment.accounts.credentials(email)?.user,
               try context.countAttempt(environment.throttles.registrationNotice(email: owner.email), at: context.now) == nil else { return }
-        let l10n = context.l10n
+        let l10n = context.localizer(for: owner)
         let shop = l10n(.shopName)
         try environment.accounts.enqueue(OutboxDraft(
             toAddress: owner.email, toName: owner.name, subject: l10n(.registerNoticeSubject, ["shop": shop]),
@@ -210,7 +211,7 @@ extension ShopApp {
 
     /// The password-reset email (the form's and the API's): a link to the reset page with `token`.
     static func passwordResetEmail(to user: User, token: String, _ context: RequestContext) -> OutboxDraft {
-        let l10n = context.l10n
+        let l10n = context.localizer(for: user)
         let shop = l10n(.shopName)
         let link = context.environment.publicURL + SiteRoute.account(.resetPassword(token: token)).path
         return OutboxDraft(toAddress: user.email, toName: user.name, subject: l10n(.resetEmailSubject, ["shop": shop]),

@@ -46,6 +46,9 @@ public struct AppEnvironment: Sendable {
     public let dummyPasswordHash: String
     /// The shop currency (`--currency`, default USD).
     public var currency: Currency
+    /// The language of a shopper who has chosen none and whose browser asks for none the shop
+    /// speaks (`serve --locale`, default English; `Language.forShopper`).
+    public var defaultLanguage: Language = .english
     /// The shop's time zone, for dates shown to shoppers.
     public var timeZone: TimeZone
     /// The current time.

@@ -1,4 +1,5 @@
 import HTML
+import ShopCore
 
 /// Renders pages: every function returns the bytes of a whole HTML document.
 enum Views {
@@ -7,7 +8,7 @@ enum Views {
         let l10n = layout.localizer
         let shop = l10n(.shopName)
         let title = layout.title.isEmpty || layout.title == shop ? shop : "\(layout.title) · \(shop)"
-        let document: Node = document(lang: "en") {
+        let document: Node = document(lang: l10n.language.rawValue) {
             head {
                 meta(.charset("utf-8"))
                 meta(.name("viewport"), .content("width=device-width, initial-scale=1, viewport-fit=cover"))
@@ -17,6 +18,12 @@ enum Views {
                 HTML.title { title }
                 link(.rel("stylesheet"), .href(layout.stylesheetHref))
                 link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
+                if let alternates = layout.alternates, let base = alternates.publicURL {
+                    for language in Language.allCases {
+                        link(.rel("alternate"), .attribute("hreflang", language.rawValue), .href(base + alternates.href(language)))
+                    }
+                    link(.rel("alternate"), .attribute("hreflang", "x-default"), .href(base + alternates.path))
+                }
                 script(src: layout.scriptHref, .boolean("defer"))
             }
             HTML.body(.class(layout.listLayout ? "layout-list" : "layout-grid")) {
@@ -27,6 +34,7 @@ enum Views {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
                         shop
                     }
+                    if let alternates = layout.alternates { languagePicker(alternates, current: l10n.language, l10n) }
                     if let name = layout.accountName {
                         a(.class(layout.activeTab == .account ? "account-link account-link-active" : "account-link"),
                           .href(SiteRoute.account(.show).path), .aria("label", l10n(.accountLink))) {
@@ -88,13 +96,26 @@ enum Views {
                 span(.class("tab-label")) { label }
             }
         }
-        return nav(.class("tab-bar"), .aria("label", "Main")) {
+        return nav(.class("tab-bar"), .aria("label", l10n(.mainNavigationLabel))) {
             tab(.home, SiteRoute.catalog(.home).path, .home, l10n(.tabHome))
             tab(.categories, SiteRoute.catalog(.categories).path, .categories, l10n(.tabCategories))
             tab(.campaigns, SiteRoute.campaigns(.list).path, .tag, l10n(.tabCampaigns))
             tab(.cart, SiteRoute.cart(.show).path, .cart, l10n(.tabCart), count: layout.cartCount)
             tab(.favorites, SiteRoute.favorites(.list).path, .heart, l10n(.tabFavorites), count: layout.favoritesCount,
                 badgeKind: "favorites")
+        }
+    }
+
+    /// Links to this page in every language, each named in its own language (works without
+    /// JavaScript; `?lang=` remembers the choice).
+    static func languagePicker(_ alternates: LanguageAlternates, current: Language, _ l10n: Localizer) -> Node {
+        nav(.class("language-picker"), .aria("label", l10n(.languageLabel))) {
+            for language in Language.allCases {
+                a(.href(alternates.href(language)), .attribute("hreflang", language.rawValue), .lang(language.rawValue),
+                  language == current ? .aria("current", "true") : .boolean("data-inactive", false)) {
+                    language.nativeName
+                }
+            }
         }
     }
 

@@ -31,6 +31,25 @@ struct LayoutModel: Sendable {
     var localizer: Localizer
     /// The visitor chose the list layout for product lists (else grid).
     var listLayout = false
+    /// The page in every language: the picker's links and the `hreflang` alternates.
+    var alternates: LanguageAlternates?
+}
+
+/// One page's address in each language the shop speaks. The scheme is one query parameter,
+/// `?lang=<code>` on the page's own URL (`ShopApp.languageParameter`): it renders the page in
+/// that language and remembers the choice (`RequestContext.settleLanguage()`); the URL without
+/// it is the `x-default` (the language decided for the visitor).
+struct LanguageAlternates: Sendable, Equatable {
+    /// The page's path and query as the shop addresses it, without a language.
+    var path: String
+    /// The shop's public URL for absolute `hreflang` links; nil on pages that should not
+    /// announce alternates (error pages).
+    var publicURL: String?
+
+    /// The page's path in `language`.
+    func href(_ language: Language) -> String {
+        path + (path.contains("?") ? "&" : "?") + ShopApp.languageParameter + "=" + language.rawValue
+    }
 }
 
 /// A product as a card in a grid.
@@ -151,7 +170,7 @@ struct ModelBuilder: Sendable {
         let tone = Int(handle.utf8.reduce(UInt32(7)) { $0 &* 31 &+ UInt32($1) } % 6)
         return CategoryLinkModel(
             name: summary.category.name, href: SiteRoute.category(handle: handle, page: 1).path,
-            countText: localizer.count(summary.productCount, one: .categoryProductCountOne, other: .categoryProductCount),
+            countText: localizer.count(summary.productCount, .categoryProductCount),
             initial: summary.category.name.first.map { String($0).uppercased() } ?? "?",
             imageURL: summary.imageURL, tone: tone)
     }

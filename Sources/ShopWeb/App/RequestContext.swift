@@ -10,8 +10,9 @@ import ShopService
 struct RequestContext {
     let request: Request
     let environment: AppEnvironment
-    let l10n: Localizer
-    let models: ModelBuilder
+    /// The shopper's language and formats (`settleLanguage()` decides them for the storefront).
+    private(set) var l10n: Localizer
+    private(set) var models: ModelBuilder
     /// `Set-Cookie` header values to add to the response.
     var setCookies: [Cookie] = []
     /// A one-time message to show on this page (when the page is rendered rather than redirected).
@@ -44,8 +45,8 @@ struct RequestContext {
     private(set) var sessionEnded = false
     private var preSessionToken: String?
 
-    /// - Parameter language: the language of what the answer says — English for the storefront
-    ///   until its tables are complete (issue #11); the API's caller's `Accept-Language`.
+    /// - Parameter language: the language of what the answer says — for the API its caller's
+    ///   `Accept-Language`; the storefront then calls ``settleLanguage()``.
     init(request: Request, environment: AppEnvironment, language: Language = .english) {
         self.request = request
         self.environment = environment
@@ -59,6 +60,79 @@ struct RequestContext {
     /// decides it: the request's `remoteAddress` (the connection's peer, or the forwarded client
     /// when `HTTPServer` trusts the peer as a proxy).
     var clientAddress: String { request.remoteAddress }
+
+    // MARK: Language
+
+    /// How long the language cookie remembers a choice.
+    static let languageCookieLifetime = 365 * 24 * 60 * 60
+
+    /// The language a GET or HEAD asks for with `?lang=` (the picker's links, the `hreflang`
+    /// alternates), when the shop speaks it.
+    var askedLanguage: Language? {
+        guard request.method == .get || request.method == .head else { return nil }
+        return request.queryValue(ShopApp.languageParameter).flatMap(Language.init(rawValue:))
+    }
+
+    /// Decides the storefront's language for this request by the one rule,
+    /// `Language.forShopper`: the shopper's choice (`?lang=` now, else the `shoppable_lang`
+    /// cookie), else their account's, else `Accept-Language`, else the shop's default. A choice
+    /// made with `?lang=` is remembered in the cookie and on the signed-in account. The account is
+    /// read only when it matters (a session cookie, and no choice in the cookie or a new one to
+    /// save).
+    mutating func settleLanguage() {
+        let asked = askedLanguage
+        let remembered = request.cookies[ShopApp.languageCookie].flatMap(Language.init(rawValue:))
+        let chosen = asked ?? remembered
+        let user = chosen == nil || asked != nil ? signedInUserIfAny() : nil
+        if let asked {
+            if remembered != asked {
+                setCookies.append(cookie(ShopApp.languageCookie, asked.rawValue, maxAge: Self.languageCookieLifetime))
+            }
+            if let user, user.locale != asked { self.user = remember(asked, on: user) }
+        }
+        speak(Language.forShopper(chosen: chosen, account: user?.locale, acceptLanguage: request.headers["Accept-Language"],
+                                  shopDefault: environment.defaultLanguage))
+    }
+
+    /// Stores `language` as the account's (the picker while signed in, a registration), and
+    /// returns the account as stored; a failure is logged and changes nothing for the shopper.
+    func remember(_ language: Language, on user: User) -> User {
+        do {
+            return try environment.accounts.updateUser(user.id, AccountUpdate(locale: language))
+        } catch {
+            environment.log("error request_id=\(request.id) saving the account's language: \(error)")
+            return user
+        }
+    }
+
+    /// Answers in `language` from here on.
+    mutating func speak(_ language: Language) {
+        guard language != l10n.language else { return }
+        l10n = Localizer(language: language)
+        models = ModelBuilder(localizer: l10n)
+    }
+
+    /// The signed-in account when the request carries a session cookie; nil otherwise, and nil
+    /// (to be asked again, and fail, where it matters) when the store cannot answer now.
+    private mutating func signedInUserIfAny() -> User? {
+        guard request.cookies[ShopApp.sessionCookie] != nil else { return nil }
+        do {
+            return try currentUser()
+        } catch {
+            sessionLoaded = false
+            session = nil
+            userLoaded = false
+            user = nil
+            return nil
+        }
+    }
+
+    /// The localizer of an email to `user` outside their own request (a password reset, a
+    /// registration notice): the language their account remembers, else this request's.
+    func localizer(for user: User) -> Localizer {
+        guard let locale = user.locale, locale != l10n.language else { return l10n }
+        return Localizer(language: locale)
+    }
 
     // MARK: Session
 
@@ -311,7 +385,9 @@ struct RequestContext {
                            unverifiedEmail: user.flatMap { $0.isVerified ? nil : $0.email },
                            stylesheetHref: environment.assets.stylesheetPath,
                            scriptHref: environment.assets.scriptPath, localizer: l10n,
-                           listLayout: request.cookies[ShopApp.layoutCookie] == "list")
+                           listLayout: request.cookies[ShopApp.layoutCookie] == "list",
+                           alternates: LanguageAlternates(path: canonicalPath.isEmpty ? request.path : canonicalPath,
+                                                          publicURL: environment.publicURL))
     }
 
     /// A styled error page. It shows no details; the badges are left out if they can't be read.
@@ -329,7 +405,8 @@ struct RequestContext {
         let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, favoritesCount: 0, flash: nil,
                                  accountName: user?.firstName, unverifiedEmail: nil,
                                  stylesheetHref: environment.assets.stylesheetPath,
-                                 scriptHref: environment.assets.scriptPath, localizer: l10n)
+                                 scriptHref: environment.assets.scriptPath, localizer: l10n,
+                                 alternates: LanguageAlternates(path: SafeRedirect.localPath(request.path) ?? "/", publicURL: nil))
         return .html(Views.error(kind, layout: layout), status: status)
     }
 }

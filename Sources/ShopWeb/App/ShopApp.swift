@@ -19,6 +19,11 @@ public enum ShopApp {
     static let csrfCookie = "shoppable_csrf"
     /// The form field carrying the CSRF token.
     static let csrfField = "csrf_token"
+    /// Cookie remembering the language the shopper chose (`en`, `tr`, `es`; a year).
+    static let languageCookie = "shoppable_lang"
+    /// The query parameter that asks for a page in a language and remembers the choice
+    /// (`/categories/chairs?lang=tr`): the language picker's links and the `hreflang` alternates.
+    static let languageParameter = "lang"
     /// Cookie remembering the product list layout (`grid` or `list`).
     static let layoutCookie = "shoppable_layout"
     /// Products per category page.
@@ -32,6 +37,7 @@ public enum ShopApp {
     public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
         if APIApp.owns(request.path) { return APIApp.handle(request, environment) }
         var context = RequestContext(request: request, environment: environment)
+        context.settleLanguage()
         var response: Response
         do {
             response = try route(&context)

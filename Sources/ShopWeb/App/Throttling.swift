@@ -22,7 +22,7 @@ extension Throttled {
     /// The refusal for an attempt allowed again in `seconds`, in the request's language.
     init(retryAfterSeconds seconds: Int, l10n: Localizer) {
         let minutes = max(1, Int((Double(seconds) / 60).rounded(.up)))
-        self.init(message: l10n.count(minutes, one: .throttledOneMinute, other: .throttled), retryAfterSeconds: seconds)
+        self.init(message: l10n.count(minutes, .throttled), retryAfterSeconds: seconds)
     }
 }
 

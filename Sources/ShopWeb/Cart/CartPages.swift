@@ -79,7 +79,7 @@ extension ModelBuilder {
             voucher = .rejected(code: code.normalized, message: message(for: problem, code: code.normalized, timeZone: timeZone))
         }
         return CartPage(
-            lines: lines, itemCountText: l10n.count(selectedCount, one: .cartItemCountOne, other: .cartItemCount),
+            lines: lines, itemCountText: l10n.count(selectedCount, .cartItemCount),
             subtotal: l10n.money(quote.subtotal), discountLabel: discountLabel,
             discount: discountLabel == nil ? nil : "−" + l10n.money(quote.discount),
             total: l10n.money(quote.total), voucher: voucher,

@@ -72,7 +72,7 @@ extension ShopApp {
 
     /// `GET /search?q=…`: ranked, paginated, filterable; the words are echoed back escaped.
     static func search(_ context: inout RequestContext, query text: String, listing: Listing) throws -> Response {
-        let locale = searchLocale(context.request.headers["Accept-Language"])
+        let locale = context.l10n.language.searchLocale
         return try cachedPage(&context, keySuffix: " " + locale.rawValue) { context in
             let l10n = context.l10n
             let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -94,8 +94,7 @@ extension ShopApp {
             let page = SearchPage(
                 query: words,
                 heading: result.totalCount == 0 ? l10n(.searchEmptyTitle, ["query": words])
-                    : result.totalCount == 1 ? l10n(.searchResultsOne, ["query": words])
-                    : l10n(.searchResults, ["count": l10n.number(result.totalCount), "query": words]),
+                    : l10n.count(result.totalCount, .searchResults, ["query": words]),
                 cards: result.products.map(models.card),
                 pagination: models.pagination(total: result.totalCount, pageSize: pageSize, page: listing.page) {
                     SiteRoute.catalog(.search(query: words, listing: listing.onPage($0))).path

@@ -104,7 +104,7 @@ extension ModelBuilder {
         let base = SiteRoute.category(handle: category.handle, page: 1).path
         return CategoryPage(
             name: category.name,
-            countText: localizer.count(page.totalCount, one: .categoryProductCountOne, other: .categoryProductCount),
+            countText: localizer.count(page.totalCount, .categoryProductCount),
             cards: page.products.map(card),
             pagination: pagination(total: page.totalCount, pageSize: pageSize, page: listing.page) {
                 SiteRoute.catalog(.category(handle: category.handle, listing: listing.onPage($0))).path

@@ -295,7 +295,7 @@ extension ShopApp {
             textBody: l10n(.orderEmailBody, ["name": greeting, "number": number,
                                              "total": l10n.money(order.total),
                                              "lines": lines + "\n\n" + totals.joined(separator: "\n"),
-                                             "address": request.shippingAddress.lines.joined(separator: "\n"),
+                                             "address": request.shippingAddress.lines(in: l10n.language).joined(separator: "\n"),
                                              "payment": context.environment.paymentInstructions, "link": link]),
             createdAt: context.now)
     }

@@ -41,7 +41,7 @@ extension ModelBuilder {
             discount: code == nil ? nil : "−" + l10n.money(order.discount),
             shippingLabel: l10n(.checkoutShippingLine, ["method": order.shippingMethodName]),
             shipping: order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost),
-            total: l10n.money(order.total), addressLines: quote.address.lines, email: email,
+            total: l10n.money(order.total), addressLines: quote.address.lines(in: l10n.language), email: email,
             heldUntilText: l10n(.checkoutHeld, ["time": heldUntil.formatted(time) + " "
                                                 + (timeZone.abbreviation(for: heldUntil) ?? timeZone.identifier)]),
             heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice)
@@ -87,7 +87,7 @@ extension Views {
             div(.class(form.errors("country").isEmpty ? "field" : "field field-invalid")) {
                 label(.for("country")) { l10n(.fieldCountry) }
                 select(.name("country"), .id("country"), .autocomplete("country")) {
-                    for country in Countries.all {
+                    for country in Countries.all(in: l10n.language) {
                         option(.value(country.code), .selected(country.code == form.value("country"))) { country.name }
                     }
                 }
@@ -116,7 +116,7 @@ extension Views {
                                       .checked(address.id?.rawValue == chosen))
                                 span {
                                     strong { address.fullName }
-                                    span(.class("muted small")) { " " + address.lines.dropFirst().joined(separator: ", ") }
+                                    span(.class("muted small")) { " " + address.lines(in: l10n.language).dropFirst().joined(separator: ", ") }
                                 }
                             }
                         }
@@ -148,7 +148,7 @@ extension Views {
         section(.class("auth stack")) {
             h1(.class("page-title")) { l10n(.checkoutTitle) }
             checkoutSteps(1, l10n: l10n)
-            p(.class("muted")) { "\(l10n(.orderShipTo)): " + address.lines.joined(separator: ", ") }
+            p(.class("muted")) { "\(l10n(.orderShipTo)): " + address.lines(in: l10n.language).joined(separator: ", ") }
             if let error { p(.class("form-alert"), .role("alert")) { error } }
             HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkout(.shippingSubmit).path)) {
                 Personalization.csrfField

@@ -74,7 +74,7 @@ extension Views {
             }
             div(.class("form-card")) {
                 p(.class("muted small")) { l10n(.orderShipTo) }
-                for line in order.shippingAddress.lines { p { line } }
+                for line in order.shippingAddress.lines(in: l10n.language) { p { line } }
             }
             if isGuestLink { p(.class("muted small")) { l10n(.orderLinkSaved) } }
         }
