@@ -8,7 +8,7 @@ import Synchronization
 /// minor unit (`Currency.minorUnitDigits`: 2 for USD, 0 for JPY, 3 for KWD), with the rounding
 /// rule named (`.toNearestOrAwayFromZero`) although an amount never has more digits than that.
 /// The symbol is CLDR's standard one for the locale (`Decimal.FormatStyle.Currency` with its
-/// default presentation), so these are the exact outputs on Linux (ICU 74, swift-corelibs-foundation):
+/// default presentation), so these are the exact outputs on Linux (swift-corelibs-foundation with ICU):
 ///
 /// | amount | locale | text | note |
 /// |---|---|---|---|
