@@ -1,11 +1,27 @@
 public import Foundation
 import Synchronization
 
-/// Formats `Money` for people, in a locale, through Foundation's currency formatting.
+/// Formats `Money` for people, in a locale, through Foundation's currency format style.
 ///
-/// Formatters are expensive to create (≈ 9 k/s when made per call, ≈ 450 k strings/s when
-/// reused — DESIGN.md §3), so one `NumberFormatter` is built per (locale, currency) and kept.
-/// Safe to share between threads.
+/// The amount goes to Foundation as a `Decimal` made exactly from the integer minor units
+/// (`Money.majorUnits`), never through `Double`. The style's precision is the currency's ISO 4217
+/// minor unit (`Currency.minorUnitDigits`: 2 for USD, 0 for JPY, 3 for KWD), with the rounding
+/// rule named (`.toNearestOrAwayFromZero`) although an amount never has more digits than that.
+/// The symbol is CLDR's standard one for the locale (`Decimal.FormatStyle.Currency` with its
+/// default presentation), so these are the exact outputs on Linux (swift-corelibs-foundation with ICU):
+///
+/// | amount | locale | text | note |
+/// |---|---|---|---|
+/// | 1 234,56 TRY | tr_TR | `₺1.234,56` | |
+/// | 1 234,56 EUR | es_ES | `1234,56 €` | U+00A0 before `€`; Spanish groups only from 5 digits |
+/// | 12 345,67 EUR | es_ES | `12.345,67 €` | U+00A0 before `€` |
+/// | 1 234,56 USD | en_US | `$1,234.56` | |
+/// | 1 234 JPY | en_US | `¥1,234` | no decimals |
+/// | 1 234,567 KWD | en_US | `KWD 1,234.567` | U+00A0 after `KWD`; three decimals |
+/// | 1 234,56 TRY | en_US | `TRY 1,234.56` | CLDR has no `₺` for English |
+///
+/// Styles and strings are cached per (locale, currency): a catalog has few distinct prices, and a
+/// lookup is far cheaper than formatting. Safe to share between threads.
 ///
 /// ```swift
 /// MoneyFormatter.shared.string(Money(minorUnits: 1_299_00, currency: .usd),
@@ -20,10 +36,9 @@ public final class MoneyFormatter: Sendable {
         var currency: String
     }
 
-    private struct Cache: @unchecked Sendable {  // NumberFormatter is only touched under the mutex
-        var formatters: [Key: NumberFormatter] = [:]
-        /// Strings already made, by (locale, currency) and minor units: a catalog has few
-        /// distinct prices, and a lookup is far cheaper than formatting.
+    private struct Cache: Sendable {
+        var styles: [Key: Decimal.FormatStyle.Currency] = [:]
+        /// Strings already made, by (locale, currency) and minor units.
         var strings: [Key: [Int64: String]] = [:]
         var stringCount = 0
     }
@@ -44,22 +59,14 @@ public final class MoneyFormatter: Sendable {
         let key = Key(locale: locale.identifier, currency: money.currency.code)
         return cache.withLock { cache in
             if let text = cache.strings[key]?[money.minorUnits] { return text }
-            let formatter: NumberFormatter
-            if let cached = cache.formatters[key] {
-                formatter = cached
+            let style: Decimal.FormatStyle.Currency
+            if let cached = cache.styles[key] {
+                style = cached
             } else {
-                formatter = NumberFormatter()
-                formatter.locale = locale
-                formatter.numberStyle = .currency
-                formatter.currencyCode = money.currency.code
-                formatter.minimumFractionDigits = money.currency.minorUnitDigits
-                formatter.maximumFractionDigits = money.currency.minorUnitDigits
-                cache.formatters[key] = formatter
+                style = MoneyFormatter.style(money.currency, locale: locale)
+                cache.styles[key] = style
             }
-            let number = NSDecimalNumber(mantissa: money.minorUnits.magnitude,
-                                         exponent: Int16(-money.currency.minorUnitDigits),
-                                         isNegative: money.minorUnits < 0)
-            let text = formatter.string(from: number) ?? money.description
+            let text = money.majorUnits.formatted(style)
             if cache.stringCount >= MoneyFormatter.stringCacheLimit {
                 cache.strings.removeAll(keepingCapacity: true)
                 cache.stringCount = 0
@@ -68,5 +75,12 @@ public final class MoneyFormatter: Sendable {
             cache.stringCount += 1
             return text
         }
+    }
+
+    /// The currency style: the currency's minor-unit digits exactly, rounding named.
+    static func style(_ currency: Currency, locale: Locale) -> Decimal.FormatStyle.Currency {
+        Decimal.FormatStyle.Currency(code: currency.code, locale: locale)
+            .precision(.fractionLength(currency.minorUnitDigits))
+            .rounded(rule: .toNearestOrAwayFromZero)
     }
 }

@@ -111,6 +111,11 @@ extension DemoCatalog {
     /// one (it has every product the demo campaigns list), so a merchant's own catalog never gets
     /// the demo's codes. Like the demo catalog, it comes back at the next start if all campaigns
     /// are removed; `--no-demo` prevents that.
+    ///
+    /// The file names no currency and its texts name no amount: like the demo catalog's prices,
+    /// its amounts (a fixed discount, minimum subtotals) are read in the shop's currency, so
+    /// `serve --currency TRY` (or EUR, JPY, KWD) starts with the same campaigns, the pages writing
+    /// the amounts in the shopper's locale.
     static func loadCampaigns(into campaigns: CampaignStore, catalog: CatalogStore, currency: Currency) throws {
         guard try campaigns.all().isEmpty else { return }
         guard let url = Bundle.module.url(forResource: "campaigns", withExtension: "json", subdirectory: "DemoCatalog"),

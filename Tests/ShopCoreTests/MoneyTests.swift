@@ -68,6 +68,36 @@ struct MoneyTests {
         #expect(text == expected)
     }
 
+    /// Issue #11's exact strings. ICU writes U+00A0 NO-BREAK SPACE between a Spanish amount and
+    /// its symbol (and after `KWD`): the issue's "1234,56 €" is that, so the symbol never wraps
+    /// onto a line of its own.
+    @Test(.bug("issue #11", "formatting: the shop's currency in the shopper's locale"), arguments: [
+        (Int64(1_234_56), Currency.try, "tr_TR", "₺1.234,56"),
+        (1_234_56, .eur, "es_ES", "1234,56\u{00A0}€"),
+        (12_345_67, .eur, "es_ES", "12.345,67\u{00A0}€"),
+        (1_234_56, .usd, "en_US", "$1,234.56"),
+        (1_234, .jpy, "en_US", "¥1,234"),
+        (1_234, .jpy, "tr_TR", "¥1.234"),
+        (1_234_567, try! Currency(code: "KWD"), "en_US", "KWD\u{00A0}1,234.567"),
+        (1_234_567, try! Currency(code: "KWD"), "es_ES", "1234,567\u{00A0}KWD"),
+        (-12_50, .eur, "es_ES", "-12,50\u{00A0}€"),
+        (5, .try, "tr_TR", "₺0,05"),
+        (1_234_56, .try, "en_US", "TRY\u{00A0}1,234.56"),
+    ])
+    func formatsTheShopCurrencyInTheShoppersLocale(minor: Int64, currency: Currency, locale: String, expected: String) {
+        let text = MoneyFormatter().string(Money(minorUnits: minor, currency: currency), locale: Locale(identifier: locale))
+        #expect(text == expected, "scalars: \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
+    @Test(arguments: [("JPY", 0, Int64(1), "¥1"), ("KWD", 3, 1, "KWD\u{00A0}0.001"), ("BHD", 3, 1_000, "BHD\u{00A0}1.000"),
+                      ("USD", 2, 1, "$0.01")])
+    func minorUnitsComeFromISO4217(code: String, digits: Int, minor: Int64, expected: String) throws {
+        let currency = try Currency(code: code)
+        #expect(currency.minorUnitDigits == digits)
+        #expect(MoneyFormatter().string(Money(minorUnits: minor, currency: currency), locale: Locale(identifier: "en_US"))
+                == expected)
+    }
+
     @Test func formatsOtherCurrenciesAndLocales() {
         let formatter = MoneyFormatter()
         let euros = formatter.string(Money(minorUnits: 1_234_56, currency: .eur), locale: Locale(identifier: "es_ES"))

@@ -379,6 +379,24 @@ struct CampaignFileTests {
 
     // MARK: the demo file shipped with the app
 
+    /// `serve --currency TRY` on a fresh database loads the demo campaigns in the shop's currency
+    /// (their amounts, like the demo catalog's prices, are read in it) instead of refusing them.
+    @Test(.bug("issue #11", "the demo campaigns follow the shop currency"),
+          arguments: [Currency.usd, .try, .eur, .jpy, try! Currency(code: "KWD")])
+    func demoCampaignsFollowTheShopCurrency(currency: Currency) throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/shoppable/DemoCatalog/campaigns.json")
+        let campaigns = try CampaignFile.read(try Data(contentsOf: url), fileName: "campaigns.json", currency: currency)
+        var amounts = campaigns.compactMap(\.minimumSubtotal)
+        for campaign in campaigns { if case let .fixedAmount(amount) = campaign.discount { amounts.append(amount) } }
+        #expect(!amounts.isEmpty)
+        #expect(amounts.allSatisfy { $0.currency == currency })
+        // Texts name no amount: a symbol would contradict the shop's currency.
+        for campaign in campaigns {
+            #expect(!(campaign.title + campaign.description).contains { "$€£¥₺".contains($0) }, "\(campaign.id)")
+        }
+    }
+
     @Test func demoCampaignsAreValidAndReferToTheDemoCatalog() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/shoppable/DemoCatalog")

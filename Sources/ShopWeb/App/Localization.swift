@@ -131,21 +131,46 @@ public struct Localizer: Sendable {
         return segments
     }
 
-    /// `money` as a localized currency string.
+    /// `money` in the shop's currency, written the way this locale writes amounts
+    /// (`MoneyFormatter`: Foundation's currency style from an exact `Decimal`, the currency's
+    /// ISO 4217 minor-unit digits): `₺1.234,56` in tr-TR, `1234,56 €` in es-ES (U+00A0 before
+    /// `€`), `$1,234.56` in en-US, `¥1,234`, `KWD 1,234.567`.
     public func money(_ money: Money) -> String { MoneyFormatter.shared.string(money, locale: locale) }
 
-    /// A whole number with the locale's grouping ("1,234" in en-US).
+    /// A whole number with the locale's grouping: "12,345" in en-US, "12.345" in tr-TR and
+    /// es-ES (Spanish leaves four-digit numbers ungrouped: "1234").
     public func number(_ value: Int) -> String {
         // Below 1,000 no grouping applies and en/tr/es write Western digits: skip the formatter.
         if (0..<1000).contains(value) { return String(value) }
         return value.formatted(.number.locale(locale))
     }
 
-    /// A date as the locale writes it in medium style ("Mar 14, 2026").
+    /// An average rating with one decimal in the locale's separator: "4.7" in en-US, "4,7" in
+    /// tr-TR and es-ES. Hundredths are rounded to tenths half-up in integers (`470`…`474` → 4.7,
+    /// `475` → 4.8) before Foundation writes the `Decimal`, so no floating point is involved.
+    public func rating(_ rating: Rating) -> String {
+        let tenths = (rating.rateHundredths + 5) / 10
+        let value = Decimal(sign: .plus, exponent: -1, significand: Decimal(tenths))
+        return value.formatted(.number.precision(.fractionLength(1)).locale(locale))
+    }
+
+    /// A date as the locale writes it, abbreviated, in the shop's time zone: "Jun 14, 2026"
+    /// (en-US), "14 Haz 2026" (tr-TR), "14 jun 2026" (es-ES). Published dates, campaign windows,
+    /// voucher dates and order dates all go through here.
     public func date(_ date: Date, timeZone: TimeZone) -> String {
         var style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale)
         style.timeZone = timeZone
         return date.formatted(style)
+    }
+
+    /// A time of day as the locale writes it, in the shop's time zone, followed by the zone's
+    /// abbreviation so the shopper knows which clock: "3:00 PM GMT+3" (en-US, with U+202F
+    /// NARROW NO-BREAK SPACE before "PM", as ICU writes it), "15:00 GMT+3" (tr-TR, es-ES).
+    /// The checkout hold's end uses it.
+    public func time(_ date: Date, timeZone: TimeZone) -> String {
+        var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale)
+        style.timeZone = timeZone
+        return date.formatted(style) + " " + (timeZone.abbreviation(for: date) ?? timeZone.identifier)
     }
 
     /// The localized message for an account form problem.

@@ -161,7 +161,7 @@ struct ModelBuilder: Sendable {
     func rating(_ rating: Rating?) -> RatingModel? {
         guard let rating, rating.count > 0 else { return nil }
         return RatingModel(percent: rating.rateHundredths / 5,
-                           label: localizer(.ratingLabel, ["rating": rating.oneDecimal]),
+                           label: localizer(.ratingLabel, ["rating": localizer.rating(rating)]),
                            countText: localizer(.ratingCount, ["count": localizer.number(rating.count)]))
     }
 

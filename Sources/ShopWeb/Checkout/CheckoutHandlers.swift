@@ -277,7 +277,7 @@ extension ShopApp {
         let l10n = context.l10n
         let order = request.confirmed
         let number = OutboxDraft.orderNumberPlaceholder
-        let lines = order.lines.map { "\($0.quantity) × \($0.title)\($0.variantTitle.isEmpty ? "" : " (\($0.variantTitle))") — \(l10n.money($0.total))" }
+        let lines = order.lines.map { "\(l10n.number($0.quantity)) × \($0.title)\($0.variantTitle.isEmpty ? "" : " (\($0.variantTitle))") — \(l10n.money($0.total))" }
             .joined(separator: "\n")
         let link = context.environment.publicURL + "/orders/" + number + (token.map { "?token=\($0)" } ?? "")
         var totals = [l10n(.cartSubtotal) + ": " + l10n.money(order.subtotal)]

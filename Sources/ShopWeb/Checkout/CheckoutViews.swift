@@ -25,14 +25,12 @@ extension ModelBuilder {
     func review(_ quote: CheckoutQuote, heldUntil: Date, idempotencyKey: String, email: String, notice: String?,
                 timeZone: TimeZone) -> ReviewModel {
         let l10n = localizer
-        var time = Date.FormatStyle(date: .omitted, time: .shortened, locale: l10n.locale)
-        time.timeZone = timeZone
         let order = quote.order
         let code = order.voucherCode
         return ReviewModel(
             lines: order.lines.map { line in
                 .init(title: line.title,
-                      detail: [line.variantTitle, "\(line.quantity) × \(l10n.money(line.unitPrice))"].filter { !$0.isEmpty }
+                      detail: [line.variantTitle, l10n.number(line.quantity) + " × " + l10n.money(line.unitPrice)].filter { !$0.isEmpty }
                         .joined(separator: " · "),
                       total: l10n.money(line.total), discount: line.discount.isZero ? nil : "−" + l10n.money(line.discount))
             },
@@ -42,8 +40,7 @@ extension ModelBuilder {
             shippingLabel: l10n(.checkoutShippingLine, ["method": order.shippingMethodName]),
             shipping: order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost),
             total: l10n.money(order.total), addressLines: quote.address.lines(in: l10n.language), email: email,
-            heldUntilText: l10n(.checkoutHeld, ["time": heldUntil.formatted(time) + " "
-                                                + (timeZone.abbreviation(for: heldUntil) ?? timeZone.identifier)]),
+            heldUntilText: l10n(.checkoutHeld, ["time": l10n.time(heldUntil, timeZone: timeZone)]),
             heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice)
     }
 }

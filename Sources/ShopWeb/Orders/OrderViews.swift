@@ -51,7 +51,7 @@ extension Views {
                             span {
                                 strong { line.title }
                                 span(.class("muted small")) {
-                                    " " + [line.variantTitle, line.sku ?? "", "\(line.quantity) × \(l10n.money(line.unitPrice))"]
+                                    " " + [line.variantTitle, line.sku ?? "", l10n.number(line.quantity) + " × " + l10n.money(line.unitPrice)]
                                         .filter { !$0.isEmpty }.joined(separator: " · ")
                                 }
                             }

@@ -1,0 +1,64 @@
+import Foundation
+import ShopCore
+import Testing
+@testable import ShopWeb
+
+/// Issue #11, point 2: money, numbers, ratings, dates and times in the shopper's locale
+/// (`Language.localeIdentifier`), dates and times in the shop's time zone.
+@Suite("Localizer formatting")
+struct LocalizerFormattingTests {
+    static let istanbul = TimeZone(identifier: "Europe/Istanbul")!
+    /// 2026-06-14 12:00 UTC = 15:00 in Istanbul.
+    static let noon = Date(timeIntervalSince1970: 1_781_438_400)
+
+    @Test(arguments: [
+        (Language.turkish, Int64(1_234_56), Currency.try, "₺1.234,56"),
+        (.spanish, 1_234_56, .eur, "1234,56\u{00A0}€"),
+        (.spanish, 12_345_67, .eur, "12.345,67\u{00A0}€"),
+        (.english, 1_234_56, .usd, "$1,234.56"),
+        (.english, 1_234, .jpy, "¥1,234"),
+        (.turkish, 1_234_567, try! Currency(code: "KWD"), "KWD\u{00A0}1.234,567"),
+    ])
+    func moneyIsTheShopCurrencyInTheShoppersLocale(language: Language, minor: Int64, currency: Currency, expected: String) {
+        #expect(Localizer(language: language).money(Money(minorUnits: minor, currency: currency)) == expected)
+    }
+
+    @Test(arguments: [
+        (Language.english, 470, "4.7"), (.turkish, 470, "4,7"), (.spanish, 470, "4,7"),
+        (.english, 475, "4.8"), (.turkish, 474, "4,7"), (.spanish, 500, "5,0"), (.english, 0, "0.0"),
+    ])
+    func ratingsUseTheLocalesDecimalSeparator(language: Language, hundredths: Int, expected: String) {
+        #expect(Localizer(language: language).rating(Rating(rateHundredths: hundredths, count: 3)) == expected)
+    }
+
+    @Test(arguments: [
+        (Language.english, 1_234, "1,234"), (.turkish, 1_234, "1.234"), (.spanish, 1_234, "1234"),
+        (.spanish, 12_345, "12.345"), (.english, 999, "999"), (.turkish, 1_000_000, "1.000.000"),
+    ])
+    func numbersAreGroupedPerLocale(language: Language, value: Int, expected: String) {
+        #expect(Localizer(language: language).number(value) == expected)
+    }
+
+    @Test(arguments: [
+        (Language.english, noon, "Jun 14, 2026"), (.turkish, noon, "14 Haz 2026"), (.spanish, noon, "14 jun 2026"),
+        // 22:30 UTC is already the next day in the shop's time zone.
+        (.english, noon.addingTimeInterval(10.5 * 3600), "Jun 15, 2026"),
+    ])
+    func datesAreInTheShopsTimeZoneAndTheShoppersLocale(language: Language, date: Date, expected: String) {
+        #expect(Localizer(language: language).date(date, timeZone: Self.istanbul) == expected)
+    }
+
+    /// ICU puts U+202F NARROW NO-BREAK SPACE before "PM" in English.
+    @Test(arguments: [
+        (Language.english, "3:00\u{202F}PM GMT+3"), (.turkish, "15:00 GMT+3"), (.spanish, "15:00 GMT+3"),
+    ])
+    func holdTimesNameTheShopsClock(language: Language, expected: String) {
+        #expect(Localizer(language: language).time(Self.noon, timeZone: Self.istanbul) == expected)
+    }
+
+    @Test func ratingLabelsOnCardsUseTheLocale() {
+        let model = ModelBuilder(localizer: Localizer(language: .turkish))
+            .rating(Rating(rateHundredths: 470, count: 12))
+        #expect(model?.label.contains("4,7") == true)
+    }
+}
