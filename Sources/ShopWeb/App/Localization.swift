@@ -66,6 +66,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
     case apiInvalidCursor, apiLastOperator
     case apiNoTokens, apiNoCampaign, apiNoAddressBook, apiEmailVerifiedAlready, apiResetRequested, apiLinkNotValid, apiRefreshTokenNotValid, apiRefreshTokenReused
+    // Appearance and layout (issue #11, points 3 and 7).
+    case themeLabel, themeSystem, themeLight, themeDark, verifyBannerDismiss, cartShippingNote
+    case checkoutTotalSoFar, checkoutShippingNextStep, galleryImage, cartTotalSaved, productImages
 
     /// The English text (the source table).
     var english: String {
@@ -414,6 +417,17 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .apiLinkNotValid: "This link is not valid any more (used, expired or mistyped). Ask for a new one."
         case .apiRefreshTokenNotValid: "This refresh token is not valid (unknown, or its session ended). Sign in again."
         case .apiRefreshTokenReused: "This refresh token was used before, so its session has been ended for safety. Sign in again."
+        case .themeLabel: "Appearance"
+        case .themeSystem: "System"
+        case .themeLight: "Light"
+        case .themeDark: "Dark"
+        case .verifyBannerDismiss: "Hide this message"
+        case .cartShippingNote: "Shipping is added at checkout."
+        case .checkoutTotalSoFar: "Total so far"
+        case .checkoutShippingNextStep: "Chosen at the next step"
+        case .galleryImage: "Image {number} of {count}"
+        case .cartTotalSaved: "You save {amount}"
+        case .productImages: "Pictures"
         }
     }
 }
