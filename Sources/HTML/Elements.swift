@@ -16,9 +16,10 @@
 /// ```
 /// - Parameters:
 ///   - lang: the BCP 47 language tag of the page, e.g. `"en"`.
+///   - attributes: more attributes of `<html>`, e.g. `.data("theme", "dark")`.
 ///   - content: the `head` and `body`.
-public func document(lang: String, @NodeBuilder content: () -> Node) -> Node {
-    .fragment([.raw(unsafe: "<!DOCTYPE html>"), .element("html", [.lang(lang)], content().children)])
+public func document(lang: String, _ attributes: Attribute..., @NodeBuilder content: () -> Node) -> Node {
+    .fragment([.raw(unsafe: "<!DOCTYPE html>"), .element("html", [.lang(lang)] + attributes, content().children)])
 }
 
 /// Sibling nodes with no wrapping element.

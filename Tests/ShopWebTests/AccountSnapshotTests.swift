@@ -39,6 +39,7 @@ struct AccountSnapshotTests {
         let shop = try SnapshotShop.make()
         try SnapshotShop.register(shop)
         assertResponseSnapshot(of: try shop.post("/account/verify/resend", []), named: "resent")
+        assertResponseSnapshot(of: try shop.post("/account/verify/dismiss", [("return_to", "/account")]), named: "banner-closed")
         let link = try #require(try shop.lastEmailedPath())
         assertResponseSnapshot(of: try shop.get(link), named: "confirmed")
         assertResponseSnapshot(of: try shop.get(link), named: "used-link")

@@ -52,6 +52,12 @@ struct CatalogSnapshotTests {
         assertResponseSnapshot(of: try shop.get("/categories/lamps"), named: "listing")
     }
 
+    @Test func darkTheme() throws {
+        let shop = try SnapshotShop.make()
+        assertResponseSnapshot(of: try shop.get("/theme?set=dark&return_to=%2Fcategories%2Flamps"), named: "choose")
+        assertResponseSnapshot(of: try shop.get("/categories/lamps"), named: "listing")
+    }
+
     @Test func categorySecondPage() throws {
         let shop = try SnapshotShop.make(SnapshotShop.manyKitchenItems(26))
         assertResponseSnapshot(of: try shop.get("/categories/kitchen?sort=price-asc&page=2"))

@@ -17,10 +17,10 @@ struct SnapshotCoverageTests {
     /// The case of a route, without its values (`.catalog(.product(…))` is `catalogProduct`).
     enum RouteCase: CaseIterable {
         case catalogHome, catalogHomeRecommendations, catalogCategories, catalogCategorySearch, catalogCategory,
-             catalogSearch, catalogProduct, catalogLayout, catalogBadge, cartShow, cartAdd, cartUpdateLine,
+             catalogSearch, catalogProduct, catalogLayout, catalogTheme, catalogBadge, cartShow, cartAdd, cartUpdateLine,
              cartRemoveLine, cartSelectLine, cartSelectAll, cartVoucher, cartVoucherRemove, favoritesList,
              favoritesToggle, accountShow, accountRegister, accountRegisterSubmit, accountSignIn, accountSignInSubmit,
-             accountSignOut, accountSignOutEverywhere, accountVerifyEmail, accountVerifyResend, accountForgotPassword,
+             accountSignOut, accountSignOutEverywhere, accountVerifyEmail, accountVerifyResend, accountVerifyBannerDismiss, accountForgotPassword,
              accountForgotPasswordSubmit, accountResetPassword, accountResetPasswordSubmit, accountChangePassword,
              accountAddresses, accountAddressNew, accountAddressCreate, accountAddressEdit, accountAddressUpdate,
              accountAddressDeleteConfirm, accountAddressDelete, checkoutStart, checkoutAddress, checkoutAddressSubmit,
@@ -37,6 +37,7 @@ struct SnapshotCoverageTests {
             case .catalog(.search): self = .catalogSearch
             case .catalog(.product): self = .catalogProduct
             case .catalog(.layout): self = .catalogLayout
+            case .catalog(.theme): self = .catalogTheme
             case .catalog(.badge): self = .catalogBadge
             case .cart(.show): self = .cartShow
             case .cart(.add): self = .cartAdd
@@ -57,6 +58,7 @@ struct SnapshotCoverageTests {
             case .account(.signOutEverywhere): self = .accountSignOutEverywhere
             case .account(.verifyEmail): self = .accountVerifyEmail
             case .account(.verifyResend): self = .accountVerifyResend
+            case .account(.verifyBannerDismiss): self = .accountVerifyBannerDismiss
             case .account(.forgotPassword): self = .accountForgotPassword
             case .account(.forgotPasswordSubmit): self = .accountForgotPasswordSubmit
             case .account(.resetPassword): self = .accountResetPassword

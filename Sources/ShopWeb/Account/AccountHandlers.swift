@@ -159,6 +159,15 @@ extension ShopApp {
                                 action: (l10n(.errorBackHome), SiteRoute.catalog(.home).path), l10n: l10n)))
     }
 
+    /// Hides the banner for the signed-in shopper in this browser (a cookie naming their id), and
+    /// goes back to the page it was closed on.
+    static func verifyBannerDismiss(_ context: inout RequestContext) throws -> Response {
+        if let user = try context.currentUser() {
+            context.setCookies.append(context.cookie(verifyBannerCookie, String(user.id.rawValue), maxAge: 60 * 60 * 24 * 90))
+        }
+        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account(.show).path)
+    }
+
     static func verifyResend(_ context: inout RequestContext) throws -> Response {
         guard let user = try context.currentUser() else {
             return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
@@ -346,6 +355,7 @@ extension ShopApp {
         case .signOutEverywhere: return try signOut(&context, everywhere: true)
         case let .verifyEmail(token): return try verifyEmail(&context, token: token)
         case .verifyResend: return try verifyResend(&context)
+        case .verifyBannerDismiss: return try verifyBannerDismiss(&context)
         case .forgotPassword: return try forgotPasswordPage(&context)
         case .forgotPasswordSubmit: return try forgotPasswordSubmit(&context)
         case let .resetPassword(token): return try resetPasswordPage(&context, token: token)

@@ -18,6 +18,8 @@ extension SiteRoute {
         case verifyEmail(token: String)
         /// `POST /account/verify/resend`.
         case verifyResend
+        /// `POST /account/verify/dismiss` (return_to) — hides the "confirm your email" banner.
+        case verifyBannerDismiss
         /// `GET /account/password/forgot` and `POST` (email).
         case forgotPassword, forgotPasswordSubmit
         /// `GET /account/password/reset?token=…` and `POST` (token, password, password_confirmation).
@@ -48,6 +50,7 @@ extension SiteRoute {
                     make: { .account(.verifyEmail(token: $0.queryValue("token") ?? "")) },
                     match: { if case let .account(.verifyEmail(token)) = $0 { Parameters(query: ["token": token]) } else { nil } }),
         fixed("POST", "/account/verify/resend", [], .account(.verifyResend)),
+        fixed("POST", "/account/verify/dismiss", [], .account(.verifyBannerDismiss)),
         fixed("GET", "/account/password/forgot", [], .account(.forgotPassword)),
         fixed("POST", "/account/password/forgot", [], .account(.forgotPasswordSubmit)),
         Declaration("GET", "/account/password/reset", [],

@@ -3,7 +3,7 @@ import HTML
 /// Inline SVG icons. These are constants written here (never data), so `raw(unsafe:)` is safe;
 /// they use `currentColor` so CSS colours them for light and dark mode.
 enum Icon: CaseIterable {
-    case home, categories, tag, cart, heart, user, back, trash, check
+    case home, categories, tag, cart, heart, user, back, trash, check, close
 
     /// The icon as a node; built once per icon.
     var node: Node { Icon.nodes[self]! }
@@ -30,6 +30,8 @@ enum Icon: CaseIterable {
             "<path d=\"M15 5l-7 7 7 7\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
         case .trash:
             "<path d=\"M5 7h14M10 7V5h4v2M7 7l1 13h8l1-13\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
+        case .close:
+            "<path d=\"M6 6l12 12M18 6L6 18\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\"/>"
         case .check:
             "<path d=\"M5 12.5l4.5 4.5L19 7.5\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2.2\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
         }

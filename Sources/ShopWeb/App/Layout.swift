@@ -7,14 +7,22 @@ enum Views {
     static func page(_ layout: LayoutModel, mainClass: String = "", @NodeBuilder content: () -> Node) -> [UInt8] {
         let l10n = layout.localizer
         let shop = l10n(.shopName)
-        let title = layout.title.isEmpty || layout.title == shop ? shop : "\(layout.title) · \(shop)"
-        let document: Node = document(lang: l10n.language.rawValue) {
+        // A title that names the shop already (the home page's) is not suffixed with it again.
+        let title = layout.title.isEmpty ? shop : layout.title.contains(shop) ? layout.title : "\(layout.title) · \(shop)"
+        // `data-theme` is rendered by the server from the cookie: the chosen colours apply before
+        // the first paint, with or without JavaScript ("system" leaves it to the media query).
+        let document: Node = document(lang: l10n.language.rawValue, .data("theme", layout.theme.rawValue)) {
             head {
                 meta(.charset("utf-8"))
                 meta(.name("viewport"), .content("width=device-width, initial-scale=1, viewport-fit=cover"))
-                meta(.name("color-scheme"), .content("light dark"))
-                meta(.name("theme-color"), .content("#fbf8f4"), .media("(prefers-color-scheme: light)"))
-                meta(.name("theme-color"), .content("#16130f"), .media("(prefers-color-scheme: dark)"))
+                meta(.name("color-scheme"), .content(layout.theme == .system ? "light dark" : layout.theme.rawValue))
+                for (color, media) in layout.theme.themeColors {
+                    if let media {
+                        meta(.name("theme-color"), .content(color), .media(media))
+                    } else {
+                        meta(.name("theme-color"), .content(color))
+                    }
+                }
                 HTML.title { title }
                 link(.rel("stylesheet"), .href(layout.stylesheetHref))
                 link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
@@ -50,10 +58,16 @@ enum Views {
                 }
                 if let email = layout.unverifiedEmail {
                     div(.class("banner"), .role("status")) {
-                        span { l10n(.verifyBanner, ["email": email]) }
+                        span(.class("banner-text")) { l10n(.verifyBanner, ["email": email]) }
                         form(.method("post"), .action(SiteRoute.account(.verifyResend).path)) {
                             Personalization.csrfField
                             button(.type("submit"), .class("link-button")) { l10n(.verifyResend) }
+                        }
+                        form(.class("banner-close"), .method("post"), .action(SiteRoute.account(.verifyBannerDismiss).path)) {
+                            Personalization.csrfField
+                            input(.type("hidden"), .name("return_to"), .value(layout.returnPath))
+                            button(.type("submit"), .class("icon-button"), .aria("label", l10n(.verifyBannerDismiss)),
+                                   .title(l10n(.verifyBannerDismiss))) { Icon.close.node }
                         }
                     }
                 }
@@ -67,6 +81,7 @@ enum Views {
                     }
                 }
                 main(.id("main"), .class(mainClass.isEmpty ? "content" : "content \(mainClass)")) { content() }
+                footer(.class("site-footer")) { themePicker(layout) }
                 tabBar(layout)
             }
         }
@@ -80,6 +95,26 @@ enum Views {
         return kind == "favorites"
             ? span(.class("badge"), .data("favorites-count", String(count)), .hidden(count == 0)) { text }
             : span(.class("badge"), .data("cart-count", String(count)), .hidden(count == 0)) { text }
+    }
+
+    /// System / Light / Dark: links that set the theme cookie and come back (no JavaScript needed);
+    /// the current choice is marked with `aria-current`.
+    static func themePicker(_ layout: LayoutModel) -> Node {
+        let l10n = layout.localizer
+        return nav(.class("theme-picker"), .aria("label", l10n(.themeLabel))) {
+            span(.class("theme-picker-label")) { l10n(.themeLabel) }
+            ul(.class("segmented")) {
+                for theme in Theme.allCases {
+                    li {
+                        a(.href(SiteRoute.catalog(.theme(theme.rawValue, returnTo: layout.returnPath)).path),
+                          .rel("nofollow"), .data("theme-choice", theme.rawValue),
+                          theme == layout.theme ? .aria("current", "true") : .boolean("data-inactive", false)) {
+                            theme.label(l10n)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     static func tabBar(_ layout: LayoutModel) -> Node {

@@ -21,7 +21,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case addToCart, soldOutButton, addedToCart, viewCart
     case cartTitle, cartEmptyTitle, cartEmptyText, cartContinueShopping, cartItemCount
     case cartQuantity, cartUpdate, cartRemove, cartSubtotal, cartUnitPrice
-    case cartTaxesNote, cartRemoved, cartUpdated
+    case cartRemoved, cartUpdated
     case errorNotFoundTitle, errorNotFoundText, errorServerTitle, errorServerText, errorBackHome
     case errorBadRequestTitle, errorBadRequestText
     case cartErrorQuantityNegative, cartErrorQuantityNotWhole, cartErrorQuantityNotANumber
@@ -68,6 +68,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
     case apiInvalidCursor, apiLastOperator
     case apiNoTokens, apiNoCampaign, apiNoAddressBook, apiEmailVerifiedAlready, apiResetRequested, apiLinkNotValid, apiRefreshTokenNotValid, apiRefreshTokenReused
+    // Appearance and layout (issue #11, points 3 and 7).
+    case themeLabel, themeSystem, themeLight, themeDark, verifyBannerDismiss, cartShippingNote
+    case checkoutTotalSoFar, checkoutShippingNextStep, galleryImage, cartTotalSaved, productImages
 }
 
 /// Looks up shopper-facing text and formats numbers, money and dates for one locale.

@@ -16,7 +16,7 @@ public final class PageCache: Sendable {
     struct Entry: Sendable {
         var version: Int64
         var title: String
-        var tab: Tab
+        var tab: Tab?
         var mainClass: String
         /// The rendered content of `<main>`.
         var html: String

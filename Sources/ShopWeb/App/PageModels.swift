@@ -24,7 +24,8 @@ struct LayoutModel: Sendable {
     var flash: Flash?
     /// The signed-in shopper's first name, or nil for a guest.
     var accountName: String?
-    /// Set for a signed-in shopper whose email is not confirmed yet (shows the banner).
+    /// Set for a signed-in shopper whose email is not confirmed yet, on the pages where that
+    /// matters (account, checkout), until they close the banner: shows it.
     var unverifiedEmail: String?
     var stylesheetHref: String
     var scriptHref: String
@@ -33,6 +34,10 @@ struct LayoutModel: Sendable {
     var listLayout = false
     /// The page in every language: the picker's links and the `hreflang` alternates.
     var alternates: LanguageAlternates?
+    /// The visitor's colour theme (`<html data-theme>`, the footer's choice).
+    var theme: Theme = .system
+    /// Where the footer's theme links and the banner's close button come back to.
+    var returnPath = "/"
 }
 
 /// One page's address in each language the shop speaks. The scheme is one query parameter,
@@ -146,7 +151,11 @@ struct ModelBuilder: Sendable {
         } else {
             price = variant.map { l10n.money($0.price) } ?? ""
         }
-        let compareAt = prices.count > 1 ? nil : variant?.compareAtPrice.map(l10n.money)
+        // "From $149.00" is the cheapest variant's price: when that one is on sale, the card shows
+        // its "was" price and the sale mark, as the product page does for it.
+        let cheapestOnSale = product.variants.filter { $0.price.minorUnits == product.lowestPrice?.minorUnits }
+            .compactMap(\.compareAtPrice).min(by: { $0.minorUnits < $1.minorUnits })
+        let compareAt = prices.count > 1 ? cheapestOnSale.map(l10n.money) : variant?.compareAtPrice.map(l10n.money)
         let image = product.images.first
         return ProductCardModel(
             productID: product.id.rawValue, handle: product.handle, hasOptions: product.hasOptions && product.variants.count > 1,

@@ -382,12 +382,24 @@ struct RequestContext {
         return LayoutModel(title: title, activeTab: tab, cartCount: try cartItemCount(),
                            favoritesCount: try favoriteIDs().count, flash: takeFlash(),
                            accountName: user?.firstName,
-                           unverifiedEmail: user.flatMap { $0.isVerified ? nil : $0.email },
+                           unverifiedEmail: user.flatMap { showsVerifyBanner(to: $0) ? $0.email : nil },
                            stylesheetHref: environment.assets.stylesheetPath,
                            scriptHref: environment.assets.scriptPath, localizer: l10n,
                            listLayout: request.cookies[ShopApp.layoutCookie] == "list",
                            alternates: LanguageAlternates(path: canonicalPath.isEmpty ? request.path : canonicalPath,
-                                                          publicURL: environment.publicURL))
+                                                          publicURL: environment.publicURL),
+                           theme: Theme(cookie: request.cookies[ShopApp.themeCookie]),
+                           returnPath: request.method == .get && !canonicalPath.isEmpty ? canonicalPath : "/")
+    }
+
+    /// The "confirm your email" banner shows where the address matters — the account pages and
+    /// checkout (the order confirmation goes there) — and not after `user` closed it in this
+    /// browser (the cookie holds their id, so another account still sees its own banner).
+    func showsVerifyBanner(to user: User) -> Bool {
+        guard !user.isVerified, request.cookies[ShopApp.verifyBannerCookie] != String(user.id.rawValue) else { return false }
+        if case .account? = route { return true }
+        if case .checkout? = route { return true }
+        return false
     }
 
     /// A styled error page. It shows no details; the badges are left out if they can't be read.

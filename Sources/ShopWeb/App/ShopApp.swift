@@ -26,6 +26,10 @@ public enum ShopApp {
     static let languageParameter = "lang"
     /// Cookie remembering the product list layout (`grid` or `list`).
     static let layoutCookie = "shoppable_layout"
+    /// Cookie remembering the visitor's colour theme (`light` or `dark`; absent: follow the system).
+    static let themeCookie = "shoppable_theme"
+    /// Cookie remembering that the visitor closed the "confirm your email" banner.
+    static let verifyBannerCookie = "shoppable_verify_banner"
     /// Products per category page.
     static let pageSize = 24
 
@@ -163,7 +167,7 @@ public enum ShopApp {
     /// A page body as rendered once: what goes inside `<main>`, its title and tab.
     struct PageContent {
         var title: String
-        var tab: Tab
+        var tab: Tab?
         var mainClass = ""
         var node: Node
     }
@@ -188,6 +192,7 @@ public enum ShopApp {
         // sees: serve the whole document from the cache.
         let anonymous = context.request.cookies[sessionCookie] == nil && context.request.cookies[flashCookie] == nil
         let documentKey = key + (context.request.cookies[layoutCookie] == "list" ? " list" : " grid")
+            + " " + Theme(cookie: context.request.cookies[themeCookie]).rawValue
         if anonymous, let document = cache.lookupDocument(documentKey, version: version) {
             return .html(document)
         }

@@ -35,6 +35,8 @@ struct CartPage: Sendable {
     var subtotal: String
     var discountLabel: String?
     var discount: String?
+    /// What the voucher takes off, without the minus sign ("$36.60"), when it takes something.
+    var savedAmount: String? = nil
     var total: String
     var voucher: Voucher
     var nothingSelected: Bool
@@ -57,7 +59,8 @@ extension ModelBuilder {
                 variantID: line.variant.id.rawValue,
                 productHref: SiteRoute.catalog(.product(handle: line.product.handle, variant: line.product.hasOptions ? line.variant.id : nil)).path,
                 title: line.product.title, variantTitle: line.variant.title,
-                imageURL: line.product.images.first?.url, imageAlt: line.product.title,
+                imageURL: (Self.variantImage(line.variant, in: line.product.images).map { line.product.images[$0] }
+                           ?? line.product.images.first)?.url, imageAlt: line.product.title,
                 unitPriceText: l10n(.cartUnitPrice, ["price": l10n.money(line.unitPrice)]),
                 compareAtPrice: line.variant.compareAtPrice.map(l10n.money),
                 quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),
@@ -82,6 +85,7 @@ extension ModelBuilder {
             lines: lines, itemCountText: l10n.count(selectedCount, .cartItemCount),
             subtotal: l10n.money(quote.subtotal), discountLabel: discountLabel,
             discount: discountLabel == nil ? nil : "−" + l10n.money(quote.discount),
+            savedAmount: discountLabel == nil || quote.discount.isZero ? nil : l10n.money(quote.discount),
             total: l10n.money(quote.total), voucher: voucher,
             nothingSelected: !lines.isEmpty && selectedCount == 0, recommendations: recommendations.map(card))
     }

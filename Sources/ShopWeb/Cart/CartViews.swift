@@ -13,6 +13,9 @@ extension Views {
                     a(.class("button button-primary"), .href(SiteRoute.catalog(.categories).path)) { l10n(.cartContinueShopping) }
                 }
             } else {
+                // The lines (with their select links) in one column, the summary beside them on a
+                // wide screen and after them on a phone (where `cart-total-bar` keeps the total in view).
+                div(.class("cart-main")) {
                 div(.class("select-row")) {
                     form(.method("post"), .action(SiteRoute.cart(.selectAll).path)) {
                         Personalization.csrfField
@@ -36,7 +39,7 @@ extension Views {
                                     input(.type("checkbox"), .name("selected"), .value("1"), .checked(line.isSelected))
                                     span(.class("visually-hidden")) { "\(l10n(.cartSelect)): \(line.title)" }
                                 }
-                                noscript { button(.type("submit"), .class("button button-small")) { l10n(.cartUpdate) } }
+                                noscript { button(.type("submit"), .class("button button-small select-update")) { l10n(.cartUpdate) } }
                             }
                             a(.class("cart-line-media"), .href(line.productHref)) {
                                 if let url = line.imageURL { img(.src(url), .alt(line.imageAlt), .width(160), .height(160), .loading("lazy")) }
@@ -46,7 +49,9 @@ extension Views {
                                 if !line.variantTitle.isEmpty { p(.class("muted small")) { line.variantTitle } }
                                 p(.class("muted small")) { line.unitPriceText }
                                 if let stock = line.stockText { p(.class("stock stock-low small")) { stock } }
-                                div(.class("cart-line-actions")) {
+                                if let error = line.error { p(.class("form-error"), .role("alert")) { error } }
+                            }
+                            div(.class("cart-line-actions")) {
                                     form(.class("quantity-form"), .method("post"), .action(SiteRoute.cart(.updateLine(.init(rawValue: line.variantID))).path)) {
                                         Personalization.csrfField
                                         label(.class("stepper")) {
@@ -60,14 +65,25 @@ extension Views {
                                         Personalization.csrfField
                                         button(.type("submit"), .class("icon-button"), .aria("label", "\(l10n(.cartRemove)): \(line.title)")) { Icon.trash.node }
                                     }
-                                }
-                                if let error = line.error { p(.class("form-error"), .role("alert")) { error } }
                             }
                             div(.class("cart-line-total")) {
-                                p { line.lineTotal }
-                                if let discount = line.discountText { p(.class("line-discount")) { discount } }
+                                p(.class("amount")) { line.lineTotal }
+                                if let discount = line.discountText { p(.class("line-discount amount")) { discount } }
                             }
                         }
+                    }
+                }
+                }
+                // On a phone: the total and the way on, one slim bar above the tab bar (sticky until the
+                // summary after it scrolls in; hidden on wide screens, where the summary is beside the lines).
+                div(.class("cart-total-bar")) {
+                    p(.class("cart-total-bar-text")) {
+                        span(.class("muted small")) { l10n(.cartTotal) }
+                        strong(.class("amount")) { page.total }
+                        if let saved = page.savedAmount { span(.class("line-discount small")) { l10n(.cartTotalSaved, ["amount": saved]) } }
+                    }
+                    if !page.nothingSelected {
+                        a(.class("button button-primary"), .href(SiteRoute.checkout(.start).path)) { l10n(.checkoutButton) }
                     }
                 }
                 aside(.class("cart-summary"), .aria("label", l10n(.cartTotal))) {
@@ -75,19 +91,19 @@ extension Views {
                     if page.nothingSelected { p(.class("form-error")) { l10n(.cartNothingSelected) } }
                     div(.class("summary-row")) {
                         span { "\(l10n(.cartSubtotal)) · \(page.itemCountText)" }
-                        span(.data("subtotal", "")) { page.subtotal }
+                        span(.class("amount"), .data("subtotal", "")) { page.subtotal }
                     }
                     if let label = page.discountLabel, let discount = page.discount {
                         div(.class("summary-row summary-discount")) {
                             span { label }
-                            span(.data("discount", "")) { discount }
+                            span(.class("amount"), .data("discount", "")) { discount }
                         }
                     }
                     div(.class("summary-row summary-total")) {
                         span { l10n(.cartTotal) }
-                        strong(.data("total", "")) { page.total }
+                        strong(.class("amount"), .data("total", "")) { page.total }
                     }
-                    p(.class("muted small")) { l10n(.cartTaxesNote) }
+                    p(.class("muted small")) { l10n(.cartShippingNote) }
                     if !page.nothingSelected {
                         a(.class("button button-primary button-wide checkout-button"), .href(SiteRoute.checkout(.start).path)) {
                             l10n(.checkoutButton)
@@ -113,7 +129,7 @@ extension Views {
                 p(.role("status")) { l10n(.cartVoucherApplied, ["code": code, "title": title]) }
                 form(.method("post"), .action(SiteRoute.cart(.voucherRemove).path)) {
                     Personalization.csrfField
-                    button(.type("submit"), .class("link-button")) { l10n(.cartVoucherRemove) }
+                    button(.type("submit"), .class("link-button nowrap")) { l10n(.cartVoucherRemove) }
                 }
             }
         case .empty, .rejected:

@@ -21,6 +21,12 @@ extension ShopApp {
         case let .layout(value, returnTo):
             context.setCookies.append(context.cookie(layoutCookie, value, maxAge: 60 * 60 * 24 * 365))
             return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.catalog(.home).path)
+        case let .theme(value, returnTo):
+            // "system" is the default: the cookie is deleted rather than kept.
+            let theme = Theme(cookie: value)
+            context.setCookies.append(context.cookie(themeCookie, theme == .system ? "" : theme.rawValue,
+                                                     maxAge: theme == .system ? 0 : 60 * 60 * 24 * 365))
+            return .redirect(to: SafeRedirect.localPath(returnTo) ?? SiteRoute.catalog(.home).path)
         }
     }
 
@@ -79,7 +85,7 @@ extension ShopApp {
             let catalog = context.environment.catalog
             // Without a letter or digit there is nothing to search for: show the search box.
             guard words.contains(where: { $0.isLetter || $0.isNumber }) else {
-                return PageContent(title: l10n(.searchTitle), tab: .categories,
+                return PageContent(title: l10n(.searchTitle), tab: nil,
                                    node: Views.search(SearchPage(query: "", heading: l10n(.searchPrompt), cards: [],
                                                                  pagination: nil, controls: nil, suggestions: []),
                                                       l10n: l10n, returnTo: context.canonicalPath))
@@ -104,7 +110,7 @@ extension ShopApp {
                                              sorts: [.relevance, .priceAscending, .priceDescending, .newest, .rating, .name],
                                              defaultSort: .relevance),
                 suggestions: result.totalCount == 0 ? try catalog.categories().prefix(6).map(models.categoryLink) : [])
-            return PageContent(title: l10n(.searchTitle) + ": " + words, tab: .categories,
+            return PageContent(title: l10n(.searchTitle) + ": " + words, tab: nil,
                                node: Views.search(page, l10n: l10n, returnTo: context.canonicalPath))
         }
     }

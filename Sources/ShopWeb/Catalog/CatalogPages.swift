@@ -51,11 +51,17 @@ struct ProductDetailPage: Sendable {
         var maxQuantity: Int
         var isSoldOut: Bool
         var isSelected: Bool
+        /// The `id` of the gallery image showing this variant, if one does (see `variantImage`).
+        var imageID: String?
     }
 
     struct Image: Sendable, Equatable {
         var url: String
         var alt: String
+        /// The fragment the thumbnails link to (`image-1`, …).
+        var id: String
+        /// "Image 1 of 3", the thumbnail's label.
+        var label: String
     }
 
     var productID: Int64
@@ -119,18 +125,30 @@ extension ModelBuilder {
         let l10n = localizer
         let variant = product.variants.first { $0.id == selected } ?? product.defaultVariant!
         let level = StockLevel(variant.inventory)
+        // The chosen variant's picture comes first, so a link to `?variant=…` shows it without
+        // JavaScript; the thumbnails and the variants' `data-image` refer to this order.
+        var images = product.images
+        if selected != nil, let index = Self.variantImage(variant, in: images), index > 0 {
+            images.insert(images.remove(at: index), at: 0)
+        }
+        let gallery = images.enumerated().map { index, image in
+            ProductDetailPage.Image(url: image.url, alt: image.altText.isEmpty ? product.title : image.altText,
+                                    id: "image-\(index + 1)",
+                                    label: l10n(.galleryImage, ["number": l10n.number(index + 1), "count": l10n.number(images.count)]))
+        }
         let choices: [ProductDetailPage.VariantChoice] = !product.hasOptions ? [] : product.variants.map { candidate in
             let candidateLevel = StockLevel(candidate.inventory)
             return ProductDetailPage.VariantChoice(
                 id: candidate.id.rawValue, title: candidate.title, price: l10n.money(candidate.price),
                 compareAtPrice: candidate.compareAtPrice.map(l10n.money), stockText: candidateLevel.text(l10n),
                 stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
-                isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id)
+                isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id,
+                imageID: Self.variantImage(candidate, in: images).map { gallery[$0].id })
         }
         return ProductDetailPage(
             productID: product.id.rawValue, handle: product.handle, title: product.title,
             vendorText: product.vendor.isEmpty ? nil : l10n(.productVendor, ["vendor": product.vendor]),
-            images: product.images.map { .init(url: $0.url, alt: $0.altText.isEmpty ? product.title : $0.altText) },
+            images: gallery,
             price: l10n.money(variant.price), compareAtPrice: variant.compareAtPrice.map(l10n.money),
             saleText: variant.compareAtPrice == nil ? nil : l10n(.onSale),
             stockText: level.text(l10n), stockClass: level.cssClass, rating: rating(product.rating),
@@ -139,5 +157,23 @@ extension ModelBuilder {
             optionsLabel: product.optionNames.joined(separator: " / "), choices: choices,
             selectedVariantID: variant.id.rawValue, maxQuantity: max(Cart.quantityLimit(for: variant), 1),
             quantity: quantity, isSoldOut: variant.inventory.isSoldOut, error: error)
+    }
+
+    /// The index of the image that shows `variant`: the first whose alt text names one of its
+    /// option values ("Oak Dining Chair in Smoked Oak" for "Smoked Oak"), the convention of the
+    /// demo catalog and of Shopify exports; nil when none does.
+    static func variantImage(_ variant: Variant, in images: [ProductImage]) -> Int? {
+        let values = variant.optionValues.map { $0.lowercased() }.filter { !$0.isEmpty }
+        guard !values.isEmpty else { return nil }
+        return images.firstIndex { image in
+            let alt = image.altText.lowercased()
+            return values.contains { value in
+                guard let range = alt.range(of: value) else { return false }
+                // Whole words only: "Oak" must not match "Oaken".
+                let before = range.lowerBound == alt.startIndex || !alt[alt.index(before: range.lowerBound)].isLetter
+                let after = range.upperBound == alt.endIndex || !alt[range.upperBound].isLetter
+                return before && after
+            }
+        }
     }
 }

@@ -22,6 +22,8 @@ extension SiteRoute {
         case product(handle: String, variant: Variant.ID?)
         /// `GET /layout?set=grid|list&return_to=…` — remembers the product list layout in a cookie.
         case layout(String, returnTo: String?)
+        /// `GET /theme?set=system|light|dark&return_to=…` — remembers the colour theme in a cookie.
+        case theme(String, returnTo: String?)
         /// `GET /badge` — the visitor's cart and favorites counts as JSON, for the live badges.
         case badge
     }
@@ -72,6 +74,15 @@ extension SiteRoute {
                     },
                     match: { route in
                         guard case let .catalog(.layout(value, returnTo)) = route else { return nil }
+                        return Parameters(query: ["set": value, "return_to": returnTo])
+                    }),
+        Declaration("GET", "/theme", [],
+                    make: { parameters in
+                        guard let value = parameters.queryValue("set"), Theme(rawValue: value) != nil else { return nil }
+                        return .catalog(.theme(value, returnTo: parameters.queryValue("return_to")))
+                    },
+                    match: { route in
+                        guard case let .catalog(.theme(value, returnTo)) = route else { return nil }
                         return Parameters(query: ["set": value, "return_to": returnTo])
                     }),
         fixed("GET", "/badge", [], .catalog(.badge)),

@@ -112,10 +112,26 @@ extension Views {
 
     static func product(_ page: ProductDetailPage, related: [ProductCardModel], l10n: Localizer) -> Node {
         fragment {
-            div(.class("product-gallery"), .aria("label", page.title)) {
-                for image in page.images {
-                    figure(.class("gallery-item")) {
-                        img(.src(image.url), .alt(image.alt), .width(800), .height(800), .decoding("async"))
+            // A swipeable strip (scroll snap) and, with more than one picture, thumbnails that are
+            // plain links to each picture (dots on a phone). `app.js` scrolls the strip in place,
+            // marks the thumbnail in view and shows the chosen variant's picture.
+            section(.class("product-gallery"), .aria("label", page.title), .data("gallery", "")) {
+                div(.class("gallery-track"), .data("gallery-track", "")) {
+                    for (index, image) in page.images.enumerated() {
+                        figure(.class("gallery-item"), .id(image.id)) {
+                            img(.src(image.url), .alt(image.alt), .width(800), .height(800), .decoding("async"),
+                                .loading(index == 0 ? "eager" : "lazy"))
+                        }
+                    }
+                }
+                if page.images.count > 1 {
+                    nav(.class("gallery-thumbs"), .aria("label", l10n(.productImages))) {
+                        for (index, image) in page.images.enumerated() {
+                            a(.class("gallery-thumb"), .href("#" + image.id), .aria("label", image.label),
+                              index == 0 ? .aria("current", "true") : .boolean("data-inactive", false)) {
+                                img(.src(image.url), .alt(""), .width(72), .height(72), .loading("lazy"))
+                            }
+                        }
                     }
                 }
             }
@@ -143,6 +159,7 @@ extension Views {
                             for choice in page.choices {
                                 label(.class(choice.isSoldOut ? "variant-choice variant-sold-out" : "variant-choice"),
                                        .data("price", choice.price), .data("compare-at", choice.compareAtPrice ?? ""),
+                                       .data("image", choice.imageID ?? ""),
                                        .data("stock", choice.stockText), .data("stock-class", choice.stockClass),
                                        .data("max", String(choice.maxQuantity)), .data("sold-out", choice.isSoldOut ? "1" : "0")) {
                                     input(.type("radio"), .name("variant"), .value(String(choice.id)),
@@ -154,11 +171,13 @@ extension Views {
                         }
                     }
                     div(.class("add-row")) {
-                        label(.class("quantity-field")) {
-                            span(.class("visually-hidden")) { l10n(.productQuantity) }
-                            input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
-                                   .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"),
-                                   .disabled(page.isSoldOut))
+                        // Nothing to count when the chosen variant is sold out: no quantity box.
+                        if !page.isSoldOut {
+                            label(.class("quantity-field"), .data("quantity-field", "")) {
+                                span(.class("visually-hidden")) { l10n(.productQuantity) }
+                                input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
+                                       .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"))
+                            }
                         }
                         button(.type("submit"), .class("button button-primary button-wide"), .disabled(page.isSoldOut),
                                 .data("add-label", l10n(.addToCart)), .data("sold-out-label", l10n(.soldOutButton))) {

@@ -81,7 +81,8 @@ extension ShopApp {
         let chosen = checkout.state.savedAddressID ?? saved.first(where: \.isDefault)?.id?.rawValue
         return try page(&context, PageContent(
             title: context.l10n(.checkoutTitle), tab: .cart,
-            node: Views.checkoutAddress(values, saved: saved, chosen: chosen, isGuest: checkout.user == nil, l10n: context.l10n)),
+            node: Views.checkoutAddress(values, saved: saved, chosen: chosen, isGuest: checkout.user == nil,
+                                        total: context.models.runningTotal(checkout.cart, onAddressStep: true), l10n: context.l10n)),
             status: status)
     }
 
@@ -153,7 +154,7 @@ extension ShopApp {
             title: l10n(.checkoutTitle), tab: .cart,
             node: Views.checkoutShipping(choices, chosen: checkout.state.shippingMethodID ?? options.first?.0.id.rawValue,
                                          address: address, error: error ?? (options.isEmpty ? l10n(.checkoutNoShipping) : nil),
-                                         l10n: l10n)),
+                                         total: context.models.runningTotal(checkout.cart, onAddressStep: false), l10n: l10n)),
             status: error == nil ? .ok : .unprocessableContent)
     }
 

@@ -21,7 +21,31 @@ struct ReviewModel: Sendable {
     var notice: String?
 }
 
+/// The running total on the address and shipping steps: what the goods cost after the voucher,
+/// before shipping (chosen on the shipping step, where each method shows its cost).
+struct RunningTotalModel: Sendable {
+    var itemCountText: String
+    var subtotal: String
+    var discountLabel: String?
+    var discount: String?
+    /// "Chosen at the next step" on the address step; nil on the shipping step.
+    var shippingNote: String?
+    var total: String
+}
+
 extension ModelBuilder {
+    func runningTotal(_ quote: CartQuote, onAddressStep: Bool) -> RunningTotalModel {
+        let l10n = localizer
+        let code: String? = if case let .applied(campaign) = quote.voucher { campaign.voucherCode?.normalized } else { nil }
+        return RunningTotalModel(
+            itemCountText: l10n.count(quote.selectedItemCount, .cartItemCount),
+            subtotal: l10n.money(quote.subtotal),
+            discountLabel: code.map { l10n(.cartDiscount, ["code": $0]) },
+            discount: code == nil || quote.discount.isZero ? nil : "−" + l10n.money(quote.discount),
+            shippingNote: onAddressStep ? l10n(.checkoutShippingNextStep) : nil,
+            total: l10n.money(quote.total))
+    }
+
     func review(_ quote: CheckoutQuote, heldUntil: Date, idempotencyKey: String, email: String, notice: String?,
                 timeZone: TimeZone) -> ReviewModel {
         let l10n = localizer
@@ -99,10 +123,31 @@ extension Views {
         }
     }
 
-    static func checkoutAddress(_ form: AccountForm, saved: [Address], chosen: Int64?, isGuest: Bool, l10n: Localizer) -> Node {
+    static func runningTotal(_ model: RunningTotalModel, l10n: Localizer) -> Node {
+        div(.class("form-card running-total"), .aria("label", l10n(.checkoutTotalSoFar)), .role("group")) {
+            div(.class("summary-row")) {
+                span { "\(l10n(.cartSubtotal)) · \(model.itemCountText)" }
+                span(.class("amount")) { model.subtotal }
+            }
+            if let label = model.discountLabel, let discount = model.discount {
+                div(.class("summary-row summary-discount")) { span { label }; span(.class("amount")) { discount } }
+            }
+            if let note = model.shippingNote {
+                div(.class("summary-row")) { span { l10n(.checkoutStepShipping) }; span(.class("muted")) { note } }
+            }
+            div(.class("summary-row summary-total")) {
+                span { l10n(.checkoutTotalSoFar) }
+                strong(.class("amount"), .data("total", "")) { model.total }
+            }
+        }
+    }
+
+    static func checkoutAddress(_ form: AccountForm, saved: [Address], chosen: Int64?, isGuest: Bool,
+                                total: RunningTotalModel, l10n: Localizer) -> Node {
         section(.class("auth stack")) {
             h1(.class("page-title")) { l10n(.checkoutTitle) }
             checkoutSteps(0, l10n: l10n)
+            runningTotal(total, l10n: l10n)
             if !saved.isEmpty {
                 HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkout(.addressSubmit).path)) {
                     Personalization.csrfField
@@ -141,10 +186,11 @@ extension Views {
     }
 
     static func checkoutShipping(_ choices: [(id: String, name: String, cost: String)], chosen: String?, address: Address,
-                                 error: String?, l10n: Localizer) -> Node {
+                                 error: String?, total: RunningTotalModel, l10n: Localizer) -> Node {
         section(.class("auth stack")) {
             h1(.class("page-title")) { l10n(.checkoutTitle) }
             checkoutSteps(1, l10n: l10n)
+            runningTotal(total, l10n: l10n)
             p(.class("muted")) { "\(l10n(.orderShipTo)): " + address.lines(in: l10n.language).joined(separator: ", ") }
             if let error { p(.class("form-alert"), .role("alert")) { error } }
             HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.checkout(.shippingSubmit).path)) {
@@ -154,7 +200,7 @@ extension Views {
                         label(.class("address-choice")) {
                             input(.type("radio"), .name("method"), .value(choice.id), .checked(choice.id == chosen))
                             span(.class("shipping-name")) { choice.name }
-                            strong { choice.cost }
+                            strong(.class("amount")) { choice.cost }
                         }
                     }
                 }
@@ -173,13 +219,14 @@ extension Views {
                 ul(.class("review-lines")) {
                     for line in model.lines {
                         li {
-                            span {
+                            span(.class("review-item")) {
                                 strong { line.title }
                                 span(.class("muted small")) { " " + line.detail }
                             }
+                            // The amount and its discount stacked, each kept whole.
                             span(.class("review-amount")) {
-                                line.total
-                                if let discount = line.discount { span(.class("line-discount")) { " " + discount } }
+                                span(.class("amount")) { line.total }
+                                if let discount = line.discount { span(.class("line-discount amount")) { discount } }
                             }
                         }
                     }
@@ -187,12 +234,15 @@ extension Views {
                 a(.class("small"), .href(SiteRoute.cart(.show).path)) { l10n(.checkoutEdit) }
             }
             div(.class("form-card")) {
-                div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { model.subtotal } }
+                div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span(.class("amount")) { model.subtotal } }
                 if let label = model.discountLabel, let discount = model.discount {
-                    div(.class("summary-row summary-discount")) { span { label }; span { discount } }
+                    div(.class("summary-row summary-discount")) { span { label }; span(.class("amount")) { discount } }
                 }
-                div(.class("summary-row")) { span { model.shippingLabel }; span { model.shipping } }
-                div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong(.data("total", "")) { model.total } }
+                div(.class("summary-row")) { span { model.shippingLabel }; span(.class("amount")) { model.shipping } }
+                div(.class("summary-row summary-total")) {
+                    span { l10n(.cartTotal) }
+                    strong(.class("amount"), .data("total", "")) { model.total }
+                }
             }
             div(.class("form-card")) {
                 p(.class("muted small")) { l10n(.orderShipTo) }

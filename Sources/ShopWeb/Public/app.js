@@ -22,6 +22,10 @@
     if (stock) { stock.textContent = choice.dataset.stock; stock.className = choice.dataset.stockClass; }
     var quantity = form.querySelector("input[name=quantity]");
     var soldOut = choice.dataset.soldOut === "1";
+    // A sold-out choice has nothing to count: its quantity box goes away (the server renders none).
+    var quantityField = form.querySelector("[data-quantity-field]");
+    if (quantityField) quantityField.hidden = soldOut;
+    if (choice.dataset.image) showGalleryImage(choice.dataset.image);
     if (quantity) {
       quantity.max = choice.dataset.max;
       if (+quantity.value > +quantity.max) quantity.value = quantity.max;
@@ -36,6 +40,42 @@
     url.searchParams.set("variant", checked.value);
     history.replaceState(null, "", url);
   }
+  // Product gallery: thumbnails (dots on a phone) scroll the strip in place instead of jumping
+  // the page to the anchor, and the one in view is marked.
+  function showGalleryImage(id) {
+    var item = document.getElementById(id);
+    var track = item && item.closest("[data-gallery-track]");
+    if (!track) return;
+    var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    track.scrollTo({ left: item.offsetLeft - track.offsetLeft, behavior: reduce ? "auto" : "smooth" });
+    markGalleryImage(track, id);
+  }
+  function markGalleryImage(track, id) {
+    var gallery = track.closest("[data-gallery]");
+    gallery.querySelectorAll(".gallery-thumb").forEach(function (thumb) {
+      if (thumb.getAttribute("href") === "#" + id) thumb.setAttribute("aria-current", "true");
+      else thumb.removeAttribute("aria-current");
+    });
+  }
+  document.querySelectorAll("[data-gallery]").forEach(function (gallery) {
+    var track = gallery.querySelector("[data-gallery-track]");
+    gallery.querySelectorAll(".gallery-thumb").forEach(function (thumb) {
+      thumb.addEventListener("click", function (event) {
+        event.preventDefault();
+        showGalleryImage(thumb.getAttribute("href").slice(1));
+      });
+    });
+    var pending = null;
+    track.addEventListener("scroll", function () {
+      clearTimeout(pending);
+      pending = setTimeout(function () {
+        var index = Math.round(track.scrollLeft / Math.max(1, track.clientWidth));
+        var item = track.children[index];
+        if (item) markGalleryImage(track, item.id);
+      }, 80);
+    }, { passive: true });
+  });
+
   document.querySelectorAll(".add-form").forEach(function (form) {
     form.addEventListener("change", function (event) {
       if (event.target.name === "variant") updateVariant(form);
