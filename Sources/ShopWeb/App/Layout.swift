@@ -17,6 +17,8 @@ enum Views {
                 HTML.title { title }
                 link(.rel("stylesheet"), .href(layout.stylesheetHref))
                 link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
+                link(.rel("manifest"), .href(SiteRoute.appShell(.manifest).path))
+                link(.rel("apple-touch-icon"), .href("/static/images/apple-touch-icon.png"))
                 script(src: layout.scriptHref, .boolean("defer"))
             }
             HTML.body(.class(layout.listLayout ? "layout-list" : "layout-grid")) {
@@ -58,6 +60,7 @@ enum Views {
                         }
                     }
                 }
+                AppShell.offlineBanner(l10n)
                 main(.id("main"), .class(mainClass.isEmpty ? "content" : "content \(mainClass)")) { content() }
                 tabBar(layout)
             }

@@ -66,6 +66,10 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
     case apiInvalidCursor, apiLastOperator
     case apiNoTokens, apiNoCampaign, apiNoAddressBook, apiEmailVerifiedAlready, apiResetRequested, apiLinkNotValid, apiRefreshTokenNotValid, apiRefreshTokenReused
+    // Onboarding, loading and offline (issue #11, points 4 and 5).
+    case welcomeStep, welcomeBrowseTitle, welcomeBrowseText, welcomeFavoritesTitle, welcomeFavoritesText
+    case welcomeCampaignsTitle, welcomeCampaignsText, welcomeSkip, welcomeNext, welcomeDone
+    case offlineBanner, offlineActionReason, offlineTitle, offlineText, offlineRetry, backOnline
 
     /// The English text (the source table).
     var english: String {
@@ -414,6 +418,22 @@ public enum L10nKey: String, CaseIterable, Sendable {
         case .apiLinkNotValid: "This link is not valid any more (used, expired or mistyped). Ask for a new one."
         case .apiRefreshTokenNotValid: "This refresh token is not valid (unknown, or its session ended). Sign in again."
         case .apiRefreshTokenReused: "This refresh token was used before, so its session has been ended for safety. Sign in again."
+        case .welcomeStep: "{step} of {count}"
+        case .welcomeBrowseTitle: "Browse and search"
+        case .welcomeBrowseText: "Look through the categories, or search by name, maker or tag. Sort and filter to narrow the list."
+        case .welcomeFavoritesTitle: "Keep your favorites"
+        case .welcomeFavoritesText: "Tap the heart on anything you like. Your favorites wait under Favorites, and come with you when you sign in."
+        case .welcomeCampaignsTitle: "Campaigns and voucher codes"
+        case .welcomeCampaignsText: "Campaigns shows what is on sale right now. Enter a voucher code in your cart to get its discount."
+        case .welcomeSkip: "Skip"
+        case .welcomeNext: "Next"
+        case .welcomeDone: "Start shopping"
+        case .offlineBanner: "You are offline. Pages you have visited still open; adding to the cart, favorites, voucher codes and checkout wait for the connection."
+        case .offlineActionReason: "Needs a connection: you are offline"
+        case .offlineTitle: "You are offline"
+        case .offlineText: "This page is not saved on this device. Pages you have visited before still open; try again when you are back online."
+        case .offlineRetry: "Try again"
+        case .backOnline: "You are back online."
         }
     }
 }
