@@ -142,8 +142,13 @@ def cart_lines(html):
     return [(int(v), int(q)) for v, q in lines]
 
 
-@pytest.fixture
-def browser():
+WELCOMED_COOKIE = "shoppable_welcomed"
+
+
+def make_browser(welcomed=True):
+    """Headless Chromium at 390x844. `welcomed`: the shopper has dismissed the first-visit
+    introduction already (the cookie is set for 127.0.0.1 before the first page), so tests about
+    something else never meet it; `first_visit_browser` is the new visitor."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -158,5 +163,21 @@ def browser():
     # Headless Chromium will not make a window narrower than 500 px: emulate the phone instead.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    if welcomed:  # cookies are not port-specific: this covers every test server on 127.0.0.1
+        driver.execute_cdp_cmd("Network.setCookie", {"name": WELCOMED_COOKIE, "value": "done",
+                                                     "url": "http://127.0.0.1/", "path": "/"})
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = make_browser()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def first_visit_browser():
+    driver = make_browser(welcomed=False)
     yield driver
     driver.quit()

@@ -39,6 +39,7 @@ struct RouteRoundTripTests {
         .orders(.list), .orders(.order(number: "1001", token: nil)), .orders(.order(number: "1002", token: "g/uest")),
         .campaigns(.list), .campaigns(.campaign(Campaign.ID(rawValue: "summer sale"))),
         .assets(.health), .assets(.asset(path: "images/demo/oak chair.svg")), .assets(.media(file: "ab12.jpg")),
+        .appShell(.serviceWorker), .appShell(.manifest), .appShell(.offline), .appShell(.dismissWelcome),
     ]
 
     /// Parses `route.path` the way the server does: through the HTTP request decoder.

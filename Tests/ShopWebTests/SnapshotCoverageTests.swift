@@ -25,7 +25,8 @@ struct SnapshotCoverageTests {
              accountAddresses, accountAddressNew, accountAddressCreate, accountAddressEdit, accountAddressUpdate,
              accountAddressDeleteConfirm, accountAddressDelete, checkoutStart, checkoutAddress, checkoutAddressSubmit,
              checkoutShipping, checkoutShippingSubmit, checkoutReview, checkoutPlace, ordersList, ordersOrder,
-             campaignsList, campaignsCampaign, assetsHealth, assetsAsset, assetsMedia
+             campaignsList, campaignsCampaign, assetsHealth, assetsAsset, assetsMedia, appShellServiceWorker,
+             appShellManifest, appShellOffline, appShellDismissWelcome
 
         init(_ route: SiteRoute) {
             switch route {
@@ -85,6 +86,10 @@ struct SnapshotCoverageTests {
             case .assets(.health): self = .assetsHealth
             case .assets(.asset): self = .assetsAsset
             case .assets(.media): self = .assetsMedia
+            case .appShell(.serviceWorker): self = .appShellServiceWorker
+            case .appShell(.manifest): self = .appShellManifest
+            case .appShell(.offline): self = .appShellOffline
+            case .appShell(.dismissWelcome): self = .appShellDismissWelcome
             }
         }
     }

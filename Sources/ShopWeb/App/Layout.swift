@@ -32,6 +32,8 @@ enum Views {
                     }
                     link(.rel("alternate"), .attribute("hreflang", "x-default"), .href(base + alternates.path))
                 }
+                link(.rel("manifest"), .href(SiteRoute.appShell(.manifest).path))
+                link(.rel("apple-touch-icon"), .href("/static/images/apple-touch-icon.png"))
                 script(src: layout.scriptHref, .boolean("defer"))
             }
             HTML.body(.class(layout.listLayout ? "layout-list" : "layout-grid")) {
@@ -80,6 +82,7 @@ enum Views {
                         }
                     }
                 }
+                AppShell.offlineBanner(l10n)
                 main(.id("main"), .class(mainClass.isEmpty ? "content" : "content \(mainClass)")) { content() }
                 footer(.class("site-footer")) { themePicker(layout) }
                 tabBar(layout)

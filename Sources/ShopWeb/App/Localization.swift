@@ -71,6 +71,10 @@ public enum L10nKey: String, CaseIterable, Sendable {
     // Appearance and layout (issue #11, points 3 and 7).
     case themeLabel, themeSystem, themeLight, themeDark, verifyBannerDismiss, cartShippingNote
     case checkoutTotalSoFar, checkoutShippingNextStep, galleryImage, cartTotalSaved, productImages
+    // Onboarding, loading and offline (issue #11, points 4 and 5).
+    case welcomeStep, welcomeBrowseTitle, welcomeBrowseText, welcomeFavoritesTitle, welcomeFavoritesText
+    case welcomeCampaignsTitle, welcomeCampaignsText, welcomeSkip, welcomeNext, welcomeDone
+    case offlineBanner, offlineActionReason, offlineTitle, offlineText, offlineRetry, backOnline
 }
 
 /// Looks up shopper-facing text and formats numbers, money and dates for one locale.

@@ -52,6 +52,8 @@ public enum ShopApp {
             response = context.errorPage(answer.status)
             for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         }
+        // Before personalizing: the introduction's forms carry the CSRF marker.
+        Onboarding.offer(&response, context)
         personalize(&response, &context)
         for cookie in context.setCookies { response.setCookie(cookie) }
         SecurityHeaders.apply(to: &response, environment: environment)
@@ -159,6 +161,7 @@ public enum ShopApp {
             case let .media(file): return StaticFiles.media(file, request: request, directory: context.environment.mediaDirectory)
                     ?? context.errorPage(.notFound)
             }
+        case let .appShell(route): return try appShell(route, &context)
         }
     }
 

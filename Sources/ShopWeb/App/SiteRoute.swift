@@ -16,6 +16,7 @@ public enum SiteRoute: Hashable, Sendable {
     case orders(OrdersRoute)
     case campaigns(CampaignsRoute)
     case assets(AssetsRoute)
+    case appShell(AppShellRoute)
 
     /// The site-relative URL of the route (path and query, percent-encoded).
     public var path: String { areaRouter.url(for: self) }
@@ -35,6 +36,7 @@ public enum SiteRoute: Hashable, Sendable {
         case .orders: SiteRoute.areaRouters[5]
         case .campaigns: SiteRoute.areaRouters[6]
         case .assets: SiteRoute.areaRouters[7]
+        case .appShell: SiteRoute.areaRouters[8]
         }
     }
 
@@ -70,7 +72,7 @@ extension SiteRoute {
     public static let router = Router<SiteRoute>(areas.flatMap { $0 })
 
     private static let areas = [catalogRoutes, cartRoutes, favoritesRoutes, accountRoutes, checkoutRoutes, ordersRoutes,
-                                campaignsRoutes, assetsRoutes]
+                                campaignsRoutes, assetsRoutes, appShellRoutes]
     private static let areaRouters = areas.map(Router<SiteRoute>.init)
 
     typealias Declaration = RouteDeclaration<SiteRoute>

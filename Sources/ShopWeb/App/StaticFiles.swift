@@ -23,7 +23,7 @@ enum StaticFiles {
                        etag: Assets.etag(for: bytes), cacheControl: "public, max-age=86400", request: request)
     }
 
-    private static func respond(bytes: [UInt8], contentType: String, etag: String, cacheControl: String,
+    static func respond(bytes: [UInt8], contentType: String, etag: String, cacheControl: String,
                                 request: Request) -> Response {
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
         if let tags = request.headers["If-None-Match"],

@@ -127,7 +127,10 @@
         badge.hidden = result.count === 0;
       });
       if (window.shoppableToast && result.message) window.shoppableToast(result.message, false);
-    }).catch(function () { form.submit(); });
+    }).catch(function () {
+      // Offline (app-states section below): the banner explains; posting would only fail.
+      if (!document.documentElement.classList.contains("is-offline")) form.submit();
+    });
   });
 })();
 
@@ -204,8 +207,10 @@
     }).then(function (answer) {
       if (answer.ok) setBadge("cart", answer.result.cartCount);
       showToast(answer.result.message, !answer.ok);
-    }).catch(function () { form.submit(); })
-      .then(function () { if (button) button.disabled = false; });
+    }).catch(function () {
+      if (document.documentElement.classList.contains("is-offline")) showToast(document.querySelector("[data-offline-banner]").getAttribute("data-reason"), true);
+      else form.submit();
+    }).then(function () { if (button) button.disabled = false; });
   });
 
   // Categories: filter the list as you type (the form still works without JavaScript).
@@ -291,3 +296,255 @@ document.querySelectorAll("[data-held-until]").forEach(function (note) {
 document.querySelectorAll("button[data-single-submit]").forEach(function (button) {
   button.form.addEventListener("submit", function () { setTimeout(function () { button.disabled = true; }, 0); });
 });
+
+// ---------------------------------------------------------------------------------------------
+// App states (issue #11, points 4 and 5): onboarding, progress, busy buttons, offline, service
+// worker. docs/ARCHITECTURE.md, "Onboarding" and "Offline", describes what the server does.
+// ---------------------------------------------------------------------------------------------
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var WELCOME_COOKIE = "shoppable_welcomed";
+
+  // Onboarding: steps in place, "Skip"/"Done" remember the choice in the cookie the server reads
+  // (the forms post it without JavaScript). A page the service worker kept from before the
+  // choice may still carry the introduction: it goes when the cookie is there.
+  var welcome = document.querySelector("[data-welcome]");
+  function dismissWelcome(choice) {
+    var secure = location.protocol === "https:" ? "; Secure" : "";
+    document.cookie = WELCOME_COOKIE + "=" + (choice === "done" ? "done" : "skipped") +
+      "; Max-Age=31536000; Path=/; SameSite=Lax" + secure;
+    if (welcome && welcome.parentNode) welcome.parentNode.removeChild(welcome);
+    root.classList.remove("welcome-open");
+    var main = document.getElementById("main");
+    if (main) { main.setAttribute("tabindex", "-1"); main.focus({ preventScroll: true }); }
+  }
+  if (welcome && document.cookie.split(/;\s*/).some(function (pair) { return pair.indexOf(WELCOME_COOKIE + "=") === 0; })) {
+    welcome.parentNode.removeChild(welcome);
+    welcome = null;
+  }
+  if (welcome) {
+    var panels = welcome.querySelectorAll("[data-welcome-panel]");
+    var showPanel = function (number) {
+      panels.forEach(function (panel) {
+        var current = panel.getAttribute("data-welcome-panel") === String(number);
+        panel.classList.toggle("is-current", current);
+        if (current) {
+          welcome.setAttribute("aria-labelledby", "welcome-title-" + number);
+          var title = panel.querySelector("h2");
+          if (title) { title.setAttribute("tabindex", "-1"); title.focus(); }
+        }
+      });
+    };
+    root.classList.add("welcome-open");
+    showPanel(1);
+    welcome.addEventListener("click", function (event) {
+      var next = event.target.closest("[data-welcome-next]");
+      if (!next) return;
+      event.preventDefault();
+      showPanel(next.getAttribute("data-welcome-next"));
+    });
+    welcome.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") dismissWelcome("skip");
+    });
+  }
+
+  // Progress: a slim bar at the top when a navigation or an in-place action takes over 150 ms.
+  var bar = document.createElement("div");
+  bar.className = "progress";
+  bar.setAttribute("aria-hidden", "true");
+  bar.setAttribute("data-progress", "");
+  document.body.appendChild(bar);
+  var progressTimer = null;
+  var pending = 0;
+  function startProgress() {
+    clearTimeout(progressTimer);
+    progressTimer = setTimeout(function () { bar.classList.add("progress-on"); root.setAttribute("aria-busy", "true"); }, 150);
+  }
+  function stopProgress() {
+    clearTimeout(progressTimer);
+    bar.classList.remove("progress-on");
+    root.removeAttribute("aria-busy");
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey ||
+        event.altKey || link.target || link.hasAttribute("download") || link.getAttribute("aria-disabled") === "true") return;
+    var url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || (url.pathname === location.pathname && url.search === location.search && url.hash)) return;
+    startProgress();
+  });
+
+  // In-place actions (hearts, quick add) use fetch: the bar shows while one is out; a fetch that
+  // fails for want of a network shows the offline banner.
+  if (window.fetch) {
+    var originalFetch = window.fetch;
+    window.fetch = function (input, init) {
+      var quiet = !init || !init.method || init.method.toUpperCase() === "GET";  // background refreshes
+      if (!quiet) { pending += 1; startProgress(); }
+      function settle() {
+        if (quiet) return;
+        pending = Math.max(0, pending - 1);
+        if (pending === 0) { stopProgress(); releaseBusy(); }
+      }
+      return originalFetch.apply(this, arguments).then(function (response) {
+        settle();
+        if (offlineBySuspicion) setOffline(false);
+        return response;
+      }, function (error) {
+        settle();
+        if (error && error.name === "TypeError") suspectOffline();
+        throw error;
+      });
+    };
+  }
+
+  // Busy buttons: a form being sent is marked `aria-busy` and its button disabled, so a second
+  // tap sends nothing. The button is disabled after the event (a disabled submitter would drop its
+  // own name and value from the form). Coming back to the page from the back/forward cache
+  // releases it.
+  function releaseBusy() {
+    document.querySelectorAll("form[aria-busy]").forEach(function (form) { form.removeAttribute("aria-busy"); });
+    document.querySelectorAll("[data-busy-disabled]").forEach(function (button) {
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
+      button.removeAttribute("data-busy-disabled");
+    });
+  }
+  var offline = false;
+  var offlineBySuspicion = false;
+  var banner = document.querySelector("[data-offline-banner]");
+  var reason = banner ? banner.getAttribute("data-reason") : "";
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches) return;
+    if (form.matches(".welcome-form")) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      var choice = form.querySelector("input[name=choice]");
+      dismissWelcome(choice ? choice.value : "skip");
+      return;
+    }
+    if (offline && needsServer(form)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      if (window.shoppableToast) window.shoppableToast(reason, true);
+      return;
+    }
+    if (form.getAttribute("aria-busy") === "true") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    form.setAttribute("aria-busy", "true");
+    var submitter = event.submitter || form.querySelector("button[type=submit], button:not([type])");
+    if (submitter && submitter.form === form) {
+      submitter.setAttribute("aria-busy", "true");
+      submitter.setAttribute("data-busy-disabled", "");
+      setTimeout(function () { if (submitter.hasAttribute("data-busy-disabled")) submitter.disabled = true; }, 0);
+    }
+  }, true);
+  document.addEventListener("submit", function (event) {
+    // A form sent for real (not in place) starts a navigation.
+    if (!event.defaultPrevented) startProgress();
+  });
+  window.addEventListener("pageshow", function (event) {
+    stopProgress();
+    if (event.persisted) releaseBusy();
+  });
+
+  // Offline: the banner, and actions that need the server disabled with the reason.
+  function needsServer(form) {
+    return (form.getAttribute("method") || "").toLowerCase() === "post" && !form.matches(".welcome-form");
+  }
+  function markActions(disabled) {
+    document.querySelectorAll("form").forEach(function (form) {
+      if (!needsServer(form)) return;
+      form.querySelectorAll("button[type=submit], button:not([type]), input[type=submit]").forEach(function (button) {
+        if (disabled) {
+          button.setAttribute("aria-disabled", "true");
+          button.setAttribute("data-offline-disabled", "");
+          if (!button.hasAttribute("data-title")) button.setAttribute("data-title", button.getAttribute("title") || "");
+          button.title = reason;
+        } else if (button.hasAttribute("data-offline-disabled")) {
+          button.removeAttribute("aria-disabled");
+          button.removeAttribute("data-offline-disabled");
+          var title = button.getAttribute("data-title");
+          if (title) button.title = title; else button.removeAttribute("title");
+          button.removeAttribute("data-title");
+        }
+      });
+      // Forms with a full-size button say why under it.
+      if (form.querySelector(".button")) {
+        var note = form.querySelector("[data-offline-reason]");
+        if (disabled && !note) {
+          note = document.createElement("p");
+          note.className = "offline-reason";
+          note.setAttribute("data-offline-reason", "");
+          note.textContent = reason;
+          form.appendChild(note);
+        } else if (!disabled && note) {
+          note.parentNode.removeChild(note);
+        }
+      }
+    });
+    document.querySelectorAll("a.checkout-button").forEach(function (link) {
+      if (disabled) {
+        link.setAttribute("aria-disabled", "true");
+        link.setAttribute("data-offline-disabled", "");
+        link.title = reason;
+      } else if (link.hasAttribute("data-offline-disabled")) {
+        link.removeAttribute("aria-disabled");
+        link.removeAttribute("data-offline-disabled");
+        link.removeAttribute("title");
+      }
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var link = offline && event.target.closest && event.target.closest("a[data-offline-disabled]");
+    if (!link) return;
+    event.preventDefault();
+    if (window.shoppableToast) window.shoppableToast(reason, true);
+  }, true);
+
+  var probeTimer = null;
+  function setOffline(state) {
+    if (!banner) return;
+    var was = offline;
+    offline = state;
+    if (!state) { offlineBySuspicion = false; clearTimeout(probeTimer); }
+    banner.hidden = !state;
+    root.classList.toggle("is-offline", state);
+    markActions(state);
+    if (was && !state && window.shoppableToast) window.shoppableToast(banner.getAttribute("data-back-online"), false);
+  }
+  // A failed fetch while the browser believes it is online: say offline and check every few
+  // seconds whether the shop answers again.
+  function suspectOffline() {
+    offlineBySuspicion = true;
+    setOffline(true);
+    probe();
+  }
+  function probe() {
+    clearTimeout(probeTimer);
+    probeTimer = setTimeout(function () {
+      if (!offlineBySuspicion) return;
+      originalFetch("/healthz", { cache: "no-store" }).then(function (response) {
+        if (response.ok && navigator.onLine !== false) setOffline(false); else probe();
+      }, probe);
+    }, 5000);
+  }
+  window.addEventListener("offline", function () { setOffline(true); });
+  window.addEventListener("online", function () { setOffline(false); });
+  if (navigator.onLine === false) setOffline(true);
+  var retry = document.querySelector("[data-offline-retry]");
+  if (retry) retry.addEventListener("click", function (event) { event.preventDefault(); location.reload(); });
+
+  // The service worker: keeps the app shell and the pages visited for offline use.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+    });
+  }
+})();
