@@ -55,11 +55,13 @@ extension ShopApp {
     }
 
     static func category(_ context: inout RequestContext, handle: String, listing: Listing) throws -> Response {
-        try cachedPage(&context) { context in
+        // The name sort follows the shopper's language, like search (the cache key says which).
+        let locale = searchLocale(context.request.headers["Accept-Language"])
+        return try cachedPage(&context, keySuffix: listing.sort == .name ? " " + locale.rawValue : "") { context in
             let catalog = context.environment.catalog
             guard let category = try catalog.categoryByHandle(handle),
                   var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
-                                                   defaultSort: .featured) else { return nil }
+                                                   locale: locale, defaultSort: .featured) else { return nil }
             query.categoryID = category.id
             var result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
@@ -85,9 +87,8 @@ extension ShopApp {
                                                       l10n: l10n, returnTo: context.canonicalPath))
             }
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
-                                                   defaultSort: .relevance) else { return nil }
+                                                   locale: locale, defaultSort: .relevance) else { return nil }
             query.text = String(words.prefix(200))
-            query.locale = locale
             let result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let models = context.models
