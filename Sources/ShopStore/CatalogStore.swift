@@ -50,8 +50,9 @@ public struct ProductQuery: Hashable, Sendable {
         case newest
         /// Best rated first (rating, then rating count; unrated last), then id.
         case rating
-        /// By `ProductSearchRules.sortTitle(_:)` (the title folded with English rules), compared
-        /// by Unicode code points (UTF-8 bytes), then id.
+        /// By `ProductSearchRules.sortTitle(_:locale:)` in the query's `locale` (the title folded,
+        /// with the language's own letters — Turkish `ç`, `ı`, `ş`…, Spanish `ñ` — in their
+        /// alphabet's place), compared by UTF-8 bytes, then id.
         case name
     }
 

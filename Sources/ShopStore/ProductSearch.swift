@@ -26,10 +26,39 @@ public enum ProductSearchRules {
         tag.replacingOccurrences(of: "İ", with: "i").lowercased().precomposedStringWithCanonicalMapping
     }
 
-    /// The key `ProductQuery.Sort.name` orders by: the title folded with English rules
-    /// (`SearchFolding.fold(title, locale: .english)`), compared as UTF-8 bytes.
-    public static func sortTitle(_ title: String) -> String {
-        SearchFolding.fold(title, locale: .english)
+    /// The key `ProductQuery.Sort.name` orders by in `locale`, compared as UTF-8 bytes: the title
+    /// folded (`SearchFolding.fold`, so case, most diacritics and punctuation do not count), except
+    /// that the letters the language's alphabet keeps apart are written as their base letter
+    /// followed by `~` (U+007E, above every ASCII letter), so each sorts after all words of its
+    /// base letter and before the next letter:
+    /// - Turkish: `ç`→`c~`, `ğ`→`g~`, `ı`→`h~` (between `h` and `i`), `ö`→`o~`, `ş`→`s~`,
+    ///   `ü`→`u~`; `I`/`İ` lower-case to `ı`/`i`. "cam" < "çay" < "dut"; "ılık" < "içki".
+    /// - Spanish: `ñ`→`n~`. "nube" < "nz" < "ñandú" < "oso".
+    /// - English: the folded title. "éclair" sorts as "eclair".
+    /// This is the primary strength of each language's CLDR collation for the letters of its
+    /// alphabet (what `String.compare(_:locale:)` gives); ties fall to the product id.
+    public static func sortTitle(_ title: String, locale: SearchLocale = .english) -> String {
+        let letters: [Character: String]
+        switch locale {
+        case .english: return SearchFolding.fold(title, locale: .english)
+        case .turkish: letters = ["ç": "c~", "ğ": "g~", "ı": "h~", "ö": "o~", "ş": "s~", "ü": "u~"]
+        case .spanish: letters = ["ñ": "n~"]
+        }
+        let lower = locale.keepsDotlessI
+            ? title.replacingOccurrences(of: "İ", with: "i").replacingOccurrences(of: "I", with: "ı").lowercased()
+            : title.lowercased()
+        guard lower.contains(where: { letters[$0] != nil }) else { return SearchFolding.fold(lower, locale: locale) }
+        // Character by character, so a kept letter stays where it was among the folded words.
+        var key = ""
+        var pendingSpace = false
+        for character in lower {
+            let piece = letters[character] ?? SearchFolding.fold(String(character), locale: locale)
+            if piece.isEmpty { pendingSpace = true; continue }
+            if pendingSpace && !key.isEmpty { key += " " }
+            pendingSpace = false
+            key += piece
+        }
+        return key
     }
 }
 

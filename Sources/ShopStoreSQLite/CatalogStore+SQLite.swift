@@ -199,7 +199,12 @@ enum SQLCatalog {
         case .priceDescending: order = "p.min_price_minor DESC, p.id"    // NULL last descending
         case .newest: order = "p.published_at DESC, p.id"                // NULL last descending
         case .rating: order = "p.rating_hundredths DESC, p.rating_count DESC, p.id"
-        case .name: order = "p.sort_title, p.id"                         // BINARY: UTF-8 bytes
+        case .name:                                                      // BINARY: UTF-8 bytes
+            switch query.locale {
+            case .english: order = "p.sort_title, p.id"
+            case .turkish: order = "p.sort_title_tr, p.id"
+            case .spanish: order = "p.sort_title_es, p.id"
+            }
         }
 
         let whereScope = scope.joined(separator: " AND ")
@@ -326,7 +331,10 @@ enum SQLCatalog {
     struct PreparedDraft {
         var draft: ProductDraft
         var categoryHandle: String?
+        /// `ProductSearchRules.sortTitle` in English, Turkish and Spanish.
         var sortTitle: String
+        var sortTitleTurkish: String
+        var sortTitleSpanish: String
         /// One per `ProductSearchRules.Family`, in `allCases` order, without the category name
         /// (the stored one is added inside the transaction).
         var documents: [ProductSearchDocument]
@@ -349,6 +357,8 @@ enum SQLCatalog {
             prepared.append(PreparedDraft(
                 draft: draft, categoryHandle: CatalogUpsertRules.categoryHandle(for: draft.categoryName),
                 sortTitle: ProductSearchRules.sortTitle(draft.title),
+                sortTitleTurkish: ProductSearchRules.sortTitle(draft.title, locale: .turkish),
+                sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
                 documents: ProductSearchRules.Family.allCases.map { family in
                     ProductSearchDocument(title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
                                           descriptionText: draft.descriptionText, family: family)
@@ -371,6 +381,7 @@ enum SQLCatalog {
                 SQLValue(draft.publishedAt.map(StoredTime.unixSeconds)), SQLValue(draft.isPublished),
                 SQLValue(draft.rating?.rateHundredths), SQLValue(draft.rating?.count ?? 0),
                 .text(JSONStringArray.encode(draft.optionNames)), .text(prepared.sortTitle),
+                .text(prepared.sortTitleTurkish), .text(prepared.sortTitleSpanish),
             ]
             let productID: Int64
             if let existing = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)]) {
@@ -378,7 +389,8 @@ enum SQLCatalog {
                 try connection.prepare("""
                     UPDATE products SET title = ?, description_html = ?, description_text = ?, vendor = ?,
                         product_type = ?, category_id = ?, tags = ?, published_at = ?, is_published = ?,
-                        rating_hundredths = ?, rating_count = ?, option_names = ?, sort_title = ?
+                        rating_hundredths = ?, rating_count = ?, option_names = ?, sort_title = ?,
+                        sort_title_tr = ?, sort_title_es = ?
                     WHERE id = ?
                     """).run(productValues + [.integer(productID)])
                 result.productsUpdated += 1
@@ -386,8 +398,8 @@ enum SQLCatalog {
                 try connection.prepare("""
                     INSERT INTO products (title, description_html, description_text, vendor, product_type, category_id,
                         tags, published_at, is_published, rating_hundredths, rating_count, option_names, sort_title,
-                        handle)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        sort_title_tr, sort_title_es, handle)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).run(productValues + [.text(draft.handle)])
                 productID = connection.lastInsertRowID
                 result.productsCreated += 1
@@ -450,7 +462,8 @@ enum SQLCatalog {
                 SELECT p.id, p.title, p.vendor, p.tags, p.description_text, c.name
                 FROM products p LEFT JOIN categories c ON c.id = p.category_id
                 """).query()
-            let setSortTitle = try connection.prepare("UPDATE products SET sort_title = ? WHERE id = ?")
+            let setSortTitle = try connection.prepare(
+                "UPDATE products SET sort_title = ?, sort_title_tr = ?, sort_title_es = ? WHERE id = ?")
             for row in rows {
                 let id = try row.int64(0)
                 guard let tags = JSONStringArray.decode(try row.string(3)) else {
@@ -464,7 +477,9 @@ enum SQLCatalog {
                 }
                 try indexForSearch(productID: id, documents: documents, tags: tags,
                                    tagKeys: tags.map(ProductSearchRules.tagKey), connection)
-                try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)), .integer(id)])
+                try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)),
+                                      .text(ProductSearchRules.sortTitle(title, locale: .turkish)),
+                                      .text(ProductSearchRules.sortTitle(title, locale: .spanish)), .integer(id)])
             }
             try connection.prepare("UPDATE search_index_state SET is_stale = 0 WHERE id = 1").run()
         }

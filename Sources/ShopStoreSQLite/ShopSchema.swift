@@ -602,5 +602,18 @@ public enum ShopSchema {
             -- version does not speak reads as NULL.
             ALTER TABLE users ADD COLUMN locale TEXT CHECK (locale IS NULL OR length(locale) BETWEEN 2 AND 35);
             """),
+        Migration(version: 17, sql: """
+            -- Issue #11: the name sort follows the shopper's language. Written by the app:
+            -- ProductSearchRules.sortTitle(title, locale:) with Turkish and Spanish rules (ç after c,
+            -- ı before i, ñ after n); sort_title stays the English key. Existing products get
+            -- theirs from the app's rebuild on first use (search_index_state, migration 4).
+            ALTER TABLE products ADD COLUMN sort_title_tr TEXT NOT NULL DEFAULT '';
+            ALTER TABLE products ADD COLUMN sort_title_es TEXT NOT NULL DEFAULT '';
+            CREATE INDEX products_published_name_tr ON products (is_published, sort_title_tr, id);
+            CREATE INDEX products_category_name_tr ON products (category_id, is_published, sort_title_tr, id);
+            CREATE INDEX products_published_name_es ON products (is_published, sort_title_es, id);
+            CREATE INDEX products_category_name_es ON products (category_id, is_published, sort_title_es, id);
+            UPDATE search_index_state SET is_stale = 1 WHERE EXISTS (SELECT 1 FROM products);
+            """),
     ]
 }

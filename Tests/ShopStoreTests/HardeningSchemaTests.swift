@@ -47,7 +47,7 @@ struct HardeningSchemaTests {
         let (database, path) = try Self.database(at: 8)
         defer { database.close(); path.remove() }
         let orders = OrderStore.sqlite(database)
-        _ = try CatalogStore.sqlite(database).upsert([.mock(handle: "chair", variants: [
+        try Fixtures.upsertIntoOldSchema(database, [.mock(handle: "chair", variants: [
             .mock(sku: "CHAIR-1", price: .usd(10_00), inventory: .tracked(quantity: 5, allowsBackorder: false)),
         ])])
         let until = StoredTime.unixSeconds(Fixtures.start) + 900
@@ -89,7 +89,7 @@ struct HardeningSchemaTests {
         }
         let stores = (catalog: CatalogStore.sqlite(database), sessions: SessionStore.sqlite(database),
                       orders: OrderStore.sqlite(database))
-        _ = try stores.catalog.upsert([
+        try Fixtures.upsertIntoOldSchema(database, [
             .mock(handle: "chair", variants: [.mock(sku: "CHAIR-1", price: .usd(49_90),
                                                     inventory: .tracked(quantity: 5, allowsBackorder: false))]),
             .mock(handle: "mug", variants: [.mock(sku: "MUG-1", price: .usd(5_00))]),
@@ -112,7 +112,7 @@ struct HardeningSchemaTests {
                                       until, Fixtures.start)
         #expect(try stores.orders.setStock("CHAIR-1", 4, Fixtures.start).trimmedHolds == 1)
 
-        #expect(try database.migrate() == [10, 11, 12, 13, 14, 15, 16])
+        #expect(try database.migrate() == [10, 11, 12, 13, 14, 15, 16, 17])
 
         let after = Fixtures.upgradedSessionID(guest)
         let session = try #require(try stores.sessions.find(after))

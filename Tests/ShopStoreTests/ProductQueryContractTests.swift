@@ -55,6 +55,40 @@ struct ProductQueryContractTests {
         #expect(page.products.map(\.handle) == ["a", "b", "e-accent", "e", "z"])
     }
 
+    /// Issue #11: the `name` sort follows the shopper's language — Turkish `ç`, `ı`, `ş` in the
+    /// Turkish alphabet's places, Spanish `ñ` after `n` — checked against Foundation's collation
+    /// for that locale (`String.compare(_:locale:)`, ICU's CLDR rules) as the oracle.
+    @Test(.bug("issue #11", "the name sort uses the shopper's language rules"),
+          arguments: StoreKind.allCases, [SearchLocale.turkish, .spanish, .english])
+    func nameSortFollowsTheShoppersLanguage(kind: StoreKind, locale: SearchLocale) throws {
+        let titles = ["Çay bardağı", "cam vazo", "dut reçeli", "Ilık battaniye", "İçki seti", "ışık", "iğne yastığı",
+                      "Şal", "sehpa", "tabure", "üzüm tabağı", "uçak", "ödül", "oyuncak", "Ñandú", "nube", "nz", "oso"]
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert(titles.enumerated().map { ProductDraft.mock(handle: "p\($0.offset)", title: $0.element) })
+        let sorted = try stores.catalog.products(ProductQuery(locale: locale, sort: .name, limit: 50)).products.map(\.title)
+        let identifier = ["tr": "tr_TR", "es": "es_ES", "en": "en_US"][locale.rawValue]!
+        let oracle = titles.sorted {
+            $0.compare($1, options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: identifier))
+                == .orderedAscending
+        }
+        if locale == .english {
+            #expect(sorted == oracle)
+        } else {
+            // The language's letters are not diacritics to it: compare with them counted.
+            let strict = titles.sorted {
+                $0.compare($1, options: [.caseInsensitive], locale: Locale(identifier: identifier)) == .orderedAscending
+            }
+            #expect(sorted == strict)
+        }
+        if locale == .turkish {
+            #expect(sorted.prefix(2) == ["cam vazo", "Çay bardağı"])
+            #expect(sorted.firstIndex(of: "ışık")! < sorted.firstIndex(of: "İçki seti")!)
+        }
+        if locale == .spanish {
+            #expect(Array(sorted.drop { $0 != "nube" }.prefix(4)) == ["nube", "nz", "Ñandú", "ödül"])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases, [ProductQuery.Sort.relevance, .featured])
     func relevanceWithoutTextAndFeaturedListInMerchantOrder(kind: StoreKind, sort: ProductQuery.Sort) throws {
         let stores = try StoreHarness(kind)

@@ -100,7 +100,7 @@ extension SessionStoreContractTests {
         defer { database.close() }
         #expect(try database.migrate(Array(ShopSchema.migrations.prefix(4))) == [1, 2, 3, 4])
         let catalog = CatalogStore.sqlite(database)
-        _ = try catalog.upsert([.mock(handle: "a"), .mock(handle: "b")])
+        try Fixtures.upsertIntoOldSchema(database, [.mock(handle: "a"), .mock(handle: "b")])
         let a = try #require(try catalog.productByHandle("a"))
         let b = try #require(try catalog.productByHandle("b"))
         try database.withConnection { connection in

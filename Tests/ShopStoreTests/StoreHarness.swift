@@ -1,5 +1,6 @@
 import Foundation
 import ShopCore
+import SQLite
 import ShopStore
 import ShopStoreSQLite
 import ShopTestSupport
@@ -116,6 +117,26 @@ enum Fixtures {
 
     /// What a session stored before migration 10 is called after it: the SHA-256 of its old id.
     static func upgradedSessionID(_ old: String) -> Session.ID { Session.ID(rawValue: Digest.sha256Hex(old)) }
+
+    /// Products written by today's `CatalogStore` into a database at an older schema version, for
+    /// migration tests: the product columns added since (migration 17's per-language sort keys) are
+    /// added for the write and dropped again, so the schema is the old one afterwards.
+    @discardableResult
+    static func upsertIntoOldSchema(_ database: SQLiteDatabase, _ drafts: [ProductDraft]) throws -> CatalogUpsertResult {
+        let later = ["sort_title_tr", "sort_title_es"]
+        let existing = try database.withConnection { connection in
+            Set(try connection.prepare("SELECT name FROM pragma_table_info('products')").query().map { try $0.string(0) })
+        }
+        let missing = later.filter { !existing.contains($0) }
+        try database.withConnection { connection in
+            for column in missing { try connection.execute("ALTER TABLE products ADD COLUMN \(column) TEXT NOT NULL DEFAULT ''") }
+        }
+        let result = try CatalogStore.sqlite(database).upsert(drafts)
+        try database.withConnection { connection in
+            for column in missing { try connection.execute("ALTER TABLE products DROP COLUMN \(column)") }
+        }
+        return result
+    }
 
     /// An email to `address` created at `date`.
     static func message(to address: String = "ana@example.com", subject: String = "Confirm your email",

@@ -209,7 +209,21 @@ struct SearchLocaleTests {
     @Test(arguments: [(String?("tr-TR,tr;q=0.9,en;q=0.8"), SearchLocale.turkish), ("es-ES", .spanish), ("de-DE,en;q=0.5", .english),
                       (nil, .english), ("fr, es;q=0.5", .spanish)])
     func theFirstKnownAcceptLanguageDecides(header: String?, locale: SearchLocale) {
-        #expect(ShopApp.searchLocale(header) == locale)
+        #expect(Language.preferred(acceptLanguage: header).searchLocale == locale)
+    }
+
+    /// The name sort follows the page's language: Turkish puts `Ç` after every `C` word,
+    /// Spanish `Ñ` after every `N` word; English folds them to `C` and `N`.
+    @Test(arguments: [("en", ["Çay Lamp", "Czardas Lamp", "Ñandú Lamp", "Nzinga Lamp"]),
+                      ("tr", ["Czardas Lamp", "Çay Lamp", "Ñandú Lamp", "Nzinga Lamp"]),
+                      ("es", ["Çay Lamp", "Czardas Lamp", "Nzinga Lamp", "Ñandú Lamp"])])
+    func categoriesSortByNameInTheShoppersLanguage(language: String, titles: [String]) throws {
+        let shop = try TestShop([item("czardas", "Czardas Lamp", price: 10_00), item("cay", "Çay Lamp", price: 10_00),
+                                 item("nzinga", "Nzinga Lamp", price: 10_00), item("nandu", "Ñandú Lamp", price: 10_00)])
+        let page = try shop.send(.get, "/categories/lamps?sort=name&lang=\(language)").text
+        let positions = titles.map { page.range(of: ">\($0)<")?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil }, "\(language): every title is listed")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(language): \(titles)")
     }
 
     @Test func aTurkishVisitorFindsDotlessIWords() throws {

@@ -52,6 +52,7 @@ extension V1Handlers {
         } ?? Listing()
         let catalog = context.environment.catalog
         guard var productQuery = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
+                                                      locale: context.l10n.language.searchLocale,
                                                       defaultSort: searching ? .relevance : .featured) else {
             throw invalidParameter("cursor", .apiInvalidCursor)
         }
@@ -65,7 +66,6 @@ extension V1Handlers {
         }
         if searching {
             productQuery.text = String(words.prefix(200))
-            productQuery.locale = ShopApp.searchLocale(context.request.headers["Accept-Language"])
         }
         let page = try catalog.products(productQuery)
         let products = try context.availableToEveryone(page.products)

@@ -61,11 +61,14 @@ extension ShopApp {
     }
 
     static func category(_ context: inout RequestContext, handle: String, listing: Listing) throws -> Response {
-        try cachedPage(&context) { context in
+        // The name sort follows the shopper's language, like search (the cache key says which).
+        // The name sort follows the page's language (the page cache is kept per language).
+        let locale = context.l10n.language.searchLocale
+        return try cachedPage(&context) { context in
             let catalog = context.environment.catalog
             guard let category = try catalog.categoryByHandle(handle),
                   var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
-                                                   defaultSort: .featured) else { return nil }
+                                                   locale: locale, defaultSort: .featured) else { return nil }
             query.categoryID = category.id
             var result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
@@ -91,9 +94,8 @@ extension ShopApp {
                                                       l10n: l10n, returnTo: context.canonicalPath))
             }
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
-                                                   defaultSort: .relevance) else { return nil }
+                                                   locale: locale, defaultSort: .relevance) else { return nil }
             query.text = String(words.prefix(200))
-            query.locale = locale
             let result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let models = context.models
@@ -140,13 +142,6 @@ extension ShopApp {
         let related = try relatedProducts(to: product, context.environment.catalog).map(context.models.card)
         return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
                            node: Views.product(page, related: related, l10n: context.l10n))
-    }
-
-    /// The language whose folding rules a search uses: the visitor's `Accept-Language`
-    /// (`Language.preferred`: Turkish, Spanish or English by weight), so a Turkish visitor's
-    /// "istanbul" finds "İstanbul" and "ısık" finds "IŞIK"; English otherwise.
-    static func searchLocale(_ acceptLanguage: String?) -> SearchLocale {
-        Language.preferred(acceptLanguage: acceptLanguage).searchLocale
     }
 
     /// Up to 8 products from the same category, those sharing the most tags first, then those in

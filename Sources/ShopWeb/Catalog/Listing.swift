@@ -93,10 +93,12 @@ public struct Listing: Hashable, Sendable {
 
     /// The store query for this listing: `pageSize` products from page `page`.
     /// - Returns: nil when the page is so far that the offset overflows (a 404).
-    func productQuery(pageSize: Int, currency: Currency, defaultSort: ProductQuery.Sort) -> ProductQuery? {
+    /// - Parameter locale: the shopper's language: the `name` sort and search folding follow it.
+    func productQuery(pageSize: Int, currency: Currency, locale: SearchLocale,
+                      defaultSort: ProductQuery.Sort) -> ProductQuery? {
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
         guard !overflow else { return nil }
-        return ProductQuery(sort: sort ?? defaultSort,
+        return ProductQuery(locale: locale, sort: sort ?? defaultSort,
                             minPriceMinor: minPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
                             maxPriceMinor: maxPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
                             minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
