@@ -8,79 +8,12 @@ a voucher that puts a discount on every line, and who has an order. The test fai
 `SHOPPABLE_LAYOUT_SCREENSHOTS=1` also saves a viewport screenshot of every page and width to
 `.build/e2e-screenshots/layout/` (names like `cart-390-nojs.png`), for people to look at."""
 import os
-import re
 
 import pytest
 
-from conftest import SCREENSHOTS, Client
+from conftest import SCREENSHOTS
 
 WIDTHS = (320, 390, 1280)
-ADDRESS = {"first_name": "Ana", "last_name": "Lima", "phone": "+1 555 0100", "line1": "1 Main St",
-           "city": "Springfield", "postal_code": "12345", "country": "US"}
-
-
-def csrf(page):
-    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-
-
-def post(client, path, form, page_path="/products/glazed-teapot"):
-    """Posts `form` with the CSRF token of a freshly loaded page of this client's session."""
-    _, _, page = client.get(page_path)
-    status, headers, body = client.request("POST", path, {"csrf_token": csrf(page), **form})
-    assert status in (200, 303), f"POST {path}: {status}\n{body[:500]}"
-    return headers
-
-
-def checkout_to_review(client):
-    post(client, "/checkout/address", {**ADDRESS, "save_address": "1"}, page_path="/checkout/address")
-    post(client, "/checkout/shipping", {"method": "standard"}, page_path="/checkout/shipping")
-    status, _, review = client.get("/checkout/review")
-    assert status == 200, review[:500]
-    return review
-
-
-def add(client, handle, quantity):
-    """Adds the product's preselected variant, from its page as a shopper would."""
-    _, _, page = client.get(f"/products/{handle}")
-    variant = re.search(r'name="variant" value="(\d+)"(?: checked)?', page)
-    checked = re.search(r'name="variant" value="(\d+)" checked', page) or variant
-    post(client, "/cart/add", {"product": handle, "variant": checked.group(1), "quantity": str(quantity)},
-         page_path=f"/products/{handle}")
-
-
-def fill_cart(client):
-    add(client, "oak-dining-chair", 1)  # on sale
-    add(client, "stoneware-mug", 2)
-    add(client, "ceramic-table-lamp", 1)
-    post(client, "/cart/voucher", {"code": "WELCOME10"})  # 10% on every line
-
-
-@pytest.fixture(scope="module")
-def shop():
-    """A server with a shopper who has an order, a full cart at the review step and a favorite."""
-    import tempfile
-
-    from conftest import Server
-    with tempfile.TemporaryDirectory() as workdir:
-        server = Server(workdir)
-        server.start()
-        client = Client(server.url)
-        _, _, page = client.get("/account/register")
-        status, _, body = client.request("POST", "/account/register", {
-            "csrf_token": csrf(page), "name": "Anastasia Lima-Vasconcelos", "email": "anastasia@example.com",
-            "password": "Blue9sky!harbor", "password_confirmation": "Blue9sky!harbor"})
-        assert status == 303, body[:500]
-        post(client, "/favorites/1", {"return_to": "/"})
-        add(client, "glazed-teapot", 1)
-        review = checkout_to_review(client)
-        key = re.search(r'name="idempotency_key" value="([^"]+)"', review).group(1)
-        order = post(client, "/checkout/place", {"idempotency_key": key}, page_path="/checkout/review")["Location"]
-        fill_cart(client)
-        checkout_to_review(client)
-        yield server, client, order
-        server.stop()
-
-
 PAGES = {
     "home": "/",
     "categories": "/categories",

@@ -6,6 +6,9 @@ struct ProductCard: Component {
     var model: ProductCardModel
     /// The page the heart's form returns to without JavaScript.
     var returnTo: String
+    /// 2 in a grid right under the page's `h1` (category, search, favorites), 3 under an `h2`, so
+    /// headings never skip a level (axe's `heading-order`).
+    var headingLevel = 3
 
     var body: Node {
         article(.class(model.isSoldOut ? "card card-sold-out" : "card")) {
@@ -23,7 +26,11 @@ struct ProductCard: Component {
                 }
                 div(.class("card-body")) {
                     if !model.vendor.isEmpty { p(.class("card-vendor")) { model.vendor } }
-                    h3(.class("card-title")) { model.title }
+                    if headingLevel == 2 {
+                        h2(.class("card-title")) { model.title }
+                    } else {
+                        h3(.class("card-title")) { model.title }
+                    }
                     PriceLine(price: model.price, compareAtPrice: model.compareAtPrice)
                     if let rating = model.rating { RatingStars(model: rating) }
                 }

@@ -61,7 +61,7 @@ extension Views {
                 div(.class("category-list")) { for category in page.suggestions { CategoryTile(model: category) } }
             }
             div(.class("grid")) {
-                for card in page.cards { ProductCard(model: card, returnTo: returnTo) }
+                for card in page.cards { ProductCard(model: card, returnTo: returnTo, headingLevel: 2) }
             }
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
@@ -104,7 +104,7 @@ extension Views {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }
             div(.class("grid")) {
-                for card in page.cards { ProductCard(model: card, returnTo: returnTo) }
+                for card in page.cards { ProductCard(model: card, returnTo: returnTo, headingLevel: 2) }
             }
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
@@ -116,7 +116,8 @@ extension Views {
             // plain links to each picture (dots on a phone). `app.js` scrolls the strip in place,
             // marks the thumbnail in view and shows the chosen variant's picture.
             section(.class("product-gallery"), .aria("label", page.title), .data("gallery", "")) {
-                div(.class("gallery-track"), .data("gallery-track", "")) {
+                // Focusable, so a keyboard can scroll the strip (axe's `scrollable-region-focusable`).
+                div(.class("gallery-track"), .data("gallery-track", ""), .tabindex(0)) {
                     for (index, image) in page.images.enumerated() {
                         figure(.class("gallery-item"), .id(image.id)) {
                             img(.src(image.url), .alt(image.alt), .width(800), .height(800), .decoding("async"),

@@ -14,7 +14,7 @@ extension Views {
                 }
             } else {
                 div(.class("grid")) {
-                    for card in cards { ProductCard(model: card, returnTo: SiteRoute.favorites(.list).path) }
+                    for card in cards { ProductCard(model: card, returnTo: SiteRoute.favorites(.list).path, headingLevel: 2) }
                 }
             }
         }
