@@ -1,6 +1,6 @@
 /// The languages the shop speaks: English (the source), Turkish and Spanish.
 ///
-/// One rule decides a request's language from its `Accept-Language` header (``preferred(acceptLanguage:)``);
+/// One rule decides a request's language from its `Accept-Language` header (``accepted(_:)``);
 /// the API's messages and the search's folding rules both follow it.
 public enum Language: String, CaseIterable, Sendable {
     case english = "en"
@@ -8,14 +8,9 @@ public enum Language: String, CaseIterable, Sendable {
     case spanish = "es"
 
     /// The first language of `acceptLanguage` (RFC 9110 §12.5.4) the shop speaks, by weight
-    /// (`q`, default 1; `q=0` means "not this one"), ties in the order given; English when none.
-    /// Only the primary subtag counts: `tr-TR` and `tr` are Turkish, `es-419` Spanish.
-    public static func preferred(acceptLanguage: String?) -> Language {
-        accepted(acceptLanguage) ?? .english
-    }
-
-    /// The first language of `acceptLanguage` the shop speaks (the rule of
-    /// ``preferred(acceptLanguage:)``), or nil when the header names none of them.
+    /// (`q`, default 1; `q=0` means "not this one"), ties in the order given; nil when the header
+    /// names none of them (the caller falls back to the shop's default). Only the primary subtag
+    /// counts: `tr-TR` and `tr` are Turkish, `es-419` Spanish.
     public static func accepted(_ acceptLanguage: String?) -> Language? {
         guard let acceptLanguage, !acceptLanguage.isEmpty else { return nil }
         var best: (language: Language, weight: Double)?
