@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ShopCore", targets: ["ShopCore"]),
         .library(name: "ShopAPI", targets: ["ShopAPI"]),
         .library(name: "ShopClient", targets: ["ShopClient"]),
+        .library(name: "ShopKit", targets: ["ShopKit"]),
         // Also products so the fuzzing package (Fuzz/Package.swift) can depend on them by path.
         .library(name: "ShopImport", targets: ["ShopImport"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -28,6 +29,9 @@ let package = Package(
         // typed errors, bearer credentials, retries, image cache. Foundation (+ FoundationNetworking
         // on Linux) only, no C: it builds unchanged for iOS.
         .target(name: "ShopClient", dependencies: ["ShopAPI"]),
+        // The native app's view models, one per screen, and its navigation as data: Foundation,
+        // Observation and Synchronization only (builds unchanged for iOS). See docs/NATIVE.md.
+        .target(name: "ShopKit", dependencies: ["ShopClient", "ShopAPI", "ShopCore"]),
 
         // MARK: - C libraries (Debian packages), each behind one thin Swift wrapper
 
@@ -91,6 +95,10 @@ let package = Package(
         .testTarget(
             name: "ShopClientTests",
             dependencies: ["ShopClient", "ShopAPI", "ShopWeb", "ShopCore", "ShopStore", "HTTPServer", "ShopTestSupport"]
+        ),
+        .testTarget(
+            name: "ShopKitTests",
+            dependencies: ["ShopKit", "ShopClient", "ShopAPI", "ShopCore", "ShopWeb", "ShopStore", "HTTPServer", "ShopTestSupport"]
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
