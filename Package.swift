@@ -85,7 +85,7 @@ let package = Package(
 
         .target(
             name: "ShopTestSupport",
-            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopService", "HTTPServer", "ShopWeb", "ShopWebLive", "Sodium"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopService", "HTTPServer", "ShopWeb", "ShopWebLive", "Sodium", "ShopClient"],
             path: "Tests/ShopTestSupport"
         ),
         .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
