@@ -75,13 +75,12 @@ extension StringProtocol {
 public enum AccessLog {
     /// `text` with every byte outside printable ASCII, and the space, `"` and `\`, written as
     /// `%XX`, so a request path or method cannot add fields or lines to the log.
-    public static func escaped(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard bytes.contains(where: needsEscape) else { return text }
+    public static func escaped(_ text: some StringProtocol) -> String {
+        guard text.utf8.contains(where: needsEscape) else { return String(text) }
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 16)
+        out.reserveCapacity(text.utf8.count + 16)
         let hex = Array("0123456789ABCDEF".utf8)
-        for byte in bytes {
+        for byte in text.utf8 {
             if needsEscape(byte) {
                 out.append(UInt8(ascii: "%"))
                 out.append(hex[Int(byte >> 4)])

@@ -175,9 +175,10 @@ final class RequestState {
 
     /// The target without its query, shortened and escaped for the access log.
     var logPath: String {
-        let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            .first ?? ""
-        return path.utf8.count > 200 ? AccessLog.escaped(String(path.prefix(200))) + "…" : AccessLog.escaped(String(path))
+        let bytes = rawTarget.utf8
+        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        let path = rawTarget[..<end]
+        return path.utf8.count > 200 ? AccessLog.escaped(String(path.prefix(200))) + "…" : AccessLog.escaped(path)
     }
 }
 

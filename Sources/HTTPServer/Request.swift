@@ -1,3 +1,15 @@
+import Synchronization
+
+/// The counter behind ``Request/makeID()``: starts at a random value once per process.
+private enum RequestIDs {
+    static let counter: Atomic<UInt64> = {
+        var generator = SystemRandomNumberGenerator()
+        return Atomic(generator.next())
+    }()
+
+    static func next() -> UInt64 { counter.add(1, ordering: .relaxed).newValue }
+}
+
 /// An HTTP request as the application sees it: decoded, complete (body included), immutable
 /// input to a `(Request) -> Response` handler.
 ///
@@ -128,12 +140,24 @@ public struct Request: Sendable {
         form.first { $0.name == name }?.value
     }
 
-    /// A fresh request id: 16 lower-case hex digits (64 random bits).
+    /// A fresh request id: 16 lower-case hex digits, unique within the process.
+    ///
+    /// An id names a request in the log; it is not a secret, so it needs no system randomness
+    /// per request (a `getrandom` call was 3 % of a cached API read): a counter from a random
+    /// start, scrambled by the SplitMix64 finalizer (a bijection, so ids never repeat before
+    /// 2⁶⁴ requests) to look unrelated to its neighbours.
     public static func makeID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let value = generator.next() as UInt64
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var value = RequestIDs.next()
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        value ^= value >> 31
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0x0F
+                buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 
     /// Form fields when the media type is `application/x-www-form-urlencoded`, else `[]`.

@@ -77,10 +77,15 @@ struct MessageTests {
         }
     }
 
-    @Test func requestIDsAreSixteenHexDigitsAndDiffer() {
-        let ids = (0..<20).map { _ in Request.makeID() }
-        #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) })
-        #expect(Set(ids).count == ids.count)
+    @Test func requestIDsAreSixteenHexDigitsAndDiffer() async {
+        let ids = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 { group.addTask { (0..<5_000).map { _ in Request.makeID() } } }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(ids.allSatisfy { $0.utf8.count == 16 && $0.allSatisfy { "0123456789abcdef".contains($0) } })
+        #expect(Set(ids).count == ids.count, "unique across threads")
+        let first = Request.makeID(), second = Request.makeID()
+        #expect(zip(first, second).filter { $0 != $1 }.count > 4, "neighbours look unrelated: \(first) \(second)")
     }
 
     @Test func textResponseIsUTF8PlainText() {

@@ -14,12 +14,31 @@ struct V1HTTPDetailsTests {
         let allowed = try shop.api(.get, "/api/v1/categories", headers: ["Origin": "https://app.example"])
         #expect(allowed.header("Access-Control-Allow-Origin") == "https://app.example")
         #expect(allowed.header("Access-Control-Expose-Headers")?.contains("ETag") == true)
-        #expect(allowed.header("Vary") == "Origin" && allowed.header("Access-Control-Allow-Credentials") == nil)
+        #expect(allowed.header("Vary") == "Accept-Language, Origin" && allowed.header("Access-Control-Allow-Credentials") == nil)
+        let cart = try shop.api(.get, "/api/v1/cart", headers: ["Origin": "https://app.example"])
+        #expect(cart.header("Vary") == "Origin", "an answer in no particular language varies by origin only")
         let other = try shop.api(.get, "/api/v1/categories", headers: ["Origin": "https://evil.example"])
         #expect(other.status == 200 && other.header("Access-Control-Allow-Origin") == nil)
         let errors = try shop.api(.get, "/api/v1/cart", headers: ["Origin": "https://app.example"])
         #expect(errors.status == 401 && errors.header("Access-Control-Allow-Origin") == "https://app.example",
                 "a page can read the error envelope too")
+    }
+
+    /// Catalog reads are `public` and priced in the asked language (`formatted`), so a shared
+    /// cache must key them by `Accept-Language`; and JSON gets the tightest policy.
+    @Test(arguments: ["/api/v1/categories", "/api/v1/products?category=lamps", "/api/v1/products/brass-lamp", "/api/products"])
+    func catalogReadsVaryByLanguageAndCarryTheJSONPolicy(path: String) throws {
+        let shop = try TestShop(v1Catalog())
+        for attempt in ["first (stored)", "second (from the cache)"] {
+            let read = try shop.api(.get, path, headers: ["Accept-Language": "tr"])
+            #expect(read.status == 200 && read.header("Cache-Control") == "public, max-age=60", "\(attempt)")
+            #expect(read.header("Vary") == "Accept-Language", "\(attempt)")
+            #expect(read.header("Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'", "\(attempt)")
+            #expect(read.header("X-Content-Type-Options") == "nosniff" && read.header("X-Frame-Options") == "DENY")
+        }
+        let turkish = try shop.api(.get, "/api/v1/products?category=lamps", headers: ["Accept-Language": "tr"])
+        let english = try shop.api(.get, "/api/v1/products?category=lamps", headers: ["Accept-Language": "en"])
+        #expect(turkish.response.body != english.response.body, "the answers differ by language, hence the Vary")
     }
 
     @Test func preflightsAreAnsweredForAPIPaths() throws {

@@ -38,7 +38,9 @@ extension APIApp {
                 stripPreflightHeaders(&response)
                 return
             }
-            response.headers.add(name: "Vary", value: "Origin")
+            // One `Vary` field: catalog reads already vary by `Accept-Language`.
+            let vary = response.headers["Vary"].map { $0 + ", Origin" } ?? "Origin"
+            response.headers.replaceOrAdd(name: "Vary", value: vary)
             guard let origin = request.headers["Origin"],
                   allowedOrigins.contains("*") || allowedOrigins.contains(origin) else {
                 stripPreflightHeaders(&response)

@@ -34,7 +34,7 @@ enum APIApp {
             for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         }
         CORS.apply(to: &response, request: request, allowedOrigins: environment.corsAllowedOrigins)
-        SecurityHeaders.apply(to: &response, environment: environment)
+        SecurityHeaders.apply(to: &response, environment: environment, kind: .json)
         return response
     }
 
@@ -71,7 +71,7 @@ enum APIApp {
         if let cacheKey, let version, declaration.traits.contains(.cacheable), response.status == .ok {
             // Stored with its tag and security headers, so a hit neither hashes nor adds them again.
             response.headers.replaceOrAdd(name: "ETag", value: "\"" + ContentHash(of: response.body).hex + "\"")
-            SecurityHeaders.apply(to: &response, environment: context.environment)
+            SecurityHeaders.apply(to: &response, environment: context.environment, kind: .json)
             context.environment.pageCache.storeResponse(response, version: version, for: cacheKey)
         }
         return response

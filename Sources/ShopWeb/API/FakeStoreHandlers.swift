@@ -84,8 +84,10 @@ enum FakeStoreHandlers {
     }
 
     /// A catalog read: cacheable for a minute (the catalog changes rarely; clients revalidate).
+    /// `Vary: Accept-Language`: the answer is in the asked language (formatted prices, messages),
+    /// so a shared cache must not hand a Turkish answer to an English client.
     static func catalogRead(_ value: some Encodable, _ context: RequestContext) throws -> Response {
-        try APIApp.json(value, headers: ["Cache-Control": "public, max-age=60"])
+        try APIApp.json(value, headers: ["Cache-Control": "public, max-age=60", "Vary": "Accept-Language"])
     }
 
     /// `POST /api/auth/login`: the account's email (or `username`) and password → a bearer token,

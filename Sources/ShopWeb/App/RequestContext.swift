@@ -425,24 +425,36 @@ struct RequestContext {
 
 /// Headers every response carries (issue #3 baseline; HSTS from issue #8).
 enum SecurityHeaders {
+    /// What an answer is: a page (HTML, plain-text refusals) or a JSON API answer.
+    enum Kind { case page, json }
+
     static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; "
         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    /// A JSON answer loads nothing and is never framed: the tightest policy (OWASP's REST
+    /// advice). No `Referrer-Policy` either — JSON has no links a browser follows.
+    static let jsonContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
     /// Browsers that reached the shop over https keep to https for a year. No
     /// `includeSubDomains`: the shop cannot know that every sibling host serves https.
     static let strictTransportSecurity = "max-age=31536000"
 
-    static func apply(to response: inout Response, environment: AppEnvironment) {
-        apply(to: &response)
+    static func apply(to response: inout Response, environment: AppEnvironment, kind: Kind = .page) {
+        apply(to: &response, kind: kind)
         if environment.isServedOverHTTPS {
             response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: strictTransportSecurity)
         }
     }
 
-    static func apply(to response: inout Response) {
-        response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
-        response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
-        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")
+    static func apply(to response: inout Response, kind: Kind = .page) {
+        switch kind {
+        case .page:
+            response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
+            response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+            response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")
+        case .json:
+            response.headers.replaceOrAdd(name: "Content-Security-Policy", value: jsonContentSecurityPolicy)
+            response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+        }
         response.headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
     }
 }
