@@ -27,6 +27,7 @@ public final class Connection {
     private var handle: OpaquePointer?
     private var statements: [String: Statement] = [:]
     private var savepointDepth = 0
+    private var commitObserver: Unmanaged<CommitObserver>?
 
     /// The path the connection was opened with.
     public let path: String
@@ -94,6 +95,27 @@ public final class Connection {
         statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
+        commitObserver?.release()
+        commitObserver = nil
+    }
+
+    /// Calls `body` after each transaction this connection commits to the write-ahead log —
+    /// after the commit, so a read that follows sees it. A `:memory:` database has no log and
+    /// never calls it. SQLite's automatic checkpoint (at 1000 log pages), which this hook
+    /// replaces, is kept. One observer per connection: a second call replaces the first.
+    /// - Parameter body: runs on the committing thread; keep it short (it delays the commit's
+    ///   return).
+    public func onCommit(_ body: @escaping @Sendable () -> Void) {
+        guard let handle else { return }
+        let observer = Unmanaged.passRetained(CommitObserver(body))
+        sqlite3_wal_hook(handle, { context, db, name, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<CommitObserver>.fromOpaque(context).takeUnretainedValue().body()
+            if pages >= 1000 { sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+            return SQLITE_OK
+        }, observer.toOpaque())
+        commitObserver?.release()
+        commitObserver = observer
     }
 
     /// `false` after `close()`.
@@ -209,6 +231,12 @@ public final class Connection {
         }
         return handle
     }
+}
+
+/// The closure `Connection.onCommit` installed, kept alive while SQLite may call it.
+private final class CommitObserver {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
 
 /// A lock for the write transactions (`BEGIN IMMEDIATE`) of several connections to one database

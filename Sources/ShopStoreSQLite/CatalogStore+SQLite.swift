@@ -14,7 +14,8 @@ extension CatalogStore {
     ///   - database: the migrated database.
     ///   - currency: the shop currency; drafts priced in another one are refused.
     public static func sqlite(_ database: SQLiteDatabase, currency: Currency = .usd) -> CatalogStore {
-        CatalogStore(
+        let version = SQLiteDatabase.Memo<Int64>()
+        return CatalogStore(
             categories: {
                 try database.withConnection { connection in
                     try connection.prepare("""
@@ -101,8 +102,10 @@ extension CatalogStore {
                 }
             },
             version: {
-                try database.withConnection { connection in
-                    try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
+                try database.remembered(version) {
+                    try database.withConnection { connection in
+                        try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
+                    }
                 }
             }
         )

@@ -1,9 +1,11 @@
+import Dispatch
 import Foundation
 import ShopCore
 import ShopStore
 import ShopStoreSQLite
 import SQLite
 import ShopTestSupport
+import Synchronization
 import Testing
 
 @Suite("Catalog version")
@@ -42,11 +44,51 @@ struct CatalogVersionTests {
         let importer = try SQLiteDatabase.open(path: path.path, poolSize: 1)
         _ = try CatalogStore.sqlite(importer).upsert([.mock(handle: "imported")])
         importer.close()
+        // Seen within `otherWritersSeenWithin` (100 ms): the version is remembered between
+        // requests, and another process's commit cannot reset it.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while try catalog.version() == before, ContinuousClock.now < deadline { usleep(10_000) }
         #expect(try catalog.version() != before)
-        // Even a hand-written stock change counts.
+        // Even a hand-written stock change counts — at once, since this process made it.
         let mid = try catalog.version()
         try server.withConnection { try $0.execute("UPDATE variants SET stock = 7") }
         #expect(try catalog.version() != mid)
+    }
+
+    /// The version is remembered between calls, yet a commit of this process — through any
+    /// connection of the pool, any store — is seen by the very next call.
+    @Test func ownCommitsAreSeenAtOnceWhileTheVersionIsRemembered() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let server = try SQLiteDatabase.open(path: path.path, poolSize: 3, otherWritersSeenWithin: .seconds(3600))
+        defer { server.close() }
+        let catalog = CatalogStore.sqlite(server)
+        _ = try catalog.upsert([.mock(handle: "lamp")])
+        for round in 0..<20 {
+            let before = try catalog.version()
+            try server.withConnection { try $0.execute("UPDATE variants SET stock = \(round)") }
+            #expect(try catalog.version() != before, "round \(round)")
+        }
+        // Racing threads: each sees its own commit at once, whatever the others read between.
+        let missed = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<100 {
+                do {
+                    let before = try catalog.version()
+                    try server.withConnection { try $0.execute("UPDATE variants SET stock = \(thread * 1000 + round)") }
+                    if try catalog.version() == before { missed.withLock { $0 += 1 } }
+                } catch {
+                    missed.withLock { $0 += 1_000 }
+                }
+            }
+        }
+        #expect(missed.withLock { $0 } == 0)
+        // Another process's commit waits for the hour to pass: remembered, not read again.
+        let before = try catalog.version()
+        let importer = try SQLiteDatabase.open(path: path.path, poolSize: 1)
+        _ = try CatalogStore.sqlite(importer).upsert([.mock(handle: "imported")])
+        importer.close()
+        #expect(try catalog.version() == before, "remembered: the read was not repeated")
     }
 }
 
