@@ -107,16 +107,16 @@ public final class HTTPServer: Sendable {
         }
 
         /// Per-connection memory pool of the engine. MHD 0.9.75 starts the read buffer at half
-        /// the pool and keeps one ~56-byte record per header and per cookie in the other half,
-        /// where the response head is built too. 64 KiB (for the 16 KiB default head limit) holds
-        /// a head of twice the limit, so the handler-side check answers 431/414 with the shop's
-        /// own response, and about 550 headers or cookies (browsers send 10–30); GET arguments
-        /// take none, since MHD is not given the query (see `shoppable_mhd_uri_log_trampoline`).
-        /// Larger heads get the engine's own 431/414; a head of more fields than that is closed
-        /// without an answer (see docs/SECURITY.md). The engine zeroes the pool between requests
-        /// on a connection, so the pool is not made larger than this needs.
+        /// the pool and grows it into the free half, which also holds one small record per
+        /// header and per cookie and the response head. 32 KiB (twice the 16 KiB default head
+        /// limit) lets heads up to about 30 KB reach the handler-side check, which answers
+        /// 431/414 with the shop's own response, and takes about 400 header fields (browsers
+        /// send 10–30); GET arguments take none, since MHD is not given the query (see
+        /// `shoppable_mhd_uri_log_trampoline`). Larger heads get the engine's own 431/414 (see
+        /// docs/SECURITY.md). The engine zeroes the whole pool between requests on a
+        /// connection — 8 % of a cached API read at 64 KiB — so it is kept this small.
         var connectionMemoryLimit: Int {
-            max(64 << 10, 4 * max(maxHeaderBytes, maxURIBytes))
+            max(32 << 10, 2 * max(maxHeaderBytes, maxURIBytes))
         }
 
         func validate() throws(HTTPServerError) {
