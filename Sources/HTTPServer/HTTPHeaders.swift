@@ -78,6 +78,9 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// Removes every field called `name` (any letter case).
     public mutating func remove(name: String) {
+        // Looked up first: `removeAll(where:)` copies a shared array even when nothing matches,
+        // and a cached response's fields are shared with the cache.
+        guard fields.contains(where: { Self.namesMatch($0.name, name) }) else { return }
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 

@@ -11,6 +11,19 @@ struct MessageTests {
         #expect(headers["missing"] == nil)
     }
 
+    @Test func removeTakesEveryFieldOfTheNameInAnyCaseAndLeavesOthers() {
+        var headers = HTTPHeaders()
+        headers.add(name: "Set-Cookie", value: "a=1")
+        headers.add(name: "X-Other", value: "keep")
+        headers.add(name: "set-cookie", value: "b=2")
+        let copy = headers
+        headers.remove(name: "Missing")
+        #expect(Array(headers.map(\.name)) == ["Set-Cookie", "X-Other", "set-cookie"])
+        headers.remove(name: "SET-COOKIE")
+        #expect(Array(headers.map(\.name)) == ["X-Other"] && headers["x-other"] == "keep")
+        #expect(copy.count == 3, "a copy keeps its fields")
+    }
+
     @Test func addKeepsDuplicatesInOrder() {
         var headers = HTTPHeaders()
         headers.add(name: "Set-Cookie", value: "a=1")

@@ -62,9 +62,15 @@ extension APIApp {
     enum ConditionalGET {
         static func apply(to response: inout Response, request: Request) {
             guard request.method == .get || request.method == .head, response.status.code == 200 else { return }
-            // A cached answer keeps the tag it was stored with (the body is the same bytes).
-            let tag = response.headers["ETag"] ?? "\"" + ContentHash(of: response.body).hex + "\""
-            response.headers.replaceOrAdd(name: "ETag", value: tag)
+            // A cached answer keeps the tag it was stored with (the body is the same bytes), and
+            // its fields are not rewritten (that would copy the ones shared with the cache).
+            let tag: String
+            if let stored = response.headers["ETag"] {
+                tag = stored
+            } else {
+                tag = "\"" + ContentHash(of: response.body).hex + "\""
+                response.headers.replaceOrAdd(name: "ETag", value: tag)
+            }
             guard let sent = request.headers["If-None-Match"], matches(sent, tag) else { return }
             response.status = .notModified
             response.body = []
