@@ -81,7 +81,20 @@ enum APIApp {
     /// without a token, by path, query and answer language; nil for any other request.
     private static func cacheKey(_ request: Request, language: Language) -> String? {
         guard request.method == .get || request.method == .head, request.headers["Authorization"] == nil else { return nil }
-        return "api \(request.rawPath)?\(request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")) \(language.rawValue)"
+        // Appended in place (no array of pieces): computed on every cached read.
+        var key = "api "
+        key.reserveCapacity(request.rawPath.utf8.count + 32)
+        key += request.rawPath
+        key += "?"
+        for (index, item) in request.query.enumerated() {
+            if index > 0 { key += "&" }
+            key += item.name
+            key += "="
+            key += item.value
+        }
+        key += " "
+        key += language.rawValue
+        return key
     }
 
     /// A catalog read answered from the page cache before anything else is built — no request
