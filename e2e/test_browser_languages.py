@@ -3,9 +3,11 @@ guest (category → product → add → cart → voucher → address → shippin
 page) in headless Chromium at 390×844 and sees no English UI word on the way; money is in the
 locale's form and the order's date too.
 
-Product data (titles, descriptions, category and campaign names, variant names, the payment
-instructions) stays as the merchant wrote it, so the text of those elements is left out before
-looking for English words."""
+Product data (titles, descriptions, category names, variant names) stays as the merchant wrote it,
+so the text of those elements is left out before looking for English words. What the merchant
+configures with translations (the demo's shipping names, payment instructions and option names,
+this test's campaign title) is checked like the UI: the translated text shows, the English does
+not."""
 import datetime
 import json
 import re
@@ -20,21 +22,26 @@ ENGLISH = ["Add to cart", "Cart", "Checkout", "Continue", "Subtotal", "Total", "
            "Remove", "Quantity", "Home", "Categories", "Campaigns", "Favorites", "Search", "Apply", "Voucher",
            "Discount", "Free", "Review", "Place order", "Email", "Address", "Country", "City", "Thank you",
            "Awaiting payment", "Back", "Edit", "Change", "Standard", "Express", "Delivery", "Phone",
-           "First name", "Last name", "Postal code", "Your cart", "items", "Sale", "off", "Skip to content"]
+           "First name", "Last name", "Postal code", "Your cart", "items", "Sale", "off", "Skip to content",
+           "Color", "Size", "Height", "Fabric", "Shade", "Finish", "bank transfer"]
 # Words Spanish shares with English.
-SAME_IN = {"es": {"Subtotal", "Total"}, "tr": set()}
+SAME_IN = {"es": {"Subtotal", "Total", "Color"}, "tr": set()}
 # Money, USD shop (docs/ARCHITECTURE.md §7 "Formatting"): tr-TR `$1.234,56`, es-ES `1234,56 US$`.
 MONEY = {"tr": r"\$\d{1,3}(?:\.\d{3})*,\d{2}(?!\d)", "es": r"(?<![\d.,])\d+(?:\.\d{3})*,\d{2}\u00a0US\$"}
 ENGLISH_MONEY = r"\$\d{1,3}(?:,\d{3})*\.\d{2}(?!\d)"
 MONTHS = {"tr": "Oca Şub Mar Nis May Haz Tem Ağu Eyl Eki Kas Ara".split(),
           "es": "ene feb mar abr may jun jul ago sept oct nov dic".split()}
 MERCHANT = (".product-title, .product-description, .card-title, .category-tile, .breadcrumbs a, .line-title, "
-            ".variant-name, .variant-option, .payment-card p, .campaign-title, .address, .summary-address, "
+            ".variant-name, .variant-option, .campaign-title, .address, .summary-address, "
             ".brand, .language-picker")
 # The demo's vouchers end or need an account: a guest's voucher that runs for years.
-VOUCHER = {"campaigns": [{"id": "welcome", "title": "Welcome: 10% off your order", "voucherCode": "HELLO10",
+VOUCHER = {"campaigns": [{"id": "welcome", "voucherCode": "HELLO10",
+                          "title": {"en": "Welcome: 10% off your order", "tr": "Hoş geldiniz: siparişinizde %10 indirim",
+                                    "es": "Bienvenida: 10 % de descuento en tu pedido"},
                           "startsAt": "2020-01-01T00:00:00Z", "endsAt": "2100-01-01T00:00:00Z",
                           "rule": {"type": "percentage", "percent": 10}, "appliesTo": {"type": "cart"}}]}
+# The demo shop's shipping names (Sources/shoppable/DemoCatalog/shop.json) for a Turkish address.
+SHIPPING = {"tr": "Standart teslimat (3–5 gün)", "es": "Envío estándar (3–5 días)"}
 GUEST = {"email": "misafir@example.com", "first_name": "Ayşe", "last_name": "Yılmaz", "phone": "+90 555 0100",
          "line1": "Bağdat Cd. 1", "city": "İstanbul", "postal_code": "34710"}
 
@@ -81,7 +88,8 @@ def test_shopper_path_in_turkish_and_spanish(server, browser, lang):
     assert imported.returncode == 0, imported.stderr
     server.restart()  # campaigns are read at start
 
-    problems, merchant = [], [VOUCHER["campaigns"][0]["title"]]
+    problems, merchant = [], []
+    title = VOUCHER["campaigns"][0]["title"]
     browser.get(server.url + f"/?lang={lang}")
     check(browser, lang, "home", problems)
 
@@ -108,6 +116,7 @@ def test_shopper_path_in_turkish_and_spanish(server, browser, lang):
     assert browser.find_elements(By.CSS_SELECTOR, ".voucher-applied"), "voucher applied:\n" + visible_text(browser)
     text = check(browser, lang, "cart with voucher", problems, merchant)
     assert re.search(MONEY[lang], text), f"cart amounts in the {lang} form:\n{text}"
+    assert title[lang] in text and title["en"] not in text, f"the campaign's {lang} title:\n{text}"
 
     click(browser, browser.find_element(By.CSS_SELECTOR, ".checkout-button"))
     wait_for_path(browser, "/checkout/address")
@@ -117,8 +126,8 @@ def test_shopper_path_in_turkish_and_spanish(server, browser, lang):
     Select(browser.find_element(By.ID, "country")).select_by_value("TR")
     click(browser, browser.find_elements(By.CSS_SELECTOR, "form.form-card button[type=submit]")[-1])
     wait_for_path(browser, "/checkout/shipping")
-    merchant += [name.text for name in browser.find_elements(By.CSS_SELECTOR, ".shipping-name")]
-    check(browser, lang, "checkout shipping", problems, merchant)
+    text = check(browser, lang, "checkout shipping", problems, merchant)
+    assert SHIPPING[lang] in text and "Standard delivery" not in text, f"the {lang} shipping name:\n{text}"
     click(browser, browser.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
     wait_for_path(browser, "/checkout/review")
     text = check(browser, lang, "checkout review", problems, merchant)
@@ -129,6 +138,8 @@ def test_shopper_path_in_turkish_and_spanish(server, browser, lang):
     assert "/orders/" in browser.current_url
     text = check(browser, lang, "order", problems, merchant)
     assert re.search(MONEY[lang], text), f"order amounts in the {lang} form:\n{text}"
+    assert SHIPPING[lang] in text, f"the order keeps the {lang} shipping name:\n{text}"
+    assert "IBAN" in text and "Account holder" not in text, f"the payment instructions in {lang}:\n{text}"
     today = datetime.datetime.now(datetime.timezone.utc).date()  # the demo shop's zone is UTC
     month = MONTHS[lang][today.month - 1]
     dates = [f"{day.day} {month} {day.year}" for day in (today, today - datetime.timedelta(days=1))]

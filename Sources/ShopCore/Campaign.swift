@@ -8,9 +8,11 @@ public struct Campaign: Identifiable, Hashable, Sendable {
     public typealias ID = Tagged<Campaign, String>
 
     public var id: ID
-    public var title: String
-    /// Plain text, shown on the campaign page.
-    public var description: String
+    /// Shown on the campaign's card and page and in the cart's voucher message, in the
+    /// shopper's language when the merchant translated it (issue #11).
+    public var title: LocalizedText
+    /// Plain text, shown on the campaign page (translated like `title`).
+    public var description: LocalizedText
     /// Banner image: absolute URL or site path.
     public var imageURL: String?
     /// First instant the campaign applies (inclusive).
@@ -29,7 +31,7 @@ public struct Campaign: Identifiable, Hashable, Sendable {
     public var usageLimitPerAccount: Int?
 
     /// Creates a campaign value (validation happens when reading files: `CampaignFile`).
-    public init(id: ID, title: String, description: String = "", imageURL: String? = nil, startsAt: Date, endsAt: Date,
+    public init(id: ID, title: LocalizedText, description: LocalizedText = "", imageURL: String? = nil, startsAt: Date, endsAt: Date,
                 discount: Discount, target: DiscountTarget = .wholeCart, minimumSubtotal: Money? = nil,
                 voucherCode: VoucherCode? = nil, usageLimitPerAccount: Int? = nil) {
         self.id = id

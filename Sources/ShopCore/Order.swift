@@ -4,7 +4,8 @@ public import Foundation
 public struct ShippingMethod: Identifiable, Hashable, Sendable {
     public typealias ID = Tagged<ShippingMethod, String>
     public var id: ID
-    public var name: String
+    /// What shoppers see, e.g. "Standard delivery (3–5 days)", in the merchant's languages.
+    public var name: LocalizedText
     /// What it costs.
     public var price: Money
     /// Free when the (selected, discounted) cart total is at least this.
@@ -12,7 +13,7 @@ public struct ShippingMethod: Identifiable, Hashable, Sendable {
     /// ISO 3166-1 alpha-2 codes it ships to; nil for everywhere.
     public var countries: Set<String>?
 
-    public init(id: ID, name: String, price: Money, freeAbove: Money? = nil, countries: Set<String>? = nil) {
+    public init(id: ID, name: LocalizedText, price: Money, freeAbove: Money? = nil, countries: Set<String>? = nil) {
         self.id = id
         self.name = name
         self.price = price
@@ -87,6 +88,7 @@ public struct OrderQuote: Hashable, Sendable {
     public var discount: Money
     /// The applied voucher code (normalized), if any.
     public var voucherCode: String?
+    /// The shipping method's name in the shopper's language at checkout (kept as placed).
     public var shippingMethodName: String
     public var shippingCost: Money
     /// `subtotal − discount + shippingCost`.
@@ -106,8 +108,13 @@ public struct OrderQuote: Hashable, Sendable {
 
     /// The order the selected lines of `cart` make with `shipping`: its cost is decided on the
     /// discounted goods total (`ShippingMethod.cost(forGoodsTotal:)`).
+    ///
+    /// The method's name is written in `language`, the shopper's at checkout, and kept so: an
+    /// order shows the delivery the shopper chose, in the words they read when choosing it, even
+    /// if the merchant later renames or removes the method (the order page, its email and the
+    /// operator's `orders` command all read this one stored text).
     /// - Throws: `MoneyError` when the shipping price is in another currency or the sum overflows.
-    public init(cart: CartQuote, shipping: ShippingMethod) throws(MoneyError) {
+    public init(cart: CartQuote, shipping: ShippingMethod, language: Language) throws(MoneyError) {
         let cost = shipping.cost(forGoodsTotal: cart.total)
         self.init(lines: cart.selectedLines.map { line in
                       OrderLine(productID: line.product.id, variantID: line.variant.id, title: line.product.title,
@@ -116,7 +123,7 @@ public struct OrderQuote: Hashable, Sendable {
                   },
                   subtotal: cart.subtotal, discount: cart.discount,
                   voucherCode: cart.appliedCampaign?.voucherCode?.normalized,
-                  shippingMethodName: shipping.name, shippingCost: cost, total: try cart.total.adding(cost))
+                  shippingMethodName: shipping.name.text(in: language), shippingCost: cost, total: try cart.total.adding(cost))
     }
 
     /// What this order charges, line by line: compared between the review and "place order".

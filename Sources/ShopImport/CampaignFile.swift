@@ -106,8 +106,8 @@ public enum CampaignFile {
             throw fields.error("id", "“\(id)” is not a usable id: use 1–\(maximumIDLength) lower-case letters, digits, "
                                + "“-” and “_”, e.g. winter-sale (it appears in the campaign's URL)")
         }
-        let title = try fields.requiredString("title")
-        let description = try fields.string("description")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let title = try fields.requiredLocalizedText("title")
+        let description = try fields.localizedText("description") ?? ""
         let image = try fields.string("image")?.trimmingCharacters(in: .whitespaces)
         if let image, !image.isEmpty, !isSitePathOrWebURL(image) {
             throw fields.error("image", "“\(image)” is not a site path such as /static/images/campaigns/winter.svg "
@@ -247,7 +247,11 @@ private struct Fields: JSONFieldReader {
     }
 
     func error(_ key: String, _ message: String) -> CampaignFileError {
-        CampaignFileError(file: file, line: fields[key]?.line ?? line, position: campaign?.position,
+        error(key, line: fields[key]?.line ?? line, message)
+    }
+
+    func error(_ key: String, line: Int, _ message: String) -> CampaignFileError {
+        CampaignFileError(file: file, line: line, position: campaign?.position,
                           campaignID: campaign?.id, field: path + key, message: message)
     }
 

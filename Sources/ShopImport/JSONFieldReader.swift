@@ -12,6 +12,8 @@ protocol JSONFieldReader {
     var fields: [String: JSONNode] { get }
     /// The file's error for `key`, with `message`.
     func error(_ key: String, _ message: String) -> Failure
+    /// The file's error for `key` at `line` (a value inside the field, e.g. one language's text).
+    func error(_ key: String, line: Int, _ message: String) -> Failure
     /// An example amount for messages, e.g. `"10.00"`.
     var exampleAmount: String { get }
 }
@@ -48,6 +50,46 @@ extension JSONFieldReader {
     /// A non-empty trimmed string; `hint` says what belongs there.
     func requiredString(_ key: String, hint: String? = nil) throws(Failure) -> String {
         guard let text = try string(key)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            throw error(key, "is required" + (hint.map { ": \($0)" } ?? ""))
+        }
+        return text
+    }
+
+    /// A merchant's text that may be translated (`LocalizedText`, issue #11): a plain string, or
+    /// an object of texts by language code — `{"en": "Standard", "tr": "Standart"}` — whose
+    /// `"en"` text is the default (or, with `defaultText`, only translations of it). Texts are
+    /// trimmed; nil when absent or null.
+    /// - Throws: the file's error naming the field, at the offending entry's line, for a value
+    ///   that is neither, a key that is not `en`, `tr` or `es`, a text that is not a string or is
+    ///   empty, or a missing `"en"`.
+    func localizedText(_ key: String, defaultText: String? = nil) throws(Failure) -> LocalizedText? {
+        guard let node = node(key) else { return nil }
+        switch node.value {
+        case let .string(text) where defaultText == nil:
+            return LocalizedText(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        case let .object(entries):
+            var texts: [(key: String, text: String)] = []
+            for (language, value) in entries.sorted(by: { $0.value.line == $1.value.line ? $0.key < $1.key : $0.value.line < $1.value.line }) {
+                guard case let .string(text) = value.value else {
+                    throw error(key, line: value.line, "the “\(language)” text must be a string, not \(value.kindName)")
+                }
+                texts.append((language, text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
+            do {
+                return try LocalizedText(entries: texts, field: key, defaultText: defaultText)
+            } catch {
+                throw self.error(key, line: error.languageKey.flatMap { entries[$0]?.line } ?? node.line, error.message)
+            }
+        default:
+            let example = defaultText == nil ? "{\"en\": \"Standard\", \"tr\": \"Standart\"}" : "{\"tr\": \"Renk\", \"es\": \"Color\"}"
+            throw error(key, "expected \(defaultText == nil ? "a text, or " : "")an object of texts by language such as "
+                        + "\(example), found \(node.kindName)")
+        }
+    }
+
+    /// A `localizedText` whose default is not empty; `hint` says what belongs there.
+    func requiredLocalizedText(_ key: String, hint: String? = nil) throws(Failure) -> LocalizedText {
+        guard let text = try localizedText(key), !text.isEmpty else {
             throw error(key, "is required" + (hint.map { ": \($0)" } ?? ""))
         }
         return text

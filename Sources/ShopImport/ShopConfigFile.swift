@@ -8,19 +8,23 @@ public struct ShopConfig: Hashable, Sendable {
     public var shippingMethods: [ShippingMethod]
     /// The bank-transfer instructions shown on an order awaiting payment (account holder, bank,
     /// IBAN, and to use the order number as the reference). Plain text; newlines separate lines;
-    /// the web escapes it on output.
-    public var paymentInstructions: String
+    /// the web escapes it on output. Shown in the shopper's language when translated.
+    public var paymentInstructions: LocalizedText
     /// How long, in minutes, reaching the review step holds the cart's stock (default 15).
     public var reservationMinutes: Int
+    /// Translations of product option names ("Color" → "Renk"), shown where the names are.
+    public var optionNames: OptionNameGlossary
 
     /// The reservation time used when the file leaves `reservationMinutes` out.
     public static let defaultReservationMinutes = 15
 
-    public init(shippingMethods: [ShippingMethod], paymentInstructions: String,
-                reservationMinutes: Int = ShopConfig.defaultReservationMinutes) {
+    public init(shippingMethods: [ShippingMethod], paymentInstructions: LocalizedText,
+                reservationMinutes: Int = ShopConfig.defaultReservationMinutes,
+                optionNames: OptionNameGlossary = OptionNameGlossary()) {
         self.shippingMethods = shippingMethods
         self.paymentInstructions = paymentInstructions
         self.reservationMinutes = reservationMinutes
+        self.optionNames = optionNames
     }
 
     /// The methods that ship to `countryCode` (ISO 3166-1 alpha-2), in file order.
@@ -74,10 +78,11 @@ public struct ShopConfigError: Error, Hashable, Sendable, CustomStringConvertibl
 /// ```json
 /// {
 ///   "shipping": [
-///     {"id": "standard", "name": "Standard delivery (3–5 days)", "price": "4.90", "freeAbove": "50.00"},
+///     {"id": "standard", "name": {"en": "Standard delivery", "tr": "Standart teslimat"}, "price": "4.90", "freeAbove": "50.00"},
 ///     {"id": "pickup", "name": "Pick up in Portland", "price": "0.00", "countries": ["US"]}
 ///   ],
 ///   "payment": {"bankTransfer": "Account holder: …\nIBAN: …\nReference: your order number"},
+///   "optionNames": {"Color": {"tr": "Renk", "es": "Color"}},
 ///   "reservationMinutes": 15
 /// }
 /// ```
@@ -105,7 +110,10 @@ public enum ShopConfigFile {
     ///   `-`, `_`) or a repeated one; a missing `name`; a missing, unparsable or negative `price`;
     ///   an unparsable or negative `freeAbove`; a `countries` list that is empty, repeats a code,
     ///   or holds a code `Countries.isKnown` does not know; a missing `payment.bankTransfer` text;
-    ///   a `reservationMinutes` that is not a whole number from 1 to 1440.
+    ///   a `reservationMinutes` that is not a whole number from 1 to 1440; a translated `name` or
+    ///   `bankTransfer` (`{"en": …, "tr": …}`) or an `optionNames` entry with a key other than
+    ///   `en`/`tr`/`es`, an empty text, or (for `name`/`bankTransfer`) no `"en"` — each naming the
+    ///   field and the entry's line.
     public static func read(_ data: Data, fileName: String, currency: Currency) throws(ShopConfigError) -> ShopConfig {
         let root: JSONNode
         do {
@@ -114,7 +122,7 @@ public enum ShopConfigFile {
             throw ShopConfigError(file: fileName, line: error.line, field: nil, message: "not valid JSON: \(error.message)")
         }
         let top = try ConfigFields(root, file: fileName, path: "", what: "the file")
-        try top.checkKnown(["shipping", "payment", "reservationMinutes"])
+        try top.checkKnown(["shipping", "payment", "reservationMinutes", "optionNames"])
 
         guard let list = top.node("shipping") else {
             throw top.error("shipping", "is required: a list of shipping methods, e.g. "
@@ -143,7 +151,7 @@ public enum ShopConfigFile {
             throw top.error("payment", "is required: {\"bankTransfer\": \"Account holder: …\\nIBAN: …\"}")
         }
         try payment.checkKnown(["bankTransfer"])
-        let instructions = try payment.requiredString(
+        let instructions = try payment.requiredLocalizedText(
             "bankTransfer", hint: "the bank-transfer instructions: account holder, bank, IBAN, and that the "
                 + "order number is the reference")
 
@@ -152,7 +160,16 @@ public enum ShopConfigFile {
             throw top.error("reservationMinutes", "\(minutes) is outside 1…\(maximumReservationMinutes): checkout holds "
                             + "stock for at least one minute and at most a day")
         }
-        return ShopConfig(shippingMethods: methods, paymentInstructions: instructions, reservationMinutes: minutes)
+        var optionNames: [String: LocalizedText] = [:]
+        if let glossary = try top.object("optionNames") {
+            for name in glossary.fields.keys.sorted() {
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { throw glossary.error(name, "an option name cannot be empty") }
+                optionNames[trimmed] = try glossary.localizedText(name, defaultText: trimmed)
+            }
+        }
+        return ShopConfig(shippingMethods: methods, paymentInstructions: instructions, reservationMinutes: minutes,
+                          optionNames: OptionNameGlossary(optionNames))
     }
 
     /// `true` for an id the file may use: 1…64 of `a`–`z`, `0`–`9`, `-`, `_`, starting with a
@@ -172,7 +189,8 @@ public enum ShopConfigFile {
             throw fields.error("id", "“\(id)” is not a usable id: use 1–\(maximumIDLength) lower-case letters, digits, "
                                + "“-” and “_”, e.g. standard")
         }
-        let name = try fields.requiredString("name", hint: "what shoppers see, e.g. Standard delivery (3–5 days)")
+        let name = try fields.requiredLocalizedText(
+            "name", hint: "what shoppers see, e.g. Standard delivery (3–5 days), or {\"en\": …, \"tr\": …, \"es\": …}")
         guard let price = try fields.money("price", currency: currency) else {
             throw fields.error("price", "is required, e.g. \"4.90\" (in \(currency.code); \"0.00\" for free)")
         }
@@ -221,7 +239,11 @@ private struct ConfigFields: JSONFieldReader {
     }
 
     func error(_ key: String, _ message: String) -> ShopConfigError {
-        ShopConfigError(file: file, line: fields[key]?.line ?? line, field: path + key, message: message)
+        error(key, line: fields[key]?.line ?? line, message)
+    }
+
+    func error(_ key: String, line: Int, _ message: String) -> ShopConfigError {
+        ShopConfigError(file: file, line: line, field: path + key, message: message)
     }
 
     /// Throws for the first field (in name order) not in `known`, suggesting a near miss.

@@ -7,6 +7,8 @@ public struct CheckoutQuote: Hashable, Sendable {
     public var order: OrderQuote
     public var address: Address
     public var shippingMethod: ShippingMethod
+    /// The shopper's language: the order keeps the method's name in it.
+    public var language: Language
 }
 
 /// The checkout use cases (address → shipping → review → place, issue #5): quoting each step,
@@ -64,14 +66,16 @@ public struct CheckoutService: Sendable {
     }
 
     /// The order the cart's selected lines would make now with the checkout's address and
-    /// shipping method; nil while either is missing or nothing is selected.
-    public func quote(_ cart: CartQuote, _ state: CheckoutState, userID: User.ID?) throws -> CheckoutQuote? {
+    /// shipping method, its name in `language` (the shopper's); nil while either is missing or
+    /// nothing is selected.
+    public func quote(_ cart: CartQuote, _ state: CheckoutState, userID: User.ID?,
+                      language: Language) throws -> CheckoutQuote? {
         guard !cart.selectedLines.isEmpty, let address = try address(of: state, userID: userID),
               let methodID = state.shippingMethodID,
               let method = shippingOptions(to: address, goodsTotal: cart.total).first(where: { $0.method.id.rawValue == methodID })
         else { return nil }
-        return CheckoutQuote(order: try OrderQuote(cart: cart, shipping: method.method), address: address,
-                             shippingMethod: method.method)
+        return CheckoutQuote(order: try OrderQuote(cart: cart, shipping: method.method, language: language),
+                             address: address, shippingMethod: method.method, language: language)
     }
 
     /// What reaching the review did.
@@ -135,7 +139,7 @@ public struct CheckoutService: Sendable {
         guard state.reviewedCharges == quote.order.charges else { return .confirmationNeeded }
         let guestToken = user == nil ? crypto.randomToken() : nil
         var request = OrderRequest(shopper: shopper, userID: user?.id, email: email, shippingAddress: quote.address,
-                                   shippingMethod: quote.shippingMethod, voucherCode: voucherCode,
+                                   shippingMethod: quote.shippingMethod, language: quote.language, voucherCode: voucherCode,
                                    confirmed: quote.order, idempotencyKey: state.idempotencyKey,
                                    guestTokenHash: guestToken.map(crypto.sha256Hex), confirmation: nil)
         request.confirmation = confirmation(request, guestToken)

@@ -105,7 +105,7 @@ public enum OrderPlacement {
         }
         let cart = try CartPricing.price(items, voucherCode: request.voucherCode, campaign: campaign, now: now,
                                          currency: currency, accountUses: uses)
-        let quote = try OrderQuote(cart: cart, shipping: request.shippingMethod)
+        let quote = try OrderQuote(cart: cart, shipping: request.shippingMethod, language: request.language)
         guard quote.charges == request.confirmed.charges else { return .changed(quote) }
 
         // 4. Shortfall: conditional decrements, never read-then-write.

@@ -23,6 +23,8 @@ public struct OrderRequest: Hashable, Sendable {
     public var shippingAddress: Address
     /// The chosen method: its cost is decided again on the re-decided goods total.
     public var shippingMethod: ShippingMethod
+    /// The shopper's language at checkout: the order keeps the method's name in it.
+    public var language: Language
     /// The voucher code in the cart (whether it applied at review or not): decided again.
     public var voucherCode: VoucherCode?
     /// The order as the review showed it and the shopper confirmed it.
@@ -36,13 +38,14 @@ public struct OrderRequest: Hashable, Sendable {
     public var confirmation: OutboxDraft?
 
     public init(shopper: Shopper, userID: User.ID?, email: String, shippingAddress: Address,
-                shippingMethod: ShippingMethod, voucherCode: VoucherCode?, confirmed: OrderQuote,
+                shippingMethod: ShippingMethod, language: Language, voucherCode: VoucherCode?, confirmed: OrderQuote,
                 idempotencyKey: String, guestTokenHash: String?, confirmation: OutboxDraft?) {
         self.shopper = shopper
         self.userID = userID
         self.email = email
         self.shippingAddress = shippingAddress
         self.shippingMethod = shippingMethod
+        self.language = language
         self.voucherCode = voucherCode
         self.confirmed = confirmed
         self.idempotencyKey = idempotencyKey

@@ -78,15 +78,15 @@ enum SQLCampaigns {
     static let columns = """
         rowid, id, title, description, image_url, starts_at, ends_at, discount_percent, discount_amount,
         discount_currency, target, target_category, target_products, minimum_subtotal, minimum_currency,
-        voucher_code, usage_limit_per_account
+        voucher_code, usage_limit_per_account, title_translations, description_translations
         """
     static let select = "SELECT \(columns) FROM campaigns"
 
     static let insert = """
         INSERT INTO campaigns (id, title, description, image_url, starts_at, ends_at, discount_percent,
           discount_amount, discount_currency, target, target_category, target_products, minimum_subtotal,
-          minimum_currency, voucher_code, usage_limit_per_account)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          minimum_currency, voucher_code, usage_limit_per_account, title_translations, description_translations)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Every campaign, by `starts_at`, then id.
@@ -108,13 +108,33 @@ enum SQLCampaigns {
         case let .products(handles): ("products", nil, JSONStringArray.encode(handles))
         }
         return [
-            .text(campaign.id.rawValue), .text(campaign.title), .text(campaign.description), SQLValue(campaign.imageURL),
+            .text(campaign.id.rawValue), .text(campaign.title.defaultText), .text(campaign.description.defaultText),
+            SQLValue(campaign.imageURL),
             .integer(StoredTime.unixSeconds(campaign.startsAt)), .integer(StoredTime.unixSeconds(campaign.endsAt)),
             SQLValue(percent), SQLValue(amount?.minorUnits), SQLValue(amount?.currency.code),
             .text(target), SQLValue(category), SQLValue(products),
             SQLValue(campaign.minimumSubtotal?.minorUnits), SQLValue(campaign.minimumSubtotal?.currency.code),
             SQLValue(campaign.voucherCode?.normalized), SQLValue(campaign.usageLimitPerAccount),
+            SQLValue(translationsJSON(campaign.title)), SQLValue(translationsJSON(campaign.description)),
         ]
+    }
+
+    /// A text's translations as a JSON object by language code (sorted keys); nil without any.
+    static func translationsJSON(_ text: LocalizedText) -> String? {
+        guard !text.translations.isEmpty else { return nil }
+        let object = Dictionary(uniqueKeysWithValues: text.translations.map { ($0.key.rawValue, $0.value) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(object)).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// The translations stored by `translationsJSON`: nil for text that is not such an object;
+    /// codes this version does not speak are left out.
+    static func translations(_ json: String) -> [Language: String]? {
+        guard let object = try? JSONDecoder().decode([String: String].self, from: Data(json.utf8)) else { return nil }
+        var result: [Language: String] = [:]
+        for (code, text) in object { if let language = Language(rawValue: code) { result[language] = text } }
+        return result
     }
 
     /// A campaign from a row selected with `columns`.
@@ -157,8 +177,14 @@ enum SQLCampaigns {
             guard let code = VoucherCode(text) else { throw corrupt("voucher_code") }
             voucherCode = code
         }
+        func text(_ column: Int, _ translationsColumn: Int, _ name: String) throws -> LocalizedText {
+            guard let json = try row.optionalString(translationsColumn) else { return LocalizedText(try row.string(column)) }
+            guard let translations = translations(json) else { throw corrupt(name) }
+            return LocalizedText(try row.string(column), translations: translations)
+        }
         return Campaign(
-            id: Campaign.ID(try row.string(1)), title: try row.string(2), description: try row.string(3),
+            id: Campaign.ID(try row.string(1)), title: try text(2, 17, "title_translations"),
+            description: try text(3, 18, "description_translations"),
             imageURL: try row.optionalString(4), startsAt: StoredTime.date(unixSeconds: try row.int64(5)),
             endsAt: StoredTime.date(unixSeconds: try row.int64(6)), discount: discount, target: target,
             minimumSubtotal: try money(13, 14, "minimum_currency"), voucherCode: voucherCode,

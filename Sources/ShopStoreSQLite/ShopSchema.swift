@@ -615,5 +615,13 @@ public enum ShopSchema {
             CREATE INDEX products_category_name_es ON products (category_id, is_published, sort_title_es, id);
             UPDATE search_index_state SET is_stale = 1 WHERE EXISTS (SELECT 1 FROM products);
             """),
+        Migration(version: 18, sql: """
+            -- Issue #11: a campaign's title and description in the shopper's language. title and
+            -- description stay the merchant's default text; these hold the translations as a JSON
+            -- object by language code ({"tr": "…", "es": "…"}), NULL when there are none. A code
+            -- the running version does not speak is ignored on reading.
+            ALTER TABLE campaigns ADD COLUMN title_translations TEXT;
+            ALTER TABLE campaigns ADD COLUMN description_translations TEXT;
+            """),
     ]
 }

@@ -57,6 +57,7 @@ enum Serve {
         environment.apiTokens = APITokenStore.sqlite(database)
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
+        environment.optionNames = shopConfig.optionNames
         environment.reservationLifetime = shopConfig.reservationDuration
         environment.corsAllowedOrigins = corsOrigins
         environment.defaultLanguage = language
@@ -116,20 +117,37 @@ extension DemoCatalog {
     /// its amounts (a fixed discount, minimum subtotals) are read in the shop's currency, so
     /// `serve --currency TRY` (or EUR, JPY, KWD) starts with the same campaigns, the pages writing
     /// the amounts in the shopper's locale.
+    ///
+    /// Demo campaigns stored before they were translated (issue #11) — every stored campaign is a
+    /// demo one, exactly as the file has it but for the translations — get the translations.
     static func loadCampaigns(into campaigns: CampaignStore, catalog: CatalogStore, currency: Currency) throws {
-        guard try campaigns.all().isEmpty else { return }
+        let stored = try campaigns.all()
+        guard stored.isEmpty || stored.allSatisfy({ $0.title.translations.isEmpty }) else { return }
         guard let url = Bundle.module.url(forResource: "campaigns", withExtension: "json", subdirectory: "DemoCatalog"),
               let data = FileManager.default.contents(atPath: url.path) else {
             printLine("shoppable: demo campaigns not found in the app bundle; starting without campaigns")
             return
         }
         let demo = try CampaignFile.read(data, fileName: "demo campaigns", currency: currency)
+        if !stored.isEmpty {
+            let untranslated = demo.map { campaign in
+                var campaign = campaign
+                campaign.title = LocalizedText(campaign.title.defaultText)
+                campaign.description = LocalizedText(campaign.description.defaultText)
+                return campaign
+            }
+            guard Set(stored) == Set(untranslated) else { return }
+        }
         for campaign in demo {
             guard case let .products(handles) = campaign.target else { continue }
             for handle in handles where try catalog.productByHandle(handle) == nil { return }
         }
         let result = try campaigns.replaceAll(demo)
-        printLine("shoppable: loaded the demo campaigns (\(result.added.count) campaigns)")
+        if stored.isEmpty {
+            printLine("shoppable: loaded the demo campaigns (\(result.added.count) campaigns)")
+        } else {
+            printLine("shoppable: translated the demo campaigns (\(result.updated.count) campaigns)")
+        }
     }
 }
 

@@ -324,6 +324,39 @@ struct CampaignFileTests {
         #expect(error.message.contains("campaign #1 already has the id “winter-sale”"))
     }
 
+    // MARK: translations (issue #11)
+
+    @Test(.bug(id: "11", "campaign titles stay English on Turkish/Spanish pages"))
+    func translatedTitleAndDescriptionLoadAndPlainStringsStillDo() throws {
+        let campaigns = try Self.read(Self.file([
+            Self.campaignJSON(["title": #"{"en": "Winter sale", "tr": "Kış indirimi", "es": "Rebajas de invierno"}"#,
+                               "description": #"{"en": "20% off. ", "tr": "%20 indirim."}"#]),
+            Self.campaignJSON(["id": #""plain""#, "voucherCode": nil]),
+        ]))
+        #expect(campaigns[0].title == LocalizedText("Winter sale", translations: [.turkish: "Kış indirimi",
+                                                                                   .spanish: "Rebajas de invierno"]))
+        #expect(campaigns[0].description.text(in: .turkish) == "%20 indirim.")
+        #expect(campaigns[0].description.text(in: .spanish) == "20% off.")  // trimmed default
+        #expect(campaigns[1].title == "Winter sale")
+        #expect(campaigns[1].title.translations.isEmpty)
+    }
+
+    @Test(arguments: [
+        (#"{"en": "Winter sale", "de": "Winterschlussverkauf"}"#, "“de” is not a language the shop speaks"),
+        (#"{"tr": "Kış indirimi"}"#, "needs an “en” text"),
+        (#"{"en": "Winter sale", "tr": ""}"#, "“tr” text is empty"),
+        (#"["Winter sale"]"#, "an object of texts by language"),
+    ])
+    func aBadTranslatedTitleNamesTheCampaignFieldAndLine(title: String, says: String) throws {
+        let text = Self.file([Self.campaignJSON(), Self.campaignJSON(["id": #""second""#, "voucherCode": nil, "title": title])])
+        let error = try #require(Self.error(text))
+        #expect(error.campaignID == "second")
+        #expect(error.field == "title")
+        #expect(error.line == 3)
+        #expect(error.message.contains(says), "\(error)")
+        #expect(error.description.hasPrefix("campaigns.json:3: campaign “second” (#2), field “title”:"), "\(error)")
+    }
+
     @Test func repeatedVoucherCodeIsRejectedWhateverItsCase() throws {
         let text = Self.file([
             Self.campaignJSON(["id": #""first""#, "voucherCode": #""Winter20""#]),
@@ -393,7 +426,10 @@ struct CampaignFileTests {
         #expect(amounts.allSatisfy { $0.currency == currency })
         // Texts name no amount: a symbol would contradict the shop's currency.
         for campaign in campaigns {
-            #expect(!(campaign.title + campaign.description).contains { "$€£¥₺".contains($0) }, "\(campaign.id)")
+            for language in Language.allCases {
+                let text = campaign.title.text(in: language) + campaign.description.text(in: language)
+                #expect(!text.contains { "$€£¥₺".contains($0) }, "\(campaign.id) in \(language)")
+            }
         }
     }
 
@@ -410,6 +446,11 @@ struct CampaignFileTests {
 
         #expect(campaigns.count >= 3)
         for campaign in campaigns {
+            // Issue #11: every demo title and description speaks Turkish and Spanish too.
+            for language in [Language.turkish, .spanish] {
+                #expect(campaign.title.translations[language] != nil, "\(campaign.id) title in \(language)")
+                #expect(campaign.description.translations[language] != nil, "\(campaign.id) description in \(language)")
+            }
             switch campaign.target {
             case .wholeCart: break
             case let .category(handle): #expect(categoryHandles.contains(handle), "\(campaign.id): \(handle)")

@@ -80,8 +80,51 @@ struct ShopConfigFileTests {
         let config = try ShopConfigFile.read(Data(contentsOf: url), fileName: "shop.json", currency: .usd)
         #expect(config.shippingMethods.count == 3)
         #expect(config.shippingMethods.contains { $0.price.isZero && $0.countries?.count == 1 })
-        #expect(config.paymentInstructions.contains("IBAN"))
-        #expect(config.paymentInstructions.localizedCaseInsensitiveContains("order number"))
+        #expect(config.paymentInstructions.defaultText.contains("IBAN"))
+        #expect(config.paymentInstructions.defaultText.localizedCaseInsensitiveContains("order number"))
+        // Issue #11: the demo speaks to Turkish and Spanish shoppers in their words.
+        for language in [Language.turkish, .spanish] {
+            for method in config.shippingMethods {
+                let text = try #require(method.name.translations[language], "\(method.id) in \(language)")
+                #expect(text != method.name.defaultText)
+            }
+            let instructions = try #require(config.paymentInstructions.translations[language])
+            #expect(instructions.contains("IBAN"))
+            for name in ["Color", "Size", "Height", "Fabric", "Shade", "Finish"] {
+                #expect(config.optionNames.entries[name.lowercased()]?.translations[language] != nil, "\(name) in \(language)")
+            }
+        }
+        #expect(config.optionNames.name("Color", in: .turkish) == "Renk")
+    }
+
+    @Test(.bug(id: "11", "merchant texts stay English on Turkish/Spanish pages"))
+    func translatedNamesInstructionsAndOptionNamesLoad() throws {
+        let text = Self.file(
+            [#"{"id": "standard", "name": {"en": " Standard ", "tr": "Standart teslimat", "es": "Envío estándar"}, "price": "4.90"}"#,
+             #"{"id": "pickup", "name": "Pickup", "price": "0"}"#],
+            payment: #"{"bankTransfer": {"en": "Pay by bank transfer", "tr": "Havale ile ödeyin"}}"#,
+            extra: #""optionNames": {"Color": {"tr": "Renk", "es": "Color"}, "Size": {"es": "Tamaño"}}"#)
+        let config = try Self.read(text)
+        let standard = try #require(config.shippingMethod(id: "standard"))
+        #expect(standard.name == LocalizedText("Standard", translations: [.turkish: "Standart teslimat", .spanish: "Envío estándar"]))
+        #expect(standard.name.text(in: .turkish) == "Standart teslimat")
+        #expect(config.shippingMethod(id: "pickup")?.name == "Pickup")  // a plain string, as before
+        #expect(config.paymentInstructions.text(in: .turkish) == "Havale ile ödeyin")
+        #expect(config.paymentInstructions.text(in: .spanish) == "Pay by bank transfer")
+        #expect(config.optionNames.name("Color", in: .turkish) == "Renk")
+        #expect(config.optionNames.name("size", in: .spanish) == "Tamaño")
+        #expect(config.optionNames.name("Size", in: .turkish) == "Size")
+        #expect(config.optionNames.name("Material", in: .spanish) == "Material")
+    }
+
+    @Test func aTranslationInAnUnknownLanguageNamesTheFieldAndItsLine() throws {
+        let text = Self.file([#"{"id": "s", "price": "1", "name": {"en": "Standard","# + "\n"
+                              + #" "de": "Standardversand"}}"#])
+        let error = try #require(Self.error(text))
+        #expect(error.field == "shipping[1].name")
+        #expect(error.line == 4)  // the "de" entry's line, not the method's
+        #expect(error.message.contains("“de” is not a language the shop speaks"), "\(error)")
+        #expect(error.description.hasPrefix("shop.json:4: field “shipping[1].name”:"), "\(error)")
     }
 
     // MARK: rejected files
@@ -130,6 +173,22 @@ struct ShopConfigFileTests {
         Case(name: "no payment", text: file([standard], payment: nil), field: "payment", messagePart: "is required"),
         Case(name: "empty bank transfer", text: file([standard], payment: #"{"bankTransfer": ""}"#),
              field: "payment.bankTransfer", messagePart: "is required"),
+        Case(name: "name in an unknown language", text: file([#"{"id": "s", "name": {"en": "S", "fr": "S"}, "price": "1"}"#]),
+             field: "shipping[1].name", messagePart: "“fr” is not a language the shop speaks"),
+        Case(name: "translated name without en", text: file([#"{"id": "s", "name": {"tr": "Standart"}, "price": "1"}"#]),
+             field: "shipping[1].name", messagePart: "needs an “en” text"),
+        Case(name: "translation not a string", text: file([#"{"id": "s", "name": {"en": "S", "tr": 5}, "price": "1"}"#]),
+             field: "shipping[1].name", messagePart: "“tr” text must be a string"),
+        Case(name: "empty translation", text: file([#"{"id": "s", "name": {"en": "S", "es": " "}, "price": "1"}"#]),
+             field: "shipping[1].name", messagePart: "“es” text is empty"),
+        Case(name: "name is a number", text: file([#"{"id": "s", "name": 5, "price": "1"}"#]),
+             field: "shipping[1].name", messagePart: "an object of texts by language"),
+        Case(name: "payment in an unknown language", text: file([standard], payment: #"{"bankTransfer": {"en": "x", "de": "y"}}"#),
+             field: "payment.bankTransfer", messagePart: "“de” is not a language"),
+        Case(name: "option name glossary in an unknown language", text: file([standard], extra: #""optionNames": {"Color": {"de": "Farbe"}}"#),
+             field: "optionNames.Color", messagePart: "“de” is not a language"),
+        Case(name: "option name given as a plain string", text: file([standard], extra: #""optionNames": {"Color": "Renk"}"#),
+             field: "optionNames.Color", messagePart: "an object of texts by language"),
         Case(name: "zero reservation", text: file([standard], extra: #""reservationMinutes": 0"#),
              field: "reservationMinutes", messagePart: "outside 1…1440"),
         Case(name: "fractional reservation", text: file([standard], extra: #""reservationMinutes": 2.5"#),

@@ -40,7 +40,7 @@ private struct Checkout {
     /// The order as the checkout would place it now.
     func quote() throws -> CheckoutQuote {
         let cart = try shop.cartService.quote(try shop.cartService.cart(of: shopper), shopper: shopper, userID: user?.id)
-        return try #require(try shop.checkoutService.quote(cart, state, userID: user?.id))
+        return try #require(try shop.checkoutService.quote(cart, state, userID: user?.id, language: .english))
     }
 
     /// Reaches the review: holds the stock and remembers the charges shown.
@@ -118,13 +118,13 @@ struct CheckoutServiceTests {
         case "expired": shop.clock.advance(by: 600)
         default:  // another device of the account used the code meanwhile
             var other = OrderRequest(shopper: checkout.shopper, userID: checkout.user?.id, email: "ana@example.com",
-                                     shippingAddress: reviewed.address, shippingMethod: reviewed.shippingMethod,
+                                     shippingAddress: reviewed.address, shippingMethod: reviewed.shippingMethod, language: .english,
                                      voucherCode: VoucherCode("TEN"), confirmed: reviewed.order,
                                      idempotencyKey: "other-device", guestTokenHash: nil, confirmation: nil)
             let lampOnly = try OrderQuote(cart: try CartPricing.price(
                 [CartQuote.Item(product: try shop.product("lamp"), variant: try shop.product("lamp").variants[0], quantity: 2)],
                 voucherCode: VoucherCode("TEN"), campaign: try shop.campaigns.byVoucherCode(VoucherCode("TEN")!),
-                now: shop.clock.now, currency: .usd), shipping: reviewed.shippingMethod)
+                now: shop.clock.now, currency: .usd), shipping: reviewed.shippingMethod, language: .english)
             other.confirmed = lampOnly
             guard case .placed = try shop.orders.placeOrder(other, shop.clock.now) else { Issue.record("other device"); return }
         }
@@ -167,7 +167,7 @@ struct CheckoutServiceTests {
             let quote = try OrderQuote(cart: try CartPricing.price(
                 [CartQuote.Item(product: product, variant: product.variants[0], quantity: 1)],
                 voucherCode: VoucherCode("TEN"), campaign: try shop.campaigns.byVoucherCode(VoucherCode("TEN")!),
-                now: shop.clock.now, currency: .usd), shipping: ServiceShop.standard)
+                now: shop.clock.now, currency: .usd), shipping: ServiceShop.standard, language: .english)
             let orders = shop.orders
             let now = shop.clock.now
             let results = try ConcurrentRun.together(2) { device in
@@ -175,7 +175,7 @@ struct CheckoutServiceTests {
                     shopper: .account(user.id), userID: user.id, email: user.email,
                     shippingAddress: Address(firstName: "Ana", lastName: "Lima", phone: "+90 555 000 00 00",
                                              line1: "Bağdat Cd. 1", city: "İstanbul", postalCode: "34728", countryCode: "TR"),
-                    shippingMethod: ServiceShop.standard, voucherCode: VoucherCode("TEN"), confirmed: quote,
+                    shippingMethod: ServiceShop.standard, language: .english, voucherCode: VoucherCode("TEN"), confirmed: quote,
                     idempotencyKey: "device-\(device)", guestTokenHash: nil, confirmation: nil), now)
             }
             let placed = results.compactMap { if case let .placed(order) = $0 { order } else { nil } }

@@ -14,7 +14,7 @@ struct CampaignStoreContractTests {
     /// A campaign starting `startOffset` seconds after `start`, running a day.
     static func campaign(_ id: Campaign.ID, startOffset: TimeInterval = 0, code: String? = nil,
                          discount: Discount = .percentage(10), target: DiscountTarget = .wholeCart,
-                         title: String = "A campaign") -> Campaign {
+                         title: LocalizedText = "A campaign") -> Campaign {
         Campaign(id: id, title: title, startsAt: start.addingTimeInterval(startOffset),
                  endsAt: start.addingTimeInterval(startOffset + 86_400), discount: discount, target: target,
                  voucherCode: code.flatMap(VoucherCode.init))
@@ -22,7 +22,11 @@ struct CampaignStoreContractTests {
 
     /// One of each kind of rule and target, every optional field set on some.
     static let everyKind: [Campaign] = [
-        Campaign(id: "welcome", title: "Welcome: 10% off", description: "Ten percent off your first order.\nOnce.",
+        Campaign(id: "welcome",
+                 title: LocalizedText("Welcome: 10% off", translations: [.turkish: "Hoş geldiniz: %10 indirim",
+                                                                         .spanish: "Bienvenida: 10 % de descuento"]),
+                 description: LocalizedText("Ten percent off your first order.\nOnce.",
+                                            translations: [.turkish: "İlk siparişinizde %10 indirim.\nBir kez."]),
                  imageURL: "/static/images/campaigns/welcome.svg", startsAt: start, endsAt: start.addingTimeInterval(90 * 86_400),
                  discount: .percentage(10), target: .wholeCart, minimumSubtotal: Money(minorUnits: 50_00, currency: .usd),
                  voucherCode: VoucherCode("WELCOME10"), usageLimitPerAccount: 1),
@@ -52,6 +56,24 @@ struct CampaignStoreContractTests {
             #expect(try store.campaign(campaign.id) == campaign)
         }
         #expect(try store.campaign("nope") == nil)
+    }
+
+    /// Issue #11: the translations are stored with the campaign; changing only one is a change.
+    @Test(arguments: StoreKind.allCases)
+    func translationsAreKeptAndChangingOneUpdatesTheCampaign(kind: StoreKind) throws {
+        let harness = try StoreHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        let plain = Self.campaign("sale", title: "Sale")
+        _ = try store.replaceAll([plain])
+        #expect(try store.campaign("sale")?.title.translations.isEmpty == true)
+        var translated = plain
+        translated.title = LocalizedText("Sale", translations: [.turkish: "İndirim", .spanish: "Rebajas"])
+        let result = try store.replaceAll([translated])
+        #expect(result.updated == ["sale"])
+        #expect(try store.campaign("sale") == translated)
+        #expect(try store.campaign("sale")?.title.text(in: .spanish) == "Rebajas")
+        #expect(try store.replaceAll([translated]).unchanged == ["sale"])
     }
 
     @Test(arguments: StoreKind.allCases)

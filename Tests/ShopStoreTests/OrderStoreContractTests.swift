@@ -69,10 +69,10 @@ enum OrderFixtures {
         let discount = Money.usd(lines.reduce(0) { $0 + $1.discount.minorUnits })
         let quote = OrderQuote(lines: lines, subtotal: subtotal, discount: discount,
                                voucherCode: discount.isZero ? nil : voucherCode?.normalized,
-                               shippingMethodName: standard.name, shippingCost: standard.price,
+                               shippingMethodName: standard.name.text(in: .english), shippingCost: standard.price,
                                total: .usd(subtotal.minorUnits - discount.minorUnits + 4_99))
         return OrderRequest(shopper: shopper, userID: userID, email: "ana@example.com", shippingAddress: address,
-                            shippingMethod: standard, voucherCode: voucherCode, confirmed: quote, idempotencyKey: key,
+                            shippingMethod: standard, language: .english, voucherCode: voucherCode, confirmed: quote, idempotencyKey: key,
                             guestTokenHash: guestTokenHash, confirmation: confirmation)
     }
 }

@@ -56,6 +56,16 @@ struct AccountSnapshotTests {
                                                                        ("password_confirmation", "Green7leaf?")]), named: "changed")
     }
 
+    /// The signed-in picker is a form posting with the CSRF token (issue #11): the account
+    /// remembers the choice, and the page it was made on comes back in that language.
+    @Test func choosingALanguageWhileSignedIn() throws {
+        let shop = try SnapshotShop.make()
+        try SnapshotShop.register(shop)
+        assertResponseSnapshot(of: try shop.post("/account/language", [("lang", "es"), ("return_to", "/campaigns")]),
+                               named: "chosen")
+        assertResponseSnapshot(of: try shop.get("/campaigns"), named: "page-in-spanish")
+    }
+
     @Test func signingOut() throws {
         let shop = try SnapshotShop.make()
         try SnapshotShop.register(shop)

@@ -21,7 +21,7 @@ private let now = Date(timeIntervalSince1970: 1_780_000_000)  // TestShop's cloc
 
 private func campaign(_ id: String, code: String?, discount: Discount, target: DiscountTarget = .wholeCart,
                       minimum: Int64? = nil, starts: TimeInterval = -86_400, ends: TimeInterval = 86_400) -> Campaign {
-    Campaign(id: Campaign.ID(rawValue: id), title: "Campaign \(id)", description: "About \(id).",
+    Campaign(id: Campaign.ID(rawValue: id), title: LocalizedText("Campaign \(id)"), description: LocalizedText("About \(id)."),
              imageURL: "/static/images/campaigns/\(id).svg", startsAt: now + starts, endsAt: now + ends,
              discount: discount, target: target, minimumSubtotal: minimum.map(Money.usd), voucherCode: code.flatMap(VoucherCode.init))
 }

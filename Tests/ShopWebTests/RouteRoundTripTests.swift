@@ -29,7 +29,7 @@ struct RouteRoundTripTests {
         .favorites(.list), .favorites(.toggle(Product.ID(rawValue: 9))),
         .account(.show), .account(.register), .account(.registerSubmit), .account(.signIn(next: nil)),
         .account(.signIn(next: "/checkout?step=1&x=y")), .account(.signInSubmit), .account(.signOut),
-        .account(.signOutEverywhere), .account(.verifyEmail(token: "abc+/=")), .account(.verifyResend), .account(.verifyBannerDismiss),
+        .account(.signOutEverywhere), .account(.verifyEmail(token: "abc+/=")), .account(.verifyResend), .account(.verifyBannerDismiss), .account(.language),
         .account(.forgotPassword), .account(.forgotPasswordSubmit), .account(.resetPassword(token: "t0ken")),
         .account(.resetPasswordSubmit), .account(.changePassword), .account(.addresses), .account(.addressNew),
         .account(.addressCreate), .account(.addressEdit(Address.ID(rawValue: 5))), .account(.addressUpdate(Address.ID(rawValue: 5))),

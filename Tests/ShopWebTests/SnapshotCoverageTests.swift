@@ -20,7 +20,7 @@ struct SnapshotCoverageTests {
              catalogSearch, catalogProduct, catalogLayout, catalogTheme, catalogBadge, cartShow, cartAdd, cartUpdateLine,
              cartRemoveLine, cartSelectLine, cartSelectAll, cartVoucher, cartVoucherRemove, favoritesList,
              favoritesToggle, accountShow, accountRegister, accountRegisterSubmit, accountSignIn, accountSignInSubmit,
-             accountSignOut, accountSignOutEverywhere, accountVerifyEmail, accountVerifyResend, accountVerifyBannerDismiss, accountForgotPassword,
+             accountSignOut, accountSignOutEverywhere, accountVerifyEmail, accountVerifyResend, accountVerifyBannerDismiss, accountLanguage, accountForgotPassword,
              accountForgotPasswordSubmit, accountResetPassword, accountResetPasswordSubmit, accountChangePassword,
              accountAddresses, accountAddressNew, accountAddressCreate, accountAddressEdit, accountAddressUpdate,
              accountAddressDeleteConfirm, accountAddressDelete, checkoutStart, checkoutAddress, checkoutAddressSubmit,
@@ -60,6 +60,7 @@ struct SnapshotCoverageTests {
             case .account(.verifyEmail): self = .accountVerifyEmail
             case .account(.verifyResend): self = .accountVerifyResend
             case .account(.verifyBannerDismiss): self = .accountVerifyBannerDismiss
+            case .account(.language): self = .accountLanguage
             case .account(.forgotPassword): self = .accountForgotPassword
             case .account(.forgotPasswordSubmit): self = .accountForgotPasswordSubmit
             case .account(.resetPassword): self = .accountResetPassword

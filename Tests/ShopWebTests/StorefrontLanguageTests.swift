@@ -71,7 +71,7 @@ struct StorefrontLanguageTests {
         let shop = try TestShop([lamp])
         try shop.post("/account/register", [("name", "Ayşe Yılmaz"), ("email", "ayse@example.com"),
                                             ("password", Self.password), ("password_confirmation", Self.password)])
-        _ = try get(shop, "/account?lang=tr")
+        try shop.post("/account/language", [("lang", "tr"), ("return_to", "/account")])  // the signed-in picker
         let user = try #require(try shop.accounts.credentials("ayse@example.com")?.user)
         #expect(user.locale == .turkish)
         // Another browser: no language cookie, an English browser — the account's choice wins.

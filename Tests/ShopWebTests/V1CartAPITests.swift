@@ -10,7 +10,7 @@ import Testing
 private let now = Date(timeIntervalSince1970: 1_780_000_000)  // TestShop's clock
 
 private func percentOff(_ code: String, _ percent: Int, minimum: Int64? = nil) -> Campaign {
-    Campaign(id: Campaign.ID(rawValue: code.lowercased()), title: "\(percent) % off", description: "",
+    Campaign(id: Campaign.ID(rawValue: code.lowercased()), title: LocalizedText("\(percent) % off"), description: "",
              imageURL: nil, startsAt: now - 86_400, endsAt: now + 86_400, discount: .percentage(percent),
              target: .wholeCart, minimumSubtotal: minimum.map(Money.usd), voucherCode: VoucherCode(code))
 }

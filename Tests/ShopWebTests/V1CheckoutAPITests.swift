@@ -77,6 +77,27 @@ struct V1CheckoutAPITests {
         #expect(try shop.api(.get, "/api/v1/orders", token: token).status == 403)
     }
 
+    /// Issue #11: the merchant's shipping names follow `Accept-Language`; the order keeps the one
+    /// it was placed with.
+    @Test func shippingNamesFollowAcceptLanguageAndTheOrderKeepsTheNameItWasPlacedWith() throws {
+        let shop = try shop()
+        shop.environment.shippingMethods[0].name = LocalizedText("Standard", translations: [.spanish: "Estándar"])
+        let token = try guestToken(shop)
+        try fillCheckout(shop, token)
+        let spanish: HTTPHeaders = ["Authorization": "Bearer \(token)", "Accept-Language": "es"]
+        let checkout = try decoded(V1Checkout.self, try shop.api(.get, "/api/v1/checkout", json: nil, headers: spanish))
+        #expect(checkout.shippingOptions.map(\.name) == ["Estándar", "Express"])
+        #expect(checkout.quote?.shippingMethod.name == "Estándar")
+        let english = try decoded(V1Checkout.self, try shop.api(.get, "/api/v1/checkout", token: token))
+        #expect(english.quote?.shippingMethod.name == "Standard")
+        #expect(try shop.api(.post, "/api/v1/checkout/review", json: nil, headers: spanish).status == 200)
+        var placing = spanish
+        placing.add(name: "Idempotency-Key", value: "spanish-order")
+        let placed = try shop.api(.post, "/api/v1/orders", json: nil, headers: placing)
+        #expect(placed.status == 201, "\(placed.text)")
+        #expect(try decoded(V1Order.self, placed).shippingMethod == "Estándar")
+    }
+
     @Test func theSameIdempotencyKeyTwiceGivesOneOrder() throws {
         let shop = try shop()
         let token = try guestToken(shop)

@@ -20,7 +20,8 @@ extension V1Handlers {
         case let .category(handle): ("category", handle, nil)
         case let .products(handles): ("products", nil, handles)
         }
-        return V1Campaign(handle: campaign.id.rawValue, title: campaign.title, description: campaign.description,
+        return V1Campaign(handle: campaign.id.rawValue, title: campaign.title.text(in: context.l10n.language),
+                          description: campaign.description.text(in: context.l10n.language),
                           image: campaign.imageURL.map { FakeStoreHandlers.absolute($0, context) },
                           startsAt: campaign.startsAt, endsAt: campaign.endsAt, discount: discount,
                           voucherCode: campaign.voucherCode?.normalized, appliesTo: appliesTo, category: category,

@@ -148,7 +148,8 @@ extension V1Handlers {
         let voucher: V1Cart.Voucher? = switch quote.voucher {
         case .none: nil
         case let .applied(campaign):
-            V1Cart.Voucher(code: campaign.voucherCode?.normalized ?? "", status: "applied", campaign: campaign.title, problem: nil)
+            V1Cart.Voucher(code: campaign.voucherCode?.normalized ?? "", status: "applied", campaign: campaign.title.text(in: context.l10n.language),
+                           problem: nil)
         case let .rejected(code, problem):
             V1Cart.Voucher(code: code.normalized, status: "rejected", campaign: nil,
                            problem: V1Problem(code: self.code(for: problem),

@@ -93,7 +93,8 @@ extension V1Handlers {
             descriptionText: product.descriptionText, vendor: product.vendor, category: category, tags: product.tags,
             publishedAt: product.publishedAt,
             images: product.images.map { V1Image(url: FakeStoreHandlers.absolute($0.url, context), altText: $0.altText) },
-            rating: rating(product.rating), options: product.optionNames,
+            rating: rating(product.rating),
+            options: context.environment.optionNames.names(product.optionNames, in: context.l10n.language),
             variants: product.variants.map { variant in
                 V1Variant(id: variant.id.rawValue, sku: variant.sku, options: variant.optionValues, price: money(variant.price, context),
                           compareAtPrice: variant.compareAtPrice.map { money($0, context) },

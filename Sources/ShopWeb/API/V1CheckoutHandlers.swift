@@ -198,7 +198,8 @@ extension V1Handlers {
         guard try checkout.service.address(of: checkout.state, userID: checkout.user?.id) != nil else {
             throw incomplete("address", context)
         }
-        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id) else {
+        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id,
+                                                          language: context.l10n.language) else {
             throw incomplete("shipping", context)
         }
         return quote
@@ -260,18 +261,19 @@ extension V1Handlers {
     static func checkoutJSON(_ checkout: APICheckout, heldUntil: Date? = nil, _ context: RequestContext) throws -> V1Checkout {
         let address = try checkout.service.address(of: checkout.state, userID: checkout.user?.id)
         let options = address.map { checkout.service.shippingOptions(to: $0, goodsTotal: checkout.cart.total) } ?? []
-        let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id)
+        let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id,
+                                                          language: context.l10n.language)
         let next = if checkout.cart.selectedLines.isEmpty { "cart" }
             else if address == nil || (checkout.user == nil && checkout.state.email == nil) { "address" }
             else if quote == nil { "shipping" } else { "review" }
         return V1Checkout(
             email: checkout.user?.email ?? checkout.state.email, address: address.map(addressJSON),
             savedAddressId: checkout.state.savedAddressID, shippingMethod: checkout.state.shippingMethodID,
-            shippingOptions: options.map { V1ShippingOption(id: $0.method.id.rawValue, name: $0.method.name, cost: money($0.cost, context)) },
+            shippingOptions: options.map { V1ShippingOption(id: $0.method.id.rawValue, name: $0.method.name.text(in: context.l10n.language), cost: money($0.cost, context)) },
             quote: quote.map { quote in
                 V1CheckoutQuote(lines: quote.order.lines.map { lineJSON($0, context) }, subtotal: money(quote.order.subtotal, context),
                                 discount: money(quote.order.discount, context), voucherCode: quote.order.voucherCode,
-                                shippingMethod: V1ShippingOption(id: quote.shippingMethod.id.rawValue, name: quote.shippingMethod.name,
+                                shippingMethod: V1ShippingOption(id: quote.shippingMethod.id.rawValue, name: quote.order.shippingMethodName,
                                                                  cost: money(quote.order.shippingCost, context)),
                                 total: money(quote.order.total, context), address: addressJSON(quote.address))
             },

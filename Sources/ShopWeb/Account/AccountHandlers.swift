@@ -168,6 +168,15 @@ extension ShopApp {
         return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.account(.show).path)
     }
 
+    /// The picker's choice (CSRF-checked, like every POST): the cookie and, signed in, the
+    /// account remember it; back to the page it was made on. An unknown language changes nothing.
+    static func chooseLanguage(_ context: inout RequestContext) throws -> Response {
+        if let language = context.request.formValue(languageParameter).flatMap(Language.init(rawValue:)) {
+            try context.chooseLanguage(language)
+        }
+        return .redirect(to: SafeRedirect.localPath(context.request.formValue("return_to")) ?? SiteRoute.catalog(.home).path)
+    }
+
     static func verifyResend(_ context: inout RequestContext) throws -> Response {
         guard let user = try context.currentUser() else {
             return .redirect(to: SiteRoute.account(.signIn(next: SiteRoute.account(.show).path)).path)
@@ -356,6 +365,7 @@ extension ShopApp {
         case let .verifyEmail(token): return try verifyEmail(&context, token: token)
         case .verifyResend: return try verifyResend(&context)
         case .verifyBannerDismiss: return try verifyBannerDismiss(&context)
+        case .language: return try chooseLanguage(&context)
         case .forgotPassword: return try forgotPasswordPage(&context)
         case .forgotPasswordSubmit: return try forgotPasswordSubmit(&context)
         case let .resetPassword(token): return try resetPasswordPage(&context, token: token)

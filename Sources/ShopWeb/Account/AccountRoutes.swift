@@ -20,6 +20,9 @@ extension SiteRoute {
         case verifyResend
         /// `POST /account/verify/dismiss` (return_to) — hides the "confirm your email" banner.
         case verifyBannerDismiss
+        /// `POST /account/language` (lang, return_to) — the signed-in picker: remembers the
+        /// language in the cookie and on the account (a GET `?lang=` sets only the cookie).
+        case language
         /// `GET /account/password/forgot` and `POST` (email).
         case forgotPassword, forgotPasswordSubmit
         /// `GET /account/password/reset?token=…` and `POST` (token, password, password_confirmation).
@@ -51,6 +54,7 @@ extension SiteRoute {
                     match: { if case let .account(.verifyEmail(token)) = $0 { Parameters(query: ["token": token]) } else { nil } }),
         fixed("POST", "/account/verify/resend", [], .account(.verifyResend)),
         fixed("POST", "/account/verify/dismiss", [], .account(.verifyBannerDismiss)),
+        fixed("POST", "/account/language", [], .account(.language)),
         fixed("GET", "/account/password/forgot", [], .account(.forgotPassword)),
         fixed("POST", "/account/password/forgot", [], .account(.forgotPasswordSubmit)),
         Declaration("GET", "/account/password/reset", [],

@@ -29,8 +29,12 @@ public struct AppEnvironment: Sendable {
     public var accessTokenLifetime: TimeInterval = APITokenService.defaultAccessTokenLifetime
     /// How orders can be shipped (the shop configuration file).
     public var shippingMethods: [ShippingMethod] = []
-    /// What the order page tells the shopper about paying (bank transfer details).
-    public var paymentInstructions = ""
+    /// What the order page tells the shopper about paying (bank transfer details), in the
+    /// merchant's languages.
+    public var paymentInstructions: LocalizedText = ""
+    /// The merchant's translations of product option names ("Color" → "Renk"), applied where the
+    /// names are shown (product pages, the API's products).
+    public var optionNames = OptionNameGlossary()
     /// How long the review step holds the cart's stock, in seconds (default 15 minutes).
     public var reservationLifetime: TimeInterval = 15 * 60
     /// Password hashing, random tokens and digests.

@@ -44,7 +44,9 @@ enum Views {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
                         shop
                     }
-                    if let alternates = layout.alternates { languagePicker(alternates, current: l10n.language, l10n) }
+                    if let alternates = layout.alternates {
+                        languagePicker(alternates, current: l10n.language, signedIn: layout.accountName != nil, l10n)
+                    }
                     if let name = layout.accountName {
                         a(.class(layout.activeTab == .account ? "account-link account-link-active" : "account-link"),
                           .href(SiteRoute.account(.show).path), .aria("label", l10n(.accountLink))) {
@@ -144,14 +146,31 @@ enum Views {
         }
     }
 
-    /// Links to this page in every language, each named in its own language (works without
-    /// JavaScript; `?lang=` remembers the choice).
-    static func languagePicker(_ alternates: LanguageAlternates, current: Language, _ l10n: Localizer) -> Node {
+    /// This page in every language, each named in its own language; works without JavaScript.
+    /// A visitor gets links (`?lang=` remembers the choice in the cookie); a signed-in shopper a
+    /// form of buttons posting to `POST /account/language` with the CSRF token, which also saves
+    /// it on the account — a GET never writes an account setting.
+    static func languagePicker(_ alternates: LanguageAlternates, current: Language, signedIn: Bool,
+                               _ l10n: Localizer) -> Node {
         nav(.class("language-picker"), .aria("label", l10n(.languageLabel))) {
-            for language in Language.allCases {
-                a(.href(alternates.href(language)), .attribute("hreflang", language.rawValue), .lang(language.rawValue),
-                  language == current ? .aria("current", "true") : .boolean("data-inactive", false)) {
-                    language.nativeName
+            if signedIn {
+                form(.method("post"), .action(SiteRoute.account(.language).path)) {
+                    Personalization.csrfField
+                    input(.type("hidden"), .name("return_to"), .value(alternates.path))
+                    for language in Language.allCases {
+                        button(.type("submit"), .name(ShopApp.languageParameter), .value(language.rawValue),
+                               .lang(language.rawValue),
+                               language == current ? .aria("current", "true") : .boolean("data-inactive", false)) {
+                            language.nativeName
+                        }
+                    }
+                }
+            } else {
+                for language in Language.allCases {
+                    a(.href(alternates.href(language)), .attribute("hreflang", language.rawValue), .lang(language.rawValue),
+                      language == current ? .aria("current", "true") : .boolean("data-inactive", false)) {
+                        language.nativeName
+                    }
                 }
             }
         }

@@ -140,6 +140,8 @@ enum StockLevel: Sendable, Equatable {
 /// Builds the small shared models from catalog values.
 struct ModelBuilder: Sendable {
     var localizer: Localizer
+    /// The merchant's translations of option names (the shop configuration's `optionNames`).
+    var optionNames = OptionNameGlossary()
 
     func card(_ product: Product) -> ProductCardModel {
         let l10n = localizer

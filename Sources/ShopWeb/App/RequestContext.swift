@@ -51,7 +51,7 @@ struct RequestContext {
         self.request = request
         self.environment = environment
         self.l10n = Localizer(language: language)
-        self.models = ModelBuilder(localizer: l10n)
+        self.models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames)
     }
 
     var now: Date { environment.now() }
@@ -76,22 +76,30 @@ struct RequestContext {
     /// Decides the storefront's language for this request by the one rule,
     /// `Language.forShopper`: the shopper's choice (`?lang=` now, else the `shoppable_lang`
     /// cookie), else their account's, else `Accept-Language`, else the shop's default. A choice
-    /// made with `?lang=` is remembered in the cookie and on the signed-in account. The account is
-    /// read only when it matters (a session cookie, and no choice in the cookie or a new one to
-    /// save).
+    /// made with `?lang=` is remembered in the cookie only: a GET never writes the account (any
+    /// site can make a browser send one), so the signed-in picker posts its choice with the CSRF
+    /// token to `POST /account/language` (``chooseLanguage(_:)``). The account is read only when
+    /// it matters (a session cookie and no choice in this request or the cookie).
     mutating func settleLanguage() {
         let asked = askedLanguage
         let remembered = request.cookies[ShopApp.languageCookie].flatMap(Language.init(rawValue:))
         let chosen = asked ?? remembered
-        let user = chosen == nil || asked != nil ? signedInUserIfAny() : nil
-        if let asked {
-            if remembered != asked {
-                setCookies.append(cookie(ShopApp.languageCookie, asked.rawValue, maxAge: Self.languageCookieLifetime))
-            }
-            if let user, user.locale != asked { self.user = remember(asked, on: user) }
+        let user = chosen == nil ? signedInUserIfAny() : nil
+        if let asked, remembered != asked {
+            setCookies.append(cookie(ShopApp.languageCookie, asked.rawValue, maxAge: Self.languageCookieLifetime))
         }
         speak(Language.forShopper(chosen: chosen, account: user?.locale, acceptLanguage: request.headers["Accept-Language"],
                                   shopDefault: environment.defaultLanguage))
+    }
+
+    /// The shopper chose `language` (the picker's form, a CSRF-checked POST): remembered in the
+    /// cookie and, when signed in, on the account; this answer speaks it.
+    mutating func chooseLanguage(_ language: Language) throws {
+        if request.cookies[ShopApp.languageCookie] != language.rawValue {
+            setCookies.append(cookie(ShopApp.languageCookie, language.rawValue, maxAge: Self.languageCookieLifetime))
+        }
+        if let user = try currentUser(), user.locale != language { self.user = remember(language, on: user) }
+        speak(language)
     }
 
     /// Stores `language` as the account's (the picker while signed in, a registration), and
@@ -109,7 +117,7 @@ struct RequestContext {
     mutating func speak(_ language: Language) {
         guard language != l10n.language else { return }
         l10n = Localizer(language: language)
-        models = ModelBuilder(localizer: l10n)
+        models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames)
     }
 
     /// The signed-in account when the request carries a session cookie; nil otherwise, and nil

@@ -22,7 +22,7 @@ extension ShopApp {
             guard let campaign = try context.campaignSchedule().active.first(where: { $0.id == id }) else { return nil }
             let products = try campaignProducts(campaign, context.environment.catalog)
             let model = context.models.campaignDetail(campaign, products: products, timeZone: context.environment.timeZone)
-            return PageContent(title: campaign.title, tab: .campaigns,
+            return PageContent(title: campaign.title.text(in: context.l10n.language), tab: .campaigns,
                                node: Views.campaign(model, l10n: context.l10n, returnTo: context.canonicalPath))
         }
     }
@@ -75,7 +75,7 @@ extension ModelBuilder {
 
     func campaignCard(_ campaign: Campaign, timeZone: TimeZone) -> CampaignCardModel {
         CampaignCardModel(
-            title: campaign.title, href: SiteRoute.campaigns(.campaign(campaign.id)).path, imageURL: campaign.imageURL,
+            title: campaign.title.text(in: localizer.language), href: SiteRoute.campaigns(.campaign(campaign.id)).path, imageURL: campaign.imageURL,
             dates: localizer(.campaignDates, ["start": localizer.date(campaign.startsAt, timeZone: timeZone),
                                               "end": localizer.date(campaign.endsAt.addingTimeInterval(-1), timeZone: timeZone)]),
             offer: offer(campaign.discount))
@@ -100,7 +100,7 @@ extension ModelBuilder {
             }
             return model
         }
-        return CampaignDetailModel(card: campaignCard(campaign, timeZone: timeZone), description: campaign.description,
+        return CampaignDetailModel(card: campaignCard(campaign, timeZone: timeZone), description: campaign.description.text(in: localizer.language),
                                    voucherCode: campaign.voucherCode?.normalized, conditions: conditions, products: cards)
     }
 }

@@ -76,7 +76,7 @@ extension ModelBuilder {
         case .none: voucher = .empty
         case let .applied(campaign):
             let code = campaign.voucherCode?.normalized ?? ""
-            voucher = .applied(code: code, title: campaign.title)
+            voucher = .applied(code: code, title: campaign.title.text(in: l10n.language))
             discountLabel = l10n(.cartDiscount, ["code": code])
         case let .rejected(code, problem):
             voucher = .rejected(code: code.normalized, message: message(for: problem, code: code.normalized, timeZone: timeZone))

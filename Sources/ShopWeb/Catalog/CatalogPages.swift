@@ -154,7 +154,7 @@ extension ModelBuilder {
             stockText: level.text(l10n), stockClass: level.cssClass, rating: rating(product.rating),
             publishedText: product.publishedAt.map { l10n(.productPublished, ["date": l10n.date($0, timeZone: timeZone)]) },
             tags: product.tags, descriptionHTML: product.descriptionHTML,
-            optionsLabel: product.optionNames.joined(separator: " / "), choices: choices,
+            optionsLabel: optionNames.names(product.optionNames, in: l10n.language).joined(separator: " / "), choices: choices,
             selectedVariantID: variant.id.rawValue, maxQuantity: max(Cart.quantityLimit(for: variant), 1),
             quantity: quantity, isSoldOut: variant.inventory.isSoldOut, error: error)
     }

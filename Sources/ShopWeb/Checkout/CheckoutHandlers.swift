@@ -148,7 +148,7 @@ extension ShopApp {
         let options = shippingOptions(checkout, address: address)
         let l10n = context.l10n
         let choices = options.map { method, cost in
-            (id: method.id.rawValue, name: method.name, cost: cost.isZero ? l10n(.checkoutFree) : l10n.money(cost))
+            (id: method.id.rawValue, name: method.name.text(in: l10n.language), cost: cost.isZero ? l10n(.checkoutFree) : l10n.money(cost))
         }
         return try page(&context, PageContent(
             title: l10n(.checkoutTitle), tab: .cart,
@@ -181,7 +181,8 @@ extension ShopApp {
         case let .success(found): checkout = found
         case let .failure(redirect): return redirect.response
         }
-        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id) else {
+        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id,
+                                                          language: context.l10n.language) else {
             return .redirect(to: SiteRoute.checkout(.start).path)
         }
         // Reaching the review holds the stock for this shopper.
@@ -244,7 +245,8 @@ extension ShopApp {
         }
         let key = context.request.formValue("idempotency_key") ?? ""
         guard !key.isEmpty, key == checkout.state.idempotencyKey else { return try checkoutReview(&context) }
-        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id) else {
+        guard let quote = try checkout.service.quote(checkout.cart, checkout.state, userID: checkout.user?.id,
+                                                          language: context.l10n.language) else {
             return .redirect(to: SiteRoute.checkout(.start).path)
         }
         let l10n = context.l10n
@@ -297,7 +299,8 @@ extension ShopApp {
                                              "total": l10n.money(order.total),
                                              "lines": lines + "\n\n" + totals.joined(separator: "\n"),
                                              "address": request.shippingAddress.lines(in: l10n.language).joined(separator: "\n"),
-                                             "payment": context.environment.paymentInstructions, "link": link]),
+                                             "payment": context.environment.paymentInstructions.text(in: l10n.language),
+                                             "link": link]),
             createdAt: context.now)
     }
 }

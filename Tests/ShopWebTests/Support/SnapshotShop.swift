@@ -24,7 +24,8 @@ enum SnapshotShop {
         shop.environment.crypto.randomToken = { counter.next() }
         shop.environment.assets = assets
         shop.environment.shippingMethods = [
-            ShippingMethod(id: "standard", name: "Standard", price: .usd(4_90), freeAbove: .usd(100_00)),
+            ShippingMethod(id: "standard", name: LocalizedText("Standard", translations: [.turkish: "Standart", .spanish: "Estándar"]),
+                           price: .usd(4_90), freeAbove: .usd(100_00)),
             ShippingMethod(id: "express", name: "Express", price: .usd(12_00), countries: ["US"]),
         ]
         shop.environment.paymentInstructions = "Bank transfer to Example Bank, IBAN XX00 0000 0000.\nReference: your order number."
@@ -107,7 +108,10 @@ enum SnapshotShop {
     static func campaigns(now: Date) -> [Campaign] {
         let day: TimeInterval = 86_400
         return [
-            Campaign(id: "spring-lamps", title: "Spring lamps", description: "15% off every lamp with the code LAMPS15.",
+            Campaign(id: "spring-lamps",
+                     title: LocalizedText("Spring lamps", translations: [.turkish: "Bahar lambaları", .spanish: "Lámparas de primavera"]),
+                     description: LocalizedText("15% off every lamp with the code LAMPS15.",
+                                                translations: [.spanish: "15 % de descuento en todas las lámparas con el código LAMPS15."]),
                      imageURL: "/static/images/campaigns/lamps.svg", startsAt: now - 2 * day, endsAt: now + 12 * day,
                      discount: .percentage(15), target: .category(handle: "lamps"), voucherCode: VoucherCode("LAMPS15")),
             Campaign(id: "welcome", title: "Welcome offer", description: "$10 off your first order of $50 or more.",
