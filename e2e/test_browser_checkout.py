@@ -35,7 +35,7 @@ def test_guest_places_an_order_from_the_demo_catalog(server, browser):
 
     click(browser, browser.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
     wait_for_url(browser, "/checkout/review")
-    assert "holding these items" in browser.find_element(By.CSS_SELECTOR, "[data-held-until]").text
+    assert "We hold these items for you for 15 minutes, until" in browser.find_element(By.CSS_SELECTOR, "[data-held-until]").text
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENSHOTS / "checkout-review-light.png"))
 

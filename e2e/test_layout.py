@@ -67,3 +67,35 @@ def test_no_main_page_is_wider_than_the_viewport(shop, browser, javascript):
                 if save:
                     browser.save_screenshot(str(SCREENSHOTS / "layout" / f"{name}-{suffix}.png"))
     assert not too_wide, "pages wider than the viewport:\n" + "\n".join(too_wide)
+
+
+def test_banners_fit_a_phone(shop, browser):
+    """At 390 px, in every language: the "confirm your email" banner keeps its close button beside
+    its text (not wrapped onto a line of its own), and the offline banner takes two lines at most."""
+    server, client, _ = shop
+    browser.get(server.url + "/healthz")
+    for cookie in client.jar:
+        browser.add_cookie({"name": cookie.name, "value": cookie.value, "path": cookie.path or "/"})
+    problems = []
+    try:
+        for lang in ("en", "tr", "es"):
+            browser.get(server.url + f"/account?lang={lang}")
+            box = browser.execute_script("""
+                var banner = document.querySelector('.banner'), text = banner.querySelector('.banner-text');
+                var close = banner.querySelector('.banner-close button');
+                var offline = document.querySelector('[data-offline-banner]');
+                offline.hidden = false;
+                var t = text.getBoundingClientRect(), c = close.getBoundingClientRect();
+                var o = offline.querySelector('span').getBoundingClientRect(), style = getComputedStyle(offline);
+                var line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.5;
+                return {textTop: t.top, textBottom: t.bottom, textRight: t.right, closeTop: c.top,
+                        closeLeft: c.left, closeRight: c.right, offline: o.height, line: line};""")
+            if not (box["closeTop"] < box["textBottom"] and box["closeLeft"] >= box["textRight"] - 1):
+                problems.append(f"{lang}: the close button is not beside the banner text: {box}")
+            if box["closeRight"] > 390:
+                problems.append(f"{lang}: the close button is cut off: {box}")
+            if box["offline"] > 2 * box["line"] + 1:
+                problems.append(f"{lang}: the offline banner takes {box['offline'] / box['line']:.1f} lines")
+    finally:
+        browser.get(server.url + "/account?lang=en")  # the shopper's language, for the other tests
+    assert not problems, "\n".join(problems)

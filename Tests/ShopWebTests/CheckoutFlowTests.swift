@@ -27,7 +27,7 @@ struct CheckoutFlowTests {
         let review = try reachReview(shop)
         #expect(review.status == 200)
         #expect(review.text.contains("$60.00") && review.text.contains("Shipping (Standard)") && review.text.contains("$64.90"))
-        #expect(review.text.contains("We&#39;re holding these items for you until"))
+        #expect(review.text.contains("We hold these items for you for 15 minutes, until"))
         let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
         #expect(placed.status == 303)
         let location = try #require(placed.header("Location"))

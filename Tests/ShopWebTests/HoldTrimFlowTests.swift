@@ -18,7 +18,7 @@ struct HoldTrimFlowTests {
         let visitor = try shop.visitor()
         try visitor.post("/cart/add", [("product", "chair"), ("quantity", String(quantity))])
         let review = try reachReview(visitor)
-        #expect(review.status == 200 && review.text.contains("holding these items for you"))
+        #expect(review.status == 200 && review.text.contains("We hold these items for you"))
         return (visitor, review)
     }
 

@@ -50,10 +50,23 @@ struct LocalizerFormattingTests {
 
     /// ICU puts U+202F NARROW NO-BREAK SPACE before "PM" in English.
     @Test(arguments: [
-        (Language.english, "3:00\u{202F}PM GMT+3"), (.turkish, "15:00 GMT+3"), (.spanish, "15:00 GMT+3"),
+        (Language.english, "3:00\u{202F}PM"), (.turkish, "15:00"), (.spanish, "15:00"),
     ])
     func holdTimesNameTheShopsClock(language: Language, expected: String) {
         #expect(Localizer(language: language).time(Self.noon, timeZone: Self.istanbul) == expected)
+    }
+
+    /// The checkout's hold note reads as a sentence in each language (no "GMT." and no "(15:00)"
+    /// stuck to it; the countdown is a separate element).
+    @Test(arguments: [
+        (Language.english, 15, "We hold these items for you for 15 minutes, until 3:00\u{202F}PM."),
+        (.english, 1, "We hold these items for you for 1 minute, until 3:00\u{202F}PM."),
+        (.turkish, 15, "Bu ürünleri 15 dakika boyunca, saat 15:00 olana kadar sizin için ayırıyoruz."),
+        (.spanish, 15, "Te guardamos estos artículos durante 15 minutos, hasta las 15:00."),
+    ])
+    func theHoldNoteIsOneNaturalSentence(language: Language, minutes: Int, expected: String) {
+        let model = ModelBuilder(localizer: Localizer(language: language))
+        #expect(model.holdNote(minutes: minutes, until: Self.noon, timeZone: Self.istanbul) == expected)
     }
 
     @Test func ratingLabelsOnCardsUseTheLocale() {

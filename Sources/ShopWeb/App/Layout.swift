@@ -38,7 +38,10 @@ enum Views {
             }
             HTML.body(.class(layout.listLayout ? "layout-list" : "layout-grid")) {
                 a(.class("skip-link"), .href("#main")) { l10n(.skipToContent) }
-                div(.class("toast"), .role("status"), .aria("live", "polite"), .hidden(true), .data("toast", "")) {}
+                // The live region for toasts (quick add, hearts, offline): always present and empty
+                // until `app.js` puts a message in it, so screen readers announce each one.
+                div(.class("toast-region"), .role("status"), .aria("live", "polite"), .aria("atomic", "true"),
+                    .data("toast", "")) {}
                 header(.class("top-bar")) {
                     a(.class("brand"), .href(SiteRoute.catalog(.home).path)) {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
@@ -94,12 +97,14 @@ enum Views {
     }
 
     /// A count on a tab icon; `kind` names it for scripts and tests (`data-cart-count`,
-    /// `data-favorites-count`).
+    /// `data-favorites-count`). The cart's count is a polite live region: when `app.js` changes it
+    /// in place (quick add, another tab), screen readers say the new count.
     static func badge(_ count: Int, kind: String = "cart") -> Node {
         let text = count > 99 ? "99+" : String(count)
         return kind == "favorites"
             ? span(.class("badge"), .data("favorites-count", String(count)), .hidden(count == 0)) { text }
-            : span(.class("badge"), .data("cart-count", String(count)), .hidden(count == 0)) { text }
+            : span(.class("badge"), .aria("live", "polite"), .data("cart-count", String(count)),
+                   .hidden(count == 0)) { text }
     }
 
     /// System / Light / Dark: links that set the theme cookie and come back (no JavaScript needed);

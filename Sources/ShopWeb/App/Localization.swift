@@ -42,7 +42,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case cartVoucherLabel, cartVoucherApply, cartVoucherRemove, cartVoucherApplied, cartDiscount, cartTotal
     case cartSelect, cartSelectAll, cartSelectNone, cartNothingSelected
     case voucherSignIn, voucherUsedUp, voucherUnknown, voucherNotStarted, voucherExpired, voucherMinimumNotMet, voucherNotApplicable, voucherInvalidFormat
-    case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutHoldTrimmedTitle, checkoutHoldTrimmedLine, checkoutHoldTrimmedLineNone, checkoutBackToCart, checkoutChangedText, checkoutNothingSelected, checkoutSessionEnded, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
+    case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutHoldMinutes, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutHoldTrimmedTitle, checkoutHoldTrimmedLine, checkoutHoldTrimmedLineNone, checkoutBackToCart, checkoutChangedText, checkoutNothingSelected, checkoutSessionEnded, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
     case searchTitle, searchPlaceholder, searchResults, searchEmptyTitle, searchEmptyText, searchPrompt
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
     case registerNoticeSubject, registerNoticeBody
@@ -170,14 +170,14 @@ public struct Localizer: Sendable {
         return date.formatted(style)
     }
 
-    /// A time of day as the locale writes it, in the shop's time zone, followed by the zone's
-    /// abbreviation so the shopper knows which clock: "3:00 PM GMT+3" (en-US, with U+202F
-    /// NARROW NO-BREAK SPACE before "PM", as ICU writes it), "15:00 GMT+3" (tr-TR, es-ES).
-    /// The checkout hold's end uses it.
+    /// A time of day as the locale writes it, in the shop's time zone: "3:00 PM" (en-US, with
+    /// U+202F NARROW NO-BREAK SPACE before "PM", as ICU writes it), "15:00" (tr-TR, es-ES). The
+    /// checkout hold's end uses it inside a sentence ("…for 15 minutes, until 3:00 PM."), next to a
+    /// countdown that needs no clock.
     public func time(_ date: Date, timeZone: TimeZone) -> String {
         var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale)
         style.timeZone = timeZone
-        return date.formatted(style) + " " + (timeZone.abbreviation(for: date) ?? timeZone.identifier)
+        return date.formatted(style)
     }
 
     /// The localized message for an account form problem.

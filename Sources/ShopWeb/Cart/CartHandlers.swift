@@ -79,6 +79,12 @@ extension ShopApp {
                 }
                 return .redirect(to: SiteRoute.cart(.show).path)
             }
+            // The line's select box belongs to this form (one "Update" button per line without
+            // JavaScript); an unticked box sends nothing, so `select_shown` says it was there.
+            if context.request.formValue("select_shown") == "1" {
+                let selected = context.request.form.contains { $0.name == "selected" && $0.value == "1" }
+                try carts.setSelected(selected, line: variantID, for: shopper)
+            }
             switch try carts.setQuantity(context.request.formValue("quantity") ?? "", of: variantID, for: shopper) {
             case .updated:
                 context.setFlash(Flash(kind: .success, text: context.l10n(.cartUpdated)))

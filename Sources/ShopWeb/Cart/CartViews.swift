@@ -32,14 +32,13 @@ extension Views {
                     for line in page.lines {
                         li(.class(line.isSelected ? "cart-line" : "cart-line cart-line-unselected"),
                            .data("variant-id", String(line.variantID))) {
-                            form(.class("select-form"), .method("post"),
-                                 .action(SiteRoute.cart(.selectLine(.init(rawValue: line.variantID))).path)) {
-                                Personalization.csrfField
-                                label(.class("select-box")) {
-                                    input(.type("checkbox"), .name("selected"), .value("1"), .checked(line.isSelected))
-                                    span(.class("visually-hidden")) { "\(l10n(.cartSelect)): \(line.title)" }
-                                }
-                                noscript { button(.type("submit"), .class("button button-small select-update")) { l10n(.cartUpdate) } }
+                            // One form per line: the select box belongs to the quantity form (`form=`), so
+                            // without JavaScript one "Update" button sends both; with it, ticking or
+                            // changing the quantity sends the form by itself.
+                            label(.class("select-box")) {
+                                input(.type("checkbox"), .name("selected"), .value("1"), .checked(line.isSelected),
+                                      .attribute("form", "line-\(line.variantID)"))
+                                span(.class("visually-hidden")) { "\(l10n(.cartSelect)): \(line.title)" }
                             }
                             a(.class("cart-line-media"), .href(line.productHref)) {
                                 if let url = line.imageURL { img(.src(url), .alt(line.imageAlt), .width(160), .height(160), .loading("lazy")) }
@@ -52,8 +51,11 @@ extension Views {
                                 if let error = line.error { p(.class("form-error"), .role("alert")) { error } }
                             }
                             div(.class("cart-line-actions")) {
-                                    form(.class("quantity-form"), .method("post"), .action(SiteRoute.cart(.updateLine(.init(rawValue: line.variantID))).path)) {
+                                    form(.class("quantity-form"), .id("line-\(line.variantID)"), .method("post"),
+                                         .action(SiteRoute.cart(.updateLine(.init(rawValue: line.variantID))).path)) {
                                         Personalization.csrfField
+                                        // Says the select box is part of this form: an unticked box sends nothing.
+                                        input(.type("hidden"), .name("select_shown"), .value("1"))
                                         label(.class("stepper")) {
                                             span(.class("visually-hidden")) { l10n(.cartQuantity) }
                                             input(.type("number"), .name("quantity"), .value(String(line.quantity)), .min(0),

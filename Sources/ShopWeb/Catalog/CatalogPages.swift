@@ -53,6 +53,9 @@ struct ProductDetailPage: Sendable {
         var isSelected: Bool
         /// The `id` of the gallery image showing this variant, if one does (see `variantImage`).
         var imageID: String?
+        /// That image's URL: the choice shows it as a small picture, so the variant's look is
+        /// visible beside its name (not only in the alt text).
+        var imageURL: String?
     }
 
     struct Image: Sendable, Equatable {
@@ -143,7 +146,8 @@ extension ModelBuilder {
                 compareAtPrice: candidate.compareAtPrice.map(l10n.money), stockText: candidateLevel.text(l10n),
                 stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
                 isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id,
-                imageID: Self.variantImage(candidate, in: images).map { gallery[$0].id })
+                imageID: Self.variantImage(candidate, in: images).map { gallery[$0].id },
+                imageURL: Self.variantImage(candidate, in: images).map { gallery[$0].url })
         }
         return ProductDetailPage(
             productID: product.id.rawValue, handle: product.handle, title: product.title,

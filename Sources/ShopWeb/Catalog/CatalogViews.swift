@@ -165,8 +165,15 @@ extension Views {
                                        .data("max", String(choice.maxQuantity)), .data("sold-out", choice.isSoldOut ? "1" : "0")) {
                                     input(.type("radio"), .name("variant"), .value(String(choice.id)),
                                            .checked(choice.isSelected), .disabled(choice.isSoldOut))
-                                    span(.class("variant-title")) { choice.title }
-                                    span(.class("variant-meta")) { choice.isSoldOut ? choice.stockText : choice.price }
+                                    // The variant's own picture, beside its name (decorative: the name says it).
+                                    if let url = choice.imageURL {
+                                        img(.class("variant-swatch"), .src(url), .alt(""), .width(40), .height(40),
+                                            .loading("lazy"), .decoding("async"))
+                                    }
+                                    span(.class("variant-text")) {
+                                        span(.class("variant-title")) { choice.title }
+                                        span(.class("variant-meta")) { choice.isSoldOut ? choice.stockText : choice.price }
+                                    }
                                 }
                             }
                         }

@@ -192,7 +192,9 @@ extension ShopApp {
         case let .insufficientStock(available):
             return try soldOut(&context, quote.order.lines, available)
         case let .held(until):
-            let model = context.models.review(quote, heldUntil: until, idempotencyKey: checkout.state.idempotencyKey,
+            let model = context.models.review(quote, heldUntil: until,
+                                              holdMinutes: Int((context.environment.reservationLifetime / 60).rounded()),
+                                              idempotencyKey: checkout.state.idempotencyKey,
                                               email: checkout.user?.email ?? checkout.state.email ?? "",
                                               notice: notice, timeZone: context.environment.timeZone)
             return try page(&context, PageContent(title: context.l10n(.checkoutTitle), tab: .cart,

@@ -46,8 +46,16 @@ extension ModelBuilder {
             total: l10n.money(quote.total))
     }
 
-    func review(_ quote: CheckoutQuote, heldUntil: Date, idempotencyKey: String, email: String, notice: String?,
-                timeZone: TimeZone) -> ReviewModel {
+    /// The review's hold note, one sentence: "We hold these items for you for 15 minutes, until
+    /// 3:00 PM." — the end in the shop's time zone, as the shopper's locale writes a time.
+    func holdNote(minutes: Int, until: Date, timeZone: TimeZone) -> String {
+        localizer(.checkoutHeld, ["minutes": localizer.count(minutes, .checkoutHoldMinutes),
+                                  "time": localizer.time(until, timeZone: timeZone)])
+    }
+
+    /// - Parameter holdMinutes: how long the review holds the stock ("for 15 minutes, until …").
+    func review(_ quote: CheckoutQuote, heldUntil: Date, holdMinutes: Int, idempotencyKey: String, email: String,
+                notice: String?, timeZone: TimeZone) -> ReviewModel {
         let l10n = localizer
         let order = quote.order
         let code = order.voucherCode
@@ -64,7 +72,7 @@ extension ModelBuilder {
             shippingLabel: l10n(.checkoutShippingLine, ["method": order.shippingMethodName]),
             shipping: order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost),
             total: l10n.money(order.total), addressLines: quote.address.lines(in: l10n.language), email: email,
-            heldUntilText: l10n(.checkoutHeld, ["time": l10n.time(heldUntil, timeZone: timeZone)]),
+            heldUntilText: holdNote(minutes: holdMinutes, until: heldUntil, timeZone: timeZone),
             heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice)
     }
 }
@@ -214,7 +222,13 @@ extension Views {
             h1(.class("page-title")) { l10n(.checkoutTitle) }
             checkoutSteps(2, l10n: l10n)
             if let notice = model.notice { p(.class("form-alert"), .role("alert")) { notice } }
-            p(.class("held"), .data("held-until", model.heldUntilISO)) { model.heldUntilText }
+            // The sentence says the shop's clock; `app.js` counts down beside it (the countdown is
+            // hidden from screen readers: it changes every second and repeats the sentence).
+            p(.class("held"), .data("held-until", model.heldUntilISO)) {
+                span(.class("held-text")) { model.heldUntilText }
+                " "
+                span(.class("held-countdown amount"), .aria("hidden", "true"), .data("held-countdown", "")) {}
+            }
             div(.class("form-card")) {
                 ul(.class("review-lines")) {
                     for line in model.lines {

@@ -65,6 +65,27 @@
         showGalleryImage(thumb.getAttribute("href").slice(1));
       });
     });
+    // Keyboard: on the strip (focusable) and on the thumbnails, Left/Right (Home/End) go to the
+    // previous/next (first/last) picture; on a thumbnail, focus follows.
+    var thumbs = Array.prototype.slice.call(gallery.querySelectorAll(".gallery-thumb"));
+    function step(event, from) {
+      var keys = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
+      if (!(event.key in keys) || event.altKey || event.ctrlKey || event.metaKey) return;
+      var items = track.children;
+      var index = Math.max(0, Math.min(items.length - 1, from + keys[event.key]));
+      if (index === from || !items[index]) return;
+      event.preventDefault();
+      showGalleryImage(items[index].id);
+      if (thumbs[index] && thumbs.indexOf(document.activeElement) !== -1) thumbs[index].focus();
+    }
+    track.addEventListener("keydown", function (event) {
+      // From the picture marked current (the strip may still be scrolling to it).
+      var current = thumbs.findIndex(function (thumb) { return thumb.hasAttribute("aria-current"); });
+      step(event, current !== -1 ? current : Math.round(track.scrollLeft / Math.max(1, track.clientWidth)));
+    });
+    thumbs.forEach(function (thumb, index) {
+      thumb.addEventListener("keydown", function (event) { step(event, index); });
+    });
     var pending = null;
     track.addEventListener("scroll", function () {
       clearTimeout(pending);
@@ -184,13 +205,16 @@
   var toast = document.querySelector("[data-toast]");
   window.shoppableToast = function (text, isError) { showToast(text, isError); };
   var toastTimer = null;
+  // The region `[data-toast]` is the live region (always in the page); the message is a bubble
+  // put inside it, and taken out again after a few seconds.
   function showToast(text, isError) {
     if (!toast) return;
-    toast.textContent = text;
-    toast.className = isError ? "toast toast-error" : "toast";
-    toast.hidden = false;
+    var bubble = document.createElement("span");
+    bubble.className = isError ? "toast toast-error" : "toast";
+    bubble.textContent = text;
+    toast.replaceChildren(bubble);
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toast.hidden = true; }, 2500);
+    toastTimer = setTimeout(function () { toast.replaceChildren(); }, 4000);
   }
 
   document.addEventListener("submit", function (event) {
@@ -243,15 +267,11 @@ document.querySelectorAll("form.listing-controls").forEach(function (form) {
   });
 });
 
-// Cart: ticking a line submits its form; the copy button copies a voucher code.
-document.querySelectorAll(".select-form input[name=selected]").forEach(function (box) {
+// Cart: ticking a line sends its line form (the select box belongs to it through `form=`; the
+// form's `select_shown` field says an unticked box was there); the copy button copies a voucher code.
+document.querySelectorAll(".select-box input[name=selected]").forEach(function (box) {
   box.addEventListener("change", function () {
-    if (!box.checked) {  // an unticked checkbox sends nothing: say "0" explicitly
-      var off = document.createElement("input");
-      off.type = "hidden"; off.name = "selected"; off.value = "0";
-      box.form.appendChild(off);
-    }
-    box.form.submit();
+    if (box.form) box.form.requestSubmit();
   });
 });
 document.querySelectorAll("[data-copy]").forEach(function (button) {
@@ -269,14 +289,14 @@ document.querySelectorAll("[data-copy]").forEach(function (button) {
 document.querySelectorAll("[data-held-until]").forEach(function (note) {
   var until = Date.parse(note.getAttribute("data-held-until"));
   if (isNaN(until)) return;
-  var text = note.textContent;
+  var countdown = note.querySelector("[data-held-countdown]");
   var active = false;
   ["pointerdown", "keydown", "scroll", "touchstart"].forEach(function (name) {
     window.addEventListener(name, function () { active = true; }, { passive: true });
   });
   function tick() {
     var left = Math.max(0, Math.round((until - Date.now()) / 1000));
-    note.textContent = text + " (" + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + ")";
+    if (countdown) countdown.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     if (left > 0) setTimeout(tick, 1000);
   }
   // While the shopper is active on the review page, the hold is renewed every few minutes (the
@@ -344,8 +364,19 @@ document.querySelectorAll("button[data-single-submit]").forEach(function (button
       event.preventDefault();
       showPanel(next.getAttribute("data-welcome-next"));
     });
+    // A modal dialog: Escape skips, and Tab / Shift+Tab stay inside it (the page behind is
+    // `aria-modal`, so the keyboard must not wander there either).
     welcome.addEventListener("keydown", function (event) {
-      if (event.key === "Escape") dismissWelcome("skip");
+      if (event.key === "Escape") { dismissWelcome("skip"); return; }
+      if (event.key !== "Tab") return;
+      var focusable = Array.prototype.filter.call(
+        welcome.querySelectorAll("a[href], button:not([disabled]), input:not([type=hidden]), [tabindex]:not([tabindex='-1'])"),
+        function (element) { return element.offsetParent !== null; });
+      if (!focusable.length) return;
+      var first = focusable[0], last = focusable[focusable.length - 1];
+      var inside = focusable.indexOf(document.activeElement) !== -1;
+      if (event.shiftKey && (document.activeElement === first || !inside)) { event.preventDefault(); last.focus(); }
+      else if (!event.shiftKey && (document.activeElement === last || !inside)) { event.preventDefault(); first.focus(); }
     });
   }
 
