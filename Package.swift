@@ -20,7 +20,8 @@ let package = Package(
     targets: [
         // MARK: - shared (Foundation only; an iOS app can embed these)
 
-        .target(name: "ShopCore"),
+        // Its string tables (`Localizable/<code>.json`) hold the messages of its own errors.
+        .target(name: "ShopCore", resources: [.copy("Localizable")]),
         .target(name: "HTML"),
         // The JSON API's contract: route declarations and wire types, shared by the server and
         // `ShopClient` (Foundation only: an iOS app embeds it).
