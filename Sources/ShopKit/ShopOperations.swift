@@ -19,6 +19,9 @@ public struct ShopOperations: Sendable {
     public var credentials: @Sendable () -> Credentials?
     /// Replaces the credentials (nil forgets them on this device).
     public var setCredentials: @Sendable (Credentials?) -> Void
+    /// Sets the `Accept-Language` the requests carry (the app's language; nil for none), so the
+    /// server's messages come in it.
+    public var setAcceptLanguage: @Sendable (String?) -> Void
     /// A cheap request that succeeds whenever the shop is reachable (the connectivity probe).
     public var probe: @Sendable () async throws -> Void
 
@@ -84,6 +87,7 @@ extension ShopOperations {
         return ShopOperations(
             credentials: { client.credentials },
             setCredentials: { client.setCredentials($0) },
+            setAcceptLanguage: { client.setAcceptLanguage($0) },
             probe: { _ = try await v1.categories() },
             categories: { try await v1.categories() },
             products: { try await v1.products(query: $0) },
@@ -122,13 +126,15 @@ extension ShopOperations {
         )
     }
 
-    /// Every operation throws ``Unimplemented`` (as `NetworkError.unknown`); no credentials.
+    /// Every operation throws ``Unimplemented`` (as `NetworkError.unknown`); no credentials;
+    /// setting credentials or the language does nothing.
     /// Tests override what the screen under test may call.
     public static var failing: ShopOperations {
         @Sendable func fail(_ name: String) -> NetworkError { .unknown(Unimplemented(operation: name)) }
         return ShopOperations(
             credentials: { nil },
             setCredentials: { _ in },
+            setAcceptLanguage: { _ in },
             probe: { throw fail("probe") },
             categories: { throw fail("categories") },
             products: { _ in throw fail("products") },
