@@ -31,12 +31,12 @@ public struct CampaignRow: Identifiable, Hashable, Sendable {
         discount = Self.discount(campaign.discount, language: language)
         voucherCode = campaign.voucherCode
         dates = language.date(campaign.startsAt, timeZone: timeZone) + " – " + language.date(campaign.endsAt, timeZone: timeZone)
-        minimumSubtotal = campaign.minimumSubtotal?.written(in: language)
+        minimumSubtotal = campaign.minimumSubtotal?.text(in: language.locale)
         imageURL = campaign.image
     }
 
     private static func discount(_ discount: V1CampaignDiscount, language: Language) -> String {
-        if let amount = discount.amount { return amount.written(in: language) }
+        if let amount = discount.amount { return amount.text(in: language.locale) }
         let percent = Decimal(discount.percent ?? 0) / 100
         return percent.formatted(.percent.locale(language.locale))
     }

@@ -227,7 +227,7 @@ public final class CheckoutModel {
         email = checkout.email
         address = checkout.address?.lines(in: language)
         shippingOptions = checkout.shippingOptions.map {
-            ShippingOptionRow(id: $0.id, name: $0.name, cost: $0.cost.written(in: language), isChosen: $0.id == checkout.shippingMethod)
+            ShippingOptionRow(id: $0.id, name: $0.name, cost: $0.cost.text(in: language.locale), isChosen: $0.id == checkout.shippingMethod)
         }
         review = checkout.quote.map { CheckoutReview($0, language: language) }
         heldUntil = checkout.heldUntil

@@ -3,15 +3,6 @@ public import ShopAPI
 public import ShopCore
 import ShopClient
 
-extension V1Money {
-    /// The amount the server priced, written for `language` (ShopCore's `MoneyFormatter`); the
-    /// server's own text when ShopCore does not know the currency.
-    func written(in language: Language) -> String {
-        guard let currency = try? Currency(code: currency) else { return formatted }
-        return MoneyFormatter.shared.string(Money(minorUnits: minorUnits, currency: currency), locale: language.locale)
-    }
-}
-
 /// One line of an order or of a checkout's review, every text written for the locale.
 public struct OrderLineRow: Hashable, Sendable {
     /// The product's title, e.g. `"Oak Chair"`.
@@ -32,9 +23,9 @@ public struct OrderLineRow: Hashable, Sendable {
         title = line.title
         variantTitle = line.variantTitle
         quantity = line.quantity
-        unitPrice = line.unitPrice.written(in: language)
-        discount = line.discount.minorUnits == 0 ? nil : line.discount.written(in: language)
-        total = line.total.written(in: language)
+        unitPrice = line.unitPrice.text(in: language.locale)
+        discount = line.discount.minorUnits == 0 ? nil : line.discount.text(in: language.locale)
+        total = line.total.text(in: language.locale)
     }
 
     /// `"2 × Oak Chair — $258.00"`.
@@ -150,12 +141,12 @@ public struct OrderCharges: Hashable, Sendable {
     init(lines: [V1OrderLine], subtotal: V1Money, discount: V1Money, voucherCode: String?, shippingMethod: String,
          shippingCost: V1Money, total: V1Money, language: Language) {
         self.lines = lines.map { OrderLineRow($0, language: language) }
-        self.subtotal = subtotal.written(in: language)
-        self.discount = discount.minorUnits == 0 ? nil : discount.written(in: language)
+        self.subtotal = subtotal.text(in: language.locale)
+        self.discount = discount.minorUnits == 0 ? nil : discount.text(in: language.locale)
         self.voucherCode = voucherCode
         self.shippingMethod = shippingMethod
-        self.shippingCost = shippingCost.written(in: language)
-        self.total = total.written(in: language)
+        self.shippingCost = shippingCost.text(in: language.locale)
+        self.total = total.text(in: language.locale)
     }
 
     /// The lines and the sums as text.

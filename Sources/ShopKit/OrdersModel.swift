@@ -25,7 +25,7 @@ public struct OrderRow: Identifiable, Hashable, Sendable {
         status = order.status
         placedAt = language.date(order.placedAt, timeZone: timeZone)
         itemCount = order.lines.reduce(0) { $0 + $1.quantity }
-        total = order.total.written(in: language)
+        total = order.total.text(in: language.locale)
     }
 }
 

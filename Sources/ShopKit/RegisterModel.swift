@@ -74,8 +74,9 @@ public final class RegisterModel {
     }
 
     /// Every field's problems by ShopCore's rules (before the first submit, only of fields
-    /// typed in), plus the server's "email taken".
+    /// typed in), plus the server's "email taken"; none once registered.
     public var problems: [Registration.Field: [AccountFieldError]] {
+        if case .registered = stage { return [:] }
         var problems: [Registration.Field: [AccountFieldError]] = [:]
         do {
             _ = try Registration.validate(name: name, email: email, password: password,

@@ -74,3 +74,29 @@ struct CatalogScreensTests {
         #expect(rows[1].discount == MoneyFormatter.shared.string(Money(minorUnits: 5_00, currency: .usd), locale: language.locale))
     }
 }
+
+@MainActor
+@Suite("ShopKit: campaign page")
+struct CampaignDetailModelTests {
+    @Test func aCampaignShowsItsProductsAndAnEndedOneIsNotFound() async throws {
+        var shop = ShopOperations.failing
+        shop.campaign = { handle in
+            guard handle == "lamps" else { throw NetworkError.serverError(status: 404, code: "not_found", message: "No campaign") }
+            return V1Campaign(handle: "lamps", title: "Lamp week", description: "", image: nil, startsAt: t0, endsAt: t0 + 86_400,
+                              discount: V1CampaignDiscount(kind: "percentage", percent: 20), voucherCode: nil,
+                              appliesTo: "category", category: "lamps", productHandles: nil, minimumSubtotal: nil,
+                              products: [summary(2, "arc-lamp", price: 49_90)])
+        }
+        let model = CampaignDetailModel(handle: "lamps", shop: shop, language: .turkish, timeZone: TimeZone(identifier: "UTC")!)
+        await model.load()
+        let detail = try #require(model.state.value)
+        #expect(detail.campaign.discount == "%20")
+        #expect(detail.products.map(\.handle) == ["arc-lamp"])
+        #expect(detail.products.first?.price == MoneyFormatter.shared.string(Money(minorUnits: 49_90, currency: .usd), locale: Language.turkish.locale))
+
+        let ended = CampaignDetailModel(handle: "summer", shop: shop)
+        await ended.load()
+        guard case let .failed(error) = ended.state else { Issue.record("\(ended.state)"); return }
+        #expect(error.status == 404)
+    }
+}

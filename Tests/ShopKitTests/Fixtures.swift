@@ -22,10 +22,6 @@ final class ManualClock: Sendable {
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
-func usd(_ cents: Int64) -> V1Money {
-    V1Money(minorUnits: cents, currency: "USD", formatted: "server text")
-}
-
 let t0 = Date(timeIntervalSince1970: 1_780_000_000)
 
 let homeAddress = V1Address(firstName: "Ana", lastName: "Lima", phone: "+1 555 0100", line1: "1 Main St",
