@@ -44,12 +44,18 @@ public final class AddressBookModel {
     public var language: Language
 
     @ObservationIgnored private let shop: ShopOperations
+    /// The app's connectivity: every request reports to it; changes wait for the network.
+    @ObservationIgnored public let connectivity: Connectivity
 
-    /// The model over `shop`, written for `language`.
-    public init(shop: ShopOperations, language: Language = .english) {
+    /// The model over `shop`, written for `language`, its requests reported to `connectivity`.
+    public init(shop: ShopOperations, language: Language = .english, connectivity: Connectivity = .manual()) {
         self.shop = shop
         self.language = language
+        self.connectivity = connectivity
     }
+
+    /// Whether adding, editing, deleting and making default may be tapped (online).
+    public var canChange: Bool { connectivity.isOnline }
 
     private var rows: [AddressRow] { state.value ?? [] }
 
@@ -62,11 +68,9 @@ public final class AddressBookModel {
     /// Loads the address book.
     public func load() async {
         state = .loading
-        do {
-            show(try await shop.addresses().map { AddressRow($0, language: language) })
-        } catch {
-            state = LoadState(NetworkError(error))
-        }
+        state = await connectivity.list("addresses", retry: { [weak self] in await self?.load() },
+                                        { [shop] in try await shop.addresses() }) { AddressRow($0, language: language) }
+        if let rows = state.value { show(rows) }
     }
 
     /// Checks `form` and saves it: a new address when `id` is nil, else the address `id`.
@@ -76,10 +80,9 @@ public final class AddressBookModel {
         fieldErrors = form.errors(in: language)
         guard fieldErrors.isEmpty, let address = form.address else { return false }
         do {
-            let saved = if let id {
-                try await shop.updateAddress(id, address, form.isDefault)
-            } else {
-                try await shop.addAddress(address, form.isDefault)
+            let isDefault = form.isDefault
+            let saved = try await connectivity.send { [shop] in
+                if let id { try await shop.updateAddress(id, address, isDefault) } else { try await shop.addAddress(address, isDefault) }
             }
             var rows = rows.filter { $0.id != saved.id }
             if saved.isDefault { rows = rows.map { var row = $0; row.isDefault = false; return row } }
@@ -98,7 +101,7 @@ public final class AddressBookModel {
         let before = rows
         show(before.filter { $0.id != id })
         do {
-            try await shop.deleteAddress(id)
+            try await connectivity.send { [shop] in try await shop.deleteAddress(id) }
             notice = nil
         } catch {
             show(before)
@@ -112,7 +115,7 @@ public final class AddressBookModel {
         guard let row = before.first(where: { $0.id == id }), !row.isDefault else { return }
         show(before.map { var other = $0; other.isDefault = $0.id == id; return other })
         do {
-            let saved = try await shop.updateAddress(id, row.address, true)
+            let saved = try await connectivity.send { [shop] in try await shop.updateAddress(id, row.address, true) }
             show(rows.map { $0.id == id ? AddressRow(saved, language: language) : $0 })
             notice = nil
         } catch {

@@ -28,6 +28,8 @@ public final class CampaignDetailModel {
 
     @ObservationIgnored private let shop: ShopOperations
     @ObservationIgnored private let timeZone: TimeZone
+    /// The app's connectivity: the load reports to it.
+    @ObservationIgnored public let connectivity: Connectivity
 
     /// The page of campaign `handle` (a handle or id, as deep links carry it).
     /// - Parameters:
@@ -35,7 +37,10 @@ public final class CampaignDetailModel {
     ///   - shop: the shop's operations.
     ///   - language: the language of the texts.
     ///   - timeZone: the shop's time zone (the campaign's dates).
-    public init(handle: String, shop: ShopOperations, language: Language = .english, timeZone: TimeZone = .current) {
+    ///   - connectivity: the app's connectivity (`AppModel.connectivity`).
+    public init(handle: String, shop: ShopOperations, language: Language = .english, timeZone: TimeZone = .current,
+                connectivity: Connectivity = .manual()) {
+        self.connectivity = connectivity
         self.handle = handle
         self.shop = shop
         self.language = language
@@ -46,7 +51,7 @@ public final class CampaignDetailModel {
     public func load() async {
         state = .loading
         do {
-            let campaign = try await shop.campaign(handle)
+            let campaign = try await connectivity.send { [shop, handle] in try await shop.campaign(handle) }
             state = .loaded(Detail(campaign: CampaignRow(campaign, language: language, timeZone: timeZone),
                                    products: (campaign.products ?? []).map { ProductCard($0, locale: language.locale) }))
         } catch {

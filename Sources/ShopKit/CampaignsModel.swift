@@ -60,18 +60,26 @@ public final class CampaignsModel {
 
     @ObservationIgnored private let shop: ShopOperations
     @ObservationIgnored private let timeZone: TimeZone
+    /// The app's connectivity: loads report to it, and run again when the shop answers after an offline failure.
+    @ObservationIgnored public let connectivity: Connectivity
 
-    /// The model over `shop`, written for `language` with dates in `timeZone` (the shop's).
-    public init(shop: ShopOperations, language: Language = .english, timeZone: TimeZone = .current) {
+    /// The model over `shop`, written for `language` with dates in `timeZone` (the shop's), its
+    /// requests reported to `connectivity`.
+    public init(shop: ShopOperations, language: Language = .english, timeZone: TimeZone = .current,
+                connectivity: Connectivity = .manual()) {
         self.shop = shop
         self.language = language
         self.timeZone = timeZone
+        self.connectivity = connectivity
     }
 
     /// Loads the campaigns.
     public func load() async {
         state = .loading
-        state = await .list { try await shop.campaigns().map { CampaignRow($0, language: language, timeZone: timeZone) } }
+        state = await connectivity.list("campaigns", retry: { [weak self] in await self?.load() },
+                                        { [shop] in try await shop.campaigns() }) {
+            CampaignRow($0, language: language, timeZone: timeZone)
+        }
     }
 
     /// The screen as text (the tour prints it).

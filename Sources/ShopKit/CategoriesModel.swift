@@ -39,21 +39,23 @@ public final class CategoriesModel {
     public var language: Language
 
     @ObservationIgnored private let shop: ShopOperations
+    /// The app's connectivity: the load reports to it, and runs again when the shop answers after an offline failure.
+    @ObservationIgnored public let connectivity: Connectivity
 
-    /// The model over `shop`, written for `language`.
-    public init(shop: ShopOperations, language: Language = .english) {
+    /// The model over `shop`, written for `language`, its requests reported to `connectivity`.
+    public init(shop: ShopOperations, language: Language = .english, connectivity: Connectivity = .manual()) {
         self.shop = shop
         self.language = language
+        self.connectivity = connectivity
     }
 
     /// Loads the categories.
     public func load() async {
         state = .loading
-        state = await .list {
-            try await shop.categories().map {
-                CategoryRow(id: $0.id, handle: $0.handle, name: $0.name, productCount: $0.productCount,
-                            productCountText: language.number($0.productCount), imageURL: $0.image)
-            }
+        state = await connectivity.list("categories", retry: { [weak self] in await self?.load() },
+                                        { [shop] in try await shop.categories() }) {
+            CategoryRow(id: $0.id, handle: $0.handle, name: $0.name, productCount: $0.productCount,
+                        productCountText: language.number($0.productCount), imageURL: $0.image)
         }
     }
 

@@ -108,6 +108,8 @@ public final class CheckoutModel {
     @ObservationIgnored private let sleep: @Sendable (Duration) async throws -> Void
     @ObservationIgnored private let makeKey: @Sendable () -> String
     @ObservationIgnored private let orderPlaced: @MainActor (V1Order) async -> Void
+    /// The app's connectivity: every request reports to it; placing waits for the network.
+    @ObservationIgnored public let connectivity: Connectivity
 
     /// The model over `shop`.
     /// - Parameters:
@@ -118,7 +120,9 @@ public final class CheckoutModel {
     ///   - sleep: waits a duration (``runCountdown()``; tests pass one that moves their clock).
     ///   - makeIdempotencyKey: a new order attempt's key (default a UUID).
     ///   - orderPlaced: called after an order is placed (the app refreshes the cart and orders).
+    ///   - connectivity: the app's connectivity (`AppModel.connectivity`).
     public init(shop: ShopOperations, language: Language = .english, timeZone: TimeZone = .current,
+                connectivity: Connectivity = .manual(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 makeIdempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString },
@@ -130,6 +134,7 @@ public final class CheckoutModel {
         self.sleep = sleep
         self.makeKey = makeIdempotencyKey
         self.orderPlaced = orderPlaced
+        self.connectivity = connectivity
     }
 
     // MARK: Steps
@@ -139,7 +144,7 @@ public final class CheckoutModel {
         step = .loading
         order = nil
         if shop.credentials() != nil {
-            savedAddresses = ((try? await shop.addresses()) ?? []).map { AddressRow($0, language: language) }
+            savedAddresses = ((try? await connectivity.send { [shop] in try await shop.addresses() }) ?? []).map { AddressRow($0, language: language) }
         }
         await send { try await self.shop.checkout() }
     }
@@ -180,7 +185,7 @@ public final class CheckoutModel {
         idempotencyKey = key
         step = .placing
         do {
-            let placed = try await shop.placeOrder(key)
+            let placed = try await connectivity.send { [shop] in try await shop.placeOrder(key) }
             idempotencyKey = nil
             order = OrderDetail(placed, language: language, timeZone: timeZone)
             heldUntil = nil
@@ -212,9 +217,9 @@ public final class CheckoutModel {
     /// Sends a checkout step and shows its answer (a review when the shop says it is ready).
     private func send(_ request: @escaping @Sendable () async throws -> V1Checkout) async {
         do {
-            var checkout = try await request()
+            var checkout = try await connectivity.send(request)
             if checkout.nextStep == "review" && checkout.heldUntil == nil {
-                checkout = try await shop.review()
+                checkout = try await connectivity.send { [shop] in try await shop.review() }
             }
             apply(checkout)
         } catch {
@@ -259,7 +264,7 @@ public final class CheckoutModel {
     }
 
     /// Whether "Place order" is enabled.
-    public var canPlaceOrder: Bool { step == .review && review != nil && !holdExpired }
+    public var canPlaceOrder: Bool { connectivity.isOnline && step == .review && review != nil && !holdExpired }
 
     /// Ticks every second until the hold runs out or the order is placed (run it in the review
     /// screen's task; cancelling the task stops it).

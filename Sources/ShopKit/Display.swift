@@ -105,17 +105,24 @@ extension NetworkError {
     var message: String { localizedDescription }
 }
 
-extension LoadState {
-    /// The state after loading a list: ``loaded(_:)`` with its rows, ``empty`` for none, else
-    /// the error's state (``offline`` or ``failed(_:)``).
-    /// - Parameter rows: loads the list and makes its rows.
-    @MainActor
-    static func list<Row>(_ rows: @MainActor () async throws -> [Row]) async -> LoadState where Value == [Row] {
+extension Connectivity {
+    /// A list's state after loading it through ``send(_:)``: ``LoadState/loaded(_:)`` with its
+    /// rows, ``LoadState/empty`` for none, else the error's state — and when offline, `retry`
+    /// is registered under `key` to run once the shop answers again.
+    /// - Parameters:
+    ///   - key: which read (``retryWhenOnline(_:_:)``).
+    ///   - retry: the model's load, run again after an offline failure.
+    ///   - fetch: the request.
+    ///   - row: makes a row of each item (on the main actor: it may read the model's language).
+    func list<Item: Sendable, Row: Sendable>(_ key: String, retry: @escaping @MainActor () async -> Void,
+                                             _ fetch: @Sendable () async throws -> [Item],
+                                             row: (Item) -> Row) async -> LoadState<[Row]> {
         do {
-            let rows = try await rows()
+            let rows = try await send(fetch).map(row)
             return rows.isEmpty ? .empty : .loaded(rows)
         } catch {
-            return LoadState(NetworkError(error))
+            if case .offline = error { retryWhenOnline(key, retry) }
+            return LoadState(error)
         }
     }
 }

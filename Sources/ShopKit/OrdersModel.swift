@@ -83,25 +83,34 @@ public final class OrdersModel {
 
     @ObservationIgnored private let shop: ShopOperations
     @ObservationIgnored private let timeZone: TimeZone
+    /// The app's connectivity: loads report to it, and run again when the shop answers after an offline failure.
+    @ObservationIgnored public let connectivity: Connectivity
 
-    /// The model over `shop`, written for `language` with dates in `timeZone` (the shop's).
-    public init(shop: ShopOperations, language: Language = .english, timeZone: TimeZone = .current) {
+    /// The model over `shop`, written for `language` with dates in `timeZone` (the shop's), its
+    /// requests reported to `connectivity`.
+    public init(shop: ShopOperations, language: Language = .english, timeZone: TimeZone = .current,
+                connectivity: Connectivity = .manual()) {
         self.shop = shop
         self.language = language
         self.timeZone = timeZone
+        self.connectivity = connectivity
     }
 
     /// Loads the orders.
     public func load() async {
         state = .loading
-        state = await .list { try await shop.orders().map { OrderRow($0, language: language, timeZone: timeZone) } }
+        state = await connectivity.list("orders", retry: { [weak self] in await self?.load() },
+                                        { [shop] in try await shop.orders() }) {
+            OrderRow($0, language: language, timeZone: timeZone)
+        }
     }
 
     /// Loads the order `number` (a guest's with the `guestToken` given at placing).
     public func open(_ number: String, guestToken: String? = nil) async {
         detail = .loading
         do {
-            detail = .loaded(OrderDetail(try await shop.order(number, guestToken), language: language, timeZone: timeZone))
+            let order = try await connectivity.send { [shop] in try await shop.order(number, guestToken) }
+            detail = .loaded(OrderDetail(order, language: language, timeZone: timeZone))
         } catch {
             detail = LoadState(NetworkError(error))
         }

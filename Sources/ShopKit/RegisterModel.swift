@@ -66,11 +66,14 @@ public final class RegisterModel {
     private var emailTaken = false
 
     @ObservationIgnored private let shop: ShopOperations
+    /// The app's connectivity: every request reports to it; registering waits for the network.
+    @ObservationIgnored public let connectivity: Connectivity
 
-    /// The model over `shop`, its messages in `language`.
-    public init(shop: ShopOperations, language: Language = .english) {
+    /// The model over `shop`, its messages in `language`, its requests reported to `connectivity`.
+    public init(shop: ShopOperations, language: Language = .english, connectivity: Connectivity = .manual()) {
         self.shop = shop
         self.language = language
+        self.connectivity = connectivity
     }
 
     /// Every field's problems by ShopCore's rules (before the first submit, only of fields
@@ -100,7 +103,7 @@ public final class RegisterModel {
 
     /// Whether the form may be sent (every rule holds; not already sending).
     public var canRegister: Bool {
-        stage != .registering && (try? Registration.validate(name: name, email: email, password: password,
+        connectivity.isOnline && stage != .registering && (try? Registration.validate(name: name, email: email, password: password,
                                                              passwordConfirmation: passwordConfirmation)) != nil
             && !emailTaken
     }
@@ -111,8 +114,8 @@ public final class RegisterModel {
         guard canRegister else { return }
         stage = .registering
         do {
-            let account = try await shop.register(email, password, name)
-            shop.setCredentials(try await shop.signIn(email, password))
+            let account = try await connectivity.send { [shop, email, password, name] in try await shop.register(email, password, name) }
+            shop.setCredentials(try await connectivity.send { [shop, email, password] in try await shop.signIn(email, password) })
             password = ""
             passwordConfirmation = ""
             stage = .registered(account)
@@ -134,7 +137,7 @@ public final class RegisterModel {
         guard case .registered = stage else { return }
         verification = .sending
         do {
-            verification = .sent(try await shop.resendVerificationEmail().message)
+            verification = .sent(try await connectivity.send { [shop] in try await shop.resendVerificationEmail() }.message)
         } catch {
             verification = .failed(NetworkError(error).message)
         }
@@ -144,7 +147,7 @@ public final class RegisterModel {
     public func confirmEmail(token: String) async {
         verification = .confirming
         do {
-            let account = try await shop.confirmEmail(token)
+            let account = try await connectivity.send { [shop] in try await shop.confirmEmail(token) }
             if case .registered = stage { stage = .registered(account) }
             verification = account.verified ? .verified : .unverified
         } catch {

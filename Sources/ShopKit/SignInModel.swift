@@ -59,11 +59,14 @@ public final class SignInModel {
     public private(set) var reset: ResetStatus = .idle
 
     @ObservationIgnored private let shop: ShopOperations
+    /// The app's connectivity: every request reports to it; sending waits for the network.
+    @ObservationIgnored public let connectivity: Connectivity
 
-    /// The model over `shop`, its messages in `language`.
-    public init(shop: ShopOperations, language: Language = .english) {
+    /// The model over `shop`, its messages in `language`, its requests reported to `connectivity`.
+    public init(shop: ShopOperations, language: Language = .english, connectivity: Connectivity = .manual()) {
         self.shop = shop
         self.language = language
+        self.connectivity = connectivity
     }
 
     /// The email's problem as the shopper types (nil while empty or acceptable).
@@ -74,7 +77,7 @@ public final class SignInModel {
     }
 
     /// Whether "Sign in" is enabled.
-    public var canSignIn: Bool { !email.isEmpty && emailError == nil && !password.isEmpty && status != .signingIn }
+    public var canSignIn: Bool { connectivity.isOnline && !email.isEmpty && emailError == nil && !password.isEmpty && status != .signingIn }
 
     /// The new password's problems as the shopper types (the reset form's rules).
     public var newPasswordErrors: [String] {
@@ -87,7 +90,7 @@ public final class SignInModel {
         guard canSignIn else { return }
         status = .signingIn
         do {
-            let credentials = try await shop.signIn(email, password)
+            let credentials = try await connectivity.send { [shop, email, password] in try await shop.signIn(email, password) }
             shop.setCredentials(credentials)
             password = ""
             status = .signedIn
@@ -101,7 +104,7 @@ public final class SignInModel {
         guard !email.isEmpty, emailError == nil else { return }
         reset = .requesting
         do {
-            reset = .requested(try await shop.requestPasswordReset(email).message)
+            reset = .requested(try await connectivity.send { [shop, email] in try await shop.requestPasswordReset(email) }.message)
         } catch {
             reset = Self.resetStatus(NetworkError(error))
         }
@@ -112,7 +115,7 @@ public final class SignInModel {
         guard !newPassword.isEmpty, newPasswordErrors.isEmpty else { return }
         reset = .resetting
         do {
-            try await shop.resetPassword(token, newPassword)
+            try await connectivity.send { [shop, newPassword] in try await shop.resetPassword(token, newPassword) }
             newPassword = ""
             reset = .done
         } catch {

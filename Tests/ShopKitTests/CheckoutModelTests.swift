@@ -81,6 +81,7 @@ struct CheckoutModelTests {
         await toReview(model)
         await model.placeOrder()
         #expect(model.step == .offline && model.idempotencyKey == "k1")
+        #expect(!model.canPlaceOrder, "placing waits for the network")
         await model.placeOrder()
         #expect(model.step == .failed("busy") && model.idempotencyKey == "k1")
         await model.placeOrder()

@@ -57,4 +57,19 @@ struct OrdersModelTests {
         guard case let .failed(error) = model.detail else { Issue.record("\(model.detail)"); return }
         #expect(error.status == 404)
     }
+
+    @Test func anOfflineListReloadsWhenTheShopAnswersAgain() async {
+        var shop = ShopOperations.failing
+        let online = Box(false)
+        shop.orders = { guard online.value else { throw NetworkError.offline }; return [order()] }
+        let connectivity = Connectivity.manual()
+        let model = OrdersModel(shop: shop, connectivity: connectivity)
+        await model.load()
+        #expect(model.snapshot == "[Orders] offline")
+        #expect(connectivity.status == .offline && connectivity.pendingRetries == ["orders"])
+        online.value = true
+        await connectivity.probeNow()  // the probe of `.manual()` always answers
+        #expect(model.state.value?.map(\.number) == ["SH-1001"])
+        #expect(connectivity.pendingRetries == [])
+    }
 }

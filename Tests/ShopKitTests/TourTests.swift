@@ -41,7 +41,7 @@ struct TourTests {
         #expect(!app.showsOnboarding)
 
         // Register: live validation first, then the account (which signs in).
-        let register = RegisterModel(shop: app.shop, language: app.language)
+        let register = RegisterModel(shop: app.shop, language: app.language, connectivity: app.connectivity)
         register.name = "Ana Lima"
         register.email = "ana@example"
         register.password = "ana12345"
@@ -66,7 +66,7 @@ struct TourTests {
         // Sign out, sign in again.
         await app.signOut()
         #expect(app.session == .none)
-        let signIn = SignInModel(shop: app.shop, language: app.language)
+        let signIn = SignInModel(shop: app.shop, language: app.language, connectivity: app.connectivity)
         signIn.email = "ana@example.com"
         signIn.password = "Blue9sky!"
         await signIn.signIn()
@@ -74,7 +74,7 @@ struct TourTests {
         #expect(signIn.status == .signedIn && app.session == .signedIn)
 
         // Browse: categories, a category's products, a search.
-        let categories = CategoriesModel(shop: app.shop, language: app.language)
+        let categories = CategoriesModel(shop: app.shop, language: app.language, connectivity: app.connectivity)
         await categories.load()
         tour.show(categories.snapshot)
         #expect(categories.visible.map(\.name).sorted() == ["Lamps", "Men's chairs"])
@@ -104,11 +104,12 @@ struct TourTests {
         #expect(app.cartBadge == 3)
 
         // The campaign and its voucher.
-        let campaigns = CampaignsModel(shop: app.shop, language: app.language, timeZone: utc)
+        let campaigns = CampaignsModel(shop: app.shop, language: app.language, timeZone: utc, connectivity: app.connectivity)
         await campaigns.load()
         tour.show(campaigns.snapshot)
         let code = try #require(campaigns.state.value?.first?.voucherCode)
-        let campaign = CampaignDetailModel(handle: "tour10", shop: app.shop, language: app.language, timeZone: utc)
+        let campaign = CampaignDetailModel(handle: "tour10", shop: app.shop, language: app.language, timeZone: utc,
+                                           connectivity: app.connectivity)
         await campaign.load()
         tour.show(campaign.snapshot)
         #expect(await app.cart.applyVoucher(code))
@@ -117,7 +118,7 @@ struct TourTests {
         #expect(cart.discount.minorUnits == (2 * 129_00 + 49_90) / 10)
 
         // The address book: an invalid form, then the home address as default.
-        let book = AddressBookModel(shop: app.shop, language: app.language)
+        let book = AddressBookModel(shop: app.shop, language: app.language, connectivity: app.connectivity)
         await book.load()
         var form = AddressForm(values: [.firstName: "Ana", .lastName: "Lima", .phone: "12", .line1: "1 Main St",
                                         .city: "Springfield", .postalCode: "12345", .countryCode: "US"], isDefault: true)
@@ -129,7 +130,8 @@ struct TourTests {
         let home = try #require(book.state.value?.first)
 
         // Checkout: address → shipping → review (held, counting down) → order.
-        let checkout = CheckoutModel(shop: app.shop, language: app.language, timeZone: utc, now: { clock.now },
+        let checkout = CheckoutModel(shop: app.shop, language: app.language, timeZone: utc, connectivity: app.connectivity,
+                                     now: { clock.now },
                                      orderPlaced: { _ in await app.cart.load() })
         await checkout.start()
         tour.show(checkout.snapshot)
@@ -153,7 +155,7 @@ struct TourTests {
         #expect(app.cartBadge == 0)
 
         // Orders: the list and the order.
-        let orders = OrdersModel(shop: app.shop, language: app.language, timeZone: utc)
+        let orders = OrdersModel(shop: app.shop, language: app.language, timeZone: utc, connectivity: app.connectivity)
         await orders.load()
         await orders.open(order.number)
         tour.show(orders.snapshot)
