@@ -29,6 +29,8 @@ public struct ShopOperations: Sendable {
     public var categories: @Sendable () async throws -> [V1Category]
     public var products: @Sendable (V1ProductQuery) async throws -> V1ProductPage
     public var product: @Sendable (_ handle: String) async throws -> V1Product
+    /// The home page's row: featured products, or (`true`) the caller's recommendations.
+    public var featured: @Sendable (_ recommendations: Bool) async throws -> V1Featured
     public var campaigns: @Sendable () async throws -> [V1Campaign]
     public var campaign: @Sendable (_ handle: String) async throws -> V1Campaign
 
@@ -92,6 +94,7 @@ extension ShopOperations {
             categories: { try await v1.categories() },
             products: { try await v1.products(query: $0) },
             product: { try await v1.product(handle: $0) },
+            featured: { try await v1.featured(recommendations: $0) },
             campaigns: { try await client.v1.campaigns() },
             campaign: { try await client.v1.campaign(handle: $0) },
             startGuestSession: { try await v1.startGuestSession() },
@@ -139,6 +142,7 @@ extension ShopOperations {
             categories: { throw fail("categories") },
             products: { _ in throw fail("products") },
             product: { _ in throw fail("product") },
+            featured: { _ in throw fail("featured") },
             campaigns: { throw fail("campaigns") },
             campaign: { _ in throw fail("campaign") },
             startGuestSession: { throw fail("startGuestSession") },
