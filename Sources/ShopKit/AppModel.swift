@@ -91,6 +91,16 @@ public final class AppModel {
         let connectivity = connectivity ?? Connectivity(probe: shop.probe)
         self.connectivity = connectivity
         let link = SessionLink()
+        // A refreshed token pair is saved at once: the refresh token rotates, and the next launch
+        // must not send the spent one.
+        shop.onCredentialsRenewed { credentials in
+            if let credentials {
+                sessions.save(SavedSession(kind: sessions.load()?.kind ?? .account, credentials: credentials))
+            } else {
+                sessions.save(nil)
+                Task { await link.sessionChanged(.none) }
+            }
+        }
         let keeping = Self.keepingSession(shop, sessions: sessions, link: link)
         self.shop = keeping
         let locale = Locale(identifier: language.localeIdentifier)
@@ -149,9 +159,9 @@ public final class AppModel {
         await start()
     }
 
-    /// Saves the credentials the client holds now. The client renews an expired access token by
-    /// itself (spending the refresh token, which rotates); call this when the app goes to the
-    /// background so the next launch starts from the renewed pair.
+    /// Saves the credentials the client holds now. Renewed token pairs are saved as they come
+    /// (`ShopOperations.onCredentialsRenewed`); this is for an app that wants to be sure when it
+    /// goes to the background.
     public func saveSession() {
         guard let credentials = shop.credentials() else { return }
         let kind: SavedSession.Kind = session == .signedIn ? .account : .guest

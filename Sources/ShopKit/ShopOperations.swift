@@ -19,6 +19,9 @@ public struct ShopOperations: Sendable {
     public var credentials: @Sendable () -> Credentials?
     /// Replaces the credentials (nil forgets them on this device).
     public var setCredentials: @Sendable (Credentials?) -> Void
+    /// Registers what to do when the client renews the credentials by itself (a refreshed
+    /// token pair; nil when the refresh failed and the shopper is signed out).
+    public var onCredentialsRenewed: @Sendable (@escaping @Sendable (Credentials?) -> Void) -> Void
     /// Sets the `Accept-Language` the requests carry (the app's language; nil for none), so the
     /// server's messages come in it.
     public var setAcceptLanguage: @Sendable (String?) -> Void
@@ -89,6 +92,7 @@ extension ShopOperations {
         return ShopOperations(
             credentials: { client.credentials },
             setCredentials: { client.setCredentials($0) },
+            onCredentialsRenewed: { client.onCredentialsRenewed($0) },
             setAcceptLanguage: { client.setAcceptLanguage($0) },
             probe: { _ = try await v1.categories() },
             categories: { try await v1.categories() },
@@ -137,6 +141,7 @@ extension ShopOperations {
         return ShopOperations(
             credentials: { nil },
             setCredentials: { _ in },
+            onCredentialsRenewed: { _ in },
             setAcceptLanguage: { _ in },
             probe: { throw fail("probe") },
             categories: { throw fail("categories") },

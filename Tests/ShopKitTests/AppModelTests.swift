@@ -113,4 +113,20 @@ struct AppModelTests {
         #expect(slept.all == [.seconds(30), .seconds(5), .seconds(30), .seconds(30)])
         #expect(probes.all.count == 3 && connectivity.status == .online)
     }
+
+    @Test func renewedCredentialsAreSavedAndARefusedRefreshSignsOut() async {
+        let account = Credentials(accessToken: "a1", refreshToken: "r1")
+        let sessions = MemorySessionStore(SavedSession(kind: .account, credentials: account))
+        let observer = Recorded<@Sendable (Credentials?) -> Void>()
+        var shop = ShopOperations.failing
+        shop.onCredentialsRenewed = { observer.append($0) }
+        let app = AppModel(shop: shop, settings: MemoryKeyValueStore(), sessions: sessions)
+        #expect(app.session == .signedIn && observer.all.count == 1)
+        let renewed = Credentials(accessToken: "a2", refreshToken: "r2")
+        observer.all[0](renewed)
+        #expect(sessions.load() == SavedSession(kind: .account, credentials: renewed))
+        observer.all[0](nil)
+        #expect(sessions.load() == nil)
+        #expect(await eventually { app.session == .none })
+    }
 }
