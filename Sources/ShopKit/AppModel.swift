@@ -208,6 +208,27 @@ public final class AppModel {
             await link.sessionChanged(.signedIn)
             return credentials
         }
+        // A guest token the shop no longer knows (guest sessions end after 30 days unused) is
+        // forgotten: the shopper is back to browsing, and the next add starts a new guest session.
+        // (An account's expired token is renewed by the client, or ends through onCredentialsRenewed.)
+        @Sendable func forgetIfExpired(_ error: any Error) {
+            guard NetworkError(error).status == 401, sessions.load()?.kind != .account, shop.credentials() != nil else { return }
+            shop.setCredentials(nil)
+            sessions.save(nil)
+            Task { await link.sessionChanged(.none) }
+        }
+        keeping.cart = {
+            do { return try await shop.cart() } catch {
+                forgetIfExpired(error)
+                throw error
+            }
+        }
+        keeping.favorites = {
+            do { return try await shop.favorites() } catch {
+                forgetIfExpired(error)
+                throw error
+            }
+        }
         keeping.signOut = { everywhere in
             var failure: (any Error)?
             do { try await shop.signOut(everywhere) } catch { failure = error }

@@ -129,4 +129,21 @@ struct AppModelTests {
         #expect(sessions.load() == nil)
         #expect(await eventually { app.session == .none })
     }
+
+    @Test func anExpiredGuestTokenIsForgotten() async {
+        let sessions = MemorySessionStore(SavedSession(kind: .guest, credentials: token))
+        let held = Recorded<Credentials?>()
+        var shop = ShopOperations.failing
+        shop.credentials = { held.all.last ?? nil }
+        shop.setCredentials = { held.append($0) }
+        shop.cart = { throw NetworkError.serverError(status: 401, code: "unauthorized", message: "Sign in again.") }
+        shop.favorites = { throw NetworkError.serverError(status: 401, code: "unauthorized", message: "Sign in again.") }
+        let app = AppModel(shop: shop, settings: MemoryKeyValueStore(), sessions: sessions)
+        #expect(app.session == .guest)
+        await app.start()
+        #expect(await eventually {
+            if case .empty = app.cart.state { app.session == .none } else { false }
+        })
+        #expect(sessions.load() == nil && held.all.last == .some(nil))
+    }
 }
