@@ -30,6 +30,7 @@ public final class ShopClient: Sendable {
     let timeout: TimeInterval
     private let state: Locked<Credentials?>
     private let language: Locked<String?>
+    private let renewalObserver = Locked<(@Sendable (Credentials?) -> Void)?>(nil)
     /// Refreshes one at a time: requests refused together share the first one's refresh.
     private let refreshGate = RefreshGate()
 
@@ -66,6 +67,16 @@ public final class ShopClient: Sendable {
     /// Replaces the credentials (e.g. restored from the Keychain); nil signs out on this device.
     /// - Parameter credentials: the new credentials, or nil.
     public func setCredentials(_ credentials: Credentials?) { state.withLock { $0 = credentials } }
+
+    /// Calls `observer` whenever the client replaces its credentials by itself: a refused access
+    /// token renewed with the refresh token (which rotates: the old one is spent), or nil when the
+    /// refresher signs the shopper out. An app saves them there (the Keychain), or the next launch
+    /// would send a spent refresh token. Not called for ``setCredentials(_:)`` or sign-in, whose
+    /// caller knows. A second call replaces the observer.
+    /// - Parameter observer: receives the new credentials, on the thread of the request.
+    public func onCredentialsRenewed(_ observer: @escaping @Sendable (Credentials?) -> Void) {
+        renewalObserver.withLock { $0 = observer }
+    }
 
     // MARK: - Language
 
@@ -180,9 +191,12 @@ public final class ShopClient: Sendable {
             try await refreshGate.run { [self] in
                 guard credentials == refused else { return }
                 let renewed = try await (refresher ?? TokenRefresher.shopAPI(self)).refresh(refused)
-                state.withLock { current in
-                    if current == refused { current = renewed }
+                let replaced = state.withLock { current in
+                    guard current == refused else { return false }
+                    current = renewed
+                    return true
                 }
+                if replaced { renewalObserver.withLock { $0 }?(renewed) }
             }
         } catch let error as NetworkError {
             throw error

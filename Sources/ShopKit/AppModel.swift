@@ -91,6 +91,16 @@ public final class AppModel {
         let connectivity = connectivity ?? Connectivity(probe: shop.probe)
         self.connectivity = connectivity
         let link = SessionLink()
+        // A refreshed token pair is saved at once: the refresh token rotates, and the next launch
+        // must not send the spent one.
+        shop.onCredentialsRenewed { credentials in
+            if let credentials {
+                sessions.save(SavedSession(kind: sessions.load()?.kind ?? .account, credentials: credentials))
+            } else {
+                sessions.save(nil)
+                Task { await link.sessionChanged(.none) }
+            }
+        }
         let keeping = Self.keepingSession(shop, sessions: sessions, link: link)
         self.shop = keeping
         let locale = Locale(identifier: language.localeIdentifier)
@@ -149,9 +159,9 @@ public final class AppModel {
         await start()
     }
 
-    /// Saves the credentials the client holds now. The client renews an expired access token by
-    /// itself (spending the refresh token, which rotates); call this when the app goes to the
-    /// background so the next launch starts from the renewed pair.
+    /// Saves the credentials the client holds now. Renewed token pairs are saved as they come
+    /// (`ShopOperations.onCredentialsRenewed`); this is for an app that wants to be sure when it
+    /// goes to the background.
     public func saveSession() {
         guard let credentials = shop.credentials() else { return }
         let kind: SavedSession.Kind = session == .signedIn ? .account : .guest
@@ -197,6 +207,27 @@ public final class AppModel {
             sessions.save(SavedSession(kind: .account, credentials: credentials))
             await link.sessionChanged(.signedIn)
             return credentials
+        }
+        // A guest token the shop no longer knows (guest sessions end after 30 days unused) is
+        // forgotten: the shopper is back to browsing, and the next add starts a new guest session.
+        // (An account's expired token is renewed by the client, or ends through onCredentialsRenewed.)
+        @Sendable func forgetIfExpired(_ error: any Error) {
+            guard NetworkError(error).status == 401, sessions.load()?.kind != .account, shop.credentials() != nil else { return }
+            shop.setCredentials(nil)
+            sessions.save(nil)
+            Task { await link.sessionChanged(.none) }
+        }
+        keeping.cart = {
+            do { return try await shop.cart() } catch {
+                forgetIfExpired(error)
+                throw error
+            }
+        }
+        keeping.favorites = {
+            do { return try await shop.favorites() } catch {
+                forgetIfExpired(error)
+                throw error
+            }
         }
         keeping.signOut = { everywhere in
             var failure: (any Error)?

@@ -106,6 +106,10 @@ public final class CartModel {
     /// The message of the last voucher entry refused outright (a code in the wrong format, or no
     /// connection); a well-formed code the campaign rules reject is in ``Display/voucher``.
     public private(set) var voucherError: String?
+    /// Products suggested under the cart ("You may also like"): the shopper's recommendations
+    /// (`GET /api/v1/featured?view=recommendations`: in stock, not in the cart), after
+    /// ``loadSuggestions()``.
+    public private(set) var suggestions: [ProductCard] = []
     /// How many "Add to cart" requests are on their way (buttons show progress while > 0).
     public private(set) var addsInFlight = 0
     /// The locale amounts are written in; setting it rewrites the display.
@@ -186,6 +190,14 @@ public final class CartModel {
             }
             redisplay()
         }
+    }
+
+    /// Loads ``suggestions`` (the cart screen calls it when it appears). A failure leaves the
+    /// suggestions as they were: they are a nicety, not the cart.
+    public func loadSuggestions() async {
+        let shop = shop
+        guard let row = try? await connectivity.send({ try await shop.featured(true) }) else { return }
+        suggestions = row.products.map { ProductCard($0, locale: locale) }
     }
 
     /// Adds a product by handle ("quick add" from a list, or the product page's button).

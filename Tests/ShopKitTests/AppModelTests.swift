@@ -113,4 +113,37 @@ struct AppModelTests {
         #expect(slept.all == [.seconds(30), .seconds(5), .seconds(30), .seconds(30)])
         #expect(probes.all.count == 3 && connectivity.status == .online)
     }
+
+    @Test func renewedCredentialsAreSavedAndARefusedRefreshSignsOut() async {
+        let account = Credentials(accessToken: "a1", refreshToken: "r1")
+        let sessions = MemorySessionStore(SavedSession(kind: .account, credentials: account))
+        let observer = Recorded<@Sendable (Credentials?) -> Void>()
+        var shop = ShopOperations.failing
+        shop.onCredentialsRenewed = { observer.append($0) }
+        let app = AppModel(shop: shop, settings: MemoryKeyValueStore(), sessions: sessions)
+        #expect(app.session == .signedIn && observer.all.count == 1)
+        let renewed = Credentials(accessToken: "a2", refreshToken: "r2")
+        observer.all[0](renewed)
+        #expect(sessions.load() == SavedSession(kind: .account, credentials: renewed))
+        observer.all[0](nil)
+        #expect(sessions.load() == nil)
+        #expect(await eventually { app.session == .none })
+    }
+
+    @Test func anExpiredGuestTokenIsForgotten() async {
+        let sessions = MemorySessionStore(SavedSession(kind: .guest, credentials: token))
+        let held = Recorded<Credentials?>()
+        var shop = ShopOperations.failing
+        shop.credentials = { held.all.last ?? nil }
+        shop.setCredentials = { held.append($0) }
+        shop.cart = { throw NetworkError.serverError(status: 401, code: "unauthorized", message: "Sign in again.") }
+        shop.favorites = { throw NetworkError.serverError(status: 401, code: "unauthorized", message: "Sign in again.") }
+        let app = AppModel(shop: shop, settings: MemoryKeyValueStore(), sessions: sessions)
+        #expect(app.session == .guest)
+        await app.start()
+        #expect(await eventually {
+            if case .empty = app.cart.state { app.session == .none } else { false }
+        })
+        #expect(sessions.load() == nil && held.all.last == .some(nil))
+    }
 }

@@ -191,4 +191,19 @@ struct CartModelTests {
             #expect(!applied && display.voucher == nil && model.voucherError == "Codes are letters and digits.")
         }
     }
+
+    @Test func suggestionsAreTheShoppersRecommendations() async {
+        var shop = FakeCartServer([]).operations()
+        let asked = Recorded<Bool>()
+        shop.featured = { recommendations in
+            asked.append(recommendations)
+            guard asked.all.count == 1 else { throw NetworkError.offline }
+            return V1Featured(products: [summary(3, "desk-lamp")], recommendations: recommendations)
+        }
+        let model = CartModel(shop: shop, locale: enUS)
+        await model.loadSuggestions()
+        #expect(asked.all == [true] && model.suggestions.map(\.handle) == ["desk-lamp"])
+        await model.loadSuggestions()   // fails: the suggestions stay
+        #expect(model.suggestions.map(\.handle) == ["desk-lamp"])
+    }
 }
