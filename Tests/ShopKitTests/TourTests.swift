@@ -73,6 +73,14 @@ struct TourTests {
         tour.show(signIn.snapshot)
         #expect(signIn.status == .signedIn && app.session == .signedIn)
 
+        // Home: banners, categories, featured products, then the recommendations.
+        let homeScreen = HomeModel(shop: app.shop, cart: app.cart, favorites: app.favorites)
+        await homeScreen.load()
+        tour.show(homeScreen.tourSnapshot)
+        #expect(homeScreen.state.value?.banners.map(\.id) == ["tour10"])
+        await homeScreen.toggleRecommendations()
+        tour.show(homeScreen.tourSnapshot)
+
         // Browse: categories, a category's products, a search.
         let categories = CategoriesModel(shop: app.shop, language: app.language, connectivity: app.connectivity)
         await categories.load()
@@ -196,6 +204,17 @@ extension CartModel {
                          + (voucher.message.map { " — \($0)" } ?? ""))
         }
         lines.append("  subtotal \(cart.subtotal)" + (cart.discount.map { ", discount −\($0)" } ?? "") + ", total \(cart.total)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension HomeModel {
+    var tourSnapshot: String {
+        guard case let .loaded(home) = state else { return "[Home] \(state)" }
+        var lines = ["[Home]"] + home.banners.map { "  banner: \($0.title)" + ($0.voucherCode.map { " (code \($0))" } ?? "") }
+        lines.append("  categories: " + home.categories.map { "\($0.name) (\($0.productCount))" }.joined(separator: ", "))
+        lines.append("  \(showsRecommendations ? "recommended" : "featured"): "
+                     + home.products.map { "\($0.title) \($0.price ?? "")" }.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 }
