@@ -19,13 +19,13 @@ public struct ShippingOptionRow: Identifiable, Hashable, Sendable {
 /// What the review step shows: the order as it will be charged.
 public struct CheckoutReview: Hashable, Sendable {
     /// The lines and sums the server priced.
-    public var charges: OrderCharges
+    public var charges: ChargeLines
     /// The shipping address as label lines.
     public var shipTo: [String]
 
     /// The review of `quote`, written for `language`.
     public init(_ quote: V1CheckoutQuote, language: Language) {
-        charges = OrderCharges(lines: quote.lines, subtotal: quote.subtotal, discount: quote.discount,
+        charges = ChargeLines(lines: quote.lines, subtotal: quote.subtotal, discount: quote.discount,
                                voucherCode: quote.voucherCode, shippingMethod: quote.shippingMethod.name,
                                shippingCost: quote.shippingMethod.cost, total: quote.total, language: language)
         shipTo = quote.address.lines(in: language)

@@ -128,7 +128,7 @@ extension Connectivity {
 }
 
 /// What an order charges, line by line, as an order's page and checkout's review show it.
-public struct OrderCharges: Hashable, Sendable {
+public struct ChargeLines: Hashable, Sendable {
     /// The lines.
     public var lines: [OrderLineRow]
     /// Before the discount, formatted.

@@ -42,7 +42,7 @@ public struct OrderDetail: Hashable, Sendable {
     /// The shipping address as label lines.
     public var shipTo: [String]
     /// What it charged, line by line.
-    public var charges: OrderCharges
+    public var charges: ChargeLines
     /// A guest's token for reading the order again (`ShopOperations.order`), if given.
     public var guestToken: String?
 
@@ -53,7 +53,7 @@ public struct OrderDetail: Hashable, Sendable {
         placedAt = language.date(order.placedAt, timeZone: timeZone)
         email = order.email
         shipTo = order.shippingAddress.lines(in: language)
-        charges = OrderCharges(lines: order.lines, subtotal: order.subtotal, discount: order.discount,
+        charges = ChargeLines(lines: order.lines, subtotal: order.subtotal, discount: order.discount,
                                voucherCode: order.voucherCode, shippingMethod: order.shippingMethod,
                                shippingCost: order.shippingCost, total: order.total, language: language)
         guestToken = order.guestToken
