@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The keys of ShopCore's own string tables, `Sources/ShopCore/Localizable/{en,tr,es}.json`:
 /// the messages of ShopCore's errors, which every front door (the storefront's pages, the JSON

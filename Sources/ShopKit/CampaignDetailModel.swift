@@ -1,6 +1,6 @@
 public import Foundation
 public import Observation
-public import ShopAPI
+import ShopAPI
 public import ShopCore
 import ShopClient
 

@@ -1,5 +1,5 @@
 public import Observation
-public import ShopAPI
+import ShopAPI
 public import ShopCore
 import ShopClient
 

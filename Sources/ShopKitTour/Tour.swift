@@ -1,7 +1,7 @@
 public import Foundation
 import ShopAPI
-public import ShopClient
-public import ShopCore
+import ShopClient
+import ShopCore
 public import ShopKit
 
 /// A whole shopping trip through ShopKit's view models, headless, against a running shop (issue
