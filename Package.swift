@@ -16,11 +16,13 @@ let package = Package(
         .library(name: "ShopImport", targets: ["ShopImport"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .executable(name: "shoppable", targets: ["shoppable"]),
+        .executable(name: "shoppable-tour", targets: ["shoppable-tour"]),
     ],
     targets: [
         // MARK: - shared (Foundation only; an iOS app can embed these)
 
-        .target(name: "ShopCore"),
+        // Its string tables (`Localizable/<code>.json`) hold the messages of its own errors.
+        .target(name: "ShopCore", resources: [.copy("Localizable")]),
         .target(name: "HTML"),
         // The JSON API's contract: route declarations and wire types, shared by the server and
         // `ShopClient` (Foundation only: an iOS app embeds it).
@@ -32,6 +34,10 @@ let package = Package(
         // The native app's view models, one per screen, and its navigation as data: Foundation,
         // Observation and Synchronization only (builds unchanged for iOS). See docs/NATIVE.md.
         .target(name: "ShopKit", dependencies: ["ShopClient", "ShopAPI", "ShopCore"]),
+        // A whole shopping trip through ShopKit's models, headless: `TourTests` (make test) and
+        // `shoppable-tour URL` (against a running shop) run it.
+        .target(name: "ShopKitTour", dependencies: ["ShopKit", "ShopClient", "ShopAPI", "ShopCore"]),
+        .executableTarget(name: "shoppable-tour", dependencies: ["ShopKitTour", "ShopKit", "ShopClient", "ShopCore"]),
 
         // MARK: - C libraries (Debian packages), each behind one thin Swift wrapper
 
@@ -98,7 +104,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopKitTests",
-            dependencies: ["ShopKit", "ShopClient", "ShopAPI", "ShopCore", "ShopWeb", "ShopStore", "HTTPServer", "ShopTestSupport"]
+            dependencies: ["ShopKit", "ShopKitTour", "ShopClient", "ShopAPI", "ShopCore", "ShopWeb", "ShopStore", "HTTPServer",
+                           "ShopTestSupport"]
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),

@@ -83,6 +83,21 @@ extension APIRoute {
                                  v1Unauthorized,
                                  .error(404, "`not_found`: no product is sold with this handle.")]
                         + APIOperation.Response.always),
+        APIOperation("GET", "/api/v1/featured", id: "getV1Featured",
+                     summary: "The home page's featured products, or the caller's recommendations",
+                     description: "The storefront home's row and its \"See recommendations / See all\" toggle. Featured: "
+                        + "best rated first, what can be bought before what is sold out. With `view=recommendations`: best "
+                        + "rated in stock and not in the caller's cart, products from their favorites' categories first "
+                        + "(without a token, a visitor with an empty cart and no favorites); the answer is then "
+                        + "`Cache-Control: private, no-cache`.",
+                     tag: "v1 catalog",
+                     parameters: [.query("view", "`recommendations` for the caller's recommendations; anything else: featured.",
+                                         schema: ["type": "string"])],
+                     acceptsBearer: true,
+                     responses: [.ok("Up to 12 products.", V1Featured.schemaReference,
+                                     headers: ["Cache-Control": "`public, max-age=60`; `private, no-cache` for recommendations."]),
+                                 v1Unauthorized]
+                        + APIOperation.Response.always),
         APIOperation("POST", "/api/v1/sessions/guest", id: "createGuestSession", summary: "A guest token",
                      description: "A guest session like the web's (30 days of use): its cart and favorites merge into the "
                         + "account's when `POST /api/auth/login` is sent with it.",

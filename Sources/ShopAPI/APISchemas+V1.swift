@@ -6,7 +6,7 @@ extension APIRoute {
     static var v1WireTypes: [any JSONSchemaDescribed.Type] {
         [V1Money.self, V1Category.self, V1Rating.self, V1ProductSummary.self, V1ProductPage.self, V1Variant.self,
          V1Image.self, V1CategoryRef.self, V1Product.self, V1GuestToken.self, V1AddLine.self, V1LineChange.self,
-         V1Voucher.self, V1Problem.self, V1Cart.self, V1Favorites.self]
+         V1Voucher.self, V1Problem.self, V1Cart.self, V1Favorites.self, V1Featured.self]
     }
 }
 
@@ -194,6 +194,15 @@ extension V1Cart: JSONSchemaDescribed {
             "quantity": ["type": "integer", "minimum": 1],
         ])),
     ], optional: ["voucher"], description: "The cart priced in one pass (`CartQuote`): the cart page's numbers.")
+}
+
+extension V1Featured: JSONSchemaDescribed {
+    public static let schemaName = "V1Featured"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "products": ["type": "array", "items": V1ProductSummary.schemaReference, "maxItems": 12,
+                     "description": "The home page's row: featured, or the caller's recommendations."],
+        "recommendations": ["type": "boolean", "description": "`true` when these are the caller's recommendations."],
+    ])
 }
 
 extension V1Favorites: JSONSchemaDescribed {

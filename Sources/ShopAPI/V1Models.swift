@@ -95,6 +95,21 @@ public struct V1ProductPage: Codable, Hashable, Sendable {
     }
 }
 
+/// `GET /api/v1/featured`: the home page's product row.
+public struct V1Featured: Codable, Hashable, Sendable {
+    /// Up to 12 products: best rated first and what can be bought before what is sold out; or,
+    /// for recommendations, best rated in stock and not in the caller's cart, products from the
+    /// categories of their favorites first.
+    public var products: [V1ProductSummary]
+    /// `true` when these are the caller's recommendations.
+    public var recommendations: Bool
+
+    public init(products: [V1ProductSummary], recommendations: Bool) {
+        self.products = products
+        self.recommendations = recommendations
+    }
+}
+
 /// One variant of a product, its stock net of other shoppers' checkout holds.
 public struct V1Variant: Codable, Hashable, Sendable {
     public var id: Int64

@@ -9,6 +9,10 @@ public enum V1Route: Hashable, Sendable {
     case products(V1ProductQuery)
     /// `GET /api/v1/products/{handle}`: one product with variants, stock, images and related products.
     case product(handle: String)
+    /// `GET /api/v1/featured?view=recommendations`: the home page's featured products, or — with
+    /// `view=recommendations` — its recommendations for the caller (the web's "See
+    /// recommendations / See all" toggle).
+    case featured(recommendations: Bool)
     /// `POST /api/v1/sessions/guest`: a guest token (201), for a cart and favorites before sign-in.
     case guestSession
     /// `GET /api/v1/cart`: the caller's cart priced in one pass (`CartQuote`).
@@ -140,6 +144,12 @@ extension APIRoute {
         Declaration("GET", "/api/v1/products/{handle}", [.cacheable],
                     make: { .v1(.product(handle: $0["handle"])) },
                     match: { if case let .v1(.product(handle)) = $0 { RouteParameters(["handle": handle]) } else { nil } }),
+        Declaration("GET", "/api/v1/featured", [],
+                    make: { .v1(.featured(recommendations: $0.queryValue("view") == "recommendations")) },
+                    match: { route in
+                        guard case let .v1(.featured(recommendations)) = route else { return nil }
+                        return RouteParameters([:], query: recommendations ? [.init("view", "recommendations")] : [])
+                    }),
         Declaration("POST", "/api/v1/sessions/guest", [.changesState],
                     make: { _ in .v1(.guestSession) },
                     match: { $0 == .v1(.guestSession) ? RouteParameters() : nil }),

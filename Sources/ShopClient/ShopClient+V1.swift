@@ -59,6 +59,16 @@ extension ShopClient {
             try await client.send(.v1(.product(handle: handle)))
         }
 
+        /// `GET /api/v1/featured`: the home page's row — featured products, or the caller's
+        /// recommendations (the "See recommendations / See all" toggle), by the home page's rules.
+        /// - Parameter recommendations: `true` for the caller's recommendations (their cart and
+        ///   favorites count when the client has credentials).
+        /// - Returns: up to 12 products.
+        /// - Throws: ``NetworkError``.
+        public func featured(recommendations: Bool = false) async throws(NetworkError) -> V1Featured {
+            try await client.send(.v1(.featured(recommendations: recommendations)))
+        }
+
         // MARK: - Guest session and cart
 
         /// `POST /api/v1/sessions/guest`: a guest token, kept as the client's ``ShopClient/credentials``

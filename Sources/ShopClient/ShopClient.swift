@@ -28,7 +28,9 @@ public final class ShopClient: Sendable {
     let retry: RetryPolicy
     let refresher: TokenRefresher?
     let timeout: TimeInterval
-    private let state: LockedCredentials
+    private let state: Locked<Credentials?>
+    private let language: Locked<String?>
+    private let renewalObserver = Locked<(@Sendable (Credentials?) -> Void)?>(nil)
     /// Refreshes one at a time: requests refused together share the first one's refresh.
     private let refreshGate = RefreshGate()
 
@@ -43,16 +45,18 @@ public final class ShopClient: Sendable {
     ///     refresh token are renewed through `POST /api/v1/auth/refresh` (``TokenRefresher``).
     ///   - images: the image cache; default: memory only (32 MB) over the same transport.
     ///   - timeout: seconds a request may take.
+    ///   - acceptLanguage: the `Accept-Language` every request carries (``acceptLanguage``).
     public init(environment: Environment = .development, transport: HTTPTransport = .urlSession(),
                 retry: RetryPolicy = .standard, credentials: Credentials? = nil, refresher: TokenRefresher? = nil,
-                images: ImageCache? = nil, timeout: TimeInterval = 30) {
+                images: ImageCache? = nil, timeout: TimeInterval = 30, acceptLanguage: String? = nil) {
         self.environment = environment
         self.transport = transport
         self.retry = retry
         self.refresher = refresher
         self.timeout = timeout
         self.images = images ?? ImageCache(transport: transport)
-        self.state = LockedCredentials(credentials)
+        self.state = Locked(credentials)
+        self.language = Locked(acceptLanguage)
     }
 
     // MARK: - Credentials
@@ -63,6 +67,27 @@ public final class ShopClient: Sendable {
     /// Replaces the credentials (e.g. restored from the Keychain); nil signs out on this device.
     /// - Parameter credentials: the new credentials, or nil.
     public func setCredentials(_ credentials: Credentials?) { state.withLock { $0 = credentials } }
+
+    /// Calls `observer` whenever the client replaces its credentials by itself: a refused access
+    /// token renewed with the refresh token (which rotates: the old one is spent), or nil when the
+    /// refresher signs the shopper out. An app saves them there (the Keychain), or the next launch
+    /// would send a spent refresh token. Not called for ``setCredentials(_:)`` or sign-in, whose
+    /// caller knows. A second call replaces the observer.
+    /// - Parameter observer: receives the new credentials, on the thread of the request.
+    public func onCredentialsRenewed(_ observer: @escaping @Sendable (Credentials?) -> Void) {
+        renewalObserver.withLock { $0 = observer }
+    }
+
+    // MARK: - Language
+
+    /// The `Accept-Language` header every request carries (`"tr"`, `"es-ES, en;q=0.5"`), so the
+    /// server's messages — errors, voucher problems, money it formats — come in the app's
+    /// language; nil sends none (the server answers in the shop's default language).
+    public var acceptLanguage: String? { language.withLock { $0 } }
+
+    /// Replaces the `Accept-Language` header of the requests that follow (the app's language changed).
+    /// - Parameter acceptLanguage: the header's value (a language tag such as `"tr"`), or nil for none.
+    public func setAcceptLanguage(_ acceptLanguage: String?) { language.withLock { $0 = acceptLanguage } }
 
     // MARK: - Any route
 
@@ -112,6 +137,7 @@ public final class ShopClient: Sendable {
         request.httpMethod = printed.method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let credentials { request.setValue("Bearer \(credentials.accessToken)", forHTTPHeaderField: "Authorization") }
+        if let acceptLanguage { request.setValue(acceptLanguage, forHTTPHeaderField: "Accept-Language") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
@@ -165,9 +191,12 @@ public final class ShopClient: Sendable {
             try await refreshGate.run { [self] in
                 guard credentials == refused else { return }
                 let renewed = try await (refresher ?? TokenRefresher.shopAPI(self)).refresh(refused)
-                state.withLock { current in
-                    if current == refused { current = renewed }
+                let replaced = state.withLock { current in
+                    guard current == refused else { return false }
+                    current = renewed
+                    return true
                 }
+                if replaced { renewalObserver.withLock { $0 }?(renewed) }
             }
         } catch let error as NetworkError {
             throw error
@@ -226,16 +255,16 @@ private actor RefreshGate {
     }
 }
 
-/// The client's credentials behind a Foundation lock (`NSLock`): the module uses Foundation only,
-/// so a native app embeds it as it is.
-private final class LockedCredentials: @unchecked Sendable {
+/// A value behind a Foundation lock (`NSLock`) — the client's credentials, its language: the
+/// module uses Foundation only, so a native app embeds it as it is.
+private final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: Credentials?
+    private var value: Value
 
-    init(_ value: Credentials?) { self.value = value }
+    init(_ value: Value) { self.value = value }
 
-    /// Runs `body` with the credentials, no other thread reading or writing them meanwhile.
-    func withLock<Result>(_ body: (inout Credentials?) throws -> Result) rethrows -> Result {
+    /// Runs `body` with the value, no other thread reading or writing it meanwhile.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

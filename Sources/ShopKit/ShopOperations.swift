@@ -19,6 +19,12 @@ public struct ShopOperations: Sendable {
     public var credentials: @Sendable () -> Credentials?
     /// Replaces the credentials (nil forgets them on this device).
     public var setCredentials: @Sendable (Credentials?) -> Void
+    /// Registers what to do when the client renews the credentials by itself (a refreshed
+    /// token pair; nil when the refresh failed and the shopper is signed out).
+    public var onCredentialsRenewed: @Sendable (@escaping @Sendable (Credentials?) -> Void) -> Void
+    /// Sets the `Accept-Language` the requests carry (the app's language; nil for none), so the
+    /// server's messages come in it.
+    public var setAcceptLanguage: @Sendable (String?) -> Void
     /// A cheap request that succeeds whenever the shop is reachable (the connectivity probe).
     public var probe: @Sendable () async throws -> Void
 
@@ -26,6 +32,8 @@ public struct ShopOperations: Sendable {
     public var categories: @Sendable () async throws -> [V1Category]
     public var products: @Sendable (V1ProductQuery) async throws -> V1ProductPage
     public var product: @Sendable (_ handle: String) async throws -> V1Product
+    /// The home page's row: featured products, or (`true`) the caller's recommendations.
+    public var featured: @Sendable (_ recommendations: Bool) async throws -> V1Featured
     public var campaigns: @Sendable () async throws -> [V1Campaign]
     public var campaign: @Sendable (_ handle: String) async throws -> V1Campaign
 
@@ -84,10 +92,13 @@ extension ShopOperations {
         return ShopOperations(
             credentials: { client.credentials },
             setCredentials: { client.setCredentials($0) },
+            onCredentialsRenewed: { client.onCredentialsRenewed($0) },
+            setAcceptLanguage: { client.setAcceptLanguage($0) },
             probe: { _ = try await v1.categories() },
             categories: { try await v1.categories() },
             products: { try await v1.products(query: $0) },
             product: { try await v1.product(handle: $0) },
+            featured: { try await v1.featured(recommendations: $0) },
             campaigns: { try await client.v1.campaigns() },
             campaign: { try await client.v1.campaign(handle: $0) },
             startGuestSession: { try await v1.startGuestSession() },
@@ -122,17 +133,21 @@ extension ShopOperations {
         )
     }
 
-    /// Every operation throws ``Unimplemented`` (as `NetworkError.unknown`); no credentials.
+    /// Every operation throws ``Unimplemented`` (as `NetworkError.unknown`); no credentials;
+    /// setting credentials or the language does nothing.
     /// Tests override what the screen under test may call.
     public static var failing: ShopOperations {
         @Sendable func fail(_ name: String) -> NetworkError { .unknown(Unimplemented(operation: name)) }
         return ShopOperations(
             credentials: { nil },
             setCredentials: { _ in },
+            onCredentialsRenewed: { _ in },
+            setAcceptLanguage: { _ in },
             probe: { throw fail("probe") },
             categories: { throw fail("categories") },
             products: { _ in throw fail("products") },
             product: { _ in throw fail("product") },
+            featured: { _ in throw fail("featured") },
             campaigns: { throw fail("campaigns") },
             campaign: { _ in throw fail("campaign") },
             startGuestSession: { throw fail("startGuestSession") },

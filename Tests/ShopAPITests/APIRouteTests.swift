@@ -37,6 +37,8 @@ struct APIRouteTests {
         .v1(.products(V1ProductQuery(category: "lamps", q: "ışık & co", sort: "price-asc", cursor: "bzoyNA", limit: "12",
                                      min: "10", max: "99.5", rating: "4", instock: "1", vendor: "Çay Evi", tag: "a=b"))),
         .v1(.product(handle: "oak-chair")),
+        .v1(.featured(recommendations: false)),
+        .v1(.featured(recommendations: true)),
         .v1(.guestSession),
         .v1(.cart),
         .v1(.addLine),

@@ -4,6 +4,7 @@ import ShopClient
 import ShopCore
 import ShopTestSupport
 import ShopWeb
+import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -45,6 +46,8 @@ struct ShopClientAccountTests {
         defer { live.stop() }
         let first = try #require(client.credentials)
         #expect(first.refreshToken != nil)
+        let observed = Mutex<[Credentials?]>([])
+        client.onCredentialsRenewed { credentials in observed.withLock { $0.append(credentials) } }
         #expect(try await client.v1.account().email == "ana@example.com")
 
         live.shop.clock.advance(by: 61)
@@ -52,6 +55,8 @@ struct ShopClientAccountTests {
         let renewed = try #require(client.credentials)
         #expect(renewed.accessToken != first.accessToken && renewed.refreshToken != first.refreshToken)
         #expect(refreshes(recorder) == 1)
+        // The app is told, to save the rotated pair (the old refresh token is spent).
+        #expect(observed.withLock { $0 } == [renewed])
     }
 
     @Test func simultaneousRefusalsShareOneRefresh() async throws {

@@ -64,8 +64,8 @@ struct APILocalizationTests {
         #expect(apiKeys.count > 60)
         let turkish = try StringTable.load(.turkish), spanish = try StringTable.load(.spanish)
         for key in apiKeys {
-            #expect(turkish.entries[key] != nil, "\(key) has no Turkish text")
-            #expect(spanish.entries[key] != nil, "\(key) has no Spanish text")
+            #expect(turkish.entries[key.rawValue] != nil, "\(key) has no Turkish text")
+            #expect(spanish.entries[key.rawValue] != nil, "\(key) has no Spanish text")
         }
     }
 

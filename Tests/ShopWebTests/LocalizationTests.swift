@@ -12,7 +12,7 @@ import Testing
 struct StringTableTests {
     /// The `{name}` placeholders of a template.
     private static func placeholders(_ text: String) -> Set<String> {
-        Set(Localizer.parse(text).compactMap { if case let .placeholder(name) = $0 { name } else { nil } })
+        Set(StringTable.parse(text).compactMap { if case let .placeholder(name) = $0 { name } else { nil } })
     }
 
     /// Each key's forms as the file holds them: `[nil: text]` or `[category: text]`.
@@ -33,7 +33,7 @@ struct StringTableTests {
     func everyTableParsesAndHasExactlyTheKeysOfL10nKey(language: Language) throws {
         let table = try StringTable.load(language)
         #expect(table.unknownKeys.sorted() == [], "\(language.rawValue).json has keys no L10nKey case names")
-        let missing = L10nKey.allCases.filter { table.entries[$0] == nil }.map(\.rawValue)
+        let missing = L10nKey.allCases.filter { table.entries[$0.rawValue] == nil }.map(\.rawValue)
         #expect(missing == [], "\(language.rawValue).json lacks keys")
     }
 

@@ -65,6 +65,8 @@ struct OpenAPIResponseTests {
         Sample("GET", "/api/v1/products?limit=1", nil, 200),
         Sample("GET", "/api/v1/products?sort=cheapest", nil, 400),
         Sample("GET", "/api/v1/products/backpack", nil, 200),
+        Sample("GET", "/api/v1/featured", nil, 200),
+        Sample("GET", "/api/v1/featured?view=recommendations", nil, 200, token: .guest),
         Sample("GET", "/api/v1/products/backpack", nil, 200, token: .guest),
         Sample("GET", "/api/v1/products/nothing", nil, 404),
         Sample("POST", "/api/v1/sessions/guest", nil, 201),

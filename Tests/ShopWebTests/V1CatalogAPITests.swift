@@ -146,4 +146,33 @@ struct V1CatalogAPITests {
         #expect(try decoded(V1Product.self, own).variants[0].available == 5, "the caller's own hold is theirs to buy")
         #expect(own.header("Cache-Control") == "private, no-cache", "an answer for one shopper is not shared")
     }
+
+    /// The home row of the app is the home page's: the same two rules (`ShopApp.featuredProducts`,
+    /// `recommendedProducts`), the bearer's cart and favorites standing in for the visitor's.
+    @Test func featuredAndRecommendationsFollowTheHomePagesRules() throws {
+        var catalog = v1Catalog()
+        catalog.append(lamp("sold-out", "Sold Out Lamp", price: 10_00, rating: 500, stock: 0))
+        let shop = try TestShop(catalog)
+        let featured = try shop.api(.get, "/api/v1/featured")
+        #expect(featured.status == 200 && featured.header("Cache-Control") == "public, max-age=60")
+        let row = try decoded(V1Featured.self, featured)
+        // Best rated first, what can be bought before what is sold out.
+        #expect(!row.recommendations && row.products.prefix(3).map(\.handle) == ["linen-shade", "brass-lamp", "floor-lamp"])
+        #expect(row.products.last?.handle == "sold-out")
+
+        let guest = try decoded(V1GuestToken.self, try shop.api(.post, "/api/v1/sessions/guest")).token
+        #expect(try shop.api(.post, "/api/v1/cart/lines", token: guest, json: #"{"product": "linen-shade"}"#).status == 200)
+        #expect(try shop.api(.put, "/api/v1/favorites/\(try #require(try shop.catalog.productByHandle("shirt")).id.rawValue)",
+                             token: guest).status == 200)
+        let personal = try shop.api(.get, "/api/v1/featured?view=recommendations", token: guest)
+        #expect(personal.status == 200 && personal.header("Cache-Control") == "private, no-cache")
+        let recommended = try decoded(V1Featured.self, personal)
+        // Not in the cart, nothing sold out, the favorite's category (Shirts) first.
+        #expect(recommended.recommendations && recommended.products.first?.handle == "shirt")
+        #expect(!recommended.products.contains { $0.handle == "linen-shade" || $0.handle == "sold-out" })
+        // Without a token: a visitor with an empty cart and no favorites.
+        let anonymous = try decoded(V1Featured.self, try shop.api(.get, "/api/v1/featured?view=recommendations"))
+        #expect(anonymous.products.first?.handle == "linen-shade")
+        #expect(try shop.api(.get, "/api/v1/featured?view=recommendations", token: "nonsense").status == 401)
+    }
 }

@@ -105,6 +105,21 @@ extension V1Handlers {
         return try FakeStoreHandlers.catalogRead(answer, context)
     }
 
+    /// `GET /api/v1/featured?view=recommendations`: the home page's featured row, or the
+    /// caller's recommendations (the bearer's cart and favorites, as the home page reads the
+    /// visitor's) — the same rules as the page (`ShopApp.featuredProducts`, `recommendedProducts`).
+    static func featured(recommendations: Bool, _ context: inout RequestContext) throws -> Response {
+        guard recommendations else {
+            let products = try context.availableToEveryone(try ShopApp.featuredProducts(context.environment.catalog))
+            return try FakeStoreHandlers.catalogRead(V1Featured(products: products.map { summary($0, context) },
+                                                                recommendations: false), context)
+        }
+        if try APIApp.bearerSession(context) != nil { _ = try shopper(&context) }
+        let products = try context.availableToEveryone(try ShopApp.recommendedProducts(&context))
+        return try APIApp.json(V1Featured(products: products.map { summary($0, context) }, recommendations: true),
+                               headers: ["Cache-Control": "private, no-cache"])
+    }
+
     /// The opaque `cursor` of `GET /api/v1/products`: where the next page starts, base64url.
     /// Clients pass `nextCursor` back unchanged; the format may change.
     enum Cursor {

@@ -318,7 +318,7 @@ extension V1Handlers {
             for field in AddressField.allCases {
                 for problem in error.byField[field] ?? [] {
                     problems.append(V1FieldProblem(field: "address." + wireName(field), code: code(for: problem),
-                                                   message: AddressFormValues.message(for: problem, l10n: context.l10n)))
+                                                   message: context.l10n.message(for: problem)))
                 }
             }
             return .failure(AddressRefusal(problems: problems))

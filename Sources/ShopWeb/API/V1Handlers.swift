@@ -14,6 +14,7 @@ enum V1Handlers {
         case .categories: return try categories(context)
         case let .products(query): return try products(query, context)
         case let .product(handle): return try product(handle, context)
+        case let .featured(recommendations): return try featured(recommendations: recommendations, &context)
         case .guestSession: return try guestSession(context)
         case .cart: return try cart(&context)
         case .addLine: return try addLine(&context)

@@ -42,7 +42,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case cartVoucherLabel, cartVoucherApply, cartVoucherRemove, cartVoucherApplied, cartDiscount, cartTotal
     case cartSelect, cartSelectAll, cartSelectNone, cartNothingSelected
     case voucherSignIn, voucherUsedUp, voucherUnknown, voucherNotStarted, voucherExpired, voucherMinimumNotMet, voucherNotApplicable, voucherInvalidFormat
-    case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutHoldMinutes, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutHoldTrimmedTitle, checkoutHoldTrimmedLine, checkoutHoldTrimmedLineNone, checkoutBackToCart, checkoutChangedText, checkoutNothingSelected, checkoutSessionEnded, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
+    case addressesTitle, addressesEmpty, addressAdd, addressEditTitle, addressNewTitle, addressSave, addressSaved, addressDeleted, addressDelete, addressDeleteTitle, addressDeleteConfirm, addressDeleteCancel, addressDefault, addressMakeDefault, addressEdit, fieldFirstName, fieldLastName, fieldPhone, fieldEmailOptional, fieldLine1, fieldLine2, fieldCity, fieldPostalCode, fieldRegion, fieldCountry, checkoutButton, checkoutTitle, checkoutStepAddress, checkoutStepShipping, checkoutStepReview, checkoutContinue, checkoutUseAddress, checkoutNewAddress, checkoutSaveAddress, checkoutGuestEmail, checkoutNoShipping, checkoutChooseShipping, checkoutFree, checkoutShippingLine, checkoutPlace, checkoutHeld, checkoutHoldMinutes, checkoutEdit, checkoutSoldOutTitle, checkoutSoldOutLine, checkoutSoldOutLineNone, checkoutHoldTrimmedTitle, checkoutHoldTrimmedLine, checkoutHoldTrimmedLineNone, checkoutBackToCart, checkoutChangedText, checkoutNothingSelected, checkoutSessionEnded, checkoutAwaitingPayment, orderPlacedTitle, orderTitle, ordersTitle, ordersEmpty, orderPaymentTitle, orderStatusPaid, orderStatusShipped, orderStatusCancelled, orderShipTo, orderEmailSubject, orderEmailBody, orderLinkSaved
     case searchTitle, searchPlaceholder, searchResults, searchEmptyTitle, searchEmptyText, searchPrompt
     case registerTitle, registerIntro, registerSubmit, registerHaveAccount, registerDone
     case registerNoticeSubject, registerNoticeBody
@@ -57,9 +57,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
-    case errorNameMissing, errorNameTooLong, errorEmailInvalid, errorEmailTooLong, errorEmailTaken
-    case errorPasswordTooShort, errorPasswordTooLong, errorPasswordNeedsLetterAndDigit, errorPasswordContainsName
-    case errorPasswordHasSequentialDigits, errorPasswordsDoNotMatch, errorPasswordWrong
     // The JSON API's own messages (issue #10).
     case apiNoRoute, apiMethodNotAllowed, apiUnsupportedMediaType, apiMalformedBody, apiMissingField, apiMissingEither
     case apiWrongType, apiMalformedID, apiMalformedDate, apiUnauthorized, apiTokenRequired, apiForbidden, apiInternal, apiBusy
@@ -88,14 +85,14 @@ public struct Localizer: Sendable {
     /// A localizer for `language` (its locale: en-US, tr-TR, es-ES).
     public init(language: Language = .english) {
         self.language = language
-        self.locale = Locale(identifier: language.localeIdentifier)
+        self.locale = language.locale
         self.table = StringTable.bundled(language)
     }
 
     /// The text for `key` in this language, with `{name}` placeholders replaced from `arguments`
     /// (a counted phrase gives its `other` form; count it with ``count(_:_:_:)``).
     public func callAsFunction(_ key: L10nKey, _ arguments: [String: String] = [:]) -> String {
-        Self.fill(table.template(key, .other), arguments)
+        table.text(key.rawValue, arguments)
     }
 
     /// A counted phrase in the form the language's CLDR plural rule picks for `count`
@@ -108,34 +105,7 @@ public struct Localizer: Sendable {
     public func count(_ count: Int, _ key: L10nKey, _ arguments: [String: String] = [:]) -> String {
         var arguments = arguments
         arguments["count"] = number(count)
-        return Self.fill(table.template(key, language.pluralCategory(count)), arguments)
-    }
-
-    private static func fill(_ template: [Segment], _ arguments: [String: String]) -> String {
-        if template.count == 1, case let .literal(text) = template[0] { return text }
-        var text = ""
-        for segment in template {
-            switch segment {
-            case let .literal(literal): text += literal
-            case let .placeholder(name): text += arguments[name] ?? "{\(name)}"
-            }
-        }
-        return text
-    }
-
-    /// A piece of a parsed template: literal text or a `{name}` placeholder.
-    enum Segment: Sendable { case literal(String), placeholder(String) }
-
-    static func parse(_ text: String) -> [Segment] {
-        var segments: [Segment] = []
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            if open > rest.startIndex { segments.append(.literal(String(rest[..<open]))) }
-            segments.append(.placeholder(String(rest[rest.index(after: open)..<close])))
-            rest = rest[rest.index(after: close)...]
-        }
-        if !rest.isEmpty || segments.isEmpty { segments.append(.literal(String(rest))) }
-        return segments
+        return StringTable.fill(table.template(key.rawValue, language.pluralCategory(count)), arguments)
     }
 
     /// `money` in the shop's currency, written the way this locale writes amounts
@@ -144,13 +114,9 @@ public struct Localizer: Sendable {
     /// `€`), `$1,234.56` in en-US, `¥1,234`, `KWD 1,234.567`.
     public func money(_ money: Money) -> String { MoneyFormatter.shared.string(money, locale: locale) }
 
-    /// A whole number with the locale's grouping: "12,345" in en-US, "12.345" in tr-TR and
-    /// es-ES (Spanish leaves four-digit numbers ungrouped: "1234").
-    public func number(_ value: Int) -> String {
-        // Below 1,000 no grouping applies and en/tr/es write Western digits: skip the formatter.
-        if (0..<1000).contains(value) { return String(value) }
-        return value.formatted(.number.locale(locale))
-    }
+    /// A whole number with the locale's grouping (`Language.number(_:)`): "12,345" in en-US,
+    /// "12.345" in tr-TR and es-ES.
+    public func number(_ value: Int) -> String { language.number(value) }
 
     /// An average rating with one decimal in the locale's separator: "4.7" in en-US, "4,7" in
     /// tr-TR and es-ES. Hundredths are rounded to tenths half-up in integers (`470`…`474` → 4.7,
@@ -161,42 +127,24 @@ public struct Localizer: Sendable {
         return value.formatted(.number.precision(.fractionLength(1)).locale(locale))
     }
 
-    /// A date as the locale writes it, abbreviated, in the shop's time zone: "Jun 14, 2026"
-    /// (en-US), "14 Haz 2026" (tr-TR), "14 jun 2026" (es-ES). Published dates, campaign windows,
-    /// voucher dates and order dates all go through here.
-    public func date(_ date: Date, timeZone: TimeZone) -> String {
-        var style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale)
-        style.timeZone = timeZone
-        return date.formatted(style)
-    }
+    /// A date as the locale writes it, abbreviated, in the shop's time zone
+    /// (`Language.date(_:timeZone:)`): "Jun 14, 2026" (en-US), "14 Haz 2026" (tr-TR),
+    /// "14 jun 2026" (es-ES). Published dates, campaign windows, voucher dates and order dates
+    /// all go through here.
+    public func date(_ date: Date, timeZone: TimeZone) -> String { language.date(date, timeZone: timeZone) }
 
-    /// A time of day as the locale writes it, in the shop's time zone: "3:00 PM" (en-US, with
-    /// U+202F NARROW NO-BREAK SPACE before "PM", as ICU writes it), "15:00" (tr-TR, es-ES). The
-    /// checkout hold's end uses it inside a sentence ("…for 15 minutes, until 3:00 PM."), next to a
-    /// countdown that needs no clock.
-    public func time(_ date: Date, timeZone: TimeZone) -> String {
-        var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale)
-        style.timeZone = timeZone
-        return date.formatted(style)
-    }
+    /// A time of day as the locale writes it, in the shop's time zone (`Language.time`): "3:00 PM"
+    /// (en-US, with U+202F NARROW NO-BREAK SPACE before "PM", as ICU writes it), "15:00" (tr-TR,
+    /// es-ES). The checkout hold's end uses it inside a sentence ("…for 15 minutes, until 3:00
+    /// PM."), next to a countdown that needs no clock.
+    public func time(_ date: Date, timeZone: TimeZone) -> String { language.time(date, timeZone: timeZone) }
 
-    /// The localized message for an account form problem.
-    public func message(for error: AccountFieldError) -> String {
-        switch error {
-        case .nameMissing: self(.errorNameMissing)
-        case let .nameTooLong(maximum): self(.errorNameTooLong, ["maximum": number(maximum)])
-        case .emailInvalid: self(.errorEmailInvalid)
-        case .emailTooLong: self(.errorEmailTooLong)
-        case .emailTaken: self(.errorEmailTaken)
-        case let .passwordTooShort(minimum): self(.errorPasswordTooShort, ["minimum": number(minimum)])
-        case let .passwordTooLong(maximum): self(.errorPasswordTooLong, ["maximum": number(maximum)])
-        case .passwordNeedsLetterAndDigit: self(.errorPasswordNeedsLetterAndDigit)
-        case .passwordContainsName: self(.errorPasswordContainsName)
-        case .passwordHasSequentialDigits: self(.errorPasswordHasSequentialDigits)
-        case .passwordsDoNotMatch: self(.errorPasswordsDoNotMatch)
-        case .passwordWrong: self(.errorPasswordWrong)
-        }
-    }
+    /// The localized message for an account form problem: ShopCore's
+    /// (`AccountFieldError.message(in:)`, its own string tables), so a native app shows the same.
+    public func message(for error: AccountFieldError) -> String { error.message(in: language) }
+
+    /// The localized message for an address field problem (`AddressProblem.message(in:)`).
+    public func message(for problem: AddressProblem) -> String { problem.message(in: language) }
 
     /// The localized message for a cart error.
     public func message(for error: CartError) -> String {

@@ -34,10 +34,7 @@ extension ShopApp {
         try cachedPage(&context) { context in
             let catalog = context.environment.catalog
             let categories = try catalog.categories()
-            // Best rated first, but what can be bought now before what is sold out.
-            let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
-            let featured = Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
-            let page = context.models.homePage(categories: categories, featured: featured,
+            let page = context.models.homePage(categories: categories, featured: try featuredProducts(catalog),
                                                campaigns: try context.campaignSchedule().active, showingRecommendations: false,
                                                timeZone: context.environment.timeZone)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
@@ -162,23 +159,37 @@ extension ShopApp {
             .prefix(8).map(\.product)
     }
 
-    /// Best-rated products the visitor can buy and has not got in the cart; when they have
-    /// favorites, products from their favorites' categories first. Personal, so not cached.
-    static func homeRecommendations(_ context: inout RequestContext) throws -> Response {
-        let catalog = context.environment.catalog
+    /// The home page's featured row (and `GET /api/v1/featured`): up to 12, best rated first, but
+    /// what can be bought now before what is sold out.
+    static func featuredProducts(_ catalog: CatalogStore) throws -> [Product] {
+        let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
+        return Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
+    }
+
+    /// The home page's recommendations for the request's shopper (and
+    /// `GET /api/v1/featured?view=recommendations`): up to 12 best-rated products they can buy and
+    /// have not got in the cart; when they have favorites, products from their favorites'
+    /// categories first. Personal, so never cached.
+    static func recommendedProducts(_ context: inout RequestContext) throws -> [Product] {
         let inCart = Set(try context.cart().lines.map(\.productID))
         let favoriteIDs = try context.favoriteIDs()
         let favoriteCategories = Set(try context.products(favoriteIDs).values.compactMap(\.categoryID))
-        let candidates = try catalog.products(ProductQuery(sort: .rating, inStockOnly: true, limit: 60)).products
-            .filter { !inCart.contains($0.id) }
+        let candidates = try context.environment.catalog.products(ProductQuery(sort: .rating, inStockOnly: true, limit: 60))
+            .products.filter { !inCart.contains($0.id) }
         let ranked = candidates.enumerated().sorted { lhs, rhs in
             let left = lhs.element.categoryID.map(favoriteCategories.contains) ?? false
             let right = rhs.element.categoryID.map(favoriteCategories.contains) ?? false
             return left != right ? left : lhs.offset < rhs.offset
         }.map(\.element)
-        let categories = try catalog.categories()
+        return Array(ranked.prefix(12))
+    }
+
+    /// The home page with the visitor's recommendations in the featured row.
+    static func homeRecommendations(_ context: inout RequestContext) throws -> Response {
+        let featured = try recommendedProducts(&context)
+        let categories = try context.environment.catalog.categories()
         let schedule = try context.campaignSchedule()
-        let page = context.models.homePage(categories: categories, featured: Array(ranked.prefix(12)),
+        let page = context.models.homePage(categories: categories, featured: featured,
                                            campaigns: schedule.active, showingRecommendations: true,
                                                timeZone: context.environment.timeZone)
         return try self.page(&context, PageContent(title: context.l10n(.homeTitle), tab: .home,

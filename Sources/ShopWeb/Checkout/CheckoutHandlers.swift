@@ -330,20 +330,9 @@ enum AddressFormValues {
             for field in AddressField.allCases { form.values[field.rawValue] = typed[field] ?? "" }
             form.values["default"] = request.formValue("default") == "1" ? "1" : ""
             for (field, problems) in error.byField {
-                form.errors[field.rawValue] = problems.map { message(for: $0, l10n: l10n) }
+                form.errors[field.rawValue] = problems.map(l10n.message(for:))
             }
             return .failure(Invalid(form: form))
-        }
-    }
-
-    /// The storefront's message for an address field's problem (the form's and the API's).
-    static func message(for problem: AddressProblem, l10n: Localizer) -> String {
-        switch problem {
-        case .missing: l10n(.addressErrorMissing)
-        case let .tooLong(maximum): l10n(.addressErrorTooLong, ["maximum": l10n.number(maximum)])
-        case .invalidEmail: l10n(.addressErrorEmail)
-        case .invalidPhone: l10n(.addressErrorPhone)
-        case .unknownCountry: l10n(.addressErrorCountry)
         }
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import ShopAPI
+import ShopClient
+import ShopCore
+@testable import ShopKit
+import ShopStore
+import ShopTestSupport
+import Testing
+
+/// The shared models against the real server on a free port.
+@MainActor
+@Suite("ShopKit against the live server")
+struct LiveCartTests {
+    @Test func aGuestAddsChangesAndEntersVouchersThroughTheOneCart() async throws {
+        let live = try LiveShop()
+        defer { live.stop() }
+        let now = live.shop.clock.now
+        _ = try live.shop.campaigns.replaceAll([
+            Campaign(id: Campaign.ID(rawValue: "save15"), title: "15 % off", description: "", imageURL: nil,
+                     startsAt: now - 86_400, endsAt: now + 86_400, discount: .percentage(15), target: .wholeCart,
+                     minimumSubtotal: nil, voucherCode: VoucherCode("SAVE15")),
+        ])
+        let sessions = MemorySessionStore()
+        let app = AppModel(shop: .live(live.client()), settings: MemoryKeyValueStore(), sessions: sessions,
+                           language: .english)
+        await app.start()
+        guard case .empty = app.cart.state else { Issue.record("\(app.cart.state)"); return }
+
+        #expect(await app.cart.add(product: "arc-lamp", quantity: 2))
+        #expect(app.session == .guest && sessions.load()?.kind == .guest && app.cartBadge == 2)
+        #expect(app.cart.state.value?.total == "$99.80")
+
+        let line = try #require(app.cart.lines.first)
+        await app.cart.increase(line)
+        #expect(app.cart.lines.first?.quantity == 3 && app.cart.state.value?.total == "$149.70")
+        await app.cart.setQuantity(500, forLine: line.variantID)   // over the per-line maximum: refused
+        let english = try #require(app.cart.errorMessage)
+        #expect(app.cart.lines.first?.quantity == 3)
+        app.cart.dismissError()
+
+        #expect(await app.cart.applyVoucher("NOPE") == false)
+        #expect(app.cart.state.value?.voucher?.isApplied == false && app.cart.state.value?.voucher?.message != nil)
+        #expect(await app.cart.applyVoucher("SAVE15"))
+        // 15 % of $149.70 is $22.455: the server's rounding, shown as it priced it.
+        let priced = try #require(app.cart.state.value)
+        #expect(priced.voucher?.campaign == "15 % off" && priced.discount != nil)
+        #expect(priced.total == app.cart.cart?.total.text(in: Locale(identifier: "en_US")))
+
+        // The server's messages follow the app's language.
+        await app.setLanguage(.turkish)
+        await app.cart.setQuantity(500, forLine: line.variantID)
+        let turkish = try #require(app.cart.errorMessage)
+        #expect(turkish != english)
+
+        await app.cart.remove(line.variantID)
+        guard case .empty = app.cart.state else { Issue.record("\(app.cart.state)"); return }
+        #expect(app.cartBadge == 0)
+    }
+}
