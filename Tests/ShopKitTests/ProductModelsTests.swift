@@ -129,3 +129,15 @@ struct ProductModelsTests {
         #expect(added.all == [V1AddLine(productId: 9, variantId: 1, quantity: 2)] && model.cart.badge == 2)
     }
 }
+
+@Suite("ProductCard")
+struct ProductCardTests {
+    @Test(arguments: [("en_US", 474, "4.7"), ("en_US", 475, "4.8"), ("tr_TR", 475, "4,8"), ("es_ES", 392, "3,9")])
+    func ratingsAndPricesAreWrittenForTheLocale(_ locale: String, _ hundredths: Int, _ expected: String) {
+        var product = summary(1, "arc-lamp", price: 49_90)
+        product.rating = V1Rating(rateHundredths: hundredths, count: 3)
+        let card = ProductCard(product, locale: Locale(identifier: locale))
+        #expect(card.rating == expected && card.ratingCount == 3)
+        #expect(card.price == usd(49_90).text(in: Locale(identifier: locale)) && card.price != "server:4990")
+    }
+}
