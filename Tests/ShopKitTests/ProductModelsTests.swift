@@ -67,6 +67,24 @@ struct ProductModelsTests {
         #expect(model.cart.badge == 1)
     }
 
+    @Test func quickAddOfAProductWithOptionsAsksForItsPage() async {
+        var shop = FakeCartServer([]).operations()
+        shop.products = { _ in V1ProductPage(products: [summary(9, "shirt"), summary(4, "lamp")], totalCount: 2, nextCursor: nil) }
+        shop.addLine = { line in
+            if line.product == "shirt" {
+                throw NetworkError.serverError(status: 422, code: "variant_not_chosen", message: "Choose a size.")
+            }
+            throw NetworkError.serverError(status: 422, code: "sold_out", message: "Sold out.")
+        }
+        let model = listModel(shop)
+        await model.load()
+        #expect(await model.quickAdd(model.cards[0]) == false)
+        #expect(model.cart.optionsNeeded?.handle == "shirt" && model.cart.errorMessage == nil)
+        model.cart.dismissOptionsNeeded()
+        #expect(await model.quickAdd(model.cards[1]) == false)
+        #expect(model.cart.optionsNeeded == nil && model.cart.errorMessage == "Sold out." && model.cart.errorCode == "sold_out")
+    }
+
     nonisolated static let shirt = V1Product(
         id: 9, handle: "shirt", title: "Shirt", descriptionHTML: "", descriptionText: "", vendor: "Acme", category: nil,
         tags: [], publishedAt: nil, images: [V1Image(url: "https://shop.test/1.jpg", altText: ""),
