@@ -38,9 +38,21 @@ public struct Rating: Hashable, Sendable {
 
     /// The average with one decimal, e.g. `"4.7"` (locale-independent; the view localizes).
     public var oneDecimal: String {
-        let tenths = (rateHundredths + 5) / 10
-        return "\(tenths / 10).\(tenths % 10)"
+        "\(tenths / 10).\(tenths % 10)"
     }
+
+    /// The average with one decimal in the locale's separator: "4.7" in en-US, "4,7" in tr-TR and
+    /// es-ES — the storefront's and the app's one way to write a rating. Hundredths are rounded to
+    /// tenths half-up in integers (`470`…`474` → 4.7, `475` → 4.8) before Foundation writes the
+    /// `Decimal`, so no floating point is involved.
+    /// - Parameter locale: the shopper's locale.
+    public func text(in locale: Locale) -> String {
+        Decimal(sign: .plus, exponent: -1, significand: Decimal(tenths))
+            .formatted(.number.precision(.fractionLength(1)).locale(locale))
+    }
+
+    /// The average in tenths of a star, rounded half-up.
+    private var tenths: Int { (rateHundredths + 5) / 10 }
 }
 
 /// A product image: a URL (absolute `https://…` or a path on this site such as

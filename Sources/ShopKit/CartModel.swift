@@ -103,6 +103,9 @@ public final class CartModel {
     /// The last refused change (the server's message, or "cannot be reached"); it stays until
     /// ``dismissError()`` (the view's alert), even when later changes go through.
     public private(set) var errorMessage: String?
+    /// The stable code of the refusal in ``errorMessage`` when the server gave one
+    /// (`variant_not_chosen`, `quantity_exceeds_stock`, …), for a view that reacts to it.
+    public private(set) var errorCode: String?
     /// The message of the last voucher entry refused outright (a code in the wrong format, or no
     /// connection); a well-formed code the campaign rules reject is in ``Display/voucher``.
     public private(set) var voucherError: String?
@@ -110,6 +113,10 @@ public final class CartModel {
     /// (`GET /api/v1/featured?view=recommendations`: in stock, not in the cart), after
     /// ``loadSuggestions()``.
     public private(set) var suggestions: [ProductCard] = []
+    /// A product whose quick add needs its options chosen first (the server answered
+    /// `variant_not_chosen`): the app pushes `Destination.product(handle:)` for it and calls
+    /// ``dismissOptionsNeeded()``. Set by ``quickAdd(_:)`` from any screen.
+    public private(set) var optionsNeeded: ProductCard?
     /// How many "Add to cart" requests are on their way (buttons show progress while > 0).
     public private(set) var addsInFlight = 0
     /// The locale amounts are written in; setting it rewrites the display.
@@ -186,7 +193,7 @@ public final class CartModel {
             } catch let thrown {
                 let error = NetworkError(thrown)
                 if case .offline = error { connectivity.retryWhenOnline("cart") { [weak self] in await self?.load() } }
-                if cart == nil { state = LoadState(error) } else { errorMessage = error.errorDescription }
+                if cart == nil { state = LoadState(error) } else { fail(error) }
             }
             redisplay()
         }
@@ -210,6 +217,25 @@ public final class CartModel {
     public func add(product handle: String, variantID: Int64? = nil, quantity: Int = 1) async -> Bool {
         await add(V1AddLine(product: handle, variantId: variantID, quantity: Decimal(quantity)))
     }
+
+    /// "Quick add" from a card (home, lists, campaigns): one of the product. A product with
+    /// options cannot be added without its page: then ``optionsNeeded`` is set instead of
+    /// ``errorMessage``.
+    /// - Parameter card: the product's card.
+    /// - Returns: `true` when added.
+    @discardableResult
+    public func quickAdd(_ card: ProductCard) async -> Bool {
+        guard !card.soldOut else { return false }
+        if await add(product: card.handle) { return true }
+        if errorCode == "variant_not_chosen" {
+            dismissError()
+            optionsNeeded = card
+        }
+        return false
+    }
+
+    /// Clears ``optionsNeeded`` (the product page was pushed).
+    public func dismissOptionsNeeded() { optionsNeeded = nil }
 
     /// Adds a product by id.
     /// - Parameters:
@@ -295,20 +321,29 @@ public final class CartModel {
                 voucherError = nil
             } catch let thrown {
                 let error = NetworkError(thrown)
-                errorMessage = error.errorDescription
+                fail(error)
             }
             redisplay()
         }
     }
 
-    /// Clears ``errorMessage`` (the view's alert was dismissed).
-    public func dismissError() { errorMessage = nil }
+    /// Clears ``errorMessage`` and ``errorCode`` (the view's alert was dismissed).
+    public func dismissError() {
+        errorMessage = nil
+        errorCode = nil
+    }
+
+    private func fail(_ error: NetworkError) {
+        errorMessage = error.errorDescription
+        errorCode = error.code
+    }
 
     /// Forgets the cart (signed out): the next ``load()`` starts over.
     public func reset() {
         cart = nil
         pending.removeAll()
         errorMessage = nil
+        errorCode = nil
         voucherError = nil
         state = .idle
     }
@@ -330,7 +365,7 @@ public final class CartModel {
                 return true
             } catch let thrown {
                 let error = NetworkError(thrown)
-                errorMessage = error.errorDescription
+                fail(error)
                 return false
             }
         }
@@ -349,7 +384,7 @@ public final class CartModel {
                 cart = try await connectivity.send(request)
             } catch let thrown {
                 let error = NetworkError(thrown)
-                errorMessage = error.errorDescription
+                fail(error)
             }
             pending.removeAll { $0.id == id }
             redisplay()

@@ -133,11 +133,11 @@ public final class HomeModel {
     /// Whether `card`'s quick add may be tapped.
     public func canQuickAdd(_ card: ProductCard) -> Bool { !card.soldOut && cart.canAddToCart }
 
-    /// Adds `card`'s product to the cart.
+    /// Adds `card`'s product to the cart (``CartModel/quickAdd(_:)``).
     /// - Returns: `true` when added.
     @discardableResult
     public func quickAdd(_ card: ProductCard) async -> Bool {
         guard canQuickAdd(card) else { return false }
-        return await cart.add(product: card.handle)
+        return await cart.quickAdd(card)
     }
 }

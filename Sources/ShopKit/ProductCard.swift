@@ -27,7 +27,8 @@ public struct ProductCard: Identifiable, Hashable, Sendable {
     public var price: String?
     /// The main image, if any.
     public var imageURL: URL?
-    /// The average rating out of 5 with one decimal, formatted for the locale ("3.9"); nil without ratings.
+    /// The average rating out of 5 with one decimal, written for the locale by ShopCore's
+    /// `Rating.text(in:)` ("3.9", "3,9"); nil without ratings.
     public var rating: String?
     /// How many ratings.
     public var ratingCount: Int
@@ -45,9 +46,7 @@ public struct ProductCard: Identifiable, Hashable, Sendable {
         vendor = summary.vendor
         price = summary.price?.text(in: locale)
         imageURL = summary.image.flatMap(URL.init(string:))
-        rating = summary.rating.map { rating in
-            (Decimal(rating.rateHundredths) / 100).formatted(.number.precision(.fractionLength(1)).locale(locale))
-        }
+        rating = summary.rating.map { Rating(rateHundredths: $0.rateHundredths, count: $0.count).text(in: locale) }
         ratingCount = summary.rating?.count ?? 0
         soldOut = summary.soldOut
     }

@@ -197,12 +197,12 @@ public final class ProductListModel {
     }
 
     /// Adds `card`'s product to the cart. A product with options needs its page (the variant):
-    /// the server's refusal is then in ``CartModel/errorMessage``.
+    /// then ``CartModel/optionsNeeded`` is set instead of an error (``CartModel/quickAdd(_:)``).
     /// - Returns: `true` when added.
     @discardableResult
     public func quickAdd(_ card: ProductCard) async -> Bool {
         guard canQuickAdd(card) else { return false }
-        return await cart.add(product: card.handle)
+        return await cart.quickAdd(card)
     }
 
     /// Fills or empties `card`'s heart.

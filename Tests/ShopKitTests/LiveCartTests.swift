@@ -57,3 +57,43 @@ struct LiveCartTests {
         #expect(app.cartBadge == 0)
     }
 }
+
+/// Home, a list and favorites against the real server.
+@MainActor
+@Suite("ShopKit browsing against the live server")
+struct LiveBrowsingTests {
+    @Test func homeListAndHeartsGoThroughTheRealAPI() async throws {
+        let live = try LiveShop()
+        defer { live.stop() }
+        let app = AppModel(shop: .live(live.client()), settings: MemoryKeyValueStore(), language: .english)
+        let home = HomeModel(shop: app.shop, cart: app.cart, favorites: app.favorites)
+        await home.load()
+        let content = try #require(home.state.value)
+        #expect(content.categories.count == 2 && content.categories.first { $0.id == "lamps" }?.productCount == 2)
+        #expect(Set(content.products.map(\.handle)) == ["oak-chair", "arc-lamp", "desk-lamp"])
+
+        let lamps = ProductListModel(category: "lamps", shop: app.shop, cart: app.cart, favorites: app.favorites,
+                                     settings: MemoryKeyValueStore(), pageSize: 1)
+        await lamps.load()
+        #expect(lamps.cards.count == 1 && lamps.hasMore && lamps.totalCount == 2)
+        await lamps.loadMore()
+        #expect(Set(lamps.cards.map(\.handle)) == ["arc-lamp", "desk-lamp"] && !lamps.hasMore)
+
+        // The first heart starts a guest session; the arc lamp then leaves the recommendations once in the cart.
+        let arc = try #require(lamps.cards.first { $0.handle == "arc-lamp" })
+        await lamps.toggleFavorite(arc)
+        #expect(app.session == .guest && app.favorites.isFavorite(arc.id) && app.favoritesBadge == 1)
+        #expect(await lamps.quickAdd(arc))
+        await home.setShowsRecommendations(true)
+        #expect(home.showsRecommendations && home.state.value?.products.contains { $0.handle == "arc-lamp" } == false)
+        await app.favorites.load()
+        #expect(app.favorites.state.value?.map(\.handle) == ["arc-lamp"])
+
+        let detail = ProductDetailModel(handle: "oak-chair", shop: app.shop, cart: app.cart, favorites: app.favorites)
+        await detail.load()
+        #expect(detail.price == "$129.00" && detail.canAddToCart)
+        detail.quantity = 2
+        #expect(await detail.addToCart())
+        #expect(app.cartBadge == 3)
+    }
+}

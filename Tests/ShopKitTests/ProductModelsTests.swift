@@ -67,6 +67,24 @@ struct ProductModelsTests {
         #expect(model.cart.badge == 1)
     }
 
+    @Test func quickAddOfAProductWithOptionsAsksForItsPage() async {
+        var shop = FakeCartServer([]).operations()
+        shop.products = { _ in V1ProductPage(products: [summary(9, "shirt"), summary(4, "lamp")], totalCount: 2, nextCursor: nil) }
+        shop.addLine = { line in
+            if line.product == "shirt" {
+                throw NetworkError.serverError(status: 422, code: "variant_not_chosen", message: "Choose a size.")
+            }
+            throw NetworkError.serverError(status: 422, code: "sold_out", message: "Sold out.")
+        }
+        let model = listModel(shop)
+        await model.load()
+        #expect(await model.quickAdd(model.cards[0]) == false)
+        #expect(model.cart.optionsNeeded?.handle == "shirt" && model.cart.errorMessage == nil)
+        model.cart.dismissOptionsNeeded()
+        #expect(await model.quickAdd(model.cards[1]) == false)
+        #expect(model.cart.optionsNeeded == nil && model.cart.errorMessage == "Sold out." && model.cart.errorCode == "sold_out")
+    }
+
     nonisolated static let shirt = V1Product(
         id: 9, handle: "shirt", title: "Shirt", descriptionHTML: "", descriptionText: "", vendor: "Acme", category: nil,
         tags: [], publishedAt: nil, images: [V1Image(url: "https://shop.test/1.jpg", altText: ""),
@@ -127,5 +145,17 @@ struct ProductModelsTests {
         model.quantity = 2
         #expect(await model.addToCart())
         #expect(added.all == [V1AddLine(productId: 9, variantId: 1, quantity: 2)] && model.cart.badge == 2)
+    }
+}
+
+@Suite("ProductCard")
+struct ProductCardTests {
+    @Test(arguments: [("en_US", 474, "4.7"), ("en_US", 475, "4.8"), ("tr_TR", 475, "4,8"), ("es_ES", 392, "3,9")])
+    func ratingsAndPricesAreWrittenForTheLocale(_ locale: String, _ hundredths: Int, _ expected: String) {
+        var product = summary(1, "arc-lamp", price: 49_90)
+        product.rating = V1Rating(rateHundredths: hundredths, count: 3)
+        let card = ProductCard(product, locale: Locale(identifier: locale))
+        #expect(card.rating == expected && card.ratingCount == 3)
+        #expect(card.price == usd(49_90).text(in: Locale(identifier: locale)) && card.price != "server:4990")
     }
 }

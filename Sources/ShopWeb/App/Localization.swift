@@ -118,14 +118,8 @@ public struct Localizer: Sendable {
     /// "12.345" in tr-TR and es-ES.
     public func number(_ value: Int) -> String { language.number(value) }
 
-    /// An average rating with one decimal in the locale's separator: "4.7" in en-US, "4,7" in
-    /// tr-TR and es-ES. Hundredths are rounded to tenths half-up in integers (`470`…`474` → 4.7,
-    /// `475` → 4.8) before Foundation writes the `Decimal`, so no floating point is involved.
-    public func rating(_ rating: Rating) -> String {
-        let tenths = (rating.rateHundredths + 5) / 10
-        let value = Decimal(sign: .plus, exponent: -1, significand: Decimal(tenths))
-        return value.formatted(.number.precision(.fractionLength(1)).locale(locale))
-    }
+    /// An average rating with one decimal in the locale's separator (`Rating.text(in:)`).
+    public func rating(_ rating: Rating) -> String { rating.text(in: locale) }
 
     /// A date as the locale writes it, abbreviated, in the shop's time zone
     /// (`Language.date(_:timeZone:)`): "Jun 14, 2026" (en-US), "14 Haz 2026" (tr-TR),
