@@ -159,6 +159,8 @@ public struct Product: Identifiable, Hashable, Sendable {
     public var publishedAt: Date?
     /// `false` for drafts, archived or unpublished products: kept, but not shown to shoppers.
     public var isPublished: Bool
+    /// Which lists and searches the product appears in (always reachable by its link).
+    public var visibility: CatalogVisibility
     /// Images in display order; the first is the main one.
     public var images: [ProductImage]
     /// Customer rating, when the source has one.
@@ -173,9 +175,10 @@ public struct Product: Identifiable, Hashable, Sendable {
     public init(id: ID, handle: String, title: String, descriptionHTML: String = "",
                 descriptionText: String = "", vendor: String = "", productType: String = "",
                 categoryID: Category.ID? = nil, tags: [String] = [], publishedAt: Date? = nil,
-                isPublished: Bool = true, images: [ProductImage] = [], rating: Rating? = nil,
-                optionNames: [String] = [], variants: [Variant]) {
+                isPublished: Bool = true, visibility: CatalogVisibility = .visible, images: [ProductImage] = [],
+                rating: Rating? = nil, optionNames: [String] = [], variants: [Variant]) {
         self.id = id
+        self.visibility = visibility
         self.handle = handle
         self.title = title
         self.descriptionHTML = descriptionHTML

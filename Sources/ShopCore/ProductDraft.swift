@@ -25,6 +25,8 @@ public struct ProductDraft: Hashable, Sendable {
     public var publishedAt: Date?
     /// `false` for drafts, archived or unpublished products.
     public var isPublished: Bool
+    /// Which lists and searches the product appears in.
+    public var visibility: CatalogVisibility
     /// Images in display order.
     public var images: [ProductImage]
     /// Rating, if the file has one.
@@ -40,8 +42,10 @@ public struct ProductDraft: Hashable, Sendable {
     public init(handle: String, title: String, descriptionHTML: String = "", descriptionText: String = "",
                 vendor: String = "", productType: String = "", categoryName: String? = nil,
                 tags: [String] = [], publishedAt: Date? = nil, isPublished: Bool = true,
+                visibility: CatalogVisibility = .visible,
                 images: [ProductImage] = [], rating: Rating? = nil, optionNames: [String] = [],
                 variants: [VariantDraft], sourceLine: Int = 0) {
+        self.visibility = visibility
         self.handle = handle
         self.title = title
         self.descriptionHTML = descriptionHTML
@@ -62,7 +66,7 @@ public struct ProductDraft: Hashable, Sendable {
 
 /// A variant read from a catalog file, before it has a store identifier.
 public struct VariantDraft: Hashable, Sendable {
-    /// Trimmed SKU, or nil when the file gives none.
+    /// Trimmed SKU, or nil when the file gives none; compared by `SKUIdentity.key(_:)`.
     public var sku: String?
     /// Option values in the order of the product's option names.
     public var optionValues: [String]
@@ -95,7 +99,7 @@ extension ProductDraft {
         self.init(handle: product.handle, title: product.title, descriptionHTML: product.descriptionHTML,
                   descriptionText: product.descriptionText, vendor: product.vendor, productType: product.productType,
                   categoryName: categoryName, tags: product.tags, publishedAt: product.publishedAt,
-                  isPublished: product.isPublished, images: product.images, rating: product.rating,
+                  isPublished: product.isPublished, visibility: product.visibility, images: product.images, rating: product.rating,
                   optionNames: product.optionNames,
                   variants: product.variants.map {
                       VariantDraft(sku: $0.sku, optionValues: $0.optionValues, price: $0.price,

@@ -20,13 +20,19 @@ public struct CatalogImporter: Sendable {
     public var now: Date
     /// The progress callback is called after every this many records (and once at the end).
     public var progressInterval: Int
+    /// What a SKU already used on an earlier line (compared by `SKUIdentity.key(_:)`) does:
+    /// false refuses the file naming both lines; true merges the SKU into the first line's
+    /// variant (the later variant is imported without it, matched by its options), with a warning.
+    public var mergesDuplicateSKUs: Bool
 
     /// Creates an importer for a shop whose prices are in `currency`.
     /// - Parameters:
     ///   - currency: the shop currency.
     ///   - now: the current time, used to decide whether a scheduled sale price applies.
     ///   - progressInterval: records between progress callbacks (≥ 1).
-    public init(currency: Currency, now: Date = Date(), progressInterval: Int = 500) {
+    ///   - mergesDuplicateSKUs: merge a repeated SKU into its first variant instead of refusing the file.
+    public init(currency: Currency, now: Date = Date(), progressInterval: Int = 500, mergesDuplicateSKUs: Bool = false) {
+        self.mergesDuplicateSKUs = mergesDuplicateSKUs
         self.currency = currency
         self.now = now
         self.progressInterval = max(progressInterval, 1)
@@ -67,6 +73,7 @@ public struct CatalogImporter: Sendable {
         }
         var context = ImportContext(file: fileName, currency: currency, now: now,
                                     progressInterval: progressInterval, progress: progress)
+        context.mergesDuplicateSKUs = mergesDuplicateSKUs
         let products: [ProductDraft]
         switch chosen {
         case .fakeStore, .seedJSON, .shoppableJSON:
@@ -169,8 +176,10 @@ struct ImportContext {
     var skipped: [SkippedRow] = []
     /// Where each image URL first appears.
     private(set) var imageLocations: [String: ImportLocation] = [:]
-    /// First line each SKU was seen on.
+    /// First line each SKU was seen on, by `SKUIdentity.key(_:)`.
     private var skuLines: [String: Int] = [:]
+    /// `CatalogImporter.mergesDuplicateSKUs`.
+    var mergesDuplicateSKUs = false
     /// First line each handle was used on.
     private var handleLines: [String: Int] = [:]
     /// For each handle that collided, the next number `uniqueHandle` tries after it.
@@ -235,10 +244,13 @@ struct ImportContext {
         return money
     }
 
-    /// Trims a SKU, expands one that Excel turned into scientific notation (with a warning),
-    /// and drops one already used on an earlier variant (with a warning naming both lines).
+    /// Trims a SKU, expands one that Excel turned into scientific notation (with a warning), and
+    /// refuses one already used on an earlier variant, compared trimmed and case-insensitively
+    /// (`SKUIdentity`), naming both lines — or, with `mergesDuplicateSKUs`, leaves it to the
+    /// earlier variant with a warning.
     /// - Returns: the SKU to store, or nil.
-    mutating func claimSKU(_ raw: String, line: Int) -> String? {
+    /// - Throws: `ImportError` at `line` and `column` for a repeated SKU.
+    mutating func claimSKU(_ raw: String, line: Int, _ column: Column?) throws(ImportError) -> String? {
         var sku = raw.trimmingWhitespace
         guard !sku.isEmpty else { return nil }
         if let expanded = Self.expandScientific(sku) {
@@ -246,12 +258,17 @@ struct ImportContext {
                 + "read as \(expanded), but the original digits may be lost: check it")
             sku = expanded
         }
-        if let earlier = skuLines[sku] {
-            warn(line: line, "SKU “\(sku)” is already used on line \(earlier); the variant on line \(line) "
-                + "is imported without a SKU (identified by its product and options)")
+        guard let key = SKUIdentity.key(sku) else { return nil }
+        if let earlier = skuLines[key] {
+            guard mergesDuplicateSKUs else {
+                throw error(line: line, column, "SKU “\(sku)” is already used on line \(earlier) (SKUs are compared "
+                    + "ignoring case and spaces); give each variant its own SKU, or import with --merge-duplicate-skus")
+            }
+            warn(line: line, "SKU “\(sku)” is already used on line \(earlier); merged: the SKU stays with line "
+                + "\(earlier) and the variant on line \(line) is imported without it (identified by its product and options)")
             return nil
         }
-        skuLines[sku] = line
+        skuLines[key] = line
         return sku
     }
 

@@ -10,7 +10,7 @@ import ShopCore
 ///   options".
 /// - Empty `Variant Inventory Tracker` → not tracked; any tracker (`shopify`) → tracked with
 ///   `Variant Inventory Qty`, backorders when `Variant Inventory Policy` = `continue`
-///   (2024: `Continue selling when out of stock` = TRUE).
+///   (2024: `Continue selling when out of stock` = `CONTINUE`; TRUE also accepted).
 /// - `Published` = FALSE or `Status` draft/archived/unlisted → imported but not published.
 /// - Price below `Variant Compare At Price` is a sale: the compare-at is kept as the "was" price.
 /// - Category: `Type` if set, else the last segment of `Product Category` (`A > B > C` → `C`).
@@ -255,7 +255,7 @@ enum ShopifyCSVReader {
             compareAt = try context.price(row.trimmed(column), line: row.line, column)
         }
         let inventory = try inventory(row, columns: columns, context: &context)
-        let sku = context.claimSKU(row[columns[.sku]], line: row.line)
+        let sku = try context.claimSKU(row[columns[.sku]], line: row.line, columns[.sku])
         builder.draft.variants.append(VariantDraft(
             sku: sku, optionValues: values, price: price,
             compareAtPrice: ImportContext.compareAt(compareAt, above: price), inventory: inventory))
@@ -269,17 +269,11 @@ enum ShopifyCSVReader {
     private static func inventory(_ row: CSVReader.Record, columns: Columns,
                                   context: inout ImportContext) throws(ImportError) -> Inventory {
         guard !row.trimmed(columns[.tracker]).isEmpty else { return .untracked }
-        var backorder = false
-        if let column = columns[.policy], !row.trimmed(column).isEmpty {
-            switch row.trimmed(column).lowercased() {
-            case "deny": backorder = false
-            case "continue": backorder = true
-            default:
-                throw context.error(line: row.line, column, "“\(row.trimmed(column))” is not an inventory policy (deny or continue)")
-            }
-        } else {
-            backorder = try bool(row, columns[.continueSelling], default: false, context: context)
-        }
+        // `Variant Inventory Policy` (2023) or `Continue selling when out of stock` (2024): the
+        // first that is filled in.
+        let policyColumn = [columns[.policy], columns[.continueSelling]].compactMap { $0 }
+            .first { !row.trimmed($0).isEmpty }
+        let backorder = try continuesSelling(row, policyColumn, context: context)
         let text = row.trimmed(columns[.quantity])
         var quantity = 0
         if !text.isEmpty {
@@ -297,6 +291,25 @@ enum ShopifyCSVReader {
             quantity = 0
         }
         return .tracked(quantity: quantity, allowsBackorder: backorder)
+    }
+
+    /// Whether a variant sells on when out of stock, as Shopify writes it in either template's
+    /// column (help.shopify.com, "Product CSV file"): the inventory policy `deny` / `continue`
+    /// (any case: the 2024 template's sample writes `DENY` / `CONTINUE`), or TRUE/FALSE as older
+    /// exports of the 2024 column did; false when empty or without a column.
+    private static func continuesSelling(_ row: CSVReader.Record, _ column: Column?,
+                                         context: ImportContext) throws(ImportError) -> Bool {
+        switch row.trimmed(column).lowercased() {
+        case "continue": return true
+        case "deny": return false
+        case "": return false
+        default:
+            guard let value = try? bool(row, column, default: false, context: context) else {
+                throw context.error(line: row.line, column, "“\(row.trimmed(column))” is not an inventory policy "
+                    + "(DENY or CONTINUE; TRUE or FALSE also accepted)")
+            }
+            return value
+        }
     }
 
     /// TRUE/FALSE (any case; also yes/no, 1/0); `default` when empty.

@@ -103,7 +103,7 @@ enum ShoppableJSONReader {
                 guard stock >= 0 else { throw variant.error("stock", "\(stock) is negative; stock must be 0 or more") }
                 inventory = .tracked(quantity: stock, allowsBackorder: backorder)
             }
-            let sku = context.claimSKU(try variant.string("sku") ?? "", line: variant.line)
+            let sku = try context.claimSKU(try variant.string("sku") ?? "", line: variant.line, Column(name: "sku"))
             variants.append(VariantDraft(sku: sku, optionValues: values, price: price,
                                          compareAtPrice: ImportContext.compareAt(compareAt, above: price),
                                          inventory: inventory))

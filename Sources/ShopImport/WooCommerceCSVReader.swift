@@ -24,7 +24,9 @@ import ShopCore
 /// - `Categories` `Clothing > Tshirts, Accessories` → `Tshirts` (first one, last segment).
 ///   Lists use `\,` for a literal comma. Descriptions use `\n` for line breaks.
 /// - Handles come from `Name`; when two collide, the later gets its `ID` appended.
-/// - Not read: `Visibility in catalog` (our products are either published or not), tax,
+/// - `Visibility in catalog`: `visible` (or empty) listed and searchable, `catalog` listed only,
+///   `search` searchable only, `hidden` neither (`CatalogVisibility`); any case.
+/// - Not read: tax,
 ///   shipping, weight, upsell/cross-sell columns, and variations' own names.
 /// - A variation with an empty `Stock` whose parent has one (stock managed on the parent) gets
 ///   the parent's quantity, with a warning: per-product shared stock has no equivalent here.
@@ -32,7 +34,7 @@ enum WooCommerceCSVReader {
     enum Kind { case simple, variable, variation, grouped, external, other(String) }
 
     struct Columns {
-        var id, type, sku, name, published, shortDescription, description: Column?
+        var id, type, sku, name, published, visibility, shortDescription, description: Column?
         var saleStarts, saleEnds, inStock, stock, backorders, salePrice, regularPrice: Column?
         var categories, tags, images, parent, position: Column?
         /// Attribute N: (name column, values column), in N order.
@@ -44,6 +46,7 @@ enum WooCommerceCSVReader {
             sku = table.column(["sku"])
             name = table.column(["name"])
             published = table.column(["published"])
+            visibility = table.column(["visibility in catalog"])
             shortDescription = table.column(["short description"])
             description = table.column(["description"])
             saleStarts = table.column(["date sale price starts"])
@@ -76,7 +79,7 @@ enum WooCommerceCSVReader {
         /// Every column read, with the longest text it may hold (`TextLimit`).
         var limits: [(Column, TextLimit)] {
             let single: [(Column?, TextLimit)] = [
-                (id, .value), (type, .value), (sku, .sku), (name, .title), (published, .value),
+                (id, .value), (type, .value), (sku, .sku), (name, .title), (published, .value), (visibility, .value),
                 (shortDescription, .description), (description, .description), (saleStarts, .value),
                 (saleEnds, .value), (inStock, .value), (stock, .value), (backorders, .value), (salePrice, .value),
                 (regularPrice, .value), (categories, .list), (tags, .list), (images, .list), (parent, .value),
@@ -168,7 +171,7 @@ enum WooCommerceCSVReader {
                 var draft = try product(row, columns, context: &context)
                 draft.handle = context.uniqueHandle(draft.handle, suffix: row.trimmed(columns.id), line: row.line)
                 draft.variants = [VariantDraft(
-                    sku: context.claimSKU(row[columns.sku], line: row.line), price: prices.price,
+                    sku: try context.claimSKU(row[columns.sku], line: row.line, columns.sku), price: prices.price,
                     compareAtPrice: prices.compareAt, inventory: try inventory(row, columns, context: &context))]
                 products.append(draft)
             case .variable:
@@ -221,7 +224,21 @@ enum WooCommerceCSVReader {
             categoryName: category,
             tags: try context.uniqueTags(splitList(row[columns.tags]), line: row.line, columns.tags),
             isPublished: try published(row, columns, context: context),
+            visibility: try visibility(row, columns, context: context),
             images: images, variants: [], sourceLine: row.line)
+    }
+
+    /// `Visibility in catalog`: `visible`, `catalog`, `search` or `hidden` (any case); empty or
+    /// no column → visible.
+    private static func visibility(_ row: CSVReader.Record, _ columns: Columns,
+                                   context: ImportContext) throws(ImportError) -> CatalogVisibility {
+        let text = row.trimmed(columns.visibility)
+        guard !text.isEmpty else { return .visible }
+        guard let value = CatalogVisibility(rawValue: text.lowercased()) else {
+            throw context.error(line: row.line, columns.visibility,
+                                "“\(text)” is not a catalog visibility (visible, catalog, search or hidden)")
+        }
+        return value
     }
 
     private static func addVariants(to draft: inout ProductDraft, parent: CSVReader.Record, variations rows: [CSVReader.Record],
@@ -285,7 +302,7 @@ enum WooCommerceCSVReader {
                                     "the variation on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
             }
             taken[OptionValues.key(values)] = variation.row.line
-            try append(variation, values: values, sku: context.claimSKU(variation.row[columns.sku], line: variation.row.line),
+            try append(variation, values: values, sku: try context.claimSKU(variation.row[columns.sku], line: variation.row.line, columns.sku),
                        to: &draft, imageURLs: &imageURLs, columns, context: &context)
         }
         for (variation, slots) in open {
@@ -321,7 +338,7 @@ enum WooCommerceCSVReader {
             for values in combinations { taken[OptionValues.key(values)] = variation.row.line }
             var sku: String?
             if combinations.count == 1 {
-                sku = context.claimSKU(variation.row[columns.sku], line: variation.row.line)
+                sku = try context.claimSKU(variation.row[columns.sku], line: variation.row.line, columns.sku)
             } else if !variation.row.trimmed(columns.sku).isEmpty {
                 context.warn(line: variation.row.line, "the “any” variation was expanded into \(combinations.count) "
                     + "variants; its SKU “\(variation.row.trimmed(columns.sku))” is dropped")

@@ -55,14 +55,19 @@ public struct CatalogImportService: Sendable {
         public var localMedia: LocalMedia
         /// Called with (records done, records total) while the file is read.
         public var progress: ((_ done: Int, _ total: Int) -> Void)?
+        /// Merge a SKU repeated in the file into its first variant instead of refusing the file
+        /// (`CatalogImporter.mergesDuplicateSKUs`).
+        public var mergesDuplicateSKUs: Bool
 
         /// Creates options.
         /// - Parameters:
         ///   - dryRun: check only, write nothing.
         ///   - localMedia: where local images may be read from.
         ///   - progress: reading progress.
+        ///   - mergesDuplicateSKUs: merge repeated SKUs (with a warning) instead of refusing the file.
         public init(dryRun: Bool = false, localMedia: LocalMedia = .none,
-                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil) {
+                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil, mergesDuplicateSKUs: Bool = false) {
+            self.mergesDuplicateSKUs = mergesDuplicateSKUs
             self.dryRun = dryRun
             self.localMedia = localMedia
             self.progress = progress
@@ -81,7 +86,7 @@ public struct CatalogImportService: Sendable {
     ///   or the store's own error when writing fails (the catalog is unchanged then too).
     public func importCatalog(_ data: Data, fileName: String, format: CatalogFormat? = nil,
                               options: Options = Options()) throws -> CatalogImportReport {
-        let importer = CatalogImporter(currency: currency, now: now())
+        let importer = CatalogImporter(currency: currency, now: now(), mergesDuplicateSKUs: options.mergesDuplicateSKUs)
         let result = try importer.read(data, fileName: fileName, format: format, progress: options.progress)
         let localImageCount = try options.localMedia.check(result, file: fileName)
         var report = CatalogImportReport(fileName: fileName, result: result, localImageCount: localImageCount)

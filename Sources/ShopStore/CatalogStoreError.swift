@@ -13,8 +13,11 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     /// Two variants of one draft have the same option values (compared trimmed and
     /// case-insensitively; see `CatalogUpsertRules.optionKey(_:)`).
     case duplicateVariantOptions(handle: String, optionValues: [String], line: Int)
-    /// Two variants of one draft have the same SKU.
+    /// Two variants of one draft have the same SKU (compared by `SKUIdentity.key(_:)`).
     case duplicateSKU(handle: String, sku: String, line: Int)
+    /// A draft's SKU belongs to a variant of another stored product that this upsert may not
+    /// take over (see `CatalogUpsertRules.target(for:handleMatch:skuOwners:importHandles:allowsTakeOver:)`).
+    case skuTaken(sku: String, handle: String, line: Int, owner: String)
     /// A price is not in the shop currency.
     case currencyMismatch(handle: String, expected: Currency, found: Currency, line: Int)
     /// A price is below zero.
@@ -35,6 +38,9 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
             "Line \(line): product “\(handle)” has two variants with options “\(values.joined(separator: " / "))”."
         case let .duplicateSKU(handle, sku, line):
             "Line \(line): product “\(handle)” has two variants with SKU “\(sku)”."
+        case let .skuTaken(sku, handle, line, owner):
+            "Line \(line): SKU “\(sku)” of product “\(handle)” already belongs to product “\(owner)”; a SKU "
+                + "names one variant of one product."
         case let .currencyMismatch(handle, expected, found, line):
             "Line \(line): product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
         case let .negativePrice(handle, line):
@@ -77,7 +83,7 @@ public enum CatalogUpsertRules {
         var skus: Set<String> = []
         var keys: Set<String> = []
         for variant in draft.variants {
-            if let sku = variant.sku, !skus.insert(sku).inserted {
+            if let sku = variant.sku, let key = SKUIdentity.key(sku), !skus.insert(key).inserted {
                 throw .duplicateSKU(handle: draft.handle, sku: sku, line: line)
             }
             guard keys.insert(optionKey(variant.optionValues)).inserted else {
@@ -109,8 +115,54 @@ public enum CatalogUpsertRules {
         }
     }
 
+    /// A stored variant's SKU with the product it belongs to, as far as `target` needs it.
+    public struct SKUOwner: Sendable {
+        /// The product the variant belongs to.
+        public var productID: Product.ID
+        /// That product's handle.
+        public var handle: String
+        /// The SKU as stored.
+        public var sku: String
+
+        /// Creates the value.
+        public init(productID: Product.ID, handle: String, sku: String) {
+            self.productID = productID
+            self.handle = handle
+            self.sku = sku
+        }
+    }
+
+    /// The stored product a draft updates — SKU identity across products (issue #13): a SKU
+    /// names one variant of one product, so
+    /// - the product with the draft's handle, when there is one — unless one of the draft's
+    ///   SKUs belongs to another product (refused);
+    /// - else the one product that owns the draft's SKUs, which then takes the draft's handle (a
+    ///   re-import that changed a handle but kept the SKUs) — unless `allowsTakeOver` is false,
+    ///   the SKUs belong to several products, or the owner's own handle is in the same import;
+    /// - else none: the draft is a new product.
+    /// - Parameters:
+    ///   - draft: the draft.
+    ///   - handleMatch: the stored product with the draft's handle, if any.
+    ///   - skuOwners: every stored variant whose `SKUIdentity.key` equals one of the draft's.
+    ///   - importHandles: the handles of every draft of the same upsert.
+    ///   - allowsTakeOver: false for creating one product (`insertProduct`).
+    /// - Returns: the product to update, or nil to create one.
+    /// - Throws: `CatalogStoreError.skuTaken` naming the first conflicting SKU.
+    public static func target(for draft: ProductDraft, handleMatch: Product.ID?, skuOwners: [SKUOwner],
+                              importHandles: Set<String>, allowsTakeOver: Bool = true) throws(CatalogStoreError) -> Product.ID? {
+        let others = skuOwners.filter { $0.productID != handleMatch }
+        guard let conflict = others.first else { return handleMatch }
+        let ownerIDs = Set(others.map(\.productID))
+        if handleMatch == nil, allowsTakeOver, ownerIDs.count == 1, !importHandles.contains(conflict.handle) {
+            return conflict.productID
+        }
+        let sku = draft.variants.compactMap(\.sku).first { SKUIdentity.key($0) == SKUIdentity.key(conflict.sku) } ?? conflict.sku
+        throw .skuTaken(sku: sku, handle: draft.handle, line: draft.sourceLine, owner: conflict.handle)
+    }
+
     /// Matches a draft's variants to a product's existing variants: first by SKU (when the draft
-    /// variant has one and an existing variant has the same), then the rest by option key.
+    /// variant has one and an existing variant has the same `SKUIdentity.key`), then the rest by
+    /// option key.
     /// Each existing variant matches at most once.
     /// - Returns: for each draft variant, in order, the id of the existing variant it updates,
     ///   or nil when it is new. Existing variants not returned are no longer in the catalog.
@@ -118,8 +170,9 @@ public enum CatalogUpsertRules {
         var matches = [Variant.ID?](repeating: nil, count: drafts.count)
         var taken: Set<Variant.ID> = []
         for (index, draft) in drafts.enumerated() {
-            guard let sku = draft.sku,
-                  let found = existing.first(where: { $0.sku == sku && !taken.contains($0.id) }) else { continue }
+            guard let key = SKUIdentity.key(draft.sku),
+                  let found = existing.first(where: { SKUIdentity.key($0.sku) == key && !taken.contains($0.id) })
+            else { continue }
             matches[index] = found.id
             taken.insert(found.id)
         }

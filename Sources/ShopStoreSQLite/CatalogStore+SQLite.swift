@@ -21,10 +21,10 @@ extension CatalogStore {
                     try connection.prepare("""
                         SELECT c.id, c.handle, c.name, count(*),
                           (SELECT i.url FROM products p2 JOIN product_images i ON i.product_id = p2.id
-                           WHERE p2.category_id = c.id AND p2.is_published = 1
+                           WHERE p2.category_id = c.id AND p2.is_published = 1 AND \(SQLCatalog.listed("p2"))
                            ORDER BY p2.id, i.position LIMIT 1)
                         FROM categories c
-                        JOIN products p ON p.category_id = c.id AND p.is_published = 1
+                        JOIN products p ON p.category_id = c.id AND p.is_published = 1 AND \(SQLCatalog.listed("p"))
                         GROUP BY c.id ORDER BY c.name, c.id
                         """).query().map { row in
                         CategorySummary(category: try SQLCatalog.category(row), productCount: try row.int(3),
@@ -79,7 +79,7 @@ extension CatalogStore {
                         guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
                             throw CatalogStoreError.handleTaken(draft.handle)
                         }
-                        _ = try SQLCatalog.upsert(prepared, connection)
+                        _ = try SQLCatalog.upsert(prepared, allowsTakeOver: false, connection)
                         return try SQLCatalog.storedProduct(handle: draft.handle, connection)
                     }
                 }
@@ -117,13 +117,18 @@ enum SQLCatalog {
     /// The columns `products(_:_:)` reads, of `products p`.
     static let productColumns = """
         p.id, p.handle, p.title, p.description_html, p.description_text, p.vendor, p.product_type, p.category_id,
-        p.tags, p.published_at, p.is_published, p.rating_hundredths, p.rating_count, p.option_names
+        p.tags, p.published_at, p.is_published, p.rating_hundredths, p.rating_count, p.option_names, p.visibility
         """
     static let selectProducts = "SELECT \(productColumns) FROM products p"
 
     static func category(_ row: Row) throws -> Category {
         Category(id: Category.ID(try row.int64(0)), handle: try row.string(1), name: try row.string(2))
     }
+
+    /// The condition "listed" (`CatalogVisibility.isListed`) on products aliased `alias`.
+    static func listed(_ alias: String) -> String { "\(alias).visibility IN ('visible', 'catalog')" }
+    /// The condition "searchable" (`CatalogVisibility.isSearchable`) on products aliased `alias`.
+    static func searchable(_ alias: String) -> String { "\(alias).visibility IN ('visible', 'search')" }
 
     static func jsonIDs(_ ids: [Int64]) -> SQLValue {
         .text("[" + ids.map(String.init).joined(separator: ",") + "]")
@@ -151,6 +156,8 @@ enum SQLCatalog {
             scopeValues.append(.text(SearchMatch.expression(terms, fields: .all, family: family)))
         }
         scope.append("p.is_published = 1")
+        // Visibility (issue #13): a search finds searchable products, a list shows listed ones.
+        scope.append(terms.isEmpty ? listed("p") : searchable("p"))
         if let categoryID = query.categoryID {
             scope.append("p.category_id = ?")
             scopeValues.append(.integer(categoryID.rawValue))
@@ -295,12 +302,15 @@ enum SQLCatalog {
                 throw SQLiteStoreError.corruptValue(table: "products", column: "option_names", rowID: id)
             }
             let rating = try row.optionalInt(11).map { Rating(rateHundredths: $0, count: try row.int(12)) }
+            guard let visibility = CatalogVisibility(rawValue: try row.string(14)) else {
+                throw SQLiteStoreError.corruptValue(table: "products", column: "visibility", rowID: id)
+            }
             return Product(
                 id: Product.ID(id), handle: try row.string(1), title: try row.string(2),
                 descriptionHTML: try row.string(3), descriptionText: try row.string(4), vendor: try row.string(5),
                 productType: try row.string(6), categoryID: try row.optionalInt64(7).map { Category.ID($0) },
                 tags: tags, publishedAt: try row.optionalInt64(9).map { StoredTime.date(unixSeconds: $0) },
-                isPublished: try row.bool(10), images: imagesByProduct[id] ?? [], rating: rating,
+                isPublished: try row.bool(10), visibility: visibility, images: imagesByProduct[id] ?? [], rating: rating,
                 optionNames: optionNames, variants: variantsByProduct[id] ?? [])
         }
     }
@@ -342,6 +352,8 @@ enum SQLCatalog {
         /// (the stored one is added inside the transaction).
         var documents: [ProductSearchDocument]
         var tagKeys: [String]
+        /// `SKUIdentity.key` of each variant's SKU that has one.
+        var skuKeys: [String]
     }
 
     /// Checks every draft (`CatalogUpsertRules`, handles unique) and folds its text, without a
@@ -366,14 +378,22 @@ enum SQLCatalog {
                     ProductSearchDocument(title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
                                           descriptionText: draft.descriptionText, family: family)
                 },
-                tagKeys: draft.tags.map(ProductSearchRules.tagKey)))
+                tagKeys: draft.tags.map(ProductSearchRules.tagKey),
+                skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) }))
         }
         return prepared
     }
 
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
-    static func upsert(_ drafts: [PreparedDraft], _ connection: Connection) throws -> CatalogUpsertResult {
+    /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs).
+    static func upsert(_ drafts: [PreparedDraft], allowsTakeOver: Bool = true,
+                       _ connection: Connection) throws -> CatalogUpsertResult {
         var result = CatalogUpsertResult()
+        let importHandles = Set(drafts.map(\.draft.handle))
+        let findOwners = try connection.prepare("""
+            SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
+            WHERE v.sku_key IN (SELECT value FROM json_each(?))
+            """)
         for prepared in drafts {
             let draft = prepared.draft
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, connection, &result)
@@ -384,25 +404,32 @@ enum SQLCatalog {
                 SQLValue(draft.publishedAt.map(StoredTime.unixSeconds)), SQLValue(draft.isPublished),
                 SQLValue(draft.rating?.rateHundredths), SQLValue(draft.rating?.count ?? 0),
                 .text(JSONStringArray.encode(draft.optionNames)), .text(prepared.sortTitle),
-                .text(prepared.sortTitleTurkish), .text(prepared.sortTitleSpanish),
+                .text(prepared.sortTitleTurkish), .text(prepared.sortTitleSpanish), .text(draft.visibility.rawValue),
             ]
+            let handleMatch = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
+                .map { Product.ID(try $0.int64(0)) }
+            let owners = try findOwners.query([.text(JSONStringArray.encode(prepared.skuKeys))]).map { row in
+                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
+                                            sku: try row.string(2))
+            }
             let productID: Int64
-            if let existing = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)]) {
-                productID = try existing.int64(0)
+            if let target = try CatalogUpsertRules.target(for: draft, handleMatch: handleMatch, skuOwners: owners,
+                                                          importHandles: importHandles, allowsTakeOver: allowsTakeOver) {
+                productID = target.rawValue
                 try connection.prepare("""
                     UPDATE products SET title = ?, description_html = ?, description_text = ?, vendor = ?,
                         product_type = ?, category_id = ?, tags = ?, published_at = ?, is_published = ?,
                         rating_hundredths = ?, rating_count = ?, option_names = ?, sort_title = ?,
-                        sort_title_tr = ?, sort_title_es = ?
+                        sort_title_tr = ?, sort_title_es = ?, visibility = ?, handle = ?
                     WHERE id = ?
-                    """).run(productValues + [.integer(productID)])
+                    """).run(productValues + [.text(draft.handle), .integer(productID)])
                 result.productsUpdated += 1
             } else {
                 try connection.prepare("""
                     INSERT INTO products (title, description_html, description_text, vendor, product_type, category_id,
                         tags, published_at, is_published, rating_hundredths, rating_count, option_names, sort_title,
-                        sort_title_tr, sort_title_es, handle)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        sort_title_tr, sort_title_es, visibility, handle)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).run(productValues + [.text(draft.handle)])
                 productID = connection.lastInsertRowID
                 result.productsCreated += 1
@@ -513,7 +540,7 @@ enum SQLCatalog {
         let kept = Set(matches.compactMap { $0 })
         let delete = try connection.prepare("DELETE FROM variants WHERE id = ?")
         for variant in stored where !kept.contains(variant.id) {
-            try delete.run([.integer(variant.id.rawValue)])  // cart lines go with it (ON DELETE CASCADE)
+            try delete.run([.integer(variant.id.rawValue)])  // cart lines stay: the cart reports them (v19)
         }
         // Variants may swap option values; park the changing keys first so UNIQUE(product_id,
         // option_key) holds after every statement. Real keys never contain U+001E.
@@ -524,12 +551,15 @@ enum SQLCatalog {
                 try park.run([.integer(match.rawValue)])
             }
         }
+        // Likewise SKUs may move between the product's variants: the unique sku_key must hold
+        // after every statement, so the product's keys are cleared and written back below.
+        try connection.prepare("UPDATE variants SET sku_key = NULL WHERE product_id = ?").run([.integer(productID)])
         // Updates first (matched variants), then inserts, so new variants never collide with
         // keys that matched ones are giving up.
         for (position, (variantDraft, match)) in zip(draft.variants, matches).enumerated() {
             guard let match else { continue }
             try connection.prepare("""
-                UPDATE variants SET position = ?, sku = ?, option_values = ?, option_key = ?, price_minor = ?,
+                UPDATE variants SET position = ?, sku = ?, sku_key = ?, option_values = ?, option_key = ?, price_minor = ?,
                     compare_at_minor = ?, currency = ?, inventory_tracked = ?, stock = ?, allow_backorder = ?
                 WHERE id = ?
                 """).run(variantValues(variantDraft, position: position) + [.integer(match.rawValue)])
@@ -537,9 +567,9 @@ enum SQLCatalog {
         }
         for (position, (variantDraft, match)) in zip(draft.variants, matches).enumerated() where match == nil {
             try connection.prepare("""
-                INSERT INTO variants (position, sku, option_values, option_key, price_minor, compare_at_minor, currency,
-                    inventory_tracked, stock, allow_backorder, product_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO variants (position, sku, sku_key, option_values, option_key, price_minor, compare_at_minor,
+                    currency, inventory_tracked, stock, allow_backorder, product_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).run(variantValues(variantDraft, position: position) + [.integer(productID)])
             result.variantsCreated += 1
         }
@@ -552,7 +582,8 @@ enum SQLCatalog {
         case let .tracked(quantity, allowsBackorder): (true, quantity, allowsBackorder)
         }
         return [
-            SQLValue(position), SQLValue(draft.sku), .text(JSONStringArray.encode(draft.optionValues)),
+            SQLValue(position), SQLValue(draft.sku), SQLValue(SKUIdentity.key(draft.sku)),
+            .text(JSONStringArray.encode(draft.optionValues)),
             .text(CatalogUpsertRules.optionKey(draft.optionValues)), .integer(draft.price.minorUnits),
             SQLValue(draft.compareAtPrice?.minorUnits), .text(draft.price.currency.code),
             SQLValue(inventory.tracked), SQLValue(inventory.stock), SQLValue(inventory.backorder),

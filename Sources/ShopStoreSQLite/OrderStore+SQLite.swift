@@ -31,7 +31,7 @@ extension OrderStore {
     ///   code stay), the shopper's reservation deleted, the confirmation queued in `outbox`.
     ///   It throws `OrderStoreError` for a malformed draft (see `OrderRules.quantities(of:)`) and
     ///   `AccountStoreError.userNotFound` when `draft.userID` is not stored.
-    /// - `setStock` sets `stock` of every variant with the SKU (trimmed, case-sensitive) and
+    /// - `setStock` sets `stock` of the variant with the SKU (`SKUIdentity.key`: trimmed, any case) and
     ///   makes it tracked (a count means "sell at most this many"; the backorder policy is kept);
     ///   the variants trigger bumps `catalog_state.version`. In the same transaction it trims the
     ///   live holds of each non-backorder variant, latest first (`OrderRules.keptHolds`; a hold's
@@ -187,13 +187,12 @@ extension OrderStore {
             },
             setStock: { sku, quantity, now in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
-                let sku = sku.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !sku.isEmpty else { return StockUpdate(variants: 0, trimmedHolds: 0) }
+                guard let sku = SKUIdentity.key(sku) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
                 return try database.withConnection { connection in
                     // One transaction: no hold or order comes between the new count and the trim.
                     try connection.transaction {
                         let changed = try connection.prepare("""
-                            UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku = ? RETURNING id, allow_backorder
+                            UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku_key = ? RETURNING id, allow_backorder
                             """).query([SQLValue(quantity), .text(sku)])
                         var trimmed = 0
                         for row in changed {

@@ -623,5 +623,50 @@ public enum ShopSchema {
             ALTER TABLE campaigns ADD COLUMN title_translations TEXT;
             ALTER TABLE campaigns ADD COLUMN description_translations TEXT;
             """),
+        Migration(version: 19, sql: """
+            -- Issue #13: catalog visibility (WooCommerce "Visibility in catalog", CatalogVisibility):
+            -- 'visible' listed and searchable, 'catalog' listed only, 'search' searchable only,
+            -- 'hidden' neither. Every published product stays reachable by its handle.
+            ALTER TABLE products ADD COLUMN visibility TEXT NOT NULL DEFAULT 'visible'
+                CHECK (visibility IN ('visible', 'catalog', 'search', 'hidden'));
+            -- Issue #13: SKU identity. sku_key is SKUIdentity.key(sku) (trimmed, lower-cased),
+            -- written by the app; one variant per key in the whole catalog, enforced here so that
+            -- two imports at once cannot both create it. Existing rows get SQLite's lower(trim())
+            -- (exact for ASCII SKUs; a non-ASCII one is rewritten by its next import), and where
+            -- older imports left one SKU on several variants, only the oldest keeps the key: the
+            -- others are matched by their options until a re-import gives them their own SKU.
+            -- Filling the key changes nothing shoppers see: catalog_state.version is left alone
+            -- (the trigger of migration 2 is set aside meanwhile, as in migration 4).
+            ALTER TABLE variants ADD COLUMN sku_key TEXT;
+            DROP TRIGGER variants_update_bumps_catalog_version;
+            UPDATE variants SET sku_key = lower(trim(sku)) WHERE sku IS NOT NULL AND trim(sku) <> '';
+            UPDATE variants SET sku_key = NULL WHERE sku_key IS NOT NULL AND EXISTS (
+                SELECT 1 FROM variants older WHERE older.sku_key = variants.sku_key AND older.id < variants.id);
+            CREATE TRIGGER variants_update_bumps_catalog_version AFTER UPDATE ON variants
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            CREATE UNIQUE INDEX variants_sku_key ON variants (sku_key) WHERE sku_key IS NOT NULL;
+            -- Issue #13: a variant a re-import drops leaves its cart lines behind (no foreign key
+            -- to variants any more), so the cart tells the shopper, as for an unpublished product,
+            -- that it is no longer sold and removes the line. cart_lines is only a child table:
+            -- rebuilding it cascades nothing.
+            CREATE TABLE cart_lines_v19 (
+                id INTEGER PRIMARY KEY,
+                session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+                variant_id INTEGER NOT NULL,                 -- may name a variant that is gone
+                product_id INTEGER NOT NULL,
+                quantity INTEGER NOT NULL CHECK (quantity > 0),
+                position INTEGER NOT NULL,
+                selected INTEGER NOT NULL DEFAULT 1 CHECK (selected IN (0, 1)),
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            INSERT INTO cart_lines_v19 (id, session_id, user_id, variant_id, product_id, quantity, position, selected)
+                SELECT id, session_id, user_id, variant_id, product_id, quantity, position, selected FROM cart_lines;
+            DROP TABLE cart_lines;
+            ALTER TABLE cart_lines_v19 RENAME TO cart_lines;
+            CREATE UNIQUE INDEX cart_lines_session ON cart_lines (session_id, variant_id) WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX cart_lines_user ON cart_lines (user_id, variant_id) WHERE user_id IS NOT NULL;
+            CREATE INDEX cart_lines_variant ON cart_lines (variant_id);
+            """),
     ]
 }

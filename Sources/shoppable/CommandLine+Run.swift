@@ -15,7 +15,8 @@ extension CommandLine {
                         [--timezone UTC] [--locale en|tr|es] [--threads N] [--public-url URL] [--media DIR]
                         [--no-demo]
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
-                        [--dry-run] [--database PATH] [--currency USD] [--media DIR] [--media-root DIR]
+                        [--dry-run] [--merge-duplicate-skus] [--database PATH] [--currency USD] [--media DIR]
+                        [--media-root DIR]
       shoppable migrate [--database PATH]
       shoppable users   create --email EMAIL --name NAME [--operator] [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
@@ -56,6 +57,8 @@ extension CommandLine {
       --shop-config FILE  serve: shipping methods, payment instructions, reservation minutes
                         (JSON, docs/ORDERS.md; default: the demo's shop.json)
       --dry-run         import, campaigns import: read and check the file, write nothing
+      --merge-duplicate-skus  import: a SKU repeated in the file stays with its first variant
+                        (warning) instead of refusing the file (docs/IMPORT.md, "SKU identity")
       --status STATUS   orders list: only orders in this status
     """
 
@@ -71,7 +74,7 @@ extension CommandLine {
             case "serve": ["host", "port", "database", "currency", "timezone", "locale", "threads", "public-url", "media", "no-demo",
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
                            "trusted-proxy", "cors-origin", "help"]
-            case "import": ["format", "dry-run", "database", "currency", "media", "media-root", "help"]
+            case "import": ["format", "dry-run", "merge-duplicate-skus", "database", "currency", "media", "media-root", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]

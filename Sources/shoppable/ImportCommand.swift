@@ -38,7 +38,7 @@ enum ImportCommand {
             dryRun: dryRun, localMedia: localMedia,
             progress: { done, total in
                 if showProgress { FileHandle.standardError.write(Data("\rreading \(done)/\(total) records…".utf8)) }
-            }))
+            }, mergesDuplicateSKUs: options.has("merge-duplicate-skus")))
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         print(describe(report, database: databasePath))
     }

@@ -8,7 +8,7 @@ struct Options {
     private var switches: Set<String> = []
 
     /// Flags that take no value.
-    static let switchNames: Set<String> = ["dry-run", "no-demo", "help", "unverified", "operator"]
+    static let switchNames: Set<String> = ["dry-run", "merge-duplicate-skus", "no-demo", "help", "unverified", "operator"]
 
     init(_ arguments: [String]) throws {
         var index = 0

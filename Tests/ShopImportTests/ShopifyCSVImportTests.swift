@@ -4,7 +4,7 @@ import ShopImport
 import Testing
 
 /// `shopify-2023.csv`: UTF-8 BOM, CRLF, a quoted body with CRLF, `""` and U+2028, a padded
-/// handle on a continuation row, a padded SKU, a duplicate SKU, an Excel-mangled SKU, a short
+/// handle on a continuation row, a padded SKU, an Excel-mangled SKU, a short
 /// row and a row with extra empty columns, an image-only row, a draft, an unpublished product
 /// and a gift card.
 @Suite("Shopify product CSV")
@@ -77,12 +77,55 @@ struct ShopifyCSVImportTests {
         #expect(result.warnings.contains { $0.line == 7 && $0.message.contains("3.65275E+11") })
     }
 
-    @Test func duplicateSKUWarnsNamingBothLinesAndSecondVariantKeepsNone() throws {
-        let result = try Fixture.read("shopify-2023.csv")
-        let warning = try #require(result.warnings.first { $0.message.contains("TEE-S-BLK") })
-        #expect(warning.line == 5)
-        #expect(warning.message.contains("line 2"))
-        #expect(result.warnings.count == 2)
+    @Test(.bug(id: "13")) func skuRepeatedIgnoringCaseAndSpacesIsRefusedNamingBothLines() throws {
+        let data = try Fixture.data("shopify-duplicate-sku.csv")
+        let error = try #require(Fixture.importError { () throws(ImportError) in
+            try CatalogImporter(currency: .usd, now: Fixture.now).read(data, fileName: "shopify-duplicate-sku.csv")
+        })
+        #expect(error.line == 4)
+        #expect(error.column == "Variant SKU")
+        #expect(error.description.contains("“tee-s-blk” is already used on line 2"))
+        #expect(error.description.contains("--merge-duplicate-skus"))
+    }
+
+    @Test(.bug(id: "13")) func mergeDuplicateSKUsKeepsTheSKUOnTheFirstLineWithAWarning() throws {
+        let result = try CatalogImporter(currency: .usd, now: Fixture.now, mergesDuplicateSKUs: true)
+            .read(try Fixture.data("shopify-duplicate-sku.csv"), fileName: "shopify-duplicate-sku.csv")
+        #expect(try result.product("classic-tee").variants.map(\.sku) == ["TEE-S-BLK", "TEE-S-WHT", nil])
+        let warning = try #require(result.warnings.first { $0.message.contains("tee-s-blk") })
+        #expect(warning.line == 4)
+        #expect(warning.message.contains("line 2") && warning.message.contains("merged"))
+    }
+
+    @Test(.bug(id: "13"), arguments: [
+        ("DENY", false), ("CONTINUE", true), ("deny", false), ("Continue", true), ("TRUE", true), ("FALSE", false), ("", false),
+    ])
+    func continueSellingColumnReadsShopifyPolicyValues(value: String, backorders: Bool) throws {
+        let csv = """
+            Title,URL handle,Price,Inventory tracker,Inventory quantity,Continue selling when out of stock
+            Mug,mug,10.00,shopify,0,\(value)
+            """
+        let result = try Fixture.read(text: csv, fileName: "mug.csv")
+        #expect(try result.product("mug").variants[0].inventory == .tracked(quantity: 0, allowsBackorder: backorders))
+    }
+
+    @Test(.bug(id: "13")) func shopify2024TemplateSampleImportsWithDenyAndContinue() throws {
+        let result = try Fixture.read("shopify-2024-template.csv")
+        let tote = try result.product("waxed-canvas-tote")
+        #expect(tote.variants.map(\.inventory) == [
+            .tracked(quantity: 5, allowsBackorder: false), .tracked(quantity: 0, allowsBackorder: true),
+        ])
+        #expect(tote.isPublished)
+    }
+
+    @Test func aContinueSellingValueThatIsNoPolicyNamesLineAndColumn() {
+        let csv = """
+            Title,URL handle,Price,Inventory tracker,Inventory quantity,Continue selling when out of stock
+            Mug,mug,10.00,shopify,0,maybe
+            """
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: csv, fileName: "mug.csv") }
+        #expect(error?.description == "mug.csv:2: column “Continue selling when out of stock”: “maybe” is not an "
+            + "inventory policy (DENY or CONTINUE; TRUE or FALSE also accepted)")
     }
 
     @Test func draftStatusAndPublishedFalseImportHidden() throws {

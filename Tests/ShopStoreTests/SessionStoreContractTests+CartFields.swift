@@ -101,8 +101,9 @@ extension SessionStoreContractTests {
         #expect(try database.migrate(Array(ShopSchema.migrations.prefix(4))) == [1, 2, 3, 4])
         let catalog = CatalogStore.sqlite(database)
         try Fixtures.upsertIntoOldSchema(database, [.mock(handle: "a"), .mock(handle: "b")])
-        let a = try #require(try catalog.productByHandle("a"))
-        let b = try #require(try catalog.productByHandle("b"))
+        let (a, b) = try Fixtures.withLaterColumns(database) {
+            (try #require(try catalog.productByHandle("a")), try #require(try catalog.productByHandle("b")))
+        }
         try database.withConnection { connection in
             try connection.execute("""
                 INSERT INTO sessions (id, csrf_token, created_at, last_seen_at, expires_at)

@@ -123,17 +123,30 @@ enum Fixtures {
     /// added for the write and dropped again, so the schema is the old one afterwards.
     @discardableResult
     static func upsertIntoOldSchema(_ database: SQLiteDatabase, _ drafts: [ProductDraft]) throws -> CatalogUpsertResult {
-        let later = ["sort_title_tr", "sort_title_es"]
-        let existing = try database.withConnection { connection in
-            Set(try connection.prepare("SELECT name FROM pragma_table_info('products')").query().map { try $0.string(0) })
+        try withLaterColumns(database) { try CatalogStore.sqlite(database).upsert(drafts) }
+    }
+
+    /// Runs `body` — today's stores on a database of an older schema version — with the columns
+    /// later migrations add that today's stores read and write, added for the while (`sku_key`
+    /// filled in as migration 19 does) and dropped again, so the later migrations still run.
+    static func withLaterColumns<Result>(_ database: SQLiteDatabase, _ body: () throws -> Result) throws -> Result {
+        // (table, column, definition) of columns later migrations add that today's store uses.
+        let later = [("products", "sort_title_tr", "TEXT NOT NULL DEFAULT ''"), ("products", "sort_title_es", "TEXT NOT NULL DEFAULT ''"),
+                     ("products", "visibility", "TEXT NOT NULL DEFAULT 'visible'"), ("variants", "sku_key", "TEXT")]
+        let missing = try database.withConnection { connection in
+            try later.filter { table, column, _ in
+                try connection.prepare("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = ?").first([.text(column)]) == nil
+            }
         }
-        let missing = later.filter { !existing.contains($0) }
         try database.withConnection { connection in
-            for column in missing { try connection.execute("ALTER TABLE products ADD COLUMN \(column) TEXT NOT NULL DEFAULT ''") }
+            for (table, column, definition) in missing {
+                try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(definition)")
+            }
+            try connection.execute("UPDATE variants SET sku_key = lower(trim(sku)) WHERE sku IS NOT NULL AND sku_key IS NULL")
         }
-        let result = try CatalogStore.sqlite(database).upsert(drafts)
+        let result = try body()
         try database.withConnection { connection in
-            for column in missing { try connection.execute("ALTER TABLE products DROP COLUMN \(column)") }
+            for (table, column, _) in missing { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
         }
         return result
     }

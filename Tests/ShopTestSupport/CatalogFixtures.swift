@@ -19,10 +19,11 @@ extension ProductDraft {
     public static func mock(handle: String, title: String? = nil, category: String? = nil,
                             rating: Rating? = nil, isPublished: Bool = true, optionNames: [String] = [],
                             variants: [VariantDraft] = [.mock()], images: [ProductImage] = [],
-                            tags: [String] = [], publishedAt: Date? = nil, sourceLine: Int = 0) -> ProductDraft {
+                            tags: [String] = [], publishedAt: Date? = nil, visibility: CatalogVisibility = .visible,
+                            sourceLine: Int = 0) -> ProductDraft {
         ProductDraft(handle: handle, title: title ?? "Product \(handle)", descriptionHTML: "<p>\(handle)</p>",
                      descriptionText: handle, vendor: "Acme", productType: "Thing", categoryName: category,
-                     tags: tags, publishedAt: publishedAt, isPublished: isPublished, images: images,
+                     tags: tags, publishedAt: publishedAt, isPublished: isPublished, visibility: visibility, images: images,
                      rating: rating, optionNames: optionNames, variants: variants, sourceLine: sourceLine)
     }
 

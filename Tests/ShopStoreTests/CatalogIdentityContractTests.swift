@@ -1,0 +1,146 @@
+import Foundation
+import ShopCore
+import ShopStore
+import SQLite
+import ShopStoreSQLite
+import ShopTestSupport
+import Testing
+
+/// Issue #13: SKU identity across the catalog, catalog visibility, and what a variant that a
+/// re-import drops leaves behind — the same on every engine.
+@Suite("Catalog identity and visibility contract")
+struct CatalogIdentityContractTests {
+    // MARK: SKU identity
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func reimportWithANewHandleButTheSameSKUsUpdatesTheProduct(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "oak-chair", optionNames: ["Size"],
+                                             variants: [.mock(sku: "OAK-S", options: ["S"]), .mock(sku: "OAK-L", options: ["L"])])])
+        let before = try stores.product("oak-chair")
+
+        // Renamed in the shop's admin, exported, re-imported: the SKUs differ only in case and spaces.
+        let result = try stores.catalog.upsert([.mock(handle: "oak-dining-chair", title: "Oak Dining Chair", optionNames: ["Size"],
+                                                      variants: [.mock(sku: " oak-s", options: ["S"]), .mock(sku: "Oak-L ", options: ["L"])])])
+        #expect(result.productsCreated == 0 && result.productsUpdated == 1)
+        #expect(result.variantsCreated == 0 && result.variantsUpdated == 2)
+        #expect(try stores.catalog.productCount() == 1)
+        #expect(try stores.catalog.productByHandle("oak-chair") == nil)
+        let after = try stores.product("oak-dining-chair")
+        #expect(after.id == before.id && after.title == "Oak Dining Chair")
+        #expect(after.variants.map(\.id) == before.variants.map(\.id))
+    }
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func aSKUOfAnotherProductIsRefusedAndNothingIsWritten(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [.mock(sku: "MUG-1")]),
+                                       .mock(handle: "bowl", variants: [.mock(sku: "BOWL-1")])])
+        let steal = ProductDraft.mock(handle: "bowl", title: "Changed", variants: [.mock(sku: "mug-1 ")], sourceLine: 7)
+        #expect(throws: CatalogStoreError.skuTaken(sku: "mug-1 ", handle: "bowl", line: 7, owner: "mug")) {
+            try stores.catalog.upsert([.mock(handle: "new"), steal])
+        }
+        #expect(try stores.catalog.productCount() == 2)
+        #expect(try stores.product("bowl").title == "Product bowl")
+        #expect(try stores.product("bowl").variants.map(\.sku) == ["BOWL-1"])
+    }
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func creatingAProductNeverTakesOverAnotherProductsSKU(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [.mock(sku: "MUG-1")])])
+        #expect(throws: CatalogStoreError.skuTaken(sku: "MUG-1", handle: "cup", line: 0, owner: "mug")) {
+            try stores.catalog.insertProduct(.mock(handle: "cup", variants: [.mock(sku: "MUG-1")]))
+        }
+        #expect(try stores.catalog.productByHandle("cup") == nil)
+        #expect(try stores.product("mug").variants.map(\.sku) == ["MUG-1"])
+    }
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func skusMayMoveBetweenTheVariantsOfOneProduct(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        var draft = ProductDraft.mock(handle: "tee", optionNames: ["Size"],
+                                      variants: [.mock(sku: "TEE-A", options: ["M"]), .mock(sku: "TEE-B", options: ["L"])])
+        _ = try stores.catalog.upsert([draft])
+        let before = try stores.product("tee").variants
+        draft.variants = [.mock(sku: "tee-b", options: ["M"]), .mock(sku: "tee-a", options: ["L"])]
+        _ = try stores.catalog.upsert([draft])
+        let after = try stores.product("tee").variants
+        #expect(after.map(\.sku) == ["tee-b", "tee-a"])
+        #expect(after.map(\.id) == [before[1].id, before[0].id])  // ids follow the SKUs
+    }
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func stockSetFindsTheOneVariantOfASKUInAnyCase(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [.mock(sku: "Mug-1")])])
+        #expect(try stores.orders.setStock(" MUG-1 ", 4, Fixtures.start).variants == 1)
+        #expect(try stores.product("mug").variants[0].inventory == .tracked(quantity: 4, allowsBackorder: false))
+    }
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func theDatabaseHoldsOneVariantPerSKU(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [.mock(sku: "MUG-1")]), .mock(handle: "bowl")])
+        let bowl = try stores.product("bowl")
+        // A writer that skipped the rules (or raced another import) still cannot give a second
+        // variant the same SKU key.
+        #expect(throws: (any Error).self) {
+            try stores.database.withConnection { connection in
+                try connection.prepare("UPDATE variants SET sku = 'mug-1', sku_key = 'mug-1' WHERE id = ?")
+                    .run([.integer(bowl.variants[0].id.rawValue)])
+            }
+        }
+    }
+
+    // MARK: A variant a re-import drops
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func aDroppedVariantStaysInCartsForTheNoticeAndOrdersKeepTheirSnapshot(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let draft = ProductDraft.mock(handle: "tee", optionNames: ["Size"],
+                                      variants: [.mock(sku: "TEE-M", options: ["M"]), .mock(sku: "TEE-L", options: ["L"])])
+        _ = try stores.catalog.upsert([draft])
+        let tee = try stores.product("tee")
+        let session = try stores.session("0123456789abcdef0123456789abcdef")
+        let lines = tee.variants.map { LineItem(productID: tee.id, variantID: $0.id, quantity: 1) }
+        try stores.sessions.saveCart(.guest(session.id), Cart(lines: lines))
+        let order = try #require(try stores.orders.placeOrder(
+            OrderFixtures.request(.guest(session.id), [(tee.variants[1], 1)]), Fixtures.start).placedOrder)
+        try stores.sessions.saveCart(.guest(session.id), Cart(lines: lines))
+
+        var reimport = draft
+        reimport.variants.removeLast()
+        _ = try stores.catalog.upsert([reimport])
+
+        #expect(try stores.product("tee").variants.map(\.id) == [tee.variants[0].id])
+        // The line stays, pointing at a variant the catalog no longer has: the cart quote lists
+        // it as unavailable ("… no longer sold and was removed from your cart").
+        #expect(try stores.sessions.loadCart(.guest(session.id)).lines.map(\.variantID) == tee.variants.map(\.id))
+        #expect(try stores.orders.order(order.number)?.lines == order.lines)
+    }
+
+    // MARK: Visibility
+
+    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    func visibilityDecidesListsAndSearchButNeverTheProductPage(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert(CatalogVisibility.allCases.map { visibility in
+            .mock(handle: "lamp-\(visibility.rawValue)", title: "Lamp \(visibility.rawValue)", category: "Lighting",
+                  visibility: visibility)
+        })
+        let listed = try stores.catalog.products(ProductQuery(sort: .featured)).products.map(\.handle)
+        #expect(listed == ["lamp-visible", "lamp-catalog"])
+        let category = try #require(try stores.catalog.categoryByHandle("lighting"))
+        #expect(try stores.catalog.products(ProductQuery(categoryID: category.id, sort: .featured)).products.map(\.handle)
+            == ["lamp-visible", "lamp-catalog"])
+        let found = try stores.catalog.products(ProductQuery(text: "lamp", sort: .featured))
+        #expect(found.products.map(\.handle) == ["lamp-visible", "lamp-search"] && found.totalCount == 2)
+        #expect(try stores.catalog.categories().map(\.productCount) == [2])
+        for visibility in CatalogVisibility.allCases {
+            let product = try stores.product("lamp-\(visibility.rawValue)")  // reachable by its link
+            #expect(product.visibility == visibility)
+            #expect(try stores.catalog.productsByID([product.id])[product.id] != nil)  // orderable
+        }
+    }
+}
