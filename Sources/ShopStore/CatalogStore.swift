@@ -18,7 +18,9 @@ public struct CategorySummary: Hashable, Sendable {
 }
 
 /// Which products to list, in which order, which page: a category, search words, a list of
-/// ids (campaign products), filters and a sort. Unpublished products are never listed.
+/// ids (campaign products), filters and a sort. Unpublished products are never listed; without
+/// search text only listed products (`CatalogVisibility.isListed`) are, with it only searchable
+/// ones (`.isSearchable`).
 ///
 /// Search (`text`): the words of `SearchFolding.terms(text, locale:)` must ALL be found among
 /// the folded words of the product's title, vendor, tags, category name or description text
@@ -58,6 +60,8 @@ public struct ProductQuery: Hashable, Sendable {
 
     /// Only products in this category; nil for all.
     public var categoryID: Category.ID?
+    /// Only products without a category (the "Uncategorized" filter of All products).
+    public var uncategorizedOnly: Bool
     /// Search words (see the type's documentation); nil for no search.
     public var text: String?
     /// The language whose folding rules `text` and the products are compared with.
@@ -93,8 +97,9 @@ public struct ProductQuery: Hashable, Sendable {
                 productIDs: [Product.ID]? = nil, sort: Sort = .relevance,
                 minPriceMinor: Int64? = nil, maxPriceMinor: Int64? = nil, minRatingHundredths: Int? = nil,
                 inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil, includesFacets: Bool = false,
-                offset: Int = 0, limit: Int = 24) {
+                offset: Int = 0, limit: Int = 24, uncategorizedOnly: Bool = false) {
         self.categoryID = categoryID
+        self.uncategorizedOnly = uncategorizedOnly
         self.text = text
         self.locale = locale
         self.productIDs = productIDs

@@ -162,6 +162,9 @@ enum SQLCatalog {
             scope.append("p.category_id = ?")
             scopeValues.append(.integer(categoryID.rawValue))
         }
+        if query.uncategorizedOnly {
+            scope.append("p.category_id IS NULL")
+        }
         if let productIDs = query.productIDs {
             scope.append("p.id IN (SELECT value FROM json_each(?))")
             scopeValues.append(jsonIDs(productIDs.map(\.rawValue)))

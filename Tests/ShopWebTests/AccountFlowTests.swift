@@ -425,6 +425,23 @@ struct HardeningTests {
         #expect(try shop.sessions.loadCart(session.shopper).lines.count == 1, "the stored cart was pruned")
     }
 
+    @Test(.bug(id: "13")) func aVariantAReimportDropsLeavesTheCartWithTheSameNotice() throws {
+        let tee = ProductDraft.mock(handle: "tee", title: "Tee", optionNames: ["Size"],
+                                    variants: [.mock(sku: "TEE-M", options: ["M"]), .mock(sku: "TEE-L", options: ["L"])])
+        let shop = try TestShop([tee, mug])
+        let large = try #require(try shop.catalog.productByHandle("tee")?.variants[1].id)
+        try shop.post("/cart/add", [("product", "tee"), ("variant", String(large.rawValue)), ("quantity", "1")])
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        var reimport = tee
+        reimport.variants.removeLast()
+        _ = try shop.catalog.upsert([reimport])
+        let cart = try shop.get("/cart")
+        #expect(cart.text.contains("Some items are no longer sold and were removed from your cart."))
+        let token = try #require(shop.cookies["shoppable_session"])
+        let session = try #require(try shop.sessions.find(shop.sessionID(forCookie: token)))
+        #expect(try shop.sessions.loadCart(session.shopper).lines.count == 1, "the stored cart was pruned")
+    }
+
     @Test func stockThatFellBelowALineIsPointedOut() throws {
         let shop = try TestShop([lamp])
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "3")])

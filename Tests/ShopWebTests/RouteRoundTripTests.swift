@@ -18,6 +18,8 @@ struct RouteRoundTripTests {
         .catalog(.layout("list", returnTo: "/categories/lamps?page=2")), .catalog(.layout("grid", returnTo: nil)),
         .catalog(.theme("dark", returnTo: "/categories/lamps?page=2")), .catalog(.theme("system", returnTo: nil)),
         .catalog(.category(handle: "lamps", listing: Listing())),
+        .catalog(.allProducts(category: nil, listing: Listing())), .catalog(.allProducts(category: .uncategorized, listing: Listing(page: 2))),
+        .catalog(.allProducts(category: .category(handle: "lamps"), listing: Listing(sort: .name, inStockOnly: true))),
         .catalog(.category(handle: "çay-bardağı", listing: Listing(sort: .priceDescending, minPrice: "10", maxPrice: "20.5",
                                                                   minRating: 4, inStockOnly: true, vendor: "Loom & Co",
                                                                   tag: "a=b", page: 3))),

@@ -16,7 +16,7 @@ import Testing
 struct SnapshotCoverageTests {
     /// The case of a route, without its values (`.catalog(.product(…))` is `catalogProduct`).
     enum RouteCase: CaseIterable {
-        case catalogHome, catalogHomeRecommendations, catalogCategories, catalogCategorySearch, catalogCategory,
+        case catalogHome, catalogHomeRecommendations, catalogCategories, catalogCategorySearch, catalogCategory, catalogAllProducts,
              catalogSearch, catalogProduct, catalogLayout, catalogTheme, catalogBadge, cartShow, cartAdd, cartUpdateLine,
              cartRemoveLine, cartSelectLine, cartSelectAll, cartVoucher, cartVoucherRemove, favoritesList,
              favoritesToggle, accountShow, accountRegister, accountRegisterSubmit, accountSignIn, accountSignInSubmit,
@@ -35,6 +35,7 @@ struct SnapshotCoverageTests {
             case .catalog(.categories): self = .catalogCategories
             case .catalog(.categorySearch): self = .catalogCategorySearch
             case .catalog(.category): self = .catalogCategory
+            case .catalog(.allProducts): self = .catalogAllProducts
             case .catalog(.search): self = .catalogSearch
             case .catalog(.product): self = .catalogProduct
             case .catalog(.layout): self = .catalogLayout

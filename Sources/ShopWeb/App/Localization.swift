@@ -14,6 +14,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case tabHome, tabCategories, tabCart
     case homeTitle, homeHeroTitle, homeHeroText, homeCategoriesTitle, homeFeaturedTitle, seeAll
     case categoriesTitle, categoryProductCount, categoryEmpty
+    case allProductsTitle, allProductsLink, allProductsCategoryFilter, allProductsAnyCategory, allProductsUncategorized
     case paginationPrevious, paginationNext, paginationStatus
     case ratingLabel, ratingCount, onSale, from
     case stockInStock, stockOnlyLeft, stockSoldOut

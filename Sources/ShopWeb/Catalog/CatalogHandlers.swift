@@ -14,6 +14,7 @@ extension ShopApp {
         case .categories: return try categories(&context, query: nil)
         case let .categorySearch(query): return try categories(&context, query: query)
         case let .category(handle, listing): return try category(&context, handle: handle, listing: listing)
+        case let .allProducts(filter, listing): return try allProducts(&context, filter: filter, listing: listing)
         case let .search(query, listing): return try search(&context, query: query, listing: listing)
         case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
         case .badge:
@@ -72,6 +73,32 @@ extension ShopApp {
             result.products = try context.availableToEveryone(result.products)
             let model = context.models.categoryPage(category: category, page: result, listing: listing, pageSize: pageSize)
             return PageContent(title: category.name, tab: .categories,
+                               node: Views.category(model, l10n: context.l10n, returnTo: context.canonicalPath))
+        }
+    }
+
+    /// `GET /products`: every listed product, like a category page, with a category filter
+    /// (issue #13: products without a category are reachable by browsing too).
+    static func allProducts(_ context: inout RequestContext, filter: ProductsCategoryFilter?,
+                            listing: Listing) throws -> Response {
+        let locale = context.l10n.language.searchLocale
+        return try cachedPage(&context) { context in
+            let catalog = context.environment.catalog
+            guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
+                                                   locale: locale, defaultSort: .featured) else { return nil }
+            switch filter {
+            case nil: break
+            case .uncategorized: query.uncategorizedOnly = true
+            case let .category(handle):
+                guard let category = try catalog.categoryByHandle(handle) else { return nil }
+                query.categoryID = category.id
+            }
+            var result = try catalog.products(query)
+            if result.products.isEmpty && listing.page > 1 { return nil }
+            result.products = try context.availableToEveryone(result.products)
+            let model = context.models.allProductsPage(filter: filter, categories: try catalog.categories(), page: result,
+                                                       listing: listing, pageSize: pageSize)
+            return PageContent(title: model.name, tab: .categories,
                                node: Views.category(model, l10n: context.l10n, returnTo: context.canonicalPath))
         }
     }

@@ -26,6 +26,17 @@ struct CategoryPage: Sendable {
     var cards: [ProductCardModel]
     var pagination: PaginationModel?
     var controls: ListingControlsModel
+    /// All products: the category filter's name and links ("All", each category,
+    /// "Uncategorized"); empty on a category's own page.
+    var filterLabel = ""
+    var filterLinks: [FilterLink] = []
+
+    /// One choice of a link filter.
+    struct FilterLink: Sendable, Equatable {
+        var label: String
+        var href: String
+        var isCurrent: Bool
+    }
 }
 
 /// Product search results.
@@ -121,6 +132,35 @@ extension ModelBuilder {
             controls: listingControls(listing, page: page, action: base, hidden: [],
                                       sorts: [.featured, .priceAscending, .priceDescending, .newest, .rating, .name],
                                       defaultSort: .featured))
+    }
+
+    /// All products (issue #13): every listed product, narrowed by `filter`, with links to each
+    /// category of `categories` and to the products without one (the sort is kept, filters and
+    /// page start over).
+    func allProductsPage(filter: ProductsCategoryFilter?, categories: [CategorySummary], page: ProductPage,
+                         listing: Listing, pageSize: Int) -> CategoryPage {
+        func href(_ filter: ProductsCategoryFilter?, _ listing: Listing) -> String {
+            SiteRoute.catalog(.allProducts(category: filter, listing: listing)).path
+        }
+        let fresh = Listing(sort: listing.sort)
+        let choices: [(String, ProductsCategoryFilter?)] = [(localizer(.allProductsAnyCategory), nil)]
+            + categories.map { ($0.category.name, .category(handle: $0.category.handle)) }
+            + [(localizer(.allProductsUncategorized), .uncategorized)]
+        return CategoryPage(
+            name: localizer(.allProductsTitle),
+            countText: localizer.count(page.totalCount, .categoryProductCount),
+            cards: page.products.map(card),
+            pagination: pagination(total: page.totalCount, pageSize: pageSize, page: listing.page) {
+                href(filter, listing.onPage($0))
+            },
+            controls: listingControls(listing, page: page, action: href(nil, Listing()),
+                                      hidden: filter.map { [("category", $0.queryValue)] } ?? [],
+                                      sorts: [.featured, .priceAscending, .priceDescending, .newest, .rating, .name],
+                                      defaultSort: .featured),
+            filterLabel: localizer(.allProductsCategoryFilter),
+            filterLinks: choices.map { label, choice in
+                CategoryPage.FilterLink(label: label, href: href(choice, fresh), isCurrent: choice == filter)
+            })
     }
 
     func productPage(_ product: Product, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,

@@ -16,6 +16,9 @@ extension SiteRoute {
         case categorySearch(query: String)
         /// `GET /categories/{handle}?sort=…&page=N` — a category's products, sorted and filtered.
         case category(handle: String, listing: Listing)
+        /// `GET /products?category=…&sort=…&page=N` — every listed product (issue #13), sorted and
+        /// filtered like a category, optionally narrowed to one category or to those without one.
+        case allProducts(category: ProductsCategoryFilter?, listing: Listing)
         /// `GET /search?q=…&sort=…` — products matching the words.
         case search(query: String, listing: Listing)
         /// `GET /products/{handle}?variant={id}` — a product, optionally with a variant chosen.
@@ -49,6 +52,16 @@ extension SiteRoute {
                     match: { route in
                         guard case let .catalog(.category(handle, listing)) = route else { return nil }
                         return Parameters(["handle": handle], query: listingItems(listing))
+                    }),
+        Declaration("GET", "/products", [.cacheable],
+                    make: { parameters in
+                        let filter = parameters.queryValue("category").flatMap(ProductsCategoryFilter.init(queryValue:))
+                        return Listing.parse(parameters.queryValue).map { .catalog(.allProducts(category: filter, listing: $0)) }
+                    },
+                    match: { route in
+                        guard case let .catalog(.allProducts(filter, listing)) = route else { return nil }
+                        return Parameters(query: (filter.map { [RouteRequest.QueryItem("category", $0.queryValue)] } ?? [])
+                                          + listingItems(listing))
                     }),
         Declaration("GET", "/search", [.cacheable],
                     make: { parameters in
@@ -87,4 +100,31 @@ extension SiteRoute {
                     }),
         fixed("GET", "/badge", [], .catalog(.badge)),
     ]
+}
+
+/// The category filter of All products (`/products?category=…`).
+public enum ProductsCategoryFilter: Hashable, Sendable {
+    /// One category, by handle.
+    case category(handle: String)
+    /// Products without a category.
+    case uncategorized
+
+    /// The query value for "no category": `_none`, which no handle can be (handles are
+    /// lower-case letters, digits and `-`).
+    static let uncategorizedValue = "_none"
+
+    /// Reads `?category=`; nil for an empty value (no filter).
+    init?(queryValue value: String) {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        self = trimmed == Self.uncategorizedValue ? .uncategorized : .category(handle: trimmed)
+    }
+
+    /// The `?category=` value.
+    var queryValue: String {
+        switch self {
+        case let .category(handle): handle
+        case .uncategorized: Self.uncategorizedValue
+        }
+    }
 }

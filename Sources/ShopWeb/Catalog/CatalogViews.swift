@@ -19,6 +19,7 @@ extension Views {
                     h2 { l10n(.homeCategoriesTitle) }
                     a(.href(page.seeAllHref)) { l10n(.seeAll) }
                 }
+                p { a(.href(Self.allProductsHref)) { l10n(.allProductsLink) } }
                 div(.class("category-strip")) {
                     for category in page.categories { CategoryTile(model: category) }
                 }
@@ -80,6 +81,7 @@ extension Views {
             if page.categories.isEmpty && !page.query.isEmpty {
                 p(.class("muted")) { l10n(.categorySearchEmpty, ["query": page.query]) }
             }
+            p { a(.href(Self.allProductsHref)) { l10n(.allProductsLink) } }
             div(.class("category-list")) {
                 for category in page.categories { CategoryTile(model: category) }
             }
@@ -88,6 +90,9 @@ extension Views {
             }
         }
     }
+
+    /// `/products`: All products, nothing chosen.
+    static let allProductsHref = SiteRoute.catalog(.allProducts(category: nil, listing: Listing())).path
 
     static func category(_ page: CategoryPage, l10n: Localizer, returnTo: String) -> Node {
         fragment {
@@ -98,6 +103,19 @@ extension Views {
                     p(.class("muted")) { page.countText }
                 }
                 LayoutToggle(returnTo: returnTo, l10n: l10n)
+            }
+            if !page.filterLinks.isEmpty {
+                nav(.class("section"), .aria("label", page.filterLabel)) {
+                    ul(.class("tags")) {
+                        for link in page.filterLinks {
+                            li(.class(link.isCurrent ? "tag toggle-on" : "tag")) {
+                                a(.href(link.href), link.isCurrent ? .aria("current", "page") : .boolean("data-inactive", false)) {
+                                    link.label
+                                }
+                            }
+                        }
+                    }
+                }
             }
             ListingControls(model: page.controls, l10n: l10n)
             if page.cards.isEmpty {
