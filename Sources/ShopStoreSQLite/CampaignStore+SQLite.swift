@@ -66,7 +66,7 @@ extension CampaignStore {
                 }
             },
             version: {
-                // Remembered like the catalog version: until a commit of this process, or 100 ms.
+                // Remembered like the catalog version: until a commit of this process, or 10 ms.
                 try database.remembered(version) {
                     try database.withConnection { connection in
                         try connection.prepare("SELECT version FROM campaign_state WHERE id = 1").first()?.int64(0) ?? 0

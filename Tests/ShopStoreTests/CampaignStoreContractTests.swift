@@ -201,7 +201,7 @@ struct CampaignStoreContractTests {
 
     // MARK: SQLite only
 
-    /// Another process's replace is seen within `otherWritersSeenWithin` (100 ms; the version
+    /// Another process's replace is seen within `otherWritersSeenWithin` (10 ms; the version
     /// is remembered between requests), this process's at once.
     @Test func anotherProcesssReplaceIsSeenWithinItsBoundAndOwnAtOnce() throws {
         let path = TemporaryDatabasePath()
