@@ -61,10 +61,16 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
         .target(name: "Mailer", dependencies: ["CCurl"]),
+        .target(name: "Zlib", dependencies: ["CZlib"]),
 
         // MARK: - server
 
@@ -76,7 +82,7 @@ let package = Package(
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Zlib"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "Sodium"]),
@@ -111,6 +117,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(
             name: "ShopStoreTests",
             dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"],
