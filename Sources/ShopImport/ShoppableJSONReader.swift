@@ -118,8 +118,18 @@ enum ShoppableJSONReader {
             categoryName: (category?.isEmpty ?? true) ? nil : category,
             tags: tags,
             publishedAt: publishedAt, isPublished: try object.bool("published") ?? true,
+            visibility: try visibility(object),
             images: images, rating: try object.rating("rating", context: context),
             optionNames: optionNames, variants: variants, sourceLine: object.line)
+    }
+
+    /// `visibility`: `visible` (default), `catalog`, `search` or `hidden` (`CatalogVisibility`).
+    private static func visibility(_ object: JSONObject) throws(ImportError) -> CatalogVisibility {
+        guard let text = try object.string("visibility")?.trimmingWhitespace, !text.isEmpty else { return .visible }
+        guard let value = CatalogVisibility(rawValue: text.lowercased()) else {
+            throw object.error("visibility", "“\(text)” is not a catalog visibility (visible, catalog, search or hidden)")
+        }
+        return value
     }
 
     /// ISO 8601 with or without fractional seconds (`2026-03-14T09:00:00Z`, `…09:00:00.5+02:00`)

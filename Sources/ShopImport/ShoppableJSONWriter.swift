@@ -26,6 +26,8 @@ enum ShoppableJSONWriter {
             fields.append(("publishedAt", string(ISO8601DateFormatter().string(from: date))))
         }
         fields.append(("published", product.isPublished ? "true" : "false"))
+        // Written only when not the default, so catalogs without it export as before.
+        if product.visibility != .visible { fields.append(("visibility", string(product.visibility.rawValue))) }
         fields.append(("images", array(product.images.map { image in
             "{\"url\": \(string(image.url)), \"alt\": \(string(image.altText))}"
         })))

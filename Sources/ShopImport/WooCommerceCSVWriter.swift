@@ -15,7 +15,7 @@ import ShopCore
 enum WooCommerceCSVWriter {
     static func write(_ products: [ProductDraft]) -> String {
         let attributeCount = max(1, products.map(\.optionNames.count).max() ?? 0)
-        var headers = ["ID", "Type", "SKU", "Name", "Published", "Description", "In stock?", "Stock",
+        var headers = ["ID", "Type", "SKU", "Name", "Published", "Visibility in catalog", "Description", "In stock?", "Stock",
                        "Backorders allowed?", "Sale price", "Regular price", "Categories", "Tags", "Images",
                        "Parent", "Position"]
         for number in 1...attributeCount { headers += ["Attribute \(number) name", "Attribute \(number) value(s)"] }
@@ -23,7 +23,7 @@ enum WooCommerceCSVWriter {
         var nextID = 1
 
         func row(_ fields: [String: String], attributes: [(name: String, value: String)] = []) {
-            var values = headers.prefix(16).map { fields[$0] ?? "" }
+            var values = headers.prefix(17).map { fields[$0] ?? "" }
             for index in 0..<attributeCount {
                 values += index < attributes.count ? [attributes[index].name, attributes[index].value] : ["", ""]
             }
@@ -35,6 +35,7 @@ enum WooCommerceCSVWriter {
             nextID += 1
             var fields = [
                 "ID": String(id), "Name": product.title, "Published": product.isPublished ? "1" : "0",
+                "Visibility in catalog": product.visibility.rawValue,
                 "Description": description(product.descriptionHTML),
                 "Categories": product.categoryName.map { list([$0]) } ?? "",
                 "Tags": list(product.tags), "Images": list(product.images.map(\.url)),

@@ -54,7 +54,7 @@ struct CatalogWriterTests {
                                  inventory: .tracked(quantity: 0, allowsBackorder: true)),
                     VariantDraft(sku: "CH-L-W", optionValues: ["L", "Walnut"], price: money(0), inventory: .untracked),
                 ]),
-            ProductDraft(handle: "gift-note", title: "Gift note", isPublished: false,
+            ProductDraft(handle: "gift-note", title: "Gift note", isPublished: false, visibility: .hidden,
                          variants: [VariantDraft(sku: "NOTE", price: money(minor), inventory: .tracked(quantity: 3, allowsBackorder: false))]),
         ]
     }
@@ -80,6 +80,7 @@ struct CatalogWriterTests {
         var draft = draft
         draft.sourceLine = 0
         draft.descriptionText = ""
+        if format == .shopifyCSV { draft.visibility = .visible }  // Shopify has no catalog visibility
         if format == .wooCommerceCSV {
             draft.handle = Handle.make(from: draft.title)
             draft.vendor = ""
