@@ -623,5 +623,30 @@ public enum ShopSchema {
             ALTER TABLE campaigns ADD COLUMN title_translations TEXT;
             ALTER TABLE campaigns ADD COLUMN description_translations TEXT;
             """),
+        // MERGE: placeholder for migration 19, which another branch of issue #13 adds (versions
+        // must be consecutive). Take that branch's migration 19 and drop this one.
+        Migration(version: 19, sql: "SELECT 1;"),
+        Migration(version: 20, sql: """
+            -- Issue #13, point 5: search that forgives. product_search gains the words' Snowball
+            -- stems (ProductSearchStemmer: English, Turkish and Spanish stems of every word, per
+            -- rule family; title_stems = the title's, text_stems = meta's and body's) and the
+            -- variants' SKU keys (ProductSearchRules.skuKey, one token each). FTS5 tables cannot
+            -- gain columns: it is dropped and made again (the delete trigger on products names it
+            -- by name and works again once it exists).
+            DROP TABLE product_search;
+            CREATE VIRTUAL TABLE product_search USING fts5(
+                title, meta, body, title_tr, meta_tr, body_tr,
+                title_stems, text_stems, title_stems_tr, text_stems_tr, skus,
+                tokenize = 'unicode61 remove_diacritics 0',
+                prefix = '1 2 3'
+            );
+            -- The folded title and meta words of every indexed product (both rule families), for
+            -- typo candidates and "did you mean" (SearchTolerance). Only added to: a word whose
+            -- products are gone stays until the next rebuild (it then finds nothing, and "did you
+            -- mean" only offers words that find a product).
+            CREATE TABLE search_vocabulary (term TEXT PRIMARY KEY) WITHOUT ROWID;
+            -- Stems and vocabulary need Swift (libstemmer): the app rebuilds the index on first use.
+            UPDATE search_index_state SET is_stale = 1 WHERE EXISTS (SELECT 1 FROM products);
+            """),
     ]
 }

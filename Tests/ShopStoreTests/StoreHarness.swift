@@ -120,7 +120,8 @@ enum Fixtures {
 
     /// Products written by today's `CatalogStore` into a database at an older schema version, for
     /// migration tests: the product columns added since (migration 17's per-language sort keys) are
-    /// added for the write and dropped again, so the schema is the old one afterwards.
+    /// added for the write and dropped again, and migration 20's search table stands in for the
+    /// write, so the schema is the old one afterwards.
     @discardableResult
     static func upsertIntoOldSchema(_ database: SQLiteDatabase, _ drafts: [ProductDraft]) throws -> CatalogUpsertResult {
         let later = ["sort_title_tr", "sort_title_es"]
@@ -128,12 +129,35 @@ enum Fixtures {
             Set(try connection.prepare("SELECT name FROM pragma_table_info('products')").query().map { try $0.string(0) })
         }
         let missing = later.filter { !existing.contains($0) }
+        // Before migration 20, `product_search` has no stem or SKU columns: today's store writes
+        // into migration 20's table, whose rows are then copied into the old one.
+        let oldSearch = try database.withConnection { connection in
+            try connection.prepare("SELECT 1 FROM pragma_table_info('product_search') WHERE name = 'title_stems'").first() == nil
+        }
+        let migration20 = try #require(ShopSchema.migrations.first { $0.version == 20 }).sql
+        let start = try #require(migration20.range(of: "CREATE VIRTUAL TABLE product_search"))
+        let end = try #require(migration20.range(of: ");", range: start.upperBound..<migration20.endIndex))
+        let newSearch = String(migration20[start.lowerBound..<end.upperBound])
         try database.withConnection { connection in
             for column in missing { try connection.execute("ALTER TABLE products ADD COLUMN \(column) TEXT NOT NULL DEFAULT ''") }
+            if oldSearch {
+                try connection.execute("""
+                    ALTER TABLE product_search RENAME TO product_search_old; \(newSearch)
+                    CREATE TABLE search_vocabulary (term TEXT PRIMARY KEY) WITHOUT ROWID;
+                    """)
+            }
         }
         let result = try CatalogStore.sqlite(database).upsert(drafts)
         try database.withConnection { connection in
             for column in missing { try connection.execute("ALTER TABLE products DROP COLUMN \(column)") }
+            if oldSearch {
+                try connection.execute("""
+                    INSERT INTO product_search_old (rowid, title, meta, body, title_tr, meta_tr, body_tr)
+                        SELECT rowid, title, meta, body, title_tr, meta_tr, body_tr FROM product_search;
+                    DROP TABLE product_search; DROP TABLE search_vocabulary;
+                    ALTER TABLE product_search_old RENAME TO product_search;
+                    """)
+            }
         }
         return result
     }
