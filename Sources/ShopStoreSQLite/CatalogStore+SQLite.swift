@@ -693,11 +693,13 @@ enum SearchMatch {
         "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// Whether any published product matches `expression`.
+    /// Whether any published product matches `expression`. CROSS JOIN starts from the matches:
+    /// with a plain JOIN the planner walked every product and evaluated the MATCH per row
+    /// (hundreds of ms on a search that finds nothing; `docs/BENCHMARKS.md`).
     static func matchesAny(_ expression: String, _ connection: Connection) throws -> Bool {
         try connection.prepare("""
-            SELECT 1 FROM product_search s JOIN products p ON p.id = s.rowid
-            WHERE s.product_search MATCH ? AND p.is_published = 1 LIMIT 1
+            SELECT 1 FROM product_search s CROSS JOIN products p
+            WHERE s.product_search MATCH ? AND p.id = s.rowid AND p.is_published = 1 LIMIT 1
             """).first([.text(expression)]) != nil
     }
 
