@@ -61,6 +61,11 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // No pkg-config file in Debian's package: the module map links `stemmer` itself.
         .systemLibrary(
             name: "CStemmer",
@@ -70,6 +75,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
         .target(name: "Mailer", dependencies: ["CCurl"]),
+        .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Stemmer", dependencies: ["CStemmer"]),
 
         // MARK: - server
@@ -83,7 +89,7 @@ let package = Package(
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Zlib"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "Sodium"]),
@@ -118,6 +124,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "StemmerTests", dependencies: ["Stemmer"]),
         .testTarget(
             name: "ShopStoreTests",

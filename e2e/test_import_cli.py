@@ -157,8 +157,8 @@ def test_reimport_updates_without_duplicates(empty_server, path, products, varia
 
     again = import_file(empty_server, path)
     assert again.returncode == 0, again.stderr
-    assert f"products   0 created, {products} updated" in again.stdout
-    assert f"variants   0 created, {variants} updated" in again.stdout
+    assert f"products   0 created, 0 updated, {products} unchanged" in again.stdout  # nothing written
+    assert "variants   0 created, 0 updated" in again.stdout
     assert "categories 0 created" in again.stdout
     assert counts(empty_server) == (products, variants)
     _, after = page(empty_server, handle)
@@ -182,8 +182,8 @@ def test_reimport_of_a_changed_file_shows_at_once_and_drops_removed_variants(emp
         path.write_text(changed)
         result = import_file(empty_server, path)
     assert result.returncode == 0, result.stderr
-    assert "products   0 created, 3 updated" in result.stdout
-    assert "variants   0 created, 4 updated" in result.stdout
+    assert "products   0 created, 1 updated, 2 unchanged" in result.stdout  # only the tote changed
+    assert "variants   0 created, 1 updated" in result.stdout  # Natural / Small's price
 
     _, after = page(empty_server, "waxed-canvas-tote")
     assert variant_choices(after) == {"Natural / Small": ("$49.00", "$72.00"), "Natural / Large": ("$64.00", "")}
@@ -200,6 +200,8 @@ def test_dry_run_writes_nothing(empty_server):
     assert "shopify-csv, 3 products, 5 variants" in result.stdout
     assert "dry run: the file is valid; nothing written" in result.stdout
     assert "imported into" not in result.stdout
+    assert "products   3 created, 0 updated, 0 unchanged" in result.stdout  # per product, against the shop
+    assert "  create     waxed-canvas-tote\n  create     beeswax-leather-balm\n" in result.stdout
     assert counts(empty_server) == (0, 0)
     assert page(empty_server, "waxed-canvas-tote")[0] == 404
 
@@ -334,3 +336,52 @@ def test_import_publishes_no_file_that_is_not_an_image_from_the_catalog_folder(e
     assert counts(empty_server) == (0, 0)
     assert not (workdir / "media").exists()
     assert page(empty_server, "board")[0] == 404
+
+
+# (h) export → import into an empty shop → export gives the same bytes (issue #13, point 3)
+
+
+def cli(database, *args):
+    return subprocess.run([BINARY, *args, "--database", str(database)], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("format_name", ["shopify-csv", "woocommerce-csv", "shoppable-json"])
+def test_export_import_export_is_byte_identical(tmp_path, format_name):
+    shop = tmp_path / "shop.sqlite3"
+    for fixture in (SHOPIFY_2024, WOOCOMMERCE, FAKESTORE):
+        result = cli(shop, "import", str(fixture))
+        assert result.returncode == 0, result.stderr
+
+    first = tmp_path / f"first.{format_name}"
+    exported = cli(shop, "export", "--format", format_name, str(first))
+    assert exported.returncode == 0, exported.stderr
+    assert f"exported 9 products to {first}" in exported.stdout
+    stdout = subprocess.run([BINARY, "export", "--format", format_name, "-", "--database", str(shop)],
+                            capture_output=True, timeout=60)
+    assert stdout.returncode == 0 and stdout.stdout == first.read_bytes()  # `-`: the same bytes, nothing else
+
+    empty = tmp_path / "empty.sqlite3"
+    imported = cli(empty, "import", str(first), "--format", format_name)
+    assert imported.returncode == 0, imported.stderr
+    assert "products   9 created, 0 updated" in imported.stdout
+    second = tmp_path / f"second.{format_name}"
+    assert cli(empty, "export", "--format", format_name, str(second)).returncode == 0
+    assert second.read_bytes() == first.read_bytes()
+
+    dry = cli(empty, "import", str(first), "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "products   0 created, 0 updated, 9 unchanged" in dry.stdout
+    assert "  unchanged  waxed-canvas-tote" in dry.stdout
+    again = cli(empty, "import", str(first))
+    assert again.returncode == 0, again.stderr
+    assert "products   0 created, 0 updated, 9 unchanged" in again.stdout
+    assert "variants   0 created, 0 updated" in again.stdout
+
+
+def test_export_refuses_a_missing_database_and_an_import_only_format(tmp_path):
+    missing = cli(tmp_path / "none.sqlite3", "export", "--format", "shopify-csv", str(tmp_path / "out.csv"))
+    assert missing.returncode == 64 and "there is no database" in missing.stderr
+    assert not (tmp_path / "none.sqlite3").exists() and not (tmp_path / "out.csv").exists()
+    assert cli(tmp_path / "shop.sqlite3", "import", str(FAKESTORE)).returncode == 0
+    wrong = cli(tmp_path / "shop.sqlite3", "export", "--format", "fakestore", str(tmp_path / "out.json"))
+    assert wrong.returncode == 64 and "--format must be one of" in wrong.stderr

@@ -25,6 +25,9 @@ public struct CatalogImportReport: Hashable, Sendable {
     public var imagesCopied: Int
     /// What the upsert created and updated; nil for a dry run (nothing written).
     public var changes: CatalogUpsertResult?
+    /// A dry run's answer: what the upsert would create, update and leave alone, per product
+    /// (`CatalogStore.previewUpsert`); nil for a real import.
+    public var preview: CatalogUpsertResult?
 
     /// Creates a report of a file read as `result`, before anything is written.
     public init(fileName: String, result: ImportResult, localImageCount: Int, imagesCopied: Int = 0,

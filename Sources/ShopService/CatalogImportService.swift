@@ -48,7 +48,8 @@ public struct CatalogImportService: Sendable {
 
     /// How one import runs.
     public struct Options {
-        /// Read and check everything (local images included), then stop: nothing is copied or written.
+        /// Read and check everything (local images included) and ask the catalog what the import
+        /// would do (`CatalogStore.previewUpsert`), then stop: nothing is copied or written.
         public var dryRun: Bool
         /// The folders local images may be read from (the catalog file's folder, a media root);
         /// `.none` refuses every local image (an upload has no folder).
@@ -85,23 +86,28 @@ public struct CatalogImportService: Sendable {
         let result = try importer.read(data, fileName: fileName, format: format, progress: options.progress)
         let localImageCount = try options.localMedia.check(result, file: fileName)
         var report = CatalogImportReport(fileName: fileName, result: result, localImageCount: localImageCount)
-        if options.dryRun { return report }
 
-        let copies = try copyLocalImages(of: result, from: options.localMedia, fileName: fileName)
+        let copies = try copyLocalImages(of: result, from: options.localMedia, fileName: fileName,
+                                         store: !options.dryRun)
         report.imagesCopied = copies.written
         let products = result.products.map { Self.pointingAtCopies($0, copies.paths) }
         do {
-            report.changes = try catalog.upsert(products)
+            if options.dryRun {
+                report.preview = try catalog.previewUpsert(products)
+            } else {
+                report.changes = try catalog.upsert(products)
+            }
         } catch let error as CatalogStoreError {
             throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")
         }
         return report
     }
 
-    /// Copies each distinct local image of `result` into the media library once.
+    /// Copies each distinct local image of `result` into the media library once (a dry run,
+    /// `store` false, only names the copies, so its preview compares the paths an import writes).
     /// - Returns: each local image URL's `/media/…` path, and how many files were new.
-    private func copyLocalImages(of result: ImportResult, from localMedia: LocalMedia,
-                                 fileName: String) throws -> (paths: [String: String], written: Int) {
+    private func copyLocalImages(of result: ImportResult, from localMedia: LocalMedia, fileName: String,
+                                 store: Bool) throws -> (paths: [String: String], written: Int) {
         var paths: [String: String] = [:]
         var written = 0
         for product in result.products {
@@ -109,7 +115,7 @@ public struct CatalogImportService: Sendable {
                 // Read again, not kept from the check: a catalog may name thousands of images.
                 let file = try localMedia.load(image.url, in: result, file: fileName, line: product.sourceLine)
                 let name = MediaLibrary.fileName(for: file.bytes, extension: file.format.fileExtension)
-                if try media.store(name, file.bytes) { written += 1 }
+                if store, try media.store(name, file.bytes) { written += 1 }
                 paths[image.url] = MediaLibrary.url(of: name)
             }
         }

@@ -154,14 +154,38 @@ public struct ProductPage: Sendable {
     public static let facetLimit = 50
 }
 
-/// What an import changed, as counts.
+/// What an import changed, as counts, and what it did to each product.
 public struct CatalogUpsertResult: Hashable, Sendable {
     public var productsCreated = 0
+    /// Products that existed and differed from their draft (`CatalogUpsertRules.leavesUnchanged`).
     public var productsUpdated = 0
+    /// Products that existed and already were what their draft says: nothing was written.
+    public var productsUnchanged = 0
     public var variantsCreated = 0
+    /// Variants matched and changed (values or position); unchanged ones are not counted.
     public var variantsUpdated = 0
     public var imagesStored = 0
     public var categoriesCreated = 0
+    /// One entry per draft, in the drafts' order.
+    public var products: [ProductOutcome] = []
+
+    /// What an upsert did, or would do, to one product.
+    public struct ProductOutcome: Hashable, Sendable {
+        /// Created, updated or left as it was.
+        public enum Change: String, Hashable, Sendable {
+            case created, updated, unchanged
+        }
+        /// The product's handle.
+        public var handle: String
+        /// What happened to it.
+        public var change: Change
+
+        /// Creates an outcome.
+        public init(handle: String, change: Change) {
+            self.handle = handle
+            self.change = change
+        }
+    }
 
     /// All zero.
     public init() {}
@@ -198,8 +222,15 @@ public struct CatalogStore: Sendable {
     /// Published products with these ids (missing and unpublished ones are left out), keyed by id.
     public var productsByID: @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product]
     /// Inserts or updates the drafts in one transaction: products by handle, variants by SKU or
-    /// option values. All or nothing: on error nothing is written.
+    /// option values. All or nothing: on error nothing is written. A product its draft leaves
+    /// unchanged (`CatalogUpsertRules.leavesUnchanged`) is not written at all.
     public var upsert: @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult
+    /// What `upsert` would do with the drafts — the same checks, matching and counts, in a write
+    /// transaction that is then rolled back: nothing is written.
+    public var previewUpsert: @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult
+    /// Every product, published or not, with its variants, images and category name, by id
+    /// (the order they were created in). For exports.
+    public var allProducts: @Sendable () throws -> [StoredProduct]
     /// Creates one product from `draft`, checked like `upsert`, in one transaction — unless a
     /// product (published or not) already has its handle: then nothing is written, so a create
     /// never overwrites another product, however many run at once.
@@ -230,7 +261,9 @@ public struct CatalogStore: Sendable {
         insertProduct: @escaping @Sendable (_ draft: ProductDraft) throws -> StoredProduct,
         changeProduct: @escaping @Sendable (_ id: Product.ID, _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?,
         productCount: @escaping @Sendable () throws -> Int,
-        version: @escaping @Sendable () throws -> Int64
+        version: @escaping @Sendable () throws -> Int64,
+        previewUpsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
+        allProducts: @escaping @Sendable () throws -> [StoredProduct]
     ) {
         self.categories = categories
         self.categoryByHandle = categoryByHandle
@@ -242,5 +275,7 @@ public struct CatalogStore: Sendable {
         self.changeProduct = changeProduct
         self.productCount = productCount
         self.version = version
+        self.previewUpsert = previewUpsert
+        self.allProducts = allProducts
     }
 }

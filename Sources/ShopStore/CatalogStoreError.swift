@@ -132,6 +132,40 @@ public enum CatalogUpsertRules {
         return matches
     }
 
+    /// Whether upserting `draft` would leave `stored` exactly as it is: every field, the
+    /// category (by handle, as categories are matched), the images and the variants in order
+    /// (SKU, options, prices, stock), the publication date to the second as stores keep it.
+    /// Such a product is not written and counts as unchanged.
+    /// - Parameters:
+    ///   - stored: the product with the draft's handle.
+    ///   - draft: the draft about to be upserted.
+    public static func leavesUnchanged(_ stored: StoredProduct, _ draft: ProductDraft) -> Bool {
+        var current = ProductDraft(stored.product, categoryName: nil)
+        var incoming = draft
+        incoming.categoryName = nil
+        incoming.sourceLine = current.sourceLine
+        incoming.publishedAt = incoming.publishedAt.map(StoredTime.normalized)
+        incoming.variants = incoming.variants.map(normalized)
+        current.variants = current.variants.map(normalized)
+        return current == incoming && categoryHandle(for: stored.categoryName) == categoryHandle(for: draft.categoryName)
+    }
+
+    /// A variant draft as a store keeps it: a compare-at price only when above the price.
+    static func normalized(_ variant: VariantDraft) -> VariantDraft {
+        var variant = variant
+        if let compareAt = variant.compareAtPrice,
+           compareAt.currency != variant.price.currency || compareAt.minorUnits <= variant.price.minorUnits {
+            variant.compareAtPrice = nil
+        }
+        return variant
+    }
+
+    /// Whether a matched variant's stored values already are the draft's (`normalized`).
+    public static func leavesUnchanged(_ stored: Variant, _ draft: VariantDraft) -> Bool {
+        normalized(VariantDraft(sku: stored.sku, optionValues: stored.optionValues, price: stored.price,
+                                compareAtPrice: stored.compareAtPrice, inventory: stored.inventory)) == normalized(draft)
+    }
+
     /// The category handle for a draft's category name, or nil when the name is nil or blank.
     public static func categoryHandle(for name: String?) -> String? {
         guard let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }

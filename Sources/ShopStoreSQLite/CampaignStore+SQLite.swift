@@ -16,7 +16,8 @@ extension CampaignStore {
     ///   is not a campaign (unknown currency, bad JSON).
     /// - Parameter database: the migrated database.
     public static func sqlite(_ database: SQLiteDatabase) -> CampaignStore {
-        CampaignStore(
+        let version = SQLiteDatabase.Memo<Int64>()
+        return CampaignStore(
             replaceAll: { campaigns in
                 try check(campaigns)
                 let incoming = campaigns.map(stored)
@@ -65,8 +66,11 @@ extension CampaignStore {
                 }
             },
             version: {
-                try database.withConnection { connection in
-                    try connection.prepare("SELECT version FROM campaign_state WHERE id = 1").first()?.int64(0) ?? 0
+                // Remembered like the catalog version: until a commit of this process, or 10 ms.
+                try database.remembered(version) {
+                    try database.withConnection { connection in
+                        try connection.prepare("SELECT version FROM campaign_state WHERE id = 1").first()?.int64(0) ?? 0
+                    }
                 }
             }
         )

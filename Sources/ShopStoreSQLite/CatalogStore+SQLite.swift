@@ -107,6 +107,30 @@ extension CatalogStore {
                         try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
                     }
                 }
+            },
+            previewUpsert: { drafts in
+                let prepared = try SQLCatalog.prepare(drafts, currency: currency)
+                return try database.withConnection { connection in
+                    do {
+                        return try connection.transaction { () throws -> CatalogUpsertResult in
+                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(prepared, connection))
+                        }
+                    } catch let preview as SQLCatalog.Preview {
+                        return preview.result  // thrown out of the transaction, so it rolled back
+                    }
+                }
+            },
+            allProducts: {
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        let names = Dictionary(uniqueKeysWithValues: try connection.prepare("SELECT id, name FROM categories")
+                            .query().map { (try $0.int64(0), try $0.string(1)) })
+                        let rows = try connection.prepare(SQLCatalog.selectProducts + " ORDER BY p.id").query()
+                        return try SQLCatalog.products(rows, connection).map { product in
+                            StoredProduct(product: product, categoryName: product.categoryID.flatMap { names[$0.rawValue] })
+                        }
+                    }
+                }
             }
         )
     }
@@ -384,12 +408,25 @@ enum SQLCatalog {
         return prepared
     }
 
+    /// A preview's result, thrown out of its transaction so that the transaction rolls back.
+    struct Preview: Error {
+        var result: CatalogUpsertResult
+    }
+
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
+    /// A product its draft leaves unchanged is not written.
     static func upsert(_ drafts: [PreparedDraft], _ connection: Connection) throws -> CatalogUpsertResult {
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
         for prepared in drafts {
             let draft = prepared.draft
+            let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
+                .flatMap { try storedProduct(id: try $0.int64(0), connection) }
+            if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
+                result.productsUnchanged += 1
+                result.products.append(.init(handle: draft.handle, change: .unchanged))
+                continue
+            }
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, connection, &result)
             let categoryID = category?.id
             let productValues: [SQLValue] = [
@@ -401,8 +438,8 @@ enum SQLCatalog {
                 .text(prepared.sortTitleTurkish), .text(prepared.sortTitleSpanish),
             ]
             let productID: Int64
-            if let existing = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)]) {
-                productID = try existing.int64(0)
+            if let stored {
+                productID = stored.product.id.rawValue
                 try connection.prepare("""
                     UPDATE products SET title = ?, description_html = ?, description_text = ?, vendor = ?,
                         product_type = ?, category_id = ?, tags = ?, published_at = ?, is_published = ?,
@@ -411,6 +448,7 @@ enum SQLCatalog {
                     WHERE id = ?
                     """).run(productValues + [.integer(productID)])
                 result.productsUpdated += 1
+                result.products.append(.init(handle: draft.handle, change: .updated))
             } else {
                 try connection.prepare("""
                     INSERT INTO products (title, description_html, description_text, vendor, product_type, category_id,
@@ -420,9 +458,11 @@ enum SQLCatalog {
                     """).run(productValues + [.text(draft.handle)])
                 productID = connection.lastInsertRowID
                 result.productsCreated += 1
+                result.products.append(.init(handle: draft.handle, change: .created))
             }
 
-            try upsertVariants(of: draft, productID: productID, connection, &result)
+            try upsertVariants(of: draft, productID: productID, storedVariants: stored?.product.variants ?? [],
+                               connection, &result)
 
             try connection.prepare("DELETE FROM product_images WHERE product_id = ?").run([.integer(productID)])
             let insertImage = try connection.prepare(
@@ -530,8 +570,8 @@ enum SQLCatalog {
         return (connection.lastInsertRowID, trimmed)
     }
 
-    private static func upsertVariants(of draft: ProductDraft, productID: Int64, _ connection: Connection,
-                                       _ result: inout CatalogUpsertResult) throws {
+    private static func upsertVariants(of draft: ProductDraft, productID: Int64, storedVariants: [Variant],
+                                       _ connection: Connection, _ result: inout CatalogUpsertResult) throws {
         let stored = try connection.prepare("SELECT id, sku, option_key FROM variants WHERE product_id = ?")
             .query([.integer(productID)]).map { row in
                 CatalogUpsertRules.StoredVariant(id: Variant.ID(try row.int64(0)), sku: try row.optionalString(1),
@@ -561,7 +601,10 @@ enum SQLCatalog {
                     compare_at_minor = ?, currency = ?, inventory_tracked = ?, stock = ?, allow_backorder = ?
                 WHERE id = ?
                 """).run(variantValues(variantDraft, position: position) + [.integer(match.rawValue)])
-            result.variantsUpdated += 1
+            let before = storedVariants.firstIndex { $0.id == match }
+            if before != position || !CatalogUpsertRules.leavesUnchanged(storedVariants[before!], variantDraft) {
+                result.variantsUpdated += 1
+            }
         }
         for (position, (variantDraft, match)) in zip(draft.variants, matches).enumerated() where match == nil {
             try connection.prepare("""

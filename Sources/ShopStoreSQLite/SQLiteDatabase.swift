@@ -54,10 +54,10 @@ public final class SQLiteDatabase: Sendable {
     ///   - path: a file path. `":memory:"` gives a private in-memory database and forces a pool
     ///     of one (every connection would otherwise see a different empty database).
     ///   - poolSize: the most connections open at once, ≥ 1 (size it like the worker pool).
-    ///   - otherWritersSeenWithin: see ``otherWritersSeenWithin``; default 100 ms.
+    ///   - otherWritersSeenWithin: see ``otherWritersSeenWithin``; default 10 ms.
     /// - Throws: `SQLiteError` when the file cannot be opened.
     public init(path: String, poolSize: Int = 4,
-                otherWritersSeenWithin: Duration = .milliseconds(100)) throws(SQLiteError) {
+                otherWritersSeenWithin: Duration = .milliseconds(10)) throws(SQLiteError) {
         self.path = path
         self.poolSize = path == ":memory:" ? 1 : max(poolSize, 1)
         self.available = DispatchSemaphore(value: self.poolSize)
@@ -108,7 +108,7 @@ public final class SQLiteDatabase: Sendable {
     /// - Throws: `SQLiteError` when the file cannot be opened or a migration fails.
     ///   - otherWritersSeenWithin: see ``otherWritersSeenWithin``.
     public static func open(path: String, poolSize: Int = 4,
-                            otherWritersSeenWithin: Duration = .milliseconds(100)) throws -> SQLiteDatabase {
+                            otherWritersSeenWithin: Duration = .milliseconds(10)) throws -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, poolSize: poolSize, otherWritersSeenWithin: otherWritersSeenWithin)
         try database.migrate()
         return database

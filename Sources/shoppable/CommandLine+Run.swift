@@ -16,6 +16,8 @@ extension CommandLine {
                         [--no-demo]
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
                         [--dry-run] [--database PATH] [--currency USD] [--media DIR] [--media-root DIR]
+      shoppable export  --format shopify-csv|woocommerce-csv|shoppable-json FILE|- [--database PATH] [--currency USD]
+                        (the whole catalog, published or not; - writes to standard output; docs/IMPORT.md)
       shoppable migrate [--database PATH]
       shoppable users   create --email EMAIL --name NAME [--operator] [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
@@ -55,7 +57,9 @@ extension CommandLine {
       --mail-from ADDR  serve: sender address of emails (default shop@localhost)
       --shop-config FILE  serve: shipping methods, payment instructions, reservation minutes
                         (JSON, docs/ORDERS.md; default: the demo's shop.json)
-      --dry-run         import, campaigns import: read and check the file, write nothing
+      --dry-run         import, campaigns import: read and check the file, write nothing (import: list
+                        what would be created, updated and left alone, per product)
+      --format NAME     import: the file's format (default auto); export: the format to write
       --status STATUS   orders list: only orders in this status
     """
 
@@ -72,6 +76,7 @@ extension CommandLine {
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
                            "trusted-proxy", "cors-origin", "help"]
             case "import": ["format", "dry-run", "database", "currency", "media", "media-root", "help"]
+            case "export": ["format", "database", "currency", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
@@ -85,6 +90,7 @@ extension CommandLine {
             switch command {
             case "serve": try Serve.run(options)
             case "import": try ImportCommand.run(options)
+            case "export": try ExportCommand.run(options)
             case "migrate": try Migrate.run(options)
             case "users": try UsersCommand.run(options)
             case "campaigns": try CampaignsCommand.run(options)
@@ -142,6 +148,21 @@ func openDatabase(_ options: Options, poolSize: Int) throws -> SQLiteDatabase {
     let database = try SQLiteDatabase(path: path, poolSize: poolSize)
     let applied = try database.migrate()
     if !applied.isEmpty { printLine("database \(path): applied migrations \(applied.map(String.init).joined(separator: ", "))") }
+    return database
+}
+
+/// Opens the database without creating or migrating it (for commands that only read, or whose
+/// output must not be mixed with migration notices): nil when the file does not exist.
+/// - Throws: `UsageError` when the database needs migrations (`shoppable migrate`).
+func openExistingDatabase(_ options: Options, poolSize: Int = 1) throws -> SQLiteDatabase? {
+    let path = try options.database
+    guard path != ":memory:", FileManager.default.fileExists(atPath: path) else { return nil }
+    let database = try SQLiteDatabase(path: path, poolSize: poolSize)
+    let latest = ShopSchema.migrations.map(\.version).max() ?? 0
+    guard try database.appliedMigrations().max() ?? 0 >= latest else {
+        database.close()
+        throw UsageError("the database \(path) needs migrations; run `shoppable migrate --database \(path)` first")
+    }
     return database
 }
 

@@ -26,9 +26,11 @@ enum ImportCommand {
         let databasePath = try options.database
         let localMedia = try localMedia(options, catalogPath: path)
         let media = MediaLibrary.directory(try mediaDirectory(options))
-        // A dry run writes nothing, not even a new database file: an empty in-memory database
-        // stands in for the shop's (the service does not touch it on a dry run).
-        let database = dryRun ? try SQLiteDatabase.open(path: ":memory:", poolSize: 1) : try openDatabase(options, poolSize: 1)
+        // A dry run writes nothing, not even a new database file: it previews against the shop's
+        // database when there is one (a rolled-back transaction), else against an empty one.
+        let database = dryRun
+            ? try openExistingDatabase(options) ?? SQLiteDatabase.open(path: ":memory:", poolSize: 1)
+            : try openDatabase(options, poolSize: 1)
         defer { database.close() }
         let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency)
 
@@ -52,11 +54,27 @@ enum ImportCommand {
         lines += report.skipped.map { "  skipped: \($0.description)" }
         guard let changes = report.changes else {
             lines.append("dry run: the file is valid; nothing written")
+            if let preview = report.preview {
+                lines.append("""
+                what an import into \(database) would do:
+                  products   \(preview.productsCreated) created, \(preview.productsUpdated) updated, \
+                \(preview.productsUnchanged) unchanged
+                """)
+                lines += preview.products.map { outcome in
+                    let word = switch outcome.change {
+                    case .created: "create   "
+                    case .updated: "update   "
+                    case .unchanged: "unchanged"
+                    }
+                    return "  \(word)  \(outcome.handle)"
+                }
+            }
             return lines.joined(separator: "\n")
         }
         lines.append("""
         imported into \(database):
-          products   \(changes.productsCreated) created, \(changes.productsUpdated) updated
+          products   \(changes.productsCreated) created, \(changes.productsUpdated) updated, \
+        \(changes.productsUnchanged) unchanged
           variants   \(changes.variantsCreated) created, \(changes.variantsUpdated) updated
           images     \(changes.imagesStored) stored (\(report.imagesCopied) copied from local files)
           categories \(changes.categoriesCreated) created

@@ -44,7 +44,7 @@ struct CatalogVersionTests {
         let importer = try SQLiteDatabase.open(path: path.path, poolSize: 1)
         _ = try CatalogStore.sqlite(importer).upsert([.mock(handle: "imported")])
         importer.close()
-        // Seen within `otherWritersSeenWithin` (100 ms): the version is remembered between
+        // Seen within `otherWritersSeenWithin` (10 ms): the version is remembered between
         // requests, and another process's commit cannot reset it.
         let deadline = ContinuousClock.now + .seconds(2)
         while try catalog.version() == before, ContinuousClock.now < deadline { usleep(10_000) }

@@ -41,7 +41,9 @@ extension CatalogStore {
             insertProduct: { _ in throw UnimplementedStoreOperation("CatalogStore.insertProduct") },
             changeProduct: { _, _ in throw UnimplementedStoreOperation("CatalogStore.changeProduct") },
             productCount: { throw UnimplementedStoreOperation("CatalogStore.productCount") },
-            version: { throw UnimplementedStoreOperation("CatalogStore.version") }
+            version: { throw UnimplementedStoreOperation("CatalogStore.version") },
+            previewUpsert: { _ in throw UnimplementedStoreOperation("CatalogStore.previewUpsert") },
+            allProducts: { throw UnimplementedStoreOperation("CatalogStore.allProducts") }
         )
     }
 }

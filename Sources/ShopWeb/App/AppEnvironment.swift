@@ -76,6 +76,8 @@ public struct AppEnvironment: Sendable {
     public var healthCheck: @Sendable () throws -> Void
     /// Rendered catalog pages, valid while `catalog.version()` is unchanged.
     public var pageCache: PageCache
+    /// gzip bodies of answers with a strong `ETag` (assets, cached API reads), compressed once.
+    public var compressedBodies = CompressedBodies()
     /// The campaign list, kept while `campaigns.version()` is unchanged.
     public var campaignCache = CampaignCache()
     /// Web origins (`https://app.example`) whose pages may call the JSON API from a browser

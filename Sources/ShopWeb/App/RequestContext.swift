@@ -266,7 +266,9 @@ struct RequestContext {
     /// `true` when the form carries this visitor's CSRF token: the one whose hash the session
     /// keeps, or — before there is a session — the one in their cookie.
     mutating func hasValidCSRFToken() throws -> Bool {
-        guard let sent = request.formValue(ShopApp.csrfField), !sent.isEmpty else { return false }
+        guard let posted = request.formValue(ShopApp.csrfField), !posted.isEmpty else { return false }
+        // Pages carry it masked (`CSRFMask`); an unmasked token is the same secret.
+        let sent = CSRFMask.unmask(posted) ?? posted
         let crypto = environment.crypto
         if let session = try currentSession() {
             return crypto.constantTimeEquals(crypto.sha256Hex(sent), session.csrfTokenHash)

@@ -3,6 +3,7 @@ public import HTTPServer
 import HTML
 import ShopAPI
 import ShopCore
+import ShopService
 import ShopStore
 
 /// The storefront as one function from request to response: `ShopApp.handle(request, environment)`.
@@ -37,9 +38,16 @@ public enum ShopApp {
     /// - Parameters:
     ///   - request: the decoded HTTP request.
     ///   - environment: stores, clock and settings.
-    /// - Returns: the response, with the security headers every page carries.
+    /// - Returns: the response, with the security headers every page carries, gzipped when the
+    ///   client accepts it and the body is text worth compressing (`ContentEncoding`).
     public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
-        if APIApp.owns(request.path) { return APIApp.handle(request, environment) }
+        var response = APIApp.owns(request.path) ? APIApp.handle(request, environment) : page(request, environment)
+        ContentEncoding.apply(to: &response, request: request, kept: environment.compressedBodies)
+        return response
+    }
+
+    /// A page, an asset, or a redirect: every answer outside `/api`.
+    private static func page(_ request: Request, _ environment: AppEnvironment) -> Response {
         var context = RequestContext(request: request, environment: environment)
         context.settleLanguage()
         var response: Response
@@ -99,8 +107,11 @@ public enum ShopApp {
     private static func personalize(_ response: inout Response, _ context: inout RequestContext) {
         guard response.headers["Content-Type"]?.hasPrefix("text/html") == true,
               Personalization.needsValues(response.body) else { return }
+        let token = context.csrfToken()
+        var pad = ""
+        while pad.utf8.count < token.utf8.count { pad += context.environment.crypto.randomToken() }
         let values = Personalization.Values(
-            csrfToken: context.csrfToken(), favorites: Set((try? context.favoriteIDs()) ?? []),
+            csrfToken: CSRFMask.mask(token, pad: pad), favorites: Set((try? context.favoriteIDs()) ?? []),
             addLabel: context.l10n(.favoriteAdd), removeLabel: context.l10n(.favoriteRemove))
         response.body = Personalization.apply(response.body, values)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Zlib
+
+/// `Content-Encoding: gzip` for text answers (pages, CSS, JavaScript, JSON, SVG) when the client
+/// accepts it — a category page's 20–27 KB of HTML and the 30 KB stylesheet travel to a phone at
+/// a fifth of that (issue #14).
+///
+/// An answer with a strong `ETag` (static assets, cached API reads) is the same bytes for
+/// everyone: its gzip form is made once at the best level and kept (``CompressedBodies``), and
+/// sent with the weak form of the tag — two encodings of one representation must not share a
+/// strong tag, and `If-None-Match` compares weakly, so a revalidation of either gets its 304.
+/// Pages differ per request (CSRF tokens, the badge) and are compressed at the fast level.
+/// Every answer that could be compressed says `Vary: Accept-Encoding`, compressed or not.
+enum ContentEncoding {
+    /// Bodies below this stay as they are: the gzip frame would eat the gain.
+    static let minimumBytes = 1_024
+
+    /// Media types worth compressing (images other than SVG and fonts already are).
+    static func isCompressible(_ contentType: String) -> Bool {
+        let type = contentType.lowercased()
+        return type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/javascript")
+            || type.hasPrefix("image/svg+xml") || type.hasPrefix("application/manifest+json")
+            || type.hasPrefix("application/xml")
+    }
+
+    /// Whether an `Accept-Encoding` header accepts gzip (RFC 9110 §12.5.3): `gzip` or `*` with a
+    /// weight above zero; `gzip;q=0` refuses it even after a `*`.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var star = false
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";")
+            let coding = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            var weight = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q" {
+                    weight = Double(pair[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+            }
+            if coding == "gzip" || coding == "x-gzip" { return weight > 0 }
+            if coding == "*" { star = weight > 0 }
+        }
+        return star
+    }
+
+    /// Compresses `response` for `request` when both allow it; see the type's comment.
+    static func apply(to response: inout Response, request: Request, kept: CompressedBodies) {
+        guard response.body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
+              let type = response.headers["Content-Type"], isCompressible(type) else { return }
+        let vary = response.headers["Vary"]
+        if vary?.lowercased().contains("accept-encoding") != true {
+            response.headers.replaceOrAdd(name: "Vary", value: vary.map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding")
+        }
+        guard acceptsGzip(request.headers["Accept-Encoding"]) else { return }
+        let packed: [UInt8]?
+        if let tag = response.headers["ETag"], !tag.hasPrefix("W/") {
+            packed = kept.gzip(of: response.body, tagged: tag)
+            if packed != nil { response.headers.replaceOrAdd(name: "ETag", value: "W/" + tag) }
+        } else {
+            let compressed = Gzip.compress(response.body, level: .fast)
+            packed = compressed.count < response.body.count ? compressed : nil
+        }
+        guard let packed else { return }
+        response.body = packed
+        response.headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+    }
+}
+
+/// gzip bodies by strong `ETag`, made once. Bounded: past `maximumBytes` the oldest half is
+/// dropped (assets and cached reads come back in a moment; nothing is lost but time).
+public final class CompressedBodies: Sendable {
+    private struct Store {
+        var bodies: [String: [UInt8]?] = [:]
+        var order: [String] = []
+        var bytes = 0
+    }
+
+    private let store = Mutex(Store())
+    /// The most compressed bytes kept.
+    public let maximumBytes: Int
+
+    /// An empty store holding at most `maximumBytes` (default 16 MiB).
+    public init(maximumBytes: Int = 16 << 20) { self.maximumBytes = maximumBytes }
+
+    /// The gzip form (best level) of `body`, tagged `tag`, made the first time it is asked for;
+    /// nil when it is no smaller than the body (sent as it is then).
+    func gzip(of body: [UInt8], tagged tag: String) -> [UInt8]? {
+        if let known = store.withLock({ $0.bodies[tag] }) { return known }
+        let compressed = Gzip.compress(body, level: .best)
+        let kept = compressed.count < body.count ? compressed : nil
+        store.withLock { store in
+            guard store.bodies[tag] == nil else { return }
+            store.bodies[tag] = kept
+            store.order.append(tag)
+            store.bytes += kept?.count ?? 0
+            if store.bytes > maximumBytes {
+                let dropped = store.order.prefix(store.order.count / 2 + 1)
+                for old in dropped { store.bytes -= store.bodies.removeValue(forKey: old)??.count ?? 0 }
+                store.order.removeFirst(dropped.count)
+            }
+        }
+        return kept
+    }
+
+    /// Number of bodies kept (tests).
+    var count: Int { store.withLock { $0.bodies.count } }
+}

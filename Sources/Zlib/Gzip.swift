@@ -1,0 +1,100 @@
+import CZlib
+
+/// gzip (RFC 1952) through zlib: the one thin Swift face of `CZlib`, so no `z_stream` or raw
+/// return code leaks into the app.
+///
+/// ```swift
+/// let packed = Gzip.compress(Array(html.utf8))        // for `Content-Encoding: gzip`
+/// let bytes = try Gzip.decompress(packed)             // tests and clients
+/// ```
+public enum Gzip {
+    /// How hard to try: `fast` (zlib level 1) for bodies compressed per request, `best` (level 9)
+    /// for bodies compressed once and kept (static files, cached answers).
+    public enum Level: Sendable {
+        case fast, balanced, best
+
+        var zlibLevel: Int32 {
+            switch self {
+            case .fast: 1
+            case .balanced: 6
+            case .best: 9
+            }
+        }
+    }
+
+    /// `bytes` as one gzip member.
+    /// - Parameters:
+    ///   - bytes: what to compress.
+    ///   - level: speed against size.
+    /// - Returns: the gzip stream (header, deflate data, CRC-32 and length trailer).
+    public static func compress(_ bytes: [UInt8], level: Level = .balanced) -> [UInt8] {
+        var stream = z_stream()
+        // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
+        let status = deflateInit2_(&stream, level.zlibLevel, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "deflateInit2 failed: \(status)")  // only out of memory
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
+        let written: Int = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.avail_in = uInt(input.count)
+                stream.next_out = out.baseAddress
+                stream.avail_out = uInt(out.count)
+                // The output buffer holds deflateBound's worst case: one call finishes.
+                let result = deflate(&stream, Z_FINISH)
+                precondition(result == Z_STREAM_END, "deflate did not finish: \(result)")
+                return out.count - Int(stream.avail_out)
+            }
+        }
+        output.removeLast(output.count - written)
+        return output
+    }
+
+    /// A gzip stream's content.
+    /// - Parameters:
+    ///   - bytes: one or more gzip members.
+    ///   - limit: the most bytes to produce (a guard against decompression bombs).
+    /// - Throws: ``GzipError`` for data that is not gzip, is cut short, or inflates past `limit`.
+    public static func decompress(_ bytes: [UInt8], limit: Int = 64 << 20) throws(GzipError) -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw .invalidData
+        }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let outcome: GzipError? = bytes.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            while true {
+                let (result, produced) = chunk.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    let result = inflate(&stream, Z_NO_FLUSH)
+                    return (result, out.count - Int(stream.avail_out))
+                }
+                output.append(contentsOf: chunk[..<produced])
+                if output.count > limit { return .tooLarge }
+                switch result {
+                case Z_STREAM_END: return nil
+                case Z_OK: continue
+                case Z_BUF_ERROR where stream.avail_in == 0: return .truncated
+                default: return .invalidData
+                }
+            }
+        }
+        if let outcome { throw outcome }
+        return output
+    }
+}
+
+/// Why ``Gzip/decompress(_:limit:)`` refused its input.
+public enum GzipError: Error, Equatable, Sendable {
+    /// Not a gzip stream, or corrupt.
+    case invalidData
+    /// The stream ends before its trailer.
+    case truncated
+    /// It inflates past the limit.
+    case tooLarge
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ShopCore
+import ShopImport
+import ShopService
+import ShopStore
+import ShopStoreSQLite
+import ShopTestSupport
+import Testing
+
+/// A shop on a private SQLite `:memory:` database, with the import and export use cases.
+private final class ExportShop {
+    let database: SQLiteDatabase
+    let catalog: CatalogStore
+    let importer: CatalogImportService
+    let exporter: CatalogExportService
+
+    init(currency: Currency = .usd) throws {
+        database = try SQLiteDatabase.open(path: ":memory:", poolSize: 1)
+        catalog = .sqlite(database, currency: currency)
+        importer = CatalogImportService(catalog: catalog, media: .directory(URL(fileURLWithPath: "/nonexistent")),
+                                        currency: currency, now: { Date(timeIntervalSince1970: 1_750_000_000) })
+        exporter = CatalogExportService(catalog: catalog, currency: currency)
+    }
+
+    deinit { database.close() }
+
+    func importFile(_ data: Data, _ format: CatalogFormat, dryRun: Bool = false) throws -> CatalogImportReport {
+        try importer.importCatalog(data, fileName: "export", format: format, options: .init(dryRun: dryRun))
+    }
+}
+
+/// Export → import → export (issue #13, point 3), for every format, on SQLite.
+@Suite("Catalog export")
+struct CatalogExportServiceTests {
+    /// A catalog with what merchants' files hold: options, sale prices, every kind of stock,
+    /// unpublished products, images with alt text, tags and texts that need quoting.
+    static let catalog: [ProductDraft] = [
+        ProductDraft(
+            handle: "waxed-canvas-tote", title: "Waxed Canvas Tote, \"Large\"",
+            descriptionHTML: "<p>Made in <strong>Portugal</strong> &amp; waxed by hand.</p>\n<p>=1+1</p>",
+            descriptionText: "Made in Portugal & waxed by hand.\n=1+1", vendor: "Tasche & Co",
+            productType: "", categoryName: "Bags", tags: ["canvas", "gift, idea", "çanta 👜"],
+            publishedAt: Date(timeIntervalSince1970: 1_700_000_000), isPublished: true,
+            images: [ProductImage(url: "https://cdn.example.com/tote.jpg", altText: "Tote, front"),
+                     ProductImage(url: "https://cdn.example.com/tote-olive.jpg", altText: "Olive")],
+            rating: Rating(rateHundredths: 460, count: 12), optionNames: ["Color", "Size"],
+            variants: [
+                VariantDraft(sku: "WCT-NAT-S", optionValues: ["Natural", "Small"], price: .usd(58_00),
+                             compareAtPrice: .usd(72_00), inventory: .tracked(quantity: 4, allowsBackorder: false)),
+                VariantDraft(sku: "WCT-NAT-L", optionValues: ["Natural", "Large"], price: .usd(64_00), inventory: .untracked),
+                VariantDraft(sku: nil, optionValues: ["Olive", "Large"], price: .usd(64_00),
+                             inventory: .tracked(quantity: 0, allowsBackorder: true)),
+            ]),
+        ProductDraft(
+            handle: "beeswax-leather-balm", title: "Beeswax Leather Balm", descriptionHTML: "<p>Balm</p>",
+            descriptionText: "Balm", vendor: "", productType: "Care", categoryName: "Care", tags: [],
+            isPublished: true, images: [], optionNames: [],
+            variants: [VariantDraft(sku: "BALM", price: .usd(14_50), inventory: .tracked(quantity: 0, allowsBackorder: false))]),
+        ProductDraft(
+            handle: "winter-sample-tote", title: "Winter Sample Tote", isPublished: false,
+            images: [ProductImage(url: "https://cdn.example.com/winter.jpg", altText: "")],
+            variants: [VariantDraft(sku: "WINTER", price: .usd(0), inventory: .untracked)]),
+    ]
+
+    @Test(arguments: CatalogWriter.formats)
+    func exportImportExportGivesTheSameBytes(format: CatalogFormat) throws {
+        let shop = try ExportShop()
+        _ = try shop.catalog.upsert(Self.catalog)
+        let first = try shop.exporter.export(as: format)
+
+        let empty = try ExportShop()
+        let imported = try empty.importFile(first, format)
+        #expect(imported.changes?.productsCreated == Self.catalog.count)
+        #expect(imported.warnings.isEmpty && imported.skipped.isEmpty)
+        let second = try empty.exporter.export(as: format)
+        #expect(String(decoding: second, as: UTF8.self) == String(decoding: first, as: UTF8.self))
+
+        let again = try empty.importFile(first, format)
+        #expect(again.changes?.productsCreated == 0 && again.changes?.productsUpdated == 0)
+        #expect(again.changes?.variantsCreated == 0 && again.changes?.variantsUpdated == 0)
+        #expect(again.changes?.productsUnchanged == Self.catalog.count)
+        #expect(try empty.exporter.export(as: format) == first)
+    }
+
+    @Test func aShoppableJSONExportCarriesEverythingBackIntoTheSameShop() throws {
+        let shop = try ExportShop()
+        _ = try shop.catalog.upsert(Self.catalog)
+        let before = try shop.catalog.allProducts()
+        let version = try shop.catalog.version()
+
+        let report = try shop.importFile(try shop.exporter.export(as: .shoppableJSON), .shoppableJSON)
+        #expect(report.changes?.productsCreated == 0 && report.changes?.productsUpdated == 0)
+        #expect(try shop.catalog.allProducts() == before)
+        #expect(try shop.catalog.version() == version)  // nothing written at all
+    }
+
+    @Test func allProductsListsPublishedAndUnpublishedByID() throws {
+        let shop = try ExportShop()
+        _ = try shop.catalog.upsert(Self.catalog.reversed())
+        let stored = try shop.catalog.allProducts()
+        #expect(stored.map(\.product.handle) == Self.catalog.reversed().map(\.handle))
+        #expect(stored.map(\.product.isPublished) == [false, true, true])
+        #expect(stored.last?.categoryName == "Bags" && stored.last?.product.variants.count == 3)
+        #expect(stored.last?.product.images.map(\.altText) == ["Tote, front", "Olive"])
+    }
+
+    @Test func aDryRunTellsPerProductWhatWouldBeCreatedUpdatedAndLeftAlone() throws {
+        let shop = try ExportShop()
+        _ = try shop.catalog.upsert(Array(Self.catalog.prefix(2)))
+        let version = try shop.catalog.version()
+
+        var file = Self.catalog
+        file[1].variants[0].price = .usd(15_00)
+        let data = try CatalogWriter(currency: .usd).write(file, as: .shoppableJSON)
+        let report = try shop.importFile(data, .shoppableJSON, dryRun: true)
+
+        #expect(report.isDryRun && report.changes == nil)
+        let preview = try #require(report.preview)
+        #expect(preview.products == [
+            .init(handle: "waxed-canvas-tote", change: .unchanged),
+            .init(handle: "beeswax-leather-balm", change: .updated),
+            .init(handle: "winter-sample-tote", change: .created),
+        ])
+        #expect((preview.productsCreated, preview.productsUpdated, preview.productsUnchanged) == (1, 1, 1))
+        #expect(preview.variantsUpdated == 1)
+        #expect(try shop.catalog.productCount() == 2)  // rolled back
+        #expect(try shop.catalog.version() == version)
+        #expect(try shop.catalog.allProducts()[1].product.variants[0].price == .usd(14_50))
+    }
+}

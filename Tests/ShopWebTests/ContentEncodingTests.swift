@@ -1,0 +1,103 @@
+import Foundation
+import HTTPServer
+import ShopAPI
+import ShopTestSupport
+@testable import ShopWeb
+import Testing
+import Zlib
+
+@Suite("gzip for text answers")
+struct ContentEncodingTests {
+    @Test(arguments: [
+        ("gzip", true), ("gzip, deflate, br", true), ("br;q=1.0, gzip;q=0.5", true), ("GZIP", true),
+        ("x-gzip", true), ("*", true), ("gzip;q=0", false), ("*, gzip;q=0", false), ("gzip;q=0.0, *", false),
+        ("identity", false), ("deflate, br", false), ("*;q=0", false), ("", false),
+    ])
+    func acceptEncodingIsReadWithItsWeights(header: String, accepted: Bool) {
+        #expect(ContentEncoding.acceptsGzip(header) == accepted)
+    }
+
+    @Test func pagesAreCompressedPerRequestWhenAccepted() throws {
+        let shop = try TestShop(v1Catalog())
+        let plain = try shop.send(.get, "/")
+        let packed = try shop.send(.get, "/", headers: ["Accept-Encoding": "gzip, deflate, br"])
+        #expect(plain.header("Content-Encoding") == nil && plain.header("Vary")?.contains("Accept-Encoding") == true,
+                "compressible, so it varies even when sent as it is")
+        #expect(packed.header("Content-Encoding") == "gzip" && packed.header("Vary")?.contains("Accept-Encoding") == true)
+        let html = String(decoding: try Gzip.decompress(packed.response.body), as: UTF8.self)
+        #expect(html.hasPrefix("<!DOCTYPE html>") && packed.response.body.count * 3 < plain.response.body.count,
+                "\(packed.response.body.count) of \(plain.response.body.count) bytes")
+    }
+
+    @Test func assetsAreCompressedOnceAndRevalidateUnderTheWeakTag() throws {
+        let shop = try TestShop()
+        let plain = try shop.get("/static/app.css")
+        let strong = try #require(plain.header("ETag"))
+        let first = try shop.send(.get, "/static/app.css", headers: ["Accept-Encoding": "gzip"])
+        #expect(first.header("Content-Encoding") == "gzip" && first.header("ETag") == "W/" + strong)
+        #expect(try Gzip.decompress(first.response.body) == plain.response.body)
+        let second = try shop.send(.get, "/static/app.css", headers: ["Accept-Encoding": "gzip"])
+        #expect(second.response.body == first.response.body && shop.environment.compressedBodies.count == 1,
+                "kept, not compressed again")
+        for tag in ["W/" + strong, strong] {
+            let revalidated = try shop.send(.get, "/static/app.css", headers: ["Accept-Encoding": "gzip", "If-None-Match": tag])
+            #expect(revalidated.status == 304 && revalidated.response.body.isEmpty, "\(tag)")
+        }
+    }
+
+    @Test func cachedAPIReadsAreCompressedWithTheirLanguageVary() throws {
+        let shop = try TestShop(v1Catalog())
+        for attempt in 0..<2 {
+            let read = try shop.send(.get, "/api/v1/products?limit=24", headers: ["Accept-Encoding": "gzip"])
+            #expect(read.header("Content-Encoding") == "gzip", "attempt \(attempt)")
+            #expect(read.header("Vary") == "Accept-Language, Accept-Encoding")
+            #expect(read.header("ETag")?.hasPrefix("W/\"") == true)
+            let page = try JSONDecoder().decode(V1ProductPage.self, from: Data(try Gzip.decompress(read.response.body)))
+            #expect(!page.products.isEmpty)
+        }
+    }
+
+    @Test func smallAndBinaryAnswersStayAsTheyAre() throws {
+        let shop = try TestShop()
+        let health = try shop.send(.get, "/healthz", headers: ["Accept-Encoding": "gzip"])
+        #expect(health.header("Content-Encoding") == nil && health.header("Vary") == nil)
+        let icon = try shop.send(.get, "/static/images/icon-192.png", headers: ["Accept-Encoding": "gzip"])
+        #expect(icon.status == 200 && icon.header("Content-Encoding") == nil)
+    }
+}
+
+/// BREACH: a gzipped page reflecting a search query must not carry the CSRF secret verbatim.
+@Suite("CSRF token masked per page")
+struct CSRFMaskTests {
+    @Test(arguments: ["rnd0000000000000000000000000000000000000003", "Zx-_09aB", String(repeating: "k", count: 128)])
+    func masksRoundTrip(token: String) {
+        let pad = String(repeating: "pQ-_7", count: 30)
+        let masked = CSRFMask.mask(token, pad: pad)
+        #expect(!masked.contains(token) && CSRFMask.unmask(masked) == token)
+    }
+
+    @Test(arguments: ["", "abc", "ab.cd", "ab.zzzz", "a.b.c", "abcd.0011"])
+    func valuesThatAreNotMasksGiveNil(value: String) {
+        // "abcd.0011" is too short a hex part for a 4-character pad.
+        #expect(CSRFMask.unmask(value) == nil)
+    }
+
+    @Test func everyPageCarriesADifferentMaskOfTheOneTokenAndBothFormsPost() throws {
+        let shop = try TestShop(v1Catalog())
+        _ = try shop.get("/search?q=lamp")
+        let firstToken = try #require(shop.csrfToken)
+        _ = try shop.get("/search?q=lamp")
+        let secondToken = try #require(shop.csrfToken)
+        let cookie = try #require(shop.cookies["shoppable_csrf"])
+        let packed = try shop.send(.get, "/search?q=lamp", headers: ["Accept-Encoding": "gzip"])
+        let page = String(decoding: try Gzip.decompress(packed.response.body), as: UTF8.self)
+        #expect(packed.header("Content-Encoding") == "gzip" && page.contains("csrf_token") && !page.contains(cookie))
+        #expect(firstToken != secondToken && !firstToken.contains(cookie) && !secondToken.contains(cookie))
+        #expect(CSRFMask.unmask(firstToken) == cookie && CSRFMask.unmask(secondToken) == cookie)
+        #expect(try shop.post("/cart/add", [("product", "brass-lamp"), ("quantity", "1"), ("csrf_token", firstToken)]).status == 303)
+        #expect(try shop.post("/cart/add", [("product", "brass-lamp"), ("quantity", "1"), ("csrf_token", cookie)]).status == 303,
+                "an unmasked token is the same secret")
+        #expect(try shop.post("/cart/add", [("product", "brass-lamp"), ("quantity", "1"),
+                                            ("csrf_token", CSRFMask.mask("x" + cookie.dropFirst(), pad: String(repeating: "p", count: 64)))]).status == 403)
+    }
+}
