@@ -66,15 +66,22 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // No pkg-config file in Debian's package: the module map links `stemmer` itself.
+        .systemLibrary(
+            name: "CStemmer",
+            providers: [.apt(["libstemmer-dev"])]
+        ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
         .target(name: "Mailer", dependencies: ["CCurl"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
+        .target(name: "Stemmer", dependencies: ["CStemmer"]),
 
         // MARK: - server
 
-        .target(name: "ShopStore", dependencies: ["ShopCore"]),
+        // Stemmer: the search index's word stems are a rule every engine shares.
+        .target(name: "ShopStore", dependencies: ["ShopCore", "Stemmer"]),
         .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
         // The use cases (cart, checkout, sessions, accounts, catalog import): every shop rule the
@@ -118,6 +125,7 @@ let package = Package(
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
+        .testTarget(name: "StemmerTests", dependencies: ["Stemmer"]),
         .testTarget(
             name: "ShopStoreTests",
             dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"],

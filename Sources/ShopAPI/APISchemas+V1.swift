@@ -58,7 +58,9 @@ extension V1ProductPage: JSONSchemaDescribed {
         "products": .arraySchema(of: V1ProductSummary.schemaReference),
         "totalCount": ["type": "integer", "minimum": 0, "description": "All products matching the query."],
         "nextCursor": .stringSchema("Pass as `cursor` for the next page; left out on the last page."),
-    ], optional: ["nextCursor"])
+        "suggestion": .stringSchema(
+            "\"Did you mean\": when a search (`q`) finds nothing, words that would find something (folded: lower case, no accents); left out otherwise."),
+    ], optional: ["nextCursor", "suggestion"])
 }
 
 extension V1Variant: JSONSchemaDescribed {

@@ -87,11 +87,15 @@ public struct V1ProductPage: Codable, Hashable, Sendable {
     public var totalCount: Int
     /// Pass as `cursor` for the next page; nil on the last page.
     public var nextCursor: String?
+    /// "Did you mean": when a search (`q`) finds nothing, words that would find something
+    /// (folded: lower case, no accents); nil otherwise.
+    public var suggestion: String?
 
-    public init(products: [V1ProductSummary], totalCount: Int, nextCursor: String?) {
+    public init(products: [V1ProductSummary], totalCount: Int, nextCursor: String?, suggestion: String? = nil) {
         self.products = products
         self.totalCount = totalCount
         self.nextCursor = nextCursor
+        self.suggestion = suggestion
     }
 }
 

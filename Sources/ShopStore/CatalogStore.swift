@@ -25,9 +25,13 @@ public struct CategorySummary: Hashable, Sendable {
 /// Search (`text`): the words of `SearchFolding.terms(text, locale:)` must ALL be found among
 /// the folded words of the product's title, vendor, tags, category name or description text
 /// (any mix of fields). Every word must equal a folded word of the product, except the last,
-/// which may also be its beginning ("oak cha" finds "Oak Chair"). A text without letters or
-/// digits (empty, blanks, punctuation only) searches nothing: the query then lists as if `text`
-/// were nil.
+/// which may also be its beginning ("oak cha" finds "Oak Chair"). A word also matches when its
+/// stem in the query's `locale` is among the product's stems (`ProductSearchStemmer`: "mugs"
+/// finds "Mug"), and, when neither finds anything, through the vocabulary words within its typo
+/// budget (`SearchTolerance`: "chiar" finds "Chair"), ranked below every match without typos.
+/// Separately, the whole text finds the products with a SKU whose key equals or starts with the
+/// text's (`ProductSearchRules.skuKey`). A text without letters or digits (empty, blanks,
+/// punctuation only) searches nothing: the query then lists as if `text` were nil.
 ///
 /// ```swift
 /// let page = try catalog.products(ProductQuery(text: "ışık", locale: .turkish, sort: .relevance,
@@ -37,10 +41,11 @@ public struct ProductQuery: Hashable, Sendable {
     /// Sort orders. Every order ends with the product id (ascending) as a tie-break, so pages
     /// never repeat or skip a product. Raw values are short, URL-friendly names.
     public enum Sort: String, Hashable, Sendable, CaseIterable {
-        /// With search text: products whose title holds every search word first, then those
-        /// whose title, vendor, tags and category name together hold every word, then the rest
-        /// (a word found only in the description); id within each tier. Without text: as
-        /// `.featured`.
+        /// With search text: products whose title holds every search word (or stem) or with a
+        /// SKU equal to the text first, then those whose title, vendor, tags and category name
+        /// together hold every word, then the rest (a word found only in the description, a SKU
+        /// prefix), then the products found only through a typo; id within each tier. Without
+        /// text: as `.featured`.
         case relevance
         /// Merchant order: as imported (ascending id).
         case featured
@@ -135,13 +140,19 @@ public struct ProductPage: Sendable {
     /// (the smallest in code-point order), in code-point order, at most 50. Empty unless the
     /// query `includesFacets`.
     public var tags: [String]
+    /// "Did you mean": when a search finds nothing, the search words with each word that found
+    /// nothing replaced by its nearest vocabulary word (`SearchTolerance.suggestion`), folded and
+    /// space-separated — given only when that text finds a published product; nil otherwise.
+    public var suggestion: String?
 
     /// Creates a page.
-    public init(products: [Product], totalCount: Int, vendors: [String] = [], tags: [String] = []) {
+    public init(products: [Product], totalCount: Int, vendors: [String] = [], tags: [String] = [],
+                suggestion: String? = nil) {
         self.products = products
         self.totalCount = totalCount
         self.vendors = vendors
         self.tags = tags
+        self.suggestion = suggestion
     }
 
     /// How many values `vendors` and `tags` hold at most.

@@ -1,5 +1,6 @@
 public import ShopCore
 import Foundation
+import Stemmer
 
 /// The search and filter rules every `CatalogStore` applies, shared so that every SQL engine
 /// indexes the same text and compares the same keys.
@@ -62,8 +63,62 @@ public enum ProductSearchRules {
     }
 }
 
+/// Word stems for the search index and for queries (Snowball, `Stemmer`), the one home of which
+/// stemmers apply: a product is indexed with the stems of **all three** stemmers (English,
+/// Turkish, Spanish; a shop's text is in its merchant's language while shoppers search in theirs),
+/// and a query word is stemmed with the **shopper's** language's stemmer only. A query word then
+/// matches a product when the word itself, or its stem among the product's stems, is found:
+/// "mugs" (en) finds "Mug", "lambalar" (tr) finds "lamba", "sillas" (es) finds "silla".
+///
+/// Words are `SearchFolding` words (stemmed after folding, so index and query agree). Not safe to
+/// share between threads (libstemmer state): one per batch of products or per search.
+public final class ProductSearchStemmer {
+    private let stemmers: [Stemmer]
+
+    /// Makes the three stemmers.
+    public init() {
+        stemmers = [Stemmer(.english), Stemmer(.turkish), Stemmer(.spanish)]
+    }
+
+    /// The distinct stems of the words of folded `text` under all three stemmers, in first-seen
+    /// order, space-separated: what the index's stem columns hold.
+    public func indexStems(of text: String) -> String {
+        var seen: Set<Substring> = []
+        var stems: Set<String> = []
+        var result: [String] = []
+        for word in text.split(separator: " ") where seen.insert(word).inserted {
+            for stemmer in stemmers {
+                let stem = stemmer.stem(String(word))
+                if stems.insert(stem).inserted { result.append(stem) }
+            }
+        }
+        return result.joined(separator: " ")
+    }
+
+    /// The stem of one folded query word with the stemmer of the shopper's `locale`.
+    public func queryStem(of word: String, locale: SearchLocale) -> String {
+        let language: Stemmer.Language = switch locale {
+        case .english: .english
+        case .turkish: .turkish
+        case .spanish: .spanish
+        }
+        return stemmers.first { $0.language == language }!.stem(word)
+    }
+}
+
+extension ProductSearchRules {
+    /// The key SKU search compares: the SKU folded with English rules and its words joined
+    /// without separators, so case, blanks and punctuation do not count ("  mug-001/BLK " →
+    /// "mug001blk"). A query finds a product when its own key equals (exact) or starts (prefix)
+    /// one of the product's SKU keys; exact SKU matches rank first.
+    public static func skuKey(_ sku: String) -> String {
+        SearchFolding.terms(sku, locale: .english).joined()
+    }
+}
+
 /// A product's searchable text in one rule family, folded (`SearchFolding.fold`), in the three
-/// fields relevance ranks by. Stores index exactly these strings.
+/// fields relevance ranks by, with their stems (`ProductSearchStemmer`) and the SKU keys. Stores
+/// index exactly these strings.
 public struct ProductSearchDocument: Hashable, Sendable {
     /// The folded title.
     public var title: String
@@ -71,6 +126,13 @@ public struct ProductSearchDocument: Hashable, Sendable {
     public var meta: String
     /// The folded description text.
     public var body: String
+    /// `ProductSearchStemmer.indexStems(of: title)`.
+    public var titleStems: String
+    /// The stems of `meta` and `body` together.
+    public var textStems: String
+    /// `ProductSearchRules.skuKey` of each non-empty SKU, distinct, space-separated (the same in
+    /// every family).
+    public var skuKeys: String
 
     /// Folds a product's fields with the rules of `family`.
     /// - Parameters:
@@ -79,9 +141,11 @@ public struct ProductSearchDocument: Hashable, Sendable {
     ///   - tags: the tags.
     ///   - categoryName: the name of the product's category, nil when it has none.
     ///   - descriptionText: the plain-text description.
+    ///   - skus: the variants' SKUs (nil and blank ones are left out).
     ///   - family: the folding rules.
+    ///   - stemmer: the stemmers (one per batch).
     public init(title: String, vendor: String, tags: [String], categoryName: String?, descriptionText: String,
-                family: ProductSearchRules.Family) {
+                skus: [String?] = [], family: ProductSearchRules.Family, stemmer: ProductSearchStemmer) {
         let locale = family.locale
         self.title = SearchFolding.fold(title, locale: locale)
         self.meta = ([vendor] + tags)
@@ -89,15 +153,32 @@ public struct ProductSearchDocument: Hashable, Sendable {
             .filter { !$0.isEmpty }
             .joined(separator: " ")
         self.body = SearchFolding.fold(descriptionText, locale: locale)
-        addCategory(categoryName, family: family)
+        self.titleStems = stemmer.indexStems(of: self.title)
+        self.textStems = stemmer.indexStems(of: self.meta + " " + self.body)
+        var keys: [String] = []
+        for key in skus.compactMap({ $0.map(ProductSearchRules.skuKey) }) where !key.isEmpty && !keys.contains(key) {
+            keys.append(key)
+        }
+        self.skuKeys = keys.joined(separator: " ")
+        addCategory(categoryName, family: family, stemmer: stemmer)
     }
 
-    /// Adds a category name to `meta`, as `init` does. A store folds a draft without its
-    /// category (`categoryName: nil`) before its write transaction and adds the stored category
-    /// name, known only inside it, there: the long texts are folded outside the transaction.
-    public mutating func addCategory(_ categoryName: String?, family: ProductSearchRules.Family) {
+    /// Adds a category name to `meta` (and its stems to `textStems`), as `init` does. A store
+    /// folds a draft without its category (`categoryName: nil`) before its write transaction and
+    /// adds the stored category name, known only inside it, there: the long texts are folded
+    /// outside the transaction.
+    public mutating func addCategory(_ categoryName: String?, family: ProductSearchRules.Family,
+                                     stemmer: ProductSearchStemmer) {
         let folded = SearchFolding.fold(categoryName ?? "", locale: family.locale)
         guard !folded.isEmpty else { return }
         meta = meta.isEmpty ? folded : meta + " " + folded
+        let stems = stemmer.indexStems(of: folded)
+        textStems = textStems.isEmpty ? stems : textStems + " " + stems
+    }
+
+    /// The distinct words of `title` and `meta`: what a store adds to its typo and "did you
+    /// mean" vocabulary (description words are left out: they would swamp it).
+    public var vocabulary: Set<String> {
+        Set((title + " " + meta).split(separator: " ").map(String.init))
     }
 }

@@ -170,6 +170,7 @@ enum SQLCatalog {
     static func page(_ query: ProductQuery, _ connection: Connection) throws -> ProductPage {
         let terms = query.searchTerms
         let family = ProductSearchRules.Family(query.locale)
+        let search = terms.isEmpty ? nil : try SearchMatch.Search(query, connection)
 
         // The scope: every condition but vendor and tag (the facets are computed over it).
         let from = terms.isEmpty ? "products p" : "product_search s CROSS JOIN products p INDEXED BY products_search_facts"
@@ -177,7 +178,7 @@ enum SQLCatalog {
         var scopeValues: [SQLValue] = []
         if !terms.isEmpty {
             scope += ["s.product_search MATCH ?", "p.id = s.rowid"]
-            scopeValues.append(.text(SearchMatch.expression(terms, fields: .all, family: family)))
+            scopeValues.append(.text(search!.expression(.all, typos: true)))
         }
         scope.append("p.is_published = 1")
         // Visibility (issue #13): a search finds searchable products, a list shows listed ones.
@@ -223,14 +224,22 @@ enum SQLCatalog {
         var orderValues: [SQLValue] = []
         let order: String
         switch query.sort {
-        case .relevance where !terms.isEmpty:
-            order = """
-                CASE WHEN p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?) THEN 0
-                     WHEN p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?) THEN 1
-                     ELSE 2 END, p.id
-                """
-            orderValues = [.text(SearchMatch.expression(terms, fields: .title, family: family)),
-                           .text(SearchMatch.expression(terms, fields: .titleAndMeta, family: family))]
+        case .relevance where search != nil:
+            // Tiers (ProductQuery.Sort.relevance); the typo tier only when a word has candidates.
+            let search = search!
+            let tier = "p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?)"
+            if search.hasTypoCandidates {
+                // Exact matches (a SKU, mostly: a word with candidates found nothing itself)
+                // first, then the typo matches by field.
+                order = "CASE WHEN \(tier) THEN 0 WHEN \(tier) THEN 1 WHEN \(tier) THEN 2 ELSE 3 END, p.id"
+                orderValues = [.text(search.expression(.all, typos: false)),
+                               .text(search.expression(.title, typos: true)),
+                               .text(search.expression(.titleAndMeta, typos: true))]
+            } else {
+                order = "CASE WHEN \(tier) THEN 0 WHEN \(tier) THEN 1 ELSE 2 END, p.id"
+                orderValues = [.text(search.expression(.title, typos: false)),
+                               .text(search.expression(.titleAndMeta, typos: false))]
+            }
         case .relevance, .featured: order = "p.id"
         case .priceAscending: order = "p.min_price_minor, p.id"          // NULL first ascending
         case .priceDescending: order = "p.min_price_minor DESC, p.id"    // NULL last descending
@@ -269,7 +278,9 @@ enum SQLCatalog {
                 WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
                 """).query(scopeValues).map { try $0.string(0) }
         }
-        return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags)
+        let suggestion = total == 0 ? try search?.suggestion(connection) : nil
+        return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags,
+                           suggestion: suggestion)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images
@@ -390,6 +401,7 @@ enum SQLCatalog {
         var firstLineByHandle: [String: Int] = [:]
         var prepared: [PreparedDraft] = []
         prepared.reserveCapacity(drafts.count)
+        let stemmer = ProductSearchStemmer()
         for draft in drafts {
             if let firstLine = firstLineByHandle[draft.handle] {
                 throw .duplicateHandle(draft.handle, firstLine: firstLine, line: draft.sourceLine)
@@ -403,7 +415,8 @@ enum SQLCatalog {
                 sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
                 documents: ProductSearchRules.Family.allCases.map { family in
                     ProductSearchDocument(title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
-                                          descriptionText: draft.descriptionText, family: family)
+                                          descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
+                                          family: family, stemmer: stemmer)
                 },
                 tagKeys: draft.tags.map(ProductSearchRules.tagKey),
                 skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) }))
@@ -421,6 +434,7 @@ enum SQLCatalog {
     /// a product its draft leaves unchanged is not written.
     static func upsert(_ drafts: [PreparedDraft], allowsTakeOver: Bool = true,
                        _ connection: Connection) throws -> CatalogUpsertResult {
+        let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
         let importHandles = Set(drafts.map(\.draft.handle))
         let findOwners = try connection.prepare("""
@@ -495,7 +509,7 @@ enum SQLCatalog {
 
             var documents = prepared.documents
             for (index, family) in ProductSearchRules.Family.allCases.enumerated() {
-                documents[index].addCategory(category?.name, family: family)
+                documents[index].addCategory(category?.name, family: family, stemmer: stemmer)
             }
             try indexForSearch(productID: productID, documents: documents, tags: draft.tags, tagKeys: prepared.tagKeys,
                                connection)
@@ -505,7 +519,8 @@ enum SQLCatalog {
 
     // MARK: Search index
 
-    /// Writes a product's `product_search` row and `product_tags` rows (replacing old ones).
+    /// Writes a product's `product_search` row and `product_tags` rows (replacing old ones), and
+    /// adds its title and meta words to `search_vocabulary`.
     /// - Parameters:
     ///   - documents: one per `ProductSearchRules.Family`, in `allCases` order.
     ///   - tagKeys: `ProductSearchRules.tagKey` of each tag, in order.
@@ -513,8 +528,16 @@ enum SQLCatalog {
                                _ connection: Connection) throws {
         try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
         try connection.prepare("""
-            INSERT INTO product_search (rowid, title, meta, body, title_tr, meta_tr, body_tr) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).run([.integer(productID)] + documents.flatMap { [.text($0.title), .text($0.meta), .text($0.body)] })
+            INSERT INTO product_search (rowid, title, meta, body, title_tr, meta_tr, body_tr,
+                title_stems, text_stems, title_stems_tr, text_stems_tr, skus)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run([.integer(productID)] + documents.flatMap { [.text($0.title), .text($0.meta), .text($0.body)] }
+                     + documents.flatMap { [.text($0.titleStems), .text($0.textStems)] }
+                     + [.text(documents.first?.skuKeys ?? "")])
+        let addWord = try connection.prepare("INSERT OR IGNORE INTO search_vocabulary (term) VALUES (?)")
+        for word in documents.reduce(into: Set<String>(), { $0.formUnion($1.vocabulary) }) {
+            try addWord.run([.text(word)])
+        }
         try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
         let insertTag = try connection.prepare(
             "INSERT OR IGNORE INTO product_tags (product_id, tag, tag_key) VALUES (?, ?, ?)")
@@ -535,11 +558,13 @@ enum SQLCatalog {
         guard try searchIndexIsStale(connection) else { return }
         try connection.transaction {
             guard try searchIndexIsStale(connection) else { return }
-            try connection.execute("DELETE FROM product_search; DELETE FROM product_tags;")
+            try connection.execute("DELETE FROM product_search; DELETE FROM product_tags; DELETE FROM search_vocabulary;")
             let rows = try connection.prepare("""
-                SELECT p.id, p.title, p.vendor, p.tags, p.description_text, c.name
+                SELECT p.id, p.title, p.vendor, p.tags, p.description_text, c.name,
+                  (SELECT json_group_array(v.sku) FROM variants v WHERE v.product_id = p.id AND v.sku IS NOT NULL)
                 FROM products p LEFT JOIN categories c ON c.id = p.category_id
                 """).query()
+            let stemmer = ProductSearchStemmer()
             let setSortTitle = try connection.prepare(
                 "UPDATE products SET sort_title = ?, sort_title_tr = ?, sort_title_es = ? WHERE id = ?")
             for row in rows {
@@ -549,9 +574,12 @@ enum SQLCatalog {
                 }
                 let title = try row.string(1)
                 let (vendor, descriptionText, categoryName) = (try row.string(2), try row.string(4), try row.optionalString(5))
+                guard let skus = JSONStringArray.decode(try row.string(6)) else {
+                    throw SQLiteStoreError.corruptValue(table: "variants", column: "sku", rowID: id)
+                }
                 let documents = ProductSearchRules.Family.allCases.map { family in
                     ProductSearchDocument(title: title, vendor: vendor, tags: tags, categoryName: categoryName,
-                                          descriptionText: descriptionText, family: family)
+                                          descriptionText: descriptionText, skus: skus, family: family, stemmer: stemmer)
                 }
                 try indexForSearch(productID: id, documents: documents, tags: tags,
                                    tagKeys: tags.map(ProductSearchRules.tagKey), connection)
@@ -642,30 +670,134 @@ enum SQLCatalog {
     }
 }
 
-/// FTS5 query text for `product_search`.
+/// FTS5 query text for `product_search`, and the typo and "did you mean" look-ups of one search.
 enum SearchMatch {
     /// Which columns a match may use.
     enum Fields {
         case title, titleAndMeta, all
     }
 
-    /// `{columns} : ("w1" "w2" "last" *)`: every word in one of the columns (FTS5 ANDs the
-    /// phrases), the last word also as a prefix. Words are SearchFolding output (letters and
-    /// digits only); quotes are doubled all the same.
+    /// One folded query word: itself (a prefix when last), its stem in the shopper's language,
+    /// and the vocabulary words within its typo budget (only when it finds nothing itself).
+    struct Term {
+        var word: String
+        var stem: String
+        var isPrefix: Bool
+        var typoCandidates: [String] = []
+    }
+
+    /// A search's words, expanded once per page.
+    struct Search {
+        var terms: [Term]
+        var skuKey: String
+        var family: ProductSearchRules.Family
+
+        /// Stems the words and, for each word that finds nothing by itself (nor by its stem),
+        /// looks up its typo candidates (`SearchTolerance.candidates`).
+        init(_ query: ProductQuery, _ connection: Connection) throws {
+            let words = query.searchTerms
+            let stemmer = ProductSearchStemmer()
+            family = ProductSearchRules.Family(query.locale)
+            skuKey = ProductSearchRules.skuKey(query.text ?? "")
+            terms = words.enumerated().map { index, word in
+                Term(word: word, stem: stemmer.queryStem(of: word, locale: query.locale), isPrefix: index == words.count - 1)
+            }
+            for index in terms.indices where SearchTolerance.allowedEdits(for: terms[index].word) > 0 {
+                guard try !SearchMatch.matchesAny(SearchMatch.expression([terms[index]], family: family), connection) else {
+                    continue
+                }
+                let word = terms[index].word
+                terms[index].typoCandidates = SearchTolerance.candidates(
+                    for: word, among: try SearchMatch.vocabulary(near: word, edits: SearchTolerance.allowedEdits(for: word),
+                                                                 connection))
+            }
+        }
+
+        var hasTypoCandidates: Bool { terms.contains { !$0.typoCandidates.isEmpty } }
+
+        /// Every word in `fields` (or, with `typos`, one of its candidates), or the SKU key: equal
+        /// to a SKU for `.title`, a SKU prefix for `.all`.
+        func expression(_ fields: Fields, typos: Bool) -> String {
+            let words = SearchMatch.expression(terms, fields: fields, family: family, typos: typos)
+            guard !skuKey.isEmpty, fields != .titleAndMeta else { return words }
+            return "(" + words + ") OR (skus : " + SearchMatch.quoted(skuKey) + (fields == .all ? " *" : "") + ")"
+        }
+
+        /// "Did you mean" for a search that found nothing: each word that finds nothing even
+        /// with its typos replaced by `SearchTolerance.suggestion`; nil when no word changes or
+        /// the new words find no published product.
+        func suggestion(_ connection: Connection) throws -> String? {
+            var suggested = terms
+            var changed = false
+            for index in terms.indices {
+                let term = terms[index]
+                let edits = max(2, SearchTolerance.allowedEdits(for: term.word))
+                guard try !SearchMatch.matchesAny(SearchMatch.expression([term], family: family, typos: true), connection),
+                      let word = SearchTolerance.suggestion(
+                        for: term.word, among: try SearchMatch.vocabulary(near: term.word, edits: edits, connection))
+                else { continue }
+                suggested[index] = Term(word: word, stem: word, isPrefix: term.isPrefix)
+                changed = true
+            }
+            guard changed, try SearchMatch.matchesAny(SearchMatch.expression(suggested, family: family), connection) else {
+                return nil
+            }
+            return suggested.map(\.word).joined(separator: " ")
+        }
+    }
+
+    /// `(t1) AND (t2) …`, each term `({columns} : "word" [*] OR {stem columns} : "stem"
+    /// [OR {columns} : "candidate" …])`: every word in one of the columns (FTS5 ANDs them), the
+    /// last word also as a prefix. Words are SearchFolding output (letters and digits only);
+    /// quotes are doubled all the same.
     ///
     /// Known edge: FTS5's `unicode61` tokenizer uses older Unicode tables than Swift, so a word
     /// made only of letters newer than its tables is a separator to it and is ignored here.
     /// Latin (Turkish and Spanish included), Greek and Cyrillic text is not affected.
-    static func expression(_ terms: [String], fields: Fields, family: ProductSearchRules.Family) -> String {
+    static func expression(_ terms: [Term], fields: Fields = .all, family: ProductSearchRules.Family,
+                           typos: Bool = false) -> String {
         let suffix = family == .turkish ? "_tr" : ""
-        let columns = switch fields {
-        case .title: ["title"]
-        case .titleAndMeta: ["title", "meta"]
-        case .all: ["title", "meta", "body"]
+        let (columns, stemColumns) = switch fields {
+        case .title: (["title"], ["title_stems"])
+        case .titleAndMeta: (["title", "meta"], ["title_stems"])
+        case .all: (["title", "meta", "body"], ["title_stems", "text_stems"])
         }
-        let phrases = terms.enumerated().map { index, term in
-            "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (index == terms.count - 1 ? " *" : "")
+        let words = "{" + columns.map { $0 + suffix }.joined(separator: " ") + "} : "
+        let stems = "{" + stemColumns.map { $0 + suffix }.joined(separator: " ") + "} : "
+        return terms.map { term in
+            var alternatives = [words + quoted(term.word) + (term.isPrefix ? " *" : ""), stems + quoted(term.stem)]
+            if typos { alternatives += term.typoCandidates.map { words + quoted($0) } }
+            return "(" + alternatives.joined(separator: " OR ") + ")"
+        }.joined(separator: " AND ")
+    }
+
+    static func quoted(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether any published product matches `expression`. CROSS JOIN starts from the matches:
+    /// with a plain JOIN the planner walked every product and evaluated the MATCH per row
+    /// (hundreds of ms on a search that finds nothing; `docs/BENCHMARKS.md`).
+    static func matchesAny(_ expression: String, _ connection: Connection) throws -> Bool {
+        try connection.prepare("""
+            SELECT 1 FROM product_search s CROSS JOIN products p
+            WHERE s.product_search MATCH ? AND p.id = s.rowid AND p.is_published = 1 LIMIT 1
+            """).first([.text(expression)]) != nil
+    }
+
+    /// The `search_vocabulary` words that may lie within `edits` of `word`: starting with one
+    /// of `SearchTolerance.leadingScalars(of: word)`, their length within `edits` of its.
+    static func vocabulary(near word: String, edits: Int, _ connection: Connection) throws -> [String] {
+        let length = word.unicodeScalars.count
+        let select = try connection.prepare("""
+            SELECT term FROM search_vocabulary WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?
+            """)
+        var words: [String] = []
+        for scalar in SearchTolerance.leadingScalars(of: word) {
+            guard let next = Unicode.Scalar(scalar.value + 1) else { continue }
+            words += try select.query([.text(String(scalar)), .text(String(next)), SQLValue(length - edits),
+                                       SQLValue(length + edits)]).map { try $0.string(0) }
         }
-        return "{" + columns.map { $0 + suffix }.joined(separator: " ") + "} : (" + phrases.joined(separator: " ") + ")"
+        return words
     }
 }

@@ -668,5 +668,27 @@ public enum ShopSchema {
             CREATE UNIQUE INDEX cart_lines_user ON cart_lines (user_id, variant_id) WHERE user_id IS NOT NULL;
             CREATE INDEX cart_lines_variant ON cart_lines (variant_id);
             """),
+        Migration(version: 20, sql: """
+            -- Issue #13, point 5: search that forgives. product_search gains the words' Snowball
+            -- stems (ProductSearchStemmer: English, Turkish and Spanish stems of every word, per
+            -- rule family; title_stems = the title's, text_stems = meta's and body's) and the
+            -- variants' SKU keys (ProductSearchRules.skuKey, one token each). FTS5 tables cannot
+            -- gain columns: it is dropped and made again (the delete trigger on products names it
+            -- by name and works again once it exists).
+            DROP TABLE product_search;
+            CREATE VIRTUAL TABLE product_search USING fts5(
+                title, meta, body, title_tr, meta_tr, body_tr,
+                title_stems, text_stems, title_stems_tr, text_stems_tr, skus,
+                tokenize = 'unicode61 remove_diacritics 0',
+                prefix = '1 2 3'
+            );
+            -- The folded title and meta words of every indexed product (both rule families), for
+            -- typo candidates and "did you mean" (SearchTolerance). Only added to: a word whose
+            -- products are gone stays until the next rebuild (it then finds nothing, and "did you
+            -- mean" only offers words that find a product).
+            CREATE TABLE search_vocabulary (term TEXT PRIMARY KEY) WITHOUT ROWID;
+            -- Stems and vocabulary need Swift (libstemmer): the app rebuilds the index on first use.
+            UPDATE search_index_state SET is_stale = 1 WHERE EXISTS (SELECT 1 FROM products);
+            """),
     ]
 }

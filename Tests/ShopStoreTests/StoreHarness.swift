@@ -120,15 +120,17 @@ enum Fixtures {
 
     /// Products written by today's `CatalogStore` into a database at an older schema version, for
     /// migration tests: the product columns added since (migration 17's per-language sort keys) are
-    /// added for the write and dropped again, so the schema is the old one afterwards.
+    /// added for the write and dropped again, and migration 20's search table stands in for the
+    /// write, so the schema is the old one afterwards.
     @discardableResult
     static func upsertIntoOldSchema(_ database: SQLiteDatabase, _ drafts: [ProductDraft]) throws -> CatalogUpsertResult {
         try withLaterColumns(database) { try CatalogStore.sqlite(database).upsert(drafts) }
     }
 
-    /// Runs `body` — today's stores on a database of an older schema version — with the columns
-    /// later migrations add that today's stores read and write, added for the while (`sku_key`
-    /// filled in as migration 19 does) and dropped again, so the later migrations still run.
+    /// Runs `body` — today's stores on a database of an older schema version — with what later
+    /// migrations add that today's stores read and write, added for the while (`sku_key` filled
+    /// in as migration 19 does; migration 20's search table standing in for the old one, whose
+    /// rows are copied back) and dropped again, so the later migrations still run.
     static func withLaterColumns<Result>(_ database: SQLiteDatabase, _ body: () throws -> Result) throws -> Result {
         // (table, column, definition) of columns later migrations add that today's store uses.
         let later = [("products", "sort_title_tr", "TEXT NOT NULL DEFAULT ''"), ("products", "sort_title_es", "TEXT NOT NULL DEFAULT ''"),
@@ -138,15 +140,40 @@ enum Fixtures {
                 try connection.prepare("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = ?").first([.text(column)]) == nil
             }
         }
+        // Before migration 20, `product_search` has no stem or SKU columns: today's store writes
+        // into migration 20's table, whose rows are then copied into the old one.
+        // (Before migration 4 there is no search table at all: nothing to stand in for.)
+        let oldSearch = try database.withConnection { connection in
+            try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'product_search'").first() != nil
+                && connection.prepare("SELECT 1 FROM pragma_table_info('product_search') WHERE name = 'title_stems'").first() == nil
+        }
+        let migration20 = try #require(ShopSchema.migrations.first { $0.version == 20 }).sql
+        let start = try #require(migration20.range(of: "CREATE VIRTUAL TABLE product_search"))
+        let end = try #require(migration20.range(of: ");", range: start.upperBound..<migration20.endIndex))
+        let newSearch = String(migration20[start.lowerBound..<end.upperBound])
         try database.withConnection { connection in
             for (table, column, definition) in missing {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(definition)")
             }
             try connection.execute("UPDATE variants SET sku_key = lower(trim(sku)) WHERE sku IS NOT NULL AND sku_key IS NULL")
+            if oldSearch {
+                try connection.execute("""
+                    ALTER TABLE product_search RENAME TO product_search_old; \(newSearch)
+                    CREATE TABLE search_vocabulary (term TEXT PRIMARY KEY) WITHOUT ROWID;
+                    """)
+            }
         }
         let result = try body()
         try database.withConnection { connection in
             for (table, column, _) in missing { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
+            if oldSearch {
+                try connection.execute("""
+                    INSERT INTO product_search_old (rowid, title, meta, body, title_tr, meta_tr, body_tr)
+                        SELECT rowid, title, meta, body, title_tr, meta_tr, body_tr FROM product_search;
+                    DROP TABLE product_search; DROP TABLE search_vocabulary;
+                    ALTER TABLE product_search_old RENAME TO product_search;
+                    """)
+            }
         }
         return result
     }

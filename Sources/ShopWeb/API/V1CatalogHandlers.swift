@@ -71,7 +71,8 @@ extension V1Handlers {
         let products = try context.availableToEveryone(page.products)
         let next = offset + products.count
         let answer = V1ProductPage(products: products.map { summary($0, context) }, totalCount: page.totalCount,
-                                   nextCursor: !products.isEmpty && next < page.totalCount ? Cursor.make(offset: next) : nil)
+                                   nextCursor: !products.isEmpty && next < page.totalCount ? Cursor.make(offset: next) : nil,
+                                   suggestion: page.suggestion)
         return try FakeStoreHandlers.catalogRead(answer, context)
     }
 

@@ -135,7 +135,10 @@ extension ShopApp {
                     : models.listingControls(listing, page: result, action: "/search", hidden: [("q", words)],
                                              sorts: [.relevance, .priceAscending, .priceDescending, .newest, .rating, .name],
                                              defaultSort: .relevance),
-                suggestions: result.totalCount == 0 ? try catalog.categories().prefix(6).map(models.categoryLink) : [])
+                suggestions: result.totalCount == 0 ? try catalog.categories().prefix(6).map(models.categoryLink) : [],
+                didYouMean: result.suggestion.map { words in
+                    (words, SiteRoute.catalog(.search(query: words, listing: Listing())).path)
+                })
             return PageContent(title: l10n(.searchTitle) + ": " + words, tab: nil,
                                node: Views.search(page, l10n: l10n, returnTo: context.canonicalPath))
         }

@@ -48,6 +48,8 @@ struct SearchPage: Sendable {
     var controls: ListingControlsModel?
     /// Categories to browse when nothing matched.
     var suggestions: [CategoryLinkModel]
+    /// "Did you mean": the suggested words and the search page for them, when nothing matched.
+    var didYouMean: (words: String, href: String)? = nil
 }
 
 /// A product's page.

@@ -57,6 +57,12 @@ extension Views {
             productSearchForm(query: page.query, l10n: l10n)
             h1(.class("page-title search-heading")) { page.heading }
             if let controls = page.controls { ListingControls(model: controls, l10n: l10n) }
+            if let didYouMean = page.didYouMean {
+                p(.class("did-you-mean")) {
+                    l10n(.searchDidYouMean) + " "
+                    a(.href(didYouMean.href)) { didYouMean.words }
+                }
+            }
             if page.cards.isEmpty && !page.query.isEmpty {
                 div(.class("empty-state")) { p { l10n(.searchEmptyText) } }
                 div(.class("category-list")) { for category in page.suggestions { CategoryTile(model: category) } }

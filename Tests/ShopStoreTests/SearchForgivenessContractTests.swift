@@ -1,0 +1,140 @@
+import Foundation
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import Testing
+
+/// Issue #13, point 5: search that forgives — stems, typos, SKUs and "did you mean" — run on
+/// every engine.
+@Suite("Search forgiveness contract")
+struct SearchForgivenessContractTests {
+    /// A shopper's plural finds the merchant's singular, in each language's stemmer.
+    @Test(.bug("issue #13", "stemming through Snowball"), arguments: StoreKind.allCases, [
+        ("mugs", SearchLocale.english, "Mug"),
+        ("lamps", .english, "Desk lamp"),
+        ("lambalar", .turkish, "Mermer lamba"),
+        ("lambaları", .turkish, "Lamba"),
+        ("kitaplar", .turkish, "Kitap rafı"),
+        ("sillas", .spanish, "Silla de roble"),
+        ("mesas", .spanish, "Mesa"),
+        // Two edits from the singular, out of the typo budget: only the stem finds these.
+        ("relojes", .spanish, "Reloj de pared"),
+        ("manteles", .spanish, "Mantel"),
+        ("boxes", .english, "Oak box"),
+    ])
+    func stemsFindOtherFormsOfAWord(kind: StoreKind, example: (query: String, locale: SearchLocale, title: String)) throws {
+        let (query, locale, title) = example
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([draft("wanted", title: title), draft("other", title: "Walnut bench")])
+        #expect(try handles(stores, ProductQuery(text: query, locale: locale)) == ["wanted"])
+    }
+
+    @Test(.bug("issue #13", "stems of all three stemmers are indexed"), arguments: StoreKind.allCases)
+    func aProductIsIndexedWithEveryLanguagesStems(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([draft("silla", title: "Silla")])
+        // An English shopper's "sillas" (English stem "silla") meets the Spanish title.
+        #expect(try handles(stores, ProductQuery(text: "sillas", locale: .english)) == ["silla"])
+    }
+
+    /// One edit in words of 5–8 letters, two in 9+, none below; typo matches rank after exact ones.
+    @Test(.bug("issue #13", "typo tolerance"), arguments: StoreKind.allCases, [
+        ("chiar", "chair"),        // transposition
+        ("lmap", nil),             // 4 letters: no edit allowed
+        ("lampp", "lamp"),         // 5 letters: one insertion
+        ("skilet", "skillet"),     // deletion
+        ("wardrope", "wardrobe"),  // substitution
+        ("candlestic", "candlestick"),
+        ("candelstik", "candlestick"),  // 10 letters: two edits
+        ("cahri", nil),            // two edits in five letters: too many
+    ] as [(String, String?)])
+    func typosWithinTheBudgetFindTheWord(kind: StoreKind, example: (typo: String, expected: String?)) throws {
+        let (typo, expected) = example
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert(["chair", "lamp", "skillet", "wardrobe", "candlestick"].map {
+            draft($0, title: "Oak " + $0)
+        })
+        let found = try handles(stores, ProductQuery(text: typo))
+        #expect(found == (expected.map { [$0] } ?? []))
+    }
+
+    @Test(.bug("issue #13", "the one-transposition example"), arguments: StoreKind.allCases)
+    func lmapFindsLampThroughItsFiveLetterPlural(kind: StoreKind) throws {
+        // "lmap" alone has no budget (4 letters); "lmaps" (5) is one swap from "lamps".
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([draft("lamps", title: "Lamps")])
+        #expect(try handles(stores, ProductQuery(text: "lmaps")) == ["lamps"])
+    }
+
+    @Test(.bug("issue #13", "typo matches rank below exact matches"), arguments: StoreKind.allCases)
+    func typoMatchesRankBelowExactMatchesThenByField(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([
+            ProductDraft.mock(handle: "in-tags", title: "Seat", tags: ["chair"]),
+            ProductDraft.mock(handle: "in-title", title: "Walnut chair"),
+            ProductDraft.mock(handle: "by-sku", title: "Bench", variants: [.mock(sku: "CHIAR-1")]),
+            ProductDraft.mock(handle: "elsewhere", title: "Table"),
+        ])
+        // "chiar" is a SKU prefix of one product (exact) and one swap from "chair" (a typo).
+        #expect(try handles(stores, ProductQuery(text: "chiar", sort: .relevance)) == ["by-sku", "in-title", "in-tags"])
+    }
+
+    @Test(.bug("issue #13", "typos only for words that find nothing"), arguments: StoreKind.allCases)
+    func aWordThatFindsSomethingIsNotExpanded(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([draft("typo", title: "Sofas"), draft("desc", title: "Rug", description: "sofass")])
+        #expect(try handles(stores, ProductQuery(text: "sofass", sort: .relevance)) == ["desc"])
+        #expect(try handles(stores, ProductQuery(text: "sofasz", sort: .relevance)) == ["typo"])
+        // Every candidate within the budget is searched: "stooll" is one edit from both.
+        _ = try stores.catalog.upsert([draft("stoll", title: "Stoll"), draft("stool", title: "Stool")])
+        #expect(Set(try handles(stores, ProductQuery(text: "stooll"))) == ["stoll", "stool"])
+    }
+
+    @Test(.bug("issue #13", "SKU search, exact and prefix"), arguments: StoreKind.allCases)
+    func skusAreFoundExactlyAndByPrefixIgnoringCaseAndPunctuation(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([
+            ProductDraft.mock(handle: "mug", title: "Mug", variants: [.mock(sku: "MUG-001-BLK", options: ["Black"]),
+                                                                      .mock(sku: "MUG-001-WHT", options: ["White"])]),
+            ProductDraft.mock(handle: "mug-2", title: "Cup", variants: [.mock(sku: "MUG-0012")]),
+            ProductDraft.mock(handle: "lamp", title: "Lamp", variants: [.mock(sku: "LMP-9")]),
+        ])
+        #expect(try handles(stores, ProductQuery(text: "mug-001-blk")) == ["mug"])
+        #expect(try handles(stores, ProductQuery(text: " MUG 001 WHT ")) == ["mug"])
+        #expect(Set(try handles(stores, ProductQuery(text: "MUG-001"))) == ["mug", "mug-2"])
+        #expect(try handles(stores, ProductQuery(text: "lmp9")) == ["lamp"])
+        #expect(try handles(stores, ProductQuery(text: "LMP-8")).isEmpty)
+        // The exact SKU ranks first, before a prefix match.
+        #expect(try handles(stores, ProductQuery(text: "MUG-0012", sort: .relevance)) == ["mug-2"])
+        #expect(try handles(stores, ProductQuery(text: "MUG-001", sort: .relevance)).first == "mug")
+    }
+
+    @Test(.bug("issue #13", "did you mean"), arguments: StoreKind.allCases)
+    func didYouMeanOffersTheNearestWordsOnlyWhenNothingMatches(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([draft("lamp", title: "Walnut lamp"), draft("hidden", title: "Zebra rug", isPublished: false)])
+        let page = try stores.catalog.products(ProductQuery(text: "walnut lpma"))  // 4 letters: no typo budget
+        #expect(page.products.isEmpty)
+        #expect(page.suggestion == "walnut lamp")
+        #expect(try stores.catalog.products(ProductQuery(text: "lamp")).suggestion == nil)
+        // The issue's "lmap": four letters have no typo budget, so it is offered instead.
+        #expect(try stores.catalog.products(ProductQuery(text: "lmap")).suggestion == "lamp")
+        #expect(try stores.catalog.products(ProductQuery(text: "qqqqq")).suggestion == nil)
+        // Only words that find a published product are offered.
+        #expect(try stores.catalog.products(ProductQuery(text: "zebar")).suggestion == nil)
+    }
+
+    // MARK: Helpers
+
+    private func draft(_ handle: String, title: String, description: String = "", isPublished: Bool = true) -> ProductDraft {
+        var draft = ProductDraft.mock(handle: handle, title: title, isPublished: isPublished)
+        draft.descriptionText = description
+        draft.descriptionHTML = ""
+        draft.vendor = "Acme"
+        return draft
+    }
+
+    private func handles(_ stores: StoreHarness, _ query: ProductQuery) throws -> [String] {
+        try stores.catalog.products(query).products.map(\.handle)
+    }
+}
