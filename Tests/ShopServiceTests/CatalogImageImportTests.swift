@@ -17,6 +17,8 @@ private final class ImageImportBench {
     let catalog: CatalogStore
     /// Every file the media library wrote, in order.
     let stores = StoreLog()
+    /// The width of every rendition the image library was asked to make, in order.
+    let renders = StoreLog()
     var catalogFolder: URL { base.appendingPathComponent("catalog") }
     var mediaFolder: URL { base.appendingPathComponent("media") }
 
@@ -39,8 +41,13 @@ private final class ImageImportBench {
             if wrote { stores.names.withLock { $0.append(name) } }
             return wrote
         }, contains: folder.contains, read: folder.read)
-        return CatalogImportService(catalog: catalog, media: media, currency: .usd,
-                                    images: .vips(maximumPixels: maximumPixels))
+        var images = ImageProcessor.vips(maximumPixels: maximumPixels)
+        let render = images.render, renders = renders
+        images.render = { bytes, width, formats in
+            renders.names.withLock { $0.append("\(width)") }
+            return try render(bytes, width, formats)
+        }
+        return CatalogImportService(catalog: catalog, media: media, currency: .usd, images: images)
     }
 
     func addFile(_ name: String, _ bytes: [UInt8]) throws {
@@ -75,7 +82,7 @@ private final class ImageImportBench {
     }
 }
 
-/// The names of the files a media library wrote.
+/// Names recorded by a test's spy (files written, renditions made).
 private final class StoreLog: Sendable {
     let names = Mutex<[String]>([])
 }
@@ -190,6 +197,7 @@ struct CatalogImageImportTests {
         #expect(afterFirst.count == 1 + 2 * 3)  // original + WebP and JPEG at 320, 640, 700
         #expect(bench.mediaFiles() == afterFirst.sorted())
         #expect(bench.stores.names.withLock { $0 } == afterFirst)  // the second import wrote nothing
+        #expect(bench.renders.names.withLock { $0 } == ["320", "640", "700"])  // and made nothing again
         #expect(try bench.storedImage("left")?.url == bench.storedImage("right")?.url)
     }
 

@@ -34,14 +34,11 @@ enum StaticFiles {
                         body: missingImagePlaceholder)
     }
 
-    /// The picture a missing media image shows: a grey square with a faint landscape mark. Plain
-    /// shapes only (no script, no external reference), so the CSP has nothing to allow.
-    static let missingImagePlaceholder = Array("""
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">\
-        <rect width="100" height="100" fill="#e9e9ec"/>\
-        <path d="M22 70 42 46 56 62 64 54 78 70Z" fill="#c9c9cf"/>\
-        <circle cx="66" cy="36" r="7" fill="#c9c9cf"/></svg>
-        """.utf8)
+    /// The picture a missing media image shows: `Public/images/placeholder.svg`, a grey square
+    /// with a faint landscape mark (also the stylesheet's background for a picture that fails to
+    /// load). Plain shapes only — no script, no external reference —, so the CSP allows it as is.
+    static let missingImagePlaceholder: [UInt8] = Assets.bundled.files["images/placeholder.svg"]?.bytes
+        ?? Array("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"/>".utf8)
 
     static func respond(bytes: [UInt8], contentType: String, etag: String, cacheControl: String,
                                 request: Request) -> Response {
