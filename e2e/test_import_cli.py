@@ -224,15 +224,25 @@ def test_local_image_is_copied_to_media_and_served(empty_server):
     status, body = page(empty_server, "walnut-serving-board")
     assert status == 200
     assert variant_choices(body) == {"Small": ("$38.00", ""), "Large": ("$54.00", "$60.00")}
-    urls = set(re.findall(r'src="(/media/[0-9a-f]+\.png)"', body))
-    assert len(urls) == 1, body
-    url = urls.pop()
+    # The page links the renditions (issue #13, point 4: an 8-pixel PNG without alpha gets an
+    # 8-pixel WebP and JPEG), never the original, which is stored and served under its hash.
+    renditions = set(re.findall(r'(/media/([0-9a-f]+)-8\.(webp|jpg)) 8w', body))
+    assert {kind for _, _, kind in renditions} == {"webp", "jpg"}, body
+    assert len({digest for _, digest, _ in renditions}) == 1
+    digest = renditions.pop()[1]
+    assert 'width="8" height="8"' in body
+    url = f"/media/{digest}.png"
+    assert url not in body
     assert (empty_server.workdir / "media" / url.removeprefix("/media/")).read_bytes() == LOCAL_IMAGE.read_bytes()
 
     with urllib.request.urlopen(empty_server.url + url, timeout=10) as response:
         assert response.status == 200
         assert response.headers["Content-Type"] == "image/png"
         assert response.read() == LOCAL_IMAGE.read_bytes()
+    for kind, content_type in [("webp", "image/webp"), ("jpg", "image/jpeg")]:
+        with urllib.request.urlopen(f"{empty_server.url}/media/{digest}-8.{kind}", timeout=10) as response:
+            assert response.headers["Content-Type"] == content_type
+            assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
 
     again = import_file(empty_server, LOCAL_IMAGE_JSON)
     assert "(0 copied from local files)" in again.stdout  # same content, same name: not copied twice
