@@ -66,6 +66,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         // No pkg-config file in Debian's package: the module map links `stemmer` itself.
         .systemLibrary(
             name: "CStemmer",
@@ -77,6 +82,7 @@ let package = Package(
         .target(name: "Mailer", dependencies: ["CCurl"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Stemmer", dependencies: ["CStemmer"]),
+        .target(name: "Vips", dependencies: ["CVips"]),
 
         // MARK: - server
 
@@ -92,7 +98,7 @@ let package = Package(
             dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Zlib"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
-        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "Sodium"]),
+        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "Sodium", "Vips"]),
         .executableTarget(
             name: "shoppable",
             dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopService", "ShopWeb", "ShopWebLive", "HTTPServer",
@@ -126,6 +132,7 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "StemmerTests", dependencies: ["Stemmer"]),
+        .testTarget(name: "VipsTests", dependencies: ["Vips"]),
         .testTarget(
             name: "ShopStoreTests",
             dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"],
@@ -133,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopServiceTests",
-            dependencies: ["ShopService", "ShopCore", "ShopStore", "ShopStoreSQLite", "ShopTestSupport"]
+            dependencies: ["ShopService", "ShopCore", "ShopStore", "ShopStoreSQLite", "ShopTestSupport", "ShopWebLive", "Vips"]
         ),
         .testTarget(
             name: "ShopImportTests",

@@ -224,15 +224,25 @@ def test_local_image_is_copied_to_media_and_served(empty_server):
     status, body = page(empty_server, "walnut-serving-board")
     assert status == 200
     assert variant_choices(body) == {"Small": ("$38.00", ""), "Large": ("$54.00", "$60.00")}
-    urls = set(re.findall(r'src="(/media/[0-9a-f]+\.png)"', body))
-    assert len(urls) == 1, body
-    url = urls.pop()
+    # The page links the renditions (issue #13, point 4: an 8-pixel PNG without alpha gets an
+    # 8-pixel WebP and JPEG), never the original, which is stored and served under its hash.
+    renditions = set(re.findall(r'(/media/([0-9a-f]+)-8\.(webp|jpg)) 8w', body))
+    assert {kind for _, _, kind in renditions} == {"webp", "jpg"}, body
+    assert len({digest for _, digest, _ in renditions}) == 1
+    digest = renditions.pop()[1]
+    assert 'width="8" height="8"' in body
+    url = f"/media/{digest}.png"
+    assert url not in body
     assert (empty_server.workdir / "media" / url.removeprefix("/media/")).read_bytes() == LOCAL_IMAGE.read_bytes()
 
     with urllib.request.urlopen(empty_server.url + url, timeout=10) as response:
         assert response.status == 200
         assert response.headers["Content-Type"] == "image/png"
         assert response.read() == LOCAL_IMAGE.read_bytes()
+    for kind, content_type in [("webp", "image/webp"), ("jpg", "image/jpeg")]:
+        with urllib.request.urlopen(f"{empty_server.url}/media/{digest}-8.{kind}", timeout=10) as response:
+            assert response.headers["Content-Type"] == content_type
+            assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
 
     again = import_file(empty_server, LOCAL_IMAGE_JSON)
     assert "(0 copied from local files)" in again.stdout  # same content, same name: not copied twice
@@ -314,7 +324,7 @@ def test_file_url_outside_the_catalog_folder_needs_a_media_root(empty_server):
     ("link.png", "outside the folders images are read from"),  # a link in the folder pointing out
     ("notes.jpg", "is not a JPEG, PNG, WebP, GIF or AVIF image"),
     ("shop.sqlite3", "is not a JPEG, PNG, WebP, GIF or AVIF image"),  # the live database beside the catalog
-    ("huge.png", "is 22020096 bytes; an image may have at most 20971520 bytes"),
+    ("huge.png", "is 34603008 bytes; an image may have at most 33554432 bytes"),
 ])
 def test_import_publishes_no_file_that_is_not_an_image_from_the_catalog_folder(empty_server, url, refusal):
     workdir = empty_server.workdir  # the shop's folder: the catalog lies beside shop.sqlite3
@@ -324,7 +334,7 @@ def test_import_publishes_no_file_that_is_not_an_image_from_the_catalog_folder(e
         (workdir / "notes.jpg").write_text("root:x:0:0:root:/root:/bin/bash\n")
         with open(workdir / "huge.png", "wb") as huge:
             huge.write(LOCAL_IMAGE.read_bytes())
-            huge.truncate(21 * 1024 * 1024)
+            huge.truncate(33 * 1024 * 1024)
         path = workdir / "catalog.json"
         path.write_text(catalog_with_image(url.replace("{outside}", Path(outside).name)))
         dry = import_file(empty_server, path, "--dry-run")

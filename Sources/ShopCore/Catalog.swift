@@ -62,11 +62,21 @@ public struct ProductImage: Hashable, Sendable {
     public var url: String
     /// Alternative text for screen readers; empty means "use the product title".
     public var altText: String
+    /// The picture's width in pixels, known for an image stored in the media library (nil for a
+    /// remote URL): pages give it to the browser, so nothing moves when it loads.
+    public var width: Int?
+    /// The picture's height in pixels, known when `width` is.
+    public var height: Int?
+    /// It has transparency: its smaller copies are PNG beside WebP, not JPEG (`ImageRenditions`).
+    public var hasAlpha: Bool
 
     /// Creates an image reference.
-    public init(url: String, altText: String = "") {
+    public init(url: String, altText: String = "", width: Int? = nil, height: Int? = nil, hasAlpha: Bool = false) {
         self.url = url
         self.altText = altText
+        self.width = width
+        self.height = height
+        self.hasAlpha = hasAlpha
     }
 }
 

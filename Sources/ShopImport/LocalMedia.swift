@@ -29,8 +29,9 @@ import Darwin
 /// try media.load("/etc/passwd")                     // throws .outsideRoots
 /// ```
 public struct LocalMedia: Sendable {
-    /// The largest image file accepted by default: 20 MiB.
-    public static let defaultMaximumBytes = 20 * 1024 * 1024
+    /// The largest image file accepted by default: 32 MiB, room for a camera's full-size JPEG
+    /// (25 MB is common); its renditions are what shoppers download (`ImageRenditions`).
+    public static let defaultMaximumBytes = 32 * 1024 * 1024
 
     /// The folders images may come from, as real paths (links resolved), in lookup order.
     public let roots: [String]

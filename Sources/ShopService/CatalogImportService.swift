@@ -27,6 +27,9 @@ public struct CatalogImportService: Sendable {
     public var catalog: CatalogStore
     /// Where local images are copied.
     public var media: MediaLibrary
+    /// Checks each local image by decoding it and makes its renditions (`ImageRenditions`);
+    /// nil copies files as they are, with no size recorded.
+    public var images: ImageProcessor?
     /// The shop currency: every price in a file is read as an amount in it (no conversion).
     public var currency: Currency
     /// The current time, for scheduled sale prices (WooCommerce).
@@ -37,11 +40,13 @@ public struct CatalogImportService: Sendable {
     ///   - catalog: the catalog store to upsert into.
     ///   - media: where local images are copied.
     ///   - currency: the shop currency.
+    ///   - images: the image library that checks local images and makes their renditions.
     ///   - now: the clock.
-    public init(catalog: CatalogStore, media: MediaLibrary, currency: Currency,
+    public init(catalog: CatalogStore, media: MediaLibrary, currency: Currency, images: ImageProcessor? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.catalog = catalog
         self.media = media
+        self.images = images
         self.currency = currency
         self.now = now
     }
@@ -110,31 +115,77 @@ public struct CatalogImportService: Sendable {
 
     /// Copies each distinct local image of `result` into the media library once (a dry run,
     /// `store` false, only names the copies, so its preview compares the paths an import writes).
-    /// - Returns: each local image URL's `/media/…` path, and how many files were new.
+    ///
+    /// With an `ImageProcessor`, each image is first opened by the image library (its header: a
+    /// file it cannot read, or one over the pixel limit, is refused at the image's place in the
+    /// catalog file) and, unless a dry run, its renditions are made — decoding every pixel, so a
+    /// broken file is refused too — before the original is stored.
+    /// - Returns: each local image URL's copy (path and size), and how many originals were new.
     private func copyLocalImages(of result: ImportResult, from localMedia: LocalMedia, fileName: String,
-                                 store: Bool) throws -> (paths: [String: String], written: Int) {
-        var paths: [String: String] = [:]
+                                 store: Bool) throws -> (paths: [String: ProductImage], written: Int) {
+        var paths: [String: ProductImage] = [:]
         var written = 0
         for product in result.products {
+            // An export names stored images by their `/media/` path: the size comes back from the
+            // stored file (its renditions were made when it was first imported).
+            if let images {
+                for image in product.images where image.url.hasPrefix(ImageRenditions.mediaPrefix) && paths[image.url] == nil {
+                    guard let bytes = media.read(String(image.url.dropFirst(ImageRenditions.mediaPrefix.count))),
+                          let info = try? images.inspect(bytes) else { continue }
+                    paths[image.url] = ProductImage(url: image.url, width: info.width, height: info.height,
+                                                    hasAlpha: info.hasAlpha)
+                }
+            }
             for image in product.images where LocalMedia.isLocal(image.url) && paths[image.url] == nil {
                 // Read again, not kept from the check: a catalog may name thousands of images.
                 let file = try localMedia.load(image.url, in: result, file: fileName, line: product.sourceLine)
                 let name = MediaLibrary.fileName(for: file.bytes, extension: file.format.fileExtension)
+                var copy = ProductImage(url: MediaLibrary.url(of: name))
+                if let images {
+                    let location = result.imageLocations[image.url] ?? ImportLocation(line: product.sourceLine, column: "image")
+                    do {
+                        let info = try images.inspect(file.bytes)
+                        (copy.width, copy.height, copy.hasAlpha) = (info.width, info.height, info.hasAlpha)
+                        if store { try makeRenditions(of: file.bytes, named: name, info, images) }
+                    } catch {
+                        throw ImportError(file: fileName, at: location, message: "image “\(image.url)”: \(error)")
+                    }
+                }
                 if store, try media.store(name, file.bytes) { written += 1 }
-                paths[image.url] = MediaLibrary.url(of: name)
+                paths[image.url] = copy
             }
         }
         return (paths, written)
     }
 
-    /// `product` with its local images pointing at their copies, and protocol-relative URLs
-    /// (`//cdn…`) made `https:`.
-    private static func pointingAtCopies(_ product: ProductDraft, _ paths: [String: String]) -> ProductDraft {
+    /// Stores the renditions of the image stored as `name` that are not stored yet (each is made
+    /// once: the names follow the original's content).
+    /// - Returns: how many files were written.
+    @discardableResult
+    private func makeRenditions(of bytes: [UInt8], named name: String, _ info: ImageProcessor.Info,
+                                _ images: ImageProcessor) throws -> Int {
+        let formats: [ImageRenditions.Format] = [.webp, ImageRenditions.fallbackFormat(hasAlpha: info.hasAlpha)]
+        var written = 0
+        for width in ImageRenditions.widths(forOriginalWidth: info.width) {
+            let names = formats.map { ImageRenditions.name(of: name, width: width, format: $0) }
+            guard !names.allSatisfy(media.contains) else { continue }
+            for (renditionName, rendition) in zip(names, try images.render(bytes, width, formats))
+            where try media.store(renditionName, rendition) {
+                written += 1
+            }
+        }
+        return written
+    }
+
+    /// `product` with its local images pointing at their copies (with their sizes), and
+    /// protocol-relative URLs (`//cdn…`) made `https:`.
+    private static func pointingAtCopies(_ product: ProductDraft, _ paths: [String: ProductImage]) -> ProductDraft {
         var product = product
         product.images = product.images.map { image in
             if image.url.hasPrefix("//") { return ProductImage(url: "https:" + image.url, altText: image.altText) }
-            guard let path = paths[image.url] else { return image }
-            return ProductImage(url: path, altText: image.altText)
+            guard var copy = paths[image.url] else { return image }
+            copy.altText = image.altText
+            return copy
         }
         return product
     }

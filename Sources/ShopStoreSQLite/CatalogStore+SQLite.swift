@@ -324,11 +324,12 @@ enum SQLCatalog {
 
         var imagesByProduct: [Int64: [ProductImage]] = [:]
         for row in try connection.prepare("""
-            SELECT product_id, url, alt FROM product_images
+            SELECT product_id, url, alt, width, height, has_alpha FROM product_images
             WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position
             """).query([idList]) {
             imagesByProduct[try row.int64(0), default: []]
-                .append(ProductImage(url: try row.string(1), altText: try row.string(2)))
+                .append(ProductImage(url: try row.string(1), altText: try row.string(2), width: try row.optionalInt(3),
+                                     height: try row.optionalInt(4), hasAlpha: try row.bool(5)))
         }
 
         return try rows.map { row in
@@ -501,9 +502,11 @@ enum SQLCatalog {
 
             try connection.prepare("DELETE FROM product_images WHERE product_id = ?").run([.integer(productID)])
             let insertImage = try connection.prepare(
-                "INSERT INTO product_images (product_id, position, url, alt) VALUES (?, ?, ?, ?)")
+                "INSERT INTO product_images (product_id, position, url, alt, width, height, has_alpha) VALUES (?, ?, ?, ?, ?, ?, ?)")
             for (position, image) in draft.images.enumerated() {
-                try insertImage.run([.integer(productID), SQLValue(position), .text(image.url), .text(image.altText)])
+                try insertImage.run([.integer(productID), SQLValue(position), .text(image.url), .text(image.altText),
+                                     SQLValue(image.width), SQLValue(image.height),
+                                     SQLValue(image.hasAlpha)])
             }
             result.imagesStored += draft.images.count
 

@@ -690,9 +690,15 @@ public enum ShopSchema {
             -- Stems and vocabulary need Swift (libstemmer): the app rebuilds the index on first use.
             UPDATE search_index_state SET is_stale = 1 WHERE EXISTS (SELECT 1 FROM products);
             """),
-        // Placeholder: 21 belongs to the image work on another branch; migrations must be
-        // contiguous, so this branch holds its place. At the merge its real migration replaces it.
-        Migration(version: 21, sql: "SELECT 1;"),
+        Migration(version: 21, sql: """
+            -- Issue #13, point 4: an image stored in the media library has its pixel size (pages
+            -- give width and height, so nothing moves when it loads) and whether it has
+            -- transparency (its smaller copies are then PNG, not JPEG: ImageRenditions). NULL for
+            -- remote images and for images imported before; their pages keep a plain <img>.
+            ALTER TABLE product_images ADD COLUMN width INTEGER CHECK (width > 0);
+            ALTER TABLE product_images ADD COLUMN height INTEGER CHECK (height > 0);
+            ALTER TABLE product_images ADD COLUMN has_alpha INTEGER NOT NULL DEFAULT 0 CHECK (has_alpha IN (0, 1));
+            """),
         Migration(version: 22, sql: """
             -- Issue #13, point 5: barcodes (Variant.barcode: GTIN, UPC, EAN, ISBN), trimmed, NULL
             -- when none; not unique. Searched through product_search.skus, where each one is a

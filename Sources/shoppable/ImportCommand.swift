@@ -4,6 +4,7 @@ import ShopImport
 import ShopService
 import ShopStore
 import ShopStoreSQLite
+import ShopWebLive
 
 /// `shoppable import FILE`: parses the options, hands the file to `CatalogImportService` (read,
 /// check whole, copy local images, upsert in one transaction) and prints its report.
@@ -32,7 +33,8 @@ enum ImportCommand {
             ? try openExistingDatabase(options) ?? SQLiteDatabase.open(path: ":memory:", poolSize: 1)
             : try openDatabase(options, poolSize: 1)
         defer { database.close() }
-        let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency)
+        let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency,
+                                           images: .vips())
 
         let fileName = (path as NSString).lastPathComponent
         let showProgress = data.count > 1_000_000 && isatty(STDERR_FILENO) == 1

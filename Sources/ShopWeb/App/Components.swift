@@ -9,14 +9,17 @@ struct ProductCard: Component {
     /// 2 in a grid right under the page's `h1` (category, search, favorites), 3 under an `h2`, so
     /// headings never skip a level (axe's `heading-order`).
     var headingLevel = 3
+    /// The picture loads at once: a card of a grid's first row (above the fold).
+    var eager = false
 
     var body: Node {
         article(.class(model.isSoldOut ? "card card-sold-out" : "card")) {
             Personalization.heart(productID: Product.ID(rawValue: model.productID), returnTo: returnTo)
             a(.class("card-link"), .href(model.href)) {
                 div(.class("card-media")) {
-                    if let url = model.imageURL {
-                        img(.src(url), .alt(model.imageAlt), .loading("lazy"), .decoding("async"), .width(400), .height(400))
+                    if let image = model.image {
+                        ProductPicture(image: image, alt: model.imageAlt, sizes: ProductPicture.cardSizes,
+                                       boxWidth: 400, boxHeight: 400, eager: eager)
                     }
                     if model.isSoldOut {
                         span(.class("pill pill-muted")) { model.soldOutText }
@@ -179,5 +182,55 @@ struct FormField: Component {
                 }
             }
         }
+    }
+}
+
+/// A product picture. An image stored in the media library with its size known is a `<picture>`:
+/// a WebP `srcset` and a JPEG (or PNG) `srcset` of its renditions (`ImageRenditions`), so the
+/// browser picks the smallest file that fills `sizes` — a phone never downloads the full-size
+/// photo —, with the real `width` and `height` (the box is reserved before it loads). Other
+/// images (remote URLs, the demo's SVGs) are a plain `<img>` in a box of `boxWidth`×`boxHeight`.
+///
+/// Below the fold it loads lazily; `eager` is for the first product picture and the first row
+/// of a grid. A stored file that has gone missing is answered by `/media/` with a placeholder
+/// picture (`StaticFiles.media`), never a broken-image icon.
+struct ProductPicture: Component {
+    var image: ProductImage
+    var alt: String
+    /// The `sizes` attribute: how wide the picture is drawn, e.g. `"(min-width: 600px) 360px, 50vw"`.
+    var sizes: String
+    /// The box's size in CSS pixels when the image's own size is unknown.
+    var boxWidth: Int
+    var boxHeight: Int
+    var eager = false
+    var className: String?
+
+    var body: Node {
+        let loading = Attribute.loading(eager ? "eager" : "lazy")
+        let classAttribute = className.map { Attribute.class($0) } ?? .boolean("data-picture", false)
+        let webp = ImageRenditions.renditions(of: image, format: .webp)
+        let fallback = ImageRenditions.renditions(of: image, format: ImageRenditions.fallbackFormat(hasAlpha: image.hasAlpha))
+        guard let width = image.width, let height = image.height, let largest = fallback.last else {
+            return img(classAttribute, .src(image.url), .alt(alt), .width(boxWidth), .height(boxHeight), loading, .decoding("async"))
+        }
+        return picture {
+            source(.type("image/webp"), .srcset(Self.srcset(webp)), .sizes(sizes))
+            img(classAttribute, .src(largest.url), .srcset(Self.srcset(fallback)), .sizes(sizes), .alt(alt),
+                .width(width), .height(height), loading, .decoding("async"))
+        }
+    }
+
+    /// A card's width: half the screen on a phone (2 columns), a third from 600px, at most a
+    /// third of the 1120px content.
+    static let cardSizes = "(min-width: 1120px) 360px, (min-width: 600px) 33vw, 50vw"
+    /// The product page's picture: the screen's width on a phone, about half the content beside
+    /// the text from 900px.
+    static let gallerySizes = "(min-width: 900px) 580px, 100vw"
+    /// How many cards a grid's first row shows on a wide screen: those load eagerly.
+    static let eagerCards = 3
+
+    /// `"/media/a-320.webp 320w, /media/a-640.webp 640w"`.
+    static func srcset(_ renditions: [ImageRenditions.Rendition]) -> String {
+        renditions.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
     }
 }

@@ -66,7 +66,7 @@ struct ProductCardModel: Sendable, Equatable {
     var href: String
     var title: String
     var vendor: String
-    var imageURL: String?
+    var image: ProductImage?
     var imageAlt: String
     /// "$149.00" or "From $49.00".
     var price: String
@@ -162,7 +162,7 @@ struct ModelBuilder: Sendable {
         return ProductCardModel(
             productID: product.id.rawValue, handle: product.handle, hasOptions: product.hasOptions && product.variants.count > 1,
             href: SiteRoute.catalog(.product(handle: product.handle, variant: nil)).path,
-            title: product.title, vendor: product.vendor, imageURL: image?.url,
+            title: product.title, vendor: product.vendor, image: image,
             imageAlt: image.map { $0.altText.isEmpty ? product.title : $0.altText } ?? product.title,
             price: price, compareAtPrice: compareAt, rating: rating(product.rating),
             isSoldOut: product.isSoldOut, soldOutText: l10n(.stockSoldOut), saleText: l10n(.onSale),

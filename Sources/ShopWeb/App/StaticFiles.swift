@@ -15,13 +15,30 @@ enum StaticFiles {
     }
 
     /// A file from the media folder, by plain file name (no folders, no hidden files).
+    ///
+    /// Every name there follows its content (`MediaLibrary`: `<hash>.<ext>`, renditions
+    /// `<hash>-<width>.<ext>`), so a file is cached for a year as immutable. A missing image (a
+    /// rendition not made, a media folder lost in a move) is answered `404` with a small grey
+    /// SVG picture, which the browser draws in the image's box instead of a broken-image icon —
+    /// no JavaScript needed —, cached only briefly so the real file shows once it is there.
     static func media(_ file: String, request: Request, directory: URL?) -> Response? {
-        guard let directory, !file.contains("/"), !file.hasPrefix("."),
-              let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else { return nil }
-        let bytes = [UInt8](data)
-        return respond(bytes: bytes, contentType: Assets.contentType(for: (file as NSString).pathExtension),
-                       etag: Assets.etag(for: bytes), cacheControl: "public, max-age=86400", request: request)
+        guard !file.contains("/"), !file.hasPrefix(".") else { return nil }
+        let pathExtension = (file as NSString).pathExtension
+        if let directory, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) {
+            let bytes = [UInt8](data)
+            return respond(bytes: bytes, contentType: Assets.contentType(for: pathExtension),
+                           etag: Assets.etag(for: bytes), cacheControl: "public, max-age=31536000, immutable", request: request)
+        }
+        guard Assets.contentType(for: pathExtension).hasPrefix("image/") else { return nil }
+        return Response(status: .notFound, headers: ["Content-Type": "image/svg+xml", "Cache-Control": "no-cache"],
+                        body: missingImagePlaceholder)
     }
+
+    /// The picture a missing media image shows: `Public/images/placeholder.svg`, a grey square
+    /// with a faint landscape mark (also the stylesheet's background for a picture that fails to
+    /// load). Plain shapes only — no script, no external reference —, so the CSP allows it as is.
+    static let missingImagePlaceholder: [UInt8] = Assets.bundled.files["images/placeholder.svg"]?.bytes
+        ?? Array("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"/>".utf8)
 
     static func respond(bytes: [UInt8], contentType: String, etag: String, cacheControl: String,
                                 request: Request) -> Response {

@@ -9,7 +9,7 @@ struct CartPage: Sendable {
         var productHref: String
         var title: String
         var variantTitle: String
-        var imageURL: String?
+        var image: ProductImage?
         var imageAlt: String
         var unitPriceText: String
         var compareAtPrice: String?
@@ -59,8 +59,8 @@ extension ModelBuilder {
                 variantID: line.variant.id.rawValue,
                 productHref: SiteRoute.catalog(.product(handle: line.product.handle, variant: line.product.hasOptions ? line.variant.id : nil)).path,
                 title: line.product.title, variantTitle: line.variant.title,
-                imageURL: (Self.variantImage(line.variant, in: line.product.images).map { line.product.images[$0] }
-                           ?? line.product.images.first)?.url, imageAlt: line.product.title,
+                image: Self.variantImage(line.variant, in: line.product.images).map { line.product.images[$0] }
+                    ?? line.product.images.first, imageAlt: line.product.title,
                 unitPriceText: l10n(.cartUnitPrice, ["price": l10n.money(line.unitPrice)]),
                 compareAtPrice: line.variant.compareAtPrice.map(l10n.money),
                 quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),

@@ -41,7 +41,9 @@ extension Views {
                                 span(.class("visually-hidden")) { "\(l10n(.cartSelect)): \(line.title)" }
                             }
                             a(.class("cart-line-media"), .href(line.productHref)) {
-                                if let url = line.imageURL { img(.src(url), .alt(line.imageAlt), .width(160), .height(160), .loading("lazy")) }
+                                if let image = line.image {
+                                    ProductPicture(image: image, alt: line.imageAlt, sizes: "80px", boxWidth: 160, boxHeight: 160)
+                                }
                             }
                             div(.class("cart-line-body")) {
                                 a(.class("cart-line-title"), .href(line.productHref)) { line.title }

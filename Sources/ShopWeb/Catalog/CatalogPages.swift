@@ -68,11 +68,12 @@ struct ProductDetailPage: Sendable {
         var imageID: String?
         /// That image's URL: the choice shows it as a small picture, so the variant's look is
         /// visible beside its name (not only in the alt text).
-        var imageURL: String?
+        var image: ProductImage?
     }
 
     struct Image: Sendable, Equatable {
-        var url: String
+        /// The stored image: its URL and, for a stored one, its size (renditions).
+        var source: ProductImage
         var alt: String
         /// The fragment the thumbnails link to (`image-1`, …).
         var id: String
@@ -177,7 +178,7 @@ extension ModelBuilder {
             images.insert(images.remove(at: index), at: 0)
         }
         let gallery = images.enumerated().map { index, image in
-            ProductDetailPage.Image(url: image.url, alt: image.altText.isEmpty ? product.title : image.altText,
+            ProductDetailPage.Image(source: image, alt: image.altText.isEmpty ? product.title : image.altText,
                                     id: "image-\(index + 1)",
                                     label: l10n(.galleryImage, ["number": l10n.number(index + 1), "count": l10n.number(images.count)]))
         }
@@ -189,7 +190,7 @@ extension ModelBuilder {
                 stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
                 isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id,
                 imageID: Self.variantImage(candidate, in: images).map { gallery[$0].id },
-                imageURL: Self.variantImage(candidate, in: images).map { gallery[$0].url })
+                image: Self.variantImage(candidate, in: images).map { gallery[$0].source })
         }
         return ProductDetailPage(
             productID: product.id.rawValue, handle: product.handle, title: product.title,

@@ -68,7 +68,9 @@ extension Views {
                 div(.class("category-list")) { for category in page.suggestions { CategoryTile(model: category) } }
             }
             div(.class("grid")) {
-                for card in page.cards { ProductCard(model: card, returnTo: returnTo, headingLevel: 2) }
+                for (index, card) in page.cards.enumerated() {
+                    ProductCard(model: card, returnTo: returnTo, headingLevel: 2, eager: index < ProductPicture.eagerCards)
+                }
             }
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
@@ -128,7 +130,9 @@ extension Views {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }
             div(.class("grid")) {
-                for card in page.cards { ProductCard(model: card, returnTo: returnTo, headingLevel: 2) }
+                for (index, card) in page.cards.enumerated() {
+                    ProductCard(model: card, returnTo: returnTo, headingLevel: 2, eager: index < ProductPicture.eagerCards)
+                }
             }
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
@@ -144,8 +148,8 @@ extension Views {
                 div(.class("gallery-track"), .data("gallery-track", ""), .tabindex(0)) {
                     for (index, image) in page.images.enumerated() {
                         figure(.class("gallery-item"), .id(image.id)) {
-                            img(.src(image.url), .alt(image.alt), .width(800), .height(800), .decoding("async"),
-                                .loading(index == 0 ? "eager" : "lazy"))
+                            ProductPicture(image: image.source, alt: image.alt, sizes: ProductPicture.gallerySizes,
+                                           boxWidth: 800, boxHeight: 800, eager: index == 0)
                         }
                     }
                 }
@@ -154,7 +158,7 @@ extension Views {
                         for (index, image) in page.images.enumerated() {
                             a(.class("gallery-thumb"), .href("#" + image.id), .aria("label", image.label),
                               index == 0 ? .aria("current", "true") : .boolean("data-inactive", false)) {
-                                img(.src(image.url), .alt(""), .width(72), .height(72), .loading("lazy"))
+                                ProductPicture(image: image.source, alt: "", sizes: "72px", boxWidth: 72, boxHeight: 72)
                             }
                         }
                     }
@@ -190,9 +194,9 @@ extension Views {
                                     input(.type("radio"), .name("variant"), .value(String(choice.id)),
                                            .checked(choice.isSelected), .disabled(choice.isSoldOut))
                                     // The variant's own picture, beside its name (decorative: the name says it).
-                                    if let url = choice.imageURL {
-                                        img(.class("variant-swatch"), .src(url), .alt(""), .width(40), .height(40),
-                                            .loading("lazy"), .decoding("async"))
+                                    if let image = choice.image {
+                                        ProductPicture(image: image, alt: "", sizes: "40px", boxWidth: 40, boxHeight: 40,
+                                                       className: "variant-swatch")
                                     }
                                     span(.class("variant-text")) {
                                         span(.class("variant-title")) { choice.title }
