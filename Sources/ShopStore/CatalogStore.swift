@@ -136,11 +136,12 @@ public struct ProductPage: Sendable {
     public var products: [Product]
     /// All published products matching the query (for page counts).
     public var totalCount: Int
-    /// The distinct non-empty vendors of the products matching the query when its `vendor` and
-    /// `tag` filters are left out (all other conditions kept), in code-point order, at most 50.
-    /// Empty unless the query `includesFacets`.
+    /// The distinct non-empty vendors of the products matching the query when its `vendor`
+    /// filter is left out (all other conditions kept: the values of `facets.vendors`), in
+    /// code-point order, at most 50. Empty unless the query `includesFacets`.
     public var vendors: [String]
-    /// The distinct tags of the same products, one spelling per `ProductSearchRules.tagKey(_:)`
+    /// The distinct tags of the products matching the query when its `vendor` and `tag` filters
+    /// are left out, one spelling per `ProductSearchRules.tagKey(_:)`
     /// (the smallest in code-point order), in code-point order, at most 50. Empty unless the
     /// query `includesFacets`.
     public var tags: [String]

@@ -264,30 +264,31 @@ enum SQLCatalog {
                 .map { (try $0.int64(0), $0) },
             uniquingKeysWith: { first, _ in first })
         let rows = ids.compactMap { rowsByID[$0] }
-        let total = try connection.prepare("SELECT count(*) FROM \(from) WHERE \(whereFilter)")
-            .first(filterValues)?.int(0) ?? 0
         var vendors: [String] = []
         var tags: [String] = []
-        if query.includesFacets {
-            vendors = try connection.prepare("""
-                SELECT p.vendor FROM \(from) WHERE \(whereScope) AND p.vendor <> ''
-                GROUP BY p.vendor ORDER BY p.vendor LIMIT \(ProductPage.facetLimit)
-                """).query(scopeValues).map { try $0.string(0) }
-            tags = try connection.prepare("""
-                SELECT min(t.tag) AS spelling FROM \(from) JOIN product_tags t ON t.product_id = p.id
-                WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
-                """).query(scopeValues).map { try $0.string(0) }
-        }
         var facets: ProductFacets?
+        let total: Int
         if query.includesFacets {
+            // The facets' one statement also gives the count (its groups that pass every filter)
+            // and the vendor list (the vendor facet's values).
             var facetBase = base
             var facetBaseValues = baseValues
             if let tag = query.tag {
                 facetBase.append(tagCondition)
                 facetBaseValues.append(.text(ProductSearchRules.tagKey(tag)))
             }
-            facets = try productFacets(from: from, where: facetBase.joined(separator: " AND "), facetBaseValues,
-                                       facetFilters, currency: currency, connection)
+            let counted = try productFacets(from: from, where: facetBase.joined(separator: " AND "), facetBaseValues,
+                                            facetFilters, currency: currency, connection)
+            facets = counted.facets
+            total = counted.total
+            vendors = counted.facets.vendors.map(\.value)
+            tags = try connection.prepare("""
+                SELECT min(t.tag) AS spelling FROM \(from) JOIN product_tags t ON t.product_id = p.id
+                WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
+                """).query(scopeValues).map { try $0.string(0) }
+        } else {
+            total = try connection.prepare("SELECT count(*) FROM \(from) WHERE \(whereFilter)")
+                .first(filterValues)?.int(0) ?? 0
         }
         let suggestion = total == 0 ? try search?.suggestion(connection) : nil
         return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags,
@@ -343,49 +344,57 @@ enum SQLCatalog {
             }
         }
 
-        /// Whether a group of products passes every facet filter but `facet`'s own. `price` is
-        /// any price of the group's band (nil: no price).
-        func passes(except facet: Facet, categoryID: Int64?, vendor: String, price: Int64?, isAvailable: Bool) -> Bool {
+        /// Whether a group of products passes every facet filter but `facet`'s own (every one
+        /// for nil). `isInBand`: whether the group's prices lie in the chosen band (true without one).
+        func passes(except facet: Facet?, categoryID: Int64?, vendor: String, isInBand: Bool, isAvailable: Bool) -> Bool {
             if facet != .category {
                 if let wanted = self.categoryID, wanted != categoryID { return false }
                 if uncategorizedOnly, categoryID != nil { return false }
             }
             if facet != .vendor, let wanted = self.vendor, wanted != vendor { return false }
-            if facet != .priceBand, let band, !(price.map(band.contains) ?? false) { return false }
+            if facet != .priceBand, !isInBand { return false }
             if facet != .inStock, inStockOnly, !isAvailable { return false }
             return true
+        }
+
+        /// The SQL of "in the chosen band" (1 without a band) and its values.
+        var bandColumn: (sql: String, values: [SQLValue]) {
+            conditions.first { $0.facet == .priceBand }.map { ("(\($0.sql))", $0.values) } ?? ("1", [])
         }
     }
 
     /// The facets with their disjunctive counts in one statement: the products matching every
-    /// condition no facet lifts are grouped by (category, vendor, price band, availability) in
-    /// SQL, and each facet adds up the groups that pass the other facets' filters.
+    /// condition no facet lifts are grouped by (category, vendor, price band, in the chosen band,
+    /// availability) in SQL, and each facet adds up the groups that pass the other facets'
+    /// filters; `total` adds up those that pass them all (the page's count).
     static func productFacets(from: String, where condition: String, _ values: [SQLValue], _ filters: FacetFilters,
-                              currency: Currency, _ connection: Connection) throws -> ProductFacets {
+                              currency: Currency, _ connection: Connection) throws -> (facets: ProductFacets, total: Int) {
         let bands = PriceBand.bands(for: currency)
         // The band's index (-1 without a price): bands are contiguous from 0, so the highest
         // lower bound at or below the price names it.
         let bandCase = "CASE WHEN p.min_price_minor IS NULL THEN -1 "
             + bands.indices.reversed().map { "WHEN p.min_price_minor >= \(bands[$0].lowerMinor) THEN \($0) " }.joined()
             + "ELSE 0 END"
+        let inBand = filters.bandColumn
         let groups = try connection.prepare("""
-            SELECT p.category_id, p.vendor, \(bandCase), p.is_available, count(*) FROM \(from) WHERE \(condition)
-            GROUP BY 1, 2, 3, 4
-            """).query(values).map { row in
+            SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, count(*) FROM \(from)
+            WHERE \(condition) GROUP BY 1, 2, 3, 4, 5
+            """).query(inBand.values + values).map { row in
             (categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
-             isAvailable: try row.bool(3), count: try row.int(4))
+             isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
         }
         var categoryCounts: [Int64: Int] = [:]
         var uncategorized = 0
         var vendorCounts: [String: Int] = [:]
         var bandCounts = [Int](repeating: 0, count: bands.count)
         var inStock = 0
+        var total = 0
         for group in groups {
-            let price = group.band >= 0 ? bands[group.band].lowerMinor : nil
-            func passes(_ facet: FacetFilters.Facet) -> Bool {
-                filters.passes(except: facet, categoryID: group.categoryID, vendor: group.vendor, price: price,
+            func passes(_ facet: FacetFilters.Facet?) -> Bool {
+                filters.passes(except: facet, categoryID: group.categoryID, vendor: group.vendor, isInBand: group.isInBand,
                                isAvailable: group.isAvailable)
             }
+            if passes(nil) { total += group.count }
             if passes(.category) {
                 if let id = group.categoryID { categoryCounts[id, default: 0] += group.count } else { uncategorized += group.count }
             }
@@ -401,8 +410,9 @@ enum SQLCatalog {
         }
         let vendors = vendorCounts.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
             .prefix(ProductPage.facetLimit).map { ProductFacets.Count($0.key, count: $0.value) }
-        return ProductFacets(categories: categories, uncategorized: uncategorized, vendors: vendors,
-                             priceBands: zip(bands, bandCounts).map { ProductFacets.Count($0, count: $1) }, inStock: inStock)
+        return (ProductFacets(categories: categories, uncategorized: uncategorized, vendors: vendors,
+                              priceBands: zip(bands, bandCounts).map { ProductFacets.Count($0, count: $1) }, inStock: inStock),
+                total)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images
