@@ -39,6 +39,11 @@ extension APIRoute {
         .query("instock", "`1`: only products that can be bought now; anything else: all.", schema: ["type": "string"]),
         .query("vendor", "Only this vendor.", schema: ["type": "string"]),
         .query("tag", "Only products with this tag.", schema: ["type": "string"]),
+        .query("price", "Only products in this price band: a `key` of `facets.priceBands` (`0-25`, `25-50`, …, `250-` "
+               + "in major units; × 100 for currencies without minor units); anything else is ignored.",
+               schema: ["type": "string", "examples": ["25-50"]]),
+        .query("facets", "`1`: add `facets` (categories, vendors, price bands, in stock, with counts) to the answer; "
+               + "anything else: left out.", schema: ["type": "string", "examples": ["1"]]),
     ]
 
     /// The cursors `GET /api/v1/products` gives (`V1Handlers.Cursor`): base64url without padding

@@ -4,7 +4,7 @@
 extension APIRoute {
     /// The `/api/v1` wire types, listed under `#/components/schemas`.
     static var v1WireTypes: [any JSONSchemaDescribed.Type] {
-        [V1Money.self, V1Category.self, V1Rating.self, V1ProductSummary.self, V1ProductPage.self, V1Variant.self,
+        [V1Money.self, V1Category.self, V1Rating.self, V1ProductSummary.self, V1ProductPage.self, V1Facets.self, V1Variant.self,
          V1Image.self, V1CategoryRef.self, V1Product.self, V1GuestToken.self, V1AddLine.self, V1LineChange.self,
          V1Voucher.self, V1Problem.self, V1Cart.self, V1Favorites.self, V1Featured.self]
     }
@@ -60,7 +60,28 @@ extension V1ProductPage: JSONSchemaDescribed {
         "nextCursor": .stringSchema("Pass as `cursor` for the next page; left out on the last page."),
         "suggestion": .stringSchema(
             "\"Did you mean\": when a search (`q`) finds nothing, words that would find something (folded: lower case, no accents); left out otherwise."),
-    ], optional: ["nextCursor", "suggestion"])
+        "facets": ["$ref": "#/components/schemas/V1Facets", "description": "Only with `facets=1`."],
+    ], optional: ["nextCursor", "suggestion", "facets"])
+}
+
+extension V1Facets: JSONSchemaDescribed {
+    public static let schemaName = "V1Facets"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "categories": .arraySchema(of: .objectSchema([
+            "handle": ["type": "string"], "name": ["type": "string"], "count": ["type": "integer", "minimum": 1],
+        ])),
+        "uncategorized": ["type": "integer", "minimum": 0, "description": "Products without a category."],
+        "vendors": .arraySchema(of: .objectSchema([
+            "vendor": ["type": "string"], "count": ["type": "integer", "minimum": 1],
+        ])),
+        "priceBands": .arraySchema(of: .objectSchema([
+            "key": .stringSchema("The `price` filter's value."),
+            "min": V1Money.schemaReference,
+            "max": ["$ref": "#/components/schemas/Money", "description": "Exclusive; left out for the top band."],
+            "count": ["type": "integer", "minimum": 0],
+        ], optional: ["max"])),
+        "inStock": ["type": "integer", "minimum": 0, "description": "Products that can be bought now (`instock=1`)."],
+    ], description: "Filter values with counts; a facet's counts keep every other filter but not its own.")
 }
 
 extension V1Variant: JSONSchemaDescribed {

@@ -90,12 +90,81 @@ public struct V1ProductPage: Codable, Hashable, Sendable {
     /// "Did you mean": when a search (`q`) finds nothing, words that would find something
     /// (folded: lower case, no accents); nil otherwise.
     public var suggestion: String?
+    /// The filter values with their counts, only when asked for (`facets=1`).
+    public var facets: V1Facets?
 
-    public init(products: [V1ProductSummary], totalCount: Int, nextCursor: String?, suggestion: String? = nil) {
+    public init(products: [V1ProductSummary], totalCount: Int, nextCursor: String?, suggestion: String? = nil,
+                facets: V1Facets? = nil) {
         self.products = products
         self.totalCount = totalCount
         self.nextCursor = nextCursor
         self.suggestion = suggestion
+        self.facets = facets
+    }
+}
+
+/// The facets of `GET /api/v1/products?facets=1`: each value with how many products it would
+/// list. A facet's counts keep every other filter of the query but not its own (choosing a
+/// vendor still shows the other vendors' counts).
+public struct V1Facets: Codable, Hashable, Sendable {
+    /// A category and its count.
+    public struct CategoryCount: Codable, Hashable, Sendable {
+        public var handle: String
+        public var name: String
+        public var count: Int
+
+        public init(handle: String, name: String, count: Int) {
+            self.handle = handle
+            self.name = name
+            self.count = count
+        }
+    }
+
+    /// A vendor and its count.
+    public struct VendorCount: Codable, Hashable, Sendable {
+        public var vendor: String
+        public var count: Int
+
+        public init(vendor: String, count: Int) {
+            self.vendor = vendor
+            self.count = count
+        }
+    }
+
+    /// A price band (`price={key}`) and its count: from `min` (inclusive) to `max` (exclusive).
+    public struct PriceBandCount: Codable, Hashable, Sendable {
+        public var key: String
+        public var min: V1Money
+        /// Nil for the top band.
+        public var max: V1Money?
+        public var count: Int
+
+        public init(key: String, min: V1Money, max: V1Money?, count: Int) {
+            self.key = key
+            self.min = min
+            self.max = max
+            self.count = count
+        }
+    }
+
+    /// Categories with products, by name.
+    public var categories: [CategoryCount]
+    /// Products without a category.
+    public var uncategorized: Int
+    /// Non-empty vendors with products, in code-point order (at most 50).
+    public var vendors: [VendorCount]
+    /// Every price band of the shop currency, lowest first, zero counts included.
+    public var priceBands: [PriceBandCount]
+    /// Products that can be bought now (`instock=1`).
+    public var inStock: Int
+
+    public init(categories: [CategoryCount], uncategorized: Int, vendors: [VendorCount], priceBands: [PriceBandCount],
+                inStock: Int) {
+        self.categories = categories
+        self.uncategorized = uncategorized
+        self.vendors = vendors
+        self.priceBands = priceBands
+        self.inStock = inStock
     }
 }
 

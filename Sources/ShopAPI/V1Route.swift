@@ -82,8 +82,8 @@ public enum V1Route: Hashable, Sendable {
 
 /// The query of `GET /api/v1/products`, as sent: the server checks it (a wrong `sort`, `limit`
 /// or `cursor` is a 400 naming the parameter), so every value stays text here. The filters are
-/// the storefront listing's (`min`/`max` prices in major units, `rating` 1–5, `instock=1`,
-/// `vendor`, `tag`).
+/// the storefront listing's (`min`/`max` prices in major units, `price` band, `rating` 1–5,
+/// `instock=1`, `vendor`, `tag`); `facets=1` adds the facets with counts.
 public struct V1ProductQuery: Hashable, Sendable {
     /// A category's handle.
     public var category: String?
@@ -101,10 +101,16 @@ public struct V1ProductQuery: Hashable, Sendable {
     public var instock: String?
     public var vendor: String?
     public var tag: String?
+    /// A price band's key (`25-50`, `250-`; `V1Facets.PriceBandCount.key`).
+    public var price: String?
+    /// `1`: add `facets` to the answer.
+    public var facets: String?
 
     public init(category: String? = nil, q: String? = nil, sort: String? = nil, cursor: String? = nil, limit: String? = nil,
                 min: String? = nil, max: String? = nil, rating: String? = nil, instock: String? = nil,
-                vendor: String? = nil, tag: String? = nil) {
+                vendor: String? = nil, tag: String? = nil, price: String? = nil, facets: String? = nil) {
+        self.price = price
+        self.facets = facets
         self.category = category
         self.q = q
         self.sort = sort
@@ -121,7 +127,8 @@ public struct V1ProductQuery: Hashable, Sendable {
     /// Each query parameter's name and field, in the printed order.
     static var fields: [(name: String, keyPath: WritableKeyPath<V1ProductQuery, String?>)] {
         [("category", \.category), ("q", \.q), ("sort", \.sort), ("cursor", \.cursor), ("limit", \.limit), ("min", \.min),
-         ("max", \.max), ("rating", \.rating), ("instock", \.instock), ("vendor", \.vendor), ("tag", \.tag)]
+         ("max", \.max), ("price", \.price), ("rating", \.rating), ("instock", \.instock), ("vendor", \.vendor),
+         ("tag", \.tag), ("facets", \.facets)]
     }
 
     init(_ parameters: RouteParameters) {

@@ -3,6 +3,12 @@
 ///
 /// Words are `SearchFolding` words, compared as Unicode scalars.
 /// - Typo budget (`allowedEdits(for:)`): no edit in words of 1–4 letters, one in 5–8, two in 9+.
+///   One exception (`allowsSwapOnly(_:)`): a word of exactly 4 letters may carry one swap of two
+///   adjacent letters and nothing else ("lmap" finds "lamp", "masa" does not find "mesa"). The
+///   issue asks both for "one edit in words of 5+ letters" and for "lmap" → Lamp; a swap is the
+///   commonest typo of fast typing and keeps the letters, so it is the one edit a 4-letter word
+///   can carry without matching unrelated real words (one substitution turns "lamp" into
+///   "lamb", "lump", "damp"). Words of 1–3 letters get no typo at all ("mgu" stays "mgu").
 /// - Distance (`distance(_:_:limit:)`): optimal string alignment (Damerau–Levenshtein with
 ///   adjacent transpositions): "lmap"→"lamp" is 1, "chiar"→"chair" 1, "skilet"→"skillet" 1.
 /// - Candidates (`candidates(for:among:)`): the vocabulary words within the budget, nearest first,
@@ -14,6 +20,7 @@
 ///
 /// ```swift
 /// SearchTolerance.allowedEdits(for: "chiar")                      // 1
+/// SearchTolerance.candidates(for: "lmap", among: ["lamp", "lamb"])    // ["lamp"]
 /// SearchTolerance.candidates(for: "chiar", among: ["chair", "cheap"])  // ["chair"]
 /// ```
 public enum SearchTolerance {
@@ -27,6 +34,29 @@ public enum SearchTolerance {
         return length >= 9 ? 2 : length >= 5 ? 1 : 0
     }
 
+    /// The one length whose words may carry an adjacent swap but no other edit.
+    public static let swapOnlyLength = 4
+
+    /// Whether `word` may carry one swap of two adjacent letters and no other edit: exactly
+    /// `swapOnlyLength` letters ("lmap" → "lamp").
+    public static func allowsSwapOnly(_ word: String) -> Bool {
+        word.unicodeScalars.count == swapOnlyLength
+    }
+
+    /// Whether `word` may find other words through a typo at all (`allowedEdits > 0` or
+    /// `allowsSwapOnly`). Stores look up candidates only for these.
+    public static func toleratesTypos(_ word: String) -> Bool {
+        allowedEdits(for: word) > 0 || allowsSwapOnly(word)
+    }
+
+    /// Whether `b` is `a` with exactly one pair of adjacent, different letters swapped.
+    public static func isAdjacentSwap(_ a: String, _ b: String) -> Bool {
+        let s = Array(a.unicodeScalars), t = Array(b.unicodeScalars)
+        guard s.count == t.count, let first = s.indices.first(where: { s[$0] != t[$0] }),
+              first + 1 < s.count, s[first] == t[first + 1], s[first + 1] == t[first] else { return false }
+        return s[(first + 2)...] == t[(first + 2)...]
+    }
+
     /// The first scalars a vocabulary word must start with to be a candidate for `word`: its
     /// first and second (a swap of the first two letters is one edit).
     public static func leadingScalars(of word: String) -> [Unicode.Scalar] {
@@ -35,10 +65,16 @@ public enum SearchTolerance {
         return result
     }
 
-    /// The vocabulary words within `allowedEdits(for: word)` of `word`, other than `word`
-    /// itself, nearest first and then in code-point order; at most `candidateLimit`.
+    /// The vocabulary words within `allowedEdits(for: word)` of `word` (for a 4-letter word: one
+    /// adjacent swap away, `allowsSwapOnly`), other than `word` itself, nearest first and then in
+    /// code-point order; at most `candidateLimit`.
     public static func candidates(for word: String, among vocabulary: some Sequence<String>) -> [String] {
-        nearest(to: word, among: vocabulary, limit: allowedEdits(for: word), count: candidateLimit)
+        if allowsSwapOnly(word) {
+            return vocabulary.filter { isAdjacentSwap(word, $0) }
+                .sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+                .prefix(candidateLimit).map(\.self)
+        }
+        return nearest(to: word, among: vocabulary, limit: allowedEdits(for: word), count: candidateLimit)
     }
 
     /// The vocabulary word "did you mean" offers for `word`: the nearest other word within

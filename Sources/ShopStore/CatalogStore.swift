@@ -82,6 +82,9 @@ public struct ProductQuery: Hashable, Sendable {
     public var minPriceMinor: Int64?
     /// Only products whose lowest variant price is at most this many minor units (shop currency).
     public var maxPriceMinor: Int64?
+    /// Only products whose lowest variant price lies in this band (`PriceBand`; products
+    /// without variants are in none). Applied with `minPriceMinor`/`maxPriceMinor` when both are set.
+    public var priceBand: PriceBand?
     /// Only products rated at least this (hundredths of a star: 400 = 4.0); unrated ones are left out.
     public var minRatingHundredths: Int?
     /// Only products a shopper can buy now: at least one variant untracked, allowing backorder,
@@ -91,7 +94,7 @@ public struct ProductQuery: Hashable, Sendable {
     public var vendor: String?
     /// Only products with this tag, compared by `ProductSearchRules.tagKey(_:)` (case-insensitive).
     public var tag: String?
-    /// Whether to fill `ProductPage.vendors` and `.tags` (two more queries over the whole
+    /// Whether to fill `ProductPage.vendors`, `.tags` and `.facets` (more queries over the whole
     /// scope: ask only for pages that show the filter UI).
     public var includesFacets: Bool
     /// Products to skip (page × page size), ≥ 0.
@@ -104,7 +107,7 @@ public struct ProductQuery: Hashable, Sendable {
                 productIDs: [Product.ID]? = nil, sort: Sort = .relevance,
                 minPriceMinor: Int64? = nil, maxPriceMinor: Int64? = nil, minRatingHundredths: Int? = nil,
                 inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil, includesFacets: Bool = false,
-                offset: Int = 0, limit: Int = 24, uncategorizedOnly: Bool = false) {
+                offset: Int = 0, limit: Int = 24, uncategorizedOnly: Bool = false, priceBand: PriceBand? = nil) {
         self.categoryID = categoryID
         self.uncategorizedOnly = uncategorizedOnly
         self.text = text
@@ -114,6 +117,7 @@ public struct ProductQuery: Hashable, Sendable {
         self.minPriceMinor = minPriceMinor
         self.maxPriceMinor = maxPriceMinor
         self.minRatingHundredths = minRatingHundredths
+        self.priceBand = priceBand
         self.inStockOnly = inStockOnly
         self.vendor = vendor
         self.tag = tag
@@ -134,14 +138,18 @@ public struct ProductPage: Sendable {
     public var products: [Product]
     /// All published products matching the query (for page counts).
     public var totalCount: Int
-    /// The distinct non-empty vendors of the products matching the query when its `vendor` and
-    /// `tag` filters are left out (all other conditions kept), in code-point order, at most 50.
-    /// Empty unless the query `includesFacets`.
+    /// The distinct non-empty vendors of the products matching the query when its `vendor`
+    /// filter is left out (all other conditions kept: the values of `facets.vendors`), in
+    /// code-point order, at most 50. Empty unless the query `includesFacets`.
     public var vendors: [String]
-    /// The distinct tags of the same products, one spelling per `ProductSearchRules.tagKey(_:)`
+    /// The distinct tags of the products matching the query when its `vendor` and `tag` filters
+    /// are left out, one spelling per `ProductSearchRules.tagKey(_:)`
     /// (the smallest in code-point order), in code-point order, at most 50. Empty unless the
     /// query `includesFacets`.
     public var tags: [String]
+    /// The facets with their counts (category, vendor, price band, in stock); nil unless the
+    /// query `includesFacets`.
+    public var facets: ProductFacets?
     /// "Did you mean": when a search finds nothing, the search words with each word that found
     /// nothing replaced by its nearest vocabulary word (`SearchTolerance.suggestion`), folded and
     /// space-separated — given only when that text finds a published product; nil otherwise.
@@ -149,8 +157,9 @@ public struct ProductPage: Sendable {
 
     /// Creates a page.
     public init(products: [Product], totalCount: Int, vendors: [String] = [], tags: [String] = [],
-                suggestion: String? = nil) {
+                suggestion: String? = nil, facets: ProductFacets? = nil) {
         self.products = products
+        self.facets = facets
         self.totalCount = totalCount
         self.vendors = vendors
         self.tags = tags
@@ -159,6 +168,51 @@ public struct ProductPage: Sendable {
 
     /// How many values `vendors` and `tags` hold at most.
     public static let facetLimit = 50
+}
+
+/// The filter values a product list offers, each with the number of products it would list.
+///
+/// Counts are "disjunctive": a facet's counts keep every condition of the query except that
+/// facet's own filter, so choosing a vendor still shows how many products the other vendors
+/// have (the counts of `vendors` ignore `ProductQuery.vendor`, those of `categories` ignore
+/// `categoryID`/`uncategorizedOnly`, those of `priceBands` ignore `priceBand`, and `inStock`
+/// ignores `inStockOnly`); every other condition — search words, visibility, the tag, the
+/// rating, min/max prices, the other facets' filters — applies.
+public struct ProductFacets: Hashable, Sendable {
+    /// One facet value and how many products it would list.
+    public struct Count<Value: Hashable & Sendable>: Hashable, Sendable {
+        /// The value (a category, a vendor, a price band).
+        public var value: Value
+        /// The number of products.
+        public var count: Int
+
+        /// Creates a count.
+        public init(_ value: Value, count: Int) {
+            self.value = value
+            self.count = count
+        }
+    }
+
+    /// Every category with at least one product, by name, then id (shops have few categories).
+    public var categories: [Count<Category>]
+    /// Products without a category (same conditions as `categories`).
+    public var uncategorized: Int
+    /// Non-empty vendors with at least one product, in code-point order; at most `ProductPage.facetLimit`.
+    public var vendors: [Count<String>]
+    /// Every `PriceBand.bands(for:)` of the shop currency, lowest first, zero counts included.
+    public var priceBands: [Count<PriceBand>]
+    /// Products a shopper can buy now (`ProductQuery.inStockOnly`'s condition).
+    public var inStock: Int
+
+    /// Creates facets.
+    public init(categories: [Count<Category>] = [], uncategorized: Int = 0, vendors: [Count<String>] = [],
+                priceBands: [Count<PriceBand>] = [], inStock: Int = 0) {
+        self.categories = categories
+        self.uncategorized = uncategorized
+        self.vendors = vendors
+        self.priceBands = priceBands
+        self.inStock = inStock
+    }
 }
 
 /// What an import changed, as counts, and what it did to each product.

@@ -41,7 +41,7 @@ extension CatalogStore {
             products: { query in
                 try database.withConnection { connection in
                     try SQLCatalog.rebuildSearchIndexIfStale(connection)
-                    return try connection.transaction(.deferred) { try SQLCatalog.page(query, connection) }
+                    return try connection.transaction(.deferred) { try SQLCatalog.page(query, currency: currency, connection) }
                 }
             },
             productByHandle: { handle in
@@ -167,7 +167,7 @@ enum SQLCatalog {
     /// JOIN fixes the loop order): without statistics the planner would otherwise walk an
     /// `is_published` index over every product and probe the matches. Each match then reads
     /// the covering index `products_search_facts`, not the wide product row.
-    static func page(_ query: ProductQuery, _ connection: Connection) throws -> ProductPage {
+    static func page(_ query: ProductQuery, currency: Currency, _ connection: Connection) throws -> ProductPage {
         let terms = query.searchTerms
         let family = ProductSearchRules.Family(query.locale)
         let search = terms.isEmpty ? nil : try SearchMatch.Search(query, connection)
@@ -183,13 +183,6 @@ enum SQLCatalog {
         scope.append("p.is_published = 1")
         // Visibility (issue #13): a search finds searchable products, a list shows listed ones.
         scope.append(terms.isEmpty ? listed("p") : searchable("p"))
-        if let categoryID = query.categoryID {
-            scope.append("p.category_id = ?")
-            scopeValues.append(.integer(categoryID.rawValue))
-        }
-        if query.uncategorizedOnly {
-            scope.append("p.category_id IS NULL")
-        }
         if let productIDs = query.productIDs {
             scope.append("p.id IN (SELECT value FROM json_each(?))")
             scopeValues.append(jsonIDs(productIDs.map(\.rawValue)))
@@ -206,8 +199,15 @@ enum SQLCatalog {
             scope.append("p.rating_hundredths >= ?")
             scopeValues.append(SQLValue(minimum))
         }
-        if query.inStockOnly {
-            scope.append("p.is_available = 1")
+        // `base`: the conditions no facet lifts (ProductFacets); `scope` adds the facets' own
+        // filters but vendor's (the vendor and tag lists are computed over it); `filter` adds
+        // vendor and tag: the page itself.
+        let base = scope
+        let baseValues = scopeValues
+        let facetFilters = FacetFilters(query)
+        for condition in facetFilters.conditions where condition.facet != .vendor {
+            scope.append(condition.sql)
+            scopeValues += condition.values
         }
 
         var filter = scope
@@ -217,7 +217,7 @@ enum SQLCatalog {
             filterValues.append(.text(vendor))
         }
         if let tag = query.tag {
-            filter.append("EXISTS (SELECT 1 FROM product_tags t WHERE t.product_id = p.id AND t.tag_key = ?)")
+            filter.append(tagCondition)
             filterValues.append(.text(ProductSearchRules.tagKey(tag)))
         }
 
@@ -264,23 +264,155 @@ enum SQLCatalog {
                 .map { (try $0.int64(0), $0) },
             uniquingKeysWith: { first, _ in first })
         let rows = ids.compactMap { rowsByID[$0] }
-        let total = try connection.prepare("SELECT count(*) FROM \(from) WHERE \(whereFilter)")
-            .first(filterValues)?.int(0) ?? 0
         var vendors: [String] = []
         var tags: [String] = []
+        var facets: ProductFacets?
+        let total: Int
         if query.includesFacets {
-            vendors = try connection.prepare("""
-                SELECT p.vendor FROM \(from) WHERE \(whereScope) AND p.vendor <> ''
-                GROUP BY p.vendor ORDER BY p.vendor LIMIT \(ProductPage.facetLimit)
-                """).query(scopeValues).map { try $0.string(0) }
+            // The facets' one statement also gives the count (its groups that pass every filter)
+            // and the vendor list (the vendor facet's values).
+            var facetBase = base
+            var facetBaseValues = baseValues
+            if let tag = query.tag {
+                facetBase.append(tagCondition)
+                facetBaseValues.append(.text(ProductSearchRules.tagKey(tag)))
+            }
+            let counted = try productFacets(from: from, where: facetBase.joined(separator: " AND "), facetBaseValues,
+                                            facetFilters, currency: currency, connection)
+            facets = counted.facets
+            total = counted.total
+            vendors = counted.facets.vendors.map(\.value)
             tags = try connection.prepare("""
                 SELECT min(t.tag) AS spelling FROM \(from) JOIN product_tags t ON t.product_id = p.id
                 WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
                 """).query(scopeValues).map { try $0.string(0) }
+        } else {
+            total = try connection.prepare("SELECT count(*) FROM \(from) WHERE \(whereFilter)")
+                .first(filterValues)?.int(0) ?? 0
         }
         let suggestion = total == 0 ? try search?.suggestion(connection) : nil
         return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags,
-                           suggestion: suggestion)
+                           suggestion: suggestion, facets: facets)
+    }
+
+    /// The condition "has the tag key ?" on products aliased `p`.
+    static let tagCondition = "EXISTS (SELECT 1 FROM product_tags t WHERE t.product_id = p.id AND t.tag_key = ?)"
+
+    /// The filters that facets lift for their own counts (`ProductFacets`), each as SQL and as
+    /// a test on one group of `productFacets`.
+    struct FacetFilters {
+        enum Facet { case category, vendor, priceBand, inStock }
+        struct Condition {
+            var facet: Facet
+            var sql: String
+            var values: [SQLValue]
+        }
+
+        var conditions: [Condition] = []
+        var categoryID: Int64?
+        var uncategorizedOnly: Bool
+        var vendor: String?
+        var band: PriceBand?
+        var inStockOnly: Bool
+
+        init(_ query: ProductQuery) {
+            categoryID = query.categoryID?.rawValue
+            uncategorizedOnly = query.uncategorizedOnly
+            vendor = query.vendor
+            band = query.priceBand
+            inStockOnly = query.inStockOnly
+            if let categoryID {
+                conditions.append(Condition(facet: .category, sql: "p.category_id = ?", values: [.integer(categoryID)]))
+            }
+            if uncategorizedOnly {
+                conditions.append(Condition(facet: .category, sql: "p.category_id IS NULL", values: []))
+            }
+            if let vendor {
+                conditions.append(Condition(facet: .vendor, sql: "p.vendor = ?", values: [.text(vendor)]))
+            }
+            if let band {
+                var sql = "p.min_price_minor >= ?"
+                var values: [SQLValue] = [.integer(band.lowerMinor)]
+                if let upper = band.upperMinor {
+                    sql += " AND p.min_price_minor < ?"
+                    values.append(.integer(upper))
+                }
+                conditions.append(Condition(facet: .priceBand, sql: sql, values: values))
+            }
+            if inStockOnly {
+                conditions.append(Condition(facet: .inStock, sql: "p.is_available = 1", values: []))
+            }
+        }
+
+        /// Whether a group of products passes every facet filter but `facet`'s own (every one
+        /// for nil). `isInBand`: whether the group's prices lie in the chosen band (true without one).
+        func passes(except facet: Facet?, categoryID: Int64?, vendor: String, isInBand: Bool, isAvailable: Bool) -> Bool {
+            if facet != .category {
+                if let wanted = self.categoryID, wanted != categoryID { return false }
+                if uncategorizedOnly, categoryID != nil { return false }
+            }
+            if facet != .vendor, let wanted = self.vendor, wanted != vendor { return false }
+            if facet != .priceBand, !isInBand { return false }
+            if facet != .inStock, inStockOnly, !isAvailable { return false }
+            return true
+        }
+
+        /// The SQL of "in the chosen band" (1 without a band) and its values.
+        var bandColumn: (sql: String, values: [SQLValue]) {
+            conditions.first { $0.facet == .priceBand }.map { ("(\($0.sql))", $0.values) } ?? ("1", [])
+        }
+    }
+
+    /// The facets with their disjunctive counts in one statement: the products matching every
+    /// condition no facet lifts are grouped by (category, vendor, price band, in the chosen band,
+    /// availability) in SQL, and each facet adds up the groups that pass the other facets'
+    /// filters; `total` adds up those that pass them all (the page's count).
+    static func productFacets(from: String, where condition: String, _ values: [SQLValue], _ filters: FacetFilters,
+                              currency: Currency, _ connection: Connection) throws -> (facets: ProductFacets, total: Int) {
+        let bands = PriceBand.bands(for: currency)
+        // The band's index (-1 without a price): bands are contiguous from 0, so the highest
+        // lower bound at or below the price names it.
+        let bandCase = "CASE WHEN p.min_price_minor IS NULL THEN -1 "
+            + bands.indices.reversed().map { "WHEN p.min_price_minor >= \(bands[$0].lowerMinor) THEN \($0) " }.joined()
+            + "ELSE 0 END"
+        let inBand = filters.bandColumn
+        let groups = try connection.prepare("""
+            SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, count(*) FROM \(from)
+            WHERE \(condition) GROUP BY 1, 2, 3, 4, 5
+            """).query(inBand.values + values).map { row in
+            (categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
+             isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
+        }
+        var categoryCounts: [Int64: Int] = [:]
+        var uncategorized = 0
+        var vendorCounts: [String: Int] = [:]
+        var bandCounts = [Int](repeating: 0, count: bands.count)
+        var inStock = 0
+        var total = 0
+        for group in groups {
+            func passes(_ facet: FacetFilters.Facet?) -> Bool {
+                filters.passes(except: facet, categoryID: group.categoryID, vendor: group.vendor, isInBand: group.isInBand,
+                               isAvailable: group.isAvailable)
+            }
+            if passes(nil) { total += group.count }
+            if passes(.category) {
+                if let id = group.categoryID { categoryCounts[id, default: 0] += group.count } else { uncategorized += group.count }
+            }
+            if !group.vendor.isEmpty, passes(.vendor) { vendorCounts[group.vendor, default: 0] += group.count }
+            if group.band >= 0, passes(.priceBand) { bandCounts[group.band] += group.count }
+            if group.isAvailable, passes(.inStock) { inStock += group.count }
+        }
+        let categories: [ProductFacets.Count<Category>] = try categoryCounts.isEmpty ? [] : connection.prepare("""
+            SELECT id, handle, name FROM categories WHERE id IN (SELECT value FROM json_each(?)) ORDER BY name, id
+            """).query([jsonIDs(Array(categoryCounts.keys))]).map { row in
+            let category = try SQLCatalog.category(row)
+            return ProductFacets.Count(category, count: categoryCounts[category.id.rawValue] ?? 0)
+        }
+        let vendors = vendorCounts.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+            .prefix(ProductPage.facetLimit).map { ProductFacets.Count($0.key, count: $0.value) }
+        return (ProductFacets(categories: categories, uncategorized: uncategorized, vendors: vendors,
+                              priceBands: zip(bands, bandCounts).map { ProductFacets.Count($0, count: $1) }, inStock: inStock),
+                total)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images
@@ -713,7 +845,7 @@ enum SearchMatch {
             terms = words.enumerated().map { index, word in
                 Term(word: word, stem: stemmer.queryStem(of: word, locale: query.locale), isPrefix: index == words.count - 1)
             }
-            for index in terms.indices where SearchTolerance.allowedEdits(for: terms[index].word) > 0 {
+            for index in terms.indices where SearchTolerance.toleratesTypos(terms[index].word) {
                 guard try !SearchMatch.matchesAny(SearchMatch.expression([terms[index]], family: family), connection) else {
                     continue
                 }

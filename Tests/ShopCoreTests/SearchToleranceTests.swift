@@ -42,7 +42,35 @@ struct SearchToleranceTests {
     @Test func suggestionGivesShortWordsTwoEdits() {
         #expect(SearchTolerance.suggestion(for: "lpma", among: ["lamp", "zebra"]) == "lamp")
         #expect(SearchTolerance.suggestion(for: "qqqq", among: ["lamp"]) == nil)
-        #expect(SearchTolerance.candidates(for: "lpma", among: ["lamp"]).isEmpty)
+        #expect(SearchTolerance.candidates(for: "lpma", among: ["lamp"]).isEmpty)  // not one swap
+    }
+
+    /// The issue's examples and their kin in each language, with words that must not match: a
+    /// 4-letter word carries one adjacent swap and nothing else, 1–3 letters nothing.
+    @Test(.bug("issue #13", "\"lmap\" → Lamp next to one edit in 5+"), arguments: [
+        // English
+        ("chiar", "chair", true), ("lmap", "lamp", true), ("skilet", "skillet", true), ("lapm", "lamp", true),
+        ("lamb", "lamp", false), ("lmpa", "lamp", false), ("lam", "lamp", false), ("mgu", "mug", false),
+        ("cahri", "chair", false), ("candelstik", "candlestick", true),
+        // Turkish (folded with ı kept apart from i)
+        ("maas", "masa", true), ("şıık", "ışık", true), ("sandlaye", "sandalye", true), ("lamab", "lamba", true),
+        ("ısık", "ışık", false), ("isik", "ışık", false), ("kilim", "kitap", false),
+        // Spanish
+        ("silal", "silla", true), ("lampra", "lampara", true), ("msea", "mesa", true),
+        ("masa", "mesa", false), ("sofa", "sola", false), ("mes", "mesa", false),
+    ])
+    func typoTable(typo: String, word: String, matches: Bool) {
+        #expect(SearchTolerance.candidates(for: typo, among: [word, "zzzz"]) == (matches ? [word] : []))
+    }
+
+    @Test func swapOnlyAppliesToFourLetterWords() {
+        #expect(SearchTolerance.allowsSwapOnly("lmap"))
+        #expect(!SearchTolerance.allowsSwapOnly("mug") && !SearchTolerance.allowsSwapOnly("chiar"))
+        #expect(SearchTolerance.toleratesTypos("lmap") && SearchTolerance.toleratesTypos("chiar"))
+        #expect(!SearchTolerance.toleratesTypos("mgu"))
+        #expect(SearchTolerance.isAdjacentSwap("lmap", "lamp") && SearchTolerance.isAdjacentSwap("lapm", "lamp"))
+        #expect(!SearchTolerance.isAdjacentSwap("lamp", "lamp") && !SearchTolerance.isAdjacentSwap("lmpa", "lamp"))
+        #expect(!SearchTolerance.isAdjacentSwap("abcd", "badc"))  // two swaps
     }
 
     @Test func leadingScalarsAreTheFirstTwoDistinct() {

@@ -37,10 +37,14 @@ struct SearchForgivenessContractTests {
         #expect(try handles(stores, ProductQuery(text: "sillas", locale: .english)) == ["silla"])
     }
 
-    /// One edit in words of 5–8 letters, two in 9+, none below; typo matches rank after exact ones.
+    /// One edit in words of 5–8 letters, two in 9+, one adjacent swap in 4, none below; typo
+    /// matches rank after exact ones.
     @Test(.bug("issue #13", "typo tolerance"), arguments: StoreKind.allCases, [
         ("chiar", "chair"),        // transposition
-        ("lmap", nil),             // 4 letters: no edit allowed
+        ("lmap", "lamp"),          // 4 letters: one adjacent swap only
+        ("lapm", "lamp"),
+        ("lamb", nil),             // 4 letters: no substitution
+        ("lmp", nil),              // 3 letters: nothing
         ("lampp", "lamp"),         // 5 letters: one insertion
         ("skilet", "skillet"),     // deletion
         ("wardrope", "wardrobe"),  // substitution
@@ -145,8 +149,8 @@ struct SearchForgivenessContractTests {
         #expect(page.products.isEmpty)
         #expect(page.suggestion == "walnut lamp")
         #expect(try stores.catalog.products(ProductQuery(text: "lamp")).suggestion == nil)
-        // The issue's "lmap": four letters have no typo budget, so it is offered instead.
-        #expect(try stores.catalog.products(ProductQuery(text: "lmap")).suggestion == "lamp")
+        // The issue's "lmap" finds "lamp" through its one swap; "lpam" (two edits) is offered instead.
+        #expect(try stores.catalog.products(ProductQuery(text: "lpam")).suggestion == "lamp")
         #expect(try stores.catalog.products(ProductQuery(text: "qqqqq")).suggestion == nil)
         // Only words that find a published product are offered.
         #expect(try stores.catalog.products(ProductQuery(text: "zebar")).suggestion == nil)

@@ -31,6 +31,23 @@ struct SearchForgivenessPageTests {
         #expect(page.contains(">\(title)<"), "\(language): “\(query)” finds \(title)")
     }
 
+    /// Facet counts in the filter form, in each language, the chosen band selected; links and
+    /// a GET form, so they work without JavaScript.
+    @Test(.bug("issue #13", "facets with counts on the page"), arguments: [
+        ("en", "Under $25.00 (4)", "In stock only (4)", "Chairs (2)"),
+        ("tr", "altı (4)", "Yalnızca stoktakiler (4)", "Chairs (2)"),
+        ("es", "Menos de", "Solo con stock (4)", "Chairs (2)"),
+    ])
+    func filterFormShowsFacetCountsInTheShoppersLanguage(language: String, band: String, inStock: String,
+                                                         category: String) throws {
+        let page = try shop().send(.get, "/products?price=0-25", headers: ["Accept-Language": language]).text
+        #expect(page.contains("<option value=\"0-25\" selected>"))
+        #expect(page.contains(band) && page.contains("(4)</option>"))
+        #expect(page.contains(inStock) && page.contains(category))
+        let search = try shop().send(.get, "/search?q=chair", headers: ["Accept-Language": language]).text
+        #expect(search.contains("<select name=\"price\" id=\"price\">") && search.contains(inStock.replacingOccurrences(of: "(4)", with: "(2)")))
+    }
+
     @Test(.bug("issue #13", "typos and SKUs on the search page"))
     func typosAndSKUsFindTheProduct() throws {
         let shop = try shop()

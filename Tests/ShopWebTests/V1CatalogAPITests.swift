@@ -52,6 +52,23 @@ struct V1CatalogAPITests {
         #expect(categories[1].handle == "lamps" && categories[1].image == "https://shop.test/media/brass-lamp.jpg")
     }
 
+    /// Issue #13: `facets=1` adds the counts; each facet ignores its own filter (`price` here).
+    @Test(.bug("issue #13", "facets in the API")) func facetsComeOnlyWhenAskedWithDisjunctiveCounts() throws {
+        let shop = try TestShop(v1Catalog())
+        let plain = try shop.api(.get, "/api/v1/products?price=0-25")
+        #expect(try decoded(V1ProductPage.self, plain).facets == nil)
+        #expect(!String(decoding: plain.response.body, as: UTF8.self).contains("\"facets\""))
+        let page = try decoded(V1ProductPage.self, try shop.api(.get, "/api/v1/products?price=0-25&facets=1&sort=price-asc"))
+        #expect(page.products.map(\.handle) == ["istanbul", "night-light"] && page.totalCount == 2)
+        let facets = try #require(page.facets)
+        #expect(facets.categories.map { "\($0.handle) \($0.count)" } == ["kitchen 1", "lamps 1"])
+        #expect(facets.vendors.map { "\($0.vendor) \($0.count)" } == ["Acme 2"])
+        #expect(facets.priceBands.map { "\($0.key) \($0.count)" } == ["0-25 2", "25-50 2", "50-100 1", "100-250 1", "250- 0"])
+        #expect(facets.priceBands[1].min.minorUnits == 25_00 && facets.priceBands[1].max?.minorUnits == 50_00)
+        #expect(facets.priceBands[4].max == nil)
+        #expect(facets.inStock == 2 && facets.uncategorized == 0)
+    }
+
     @Test func productsPageThroughACategoryWithACursorUntilTheEnd() throws {
         let shop = try TestShop(v1Catalog())
         var titles: [String] = []

@@ -47,6 +47,7 @@ extension V1Handlers {
             case "instock": query.instock
             case "vendor": query.vendor
             case "tag": query.tag
+            case "price": query.price
             default: nil
             }
         } ?? Listing()
@@ -57,7 +58,8 @@ extension V1Handlers {
             throw invalidParameter("cursor", .apiInvalidCursor)
         }
         productQuery.offset = offset
-        productQuery.includesFacets = false
+        productQuery.includesFacets = query.facets == "1"
+
         if let handle = query.category {
             guard let category = try catalog.categoryByHandle(handle) else {
                 throw APIError.notFound(.apiNoCategory, ["category": handle])
@@ -72,8 +74,23 @@ extension V1Handlers {
         let next = offset + products.count
         let answer = V1ProductPage(products: products.map { summary($0, context) }, totalCount: page.totalCount,
                                    nextCursor: !products.isEmpty && next < page.totalCount ? Cursor.make(offset: next) : nil,
-                                   suggestion: page.suggestion)
+                                   suggestion: page.suggestion,
+                                   facets: page.facets.map { facets($0, context) })
         return try FakeStoreHandlers.catalogRead(answer, context)
+    }
+
+    /// The wire form of a page's facets.
+    static func facets(_ facets: ProductFacets, _ context: RequestContext) -> V1Facets {
+        V1Facets(
+            categories: facets.categories.map { .init(handle: $0.value.handle, name: $0.value.name, count: $0.count) },
+            uncategorized: facets.uncategorized,
+            vendors: facets.vendors.map { .init(vendor: $0.value, count: $0.count) },
+            priceBands: facets.priceBands.map { band in
+                .init(key: band.value.key, min: money(Money(minorUnits: band.value.lowerMinor, currency: band.value.currency), context),
+                      max: band.value.upperMinor.map { money(Money(minorUnits: $0, currency: band.value.currency), context) },
+                      count: band.count)
+            },
+            inStock: facets.inStock)
     }
 
     /// `GET /api/v1/products/{handle}`: stock net of other shoppers' holds — the caller's own

@@ -37,6 +37,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case sortLabel, sortRelevance, sortFeatured, sortPriceAscending, sortPriceDescending, sortNewest, sortRating, sortName
     case filterTitle, filterMinPrice, filterMaxPrice, filterRating, filterAnyRating, filterRatingAtLeast, filterInStock
     case filterVendor, filterTag, filterAny, filterApply, filterClear
+    case filterOptionCount, filterPriceBand, filterAnyPrice, filterPriceUnder, filterPriceBetween, filterPriceFrom
     case tabCampaigns, campaignsTitle, campaignsEmpty, campaignDates, campaignCode, campaignCopy, campaignCopied
     case campaignPricesWithCode, campaignAppliesToCart, campaignProducts, campaignMinimum, campaignPercentOff, campaignAmountOff
     case homeSeeRecommendations, homeSeeAll, homeRecommendationsTitle

@@ -138,17 +138,22 @@ extension ModelBuilder {
     }
 
     /// All products (issue #13): every listed product, narrowed by `filter`, with links to each
-    /// category of `categories` and to the products without one (the sort is kept, filters and
-    /// page start over).
+    /// category of `categories` and to the products without one (the sort and filters are kept,
+    /// the page starts over), each with its count from the category facet (which counts with
+    /// the other filters, `ProductFacets`).
     func allProductsPage(filter: ProductsCategoryFilter?, categories: [CategorySummary], page: ProductPage,
                          listing: Listing, pageSize: Int) -> CategoryPage {
         func href(_ filter: ProductsCategoryFilter?, _ listing: Listing) -> String {
             SiteRoute.catalog(.allProducts(category: filter, listing: listing)).path
         }
-        let fresh = Listing(sort: listing.sort)
+        let fresh = listing.onPage(1)
+        let counts = Dictionary(page.facets?.categories.map { ($0.value.id, $0.count) } ?? [], uniquingKeysWith: { first, _ in first })
         let choices: [(String, ProductsCategoryFilter?)] = [(localizer(.allProductsAnyCategory), nil)]
-            + categories.map { ($0.category.name, .category(handle: $0.category.handle)) }
-            + [(localizer(.allProductsUncategorized), .uncategorized)]
+            + categories.map { summary in
+                (counted(summary.category.name, page.facets.map { _ in counts[summary.category.id] ?? 0 }),
+                 .category(handle: summary.category.handle))
+            }
+            + [(counted(localizer(.allProductsUncategorized), page.facets?.uncategorized), .uncategorized)]
         return CategoryPage(
             name: localizer(.allProductsTitle),
             countText: localizer.count(page.totalCount, .categoryProductCount),

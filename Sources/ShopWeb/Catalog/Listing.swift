@@ -3,7 +3,7 @@ import ShopCore
 public import ShopStore
 
 /// How a product list (category, search results, campaign products) is sorted, filtered and
-/// paged, as it appears in the URL: `?sort=price-asc&min=10&max=50&rating=4&instock=1&vendor=…&tag=…&page=2`.
+/// paged, as it appears in the URL: `?sort=price-asc&min=10&max=50&price=25-50&rating=4&instock=1&vendor=…&tag=…&page=2`.
 /// Filters and sort live in the URL, so lists are shareable and the back button works (issue #4).
 public struct Listing: Hashable, Sendable {
     /// The order; nil means the page's default (relevance for search, featured otherwise).
@@ -12,6 +12,8 @@ public struct Listing: Hashable, Sendable {
     public var minPrice: String?
     /// Highest price, as typed in major units.
     public var maxPrice: String?
+    /// A price band of the price facet (`PriceBand.key`, e.g. `25-50`); nil for none.
+    public var priceBand: String?
     /// Minimum star rating, 1…5.
     public var minRating: Int?
     /// Only products that can be bought now.
@@ -25,8 +27,10 @@ public struct Listing: Hashable, Sendable {
 
     /// A listing with nothing chosen: default sort, no filters, `page`.
     public init(sort: ProductQuery.Sort? = nil, minPrice: String? = nil, maxPrice: String? = nil, minRating: Int? = nil,
-                inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil, page: Int = 1) {
+                inStockOnly: Bool = false, vendor: String? = nil, tag: String? = nil, page: Int = 1,
+                priceBand: String? = nil) {
         self.sort = sort
+        self.priceBand = priceBand
         self.minPrice = minPrice
         self.maxPrice = maxPrice
         self.minRating = minRating
@@ -52,6 +56,8 @@ public struct Listing: Hashable, Sendable {
            low > high {
             swap(&listing.minPrice, &listing.maxPrice)
         }
+        // Checked against the shop currency's bands when the query is built (`productQuery`).
+        listing.priceBand = query("price").flatMap { $0.isEmpty || $0.count > 24 ? nil : $0 }
         listing.minRating = query("rating").flatMap(Int.init).flatMap { (1...5).contains($0) ? $0 : nil }
         listing.inStockOnly = query("instock") == "1"
         listing.vendor = query("vendor").flatMap { $0.isEmpty ? nil : $0 }
@@ -71,6 +77,7 @@ public struct Listing: Hashable, Sendable {
         if let sort { items.append(("sort", sort.rawValue)) }
         if let minPrice { items.append(("min", minPrice)) }
         if let maxPrice { items.append(("max", maxPrice)) }
+        if let priceBand { items.append(("price", priceBand)) }
         if let minRating { items.append(("rating", String(minRating))) }
         if inStockOnly { items.append(("instock", "1")) }
         if let vendor { items.append(("vendor", vendor)) }
@@ -88,7 +95,7 @@ public struct Listing: Hashable, Sendable {
 
     /// `true` when any filter is set (not counting sort and page).
     public var hasFilters: Bool {
-        minPrice != nil || maxPrice != nil || minRating != nil || inStockOnly || vendor != nil || tag != nil
+        minPrice != nil || maxPrice != nil || priceBand != nil || minRating != nil || inStockOnly || vendor != nil || tag != nil
     }
 
     /// The store query for this listing: `pageSize` products from page `page`.
@@ -102,7 +109,8 @@ public struct Listing: Hashable, Sendable {
                             minPriceMinor: minPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
                             maxPriceMinor: maxPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
                             minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
-                            vendor: vendor, tag: tag, includesFacets: true, offset: offset, limit: pageSize)
+                            vendor: vendor, tag: tag, includesFacets: true, offset: offset, limit: pageSize,
+                            priceBand: priceBand.flatMap { PriceBand.band(key: $0, currency: currency) })
     }
 }
 

@@ -13,8 +13,12 @@ struct ListingControlsModel: Sendable {
     var sortOptions: [Option]
     var minPrice: String
     var maxPrice: String
+    /// The price facet (`PriceBand`s with counts); empty when the page has no facets.
+    var priceBandOptions: [Option]
     var ratingOptions: [Option]
     var inStockOnly: Bool
+    /// "In stock only (6)": the label with the facet's count.
+    var inStockLabel: String
     var vendorOptions: [Option]
     var tagOptions: [Option]
     var isOpen: Bool
@@ -38,20 +42,48 @@ extension ModelBuilder {
             }
         }
         let any = ListingControlsModel.Option(value: "", label: l10n(.filterAny), isSelected: false)
+        let facets = page.facets
+        let vendorCounts = Dictionary(facets?.vendors.map { ($0.value, $0.count) } ?? [], uniquingKeysWith: { first, _ in first })
+        let bandOptions: [ListingControlsModel.Option] = facets.map { facets in
+            [.init(value: "", label: l10n(.filterAnyPrice), isSelected: listing.priceBand == nil)]
+                + facets.priceBands.map { band in
+                    .init(value: band.value.key, label: counted(bandLabel(band.value), band.count),
+                          isSelected: band.value.key == listing.priceBand)
+                }
+        } ?? []
         return ListingControlsModel(
             action: action, hidden: hidden,
             sortOptions: sorts.map { .init(value: $0.rawValue, label: sortLabel($0), isSelected: $0 == chosenSort) },
-            minPrice: listing.minPrice ?? "", maxPrice: listing.maxPrice ?? "",
+            minPrice: listing.minPrice ?? "", maxPrice: listing.maxPrice ?? "", priceBandOptions: bandOptions,
             ratingOptions: [.init(value: "", label: l10n(.filterAnyRating), isSelected: listing.minRating == nil)]
                 + (1...4).reversed().map { stars in
                     .init(value: String(stars), label: l10n(.filterRatingAtLeast, ["stars": String(stars)]),
                           isSelected: listing.minRating == stars)
                 },
             inStockOnly: listing.inStockOnly,
-            vendorOptions: [any] + page.vendors.map { .init(value: $0, label: $0, isSelected: $0 == listing.vendor) },
+            inStockLabel: counted(l10n(.filterInStock), facets?.inStock),
+            vendorOptions: [any] + page.vendors.map {
+                .init(value: $0, label: counted($0, vendorCounts[$0]), isSelected: $0 == listing.vendor)
+            },
             tagOptions: [any] + page.tags.map { .init(value: $0, label: $0, isSelected: $0.lowercased() == listing.tag?.lowercased()) },
             isOpen: listing.hasFilters,
             clearHref: SiteRoute.withQuery(action, hidden + (listing.sort.map { [("sort", $0.rawValue)] } ?? [])))
+    }
+
+    /// A facet value with its count, "Acme (5)" (the products choosing it would list), in the
+    /// locale's digits; the bare label without a count.
+    func counted(_ label: String, _ count: Int?) -> String {
+        count.map { localizer(.filterOptionCount, ["label": label, "count": localizer.number($0)]) } ?? label
+    }
+
+    /// "Under $25", "$25 – $50", "$250 and up", in the shopper's language and money format.
+    func bandLabel(_ band: PriceBand) -> String {
+        let lower = localizer.money(Money(minorUnits: band.lowerMinor, currency: band.currency))
+        guard let upper = band.upperMinor.map({ localizer.money(Money(minorUnits: $0, currency: band.currency)) }) else {
+            return localizer(.filterPriceFrom, ["min": lower])
+        }
+        return band.lowerMinor == 0 ? localizer(.filterPriceUnder, ["max": upper])
+            : localizer(.filterPriceBetween, ["min": lower, "max": upper])
     }
 }
 
@@ -84,12 +116,13 @@ struct ListingControls: Component {
                         label(.for("max")) { l10n(.filterMaxPrice) }
                         input(.type("text"), .name("max"), .id("max"), .value(model.maxPrice), .inputmode("decimal"))
                     }
+                    if !model.priceBandOptions.isEmpty { choice("price", l10n(.filterPriceBand), model.priceBandOptions) }
                     choice("rating", l10n(.filterRating), model.ratingOptions)
                     if model.vendorOptions.count > 2 { choice("vendor", l10n(.filterVendor), model.vendorOptions) }
                     if model.tagOptions.count > 2 { choice("tag", l10n(.filterTag), model.tagOptions) }
                     label(.class("checkbox")) {
                         input(.type("checkbox"), .name("instock"), .value("1"), .checked(model.inStockOnly))
-                        l10n(.filterInStock)
+                        model.inStockLabel
                     }
                 }
                 div(.class("filter-actions")) {
