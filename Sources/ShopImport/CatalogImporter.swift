@@ -360,6 +360,6 @@ extension Character {
 /// (`CatalogUpsertRules.optionKey(_:)`), so a file the reader accepts is one the store accepts.
 enum OptionValues {
     static func key(_ values: [String]) -> [String] {
-        values.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+        values.map { $0.trimmedOfWhiteSpace.lowercased() }
     }
 }

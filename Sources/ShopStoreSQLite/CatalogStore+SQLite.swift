@@ -66,20 +66,21 @@ extension CatalogStore {
                 }
             },
             upsert: { drafts in
-                // Checking and folding run before the write transaction, which then only writes.
-                let prepared = try SQLCatalog.prepare(drafts, currency: currency)
+                // Every draft is checked before the write transaction opens; each is folded
+                // inside it just before it is written (SQLCatalog.upsert).
+                let checked = try SQLCatalog.check(drafts, currency: currency)
                 return try database.withConnection { connection in
-                    try connection.transaction { try SQLCatalog.upsert(prepared, connection) }
+                    try connection.transaction { try SQLCatalog.upsert(checked, connection) }
                 }
             },
             insertProduct: { draft in
-                let prepared = try SQLCatalog.prepare([draft], currency: currency)
+                let checked = try SQLCatalog.check([draft], currency: currency)
                 return try database.withConnection { connection in
                     try connection.transaction {
                         guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
                             throw CatalogStoreError.handleTaken(draft.handle)
                         }
-                        _ = try SQLCatalog.upsert(prepared, allowsTakeOver: false, connection)
+                        _ = try SQLCatalog.upsert(checked, allowsTakeOver: false, connection)
                         return try SQLCatalog.storedProduct(handle: draft.handle, connection)
                     }
                 }
@@ -91,7 +92,7 @@ extension CatalogStore {
                         guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { return nil }
                         var changed = try change(ProductDraft(stored.product, categoryName: stored.categoryName))
                         changed.handle = stored.product.handle
-                        _ = try SQLCatalog.upsert(try SQLCatalog.prepare([changed], currency: currency), connection)
+                        _ = try SQLCatalog.upsert(try SQLCatalog.check([changed], currency: currency), connection)
                         return try SQLCatalog.storedProduct(id: id.rawValue, connection)
                     }
                 }
@@ -109,11 +110,11 @@ extension CatalogStore {
                 }
             },
             previewUpsert: { drafts in
-                let prepared = try SQLCatalog.prepare(drafts, currency: currency)
+                let checked = try SQLCatalog.check(drafts, currency: currency)
                 return try database.withConnection { connection in
                     do {
                         return try connection.transaction { () throws -> CatalogUpsertResult in
-                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(prepared, connection))
+                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(checked, connection))
                         }
                     } catch let preview as SQLCatalog.Preview {
                         return preview.result  // thrown out of the transaction, so it rolled back
@@ -377,8 +378,15 @@ enum SQLCatalog {
 
     // MARK: Writing
 
-    /// A draft checked, with everything derived from it alone: the work an upsert can do before
-    /// its write transaction opens.
+    /// Drafts that passed `check`: the only input `upsert` takes.
+    struct CheckedDrafts {
+        var drafts: [ProductDraft]
+    }
+
+    /// A checked draft with everything derived from it alone (sort keys, folded search text),
+    /// made by `upsert` just before the draft is written and dropped after it, so an import of
+    /// 30 000 products holds one product's folded text at a time, not all of them (issue #13,
+    /// point 6), and a product left unchanged is never folded.
     struct PreparedDraft {
         var draft: ProductDraft
         var categoryHandle: String?
@@ -394,34 +402,35 @@ enum SQLCatalog {
         var skuKeys: [String]
     }
 
-    /// Checks every draft (`CatalogUpsertRules`, handles unique) and folds its text, without a
-    /// connection, so a large import keeps its write transaction short.
+    /// Checks every draft (`CatalogUpsertRules`, handles unique) without a connection, before
+    /// the write transaction opens: a refused draft fails the upsert before anything is written.
     /// - Throws: `CatalogStoreError` for the first bad draft.
-    static func prepare(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> [PreparedDraft] {
+    static func check(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> CheckedDrafts {
         var firstLineByHandle: [String: Int] = [:]
-        var prepared: [PreparedDraft] = []
-        prepared.reserveCapacity(drafts.count)
-        let stemmer = ProductSearchStemmer()
+        firstLineByHandle.reserveCapacity(drafts.count)
         for draft in drafts {
             if let firstLine = firstLineByHandle[draft.handle] {
                 throw .duplicateHandle(draft.handle, firstLine: firstLine, line: draft.sourceLine)
             }
             firstLineByHandle[draft.handle] = draft.sourceLine
             try CatalogUpsertRules.check(draft, currency: currency)
-            prepared.append(PreparedDraft(
-                draft: draft, categoryHandle: CatalogUpsertRules.categoryHandle(for: draft.categoryName),
-                sortTitle: ProductSearchRules.sortTitle(draft.title),
-                sortTitleTurkish: ProductSearchRules.sortTitle(draft.title, locale: .turkish),
-                sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
-                documents: ProductSearchRules.Family.allCases.map { family in
-                    ProductSearchDocument(title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
-                                          descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
-                                          family: family, stemmer: stemmer)
-                },
-                tagKeys: draft.tags.map(ProductSearchRules.tagKey),
-                skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) }))
         }
-        return prepared
+        return CheckedDrafts(drafts: drafts)
+    }
+
+    /// Folds one checked draft's text (`ProductSearchDocument` per rule family, without the
+    /// category name, which `upsert` adds from the stored category) and derives its keys.
+    static func prepare(_ draft: ProductDraft, stemmer: ProductSearchStemmer) -> PreparedDraft {
+        PreparedDraft(
+            draft: draft, categoryHandle: CatalogUpsertRules.categoryHandle(for: draft.categoryName),
+            sortTitle: ProductSearchRules.sortTitle(draft.title),
+            sortTitleTurkish: ProductSearchRules.sortTitle(draft.title, locale: .turkish),
+            sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
+            documents: ProductSearchDocument.allFamilies(
+                title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
+                descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku), stemmer: stemmer),
+            tagKeys: draft.tags.map(ProductSearchRules.tagKey),
+            skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) })
     }
 
     /// A preview's result, thrown out of its transaction so that the transaction rolls back.
@@ -432,17 +441,16 @@ enum SQLCatalog {
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
     /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs);
     /// a product its draft leaves unchanged is not written.
-    static func upsert(_ drafts: [PreparedDraft], allowsTakeOver: Bool = true,
+    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true,
                        _ connection: Connection) throws -> CatalogUpsertResult {
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
-        let importHandles = Set(drafts.map(\.draft.handle))
+        let importHandles = Set(checked.drafts.map(\.handle))
         let findOwners = try connection.prepare("""
             SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
             WHERE v.sku_key IN (SELECT value FROM json_each(?))
             """)
-        for prepared in drafts {
-            let draft = prepared.draft
+        for draft in checked.drafts {
             let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
@@ -450,6 +458,7 @@ enum SQLCatalog {
                 result.products.append(.init(handle: draft.handle, change: .unchanged))
                 continue
             }
+            let prepared = prepare(draft, stemmer: stemmer)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, connection, &result)
             let categoryID = category?.id
             let productValues: [SQLValue] = [
