@@ -450,6 +450,10 @@ enum SQLCatalog {
             SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
             WHERE v.sku_key IN (SELECT value FROM json_each(?))
             """)
+        // Remembered for this transaction only: categories by handle, and the vocabulary words
+        // already added, so an import of 30 000 products asks for each category and word once.
+        var categories: [String: (id: Int64, name: String)] = [:]
+        var addedWords: Set<String> = []
         for draft in checked.drafts {
             let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
@@ -459,7 +463,8 @@ enum SQLCatalog {
                 continue
             }
             let prepared = prepare(draft, stemmer: stemmer)
-            let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, connection, &result)
+            let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
+                                        connection, &result)
             let categoryID = category?.id
             let productValues: [SQLValue] = [
                 .text(draft.title), .text(draft.descriptionHTML), .text(draft.descriptionText), .text(draft.vendor),
@@ -505,10 +510,14 @@ enum SQLCatalog {
                 result.products.append(.init(handle: draft.handle, change: .created))
             }
 
+            // A product created just now has no variants, images, tags or search row to replace.
+            let isNew = target == nil
             try upsertVariants(of: draft, productID: productID, storedVariants: target?.product.variants ?? [],
-                               connection, &result)
+                               isNew: isNew, connection, &result)
 
-            try connection.prepare("DELETE FROM product_images WHERE product_id = ?").run([.integer(productID)])
+            if !isNew {
+                try connection.prepare("DELETE FROM product_images WHERE product_id = ?").run([.integer(productID)])
+            }
             let insertImage = try connection.prepare(
                 "INSERT INTO product_images (product_id, position, url, alt) VALUES (?, ?, ?, ?)")
             for (position, image) in draft.images.enumerated() {
@@ -521,7 +530,7 @@ enum SQLCatalog {
                 documents[index].addCategory(category?.name, family: family, stemmer: stemmer)
             }
             try indexForSearch(productID: productID, documents: documents, tags: draft.tags, tagKeys: prepared.tagKeys,
-                               connection)
+                               replacing: !isNew, addedWords: &addedWords, connection)
         }
         return result
     }
@@ -533,9 +542,13 @@ enum SQLCatalog {
     /// - Parameters:
     ///   - documents: one per `ProductSearchRules.Family`, in `allCases` order.
     ///   - tagKeys: `ProductSearchRules.tagKey` of each tag, in order.
+    ///   - replacing: false for a product created in this transaction (no rows to delete first).
+    ///   - addedWords: the vocabulary words this transaction already added (skipped; updated).
     static func indexForSearch(productID: Int64, documents: [ProductSearchDocument], tags: [String], tagKeys: [String],
-                               _ connection: Connection) throws {
-        try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
+                               replacing: Bool = true, addedWords: inout Set<String>, _ connection: Connection) throws {
+        if replacing {
+            try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
+        }
         try connection.prepare("""
             INSERT INTO product_search (rowid, title, meta, body, title_tr, meta_tr, body_tr,
                 title_stems, text_stems, title_stems_tr, text_stems_tr, skus)
@@ -544,10 +557,14 @@ enum SQLCatalog {
                      + documents.flatMap { [.text($0.titleStems), .text($0.textStems)] }
                      + [.text(documents.first?.skuKeys ?? "")])
         let addWord = try connection.prepare("INSERT OR IGNORE INTO search_vocabulary (term) VALUES (?)")
-        for word in documents.reduce(into: Set<String>(), { $0.formUnion($1.vocabulary) }) {
-            try addWord.run([.text(word)])
+        for document in documents {
+            for word in document.vocabulary where addedWords.insert(word).inserted {
+                try addWord.run([.text(word)])
+            }
         }
-        try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
+        if replacing {
+            try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
+        }
         let insertTag = try connection.prepare(
             "INSERT OR IGNORE INTO product_tags (product_id, tag, tag_key) VALUES (?, ?, ?)")
         for (tag, key) in zip(tags, tagKeys) {
@@ -574,6 +591,7 @@ enum SQLCatalog {
                 FROM products p LEFT JOIN categories c ON c.id = p.category_id
                 """).query()
             let stemmer = ProductSearchStemmer()
+            var addedWords: Set<String> = []
             let setSortTitle = try connection.prepare(
                 "UPDATE products SET sort_title = ?, sort_title_tr = ?, sort_title_es = ? WHERE id = ?")
             for row in rows {
@@ -591,7 +609,7 @@ enum SQLCatalog {
                                           descriptionText: descriptionText, skus: skus, family: family, stemmer: stemmer)
                 }
                 try indexForSearch(productID: id, documents: documents, tags: tags,
-                                   tagKeys: tags.map(ProductSearchRules.tagKey), connection)
+                                   tagKeys: tags.map(ProductSearchRules.tagKey), addedWords: &addedWords, connection)
                 try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .turkish)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .spanish)), .integer(id)])
@@ -602,21 +620,25 @@ enum SQLCatalog {
 
     /// The id and stored name of the draft's category (`handle` from
     /// `CatalogUpsertRules.categoryHandle(for: name)`), created when new; nil without one.
-    private static func category(handle: String?, name: String?, _ connection: Connection,
+    private static func category(handle: String?, name: String?, known: inout [String: (id: Int64, name: String)],
+                                 _ connection: Connection,
                                  _ result: inout CatalogUpsertResult) throws -> (id: Int64, name: String)? {
         guard let handle, let name else { return nil }
+        if let category = known[handle] { return category }
         if let row = try connection.prepare("SELECT id, name FROM categories WHERE handle = ?").first([.text(handle)]) {
-            return (try row.int64(0), try row.string(1))
+            known[handle] = (try row.int64(0), try row.string(1))
+            return known[handle]
         }
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmedOfWhiteSpace
         try connection.prepare("INSERT INTO categories (handle, name) VALUES (?, ?)").run([.text(handle), .text(trimmed)])
         result.categoriesCreated += 1
-        return (connection.lastInsertRowID, trimmed)
+        known[handle] = (connection.lastInsertRowID, trimmed)
+        return known[handle]
     }
 
-    private static func upsertVariants(of draft: ProductDraft, productID: Int64, storedVariants: [Variant],
+    private static func upsertVariants(of draft: ProductDraft, productID: Int64, storedVariants: [Variant], isNew: Bool,
                                        _ connection: Connection, _ result: inout CatalogUpsertResult) throws {
-        let stored = try connection.prepare("SELECT id, sku, option_key FROM variants WHERE product_id = ?")
+        let stored = isNew ? [] : try connection.prepare("SELECT id, sku, option_key FROM variants WHERE product_id = ?")
             .query([.integer(productID)]).map { row in
                 CatalogUpsertRules.StoredVariant(id: Variant.ID(try row.int64(0)), sku: try row.optionalString(1),
                                                  optionKey: try row.string(2))
@@ -638,7 +660,9 @@ enum SQLCatalog {
         }
         // Likewise SKUs may move between the product's variants: the unique sku_key must hold
         // after every statement, so the product's keys are cleared and written back below.
-        try connection.prepare("UPDATE variants SET sku_key = NULL WHERE product_id = ?").run([.integer(productID)])
+        if !isNew {
+            try connection.prepare("UPDATE variants SET sku_key = NULL WHERE product_id = ?").run([.integer(productID)])
+        }
         // Updates first (matched variants), then inserts, so new variants never collide with
         // keys that matched ones are giving up.
         for (position, (variantDraft, match)) in zip(draft.variants, matches).enumerated() {

@@ -32,6 +32,7 @@ enum ImportCommand {
             ? try openExistingDatabase(options) ?? SQLiteDatabase.open(path: ":memory:", poolSize: 1)
             : try openDatabase(options, poolSize: 1)
         defer { database.close() }
+        try database.configureForBulkWrite()
         let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency)
 
         let fileName = (path as NSString).lastPathComponent
