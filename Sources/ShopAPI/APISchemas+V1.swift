@@ -75,7 +75,9 @@ extension V1Variant: JSONSchemaDescribed {
         "available": ["type": "integer", "minimum": 0,
                       "description": "How many can be bought now, net of other shoppers' holds; left out when not limited."],
         "soldOut": ["type": "boolean"],
-    ], optional: ["sku", "compareAtPrice", "available"])
+        "barcode": ["type": "string",
+                    "description": "The barcode (GTIN, UPC, EAN, ISBN) as the merchant wrote it; left out without one."],
+    ], optional: ["sku", "compareAtPrice", "available", "barcode"])
 }
 
 extension V1Image: JSONSchemaDescribed {

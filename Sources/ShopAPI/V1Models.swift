@@ -126,11 +126,14 @@ public struct V1Variant: Codable, Hashable, Sendable {
     /// How many can be bought now; nil when not limited (untracked, or backorders allowed).
     public var available: Int?
     public var soldOut: Bool
+    /// The barcode (GTIN, UPC, EAN, ISBN) as the merchant wrote it; nil (left out) without one.
+    public var barcode: String?
 
     public init(id: Int64, sku: String?, options: [String], price: V1Money, compareAtPrice: V1Money?, available: Int?,
-                soldOut: Bool) {
+                soldOut: Bool, barcode: String? = nil) {
         self.id = id
         self.sku = sku
+        self.barcode = barcode
         self.options = options
         self.price = price
         self.compareAtPrice = compareAtPrice

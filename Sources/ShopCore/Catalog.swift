@@ -111,12 +111,18 @@ public struct Variant: Identifiable, Hashable, Sendable {
     public var compareAtPrice: Money?
     /// Stock tracking and quantity.
     public var inventory: Inventory
+    /// The trade item number printed under the bar code (GTIN: EAN-13, UPC-A, ISBN …), trimmed;
+    /// nil when the merchant gave none. Shopify's `Variant Barcode`, WooCommerce's `GTIN, UPC,
+    /// EAN, or ISBN`. Searchable like the SKU (`ProductQuery`); not unique (two packagings may
+    /// share one, a merchant may reuse one).
+    public var barcode: String?
 
     /// Creates a variant. A `compareAtPrice` not above `price` is dropped (nothing to strike through).
     public init(id: ID, sku: String?, optionValues: [String], price: Money,
-                compareAtPrice: Money?, inventory: Inventory) {
+                compareAtPrice: Money?, inventory: Inventory, barcode: String? = nil) {
         self.id = id
         self.sku = sku
+        self.barcode = barcode
         self.optionValues = optionValues
         self.price = price
         if let compareAtPrice, compareAtPrice.currency == price.currency,

@@ -76,11 +76,14 @@ public struct VariantDraft: Hashable, Sendable {
     public var compareAtPrice: Money?
     /// Stock tracking.
     public var inventory: Inventory
+    /// Trimmed barcode (GTIN, UPC, EAN, ISBN), or nil when the file gives none (`Variant.barcode`).
+    public var barcode: String?
 
     /// Creates a variant draft.
     public init(sku: String?, optionValues: [String] = [], price: Money, compareAtPrice: Money? = nil,
-                inventory: Inventory = .untracked) {
+                inventory: Inventory = .untracked, barcode: String? = nil) {
         self.sku = sku
+        self.barcode = barcode
         self.optionValues = optionValues
         self.price = price
         self.compareAtPrice = compareAtPrice
@@ -90,7 +93,7 @@ public struct VariantDraft: Hashable, Sendable {
 
 extension ProductDraft {
     /// The draft that, upserted, leaves `product` as it is: its handle, texts, category (by
-    /// name), publication, images, rating, options and variants (SKU, options, prices, stock).
+    /// name), publication, images, rating, options and variants (SKU, options, prices, stock, barcode).
     /// Edits start from here, so what an edit does not touch stays.
     /// - Parameters:
     ///   - product: the stored product.
@@ -103,7 +106,7 @@ extension ProductDraft {
                   optionNames: product.optionNames,
                   variants: product.variants.map {
                       VariantDraft(sku: $0.sku, optionValues: $0.optionValues, price: $0.price,
-                                   compareAtPrice: $0.compareAtPrice, inventory: $0.inventory)
+                                   compareAtPrice: $0.compareAtPrice, inventory: $0.inventory, barcode: $0.barcode)
                   })
     }
 }

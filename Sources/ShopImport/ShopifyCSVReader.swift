@@ -19,7 +19,7 @@ enum ShopifyCSVReader {
     enum Field: CaseIterable {
         case handle, title, body, vendor, productCategory, type, tags, published, status, giftCard
         case option1Name, option1Value, option2Name, option2Value, option3Name, option3Value
-        case sku, tracker, quantity, policy, continueSelling, price, compareAtPrice
+        case sku, barcode, tracker, quantity, policy, continueSelling, price, compareAtPrice
         case imageSrc, imagePosition, imageAlt, variantImage
 
         var aliases: [String] {
@@ -41,6 +41,7 @@ enum ShopifyCSVReader {
             case .option3Name: ["option3 name"]
             case .option3Value: ["option3 value"]
             case .sku: ["variant sku", "sku"]
+            case .barcode: ["variant barcode", "barcode"]
             case .tracker: ["variant inventory tracker", "inventory tracker"]
             case .quantity: ["variant inventory qty", "inventory quantity", "variant inventory quantity"]
             case .policy: ["variant inventory policy"]
@@ -63,7 +64,7 @@ enum ShopifyCSVReader {
             case .vendor, .type, .option1Name, .option1Value, .option2Name, .option2Value, .option3Name,
                  .option3Value: .name
             case .productCategory, .tags: .list
-            case .sku: .sku
+            case .sku, .barcode: .sku
             case .imageSrc, .variantImage: .imageURL
             case .imageAlt: .altText
             case .published, .status, .giftCard, .tracker, .quantity, .policy, .continueSelling, .price,
@@ -283,9 +284,11 @@ enum ShopifyCSVReader {
         }
         let inventory = try inventory(row, columns: columns, context: &context)
         let sku = try context.claimSKU(row[columns[.sku]], line: row.line, columns[.sku])
+        let barcode = row.trimmed(columns[.barcode])
         builder.draft.variants.append(VariantDraft(
             sku: sku, optionValues: values, price: price,
-            compareAtPrice: ImportContext.compareAt(compareAt, above: price), inventory: inventory))
+            compareAtPrice: ImportContext.compareAt(compareAt, above: price), inventory: inventory,
+            barcode: barcode.isEmpty ? nil : barcode))
         let variantImage = row.trimmed(columns[.variantImage])
         if !variantImage.isEmpty {
             builder.variantImages.append(try context.image(variantImage, altText: values.joined(separator: " / "),

@@ -20,6 +20,7 @@ enum ShopifyCSVWriter {
         (.option2Value, "Option2 Value"), (.option3Name, "Option3 Name"), (.option3Value, "Option3 Value"),
         (.sku, "Variant SKU"), (.tracker, "Variant Inventory Tracker"), (.quantity, "Variant Inventory Qty"),
         (.policy, "Variant Inventory Policy"), (.price, "Variant Price"), (.compareAtPrice, "Variant Compare At Price"),
+        (.barcode, "Variant Barcode"),
         (.imageSrc, "Image Src"), (.imagePosition, "Image Position"), (.imageAlt, "Image Alt Text"),
         (.giftCard, "Gift Card"), (.status, "Status"),
     ]
@@ -53,6 +54,7 @@ enum ShopifyCSVWriter {
                     row[.sku] = variant.sku ?? ""
                     row[.price] = variant.price.decimalString
                     row[.compareAtPrice] = variant.compareAtPrice?.decimalString ?? ""
+                    row[.barcode] = variant.barcode ?? ""
                     switch variant.inventory {
                     case .untracked:
                         row[.policy] = "deny"

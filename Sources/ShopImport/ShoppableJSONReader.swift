@@ -79,7 +79,7 @@ enum ShoppableJSONReader {
         var combinations: [[String]: Int] = [:]
         for node in variantNodes {
             let variant = try JSONObject(node, file: context.file, what: "a variant")
-            try variant.checkLengths(["sku": .sku, "options": .name, "price": .value, "compareAtPrice": .value,
+            try variant.checkLengths(["sku": .sku, "barcode": .sku, "options": .name, "price": .value, "compareAtPrice": .value,
                                       "stock": .value])
             let values = (try variant.strings("options") ?? []).map(\.trimmingWhitespace)
             guard values.count == optionNames.count, !values.contains(where: \.isEmpty) else {
@@ -104,9 +104,10 @@ enum ShoppableJSONReader {
                 inventory = .tracked(quantity: stock, allowsBackorder: backorder)
             }
             let sku = try context.claimSKU(try variant.string("sku") ?? "", line: variant.line, Column(name: "sku"))
+            let barcode = try variant.string("barcode")?.trimmingWhitespace ?? ""
             variants.append(VariantDraft(sku: sku, optionValues: values, price: price,
                                          compareAtPrice: ImportContext.compareAt(compareAt, above: price),
-                                         inventory: inventory))
+                                         inventory: inventory, barcode: barcode.isEmpty ? nil : barcode))
         }
         let category = try object.string("category")?.trimmingWhitespace
         let tags = try context.uniqueTags(object.strings("tags") ?? [], line: object.fields["tags"]?.line ?? object.line,

@@ -3,7 +3,7 @@ import ShopCore
 
 /// Writes shoppable-json, version 1, as `ShoppableJSONReader` reads it: every field a product
 /// has (handle, texts, vendor, type, category, tags, publication and its date, images with alt
-/// text, rating, options, variants with SKU, prices as decimal strings, stock and backorders).
+/// text, rating, options, variants with SKU and barcode, prices as decimal strings, stock and backorders).
 /// Two-space indentation, fields in a fixed order, so the same catalog gives the same bytes.
 enum ShoppableJSONWriter {
     static func write(_ products: [ProductDraft], currency: Currency) -> String {
@@ -44,6 +44,7 @@ enum ShoppableJSONWriter {
     private static func variant(_ variant: VariantDraft) -> String {
         var fields: [(String, String)] = []
         if let sku = variant.sku { fields.append(("sku", string(sku))) }
+        if let barcode = variant.barcode { fields.append(("barcode", string(barcode))) }
         fields.append(("options", "[" + variant.optionValues.map(string).joined(separator: ", ") + "]"))
         fields.append(("price", string(variant.price.decimalString)))
         if let compareAt = variant.compareAtPrice { fields.append(("compareAtPrice", string(compareAt.decimalString))) }

@@ -26,6 +26,7 @@ import ShopCore
 /// - Handles come from `Name`; when two collide, the later gets its `ID` appended.
 /// - `Visibility in catalog`: `visible` (or empty) listed and searchable, `catalog` listed only,
 ///   `search` searchable only, `hidden` neither (`CatalogVisibility`); any case.
+/// - `GTIN, UPC, EAN, or ISBN` (WooCommerce 9.2+) is the variant's barcode.
 /// - Not read: tax,
 ///   shipping, weight, upsell/cross-sell columns, and variations' own names.
 /// - A variation with an empty `Stock` whose parent has one (stock managed on the parent) gets
@@ -34,7 +35,7 @@ enum WooCommerceCSVReader {
     enum Kind { case simple, variable, variation, grouped, external, other(String) }
 
     struct Columns {
-        var id, type, sku, name, published, visibility, shortDescription, description: Column?
+        var id, type, sku, barcode, name, published, visibility, shortDescription, description: Column?
         var saleStarts, saleEnds, inStock, stock, backorders, salePrice, regularPrice: Column?
         var categories, tags, images, parent, position: Column?
         /// Attribute N: (name column, values column), in N order.
@@ -44,6 +45,7 @@ enum WooCommerceCSVReader {
             id = table.column(["id"])
             type = table.column(["type"])
             sku = table.column(["sku"])
+            barcode = table.column(["gtin, upc, ean, or isbn", "gtin, upc, ean or isbn", "gtin"])
             name = table.column(["name"])
             published = table.column(["published"])
             visibility = table.column(["visibility in catalog"])
@@ -79,7 +81,7 @@ enum WooCommerceCSVReader {
         /// Every column read, with the longest text it may hold (`TextLimit`).
         var limits: [(Column, TextLimit)] {
             let single: [(Column?, TextLimit)] = [
-                (id, .value), (type, .value), (sku, .sku), (name, .title), (published, .value), (visibility, .value),
+                (id, .value), (type, .value), (sku, .sku), (barcode, .sku), (name, .title), (published, .value), (visibility, .value),
                 (shortDescription, .description), (description, .description), (saleStarts, .value),
                 (saleEnds, .value), (inStock, .value), (stock, .value), (backorders, .value), (salePrice, .value),
                 (regularPrice, .value), (categories, .list), (tags, .list), (images, .list), (parent, .value),
@@ -172,7 +174,8 @@ enum WooCommerceCSVReader {
                 draft.handle = context.uniqueHandle(draft.handle, suffix: row.trimmed(columns.id), line: row.line)
                 draft.variants = [VariantDraft(
                     sku: try context.claimSKU(row[columns.sku], line: row.line, columns.sku), price: prices.price,
-                    compareAtPrice: prices.compareAt, inventory: try inventory(row, columns, context: &context))]
+                    compareAtPrice: prices.compareAt, inventory: try inventory(row, columns, context: &context),
+                    barcode: barcode(row, columns))]
                 products.append(draft)
             case .variable:
                 var draft = try product(row, columns, context: &context)
@@ -350,6 +353,12 @@ enum WooCommerceCSVReader {
         }
     }
 
+    /// `GTIN, UPC, EAN, or ISBN` (WooCommerce 9.2+), trimmed; nil when empty or absent.
+    private static func barcode(_ row: CSVReader.Record, _ columns: Columns) -> String? {
+        let text = row.trimmed(columns.barcode)
+        return text.isEmpty ? nil : text
+    }
+
     /// The most variants one “any” variation may expand into (values multiply: three open
     /// attributes of 1 000 values each would be 10⁹ variants).
     static let maximumExpansion = 2_048
@@ -358,7 +367,8 @@ enum WooCommerceCSVReader {
                                imageURLs: inout Set<String>, _ columns: Columns,
                                context: inout ImportContext) throws(ImportError) {
         draft.variants.append(VariantDraft(sku: sku, optionValues: values, price: variation.price,
-                                           compareAtPrice: variation.compareAt, inventory: variation.inventory))
+                                           compareAtPrice: variation.compareAt, inventory: variation.inventory,
+                                           barcode: barcode(variation.row, columns)))
         if let url = splitList(variation.row[columns.images]).first, imageURLs.insert(url).inserted {
             draft.images.append(try context.image(url, altText: values.joined(separator: " / "), line: variation.row.line,
                                                   columns.images))

@@ -15,7 +15,7 @@ import ShopCore
 enum WooCommerceCSVWriter {
     static func write(_ products: [ProductDraft]) -> String {
         let attributeCount = max(1, products.map(\.optionNames.count).max() ?? 0)
-        var headers = ["ID", "Type", "SKU", "Name", "Published", "Visibility in catalog", "Description", "In stock?", "Stock",
+        var headers = ["ID", "Type", "SKU", "GTIN, UPC, EAN, or ISBN", "Name", "Published", "Visibility in catalog", "Description", "In stock?", "Stock",
                        "Backorders allowed?", "Sale price", "Regular price", "Categories", "Tags", "Images",
                        "Parent", "Position"]
         for number in 1...attributeCount { headers += ["Attribute \(number) name", "Attribute \(number) value(s)"] }
@@ -23,7 +23,7 @@ enum WooCommerceCSVWriter {
         var nextID = 1
 
         func row(_ fields: [String: String], attributes: [(name: String, value: String)] = []) {
-            var values = headers.prefix(17).map { fields[$0] ?? "" }
+            var values = headers.prefix(18).map { fields[$0] ?? "" }
             for index in 0..<attributeCount {
                 values += index < attributes.count ? [attributes[index].name, attributes[index].value] : ["", ""]
             }
@@ -67,9 +67,9 @@ enum WooCommerceCSVWriter {
         return text
     }
 
-    /// SKU, prices and stock columns of one variant.
+    /// SKU, barcode, prices and stock columns of one variant.
     private static func variantFields(_ variant: VariantDraft) -> [String: String] {
-        var fields = ["SKU": variant.sku ?? ""]
+        var fields = ["SKU": variant.sku ?? "", "GTIN, UPC, EAN, or ISBN": variant.barcode ?? ""]
         if let compareAt = variant.compareAtPrice {
             fields["Regular price"] = compareAt.decimalString
             fields["Sale price"] = variant.price.decimalString

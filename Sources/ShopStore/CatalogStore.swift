@@ -30,7 +30,9 @@ public struct CategorySummary: Hashable, Sendable {
 /// finds "Mug"), and, when neither finds anything, through the vocabulary words within its typo
 /// budget (`SearchTolerance`: "chiar" finds "Chair"), ranked below every match without typos.
 /// Separately, the whole text finds the products with a SKU whose key equals or starts with the
-/// text's (`ProductSearchRules.skuKey`). A text without letters or digits (empty, blanks,
+/// text's (`ProductSearchRules.skuKey`), and, when that key is 4 digits or more, the products
+/// with a barcode equal to it or starting with it (`ProductSearchRules.barcodeSearchToken`).
+/// A text without letters or digits (empty, blanks,
 /// punctuation only) searches nothing: the query then lists as if `text` were nil.
 ///
 /// ```swift

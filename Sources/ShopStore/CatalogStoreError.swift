@@ -187,7 +187,7 @@ public enum CatalogUpsertRules {
 
     /// Whether upserting `draft` would leave `stored` exactly as it is: every field, the
     /// category (by handle, as categories are matched), the images and the variants in order
-    /// (SKU, options, prices, stock), the publication date to the second as stores keep it.
+    /// (SKU, options, prices, stock, barcode), the publication date to the second as stores keep it.
     /// Such a product is not written and counts as unchanged.
     /// - Parameters:
     ///   - stored: the product with the draft's handle.
@@ -216,7 +216,8 @@ public enum CatalogUpsertRules {
     /// Whether a matched variant's stored values already are the draft's (`normalized`).
     public static func leavesUnchanged(_ stored: Variant, _ draft: VariantDraft) -> Bool {
         normalized(VariantDraft(sku: stored.sku, optionValues: stored.optionValues, price: stored.price,
-                                compareAtPrice: stored.compareAtPrice, inventory: stored.inventory)) == normalized(draft)
+                                compareAtPrice: stored.compareAtPrice, inventory: stored.inventory,
+                                barcode: stored.barcode)) == normalized(draft)
     }
 
     /// The category handle for a draft's category name, or nil when the name is nil or blank.

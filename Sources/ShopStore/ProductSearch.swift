@@ -134,6 +134,34 @@ extension ProductSearchRules {
     public static func skuKey(_ sku: String) -> String {
         SearchFolding.terms(sku, locale: .english).joined()
     }
+
+    /// The word a barcode is indexed under, beside the SKU keys (so the index keeps one column
+    /// of identifiers): `barcodeMarker` followed by its `skuKey` ("4006381 333931" →
+    /// "é4006381333931"); nil for a blank one. The marker keeps the two apart: SKU keys are
+    /// folded without diacritics, so no SKU search reaches a barcode (a shopper's "40" does
+    /// not list every barcode starting with 40) and no barcode search reaches a SKU.
+    public static func barcodeToken(_ barcode: String) -> String? {
+        let key = skuKey(barcode)
+        return key.isEmpty ? nil : barcodeMarker + key
+    }
+
+    /// A letter no `skuKey` holds (English folding drops diacritics) that FTS5's `unicode61`
+    /// tokenizer (`remove_diacritics 0`) keeps as part of the word.
+    static let barcodeMarker = "é"
+
+    /// The `barcodeToken` a search text looks barcodes up by, or nil when the text is not a
+    /// barcode or a prefix of one worth looking up: its `skuKey` must be at least
+    /// `minimumBarcodePrefix` digits (an ISBN-10 may end in `x`). A shorter number ("12", "2024")
+    /// would find every barcode starting with it.
+    public static func barcodeSearchToken(_ text: String) -> String? {
+        let key = skuKey(text)
+        let digits = key.last == "x" ? key.dropLast() : Substring(key)
+        guard digits.count >= minimumBarcodePrefix, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return barcodeMarker + key
+    }
+
+    /// The fewest digits a search needs to look barcodes up by prefix (and exactly).
+    public static let minimumBarcodePrefix = 4
 }
 
 /// A product's searchable text in one rule family, folded (`SearchFolding.fold`), in the three
@@ -150,8 +178,8 @@ public struct ProductSearchDocument: Hashable, Sendable {
     public var titleStems: String
     /// The stems of `meta` and `body` together.
     public var textStems: String
-    /// `ProductSearchRules.skuKey` of each non-empty SKU, distinct, space-separated (the same in
-    /// every family).
+    /// `ProductSearchRules.skuKey` of each non-empty SKU, then `ProductSearchRules.barcodeToken`
+    /// of each non-empty barcode, distinct, space-separated (the same in every family).
     public var skuKeys: String
 
     /// Folds a product's fields with the rules of `family`.
@@ -162,10 +190,12 @@ public struct ProductSearchDocument: Hashable, Sendable {
     ///   - categoryName: the name of the product's category, nil when it has none.
     ///   - descriptionText: the plain-text description.
     ///   - skus: the variants' SKUs (nil and blank ones are left out).
+    ///   - barcodes: the variants' barcodes (nil and blank ones are left out).
     ///   - family: the folding rules.
     ///   - stemmer: the stemmers (one per batch).
     public init(title: String, vendor: String, tags: [String], categoryName: String?, descriptionText: String,
-                skus: [String?] = [], family: ProductSearchRules.Family, stemmer: ProductSearchStemmer) {
+                skus: [String?] = [], barcodes: [String?] = [], family: ProductSearchRules.Family,
+                stemmer: ProductSearchStemmer) {
         let locale = family.locale
         self.title = SearchFolding.fold(title, locale: locale)
         self.meta = ([vendor] + tags)
@@ -176,7 +206,9 @@ public struct ProductSearchDocument: Hashable, Sendable {
         self.titleStems = stemmer.indexStems(of: self.title)
         self.textStems = stemmer.indexStems(of: self.meta + " " + self.body)
         var keys: [String] = []
-        for key in skus.compactMap({ $0.map(ProductSearchRules.skuKey) }) where !key.isEmpty && !keys.contains(key) {
+        for key in skus.compactMap({ $0.map(ProductSearchRules.skuKey) }) + barcodes.compactMap({
+            $0.flatMap(ProductSearchRules.barcodeToken)
+        }) where !key.isEmpty && !keys.contains(key) {
             keys.append(key)
         }
         self.skuKeys = keys.joined(separator: " ")
@@ -189,14 +221,16 @@ public struct ProductSearchDocument: Hashable, Sendable {
     /// store indexes a product with (issue #13, point 6: an import folds 30 000 descriptions).
     /// - Parameters: as `init`, without the family.
     public static func allFamilies(title: String, vendor: String, tags: [String], categoryName: String?,
-                                   descriptionText: String, skus: [String?] = [],
+                                   descriptionText: String, skus: [String?] = [], barcodes: [String?] = [],
                                    stemmer: ProductSearchStemmer) -> [ProductSearchDocument] {
         precondition(ProductSearchRules.Family.allCases == [.standard, .turkish])
         let titles = SearchFolding.foldBothFamilies(title)
         let metas = ([vendor] + tags).map(SearchFolding.foldBothFamilies)
         let bodies = SearchFolding.foldBothFamilies(descriptionText)
         var keys: [String] = []
-        for key in skus.compactMap({ $0.map(ProductSearchRules.skuKey) }) where !key.isEmpty && !keys.contains(key) {
+        for key in skus.compactMap({ $0.map(ProductSearchRules.skuKey) }) + barcodes.compactMap({
+            $0.flatMap(ProductSearchRules.barcodeToken)
+        }) where !key.isEmpty && !keys.contains(key) {
             keys.append(key)
         }
         let skuKeys = keys.joined(separator: " ")

@@ -295,7 +295,7 @@ enum SQLCatalog {
         var currencies: [String: Currency] = [:]
         for row in try connection.prepare("""
             SELECT id, product_id, sku, option_values, price_minor, compare_at_minor, currency,
-                   inventory_tracked, stock, allow_backorder
+                   inventory_tracked, stock, allow_backorder, barcode
             FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position
             """).query([idList]) {
             let id = try row.int64(0)
@@ -320,7 +320,7 @@ enum SQLCatalog {
                 id: Variant.ID(id), sku: try row.optionalString(2), optionValues: optionValues,
                 price: Money(minorUnits: try row.int64(4), currency: currency),
                 compareAtPrice: try row.optionalInt64(5).map { Money(minorUnits: $0, currency: currency) },
-                inventory: inventory))
+                inventory: inventory, barcode: try row.optionalString(10)))
         }
 
         var imagesByProduct: [Int64: [ProductImage]] = [:]
@@ -428,7 +428,8 @@ enum SQLCatalog {
             sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
             documents: ProductSearchDocument.allFamilies(
                 title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
-                descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku), stemmer: stemmer),
+                descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
+                barcodes: draft.variants.map(\.barcode), stemmer: stemmer),
             tagKeys: draft.tags.map(ProductSearchRules.tagKey),
             skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) })
     }
@@ -587,7 +588,8 @@ enum SQLCatalog {
             try connection.execute("DELETE FROM product_search; DELETE FROM product_tags; DELETE FROM search_vocabulary;")
             let rows = try connection.prepare("""
                 SELECT p.id, p.title, p.vendor, p.tags, p.description_text, c.name,
-                  (SELECT json_group_array(v.sku) FROM variants v WHERE v.product_id = p.id AND v.sku IS NOT NULL)
+                  (SELECT json_group_array(v.sku) FROM variants v WHERE v.product_id = p.id AND v.sku IS NOT NULL),
+                  (SELECT json_group_array(v.barcode) FROM variants v WHERE v.product_id = p.id AND v.barcode IS NOT NULL)
                 FROM products p LEFT JOIN categories c ON c.id = p.category_id
                 """).query()
             let stemmer = ProductSearchStemmer()
@@ -604,9 +606,13 @@ enum SQLCatalog {
                 guard let skus = JSONStringArray.decode(try row.string(6)) else {
                     throw SQLiteStoreError.corruptValue(table: "variants", column: "sku", rowID: id)
                 }
+                guard let barcodes = JSONStringArray.decode(try row.string(7)) else {
+                    throw SQLiteStoreError.corruptValue(table: "variants", column: "barcode", rowID: id)
+                }
                 let documents = ProductSearchRules.Family.allCases.map { family in
                     ProductSearchDocument(title: title, vendor: vendor, tags: tags, categoryName: categoryName,
-                                          descriptionText: descriptionText, skus: skus, family: family, stemmer: stemmer)
+                                          descriptionText: descriptionText, skus: skus, barcodes: barcodes, family: family,
+                                          stemmer: stemmer)
                 }
                 try indexForSearch(productID: id, documents: documents, tags: tags,
                                    tagKeys: tags.map(ProductSearchRules.tagKey), addedWords: &addedWords, connection)
@@ -669,7 +675,7 @@ enum SQLCatalog {
             guard let match else { continue }
             try connection.prepare("""
                 UPDATE variants SET position = ?, sku = ?, sku_key = ?, option_values = ?, option_key = ?, price_minor = ?,
-                    compare_at_minor = ?, currency = ?, inventory_tracked = ?, stock = ?, allow_backorder = ?
+                    compare_at_minor = ?, currency = ?, inventory_tracked = ?, stock = ?, allow_backorder = ?, barcode = ?
                 WHERE id = ?
                 """).run(variantValues(variantDraft, position: position) + [.integer(match.rawValue)])
             let before = storedVariants.firstIndex { $0.id == match }
@@ -680,14 +686,14 @@ enum SQLCatalog {
         for (position, (variantDraft, match)) in zip(draft.variants, matches).enumerated() where match == nil {
             try connection.prepare("""
                 INSERT INTO variants (position, sku, sku_key, option_values, option_key, price_minor, compare_at_minor,
-                    currency, inventory_tracked, stock, allow_backorder, product_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    currency, inventory_tracked, stock, allow_backorder, barcode, product_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).run(variantValues(variantDraft, position: position) + [.integer(productID)])
             result.variantsCreated += 1
         }
     }
 
-    /// Column values for `position … allow_backorder`, in the order the UPDATE and INSERT use.
+    /// Column values for `position … barcode`, in the order the UPDATE and INSERT use.
     private static func variantValues(_ draft: VariantDraft, position: Int) -> [SQLValue] {
         let inventory: (tracked: Bool, stock: Int, backorder: Bool) = switch draft.inventory {
         case .untracked: (false, 0, false)
@@ -698,7 +704,7 @@ enum SQLCatalog {
             .text(JSONStringArray.encode(draft.optionValues)),
             .text(CatalogUpsertRules.optionKey(draft.optionValues)), .integer(draft.price.minorUnits),
             SQLValue(draft.compareAtPrice?.minorUnits), .text(draft.price.currency.code),
-            SQLValue(inventory.tracked), SQLValue(inventory.stock), SQLValue(inventory.backorder),
+            SQLValue(inventory.tracked), SQLValue(inventory.stock), SQLValue(inventory.backorder), SQLValue(draft.barcode),
         ]
     }
 }
@@ -723,6 +729,8 @@ enum SearchMatch {
     struct Search {
         var terms: [Term]
         var skuKey: String
+        /// `ProductSearchRules.barcodeSearchToken` of the text: nil unless it is 4 digits or more.
+        var barcodeToken: String?
         var family: ProductSearchRules.Family
 
         /// Stems the words and, for each word that finds nothing by itself (nor by its stem),
@@ -732,6 +740,7 @@ enum SearchMatch {
             let stemmer = ProductSearchStemmer()
             family = ProductSearchRules.Family(query.locale)
             skuKey = ProductSearchRules.skuKey(query.text ?? "")
+            barcodeToken = ProductSearchRules.barcodeSearchToken(query.text ?? "")
             terms = words.enumerated().map { index, word in
                 Term(word: word, stem: stemmer.queryStem(of: word, locale: query.locale), isPrefix: index == words.count - 1)
             }
@@ -748,12 +757,14 @@ enum SearchMatch {
 
         var hasTypoCandidates: Bool { terms.contains { !$0.typoCandidates.isEmpty } }
 
-        /// Every word in `fields` (or, with `typos`, one of its candidates), or the SKU key: equal
-        /// to a SKU for `.title`, a SKU prefix for `.all`.
+        /// Every word in `fields` (or, with `typos`, one of its candidates), or the SKU key (or
+        /// barcode token): equal to a SKU (barcode) for `.title`, a prefix of one for `.all`.
         func expression(_ fields: Fields, typos: Bool) -> String {
             let words = SearchMatch.expression(terms, fields: fields, family: family, typos: typos)
             guard !skuKey.isEmpty, fields != .titleAndMeta else { return words }
-            return "(" + words + ") OR (skus : " + SearchMatch.quoted(skuKey) + (fields == .all ? " *" : "") + ")"
+            let prefix = fields == .all ? " *" : ""
+            let barcode = barcodeToken.map { " OR skus : " + SearchMatch.quoted($0) + prefix } ?? ""
+            return "(" + words + ") OR (skus : " + SearchMatch.quoted(skuKey) + prefix + barcode + ")"
         }
 
         /// "Did you mean" for a search that found nothing: each word that finds nothing even

@@ -690,5 +690,15 @@ public enum ShopSchema {
             -- Stems and vocabulary need Swift (libstemmer): the app rebuilds the index on first use.
             UPDATE search_index_state SET is_stale = 1 WHERE EXISTS (SELECT 1 FROM products);
             """),
+        // Placeholder: 21 belongs to the image work on another branch; migrations must be
+        // contiguous, so this branch holds its place. At the merge its real migration replaces it.
+        Migration(version: 21, sql: "SELECT 1;"),
+        Migration(version: 22, sql: """
+            -- Issue #13, point 5: barcodes (Variant.barcode: GTIN, UPC, EAN, ISBN), trimmed, NULL
+            -- when none; not unique. Searched through product_search.skus, where each one is a
+            -- word of its own (ProductSearchRules.barcodeToken); no variant has one yet, so the
+            -- index needs no rebuild.
+            ALTER TABLE variants ADD COLUMN barcode TEXT;
+            """),
     ]
 }

@@ -49,10 +49,12 @@ struct CatalogWriterTests {
                 optionNames: ["Size", "Wood, finish"],
                 variants: [
                     VariantDraft(sku: "CH-M", optionValues: ["M", "Oak, oiled"], price: money(minor),
-                                 compareAtPrice: money(minor * 2 + 1), inventory: .tracked(quantity: 5, allowsBackorder: false)),
+                                 compareAtPrice: money(minor * 2 + 1), inventory: .tracked(quantity: 5, allowsBackorder: false),
+                                 barcode: "0012345678905"),
                     VariantDraft(sku: nil, optionValues: ["L", "Oak, oiled"], price: money(minor + 1),
                                  inventory: .tracked(quantity: 0, allowsBackorder: true)),
-                    VariantDraft(sku: "CH-L-W", optionValues: ["L", "Walnut"], price: money(0), inventory: .untracked),
+                    VariantDraft(sku: "CH-L-W", optionValues: ["L", "Walnut"], price: money(0), inventory: .untracked,
+                                 barcode: "978-0-306-40615-7"),
                 ]),
             ProductDraft(handle: "gift-note", title: "Gift note", isPublished: false, visibility: .hidden,
                          variants: [VariantDraft(sku: "NOTE", price: money(minor), inventory: .tracked(quantity: 3, allowsBackorder: false))]),
@@ -109,11 +111,12 @@ struct CatalogWriterTests {
         let lines = csv.components(separatedBy: "\r\n")
         #expect(lines[0] == "Handle,Title,Body (HTML),Vendor,Product Category,Type,Tags,Published,Option1 Name,"
             + "Option1 Value,Option2 Name,Option2 Value,Option3 Name,Option3 Value,Variant SKU,Variant Inventory Tracker,"
-            + "Variant Inventory Qty,Variant Inventory Policy,Variant Price,Variant Compare At Price,Image Src,"
+            + "Variant Inventory Qty,Variant Inventory Policy,Variant Price,Variant Compare At Price,Variant Barcode,Image Src,"
             + "Image Position,Image Alt Text,Gift Card,Status")
         #expect(lines.last == "")
         #expect(lines.filter { $0.hasPrefix("oak-chair-classic,") }.count == 3)
-        #expect(lines.contains("gift-note,Gift note,,,,,,FALSE,Title,Default Title,,,,,NOTE,shopify,3,deny,1.00,,,,,FALSE,draft"))
+        #expect(lines.contains("gift-note,Gift note,,,,,,FALSE,Title,Default Title,,,,,NOTE,shopify,3,deny,1.00,,,,,,FALSE,draft"))
+        #expect(lines.contains { $0.contains(",shopify,5,deny,1.00,2.01,0012345678905,") })
     }
 
     @Test func moreThanThreeOptionsDoNotFitAShopifyCSV() {

@@ -26,6 +26,7 @@ struct ShopifyCSVImportTests {
         #expect(tee.optionNames == ["Size", "Color"])
         #expect(tee.variants.map(\.optionValues) == [["S", "Black"], ["S", "White"], ["M", "Black"], ["M", "White"]])
         #expect(tee.variants.map(\.sku) == ["TEE-S-BLK", "TEE-S-WHT", "TEE-M-BLK", nil])
+        #expect(tee.variants.map(\.barcode) == ["4006381333931", nil, nil, nil])  // `Variant Barcode`, trimmed
         #expect(tee.variants.map(\.price) == [usd(1900), usd(1900), usd(2100), usd(2100)])
         #expect(tee.variants.map(\.compareAtPrice) == [usd(2500), nil, nil, nil])
         #expect(tee.variants.map(\.inventory) == [
@@ -151,6 +152,7 @@ struct ShopifyCSVImportTests {
         #expect(mug.categoryName == "Mugs")
         #expect(mug.optionNames == ["Color"])
         #expect(mug.variants.map(\.sku) == ["MUG-SAND", "MUG-SLATE"])
+        #expect(mug.variants.map(\.barcode) == ["0012345678905", nil])  // `Barcode`; leading zeros kept
         #expect(mug.variants.map(\.compareAtPrice) == [nil, usd(1800)])
         #expect(mug.variants.map(\.inventory) == [
             .tracked(quantity: 12, allowsBackorder: false), .tracked(quantity: 0, allowsBackorder: true),

@@ -33,6 +33,7 @@ struct ShoppableJSONImportTests {
     @Test func variantsCarryPricesStockAndBackorders() throws {
         let variants = try Fixture.read("shoppable.json").product("oak-dining-chair").variants
         #expect(variants.map(\.sku) == ["NW-ODC-NAT", "NW-ODC-BLK", nil])
+        #expect(variants.map(\.barcode) == [nil, "4006381333931", nil])  // `barcode`, trimmed
         #expect(variants.map(\.optionValues) == [["Natural"], ["Black"], ["White"]])
         #expect(variants.map(\.price) == [usd(14900), usd(15900), usd(14900)])
         // A compare-at price not above the price (99.00 < 149.00) is dropped.

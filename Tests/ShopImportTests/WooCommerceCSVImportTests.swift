@@ -102,6 +102,19 @@ struct WooCommerceCSVImportTests {
         #expect(error?.message.contains("is already used on line 2") == true)
     }
 
+    @Test(.bug("issue #13", "barcode search: the barcode column")) func gtinColumnIsTheVariantsBarcode() throws {
+        let csv = """
+            ID,Type,SKU,"GTIN, UPC, EAN, or ISBN",Name,Regular price,Parent,Attribute 1 name,Attribute 1 value(s)
+            1,simple,TOTE-01, 4006381333931 ,Canvas Tote,24,,,
+            2,variable,MUG,,Mug,,,Size,"S, L"
+            3,variation,MUG-S,0012345678905,Mug S,9,id:2,Size,S
+            4,variation,MUG-L,,Mug L,9,id:2,Size,L
+            """
+        let result = try Fixture.read(text: csv, fileName: "woo.csv")
+        #expect(try result.product("canvas-tote").variants.map(\.barcode) == ["4006381333931"])
+        #expect(try result.product("mug").variants.map(\.barcode) == ["0012345678905", nil])
+    }
+
     @Test(.bug(id: "13")) func visibilityInCatalogIsRead() throws {
         let result = try Fixture.read("woocommerce.csv")
         #expect(try result.product("canvas-tote").visibility == .visible)

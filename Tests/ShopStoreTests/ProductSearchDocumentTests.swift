@@ -14,12 +14,15 @@ struct ProductSearchDocumentTests {
     ] as [(String, String, [String], String?, String, [String?])])
     func allFamiliesMatchOneDocumentPerFamily(title: String, vendor: String, tags: [String], category: String?,
                                               description: String, skus: [String?]) {
+        let barcodes: [String?] = skus.isEmpty ? [] : ["4006381 333931", nil, " "]
         let stemmer = ProductSearchStemmer()
         let together = ProductSearchDocument.allFamilies(title: title, vendor: vendor, tags: tags, categoryName: category,
-                                                         descriptionText: description, skus: skus, stemmer: stemmer)
+                                                         descriptionText: description, skus: skus, barcodes: barcodes,
+                                                         stemmer: stemmer)
         let apart = ProductSearchRules.Family.allCases.map { family in
             ProductSearchDocument(title: title, vendor: vendor, tags: tags, categoryName: category,
-                                  descriptionText: description, skus: skus, family: family, stemmer: ProductSearchStemmer())
+                                  descriptionText: description, skus: skus, barcodes: barcodes, family: family,
+                                  stemmer: ProductSearchStemmer())
         }
         #expect(together == apart)
     }

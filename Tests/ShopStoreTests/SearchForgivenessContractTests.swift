@@ -109,6 +109,34 @@ struct SearchForgivenessContractTests {
         #expect(try handles(stores, ProductQuery(text: "MUG-001", sort: .relevance)).first == "mug")
     }
 
+    @Test(.bug("issue #13", "barcode search, exact and prefix"), arguments: StoreKind.allCases)
+    func barcodesAreFoundExactlyAndByAPrefixOfFourDigitsOrMore(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([
+            ProductDraft.mock(handle: "mug", title: "Mug", variants: [.mock(sku: "MUG-1", options: ["Black"], barcode: "4006381333931"),
+                                                                      .mock(sku: "MUG-2", options: ["White"], barcode: "4006381333948")]),
+            ProductDraft.mock(handle: "cup", title: "Cup", variants: [.mock(barcode: "40063813")]),
+            ProductDraft.mock(handle: "book", title: "Book", variants: [.mock(sku: "1234-BOOK", barcode: "0-306-40615-X")]),
+            ProductDraft.mock(handle: "lamp", title: "Lamp 4006", variants: [.mock(sku: "LMP-9")]),
+        ])
+        // Exact, with or without the printed spaces and dashes.
+        #expect(try handles(stores, ProductQuery(text: "4006381333948")) == ["mug"])
+        #expect(try handles(stores, ProductQuery(text: "4 006381 333931")) == ["mug"])
+        #expect(try handles(stores, ProductQuery(text: "030640615x")) == ["book"])
+        // A prefix of four digits or more finds every barcode it starts; the exact one ranks first.
+        #expect(Set(try handles(stores, ProductQuery(text: "400638"))) == ["mug", "cup"])
+        #expect(try handles(stores, ProductQuery(text: "40063813", sort: .relevance)).first == "cup")
+        #expect(Set(try handles(stores, ProductQuery(text: "4006"))) == ["mug", "cup", "lamp"])  // lamp by its title word
+        // No false hits: fewer than four digits look no barcode up, a barcode is no SKU, a SKU no barcode.
+        #expect(try handles(stores, ProductQuery(text: "400")) == ["lamp"])  // the title word only
+        #expect(try handles(stores, ProductQuery(text: "4006381333955")).isEmpty)
+        #expect(try handles(stores, ProductQuery(text: "0306")) == ["book"])  // the ISBN's start
+        #expect(try handles(stores, ProductQuery(text: "1234")) == ["book"])  // a SKU prefix, as before
+        // The index marker is no way in ("e4006" is one typo from the lamp's "4006", no more).
+        #expect(try handles(stores, ProductQuery(text: "e4006")) == ["lamp"])
+        #expect(try handles(stores, ProductQuery(text: "é4006")) == ["lamp"])
+    }
+
     @Test(.bug("issue #13", "did you mean"), arguments: StoreKind.allCases)
     func didYouMeanOffersTheNearestWordsOnlyWhenNothingMatches(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)

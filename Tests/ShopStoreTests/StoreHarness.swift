@@ -134,7 +134,8 @@ enum Fixtures {
     static func withLaterColumns<Result>(_ database: SQLiteDatabase, _ body: () throws -> Result) throws -> Result {
         // (table, column, definition) of columns later migrations add that today's store uses.
         let later = [("products", "sort_title_tr", "TEXT NOT NULL DEFAULT ''"), ("products", "sort_title_es", "TEXT NOT NULL DEFAULT ''"),
-                     ("products", "visibility", "TEXT NOT NULL DEFAULT 'visible'"), ("variants", "sku_key", "TEXT")]
+                     ("products", "visibility", "TEXT NOT NULL DEFAULT 'visible'"), ("variants", "sku_key", "TEXT"),
+                     ("variants", "barcode", "TEXT")]
         let missing = try database.withConnection { connection in
             try later.filter { table, column, _ in
                 try connection.prepare("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = ?").first([.text(column)]) == nil

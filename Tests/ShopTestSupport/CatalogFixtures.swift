@@ -9,8 +9,10 @@ extension Money {
 extension VariantDraft {
     /// A variant draft with defaults: no SKU, no options, $10.00, untracked stock.
     public static func mock(sku: String? = nil, options: [String] = [], price: Money = .usd(10_00),
-                            compareAt: Money? = nil, inventory: Inventory = .untracked) -> VariantDraft {
-        VariantDraft(sku: sku, optionValues: options, price: price, compareAtPrice: compareAt, inventory: inventory)
+                            compareAt: Money? = nil, inventory: Inventory = .untracked,
+                            barcode: String? = nil) -> VariantDraft {
+        VariantDraft(sku: sku, optionValues: options, price: price, compareAtPrice: compareAt, inventory: inventory,
+                     barcode: barcode)
     }
 }
 

@@ -101,3 +101,63 @@ struct CSRFMaskTests {
                                             ("csrf_token", CSRFMask.mask("x" + cookie.dropFirst(), pad: String(repeating: "p", count: 64)))]).status == 403)
     }
 }
+
+/// Issue #14: a cached page is answered by joining gzip pieces kept with it (`CompressedPage`) —
+/// and the joined answer is, byte for byte, the page a client without gzip gets.
+@Suite("cached pages joined from kept gzip pieces")
+struct CompressedPageTests {
+    /// `html` with every CSRF field's per-page mask replaced by one placeholder.
+    static func unmasked(_ html: String) -> String {
+        html.replacing(/name="csrf_token" value="[^"]+"/, with: "name=\"csrf_token\" value=\"…\"")
+    }
+
+    /// Requests `target` plainly and with gzip, as the same visitor, and compares.
+    @discardableResult
+    func expectSameAnswer(_ shop: TestShop, _ target: String, userAgent: String? = nil,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        var headers = HTTPHeaders()
+        if let userAgent { headers.add(name: "User-Agent", value: userAgent) }
+        let plain = try shop.send(.get, target, headers: headers)
+        headers.add(name: "Accept-Encoding", value: "gzip")
+        let packed = try shop.send(.get, target, headers: headers)
+        #expect(packed.status == 200 && plain.status == 200, sourceLocation: sourceLocation)
+        #expect(packed.header("Content-Encoding") == "gzip" && packed.header("Vary")?.contains("Accept-Encoding") == true,
+                sourceLocation: sourceLocation)
+        let inflated = String(decoding: try Gzip.decompress(packed.response.body), as: UTF8.self)
+        let expected = String(decoding: plain.response.body, as: UTF8.self)
+        #expect(Self.unmasked(inflated) == Self.unmasked(expected), "\(target)", sourceLocation: sourceLocation)
+        #expect(inflated.contains("name=\"csrf_token\""), sourceLocation: sourceLocation)
+        return inflated
+    }
+
+    @Test(arguments: ["/categories/lamps", "/products/brass-lamp", "/search?q=lamp", "/", "/products"])
+    func aVisitorWithoutASessionGetsTheKeptDocument(target: String) throws {
+        let shop = try TestShop(v1Catalog())
+        _ = try shop.get(target)  // the first answer sets the CSRF cookie; the next are kept documents
+        try expectSameAnswer(shop, target)
+    }
+
+    @Test func theFirstVisitIntroductionIsJoinedInBeforeTheEndOfTheBody() throws {
+        let shop = try TestShop(v1Catalog())
+        _ = try shop.get("/categories/lamps")
+        let page = try expectSameAnswer(shop, "/categories/lamps", userAgent: AppStatesTests.chrome)
+        #expect(page.contains("class=\"welcome\"") && page.hasSuffix("</body></html>"))
+    }
+
+    @Test func aShopperWithACartAndAFavoriteGetsTheirLayoutAroundTheKeptMain() throws {
+        let shop = try TestShop(v1Catalog())
+        #expect(try shop.post("/cart/add", [("product", "brass-lamp"), ("quantity", "2")]).status == 303)
+        let lamps = String(decoding: try shop.get("/categories/lamps").response.body, as: UTF8.self)
+        let id = try #require(lamps.firstMatch(of: /data-heart="(\d+)"/)?.1)
+        #expect(try shop.post("/favorites/\(id)", [("favorite", "1"), ("return_to", "/categories/lamps")]).status == 303)
+        _ = try shop.get("/categories/lamps")  // shows (and clears) the "saved to favorites" message
+        let page = try expectSameAnswer(shop, "/categories/lamps")
+        #expect(page.contains("data-cart-count=\"2\"") && page.contains("aria-pressed=\"true\""))
+        let memo = shop.environment.pageCache.pageMemo
+        let kept = memo.count
+        #expect(kept > 0, "the layout's pieces are kept")
+        try expectSameAnswer(shop, "/categories/lamps")
+        #expect(memo.count == kept, "the same layout again is found, not compressed again")
+        try expectSameAnswer(shop, "/products/brass-lamp")
+    }
+}

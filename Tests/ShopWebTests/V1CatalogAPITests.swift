@@ -21,7 +21,8 @@ func v1Catalog() -> [ProductDraft] {
     var shirt = ProductDraft.mock(handle: "shirt", title: "Linen Shirt", category: "Shirts", optionNames: ["Size"],
                                   variants: [.mock(sku: "SHIRT-S", options: ["S"], price: .usd(30_00)),
                                              .mock(sku: "SHIRT-M", options: ["M"], price: .usd(32_00),
-                                                   inventory: .tracked(quantity: 3, allowsBackorder: false))])
+                                                   inventory: .tracked(quantity: 3, allowsBackorder: false),
+                                                   barcode: "0012345678905")])
     shirt.vendor = "Loom"
     return [
         lamp("brass-lamp", "Brass Desk Lamp", price: 89_00, rating: 450, tags: ["brass", "desk"], stock: 5),
@@ -127,10 +128,12 @@ struct V1CatalogAPITests {
         #expect(product.variants.map(\.available) == [5] && product.variants[0].price.minorUnits == 89_00)
         #expect(product.related.map(\.handle) == ["linen-shade", "floor-lamp", "night-light"], "shared tags first, then rating")
         #expect(response.text.contains(#""publishedAt":"2023-11-14T22:13:20Z""#))
+        #expect(!response.text.contains("barcode"), "left out without one")
 
         let shirt = try decoded(V1Product.self, try shop.api(.get, "/api/v1/products/shirt"))
         #expect(shirt.options == ["Size"] && shirt.variants.map(\.options) == [["S"], ["M"]])
         #expect(shirt.variants.map(\.available) == [nil, 3] && shirt.vendor == "Loom")
+        #expect(shirt.variants.map(\.barcode) == [nil, "0012345678905"])
     }
 
     @Test func stockIsNetOfOtherShoppersHoldsButNotTheCallersOwn() throws {

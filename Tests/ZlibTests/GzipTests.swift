@@ -32,3 +32,120 @@ struct GzipTests {
         #expect(throws: GzipError.tooLarge) { try Gzip.decompress(packed, limit: 1_000) }
     }
 }
+
+@Suite("gzip pieces joined into one member")
+struct GzipPieceTests {
+    static let page = Array(String(repeating: "<li class=\"card\">Oak Chair $129.00 <!--p:csrf--></li>\n", count: 400).utf8)
+
+    /// Splits of `page` at various points, including empty pieces and a repeat.
+    static let splits: [[Int]] = [[], [0], [1], [100, 101], [5_000, 5_000, 9_999], [GzipPieceTests.page.count - 1]]
+
+    @Test(arguments: splits, [Gzip.Level.fast, .best])
+    func joinedPiecesInflateToTheConcatenation(cuts: [Int], level: Gzip.Level) throws {
+        var pieces: [Gzip.Piece] = [], start = 0
+        for cut in cuts + [Self.page.count] {
+            pieces.append(Gzip.Piece(Self.page[start..<cut], level: level))
+            start = cut
+        }
+        let joined = Gzip.join(pieces)
+        #expect(try Gzip.decompress(joined) == Self.page)
+        // The trailer matches zlib's own one-shot member: same CRC-32 and length.
+        let oneShot = Gzip.compress(Self.page, level: level)
+        #expect(joined.suffix(8) == oneShot.suffix(8))
+    }
+
+    @Test func aPieceMayRepeatAndSmallPiecesCompress() throws {
+        let field = Gzip.Piece(Array("<input type=\"hidden\" name=\"csrf_token\" value=\"abc.0123\">".utf8), level: .fast)
+        let text = Gzip.Piece(Array(String(repeating: "walnut chair ", count: 300).utf8))
+        let joined = Gzip.join([text, field, text, field, Gzip.Piece([UInt8]())])
+        let expected = Array((String(repeating: "walnut chair ", count: 300) + "<input type=\"hidden\" name=\"csrf_token\" value=\"abc.0123\">").utf8)
+        #expect(try Gzip.decompress(joined) == expected + expected)
+        #expect(text.deflated.count < text.count / 10)
+        #expect(try Gzip.decompress(Gzip.join([])) == [])
+    }
+
+    @Test func incompressibleAndLargePiecesStillJoin() throws {
+        let noise = GzipTests.samples[4]
+        let joined = Gzip.join([Gzip.Piece(noise, level: .fast), Gzip.Piece(noise.prefix(300), level: .best)])
+        #expect(try Gzip.decompress(joined) == noise + noise.prefix(300))
+    }
+}
+
+@Suite("one stream in pieces with gaps filled later")
+struct GzipPieceWriterTests {
+    static let card = Array("<article class=\"card\"><form method=\"post\" action=\"/favorites/12\">".utf8)
+    static let tail = Array("</form><h2 class=\"card-title\">Oak Chair</h2><p class=\"price\">$129.00</p></article>".utf8)
+
+    @Test(arguments: [Gzip.Level.fast, .best])
+    func gapsFilledWithPiecesOfTheirLengthInflateToTheDocument(level: Gzip.Level) throws {
+        let fillers = [Array("<input name=\"csrf_token\" value=\"aaaa.0101\">".utf8),
+                       Array("<input name=\"csrf_token\" value=\"zzzz.9f9f\">".utf8)]
+        let writer = Gzip.PieceWriter(level: level)
+        var fixed: [Gzip.Piece] = []
+        for _ in 0..<20 {
+            fixed.append(writer.piece(Self.card))
+            writer.gap(fillers[0].count)
+            fixed.append(writer.piece(Self.tail))
+        }
+        for filler in fillers {
+            let gap = Gzip.Piece(filler, level: .fast)
+            var pieces: [Gzip.Piece] = []
+            for index in 0..<20 { pieces += [fixed[2 * index], gap, fixed[2 * index + 1]] }
+            let expected = Array((0..<20).map { _ in Self.card + filler + Self.tail }.joined())
+            #expect(try Gzip.decompress(Gzip.join(pieces)) == expected)
+        }
+        // The later cards refer back to the first: far smaller than compressed alone.
+        let alone = Gzip.Piece(Self.card, level: level).deflated.count
+        #expect(fixed[2].deflated.count * 3 < alone, "\(fixed[2].deflated.count) vs \(alone)")
+    }
+
+    @Test func textWithANulByteNeverReachesIntoAGap() throws {
+        let writer = Gzip.PieceWriter()
+        let before = writer.piece(Array("abc".utf8) + [0, 0, 0, 0])
+        writer.gap(8)
+        let after = writer.piece([0, 0, 0, 0, 0, 0, 0, 0] + Array("abc".utf8))
+        let filler = Gzip.Piece(Array("12345678".utf8))
+        let inflated = try Gzip.decompress(Gzip.join([before, filler, after]))
+        #expect(inflated == Array("abc".utf8) + [0, 0, 0, 0] + Array("12345678".utf8) + [0, 0, 0, 0, 0, 0, 0, 0] + Array("abc".utf8))
+    }
+}
+
+extension GzipPieceWriterTests {
+    @Test func aPieceWithAFreshWindowTakesTextInsertedBeforeIt() throws {
+        let writer = Gzip.PieceWriter()
+        let page = writer.piece(Self.card + Self.tail + Self.card)
+        let end = writer.piece(Self.tail + Array("</body></html>".utf8), freshWindow: true)
+        let overlay = Gzip.Piece(Array("<div class=\"welcome\">Hello</div>".utf8))
+        #expect(try Gzip.decompress(Gzip.join([page, overlay, end]))
+                == Self.card + Self.tail + Self.card + Array("<div class=\"welcome\">Hello</div>".utf8) + Self.tail
+                + Array("</body></html>".utf8))
+    }
+}
+
+@Suite("a repeated run written as one back-reference")
+struct GzipCopyTests {
+    func copy(_ bytes: [UInt8], distance: Int) -> Gzip.Piece? {
+        Gzip.copy(of: Gzip.Piece(bytes), bytes: bytes, distance: distance)
+    }
+
+    @Test(arguments: [16, 130, 259], [130, 1_000, 32_000])
+    func aCopyInflatesToTheBytesItRepeats(length: Int, gap: Int) throws {
+        let token = Array((0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        let between = Array(String(repeating: "<p>text</p>", count: gap / 11 + 1).utf8.prefix(gap))
+        let first = Gzip.Piece(token, level: .fast), middle = Gzip.Piece(between)
+        let repeated = try #require(copy(token, distance: token.count + between.count))
+        #expect(repeated.deflated.count < 12, "one reference, not the bytes: \(repeated.deflated.count)")
+        #expect(try Gzip.decompress(Gzip.join([first, middle, repeated])) == token + between + token)
+        let other: [UInt8] = [token[0]] + token.dropFirst().map { $0 == UInt8(ascii: "b") ? UInt8(ascii: "Z") : $0 }
+        #expect(copy(other, distance: token.count + between.count)?.deflated == repeated.deflated,
+                "the reference does not depend on the bytes")
+    }
+
+    @Test func whatOneReferenceCannotSayIsRefused() {
+        #expect(copy([1, 2, 3], distance: 10) == nil)
+        #expect(copy([1, 0, 3, 4], distance: 10) == nil, "a NUL could match a gap")
+        #expect(copy([UInt8](repeating: 7, count: 260), distance: 1_000) == nil)
+        #expect(copy([1, 2, 3, 4], distance: 40_000) == nil)
+        #expect(copy([1, 2, 3, 4], distance: 2) == nil)
+    }
+}

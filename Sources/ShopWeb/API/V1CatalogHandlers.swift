@@ -99,7 +99,8 @@ extension V1Handlers {
             variants: product.variants.map { variant in
                 V1Variant(id: variant.id.rawValue, sku: variant.sku, options: variant.optionValues, price: money(variant.price, context),
                           compareAtPrice: variant.compareAtPrice.map { money($0, context) },
-                          available: variant.inventory.availableQuantity, soldOut: variant.inventory.isSoldOut)
+                          available: variant.inventory.availableQuantity, soldOut: variant.inventory.isSoldOut,
+                          barcode: variant.barcode)
             },
             related: related.map { summary($0, context) })
         guard shopper == nil else { return try APIApp.json(answer, headers: ["Cache-Control": "private, no-cache"]) }

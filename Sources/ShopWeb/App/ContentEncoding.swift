@@ -11,11 +11,14 @@ import Zlib
 /// everyone: its gzip form is made once at the best level and kept (``CompressedBodies``), and
 /// sent with the weak form of the tag — two encodings of one representation must not share a
 /// strong tag, and `If-None-Match` compares weakly, so a revalidation of either gets its 304.
-/// Pages differ per request (CSRF tokens, the badge) and are compressed at the fast level.
+/// Pages differ per request (CSRF tokens, the badge): a cached page is joined from pieces
+/// compressed once (`CompressedPage`, filled in by `ShopApp.personalize`); any other page is
+/// compressed here at the fast level.
 /// Every answer that could be compressed says `Vary: Accept-Encoding`, compressed or not.
 enum ContentEncoding {
     /// Bodies below this stay as they are: the gzip frame would eat the gain.
-    static let minimumBytes = 1_024
+    /// (512: the demo's 1 KB SVG pictures travel at half — issue #14's page weight, bench/page-weight.)
+    static let minimumBytes = 512
 
     /// Media types worth compressing (images other than SVG and fonts already are).
     static func isCompressible(_ contentType: String) -> Bool {
@@ -46,14 +49,24 @@ enum ContentEncoding {
         return star
     }
 
-    /// Compresses `response` for `request` when both allow it; see the type's comment.
-    static func apply(to response: inout Response, request: Request, kept: CompressedBodies) {
-        guard response.body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
-              let type = response.headers["Content-Type"], isCompressible(type) else { return }
+    /// Says a body was gzipped already (a page joined from kept pieces, `CompressedPage`).
+    static func markGzipped(_ response: inout Response) {
+        addVary(&response)
+        response.headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+    }
+
+    private static func addVary(_ response: inout Response) {
         let vary = response.headers["Vary"]
         if vary?.lowercased().contains("accept-encoding") != true {
             response.headers.replaceOrAdd(name: "Vary", value: vary.map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding")
         }
+    }
+
+    /// Compresses `response` for `request` when both allow it; see the type's comment.
+    static func apply(to response: inout Response, request: Request, kept: CompressedBodies) {
+        guard response.body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
+              let type = response.headers["Content-Type"], isCompressible(type) else { return }
+        addVary(&response)
         guard acceptsGzip(request.headers["Accept-Encoding"]) else { return }
         let packed: [UInt8]?
         if let tag = response.headers["ETag"], !tag.hasPrefix("W/") {

@@ -3,6 +3,7 @@ import HTML
 import HTTPServer
 import ShopAPI
 
+
 /// The first-visit introduction (issue #11, point 4): three panels — browsing and search,
 /// favorites, campaigns and voucher codes — shown once per visitor, skippable, and working
 /// without JavaScript.
@@ -42,12 +43,13 @@ enum Onboarding {
 
     /// Inserts the introduction into an HTML page when ``shouldShow(_:route:)`` says so. Runs
     /// before `Personalization`, which fills the forms' CSRF marker.
-    static func offer(_ response: inout Response, _ context: RequestContext) {
+    static func offer(_ response: inout Response, _ context: inout RequestContext) {
         guard response.status == .ok, response.headers["Content-Type"]?.hasPrefix("text/html") == true,
               shouldShow(context.request, route: context.route),
               let end = lastIndex(of: Array("</body>".utf8), in: response.body) else { return }
         let overlay = render(view(returnTo: context.canonicalPath, l10n: context.l10n), reservingCapacity: 4_096)
         response.body.insert(contentsOf: overlay, at: end)
+        context.compressedBody?.insert(overlay, at: end)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
     }
 

@@ -19,7 +19,17 @@ public final class PageCache: Sendable {
         var tab: Tab?
         var mainClass: String
         /// The rendered content of `<main>`.
-        var html: String
+        var html: [UInt8]
+        /// `html` as gzip pieces (`CompressedPage`), made the first time a client takes gzip.
+        let compressed = CompressedSlot()
+
+        init(version: Int64, title: String, tab: Tab?, mainClass: String, html: [UInt8]) {
+            self.version = version
+            self.title = title
+            self.tab = tab
+            self.mainClass = mainClass
+            self.html = html
+        }
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -27,10 +37,23 @@ public final class PageCache: Sendable {
     private let bytes = Mutex(0)
     /// Whole documents as sent to visitors with no session and no message (empty cart, nothing
     /// personal in the layout): the common first visit, answered with one lookup.
-    private let documents = Mutex<[String: (version: Int64, bytes: [UInt8])]>([:])
+    private let documents = Mutex<[String: Document]>([:])
+
+    /// A whole document, where its `</body>` is, and its gzip pieces once a client took gzip.
+    struct Document: Sendable {
+        var version: Int64
+        var bytes: [UInt8]
+        var bodyEnd: Int?
+        var compressed: CompressedSlot
+
+        /// The document as pieces to join (`CompressedBody`).
+        var compressedBody: CompressedBody { CompressedBody([.kept(compressed, bytes: bytes, cutBefore: bodyEnd)]) }
+    }
     /// Whole JSON API answers to catalog reads without a token (`APIApp`), by path, query and
     /// language.
     private let responses = Mutex<[String: (version: Int64, response: Response)]>([:])
+    /// Compressed layouts around shoppers' pages (`CompressedPage`).
+    let pageMemo = PageMemo()
     /// Most pages kept.
     public let capacity: Int
     /// Most bytes of HTML kept (both maps together).
@@ -67,26 +90,33 @@ public final class PageCache: Sendable {
     }
 
     func store(_ entry: Entry, for key: String) {
-        guard capacity > 0, reserve(entry.html.utf8.count) else { return }
+        // The compressed copy, made later, is about a fifth of the HTML: counted now.
+        guard capacity > 0, reserve(entry.html.count + entry.html.count / 4) else { return }
         entries.withLock { entries in
             if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry
         }
     }
 
-    func lookupDocument(_ key: String, version: Int64) -> [UInt8]? {
+    func lookupDocument(_ key: String, version: Int64) -> Document? {
         documents.withLock { documents in
             guard let document = documents[key], document.version == version else { return nil }
-            return document.bytes
+            return document
         }
     }
 
-    func storeDocument(_ bytes: [UInt8], version: Int64, for key: String) {
-        guard capacity > 0, reserve(bytes.count) else { return }
+    /// Keeps a whole document (its gzip pieces are cut before `</body>`, where the first-visit
+    /// introduction goes) and returns it as kept.
+    @discardableResult
+    func storeDocument(_ bytes: [UInt8], version: Int64, for key: String) -> Document {
+        let document = Document(version: version, bytes: bytes, bodyEnd: CompressedPage.bodyEnd(in: bytes),
+                                compressed: CompressedSlot())
+        guard capacity > 0, reserve(bytes.count + bytes.count / 4) else { return document }
         documents.withLock { documents in
             if documents.count >= capacity, documents[key] == nil { documents.removeAll(keepingCapacity: true) }
-            documents[key] = (version, bytes)
+            documents[key] = document
         }
+        return document
     }
 
     func lookupResponse(_ key: String, version: Int64) -> Response? {

@@ -27,7 +27,9 @@ enum Personalization {
              .data("heart", String(productID.rawValue))) {
             csrfField
             input(.type("hidden"), .name("return_to"), .value(returnTo))
-            Node.raw(unsafe: "<!--p:fav:\(productID.rawValue)-->")
+            // The marker stands for the favorite field and the button's opening tag (pressed or
+            // not, and its label); the icon and `</button>` are the same for everyone.
+            Node.raw(unsafe: "<!--p:fav:\(productID.rawValue)-->" + heartSVG + "</button>")
         }
     }
 
@@ -45,43 +47,90 @@ enum Personalization {
     /// `true` when the document has markers to fill.
     static func needsValues(_ document: [UInt8]) -> Bool { find(prefix, in: document, from: 0) != nil }
 
-    /// `document` with every marker replaced.
-    static func apply(_ document: [UInt8], _ values: Values) -> [UInt8] {
-        guard var start = find(prefix, in: document, from: 0) else { return document }
-        var output: [UInt8] = []
-        output.reserveCapacity(document.count + 4_096)
+    /// A marker's meaning.
+    enum Marker: Hashable, Sendable {
+        /// The hidden `csrf_token` field.
+        case csrf
+        /// A heart button, pressed when the product is a favorite.
+        case favorite(Product.ID)
+        /// A name this version does not know: replaced by nothing.
+        case unknown
+    }
+
+    /// Calls `fixed` with each run of bytes between markers and `marker` with each marker, in
+    /// document order (the one parser of the marker syntax, for `apply` and `CompressedPage`).
+    static func walk(_ document: [UInt8], fixed: (Range<Int>) -> Void, marker: (Marker, Range<Int>) -> Void) {
         var copied = 0
-        let csrfInput = Array("<input type=\"hidden\" name=\"\(ShopApp.csrfField)\" value=\"\(escape(values.csrfToken))\">".utf8)
-        // Two heart buttons cover every product on the page: build each once.
-        let heartOn = heartButton(isFavorite: true, values), heartOff = heartButton(isFavorite: false, values)
-        while true {
-            guard let end = find(suffix, in: document, from: start + prefix.count) else { break }
-            output.append(contentsOf: document[copied..<start])
+        var next = find(prefix, in: document, from: 0)
+        while let start = next, let end = find(suffix, in: document, from: start + prefix.count) {
+            if start > copied { fixed(copied..<start) }
             let name = document[(start + prefix.count)..<end]
+            let range = start..<(end + suffix.count)
             if name.elementsEqual("csrf".utf8) {
-                output.append(contentsOf: csrfInput)
+                marker(.csrf, range)
             } else if name.starts(with: "fav:".utf8), let raw = Int64(String(decoding: name.dropFirst(4), as: UTF8.self)) {
-                output.append(contentsOf: values.favorites.contains(Product.ID(rawValue: raw)) ? heartOn : heartOff)
+                marker(.favorite(Product.ID(rawValue: raw)), range)
+            } else {
+                marker(.unknown, range)
             }
             copied = end + suffix.count
-            guard let next = find(prefix, in: document, from: copied) else { break }
-            start = next
+            next = find(prefix, in: document, from: copied)
         }
-        output.append(contentsOf: document[copied...])
+        if copied < document.count { fixed(copied..<document.count) }
+    }
+
+    /// What replaces the markers for one visitor, each replacement built once.
+    struct Replacements {
+        let csrfInput: [UInt8]
+        let heartOn: [UInt8]
+        let heartOff: [UInt8]
+        let favorites: Set<Product.ID>
+
+        init(_ values: Values) {
+            csrfInput = Array("<input type=\"hidden\" name=\"\(ShopApp.csrfField)\" value=\"\(escape(values.csrfToken))\">".utf8)
+            // Two heart buttons cover every product on the page: build each once, padded (with
+            // spaces inside the tag) to one length, so a compressed page keeps its byte offsets
+            // whichever products are favorites (`CompressedPage`).
+            var on = heartButton(isFavorite: true, values), off = heartButton(isFavorite: false, values)
+            let length = max(on.count, off.count)
+            on.insert(contentsOf: [UInt8](repeating: 0x20, count: length - on.count), at: on.count - 1)
+            off.insert(contentsOf: [UInt8](repeating: 0x20, count: length - off.count), at: off.count - 1)
+            heartOn = on
+            heartOff = off
+            favorites = values.favorites
+        }
+
+        /// The bytes `marker` stands for.
+        func bytes(for marker: Marker) -> [UInt8] {
+            switch marker {
+            case .csrf: csrfInput
+            case let .favorite(id): favorites.contains(id) ? heartOn : heartOff
+            case .unknown: []
+            }
+        }
+    }
+
+    /// `document` with every marker replaced.
+    static func apply(_ document: [UInt8], _ values: Values) -> [UInt8] {
+        guard needsValues(document) else { return document }
+        let replacements = Replacements(values)
+        var output: [UInt8] = []
+        output.reserveCapacity(document.count + 4_096)
+        walk(document, fixed: { output.append(contentsOf: document[$0]) },
+             marker: { marker, _ in output.append(contentsOf: replacements.bytes(for: marker)) })
         return output
     }
 
-    private static func heartButton(isFavorite: Bool, _ values: Values) -> [UInt8] {
+    fileprivate static func heartButton(isFavorite: Bool, _ values: Values) -> [UInt8] {
         let label = escape(isFavorite ? values.removeLabel : values.addLabel)
         return Array(("<input type=\"hidden\" name=\"favorite\" value=\"\(isFavorite ? 0 : 1)\">"
-            + "<button type=\"submit\" class=\"heart\" aria-pressed=\"\(isFavorite)\" aria-label=\"\(label)\" title=\"\(label)\">"
-            + heartSVG + "</button>").utf8)
+            + "<button type=\"submit\" class=\"heart\" aria-pressed=\"\(isFavorite)\" aria-label=\"\(label)\" title=\"\(label)\">").utf8)
     }
 
     static let heartSVG = "<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\">"
         + "<path d=\"M12 20.5s-7.5-4.6-9.3-9.2C1.5 8.1 3.4 4.5 6.9 4.5c2.1 0 3.6 1.2 5.1 3 1.5-1.8 3-3 5.1-3 3.5 0 5.4 3.6 4.2 6.8-1.8 4.6-9.3 9.2-9.3 9.2z\"/></svg>"
 
-    private static func escape(_ text: String) -> String { renderString(.text(text)) }
+    fileprivate static func escape(_ text: String) -> String { renderString(.text(text)) }
 
     /// The first index of `needle` in `haystack` at or after `start` (memchr for the first byte,
     /// memcmp for the rest).

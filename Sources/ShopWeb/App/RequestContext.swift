@@ -15,6 +15,8 @@ struct RequestContext {
     private(set) var models: ModelBuilder
     /// `Set-Cookie` header values to add to the response.
     var setCookies: [Cookie] = []
+    /// The response body as kept gzip pieces, when the page cache has them (`CompressedPage`).
+    var compressedBody: CompressedBody?
     /// A one-time message to show on this page (when the page is rendered rather than redirected).
     var pageFlash: Flash?
     /// The matched route's canonical URL (path and the query parameters it uses).

@@ -61,7 +61,7 @@ public enum ShopApp {
             for field in answer.headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         }
         // Before personalizing: the introduction's forms carry the CSRF marker.
-        Onboarding.offer(&response, context)
+        Onboarding.offer(&response, &context)
         personalize(&response, &context)
         for cookie in context.setCookies { response.setCookie(cookie) }
         SecurityHeaders.apply(to: &response, environment: environment)
@@ -103,7 +103,9 @@ public enum ShopApp {
         var status: HTTPStatus { .internalServerError }
     }
 
-    /// Fills the visitor's CSRF token and hearts into an HTML page (see `Personalization`).
+    /// Fills the visitor's CSRF token and hearts into an HTML page (see `Personalization`) — as
+    /// gzip joined from kept pieces when the page has them (`CompressedPage`) and the client
+    /// takes gzip.
     private static func personalize(_ response: inout Response, _ context: inout RequestContext) {
         guard response.headers["Content-Type"]?.hasPrefix("text/html") == true,
               Personalization.needsValues(response.body) else { return }
@@ -113,8 +115,17 @@ public enum ShopApp {
         let values = Personalization.Values(
             csrfToken: CSRFMask.mask(token, pad: pad), favorites: Set((try? context.favoriteIDs()) ?? []),
             addLabel: context.l10n(.favoriteAdd), removeLabel: context.l10n(.favoriteRemove))
-        response.body = Personalization.apply(response.body, values)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        // The pieces stand for the body only if nothing changed its length since (a sanity check:
+        // every change to such a body goes through `CompressedBody.insert`).
+        if let pieces = context.compressedBody, pieces.count == response.body.count,
+           ContentEncoding.acceptsGzip(context.request.headers["Accept-Encoding"]),
+           let packed = pieces.gzip(Personalization.Replacements(values), memo: context.environment.pageCache.pageMemo) {
+            response.body = packed
+            ContentEncoding.markGzipped(&response)
+        } else {
+            response.body = Personalization.apply(response.body, values)
+        }
     }
 
     private static func route(_ context: inout RequestContext) throws -> Response {
@@ -208,7 +219,8 @@ public enum ShopApp {
         let documentKey = key + (context.request.cookies[layoutCookie] == "list" ? " list" : " grid")
             + " " + Theme(cookie: context.request.cookies[themeCookie]).rawValue
         if anonymous, let document = cache.lookupDocument(documentKey, version: version) {
-            return .html(document)
+            context.compressedBody = document.compressedBody
+            return .html(document.bytes)
         }
         let entry: PageCache.Entry
         if let hit = cache.lookup(key, version: version) {
@@ -216,13 +228,44 @@ public enum ShopApp {
         } else {
             guard let content = try build(&context) else { return context.errorPage(.notFound) }
             entry = PageCache.Entry(version: version, title: content.title, tab: content.tab, mainClass: content.mainClass,
-                                    html: renderString(content.node))
+                                    html: render(content.node))
             cache.store(entry, for: key)
         }
+        // The layout is the visitor's; `<main>` is the cached entry. Rendered around a marker and
+        // joined, so a client that takes gzip gets the entry's pieces compressed once.
         let layout = try context.layout(title: entry.title, tab: entry.tab)
-        let document = Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: entry.html) }
-        if anonymous && context.setCookies.isEmpty { cache.storeDocument(document, version: version, for: documentKey) }
+        let shell = Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: mainMarker) }
+        guard let split = firstIndex(of: mainMarkerBytes, in: shell) else { preconditionFailure("the layout lost <main>") }
+        let head = shell[..<split], tail = shell[(split + mainMarkerBytes.count)...]
+        var document: [UInt8] = []
+        document.reserveCapacity(shell.count + entry.html.count)
+        document += head
+        document += entry.html
+        document += tail
+        if anonymous && context.setCookies.isEmpty {
+            context.compressedBody = cache.storeDocument(document, version: version, for: documentKey).compressedBody
+        } else if ContentEncoding.acceptsGzip(context.request.headers["Accept-Encoding"]) {
+            let tailBytes = Array(tail)
+            context.compressedBody = CompressedBody([
+                .recurring(Array(head), cutBefore: nil),
+                .kept(entry.compressed, bytes: entry.html, cutBefore: nil),
+                .recurring(tailBytes, cutBefore: CompressedPage.bodyEnd(in: tailBytes)),
+            ])
+        }
         return .html(document)
+    }
+
+    /// Stands for the cached `<main>` content while the layout around it is rendered.
+    private static let mainMarker = "<!--cached-main-->"
+    private static let mainMarkerBytes = Array(mainMarker.utf8)
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for index in 0...(haystack.count - needle.count)
+        where haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            return index
+        }
+        return nil
     }
 
     /// Renders a page that is not cached (it depends on the visitor).

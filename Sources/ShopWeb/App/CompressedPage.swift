@@ -1,0 +1,290 @@
+import Synchronization
+import Zlib
+
+/// A page as gzip pieces (``Gzip/Piece``) with gaps at its personalization markers, so a page that
+/// is the same for many visitors but for their CSRF token and hearts is compressed once and
+/// answered by joining pieces (issue #14).
+///
+/// Compressing a 24 KB category page per request, even at zlib's fastest level, cost more than
+/// everything else a cached page does (`docs/BENCHMARKS.md`). Now the fixed text is compressed
+/// once, in one stream (`Gzip.PieceWriter`), with a gap of the replacement's exact length at
+/// each marker — so the pieces refer back across the gaps and compress about as well as the
+/// whole page — and each request compresses only the CSRF field and the two heart buttons, each
+/// alone (a heart is padded to one length whether pressed or not, `Personalization.Replacements`).
+///
+/// A replacement never shares a compression window with other text, so the CSRF secret is never
+/// compressed together with text an attacker chooses (a reflected search query): the length
+/// oracle BREACH needs does not exist for it (the per-page mask of `CSRFMask` stays as a second
+/// line).
+struct CompressedPage: Sendable {
+    /// The lengths of the replacements the gaps were left for.
+    struct Fills: Hashable, Sendable {
+        var csrf: Int
+        var heart: Int
+
+        init(_ replacements: Personalization.Replacements) {
+            csrf = replacements.csrfInput.count
+            heart = replacements.heartOn.count
+        }
+
+        func length(of marker: Personalization.Marker) -> Int {
+            switch marker {
+            case .csrf: csrf
+            case .favorite: heart
+            case .unknown: 0
+            }
+        }
+    }
+
+    enum Part: Sendable {
+        case fixed(Gzip.Piece)
+        /// A marker: its text's length in the document, and the gap left for its replacement.
+        case marker(Personalization.Marker, length: Int)
+        /// Where separately compressed text meets: nothing after it refers to anything before.
+        case boundary
+
+        /// Bytes of the uncompressed document (markers as written) this part covers.
+        var length: Int {
+            switch self {
+            case let .fixed(piece): piece.count
+            case let .marker(_, length): length
+            case .boundary: 0
+            }
+        }
+    }
+
+    /// The parts in document order.
+    private(set) var parts: [Part]
+    /// What the gaps were left for.
+    let fills: Fills
+
+    /// Length of the uncompressed document, markers as written.
+    var count: Int { parts.reduce(0) { $0 + $1.length } }
+
+    /// Bytes of compressed data the fixed parts hold (for the page cache's budget).
+    var compressedCount: Int {
+        parts.reduce(0) { if case let .fixed(piece) = $1 { $0 + piece.deflated.count } else { $0 } }
+    }
+
+    /// `document` compressed in one stream, split at its markers (gaps of `fills`' lengths) and,
+    /// when given, before byte `cut` — where text may be inserted later (`inserting(_:at:)`): what
+    /// follows the cut refers to nothing before it.
+    init(_ document: [UInt8], cutBefore cut: Int? = nil, fills: Fills, level: Gzip.Level = .best) {
+        let writer = Gzip.PieceWriter(level: level)
+        var parts: [Part] = []
+        Personalization.walk(document, fixed: { range in
+            if let cut, cut > range.lowerBound, cut < range.upperBound {
+                parts.append(.fixed(writer.piece(document[range.lowerBound..<cut])))
+                parts.append(.boundary)
+                parts.append(.fixed(writer.piece(document[cut..<range.upperBound], freshWindow: true)))
+            } else {
+                if range.lowerBound == cut { parts.append(.boundary) }
+                parts.append(.fixed(writer.piece(document[range], freshWindow: range.lowerBound == cut)))
+            }
+        }, marker: { marker, range in
+            writer.gap(fills.length(of: marker))
+            parts.append(.marker(marker, length: range.count))
+        })
+        self.parts = parts
+        self.fills = fills
+    }
+
+    /// The offset of the last `</body>` in `document` (where `Onboarding` inserts), if any.
+    static func bodyEnd(in document: [UInt8]) -> Int? {
+        let tag = Array("</body>".utf8)
+        guard document.count >= tag.count else { return nil }
+        var index = document.count - tag.count
+        while index >= 0 {
+            if document[index] == UInt8(ascii: "<"), document[index..<(index + tag.count)].elementsEqual(tag) { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// `lhs` followed by `rhs` (a layout head, a cached `<main>`, a layout tail): each compressed
+    /// in its own stream, so neither refers into the other.
+    static func + (lhs: CompressedPage, rhs: CompressedPage) -> CompressedPage {
+        precondition(lhs.fills == rhs.fills, "pages joined for one visitor")
+        var joined = lhs
+        joined.parts.append(.boundary)
+        joined.parts += rhs.parts
+        return joined
+    }
+
+    /// `inserted` placed at byte `offset` of the uncompressed document — nil unless parts meet
+    /// exactly there.
+    func inserting(_ inserted: CompressedPage, at offset: Int) -> CompressedPage? {
+        var position = 0
+        for (index, part) in parts.enumerated() {
+            if position == offset {
+                var result = self
+                result.parts.insert(contentsOf: [.boundary] + inserted.parts + [.boundary], at: index)
+                return result
+            }
+            position += part.length
+            if position > offset { return nil }
+        }
+        guard position == offset else { return nil }
+        var result = self
+        result.parts += [.boundary] + inserted.parts
+        return result
+    }
+
+    /// The gzip member of the page with its markers replaced — nil when a replacement's length
+    /// is not the one its gap was left for (the caller compresses the page the ordinary way).
+    ///
+    /// Each distinct replacement (the CSRF field, the pressed and the unpressed heart) is
+    /// compressed alone where it first appears, and written as a back-reference to its previous
+    /// appearance after that (`Gzip.copy(of:bytes:distance:)`): the page's positions are fixed, since
+    /// every replacement has its gap's length. A `boundary` starts over.
+    func gzip(_ replacements: Personalization.Replacements) -> [UInt8]? {
+        guard Fills(replacements) == fills else { return nil }
+        // By kind: the CSRF field, the pressed heart, the unpressed heart.
+        let kinds = [replacements.csrfInput, replacements.heartOn, replacements.heartOff]
+        var alone: [Gzip.Piece?] = [nil, nil, nil]
+        var lastSeen: [Int?] = [nil, nil, nil]
+        var pieces: [Gzip.Piece] = []
+        pieces.reserveCapacity(parts.count)
+        var position = 0
+        for part in parts {
+            let kind: Int
+            switch part {
+            case let .fixed(piece):
+                pieces.append(piece)
+                position += piece.count
+                continue
+            case .boundary:
+                lastSeen = [nil, nil, nil]
+                continue
+            case .marker(.unknown, _):
+                continue
+            case .marker(.csrf, _): kind = 0
+            case let .marker(.favorite(id), _): kind = replacements.favorites.contains(id) ? 1 : 2
+            }
+            let bytes = kinds[kind]
+            let piece = alone[kind] ?? Gzip.Piece(bytes, level: .fast)
+            alone[kind] = piece
+            if let previous = lastSeen[kind], let copy = Gzip.copy(of: piece, bytes: bytes, distance: position - previous) {
+                pieces.append(copy)
+            } else {
+                pieces.append(piece)
+            }
+            lastSeen[kind] = position
+            position += bytes.count
+        }
+        return Gzip.join(pieces)
+    }
+}
+
+/// Where a response body's pieces come from, put together once the visitor's replacements are
+/// known (`ShopApp.personalize`): documents and `<main>` parts kept with their page-cache entry,
+/// the layout around them found by its bytes in `PageMemo`, and insertions (the first-visit
+/// introduction) at part boundaries.
+struct CompressedBody {
+    enum Segment {
+        /// Bytes kept in the page cache, compressed once into `slot`.
+        case kept(CompressedSlot, bytes: [UInt8], cutBefore: Int?)
+        /// Bytes that recur across requests (a layout head or tail), compressed once per `PageMemo`.
+        case recurring([UInt8], cutBefore: Int?)
+
+        var count: Int {
+            switch self {
+            case let .kept(_, bytes, _), let .recurring(bytes, _): bytes.count
+            }
+        }
+    }
+
+    private(set) var segments: [Segment]
+    private var insertions: [(offset: Int, bytes: [UInt8])] = []
+    /// Length of the body this stands for (markers as written).
+    private(set) var count: Int
+
+    init(_ segments: [Segment]) {
+        self.segments = segments
+        count = segments.reduce(0) { $0 + $1.count }
+    }
+
+    /// Records `bytes` inserted at `offset` of the body.
+    mutating func insert(_ bytes: [UInt8], at offset: Int) {
+        insertions.append((offset, bytes))
+        count += bytes.count
+    }
+
+    /// The gzip member of the body for `replacements`; nil when it cannot be joined.
+    func gzip(_ replacements: Personalization.Replacements, memo: PageMemo) -> [UInt8]? {
+        let fills = CompressedPage.Fills(replacements)
+        var page: CompressedPage?
+        for segment in segments {
+            let next: CompressedPage
+            switch segment {
+            case let .kept(slot, bytes, cut): next = slot.page(for: bytes, cutBefore: cut, fills: fills)
+            case let .recurring(bytes, cut): next = memo.page(for: bytes, cutBefore: cut, fills: fills)
+            }
+            page = page.map { $0 + next } ?? next
+        }
+        for insertion in insertions {
+            let inserted = memo.page(for: insertion.bytes, cutBefore: nil, fills: fills)
+            page = page?.inserting(inserted, at: insertion.offset)
+        }
+        return page?.gzip(replacements)
+    }
+}
+
+/// A cached page's compressed form, made the first time a client takes gzip (the replacements'
+/// lengths are known then) and kept with the entry. A visitor whose replacements have other
+/// lengths (a CSRF cookie of another length) gets a copy made for them, not kept.
+final class CompressedSlot: Sendable {
+    private let kept = Mutex<CompressedPage?>(nil)
+
+    init() {}
+
+    func page(for bytes: [UInt8], cutBefore cut: Int?, fills: CompressedPage.Fills) -> CompressedPage {
+        if let page = kept.withLock({ $0 }), page.fills == fills { return page }
+        let page = CompressedPage(bytes, cutBefore: cut, fills: fills)
+        kept.withLock { if $0 == nil { $0 = page } }
+        return page
+    }
+
+    /// Bytes of compressed data kept (for the page cache's budget: counted when made).
+    var compressedCount: Int { kept.withLock { $0?.compressedCount ?? 0 } }
+}
+
+/// Compressed pages of bytes that recur across requests — the layout around a shopper's page, the
+/// first-visit introduction — found by their bytes. Bounded: when full it starts over.
+final class PageMemo: Sendable {
+    private struct Key: Hashable {
+        var checksum: UInt32
+        var count: Int
+        var fills: CompressedPage.Fills
+    }
+
+    private let pages = Mutex<[Key: [(bytes: [UInt8], page: CompressedPage)]]>([:])
+    private let stored = Mutex(0)
+    /// Most pages kept.
+    let capacity: Int
+
+    init(capacity: Int = 4_096) { self.capacity = capacity }
+
+    /// Pages held (tests).
+    var count: Int { pages.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+
+    /// The compressed form of `bytes`, made the first time they are seen with these `fills`
+    /// (at the fast level: a shopper's layout changes with their cart).
+    func page(for bytes: [UInt8], cutBefore cut: Int?, fills: CompressedPage.Fills) -> CompressedPage {
+        let key = Key(checksum: Gzip.checksum(bytes), count: bytes.count, fills: fills)
+        if let known = pages.withLock({ $0[key]?.first(where: { $0.bytes == bytes })?.page }) {
+            return known
+        }
+        let page = CompressedPage(bytes, cutBefore: cut, fills: fills, level: .fast)
+        let full = stored.withLock { count -> Bool in
+            count += 1
+            if count > capacity { count = 1; return true }
+            return false
+        }
+        pages.withLock { pages in
+            if full { pages.removeAll(keepingCapacity: true) }
+            pages[key, default: []].append((bytes, page))
+        }
+        return page
+    }
+}

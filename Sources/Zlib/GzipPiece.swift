@@ -1,0 +1,239 @@
+import CZlib
+import Synchronization
+
+extension Gzip {
+    /// A run of bytes compressed on its own, ready to be joined with other pieces into one gzip
+    /// member (``Gzip/join(_:)``) without compressing anything again.
+    ///
+    /// A page that is the same for every visitor except for a few holes (a CSRF token, the cart
+    /// badge) is compressed once, in pieces split at the holes; each request compresses only what
+    /// fills the holes and joins. Each piece is raw deflate data from a fresh compressor, ended by
+    /// a sync flush (non-final blocks ending on a byte boundary, RFC 1951 §3.2.4), so pieces can be
+    /// concatenated; none refers back into another, which also keeps a secret in one piece from
+    /// being compressed against text in another (the BREACH length oracle needs both in one window).
+    ///
+    /// ```swift
+    /// let page = Gzip.Piece(Array(html.utf8), level: .best)     // once
+    /// let token = Gzip.Piece(Array(field.utf8), level: .fast)   // per request
+    /// let body = Gzip.join([page, token, page])                  // a gzip member
+    /// ```
+    public struct Piece: Sendable, Equatable {
+        /// Raw deflate blocks, none of them final.
+        public let deflated: [UInt8]
+        /// CRC-32 of the uncompressed bytes.
+        public let checksum: UInt32
+        /// Length of the uncompressed bytes.
+        public let count: Int
+        /// zlib's operator that appends a CRC-32 over `count` bytes (`crc32_combine_gen`): made
+        /// once, so joining costs one multiplication per piece.
+        let combine: UInt
+
+
+        init(deflated: [UInt8], checksum: UInt32, count: Int, combine: UInt? = nil) {
+            self.deflated = deflated
+            self.checksum = checksum
+            self.count = count
+            self.combine = combine ?? UInt(crc32_combine_gen(.init(count)))
+        }
+
+        /// Compresses `bytes` on their own.
+        /// - Parameters:
+        ///   - bytes: what to compress (may be empty).
+        ///   - level: speed against size; pieces made per request should be `fast`.
+        public init(_ bytes: ArraySlice<UInt8>, level: Level = .best) {
+            self.init(Array(bytes), level: level)
+        }
+
+        /// Compresses `bytes` on their own.
+        public init(_ bytes: [UInt8], level: Level = .best) {
+            let input = bytes
+            count = input.count
+            checksum = Gzip.checksum(input)
+            combine = UInt(crc32_combine_gen(.init(input.count)))
+            guard !input.isEmpty else { deflated = []; return }
+            // A small input needs neither a 32 KiB window nor a large hash table: setting them up
+            // (and zlib clearing the table) would cost more than compressing a CSRF field.
+            let windowBits: Int32 = input.count <= 1 << 9 ? 9 : input.count <= 1 << 12 ? 12 : 15
+            let memoryLevel: Int32 = input.count <= 1 << 12 ? 2 : 8
+            var stream = z_stream()
+            // Negative window bits: raw deflate, no zlib or gzip frame.
+            let status = deflateInit2_(&stream, level.zlibLevel, Z_DEFLATED, -windowBits, memoryLevel,
+                                       Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            precondition(status == Z_OK, "deflateInit2 failed: \(status)")  // only out of memory
+            defer { deflateEnd(&stream) }
+            // deflateBound plus room for the sync flush's empty stored block.
+            var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+            let written: Int = input.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { out in
+                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                    stream.avail_in = uInt(source.count)
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    let result = deflate(&stream, Z_SYNC_FLUSH)
+                    precondition(result == Z_OK && stream.avail_in == 0, "deflate did not take the input: \(result)")
+                    return out.count - Int(stream.avail_out)
+                }
+            }
+            output.removeLast(output.count - written)
+            deflated = output
+        }
+    }
+
+    /// Compresses a document in pieces through ONE compressor, leaving gaps of known length for
+    /// bytes that differ per use (a CSRF field): each ``piece(_:)`` may refer back to the pieces
+    /// before it, across the gaps, so the pieces compress as well as the whole document would —
+    /// and a gap filled later with a ``Piece`` of exactly its length gives a valid stream.
+    ///
+    /// A gap is fed to the compressor as NUL bytes and its output thrown away: a later piece can
+    /// only refer into a gap by repeating NUL bytes, so text with a NUL starts a fresh window
+    /// instead (a full flush: no reference reaches back past it). zlib's sync flush ends each
+    /// piece on a byte boundary with nothing pending (RFC 1951 §3.2.4; zlib's `gzjoin` example
+    /// splices streams the same way).
+    public final class PieceWriter {
+        private var stream = z_stream()
+        private var scratch = [UInt8](repeating: 0, count: 64 << 10)
+
+        /// A compressor at `level` (zlib's 32 KiB window).
+        public init(level: Level = .best) {
+            let status = deflateInit2_(&stream, level.zlibLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                                       ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            precondition(status == Z_OK, "deflateInit2 failed: \(status)")
+        }
+
+        deinit { deflateEnd(&stream) }
+
+        /// The next `bytes` of the document, compressed after everything before.
+        /// - Parameters:
+        ///   - bytes: the text.
+        ///   - freshWindow: refer to nothing before this piece, so that other text may be inserted
+        ///     just before it (the pieces before still join as they are).
+        public func piece(_ bytes: [UInt8], freshWindow: Bool = false) -> Piece {
+            piece(bytes[...], freshWindow: freshWindow)
+        }
+
+        /// The next `bytes` of the document (see the other `piece`).
+        public func piece(_ bytes: ArraySlice<UInt8>, freshWindow: Bool = false) -> Piece {
+            let input = Array(bytes)
+            var output: [UInt8] = []
+            if freshWindow || input.contains(0) { output += run([], flush: Z_FULL_FLUSH) }
+            output += run(input, flush: Z_SYNC_FLUSH)
+            return Piece(deflated: output, checksum: Gzip.checksum(input), count: input.count)
+        }
+
+        /// `count` bytes that another piece of exactly that length will fill.
+        public func gap(_ count: Int) {
+            _ = run([UInt8](repeating: 0, count: count), flush: Z_SYNC_FLUSH)
+        }
+
+        private func run(_ input: [UInt8], flush: Int32) -> [UInt8] {
+            var output: [UInt8] = []
+            input.withUnsafeBufferPointer { source in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                repeat {
+                    let produced = scratch.withUnsafeMutableBufferPointer { out -> Int in
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = uInt(out.count)
+                        let result = deflate(&stream, flush)
+                        precondition(result == Z_OK || result == Z_BUF_ERROR, "deflate failed: \(result)")
+                        return out.count - Int(stream.avail_out)
+                    }
+                    output += scratch[..<produced]
+                } while stream.avail_out == 0 || stream.avail_in > 0
+            }
+            return output
+        }
+    }
+
+    /// `bytes` (whose piece compressed alone is `piece`) written as a copy of the same bytes
+    /// `distance` bytes earlier in the joined stream:
+    /// its first byte and one back-reference (about ten bytes) instead of the bytes compressed
+    /// again — for a CSRF field that a page repeats in every form. nil when deflate cannot say it
+    /// that way (fewer than 4 or more than 259 bytes, a NUL among them, or further back than the
+    /// window).
+    ///
+    /// The caller guarantees that the same bytes do lie exactly `distance` bytes before this piece
+    /// in the joined stream. The reference is made by zlib itself: the bytes after a dictionary
+    /// holding a copy of them at that distance (the rest NUL, which the bytes do not contain),
+    /// made twice with different sample bytes (the same first byte) — both must give the same
+    /// output, so it holds no other literal and fits any bytes of that length and first byte.
+    /// Kept per first byte, length and distance.
+    public static func copy(of piece: Piece, bytes: [UInt8], distance: Int) -> Piece? {
+        let count = bytes.count
+        guard count == piece.count, let first = bytes.first, !bytes.contains(0),
+              let deflated = copyBlocks(length: count, distance: distance, first: first) else { return nil }
+        return Piece(deflated: deflated, checksum: piece.checksum, count: count, combine: piece.combine)
+    }
+
+    private static let copies = Mutex<[Int: [UInt8]?]>([:])
+
+    private static func copyBlocks(length: Int, distance: Int, first: UInt8) -> [UInt8]? {
+        // zlib's farthest reference: the window less its look-ahead (MAX_DIST).
+        guard (4...259).contains(length), distance >= length, distance <= (1 << 15) - 262 else { return nil }
+        let key = Int(first) << 32 | length << 16 | distance
+        if let known = copies.withLock({ $0[key] }) { return known }
+        func encode(seed: UInt32) -> [UInt8] {
+            var state = seed
+            // zlib writes the first byte after a dictionary as a literal (it is not found in the
+            // hash chains yet), so the samples share it with the bytes; the rest is one reference.
+            let sample: [UInt8] = [first] + (1..<length).map { _ in
+                state = state &* 1_103_515_245 &+ 12_345
+                return UInt8(truncatingIfNeeded: state >> 16) | 1  // never NUL
+            }
+            let dictionary = sample + [UInt8](repeating: 0, count: distance - length)
+            var stream = z_stream()
+            let status = deflateInit2_(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                                       ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            precondition(status == Z_OK, "deflateInit2 failed: \(status)")
+            defer { deflateEnd(&stream) }
+            dictionary.withUnsafeBufferPointer { _ = deflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
+            var output = [UInt8](repeating: 0, count: length + 64)
+            let written = sample.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { out -> Int in
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                    stream.avail_in = uInt(input.count)
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    _ = deflate(&stream, Z_SYNC_FLUSH)
+                    return stream.avail_in == 0 ? out.count - Int(stream.avail_out) : -1
+                }
+            }
+            return written < 0 ? [] : Array(output[..<written])
+        }
+        let first = encode(seed: 0x5EED), second = encode(seed: 0xC0FFEE)
+        let blocks: [UInt8]? = first == second && !first.isEmpty && first.count < length ? first : nil
+        copies.withLock { copies in
+            if copies.count > 65_536 { copies.removeAll() }
+            copies[key] = blocks
+        }
+        return blocks
+    }
+
+    /// The CRC-32 of `bytes` (gzip's checksum; zlib's `crc32`).
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    }
+
+    /// One gzip member whose content is the pieces' bytes in order.
+    /// - Parameter pieces: pieces made by ``Piece/init(_:level:)``, any number, repeats allowed.
+    /// - Returns: header, the pieces' deflate data, an empty final block, CRC-32 and length.
+    public static func join(_ pieces: [Piece]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(pieces.reduce(18) { $0 + $1.deflated.count })
+        // ID1 ID2, deflate, no flags, no modification time, no extra flags, OS unknown (255).
+        output.append(contentsOf: [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF])
+        var checksum: uLong = 0
+        var total = 0
+        for piece in pieces where piece.count > 0 {
+            output.append(contentsOf: piece.deflated)
+            checksum = crc32_combine_op(checksum, uLong(piece.checksum), uLong(piece.combine))
+            total += piece.count
+        }
+        // The final block: fixed Huffman codes (BFINAL 1, BTYPE 01) holding only end-of-block.
+        output.append(contentsOf: [0x03, 0x00])
+        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: UInt32(checksum) >> shift)) }
+        // ISIZE: the length modulo 2^32 (RFC 1952 §2.3.1).
+        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: total) >> shift)) }
+        return output
+    }
+}
