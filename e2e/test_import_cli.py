@@ -62,6 +62,8 @@ def test_shopify_2024_csv_shows_on_the_running_storefront(empty_server):
     assert result.returncode == 0, result.stderr
     assert "shopify-2024.csv: shopify-csv, 3 products, 5 variants, 3 images" in result.stdout
     assert "products   3 created, 0 updated" in result.stdout
+    assert re.search(r"\n  time       \d+(\.\d\d)? s(\n|$)", result.stdout)  # the summary ends with the time
+    assert result.stderr == ""  # not a terminal, a small file: no progress lines
 
     status, tote = page(empty_server, "waxed-canvas-tote")
     assert status == 200

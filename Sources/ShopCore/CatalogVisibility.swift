@@ -34,7 +34,7 @@ public enum SKUIdentity {
     /// SKUIdentity.key(" Nw-WSB-S ") // "nw-wsb-s"
     /// ```
     public static func key(_ sku: String?) -> String? {
-        guard let trimmed = sku?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let trimmed = sku?.trimmedOfWhiteSpace, !trimmed.isEmpty else { return nil }
         return trimmed.lowercased()
     }
 }

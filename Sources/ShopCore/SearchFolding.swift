@@ -45,6 +45,27 @@ public enum SearchFolding {
     /// The folded form of `text` (rules in the type's documentation): lower-case words joined
     /// by single spaces; empty when `text` has no letters or digits.
     public static func fold(_ text: String, locale: SearchLocale) -> String {
+        // Rule 1, in one pass over the text (Foundation's whole-string NFKD is quadratic on Linux).
+        fold(decomposed: UnicodeFolding.decomposition(of: text, form: .compatibility), locale: locale)
+    }
+
+    /// `fold(text, locale: .english)` and `fold(text, locale: .turkish)` together, decomposing
+    /// the text once and folding it once when the two agree: they differ only in rules 2 and 5's
+    /// `I` and `ı`, so text without either after decomposition folds alike. A store indexes
+    /// every product in both rule families; most text has no `I` (issue #13, point 6).
+    /// ```swift
+    /// SearchFolding.foldBothFamilies("Ceviz masa")  // ("ceviz masa", "ceviz masa"), one fold
+    /// SearchFolding.foldBothFamilies("IŞIK")        // ("isik", "ısık")
+    /// ```
+    public static func foldBothFamilies(_ text: String) -> (standard: String, turkish: String) {
+        let scalars = UnicodeFolding.decomposition(of: text, form: .compatibility)
+        let standard = fold(decomposed: scalars, locale: .english)
+        guard scalars.contains(where: { $0 == "I" || $0 == "ı" }) else { return (standard, standard) }
+        return (standard, fold(decomposed: scalars, locale: .turkish))
+    }
+
+    /// Rules 2–6 over the compatibility decomposition (rule 1) of a text.
+    private static func fold(decomposed scalars: [Unicode.Scalar], locale: SearchLocale) -> String {
         var output = String.UnicodeScalarView()
         var pendingSpace = false
         func append(_ scalar: Unicode.Scalar) {
@@ -53,8 +74,6 @@ public enum SearchFolding {
             output.append(scalar)
         }
 
-        // Rule 1, in one pass over the text (Foundation's whole-string NFKD is quadratic on Linux).
-        let scalars = UnicodeFolding.decomposition(of: text, form: .compatibility)
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]

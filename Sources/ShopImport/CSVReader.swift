@@ -63,9 +63,23 @@ public struct CSVReader: Sendable {
     /// - Throws: `SyntaxError` for an unclosed quoted field, text after a closing quote, or
     ///   bytes that are not UTF-8.
     public func records(in bytes: [UInt8], limit: Int = .max) throws(SyntaxError) -> [Record] {
+        var records: [Record] = []
+        guard limit > 0 else { return records }
+        try forEachRecord(in: bytes) { record in
+            records.append(record)
+            return records.count < limit
+        }
+        return records
+    }
+
+    /// Calls `body` with each record of `bytes` in turn, without keeping them (a reader of a
+    /// large file holds one record at a time, not 100 000), until `body` returns false.
+    /// - Throws: `SyntaxError` for an unclosed quoted field, text after a closing quote, or
+    ///   bytes that are not UTF-8, met before `body` asked to stop.
+    public func forEachRecord(in bytes: [UInt8], _ body: (Record) -> Bool) throws(SyntaxError) {
         let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         let space = UInt8(ascii: " ")
-        var records: [Record] = []
+        var stopped = false
         var fields: [String] = []
         var field: [UInt8] = []
         var index = 0
@@ -91,12 +105,12 @@ public struct CSVReader: Sendable {
         func finishRecord() {
             // An empty line is one unquoted empty field: skip it.
             if !(fields.count == 1 && fields[0].isEmpty) {
-                records.append(Record(fields: fields, line: recordLine))
+                stopped = !body(Record(fields: fields, line: recordLine))
             }
             fields.removeAll(keepingCapacity: true)
         }
 
-        while index < count, records.count < limit {
+        while index < count, !stopped {
             let byte = bytes[index]
             if inQuotes {
                 if byte == quote {
@@ -144,14 +158,32 @@ public struct CSVReader: Sendable {
             }
             index += 1
         }
+        if stopped { return }
         if inQuotes {
             throw SyntaxError(line: quoteStartLine, field: fields.count + 1,
                               message: "a quoted field starting here is never closed")
         }
-        if records.count < limit, !field.isEmpty || !fields.isEmpty || wasQuoted {
+        if !field.isEmpty || !fields.isEmpty || wasQuoted {
             try finishField()
             finishRecord()
         }
-        return records
+    }
+
+    /// How many records `bytes` holds, counting line breaks outside quoted fields (a cheap
+    /// pass, for progress: empty lines count too, so it may be a little more than the records).
+    public func recordCountEstimate(in bytes: [UInt8]) -> Int {
+        let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        var inQuotes = false
+        var count = 0
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == quote {
+                inQuotes.toggle()
+            } else if !inQuotes, byte == lf ? previous != cr : byte == cr {
+                count += 1
+            }
+            previous = byte
+        }
+        return previous == lf || previous == cr || bytes.isEmpty ? count : count + 1
     }
 }

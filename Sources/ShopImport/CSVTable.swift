@@ -14,13 +14,22 @@ struct CSVTable {
         guard let header = records.first else {
             throw ImportError(file: file, line: nil, message: "the file is empty")
         }
+        self.init(header: header, rows: records.dropFirst().filter { !Self.isBlank($0) }, file: file)
+    }
+
+    /// A table of `header` whose rows a reader takes one at a time (`rows` empty): a large
+    /// file is not held as records (issue #13, point 6). Skip rows that are `isBlank`.
+    init(header: CSVReader.Record, rows: [CSVReader.Record] = [], file: String) {
         self.file = file
         self.headers = header.fields.map(\.trimmingWhitespace)
         self.normalized = header.fields.map(Self.normalize)
         self.headerLine = header.line
-        self.rows = records.dropFirst().filter { record in
-            !record.fields.allSatisfy { $0.allSatisfy(\.isWhitespace) }
-        }
+        self.rows = rows
+    }
+
+    /// A row of white space only, which readers skip.
+    static func isBlank(_ record: CSVReader.Record) -> Bool {
+        record.fields.allSatisfy { $0.allSatisfy(\.isWhitespace) }
     }
 
     /// `"  Variant  PRICE "` → `"variant price"`.

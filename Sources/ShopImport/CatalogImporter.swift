@@ -84,12 +84,12 @@ public struct CatalogImporter: Sendable {
             case .seedJSON: products = try SeedJSONReader.read(root, context: &context)
             default: products = try ShoppableJSONReader.read(root, context: &context)
             }
-        case .shopifyCSV, .wooCommerceCSV:
+        case .shopifyCSV:
+            products = try readShopifyCSV(bytes, fileName: fileName, context: &context)
+        case .wooCommerceCSV:
             let records = try parseCSV(bytes, fileName: fileName)
             let table = try CSVTable(records: records, file: fileName)
-            products = chosen == .shopifyCSV
-                ? try ShopifyCSVReader.read(table, context: &context)
-                : try WooCommerceCSVReader.read(table, context: &context)
+            products = try WooCommerceCSVReader.read(table, context: &context)
         }
         return ImportResult(format: chosen, products: products, skipped: context.skipped,
                             warnings: context.warnings, imageLocations: context.imageLocations)
@@ -147,6 +147,40 @@ public struct CatalogImporter: Sendable {
         } catch {
             throw ImportError(file: fileName, line: error.line, message: "not valid JSON: \(error.message)")
         }
+    }
+
+    /// Shopify CSV record by record: each row goes into its product as it is parsed, so the
+    /// file is never held as records (100 000 rows of ~34 fields were ~100 MB; issue #13, point
+    /// 6). A row's error can therefore be reported before a syntax error further down the file.
+    private func readShopifyCSV(_ bytes: [UInt8], fileName: String,
+                                context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
+        let csv = CSVReader()
+        let total = max(csv.recordCountEstimate(in: bytes) - 1, 0)
+        var reader: ShopifyCSVReader.Reader?
+        var failure: ImportError?
+        do throws(CSVReader.SyntaxError) {
+            try csv.forEachRecord(in: bytes) { record in
+                do throws(ImportError) {
+                    if reader == nil {
+                        reader = try ShopifyCSVReader.Reader(CSVTable(header: record, file: fileName))
+                    } else if !CSVTable.isBlank(record) {
+                        try reader!.add(record, total: total, context: &context)
+                    }
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+        } catch {
+            throw ImportError(file: fileName, line: error.line, columnIndex: error.field,
+                              message: "not valid CSV: \(error.message)")
+        }
+        if let failure { throw failure }
+        guard let reader else { throw ImportError(file: fileName, line: nil, message: "the file is empty") }
+        // The estimate counts blank lines too: make sure the last report says "all done".
+        if reader.rowsRead != total { context.reportProgress(done: reader.rowsRead, total: reader.rowsRead) }
+        return reader.finish(context: &context)
     }
 
     private func parseCSV(_ bytes: [UInt8], fileName: String, limit: Int = .max) throws(ImportError) -> [CSVReader.Record] {
@@ -360,6 +394,6 @@ extension Character {
 /// (`CatalogUpsertRules.optionKey(_:)`), so a file the reader accepts is one the store accepts.
 enum OptionValues {
     static func key(_ values: [String]) -> [String] {
-        values.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+        values.map { $0.trimmedOfWhiteSpace.lowercased() }
     }
 }

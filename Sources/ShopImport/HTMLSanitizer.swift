@@ -109,6 +109,8 @@ extension StringProtocol {
     var trimmingWhitespace: String {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
               let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        // Nothing to trim (most fields): no new string (a `String`'s storage is shared).
+        if first == startIndex, index(after: last) == endIndex { return String(self) }
         return String(self[first...last])
     }
 }

@@ -91,18 +91,40 @@ enum ShopifyCSVReader {
     }
 
     static func read(_ table: CSVTable, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
-        var columns = Columns()
-        for field in Field.allCases { columns.map[field] = table.column(field.aliases) }
-        guard columns[.handle] != nil || columns[.title] != nil else {
-            _ = try table.require(["handle"], displayName: "“Handle” (2024: “URL handle”)")
-            return []
+        var reader = try Reader(table)
+        for row in table.rows {
+            try reader.add(row, total: table.rows.count, context: &context)
         }
-        _ = try table.require(Field.price.aliases, displayName: "“Variant Price” (2024: “Price”)")
+        return reader.finish(context: &context)
+    }
 
-        var order: [String] = []
-        var builders: [String: Builder] = [:]
-        let limited = Field.allCases.compactMap { field in columns[field].map { ($0, field.limit) } }
-        for (number, row) in table.rows.enumerated() {
+    /// Reads a file's rows one at a time (`CatalogImporter` streams them from the CSV, so a large
+    /// file is never held as records): rows with one handle build one product.
+    struct Reader {
+        let table: CSVTable
+        private var columns = Columns()
+        private let limited: [(Column, TextLimit)]
+        private var order: [String] = []
+        private var builders: [String: Builder] = [:]
+        /// Rows added so far.
+        private(set) var rowsRead = 0
+
+        /// - Throws: `ImportError` when the header has no handle (nor title) or price column.
+        init(_ table: CSVTable) throws(ImportError) {
+            self.table = table
+            for field in Field.allCases { columns.map[field] = table.column(field.aliases) }
+            if columns[.handle] == nil && columns[.title] == nil {
+                _ = try table.require(["handle"], displayName: "“Handle” (2024: “URL handle”)")
+            }
+            _ = try table.require(Field.price.aliases, displayName: "“Variant Price” (2024: “Price”)")
+            let columns = columns
+            limited = Field.allCases.compactMap { field in columns[field].map { ($0, field.limit) } }
+        }
+
+        /// Reads one row (not a blank one) into its product.
+        /// - Parameter total: the rows expected, for progress.
+        /// - Throws: `ImportError` naming the row's line and column.
+        mutating func add(_ row: CSVReader.Record, total: Int, context: inout ImportContext) throws(ImportError) {
             try table.checkWidth(row)
             for (column, limit) in limited {
                 try context.checkLength(row[column], limit, line: row.line, column)
@@ -127,25 +149,30 @@ enum ShopifyCSVReader {
                 builders[handle] = try startProduct(row, handle: handle, columns: columns, context: &context)
                 order.append(handle)
             }
-            context.reportProgress(done: number + 1, total: table.rows.count)
+            rowsRead += 1
+            context.reportProgress(done: rowsRead, total: total)
         }
 
-        var products: [ProductDraft] = []
-        for handle in order {
-            guard let builder = builders[handle] else { continue }
-            if let reason = builder.skipReason {
-                context.skip(line: builder.draft.sourceLine, name: handle, reason)
-                continue
+        /// The products, in the order of their first rows (gift cards skipped, with a note).
+        func finish(context: inout ImportContext) -> [ProductDraft] {
+            var products: [ProductDraft] = []
+            products.reserveCapacity(order.count)
+            for handle in order {
+                guard let builder = builders[handle] else { continue }
+                if let reason = builder.skipReason {
+                    context.skip(line: builder.draft.sourceLine, name: handle, reason)
+                    continue
+                }
+                var draft = builder.draft
+                let sorted = builder.images.enumerated().sorted { a, b in
+                    (a.element.position ?? .max, a.offset) < (b.element.position ?? .max, b.offset)
+                }.map(\.element.image)
+                var seen: Set<String> = []
+                draft.images = (sorted + builder.variantImages).filter { seen.insert($0.url).inserted }
+                products.append(draft)
             }
-            var draft = builder.draft
-            let sorted = builder.images.enumerated().sorted { a, b in
-                (a.element.position ?? .max, a.offset) < (b.element.position ?? .max, b.offset)
-            }.map(\.element.image)
-            var seen: Set<String> = []
-            draft.images = (sorted + builder.variantImages).filter { seen.insert($0.url).inserted }
-            products.append(draft)
+            return products
         }
-        return products
     }
 
     private static func startProduct(_ row: CSVReader.Record, handle: String, columns: Columns,

@@ -51,6 +51,16 @@ public struct CatalogImportService: Sendable {
         self.now = now
     }
 
+    /// A step of an import, announced through `Options.phase` as it starts.
+    public enum Phase: Equatable, Sendable {
+        /// Reading and checking the file's records (then `Options.progress` reports records).
+        case reading
+        /// Checking the local images the file names (`count` of them, distinct or not).
+        case checkingImages(count: Int)
+        /// Writing `products` products in one transaction (or previewing it, for a dry run).
+        case writing(products: Int)
+    }
+
     /// How one import runs.
     public struct Options {
         /// Read and check everything (local images included) and ask the catalog what the import
@@ -61,6 +71,8 @@ public struct CatalogImportService: Sendable {
         public var localMedia: LocalMedia
         /// Called with (records done, records total) while the file is read.
         public var progress: ((_ done: Int, _ total: Int) -> Void)?
+        /// Called as each step starts, for a progress display.
+        public var phase: ((_ phase: Phase) -> Void)?
         /// Merge a SKU repeated in the file into its first variant instead of refusing the file
         /// (`CatalogImporter.mergesDuplicateSKUs`).
         public var mergesDuplicateSKUs: Bool
@@ -71,9 +83,12 @@ public struct CatalogImportService: Sendable {
         ///   - localMedia: where local images may be read from.
         ///   - progress: reading progress.
         ///   - mergesDuplicateSKUs: merge repeated SKUs (with a warning) instead of refusing the file.
+        ///   - phase: called as each step starts.
         public init(dryRun: Bool = false, localMedia: LocalMedia = .none,
-                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil, mergesDuplicateSKUs: Bool = false) {
+                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil, mergesDuplicateSKUs: Bool = false,
+                    phase: ((_ phase: Phase) -> Void)? = nil) {
             self.mergesDuplicateSKUs = mergesDuplicateSKUs
+            self.phase = phase
             self.dryRun = dryRun
             self.localMedia = localMedia
             self.progress = progress
@@ -93,7 +108,12 @@ public struct CatalogImportService: Sendable {
     public func importCatalog(_ data: Data, fileName: String, format: CatalogFormat? = nil,
                               options: Options = Options()) throws -> CatalogImportReport {
         let importer = CatalogImporter(currency: currency, now: now(), mergesDuplicateSKUs: options.mergesDuplicateSKUs)
+        options.phase?(.reading)
         let result = try importer.read(data, fileName: fileName, format: format, progress: options.progress)
+        let localImages = result.products.reduce(0) { count, product in
+            count + product.images.count { LocalMedia.isLocal($0.url) }
+        }
+        if localImages > 0 { options.phase?(.checkingImages(count: localImages)) }
         let localImageCount = try options.localMedia.check(result, file: fileName)
         var report = CatalogImportReport(fileName: fileName, result: result, localImageCount: localImageCount)
 
@@ -101,6 +121,7 @@ public struct CatalogImportService: Sendable {
                                          store: !options.dryRun)
         report.imagesCopied = copies.written
         let products = result.products.map { Self.pointingAtCopies($0, copies.paths) }
+        options.phase?(.writing(products: products.count))
         do {
             if options.dryRun {
                 report.preview = try catalog.previewUpsert(products)

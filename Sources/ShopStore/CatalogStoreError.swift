@@ -61,7 +61,7 @@ public enum CatalogUpsertRules {
     public static func optionKey(_ optionValues: [String]) -> String {
         optionValues.map { value in
             var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            scalars.append(contentsOf: value.trimmedOfWhiteSpace.lowercased()
                 .unicodeScalars.filter { $0.value >= 0x20 })
             return String(scalars)
         }

@@ -74,6 +74,12 @@ public enum ProductSearchRules {
 /// share between threads (libstemmer state): one per batch of products or per search.
 public final class ProductSearchStemmer {
     private let stemmers: [Stemmer]
+    /// Each word's distinct stems under the three stemmers, remembered: a catalog's vocabulary
+    /// is small (a 100 000-row import has a few thousand distinct words), so an import asks
+    /// libstemmer once per word rather than three times per occurrence (issue #13, point 6).
+    private var stemsByWord: [Substring: [String]] = [:]
+    /// Beyond this many words the memory is cleared (a long-running caller stays bounded).
+    private static let rememberedWordLimit = 200_000
 
     /// Makes the three stemmers.
     public init() {
@@ -87,12 +93,26 @@ public final class ProductSearchStemmer {
         var stems: Set<String> = []
         var result: [String] = []
         for word in text.split(separator: " ") where seen.insert(word).inserted {
-            for stemmer in stemmers {
-                let stem = stemmer.stem(String(word))
-                if stems.insert(stem).inserted { result.append(stem) }
+            for stem in wordStems(word) where stems.insert(stem).inserted {
+                result.append(stem)
             }
         }
         return result.joined(separator: " ")
+    }
+
+    /// The distinct stems of one folded word under the three stemmers, in stemmer order.
+    private func wordStems(_ word: Substring) -> [String] {
+        if let known = stemsByWord[word] { return known }
+        if stemsByWord.count >= Self.rememberedWordLimit { stemsByWord.removeAll(keepingCapacity: true) }
+        var distinct: [String] = []
+        let text = String(word)
+        for stemmer in stemmers {
+            let stem = stemmer.stem(text)
+            if !distinct.contains(stem) { distinct.append(stem) }
+        }
+        // Kept as its own string: a Substring key would keep the whole text it came from alive.
+        stemsByWord[Substring(text)] = distinct
+        return distinct
     }
 
     /// The stem of one folded query word with the stemmer of the shopper's `locale`.
@@ -193,6 +213,58 @@ public struct ProductSearchDocument: Hashable, Sendable {
         }
         self.skuKeys = keys.joined(separator: " ")
         addCategory(categoryName, family: family, stemmer: stemmer)
+    }
+
+    /// The documents of every `ProductSearchRules.Family`, in `allCases` order: the same as one
+    /// `init` per family, with each field decomposed once and folded once where the families
+    /// agree (`SearchFolding.foldBothFamilies`), and stems computed once for equal text. What a
+    /// store indexes a product with (issue #13, point 6: an import folds 30 000 descriptions).
+    /// - Parameters: as `init`, without the family.
+    public static func allFamilies(title: String, vendor: String, tags: [String], categoryName: String?,
+                                   descriptionText: String, skus: [String?] = [], barcodes: [String?] = [],
+                                   stemmer: ProductSearchStemmer) -> [ProductSearchDocument] {
+        precondition(ProductSearchRules.Family.allCases == [.standard, .turkish])
+        let titles = SearchFolding.foldBothFamilies(title)
+        let metas = ([vendor] + tags).map(SearchFolding.foldBothFamilies)
+        let bodies = SearchFolding.foldBothFamilies(descriptionText)
+        var keys: [String] = []
+        for key in skus.compactMap({ $0.map(ProductSearchRules.skuKey) }) + barcodes.compactMap({
+            $0.flatMap(ProductSearchRules.barcodeToken)
+        }) where !key.isEmpty && !keys.contains(key) {
+            keys.append(key)
+        }
+        let skuKeys = keys.joined(separator: " ")
+        let standard = ProductSearchDocument(
+            title: titles.standard, meta: metas.map(\.standard).filter { !$0.isEmpty }.joined(separator: " "),
+            body: bodies.standard, skuKeys: skuKeys, stemmer: stemmer, reusing: nil)
+        let turkish = ProductSearchDocument(
+            title: titles.turkish, meta: metas.map(\.turkish).filter { !$0.isEmpty }.joined(separator: " "),
+            body: bodies.turkish, skuKeys: skuKeys, stemmer: stemmer, reusing: standard)
+        var documents = [standard, turkish]
+        for (index, family) in ProductSearchRules.Family.allCases.enumerated() {
+            documents[index].addCategory(categoryName, family: family, stemmer: stemmer)
+        }
+        return documents
+    }
+
+    /// A document of folded fields; stems computed, or taken from `other` where its folded text
+    /// is the same.
+    private init(title: String, meta: String, body: String, skuKeys: String, stemmer: ProductSearchStemmer,
+                 reusing other: ProductSearchDocument?) {
+        self.title = title
+        self.meta = meta
+        self.body = body
+        self.skuKeys = skuKeys
+        if let other, other.title == title {
+            titleStems = other.titleStems
+        } else {
+            titleStems = stemmer.indexStems(of: title)
+        }
+        if let other, other.meta == meta, other.body == body {
+            textStems = other.textStems
+        } else {
+            textStems = stemmer.indexStems(of: meta + " " + body)
+        }
     }
 
     /// Adds a category name to `meta` (and its stems to `textStems`), as `init` does. A store

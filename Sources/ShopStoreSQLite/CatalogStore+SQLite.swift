@@ -66,20 +66,21 @@ extension CatalogStore {
                 }
             },
             upsert: { drafts in
-                // Checking and folding run before the write transaction, which then only writes.
-                let prepared = try SQLCatalog.prepare(drafts, currency: currency)
+                // Every draft is checked before the write transaction opens; each is folded
+                // inside it just before it is written (SQLCatalog.upsert).
+                let checked = try SQLCatalog.check(drafts, currency: currency)
                 return try database.withConnection { connection in
-                    try connection.transaction { try SQLCatalog.upsert(prepared, connection) }
+                    try connection.transaction { try SQLCatalog.upsert(checked, connection) }
                 }
             },
             insertProduct: { draft in
-                let prepared = try SQLCatalog.prepare([draft], currency: currency)
+                let checked = try SQLCatalog.check([draft], currency: currency)
                 return try database.withConnection { connection in
                     try connection.transaction {
                         guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
                             throw CatalogStoreError.handleTaken(draft.handle)
                         }
-                        _ = try SQLCatalog.upsert(prepared, allowsTakeOver: false, connection)
+                        _ = try SQLCatalog.upsert(checked, allowsTakeOver: false, connection)
                         return try SQLCatalog.storedProduct(handle: draft.handle, connection)
                     }
                 }
@@ -91,7 +92,7 @@ extension CatalogStore {
                         guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { return nil }
                         var changed = try change(ProductDraft(stored.product, categoryName: stored.categoryName))
                         changed.handle = stored.product.handle
-                        _ = try SQLCatalog.upsert(try SQLCatalog.prepare([changed], currency: currency), connection)
+                        _ = try SQLCatalog.upsert(try SQLCatalog.check([changed], currency: currency), connection)
                         return try SQLCatalog.storedProduct(id: id.rawValue, connection)
                     }
                 }
@@ -109,11 +110,11 @@ extension CatalogStore {
                 }
             },
             previewUpsert: { drafts in
-                let prepared = try SQLCatalog.prepare(drafts, currency: currency)
+                let checked = try SQLCatalog.check(drafts, currency: currency)
                 return try database.withConnection { connection in
                     do {
                         return try connection.transaction { () throws -> CatalogUpsertResult in
-                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(prepared, connection))
+                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(checked, connection))
                         }
                     } catch let preview as SQLCatalog.Preview {
                         return preview.result  // thrown out of the transaction, so it rolled back
@@ -510,8 +511,15 @@ enum SQLCatalog {
 
     // MARK: Writing
 
-    /// A draft checked, with everything derived from it alone: the work an upsert can do before
-    /// its write transaction opens.
+    /// Drafts that passed `check`: the only input `upsert` takes.
+    struct CheckedDrafts {
+        var drafts: [ProductDraft]
+    }
+
+    /// A checked draft with everything derived from it alone (sort keys, folded search text),
+    /// made by `upsert` just before the draft is written and dropped after it, so an import of
+    /// 30 000 products holds one product's folded text at a time, not all of them (issue #13,
+    /// point 6), and a product left unchanged is never folded.
     struct PreparedDraft {
         var draft: ProductDraft
         var categoryHandle: String?
@@ -527,34 +535,36 @@ enum SQLCatalog {
         var skuKeys: [String]
     }
 
-    /// Checks every draft (`CatalogUpsertRules`, handles unique) and folds its text, without a
-    /// connection, so a large import keeps its write transaction short.
+    /// Checks every draft (`CatalogUpsertRules`, handles unique) without a connection, before
+    /// the write transaction opens: a refused draft fails the upsert before anything is written.
     /// - Throws: `CatalogStoreError` for the first bad draft.
-    static func prepare(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> [PreparedDraft] {
+    static func check(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> CheckedDrafts {
         var firstLineByHandle: [String: Int] = [:]
-        var prepared: [PreparedDraft] = []
-        prepared.reserveCapacity(drafts.count)
-        let stemmer = ProductSearchStemmer()
+        firstLineByHandle.reserveCapacity(drafts.count)
         for draft in drafts {
             if let firstLine = firstLineByHandle[draft.handle] {
                 throw .duplicateHandle(draft.handle, firstLine: firstLine, line: draft.sourceLine)
             }
             firstLineByHandle[draft.handle] = draft.sourceLine
             try CatalogUpsertRules.check(draft, currency: currency)
-            prepared.append(PreparedDraft(
-                draft: draft, categoryHandle: CatalogUpsertRules.categoryHandle(for: draft.categoryName),
-                sortTitle: ProductSearchRules.sortTitle(draft.title),
-                sortTitleTurkish: ProductSearchRules.sortTitle(draft.title, locale: .turkish),
-                sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
-                documents: ProductSearchRules.Family.allCases.map { family in
-                    ProductSearchDocument(title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
-                                          descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
-                                          barcodes: draft.variants.map(\.barcode), family: family, stemmer: stemmer)
-                },
-                tagKeys: draft.tags.map(ProductSearchRules.tagKey),
-                skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) }))
         }
-        return prepared
+        return CheckedDrafts(drafts: drafts)
+    }
+
+    /// Folds one checked draft's text (`ProductSearchDocument` per rule family, without the
+    /// category name, which `upsert` adds from the stored category) and derives its keys.
+    static func prepare(_ draft: ProductDraft, stemmer: ProductSearchStemmer) -> PreparedDraft {
+        PreparedDraft(
+            draft: draft, categoryHandle: CatalogUpsertRules.categoryHandle(for: draft.categoryName),
+            sortTitle: ProductSearchRules.sortTitle(draft.title),
+            sortTitleTurkish: ProductSearchRules.sortTitle(draft.title, locale: .turkish),
+            sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
+            documents: ProductSearchDocument.allFamilies(
+                title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
+                descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
+                barcodes: draft.variants.map(\.barcode), stemmer: stemmer),
+            tagKeys: draft.tags.map(ProductSearchRules.tagKey),
+            skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) })
     }
 
     /// A preview's result, thrown out of its transaction so that the transaction rolls back.
@@ -565,17 +575,20 @@ enum SQLCatalog {
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
     /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs);
     /// a product its draft leaves unchanged is not written.
-    static func upsert(_ drafts: [PreparedDraft], allowsTakeOver: Bool = true,
+    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true,
                        _ connection: Connection) throws -> CatalogUpsertResult {
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
-        let importHandles = Set(drafts.map(\.draft.handle))
+        let importHandles = Set(checked.drafts.map(\.handle))
         let findOwners = try connection.prepare("""
             SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
             WHERE v.sku_key IN (SELECT value FROM json_each(?))
             """)
-        for prepared in drafts {
-            let draft = prepared.draft
+        // Remembered for this transaction only: categories by handle, and the vocabulary words
+        // already added, so an import of 30 000 products asks for each category and word once.
+        var categories: [String: (id: Int64, name: String)] = [:]
+        var addedWords: Set<String> = []
+        for draft in checked.drafts {
             let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
@@ -583,7 +596,9 @@ enum SQLCatalog {
                 result.products.append(.init(handle: draft.handle, change: .unchanged))
                 continue
             }
-            let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, connection, &result)
+            let prepared = prepare(draft, stemmer: stemmer)
+            let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
+                                        connection, &result)
             let categoryID = category?.id
             let productValues: [SQLValue] = [
                 .text(draft.title), .text(draft.descriptionHTML), .text(draft.descriptionText), .text(draft.vendor),
@@ -629,10 +644,14 @@ enum SQLCatalog {
                 result.products.append(.init(handle: draft.handle, change: .created))
             }
 
+            // A product created just now has no variants, images, tags or search row to replace.
+            let isNew = target == nil
             try upsertVariants(of: draft, productID: productID, storedVariants: target?.product.variants ?? [],
-                               connection, &result)
+                               isNew: isNew, connection, &result)
 
-            try connection.prepare("DELETE FROM product_images WHERE product_id = ?").run([.integer(productID)])
+            if !isNew {
+                try connection.prepare("DELETE FROM product_images WHERE product_id = ?").run([.integer(productID)])
+            }
             let insertImage = try connection.prepare(
                 "INSERT INTO product_images (product_id, position, url, alt, width, height, has_alpha) VALUES (?, ?, ?, ?, ?, ?, ?)")
             for (position, image) in draft.images.enumerated() {
@@ -647,7 +666,7 @@ enum SQLCatalog {
                 documents[index].addCategory(category?.name, family: family, stemmer: stemmer)
             }
             try indexForSearch(productID: productID, documents: documents, tags: draft.tags, tagKeys: prepared.tagKeys,
-                               connection)
+                               replacing: !isNew, addedWords: &addedWords, connection)
         }
         return result
     }
@@ -659,9 +678,13 @@ enum SQLCatalog {
     /// - Parameters:
     ///   - documents: one per `ProductSearchRules.Family`, in `allCases` order.
     ///   - tagKeys: `ProductSearchRules.tagKey` of each tag, in order.
+    ///   - replacing: false for a product created in this transaction (no rows to delete first).
+    ///   - addedWords: the vocabulary words this transaction already added (skipped; updated).
     static func indexForSearch(productID: Int64, documents: [ProductSearchDocument], tags: [String], tagKeys: [String],
-                               _ connection: Connection) throws {
-        try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
+                               replacing: Bool = true, addedWords: inout Set<String>, _ connection: Connection) throws {
+        if replacing {
+            try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
+        }
         try connection.prepare("""
             INSERT INTO product_search (rowid, title, meta, body, title_tr, meta_tr, body_tr,
                 title_stems, text_stems, title_stems_tr, text_stems_tr, skus)
@@ -670,10 +693,14 @@ enum SQLCatalog {
                      + documents.flatMap { [.text($0.titleStems), .text($0.textStems)] }
                      + [.text(documents.first?.skuKeys ?? "")])
         let addWord = try connection.prepare("INSERT OR IGNORE INTO search_vocabulary (term) VALUES (?)")
-        for word in documents.reduce(into: Set<String>(), { $0.formUnion($1.vocabulary) }) {
-            try addWord.run([.text(word)])
+        for document in documents {
+            for word in document.vocabulary where addedWords.insert(word).inserted {
+                try addWord.run([.text(word)])
+            }
         }
-        try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
+        if replacing {
+            try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
+        }
         let insertTag = try connection.prepare(
             "INSERT OR IGNORE INTO product_tags (product_id, tag, tag_key) VALUES (?, ?, ?)")
         for (tag, key) in zip(tags, tagKeys) {
@@ -701,6 +728,7 @@ enum SQLCatalog {
                 FROM products p LEFT JOIN categories c ON c.id = p.category_id
                 """).query()
             let stemmer = ProductSearchStemmer()
+            var addedWords: Set<String> = []
             let setSortTitle = try connection.prepare(
                 "UPDATE products SET sort_title = ?, sort_title_tr = ?, sort_title_es = ? WHERE id = ?")
             for row in rows {
@@ -722,7 +750,7 @@ enum SQLCatalog {
                                           stemmer: stemmer)
                 }
                 try indexForSearch(productID: id, documents: documents, tags: tags,
-                                   tagKeys: tags.map(ProductSearchRules.tagKey), connection)
+                                   tagKeys: tags.map(ProductSearchRules.tagKey), addedWords: &addedWords, connection)
                 try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .turkish)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .spanish)), .integer(id)])
@@ -733,21 +761,25 @@ enum SQLCatalog {
 
     /// The id and stored name of the draft's category (`handle` from
     /// `CatalogUpsertRules.categoryHandle(for: name)`), created when new; nil without one.
-    private static func category(handle: String?, name: String?, _ connection: Connection,
+    private static func category(handle: String?, name: String?, known: inout [String: (id: Int64, name: String)],
+                                 _ connection: Connection,
                                  _ result: inout CatalogUpsertResult) throws -> (id: Int64, name: String)? {
         guard let handle, let name else { return nil }
+        if let category = known[handle] { return category }
         if let row = try connection.prepare("SELECT id, name FROM categories WHERE handle = ?").first([.text(handle)]) {
-            return (try row.int64(0), try row.string(1))
+            known[handle] = (try row.int64(0), try row.string(1))
+            return known[handle]
         }
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmedOfWhiteSpace
         try connection.prepare("INSERT INTO categories (handle, name) VALUES (?, ?)").run([.text(handle), .text(trimmed)])
         result.categoriesCreated += 1
-        return (connection.lastInsertRowID, trimmed)
+        known[handle] = (connection.lastInsertRowID, trimmed)
+        return known[handle]
     }
 
-    private static func upsertVariants(of draft: ProductDraft, productID: Int64, storedVariants: [Variant],
+    private static func upsertVariants(of draft: ProductDraft, productID: Int64, storedVariants: [Variant], isNew: Bool,
                                        _ connection: Connection, _ result: inout CatalogUpsertResult) throws {
-        let stored = try connection.prepare("SELECT id, sku, option_key FROM variants WHERE product_id = ?")
+        let stored = isNew ? [] : try connection.prepare("SELECT id, sku, option_key FROM variants WHERE product_id = ?")
             .query([.integer(productID)]).map { row in
                 CatalogUpsertRules.StoredVariant(id: Variant.ID(try row.int64(0)), sku: try row.optionalString(1),
                                                  optionKey: try row.string(2))
@@ -769,7 +801,9 @@ enum SQLCatalog {
         }
         // Likewise SKUs may move between the product's variants: the unique sku_key must hold
         // after every statement, so the product's keys are cleared and written back below.
-        try connection.prepare("UPDATE variants SET sku_key = NULL WHERE product_id = ?").run([.integer(productID)])
+        if !isNew {
+            try connection.prepare("UPDATE variants SET sku_key = NULL WHERE product_id = ?").run([.integer(productID)])
+        }
         // Updates first (matched variants), then inserts, so new variants never collide with
         // keys that matched ones are giving up.
         for (position, (variantDraft, match)) in zip(draft.variants, matches).enumerated() {

@@ -114,6 +114,17 @@ public final class SQLiteDatabase: Sendable {
         return database
     }
 
+    /// Sets up a one-connection database (`poolSize: 1`) for one large write and exit, such as
+    /// `shoppable import`: reads go through a page cache of `cacheMegabytes` instead of the
+    /// 256 MiB memory map, whose pages of a large catalog (a re-import reads every product) count
+    /// towards the process's resident memory (issue #13, point 6: 476 MB → see docs/BENCHMARKS.md).
+    /// - Throws: `SQLiteError` when the connection cannot be opened.
+    public func configureForBulkWrite(cacheMegabytes: Int = 32) throws {
+        try withConnection { connection in
+            try connection.execute("PRAGMA mmap_size = 0; PRAGMA cache_size = -\(cacheMegabytes * 1024)")
+        }
+    }
+
     /// Runs `body` with a connection checked out of the pool, waiting when all are in use.
     ///
     /// Do not call `withConnection` again from inside `body`: with every connection checked out

@@ -33,22 +33,27 @@ enum ImportCommand {
             ? try openExistingDatabase(options) ?? SQLiteDatabase.open(path: ":memory:", poolSize: 1)
             : try openDatabase(options, poolSize: 1)
         defer { database.close() }
+        try database.configureForBulkWrite()
         let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency,
                                            images: .vips())
 
         let fileName = (path as NSString).lastPathComponent
-        let showProgress = data.count > 1_000_000 && isatty(STDERR_FILENO) == 1
-        let report = try service.importCatalog(data, fileName: fileName, format: format, options: .init(
-            dryRun: dryRun, localMedia: localMedia,
-            progress: { done, total in
-                if showProgress { FileHandle.standardError.write(Data("\rreading \(done)/\(total) records…".utf8)) }
-            }, mergesDuplicateSKUs: options.has("merge-duplicate-skus")))
-        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        print(describe(report, database: databasePath))
+        let display = ImportProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1, isLarge: data.count > 1_000_000)
+        let started = ContinuousClock.now
+        let report: CatalogImportReport
+        do {
+            defer { display.finish() }
+            report = try service.importCatalog(data, fileName: fileName, format: format, options: .init(
+                dryRun: dryRun, localMedia: localMedia,
+                progress: { done, total in display.records(done: done, total: total) },
+                mergesDuplicateSKUs: options.has("merge-duplicate-skus"),
+                phase: { phase in display.start(phase, dryRun: dryRun) }))
+        }
+        print(describe(report, database: databasePath, duration: ContinuousClock.now - started))
     }
 
     /// The report as the merchant reads it: what the file holds, its caveats, what changed.
-    static func describe(_ report: CatalogImportReport, database: String) -> String {
+    static func describe(_ report: CatalogImportReport, database: String, duration: Duration? = nil) -> String {
         var lines = ["\(report.fileName): \(report.format.rawValue), \(report.productCount) products, "
             + "\(report.variantCount) variants, \(report.imageCount) images"]
         if report.productCount == 0 { lines.append("  warning: the file has no products (only a header, or an empty list)") }
@@ -82,6 +87,7 @@ enum ImportCommand {
           categories \(changes.categoriesCreated) created
           skipped    \(report.skipped.count) rows
         """)
+        if let duration { lines.append("  time       \(ImportProgressDisplay.seconds(duration))") }
         return lines.joined(separator: "\n")
     }
 }
@@ -94,5 +100,72 @@ private func localMedia(_ options: Options, catalogPath: String) throws -> Local
         return try LocalMedia(roots: roots)
     } catch {
         throw UsageError("--media-root: \(error.description)")
+    }
+}
+
+/// What `shoppable import` shows on stderr while it works. On a terminal: a bar for the records
+/// read, then a line for each later step, each overwriting the last (cleared at the end). Not on
+/// a terminal (a log, a pipe, a test): one plain line per step, and only for files over 1 MB,
+/// so small imports and tests print nothing but their report.
+final class ImportProgressDisplay {
+    private let isTerminal: Bool
+    private let isShown: Bool
+    private var lastPercent = -1
+    private var isLineOpen = false
+
+    init(isTerminal: Bool, isLarge: Bool) {
+        self.isTerminal = isTerminal
+        self.isShown = isTerminal || isLarge
+    }
+
+    /// A step starts.
+    func start(_ phase: CatalogImportService.Phase, dryRun: Bool) {
+        let text = switch phase {
+        case .reading: "reading the file…"
+        case let .checkingImages(count): "checking \(count) local images…"
+        case let .writing(products) where dryRun: "comparing \(products) products with the shop…"
+        case let .writing(products): "writing \(products) products in one transaction…"
+        }
+        show(text)
+    }
+
+    /// Records read so far: a bar on a terminal, nothing otherwise.
+    func records(done: Int, total: Int) {
+        guard isTerminal, total > 0 else { return }
+        let percent = done * 100 / total
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let width = 30
+        let filled = done * width / total
+        show("reading [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            + "] \(percent) % (\(done)/\(total) records)")
+    }
+
+    /// Clears the terminal line (the report follows on stdout).
+    func finish() {
+        guard isTerminal, isLineOpen else { return }
+        write("\r\u{1B}[K")
+        isLineOpen = false
+    }
+
+    /// `3.2 s`, `0.04 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds >= 10_000 ? "\(milliseconds / 1000) s"
+            : "\(milliseconds / 1000).\(String(milliseconds % 1000 / 10 + 100).dropFirst()) s"
+    }
+
+    private func show(_ text: String) {
+        guard isShown else { return }
+        if isTerminal {
+            write("\r\u{1B}[K" + text)
+            isLineOpen = true
+        } else {
+            write(text + "\n")
+        }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -75,4 +75,15 @@ struct SearchFoldingTests {
             #expect(SearchFolding.fold(once, locale: locale) == once)
         }
     }
+
+    /// Both families at once agree with one fold per family, whether or not the text has a
+    /// letter the families fold apart (`I`, `İ`, `ı`, and letters that decompose to `I`).
+    @Test(.bug(id: "13"), arguments: [
+        "", "Ceviz masa", "IŞIK Lamba", "İstanbul", "ılık süt", "Íñigo's ÏRON", "ⅠⅠ Ｉnch", "Café — Straße!", "lamba ışık",
+    ])
+    func bothFamiliesFoldAsEachFamilyDoes(text: String) {
+        let both = SearchFolding.foldBothFamilies(text)
+        #expect(both.standard == SearchFolding.fold(text, locale: .english))
+        #expect(both.turkish == SearchFolding.fold(text, locale: .turkish))
+    }
 }

@@ -89,4 +89,24 @@ struct CSVReaderTests {
         let records = try CSVReader().records(in: Array("h\n1\n2\n3\n".utf8), limit: 2)
         #expect(records.map(\.fields) == [["h"], ["1"]])
     }
+
+    /// The cheap count for progress: line breaks outside quoted fields, CRLF once, a last
+    /// record without a line break counted.
+    @Test(.bug(id: "13"), arguments: [
+        ("", 0), ("a,b", 1), ("a,b\n", 1), ("a\r\nb\r\n", 2), ("a\rb", 2), ("\"x\ny\",1\nz,2\n", 2),
+        ("h\n\"a\r\nb\",c\r\nd", 3),
+    ])
+    func recordCountEstimateCountsRecordsNotQuotedLineBreaks(text: String, count: Int) throws {
+        #expect(CSVReader().recordCountEstimate(in: Array(text.utf8)) == count)
+        #expect(try read(text).count == count)
+    }
+
+    @Test(.bug(id: "13")) func forEachRecordStopsWhenAsked() throws {
+        var seen: [[String]] = []
+        try CSVReader().forEachRecord(in: Array("a\nb\nc\nd,\"unclosed".utf8)) { record in
+            seen.append(record.fields)
+            return seen.count < 2
+        }
+        #expect(seen == [["a"], ["b"]])  // the syntax error after the stop is never reached
+    }
 }

@@ -80,4 +80,16 @@ struct CatalogImporterTests {
     func leavesOtherSKUsAlone(text: String) {
         #expect(ImportContext.expandScientific(text) == nil)
     }
+
+    /// Shopify rows are read as they are parsed; progress counts them and ends at (all, all)
+    /// even when blank lines made the first estimate larger.
+    @Test(.bug(id: "13")) func shopifyProgressEndsAtAllRowsRead() throws {
+        final class Calls { var values: [[Int]] = [] }
+        let calls = Calls()
+        let csv = "Handle,Title,Variant Price,Image Src\na,A,1.00,\n\n , , \nb,B,2.00,\nb,,,https://cdn.example.com/b.png\n"
+        let result = try CatalogImporter(currency: .usd, progressInterval: 2)
+            .read(Data(csv.utf8), fileName: "p.csv") { done, total in calls.values.append([done, total]) }
+        #expect(result.products.map(\.handle) == ["a", "b"])
+        #expect(calls.values == [[2, 5], [3, 3]])
+    }
 }

@@ -77,6 +77,23 @@ private let shopifyCSV = Data("""
 
     """.utf8)
 
+/// A Shopify product CSV of `rows` rows (after the header): products of two variants (Small,
+/// Large) on two rows each, product n (from 0) on lines 2 + 2n and 3 + 2n with SKUs `P<n>-S`,
+/// `P<n>-L`; `lastRow` replaces the last row.
+private func largeShopifyCSV(rows: Int, lastRow: String? = nil) -> Data {
+    var lines = ["Handle,Title,Body (HTML),Option1 Name,Option1 Value,Variant SKU,Variant Price,Image Src"]
+    lines.reserveCapacity(rows + 1)
+    for row in 0..<rows {
+        let product = row / 2
+        lines.append(row % 2 == 0
+            ? "p\(product),Product \(product),<p>Oak walnut lamba \(product)</p>,Size,Small,P\(product)-S,10.00,"
+                + "https://cdn.example.com/\(product).png"
+            : "p\(product),,,,Large,P\(product)-L,12.00,")
+    }
+    if let lastRow { lines[rows] = lastRow }
+    return Data((lines.joined(separator: "\n") + "\n").utf8)
+}
+
 @Suite("Catalog import service: read, check whole, copy media, upsert in one transaction")
 struct CatalogImportServiceTests {
     @Test func csvImportCreatesProductsAndReportsWhatItRead() throws {
@@ -244,5 +261,45 @@ struct CatalogImportServiceTests {
         }
         #expect(error.description.hasPrefix("upload.json:4: field “url”: image “images/board.png” is a local file"))
         #expect(try bench.productCount() == 0)
+    }
+
+    @Test(.bug(id: "13"), arguments: [
+        // A bad price on the last row: the reader refuses the file.
+        ("p2499,,,,Large,P2499-L,12.x,", 5001, "Variant Price"),
+        // A SKU of another stored product on the last row of a stored product: the store refuses
+        // the draft after writing the 2 498 before it in the same transaction, which rolls back.
+        ("p2499,,,,Large,mug-1,12.00,", nil, nil),
+    ] as [(String, Int?, String?)])
+    func aBadLastRowOfALargeFileWritesNothing(lastRow: String, line: Int?, column: String?) throws {
+        let bench = try ImportBench()
+        _ = try bench.service.importCatalog(
+            Data("Handle,Title,Variant SKU,Variant Price\nmug,Mug,MUG-1,5.00\np2499,Old,X-1,5.00\n".utf8), fileName: "a.csv")
+        let version = try bench.catalog.version()
+        let error = #expect(throws: ImportError.self) {
+            try bench.service.importCatalog(largeShopifyCSV(rows: 5_000, lastRow: lastRow), fileName: "large.csv")
+        }
+        #expect(error?.line == line && error?.column == column)
+        #expect(try bench.productCount() == 2)
+        #expect(try bench.catalog.productByHandle("p0") == nil)
+        #expect(try bench.catalog.version() == version)
+    }
+
+    @Test(.bug(id: "13")) func aLargeFileImportsWholeAndItsReimportWritesNothing() throws {
+        let bench = try ImportBench()
+        let file = largeShopifyCSV(rows: 5_000)
+        var phases: [CatalogImportService.Phase] = []
+        let first = try bench.service.importCatalog(file, fileName: "large.csv", options: .init(phase: { phases.append($0) }))
+        #expect(phases == [.reading, .writing(products: 2_500)])
+        #expect(first.changes?.productsCreated == 2_500 && first.changes?.variantsCreated == 5_000)
+        let last = try #require(try bench.catalog.productByHandle("p2499"))
+        #expect(last.variants.map(\.sku) == ["P2499-S", "P2499-L"] && last.images.count == 1)
+        let found = try bench.catalog.products(ProductQuery(text: "walnut 2499", sort: .relevance, limit: 5))
+        #expect(found.products.map(\.handle) == ["p2499"])
+        let version = try bench.catalog.version()
+
+        let again = try bench.service.importCatalog(file, fileName: "large.csv")
+        #expect(again.changes?.productsUnchanged == 2_500 && again.changes?.productsCreated == 0)
+        #expect(again.changes?.productsUpdated == 0)
+        #expect(try bench.catalog.version() == version)
     }
 }

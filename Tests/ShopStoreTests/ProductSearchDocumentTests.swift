@@ -1,0 +1,46 @@
+import ShopCore
+import ShopStore
+import Testing
+
+/// Issue #13, point 6: the faster ways a store folds and stems a product for its index give the
+/// very text the one-family-at-a-time way gives.
+@Suite("Product search documents")
+struct ProductSearchDocumentTests {
+    @Test(.bug(id: "13"), arguments: [
+        ("Oak Chair", "Nordic Co", ["walnut", "Sale"], "Chairs", "A sturdy oak chair.", ["CH-1", " ch-1 ", nil]),
+        ("IŞIK Lamba", "Işık Evi", ["İndirim", "lamba"], "Lambalar", "Işıklı masa lambası, İstanbul.", ["L-1"]),
+        ("Silla de pino", "", [], nil, "", []),
+        ("Mugs", "Iron & Ink", ["I"], "Kupa", "Iıİi", ["M-1", "M-2"]),
+    ] as [(String, String, [String], String?, String, [String?])])
+    func allFamiliesMatchOneDocumentPerFamily(title: String, vendor: String, tags: [String], category: String?,
+                                              description: String, skus: [String?]) {
+        let barcodes: [String?] = skus.isEmpty ? [] : ["4006381 333931", nil, " "]
+        let stemmer = ProductSearchStemmer()
+        let together = ProductSearchDocument.allFamilies(title: title, vendor: vendor, tags: tags, categoryName: category,
+                                                         descriptionText: description, skus: skus, barcodes: barcodes,
+                                                         stemmer: stemmer)
+        let apart = ProductSearchRules.Family.allCases.map { family in
+            ProductSearchDocument(title: title, vendor: vendor, tags: tags, categoryName: category,
+                                  descriptionText: description, skus: skus, barcodes: barcodes, family: family,
+                                  stemmer: ProductSearchStemmer())
+        }
+        #expect(together == apart)
+    }
+
+    /// A stemmer that has seen other words (it remembers each word's stems) stems a text as
+    /// fresh stemmers stem its words one by one: each word's stems, without repeats, in order.
+    @Test(.bug(id: "13")) func aStemmerThatRemembersWordsStemsAsFreshOnes() {
+        let texts = ["lambalar masa lamba", "mugs mug sillas", "lambalar sillas oak chairs", "chairs chair chairs"]
+        let used = ProductSearchStemmer()
+        for text in texts + texts.reversed() {
+            var expected: [Substring] = []
+            for word in text.split(separator: " ") {
+                for stem in ProductSearchStemmer().indexStems(of: String(word)).split(separator: " ")
+                where !expected.contains(stem) {
+                    expected.append(stem)
+                }
+            }
+            #expect(used.indexStems(of: text) == expected.joined(separator: " "))
+        }
+    }
+}
