@@ -137,6 +137,18 @@ struct CompressedPageTests {
         try expectSameAnswer(shop, target)
     }
 
+    @Test func visitorsWithCSRFCookiesOfOtherLengthsGetTheSamePage() throws {
+        let shop = try TestShop(v1Catalog())
+        _ = try shop.get("/categories/lamps")
+        try expectSameAnswer(shop, "/categories/lamps")
+        // More lengths than a page keeps compressed forms for (CompressedSlot.limit): all answered right.
+        for length in [32, 41, 50, 64, 77, 90] {
+            let visitor = try shop.visitor()
+            visitor.cookies["shoppable_csrf"] = String(repeating: "k", count: length)
+            try expectSameAnswer(visitor, "/categories/lamps")
+        }
+    }
+
     @Test func theFirstVisitIntroductionIsJoinedInBeforeTheEndOfTheBody() throws {
         let shop = try TestShop(v1Catalog())
         _ = try shop.get("/categories/lamps")

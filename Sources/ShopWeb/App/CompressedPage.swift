@@ -217,7 +217,9 @@ struct CompressedBody {
         for segment in segments {
             let next: CompressedPage
             switch segment {
-            case let .kept(slot, bytes, cut): next = slot.page(for: bytes, cutBefore: cut, fills: fills)
+            case let .kept(slot, bytes, cut):
+                guard let kept = slot.page(for: bytes, cutBefore: cut, fills: fills) else { return nil }
+                next = kept
             case let .recurring(bytes, cut): next = memo.page(for: bytes, cutBefore: cut, fills: fills)
             }
             page = page.map { $0 + next } ?? next
@@ -230,23 +232,25 @@ struct CompressedBody {
     }
 }
 
-/// A cached page's compressed form, made the first time a client takes gzip (the replacements'
-/// lengths are known then) and kept with the entry. A visitor whose replacements have other
-/// lengths (a CSRF cookie of another length) gets a copy made for them, not kept.
+/// A cached page's compressed forms, made the first time a client takes gzip (the replacements'
+/// lengths are known then) and kept with the entry — one per set of lengths, at most
+/// `CompressedSlot.limit` (server-made CSRF tokens all have one length; a client that invents its
+/// own cookie of another length gets one more form, and past the limit the page is compressed the
+/// ordinary way, never rebuilt per request at the best level).
 final class CompressedSlot: Sendable {
-    private let kept = Mutex<CompressedPage?>(nil)
+    private let kept = Mutex<[CompressedPage.Fills: CompressedPage]>([:])
+    static let limit = 4
 
     init() {}
 
-    func page(for bytes: [UInt8], cutBefore cut: Int?, fills: CompressedPage.Fills) -> CompressedPage {
-        if let page = kept.withLock({ $0 }), page.fills == fills { return page }
+    func page(for bytes: [UInt8], cutBefore cut: Int?, fills: CompressedPage.Fills) -> CompressedPage? {
+        let (known, full) = kept.withLock { ($0[fills], $0.count >= Self.limit) }
+        if let known { return known }
+        guard !full else { return nil }
         let page = CompressedPage(bytes, cutBefore: cut, fills: fills)
-        kept.withLock { if $0 == nil { $0 = page } }
+        kept.withLock { if $0.count < Self.limit, $0[fills] == nil { $0[fills] = page } }
         return page
     }
-
-    /// Bytes of compressed data kept (for the page cache's budget: counted when made).
-    var compressedCount: Int { kept.withLock { $0?.compressedCount ?? 0 } }
 }
 
 /// Compressed pages of bytes that recur across requests — the layout around a shopper's page, the
