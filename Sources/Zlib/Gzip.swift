@@ -28,27 +28,43 @@ public enum Gzip {
     ///   - level: speed against size.
     /// - Returns: the gzip stream (header, deflate data, CRC-32 and length trailer).
     public static func compress(_ bytes: [UInt8], level: Level = .balanced) -> [UInt8] {
-        var stream = z_stream()
         // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
-        let status = deflateInit2_(&stream, level.zlibLevel, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+        let (output, result) = deflateOnce(bytes, level: level.zlibLevel, windowBits: 15 + 16, flush: Z_FINISH)
+        precondition(result == Z_STREAM_END, "deflate did not finish: \(result)")
+        return output
+    }
+
+    /// `input` through one new deflate stream in a single call — the one home of zlib's setup for
+    /// the one-shot compressions here (a gzip member, a raw piece, a sample for ``copy(of:bytes:distance:)``).
+    /// - Parameters:
+    ///   - windowBits: zlib's: 8–15 raw deflate when negative, plus 16 for a gzip frame.
+    ///   - dictionary: bytes the stream may refer back to, as if they came before `input`.
+    /// - Returns: the output (room for deflateBound's worst case plus a flush marker, so one call
+    ///   takes all the input) and deflate's result; the result is `Z_BUF_ERROR` if input was left.
+    static func deflateOnce(_ input: [UInt8], level: Int32, windowBits: Int32, memoryLevel: Int32 = 8,
+                            flush: Int32, dictionary: [UInt8] = []) -> (bytes: [UInt8], result: Int32) {
+        var stream = z_stream()
+        let status = deflateInit2_(&stream, level, Z_DEFLATED, windowBits, memoryLevel, Z_DEFAULT_STRATEGY,
                                    ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "deflateInit2 failed: \(status)")  // only out of memory
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        let written: Int = bytes.withUnsafeBufferPointer { input in
+        if !dictionary.isEmpty {
+            dictionary.withUnsafeBufferPointer { _ = deflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
+        }
+        // deflateBound plus room for a sync flush's empty stored block.
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+        let (written, result): (Int, Int32) = input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
                 stream.next_out = out.baseAddress
                 stream.avail_out = uInt(out.count)
-                // The output buffer holds deflateBound's worst case: one call finishes.
-                let result = deflate(&stream, Z_FINISH)
-                precondition(result == Z_STREAM_END, "deflate did not finish: \(result)")
-                return out.count - Int(stream.avail_out)
+                let result = deflate(&stream, flush)
+                return (out.count - Int(stream.avail_out), stream.avail_in == 0 ? result : Z_BUF_ERROR)
             }
         }
         output.removeLast(output.count - written)
-        return output
+        return (output, result)
     }
 
     /// A gzip stream's content.

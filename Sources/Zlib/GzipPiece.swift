@@ -55,26 +55,10 @@ extension Gzip {
             // (and zlib clearing the table) would cost more than compressing a CSRF field.
             let windowBits: Int32 = input.count <= 1 << 9 ? 9 : input.count <= 1 << 12 ? 12 : 15
             let memoryLevel: Int32 = input.count <= 1 << 12 ? 2 : 8
-            var stream = z_stream()
             // Negative window bits: raw deflate, no zlib or gzip frame.
-            let status = deflateInit2_(&stream, level.zlibLevel, Z_DEFLATED, -windowBits, memoryLevel,
-                                       Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            precondition(status == Z_OK, "deflateInit2 failed: \(status)")  // only out of memory
-            defer { deflateEnd(&stream) }
-            // deflateBound plus room for the sync flush's empty stored block.
-            var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
-            let written: Int = input.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { out in
-                    stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                    stream.avail_in = uInt(source.count)
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = uInt(out.count)
-                    let result = deflate(&stream, Z_SYNC_FLUSH)
-                    precondition(result == Z_OK && stream.avail_in == 0, "deflate did not take the input: \(result)")
-                    return out.count - Int(stream.avail_out)
-                }
-            }
-            output.removeLast(output.count - written)
+            let (output, result) = Gzip.deflateOnce(input, level: level.zlibLevel, windowBits: -windowBits,
+                                                    memoryLevel: memoryLevel, flush: Z_SYNC_FLUSH)
+            precondition(result == Z_OK, "deflate did not take the input: \(result)")
             deflated = output
         }
     }
@@ -181,24 +165,9 @@ extension Gzip {
                 return UInt8(truncatingIfNeeded: state >> 16) | 1  // never NUL
             }
             let dictionary = sample + [UInt8](repeating: 0, count: distance - length)
-            var stream = z_stream()
-            let status = deflateInit2_(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
-                                       ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            precondition(status == Z_OK, "deflateInit2 failed: \(status)")
-            defer { deflateEnd(&stream) }
-            dictionary.withUnsafeBufferPointer { _ = deflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
-            var output = [UInt8](repeating: 0, count: length + 64)
-            let written = sample.withUnsafeBufferPointer { input in
-                output.withUnsafeMutableBufferPointer { out -> Int in
-                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                    stream.avail_in = uInt(input.count)
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = uInt(out.count)
-                    _ = deflate(&stream, Z_SYNC_FLUSH)
-                    return stream.avail_in == 0 ? out.count - Int(stream.avail_out) : -1
-                }
-            }
-            return written < 0 ? [] : Array(output[..<written])
+            let (output, result) = Gzip.deflateOnce(sample, level: 9, windowBits: -15, flush: Z_SYNC_FLUSH,
+                                                    dictionary: dictionary)
+            return result == Z_OK ? output : []
         }
         let first = encode(seed: 0x5EED), second = encode(seed: 0xC0FFEE)
         let blocks: [UInt8]? = first == second && !first.isEmpty && first.count < length ? first : nil

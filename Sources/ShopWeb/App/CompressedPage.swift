@@ -90,16 +90,9 @@ struct CompressedPage: Sendable {
     }
 
     /// The offset of the last `</body>` in `document` (where `Onboarding` inserts), if any.
-    static func bodyEnd(in document: [UInt8]) -> Int? {
-        let tag = Array("</body>".utf8)
-        guard document.count >= tag.count else { return nil }
-        var index = document.count - tag.count
-        while index >= 0 {
-            if document[index] == UInt8(ascii: "<"), document[index..<(index + tag.count)].elementsEqual(tag) { return index }
-            index -= 1
-        }
-        return nil
-    }
+    static func bodyEnd(in document: [UInt8]) -> Int? { ByteSearch.lastIndex(of: bodyEndTag, in: document) }
+
+    private static let bodyEndTag = Array("</body>".utf8)
 
     /// `lhs` followed by `rhs` (a layout head, a cached `<main>`, a layout tail): each compressed
     /// in its own stream, so neither refers into the other.

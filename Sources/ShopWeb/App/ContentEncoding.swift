@@ -62,12 +62,13 @@ enum ContentEncoding {
         }
     }
 
-    /// Compresses `response` for `request` when both allow it; see the type's comment.
-    static func apply(to response: inout Response, request: Request, kept: CompressedBodies) {
+    /// Compresses `response` when the client takes gzip (`acceptsGzip`, read once per request)
+    /// and the body is worth it; see the type's comment.
+    static func apply(to response: inout Response, acceptsGzip: Bool, kept: CompressedBodies) {
         guard response.body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
               let type = response.headers["Content-Type"], isCompressible(type) else { return }
         addVary(&response)
-        guard acceptsGzip(request.headers["Accept-Encoding"]) else { return }
+        guard acceptsGzip else { return }
         let packed: [UInt8]?
         if let tag = response.headers["ETag"], !tag.hasPrefix("W/") {
             packed = kept.gzip(of: response.body, tagged: tag)

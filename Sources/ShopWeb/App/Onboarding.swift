@@ -46,7 +46,7 @@ enum Onboarding {
     static func offer(_ response: inout Response, _ context: inout RequestContext) {
         guard response.status == .ok, response.headers["Content-Type"]?.hasPrefix("text/html") == true,
               shouldShow(context.request, route: context.route),
-              let end = lastIndex(of: Array("</body>".utf8), in: response.body) else { return }
+              let end = CompressedPage.bodyEnd(in: response.body) else { return }
         let overlay = render(view(returnTo: context.canonicalPath, l10n: context.l10n), reservingCapacity: 4_096)
         response.body.insert(contentsOf: overlay, at: end)
         context.compressedBody?.insert(overlay, at: end)
@@ -96,15 +96,5 @@ enum Onboarding {
                 }
             }
         }
-    }
-
-    private static func lastIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        var index = haystack.count - needle.count
-        while index >= 0 {
-            if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index -= 1
-        }
-        return nil
     }
 }

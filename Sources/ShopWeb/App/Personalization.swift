@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HTML
 import ShopCore
 
@@ -45,7 +40,7 @@ enum Personalization {
     private static let suffix = Array("-->".utf8)
 
     /// `true` when the document has markers to fill.
-    static func needsValues(_ document: [UInt8]) -> Bool { find(prefix, in: document, from: 0) != nil }
+    static func needsValues(_ document: [UInt8]) -> Bool { ByteSearch.firstIndex(of: prefix, in: document) != nil }
 
     /// A marker's meaning.
     enum Marker: Hashable, Sendable {
@@ -61,8 +56,8 @@ enum Personalization {
     /// document order (the one parser of the marker syntax, for `apply` and `CompressedPage`).
     static func walk(_ document: [UInt8], fixed: (Range<Int>) -> Void, marker: (Marker, Range<Int>) -> Void) {
         var copied = 0
-        var next = find(prefix, in: document, from: 0)
-        while let start = next, let end = find(suffix, in: document, from: start + prefix.count) {
+        var next = ByteSearch.firstIndex(of: prefix, in: document)
+        while let start = next, let end = ByteSearch.firstIndex(of: suffix, in: document, from: start + prefix.count) {
             if start > copied { fixed(copied..<start) }
             let name = document[(start + prefix.count)..<end]
             let range = start..<(end + suffix.count)
@@ -74,7 +69,7 @@ enum Personalization {
                 marker(.unknown, range)
             }
             copied = end + suffix.count
-            next = find(prefix, in: document, from: copied)
+            next = ByteSearch.firstIndex(of: prefix, in: document, from: copied)
         }
         if copied < document.count { fixed(copied..<document.count) }
     }
@@ -131,27 +126,4 @@ enum Personalization {
         + "<path d=\"M12 20.5s-7.5-4.6-9.3-9.2C1.5 8.1 3.4 4.5 6.9 4.5c2.1 0 3.6 1.2 5.1 3 1.5-1.8 3-3 5.1-3 3.5 0 5.4 3.6 4.2 6.8-1.8 4.6-9.3 9.2-9.3 9.2z\"/></svg>"
 
     fileprivate static func escape(_ text: String) -> String { renderString(.text(text)) }
-
-    /// The first index of `needle` in `haystack` at or after `start` (memchr for the first byte,
-    /// memcmp for the rest).
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
-        return haystack.withUnsafeBufferPointer { hay -> Int? in
-            needle.withUnsafeBufferPointer { pin -> Int? in
-                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
-                // Look for the needle's second byte (`!` of `<!--`, `-` of `-->`): far rarer in HTML
-                // than `<`, which starts every tag.
-                let anchor = pin.count > 1 ? 1 : 0
-                var position = start + anchor
-                let last = hay.count - pin.count + anchor
-                while position <= last {
-                    guard let hit = memchr(base + position, Int32(pinBase[anchor]), last - position + 1) else { return nil }
-                    let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - anchor
-                    if memcmp(base + index, pinBase, pin.count) == 0 { return index }
-                    position = index + anchor + 1
-                }
-                return nil
-            }
-        }
-    }
 }

@@ -10,6 +10,8 @@ import ShopService
 struct RequestContext {
     let request: Request
     let environment: AppEnvironment
+    /// Whether the client takes gzip (`ContentEncoding.acceptsGzip`), read once per request.
+    let acceptsGzip: Bool
     /// The shopper's language and formats (`settleLanguage()` decides them for the storefront).
     private(set) var l10n: Localizer
     private(set) var models: ModelBuilder
@@ -49,9 +51,11 @@ struct RequestContext {
 
     /// - Parameter language: the language of what the answer says — for the API its caller's
     ///   `Accept-Language`; the storefront then calls ``settleLanguage()``.
-    init(request: Request, environment: AppEnvironment, language: Language = .english) {
+    init(request: Request, environment: AppEnvironment, language: Language = .english,
+         acceptsGzip: Bool? = nil) {
         self.request = request
         self.environment = environment
+        self.acceptsGzip = acceptsGzip ?? ContentEncoding.acceptsGzip(request.headers["Accept-Encoding"])
         self.l10n = Localizer(language: language)
         self.models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames)
     }

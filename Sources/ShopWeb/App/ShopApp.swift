@@ -41,14 +41,16 @@ public enum ShopApp {
     /// - Returns: the response, with the security headers every page carries, gzipped when the
     ///   client accepts it and the body is text worth compressing (`ContentEncoding`).
     public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
-        var response = APIApp.owns(request.path) ? APIApp.handle(request, environment) : page(request, environment)
-        ContentEncoding.apply(to: &response, request: request, kept: environment.compressedBodies)
+        let acceptsGzip = ContentEncoding.acceptsGzip(request.headers["Accept-Encoding"])
+        var response = APIApp.owns(request.path)
+            ? APIApp.handle(request, environment) : page(request, environment, acceptsGzip: acceptsGzip)
+        ContentEncoding.apply(to: &response, acceptsGzip: acceptsGzip, kept: environment.compressedBodies)
         return response
     }
 
     /// A page, an asset, or a redirect: every answer outside `/api`.
-    private static func page(_ request: Request, _ environment: AppEnvironment) -> Response {
-        var context = RequestContext(request: request, environment: environment)
+    private static func page(_ request: Request, _ environment: AppEnvironment, acceptsGzip: Bool) -> Response {
+        var context = RequestContext(request: request, environment: environment, acceptsGzip: acceptsGzip)
         context.settleLanguage()
         var response: Response
         do {
@@ -119,7 +121,7 @@ public enum ShopApp {
         // The pieces stand for the body only if nothing changed its length since (a sanity check:
         // every change to such a body goes through `CompressedBody.insert`).
         if let pieces = context.compressedBody, pieces.count == response.body.count,
-           ContentEncoding.acceptsGzip(context.request.headers["Accept-Encoding"]),
+           context.acceptsGzip,
            let packed = pieces.gzip(Personalization.Replacements(values), memo: context.environment.pageCache.pageMemo) {
             response.body = packed
             ContentEncoding.markGzipped(&response)
@@ -235,7 +237,7 @@ public enum ShopApp {
         // joined, so a client that takes gzip gets the entry's pieces compressed once.
         let layout = try context.layout(title: entry.title, tab: entry.tab)
         let shell = Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: mainMarker) }
-        guard let split = firstIndex(of: mainMarkerBytes, in: shell) else { preconditionFailure("the layout lost <main>") }
+        guard let split = ByteSearch.firstIndex(of: mainMarkerBytes, in: shell) else { preconditionFailure("the layout lost <main>") }
         let head = shell[..<split], tail = shell[(split + mainMarkerBytes.count)...]
         var document: [UInt8] = []
         document.reserveCapacity(shell.count + entry.html.count)
@@ -244,7 +246,7 @@ public enum ShopApp {
         document += tail
         if anonymous && context.setCookies.isEmpty {
             context.compressedBody = cache.storeDocument(document, version: version, for: documentKey).compressedBody
-        } else if ContentEncoding.acceptsGzip(context.request.headers["Accept-Encoding"]) {
+        } else if context.acceptsGzip {
             let tailBytes = Array(tail)
             context.compressedBody = CompressedBody([
                 .recurring(Array(head), cutBefore: nil),
@@ -258,15 +260,6 @@ public enum ShopApp {
     /// Stands for the cached `<main>` content while the layout around it is rendered.
     private static let mainMarker = "<!--cached-main-->"
     private static let mainMarkerBytes = Array(mainMarker.utf8)
-
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count)
-        where haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
-            return index
-        }
-        return nil
-    }
 
     /// Renders a page that is not cached (it depends on the visitor).
     static func page(_ context: inout RequestContext, _ content: PageContent,
