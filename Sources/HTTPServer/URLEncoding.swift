@@ -103,7 +103,18 @@ public enum URLEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Percent-encodes every byte of the UTF-8 form except ASCII letters and digits: safe inside
+    /// a cookie value and next to any separator. `"Added to cart."` → `"Added%20to%20cart%2E"`.
+    public static func percentEncodeAlphanumerics(_ text: some StringProtocol) -> String {
+        percentEncode(text, keeping: isAlphanumeric)
+    }
+
     // MARK: - Internals
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
 
     private static func decodePairs(
         _ text: some StringProtocol, component: RequestDecodingError.Component

@@ -39,9 +39,18 @@ public struct RouteRequest: Hashable, Sendable {
 
     /// The site-relative URL: `/` + segments percent-encoded + `?query` when there is one.
     public var url: String {
-        let path = "/" + segments.map(RouteRequest.encodeSegment).joined(separator: "/")
-        guard !query.isEmpty else { return path }
-        return path + "?" + query.map { "\($0.name)=\(RouteRequest.encodeQueryValue($0.value))" }.joined(separator: "&")
+        var url = segments.isEmpty ? "/" : ""
+        for segment in segments {
+            url += "/"
+            url += RouteRequest.encodeSegment(segment)
+        }
+        for (index, item) in query.enumerated() {
+            url += index == 0 ? "?" : "&"
+            url += item.name
+            url += "="
+            url += RouteRequest.encodeQueryValue(item.value)
+        }
+        return url
     }
 
     private static let segmentAllowed: CharacterSet = {
@@ -56,19 +65,22 @@ public struct RouteRequest: Hashable, Sendable {
         return set
     }()
 
+    /// Letters, digits, `-`, `_` and `.`: left as they are in a path segment and a query value.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        (97...122).contains(byte) || (65...90).contains(byte) || (48...57).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+    }
+
     /// A path segment percent-encoded (handles are almost always plain: no work then).
     public static func encodeSegment(_ segment: String) -> String {
-        let plain = segment.utf8.allSatisfy { byte in
-            (97...122).contains(byte) || (65...90).contains(byte) || (48...57).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-        }
-        if plain { return segment }
+        if segment.utf8.allSatisfy(isPlain) { return segment }
         return segment.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? segment
     }
 
     /// A query value percent-encoded (`&`, `=`, `+`, `?`, `#` too).
     public static func encodeQueryValue(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? value
+        if value.utf8.allSatisfy(isPlain) { return value }
+        return value.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? value
     }
 }
 
@@ -188,13 +200,17 @@ public struct RouteDeclaration<Route: Sendable>: Sendable {
 
     /// The path segments for `parameters`.
     func printSegments(_ parameters: RouteParameters) -> [String] {
-        segments.flatMap { part -> [String] in
+        // A loop, not `flatMap`: a page prints dozens of links, and the array per part showed.
+        var printed: [String] = []
+        printed.reserveCapacity(segments.count)
+        for part in segments {
             switch part {
-            case let .literal(text): [text]
-            case let .parameter(name): [parameters[name]]
-            case let .rest(name): parameters[name].split(separator: "/").map(String.init)
+            case let .literal(text): printed.append(text)
+            case let .parameter(name): printed.append(parameters[name])
+            case let .rest(name): for piece in parameters[name].split(separator: "/") { printed.append(String(piece)) }
             }
         }
+        return printed
     }
 
     func answers(_ method: String) -> Bool {

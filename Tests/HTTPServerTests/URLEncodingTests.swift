@@ -84,4 +84,11 @@ struct URLEncodingTests {
         #expect(encoded == "a+b%26c%3Dd%2B%C3%A9")
         #expect(try URLEncoding.percentDecode(encoded, plusAsSpace: true) == value)
     }
+
+    @Test(arguments: [("Added to cart.", "Added%20to%20cart%2E"), ("Sepete eklendi: Çay", "Sepete%20eklendi%3A%20%C3%87ay"),
+                      ("a-b_c~d", "a%2Db%5Fc%7Ed"), ("", "")])
+    func alphanumericEncodingLeavesOnlyASCIILettersAndDigits(text: String, encoded: String) throws {
+        #expect(URLEncoding.percentEncodeAlphanumerics(text) == encoded)
+        #expect(try URLEncoding.percentDecode(encoded) == text)
+    }
 }

@@ -181,6 +181,25 @@ struct CampaignVoucherTests {
         #expect(related.contains(">Mug<") && related.contains(">Rug<") && !related.contains(">Desk Lamp<"))
     }
 
+    /// The recommendations' pool is kept per catalog version (`CatalogMemo`): a product that
+    /// sells out leaves it on the next request, one back in stock returns.
+    @Test func theCartsRecommendationsFollowStockChanges() throws {
+        let shop = try shop([])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let related = { try #require(try shop.get("/cart").text.components(separatedBy: "class=\"related\"").last) }
+        #expect(try related().contains(">Mug<"))
+        var mug = try #require(try shop.catalog.allProducts().first { $0.product.handle == "mug" })
+        var draft = ProductDraft(mug.product, categoryName: mug.categoryName)
+        draft.variants[0].inventory = .tracked(quantity: 0, allowsBackorder: false)
+        _ = try shop.catalog.upsert([draft])
+        #expect(try !related().contains(">Mug<") && related().contains(">Rug<"), "sold out: gone")
+        mug = try #require(try shop.catalog.allProducts().first { $0.product.handle == "mug" })
+        draft = ProductDraft(mug.product, categoryName: mug.categoryName)
+        draft.variants[0].inventory = .tracked(quantity: 5, allowsBackorder: false)
+        _ = try shop.catalog.upsert([draft])
+        #expect(try related().contains(">Mug<"), "back in stock: back")
+    }
+
     @Test func homeRecommendationsLeaveOutTheCartAndFavorFavoriteCategories() throws {
         let shop = try shop([])
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])

@@ -80,6 +80,9 @@ public struct AppEnvironment: Sendable {
     public var compressedBodies = CompressedBodies()
     /// The campaign list, kept while `campaigns.version()` is unchanged.
     public var campaignCache = CampaignCache()
+    /// The best-rated products in stock, the pool of the cart's and the home page's
+    /// recommendations: kept while `catalog.version()` (stock included) is unchanged.
+    var bestRatedInStock = CatalogMemo<[Product]>()
     /// Web origins (`https://app.example`) whose pages may call the JSON API from a browser
     /// (CORS, `--cors-origin`); `*` allows any. Empty: no cross-origin access.
     public var corsAllowedOrigins: [String] = []

@@ -376,7 +376,7 @@ struct RequestContext {
     /// Sets a one-time message for the next page.
     mutating func setFlash(_ flash: Flash) {
         let encoded = [flash.kind.rawValue, flash.text, flash.linkText ?? "", flash.linkHref ?? ""]
-            .map { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+            .map(URLEncoding.percentEncodeAlphanumerics)  // Foundation's took 4 % of an add to cart
             .joined(separator: ".")
         setCookies.append(cookie(ShopApp.flashCookie, encoded, maxAge: 60))
     }

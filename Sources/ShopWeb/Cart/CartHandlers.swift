@@ -132,8 +132,7 @@ extension ShopApp {
     static func cartRecommendations(_ context: inout RequestContext) throws -> [Product] {
         let inCart = Set(try context.cart().lines.map(\.productID))
         guard !inCart.isEmpty else { return [] }
-        return try context.environment.catalog.products(ProductQuery(sort: .rating, inStockOnly: true, limit: 24))
-            .products.filter { !inCart.contains($0.id) }.prefix(8).map { $0 }
+        return try bestRatedInStock(context.environment).filter { !inCart.contains($0.id) }.prefix(8).map { $0 }
     }
 }
 
