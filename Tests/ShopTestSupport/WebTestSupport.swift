@@ -39,7 +39,9 @@ public final class TestShop: @unchecked Sendable {
     /// A shop holding `drafts` in a migrated SQLite database (for tests that race threads
     /// through the real store and its connection pool).
     public convenience init(_ drafts: [ProductDraft] = [], sqlite database: SQLiteDatabase) throws {
-        try self.init(drafts, catalog: .sqlite(database), sessions: .sqlite(database), accounts: .sqlite(database),
+        // The product cache as `shoppable serve` runs it: every web test checks it is never stale.
+        try self.init(drafts, catalog: CatalogStore.sqlite(database).cachingProductsByID(), sessions: .sqlite(database),
+                      accounts: .sqlite(database),
                       campaigns: .sqlite(database), orders: .sqlite(database), addresses: .sqlite(database))
         environment.savedCarts = .sqlite(database)
         environment.apiTokens = .sqlite(database)
