@@ -53,35 +53,48 @@ public struct RouteRequest: Hashable, Sendable {
         return url
     }
 
-    private static let segmentAllowed: CharacterSet = {
-        var set = CharacterSet.urlPathAllowed
-        set.remove(charactersIn: "/?#")
-        return set
-    }()
-
-    private static let queryAllowed: CharacterSet = {
-        var set = CharacterSet.urlQueryAllowed
-        set.remove(charactersIn: "&=+?#")
-        return set
-    }()
-
-    /// Letters, digits, `-`, `_` and `.`: left as they are in a path segment and a query value.
-    private static func isPlain(_ byte: UInt8) -> Bool {
+    /// RFC 3986 unreserved bytes: letters, digits, `-`, `.`, `_`, `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
         (97...122).contains(byte) || (65...90).contains(byte) || (48...57).contains(byte)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "~")
     }
 
-    /// A path segment percent-encoded (handles are almost always plain: no work then).
-    public static func encodeSegment(_ segment: String) -> String {
-        if segment.utf8.allSatisfy(isPlain) { return segment }
-        return segment.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? segment
+    /// What a path segment keeps as it is: a `pchar` (unreserved, sub-delims, `:`, `@`) but for
+    /// `;`, which Foundation's `urlPathAllowed` encodes too (old path parameters).
+    private static func segmentKeeps(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || "!$&'()*+,=:@".utf8.contains(byte)
     }
+
+    /// What a query value keeps: a query character but for the separators `&`, `=`, `+`, `?`
+    /// (and `#`, never a query character).
+    private static func queryKeeps(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || "!$'()*,;:@/".utf8.contains(byte)
+    }
+
+    /// `text` with every byte of its UTF-8 form that `keeps` refuses written `%XX` (upper-case
+    /// hex) — the same bytes Foundation's `addingPercentEncoding` writes for these sets, without
+    /// its bridging (3 % of a page printing its links on Linux, issue #14).
+    private static func percentEncode(_ text: String, keeping keeps: (UInt8) -> Bool) -> String {
+        if text.utf8.allSatisfy(keeps) { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if keeps(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A path segment percent-encoded (`/`, `?`, `#` and anything outside `pchar`).
+    public static func encodeSegment(_ segment: String) -> String { percentEncode(segment, keeping: segmentKeeps) }
 
     /// A query value percent-encoded (`&`, `=`, `+`, `?`, `#` too).
-    public static func encodeQueryValue(_ value: String) -> String {
-        if value.utf8.allSatisfy(isPlain) { return value }
-        return value.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? value
-    }
+    public static func encodeQueryValue(_ value: String) -> String { percentEncode(value, keeping: queryKeeps) }
 }
 
 /// What a route declaration says about its requests, besides method and path.
