@@ -46,7 +46,7 @@ extension V1ProductSummary: JSONSchemaDescribed {
         "title": ["type": "string"],
         "vendor": ["type": "string"],
         "price": ["$ref": "#/components/schemas/Money", "description": "The lowest variant price."],
-        "image": .stringSchema("Absolute URL of the main image; left out when there is none."),
+        "image": .stringSchema("Absolute URL of the main image (a stored image's 1280-pixel JPEG/PNG copy, not the original); left out when there is none."),
         "rating": V1Rating.schemaReference,
         "soldOut": ["type": "boolean", "description": "No variant can be bought."],
     ], optional: ["price", "image", "rating"], description: "A product in a list: what a card shows.")

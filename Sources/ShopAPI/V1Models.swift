@@ -61,7 +61,8 @@ public struct V1ProductSummary: Codable, Hashable, Sendable {
     public var vendor: String
     /// The lowest variant price.
     public var price: V1Money?
-    /// Absolute URL of the main image.
+    /// Absolute URL of the main image: for an image the shop stores, its 1280-pixel JPEG/PNG
+    /// copy (not the original); a remote image's own URL.
     public var image: String?
     public var rating: V1Rating?
     /// `true` when no variant can be bought.

@@ -53,4 +53,14 @@ struct APIImageRenditionTests {
         #expect(ImageRenditions.singleURL(of: ProductImage(url: "https://cdn.example.com/lamp.jpg")) == "https://cdn.example.com/lamp.jpg")
         assertResponseSnapshot(of: response)
     }
+
+    /// A list's card (`/api/v1/products`) shows one picture too: the same 1280-pixel copy.
+    @Test func aProductSummaryShowsTheLargestFallbackRendition() throws {
+        let shop = try Self.shop()
+
+        let response = try shop.api(.get, "/api/v1/products?q=dusk")
+
+        let page = try decoded(V1ProductPage.self, response)
+        #expect(page.products.map(\.image) == [shop.environment.publicURL + "/media/0123456789abcdef-1280.jpg"])
+    }
 }

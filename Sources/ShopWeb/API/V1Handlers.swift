@@ -76,7 +76,8 @@ enum V1Handlers {
     static func summary(_ product: Product, _ context: RequestContext) -> V1ProductSummary {
         V1ProductSummary(id: product.id.rawValue, handle: product.handle, title: product.title, vendor: product.vendor,
                          price: product.lowestPrice.map { money($0, context) },
-                         image: product.images.first.map { FakeStoreHandlers.absolute($0.url, context) },
+                         // A card's one picture: a stored image's 1280-pixel copy, never the original.
+                         image: product.images.first.map { FakeStoreHandlers.absolute(ImageRenditions.singleURL(of: $0), context) },
                          rating: rating(product.rating), soldOut: product.isSoldOut)
     }
 
