@@ -80,6 +80,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
         .target(name: "Mailer", dependencies: ["CCurl"]),
+        // http(s) downloads for `import --fetch-images`: SSRF rules, byte cap, time limits.
+        .target(name: "Fetch", dependencies: ["CCurl"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Stemmer", dependencies: ["CStemmer"]),
         .target(name: "Vips", dependencies: ["CVips"]),
@@ -98,7 +100,7 @@ let package = Package(
             dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Zlib"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
-        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "Sodium", "Vips"]),
+        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "ShopImport", "Sodium", "Vips", "Fetch"]),
         .executableTarget(
             name: "shoppable",
             dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopService", "ShopWeb", "ShopWebLive", "HTTPServer",
@@ -130,6 +132,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "HTTPServer", "ShopTestSupport"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "StemmerTests", dependencies: ["Stemmer"]),
         .testTarget(name: "VipsTests", dependencies: ["Vips"]),
@@ -140,7 +143,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopServiceTests",
-            dependencies: ["ShopService", "ShopCore", "ShopStore", "ShopStoreSQLite", "ShopTestSupport", "ShopWebLive", "Vips"]
+            dependencies: ["ShopService", "ShopCore", "ShopStore", "ShopStoreSQLite", "ShopTestSupport", "ShopWebLive", "Vips",
+                           "ShopImport", "HTTPServer"]
         ),
         .testTarget(
             name: "ShopImportTests",

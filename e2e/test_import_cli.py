@@ -397,3 +397,62 @@ def test_export_refuses_a_missing_database_and_an_import_only_format(tmp_path):
     assert cli(tmp_path / "shop.sqlite3", "import", str(FAKESTORE)).returncode == 0
     wrong = cli(tmp_path / "shop.sqlite3", "export", "--format", "fakestore", str(tmp_path / "out.json"))
     assert wrong.returncode == 64 and "--format must be one of" in wrong.stderr
+
+
+# (i) --fetch-images: remote images downloaded, checked and stored like local files (issue #13, point 4)
+
+
+@pytest.fixture
+def image_host(tmp_path):
+    """A loopback HTTP server (Python's http.server) serving a PNG and a text file named .jpg."""
+    import functools
+    import http.server
+    import threading
+
+    (tmp_path / "board.png").write_bytes(LOCAL_IMAGE.read_bytes())
+    (tmp_path / "notes.jpg").write_text("not a picture\n")
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_fetch_images_stores_a_remote_image_with_renditions_and_the_api_lists_them(empty_server, image_host):
+    path = empty_server.workdir / "catalog.json"
+    path.write_text(catalog_with_image(f"{image_host}/board.png"))
+
+    result = import_file(empty_server, path, "--fetch-images=127.0.0.1")
+
+    assert result.returncode == 0, result.stderr
+    assert "1 downloaded" in result.stdout, result.stdout
+    status, body = page(empty_server, "board")
+    assert status == 200 and "<picture>" in body and image_host not in body
+    status, _, answer = Client(empty_server.url).get("/api/v1/products/board")
+    image = __import__("json").loads(answer)["images"][0]
+    assert image["url"].startswith(empty_server.url + "/media/") and image["width"] > 0
+    webp = [rendition for rendition in image["renditions"] if rendition["type"] == "image/webp"]
+    assert webp and webp[0]["width"] == min(320, image["width"])  # the fixture is a small picture
+    with urllib.request.urlopen(webp[0]["url"], timeout=10) as response:
+        assert response.headers["Content-Type"] == "image/webp" and response.read()[8:12] == b"WEBP"
+
+
+@pytest.mark.parametrize("flag, refusal", [
+    ("--fetch-images", "host “127.0.0.1” resolves to 127.0.0.1, a loopback, private or otherwise non-public address"),
+    ("--fetch-images=127.0.0.1", "is not a JPEG, PNG, WebP, GIF or AVIF image"),
+])
+def test_fetch_images_refusals_name_the_line_and_url_and_import_nothing(empty_server, image_host, flag, refusal):
+    path = empty_server.workdir / "catalog.json"
+    name = "board.png" if flag == "--fetch-images" else "notes.jpg"
+    path.write_text(catalog_with_image(f"{image_host}/{name}"))
+    for args in ((flag, "--dry-run"), (flag,)):
+        result = import_file(empty_server, path, *args)
+        assert result.returncode == 65, result.stdout + result.stderr
+        assert f"catalog.json:2: field “url”: image “{image_host}/{name}”" in result.stderr, result.stderr
+        assert refusal in result.stderr, result.stderr
+    assert counts(empty_server) == (0, 0)

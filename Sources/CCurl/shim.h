@@ -29,6 +29,18 @@ static inline CURLcode shoppable_curl_setopt_read_callback(CURL *handle, CURLopt
     return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode shoppable_curl_setopt_write_callback(CURL *handle, CURLoption option, curl_write_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode shoppable_curl_setopt_opensocket_callback(CURL *handle, CURLoption option, curl_opensocket_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode shoppable_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLcode shoppable_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

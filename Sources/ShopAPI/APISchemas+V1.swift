@@ -5,7 +5,7 @@ extension APIRoute {
     /// The `/api/v1` wire types, listed under `#/components/schemas`.
     static var v1WireTypes: [any JSONSchemaDescribed.Type] {
         [V1Money.self, V1Category.self, V1Rating.self, V1ProductSummary.self, V1ProductPage.self, V1Facets.self, V1Variant.self,
-         V1Image.self, V1CategoryRef.self, V1Product.self, V1GuestToken.self, V1AddLine.self, V1LineChange.self,
+         V1Image.self, V1ImageRendition.self, V1CategoryRef.self, V1Product.self, V1GuestToken.self, V1AddLine.self, V1LineChange.self,
          V1Voucher.self, V1Problem.self, V1Cart.self, V1Favorites.self, V1Featured.self]
     }
 }
@@ -46,7 +46,7 @@ extension V1ProductSummary: JSONSchemaDescribed {
         "title": ["type": "string"],
         "vendor": ["type": "string"],
         "price": ["$ref": "#/components/schemas/Money", "description": "The lowest variant price."],
-        "image": .stringSchema("Absolute URL of the main image; left out when there is none."),
+        "image": .stringSchema("Absolute URL of the main image (a stored image's 1280-pixel JPEG/PNG copy, not the original); left out when there is none."),
         "rating": V1Rating.schemaReference,
         "soldOut": ["type": "boolean", "description": "No variant can be bought."],
     ], optional: ["price", "image", "rating"], description: "A product in a list: what a card shows.")
@@ -104,9 +104,22 @@ extension V1Variant: JSONSchemaDescribed {
 extension V1Image: JSONSchemaDescribed {
     public static let schemaName = "V1Image"
     public static let jsonSchema: JSONValue = .objectSchema([
-        "url": .stringSchema("Absolute URL."),
+        "url": .stringSchema("Absolute URL of the image as imported (a stored image's original: pick a rendition to show)."),
         "altText": ["type": "string"],
-    ])
+        "width": ["type": "integer", "minimum": 1, "description": "The original's width in pixels; left out when unknown (remote URL)."],
+        "height": ["type": "integer", "minimum": 1, "description": "The original's height in pixels; left out when unknown."],
+        "renditions": ["type": "array", "items": V1ImageRendition.schemaReference,
+                       "description": "Smaller copies, narrowest first (WebP, then JPEG or PNG, per width); left out when there are none."],
+    ], optional: ["width", "height", "renditions"])
+}
+
+extension V1ImageRendition: JSONSchemaDescribed {
+    public static let schemaName = "V1ImageRendition"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "width": ["type": "integer", "minimum": 1],
+        "url": .stringSchema("Absolute URL; immutable."),
+        "type": ["type": "string", "enum": ["image/webp", "image/jpeg", "image/png"]],
+    ], description: "A smaller copy of a stored image.")
 }
 
 extension V1CategoryRef: JSONSchemaDescribed {

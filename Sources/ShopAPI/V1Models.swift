@@ -61,7 +61,8 @@ public struct V1ProductSummary: Codable, Hashable, Sendable {
     public var vendor: String
     /// The lowest variant price.
     public var price: V1Money?
-    /// Absolute URL of the main image.
+    /// Absolute URL of the main image: for an image the shop stores, its 1280-pixel JPEG/PNG
+    /// copy (not the original); a remote image's own URL.
     public var image: String?
     public var rating: V1Rating?
     /// `true` when no variant can be bought.
@@ -213,13 +214,56 @@ public struct V1Variant: Codable, Hashable, Sendable {
 
 /// An image of a product.
 public struct V1Image: Codable, Hashable, Sendable {
-    /// Absolute URL.
+    /// Absolute URL of the image as imported (for an image stored by the shop: the original,
+    /// up to 32 MiB — pick a rendition to show it).
     public var url: String
     public var altText: String
+    /// The original's size in pixels, for an image stored by the shop; nil (left out) for a
+    /// remote URL or an image stored before sizes were recorded.
+    public var width: Int?
+    public var height: Int?
+    /// Smaller copies of a stored image, narrowest first, WebP then the JPEG/PNG fallback at each
+    /// width; nil (left out) when the shop has none (remote URL, size unknown).
+    public var renditions: [V1ImageRendition]?
 
-    public init(url: String, altText: String) {
+    public init(url: String, altText: String, width: Int? = nil, height: Int? = nil, renditions: [V1ImageRendition]? = nil) {
         self.url = url
         self.altText = altText
+        self.width = width
+        self.height = height
+        self.renditions = renditions
+    }
+}
+
+extension V1Image {
+    /// The URL to show the image at `pixelWidth` device pixels: the narrowest rendition at least
+    /// that wide (the widest when none is), WebP when `webp` is true and there is one, else the
+    /// JPEG/PNG copy; the image's own `url` when it has no renditions (a remote image).
+    ///
+    /// ```swift
+    /// image.url(forPixelWidth: 1170)   // ".../3f1c…-1280.webp", never the 25 MB original
+    /// ```
+    public func url(forPixelWidth pixelWidth: Int, webp: Bool = true) -> String {
+        let copies = (renditions ?? []).filter { ($0.type == "image/webp") == webp }
+        let usable = copies.isEmpty ? (renditions ?? []) : copies
+        return (usable.first { $0.width >= pixelWidth } ?? usable.last)?.url ?? url
+    }
+}
+
+/// A smaller copy of a stored image (`ShopCore.ImageRenditions`): pick the narrowest at least
+/// as wide as the box in device pixels, WebP when the platform decodes it.
+public struct V1ImageRendition: Codable, Hashable, Sendable {
+    /// Its width in pixels (never wider than the original).
+    public var width: Int
+    /// Absolute URL (immutable: cache forever).
+    public var url: String
+    /// Its media type: `image/webp`, `image/jpeg` or `image/png`.
+    public var type: String
+
+    public init(width: Int, url: String, type: String) {
+        self.width = width
+        self.url = url
+        self.type = type
     }
 }
 

@@ -27,6 +27,9 @@ public enum ImageRenditions {
             case .png: "png"
             }
         }
+
+        /// The media type it is served with, e.g. `image/webp`.
+        public var mediaType: String { "image/" + rawValue }
     }
 
     /// The widths made of an image `width` pixels wide: the standard widths narrower than it, and
@@ -71,5 +74,21 @@ public enum ImageRenditions {
         return widths(forOriginalWidth: width).map {
             Rendition(width: $0, url: mediaPrefix + name(of: original, width: $0, format: format))
         }
+    }
+
+    /// Every rendition of `image` with its format, narrowest first, WebP before the fallback at
+    /// each width (what the JSON API lists); empty when ``renditions(of:format:)`` is.
+    public static func allRenditions(of image: ProductImage) -> [(rendition: Rendition, format: Format)] {
+        let webp = renditions(of: image, format: .webp)
+        let fallback = renditions(of: image, format: fallbackFormat(hasAlpha: image.hasAlpha))
+        return zip(webp, fallback).flatMap { [($0, Format.webp), ($1, fallbackFormat(hasAlpha: image.hasAlpha))] }
+    }
+
+    /// The one picture to give a client that takes a single image URL (the Fake Store API's
+    /// `image`): a stored image's widest fallback rendition — JPEG or PNG, which every client
+    /// decodes, at most 1280 pixels wide, so a 25 MB photo arrives as a few hundred kilobytes —,
+    /// or the image's own URL when it has no renditions (remote, or size unknown).
+    public static func singleURL(of image: ProductImage) -> String {
+        renditions(of: image, format: fallbackFormat(hasAlpha: image.hasAlpha)).last?.url ?? image.url
     }
 }

@@ -71,8 +71,9 @@ public final class ProductDetailModel {
 
     /// The product, once loaded.
     public var product: V1Product? { state.value }
-    /// The gallery's images.
-    public var images: [URL] { product?.images.compactMap { URL(string: $0.url) } ?? [] }
+    /// The gallery's images: a stored image's rendition that fills a phone's screen (1280 pixels
+    /// at most, not the original, which may be a 25 MB photo); a remote image's own URL.
+    public var images: [URL] { product?.images.compactMap { URL(string: $0.url(forPixelWidth: 1280)) } ?? [] }
     /// The options and their values, for the picker.
     public var options: [Option] {
         guard let product else { return [] }

@@ -23,6 +23,9 @@ public struct CatalogImportReport: Hashable, Sendable {
     public var localImageCount: Int
     /// Local images written to the media library; 0 for a dry run and for images stored before.
     public var imagesCopied: Int
+    /// Distinct remote images downloaded (`--fetch-images`), each checked and — unless a dry
+    /// run — stored in the media library like a local file; 0 without the option.
+    public var imagesDownloaded = 0
     /// What the upsert created and updated; nil for a dry run (nothing written).
     public var changes: CatalogUpsertResult?
     /// A dry run's answer: what the upsert would create, update and leave alone, per product

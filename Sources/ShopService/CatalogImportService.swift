@@ -1,10 +1,12 @@
 public import Foundation
 public import ShopCore
+import Synchronization
 public import ShopImport
 public import ShopStore
 
 /// Imports a merchant's catalog file into the shop: read it whole → check every local image →
-/// copy those images into the media library → upsert every product in one transaction.
+/// download the remote images the operator allows (`Options.remoteMedia`) → copy those images
+/// into the media library → upsert every product in one transaction.
 ///
 /// All or nothing for the catalog: a bad record or a refused image throws an `ImportError` naming
 /// the file, line and column before anything is written. Images are copied before the upsert;
@@ -34,6 +36,8 @@ public struct CatalogImportService: Sendable {
     public var currency: Currency
     /// The current time, for scheduled sale prices (WooCommerce).
     public var now: @Sendable () -> Date
+    /// Downloads remote images when `Options.remoteMedia` asks for it; nil refuses such an import.
+    public var downloader: ImageDownloader?
 
     /// Creates the service from the clients it needs.
     /// - Parameters:
@@ -42,8 +46,10 @@ public struct CatalogImportService: Sendable {
     ///   - currency: the shop currency.
     ///   - images: the image library that checks local images and makes their renditions.
     ///   - now: the clock.
+    ///   - downloader: how remote images are downloaded (`--fetch-images`).
     public init(catalog: CatalogStore, media: MediaLibrary, currency: Currency, images: ImageProcessor? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, downloader: ImageDownloader? = nil) {
+        self.downloader = downloader
         self.catalog = catalog
         self.media = media
         self.images = images
@@ -57,6 +63,8 @@ public struct CatalogImportService: Sendable {
         case reading
         /// Checking the local images the file names (`count` of them, distinct or not).
         case checkingImages(count: Int)
+        /// Downloading the remote images the operator allows (`count` distinct URLs).
+        case downloadingImages(count: Int)
         /// Writing `products` products in one transaction (or previewing it, for a dry run).
         case writing(products: Int)
     }
@@ -76,6 +84,10 @@ public struct CatalogImportService: Sendable {
         /// Merge a SKU repeated in the file into its first variant instead of refusing the file
         /// (`CatalogImporter.mergesDuplicateSKUs`).
         public var mergesDuplicateSKUs: Bool
+        /// Which remote (`http(s)://`) images are downloaded and stored like local files
+        /// (`--fetch-images`); nil keeps every remote URL as it is. A dry run downloads and checks
+        /// them too, and stores nothing.
+        public var remoteMedia: RemoteMedia?
 
         /// Creates options.
         /// - Parameters:
@@ -84,9 +96,11 @@ public struct CatalogImportService: Sendable {
         ///   - progress: reading progress.
         ///   - mergesDuplicateSKUs: merge repeated SKUs (with a warning) instead of refusing the file.
         ///   - phase: called as each step starts.
+        ///   - remoteMedia: which remote images are downloaded; nil keeps them remote.
         public init(dryRun: Bool = false, localMedia: LocalMedia = .none,
                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil, mergesDuplicateSKUs: Bool = false,
-                    phase: ((_ phase: Phase) -> Void)? = nil) {
+                    phase: ((_ phase: Phase) -> Void)? = nil, remoteMedia: RemoteMedia? = nil) {
+            self.remoteMedia = remoteMedia
             self.mergesDuplicateSKUs = mergesDuplicateSKUs
             self.phase = phase
             self.dryRun = dryRun
@@ -117,10 +131,15 @@ public struct CatalogImportService: Sendable {
         let localImageCount = try options.localMedia.check(result, file: fileName)
         var report = CatalogImportReport(fileName: fileName, result: result, localImageCount: localImageCount)
 
+        // Downloads happen here, before the write transaction: no lock is held while fetching.
+        let downloads = try downloadRemoteImages(of: result, rule: options.remoteMedia, fileName: fileName,
+                                                 store: !options.dryRun, phase: options.phase)
+        report.imagesDownloaded = downloads.paths.count
         let copies = try copyLocalImages(of: result, from: options.localMedia, fileName: fileName,
                                          store: !options.dryRun)
         report.imagesCopied = copies.written
-        let products = result.products.map { Self.pointingAtCopies($0, copies.paths) }
+        let paths = copies.paths.merging(downloads.paths) { local, _ in local }
+        let products = result.products.map { Self.pointingAtCopies($0, paths) }
         options.phase?(.writing(products: products.count))
         do {
             if options.dryRun {
@@ -160,23 +179,90 @@ public struct CatalogImportService: Sendable {
             for image in product.images where LocalMedia.isLocal(image.url) && paths[image.url] == nil {
                 // Read again, not kept from the check: a catalog may name thousands of images.
                 let file = try localMedia.load(image.url, in: result, file: fileName, line: product.sourceLine)
-                let name = MediaLibrary.fileName(for: file.bytes, extension: file.format.fileExtension)
-                var copy = ProductImage(url: MediaLibrary.url(of: name))
-                if let images {
-                    let location = result.imageLocations[image.url] ?? ImportLocation(line: product.sourceLine, column: "image")
-                    do {
-                        let info = try images.inspect(file.bytes)
-                        (copy.width, copy.height, copy.hasAlpha) = (info.width, info.height, info.hasAlpha)
-                        if store { try makeRenditions(of: file.bytes, named: name, info, images) }
-                    } catch {
-                        throw ImportError(file: fileName, at: location, message: "image “\(image.url)”: \(error)")
-                    }
-                }
-                if store, try media.store(name, file.bytes) { written += 1 }
-                paths[image.url] = copy
+                let location = result.imageLocations[image.url] ?? ImportLocation(line: product.sourceLine, column: "image")
+                let copy = try storeImage(file.bytes, format: file.format, url: image.url, at: location,
+                                          fileName: fileName, store: store)
+                if copy.wrote { written += 1 }
+                paths[image.url] = copy.image
             }
         }
         return (paths, written)
+    }
+
+    /// Images downloaded at once (`--fetch-images`): a few transfers overlap their waiting, and
+    /// no more than this many bodies (each at most `RemoteMedia.maximumBytes`) are held at once.
+    static let parallelDownloads = 4
+
+    /// Downloads each distinct remote image of `result` that `rule` allows, once, in file order
+    /// (a few at a time), and takes each through `storeImage` as if it were a local file: checked
+    /// by content, opened by the image library, renditions made, stored under its content hash
+    /// (a dry run, `store` false, downloads and checks but stores nothing).
+    /// - Returns: each downloaded URL's copy (path and size), and how many originals were new.
+    /// - Throws: `ImportError` at the image's place in the catalog file, naming the URL and the
+    ///   reason (HTTP status, too large, not an image, host or address refused, …).
+    private func downloadRemoteImages(of result: ImportResult, rule: RemoteMedia?, fileName: String, store: Bool,
+                                      phase: ((Phase) -> Void)?) throws -> (paths: [String: ProductImage], written: Int) {
+        guard let rule else { return ([:], 0) }
+        var seen: Set<String> = []
+        var wanted: [(url: String, location: ImportLocation)] = []
+        for product in result.products {
+            for image in product.images where rule.fetches(image.url) && seen.insert(image.url).inserted {
+                wanted.append((image.url, result.imageLocations[image.url] ?? ImportLocation(line: product.sourceLine, column: "image")))
+            }
+        }
+        guard !wanted.isEmpty else { return ([:], 0) }
+        guard let downloader else {
+            throw ImportError(file: fileName, line: nil, message: "this import cannot download images (no downloader)")
+        }
+        phase?(.downloadingImages(count: wanted.count))
+        var paths: [String: ProductImage] = [:]
+        var written = 0
+        for start in stride(from: 0, to: wanted.count, by: Self.parallelDownloads) {
+            let batch = Array(wanted[start..<min(start + Self.parallelDownloads, wanted.count)])
+            let urls = batch.map { RemoteMedia.downloadURL(of: $0.url) }
+            let bodies = DownloadSlots(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+                bodies.put(index, Result { try downloader.download(urls[index], rule) })
+            }
+            for (item, body) in zip(batch, bodies.all) {
+                let bytes: [UInt8]
+                do {
+                    bytes = try body.get()
+                } catch {
+                    throw ImportError(file: fileName, at: item.location, message: "image “\(item.url)”: \(error)")
+                }
+                guard let format = ImageFormat(sniffing: bytes) else {
+                    throw ImportError(file: fileName, at: item.location, message: LocalMediaError.notAnImage(item.url).description)
+                }
+                let copy = try storeImage(bytes, format: format, url: item.url, at: item.location, fileName: fileName, store: store)
+                if copy.wrote { written += 1 }
+                paths[item.url] = copy.image
+            }
+        }
+        return (paths, written)
+    }
+
+    /// The one path every imported image takes, local file or download: named by its content;
+    /// with an `ImageProcessor`, its header read (pixel limit) and, unless a dry run, its
+    /// renditions made (decoding every pixel) before the original is stored.
+    /// - Returns: the image as the draft links it (`/media/…`, with its size), and whether the
+    ///   original was newly written.
+    /// - Throws: `ImportError` at `location` when the image library refuses it.
+    private func storeImage(_ bytes: [UInt8], format: ImageFormat, url: String, at location: ImportLocation,
+                            fileName: String, store: Bool) throws -> (image: ProductImage, wrote: Bool) {
+        let name = MediaLibrary.fileName(for: bytes, extension: format.fileExtension)
+        var copy = ProductImage(url: MediaLibrary.url(of: name))
+        if let images {
+            do {
+                let info = try images.inspect(bytes)
+                (copy.width, copy.height, copy.hasAlpha) = (info.width, info.height, info.hasAlpha)
+                if store { try makeRenditions(of: bytes, named: name, info, images) }
+            } catch {
+                throw ImportError(file: fileName, at: location, message: "image “\(url)”: \(error)")
+            }
+        }
+        let wrote = store ? try media.store(name, bytes) : false
+        return (copy, wrote)
     }
 
     /// Stores the renditions of the image stored as `name` that are not stored yet (each is made
@@ -203,11 +289,28 @@ public struct CatalogImportService: Sendable {
     private static func pointingAtCopies(_ product: ProductDraft, _ paths: [String: ProductImage]) -> ProductDraft {
         var product = product
         product.images = product.images.map { image in
-            if image.url.hasPrefix("//") { return ProductImage(url: "https:" + image.url, altText: image.altText) }
-            guard var copy = paths[image.url] else { return image }
+            guard var copy = paths[image.url] else {
+                if image.url.hasPrefix("//") { return ProductImage(url: "https:" + image.url, altText: image.altText) }
+                return image
+            }
             copy.altText = image.altText
             return copy
         }
         return product
     }
+}
+
+/// The bodies of one batch of parallel downloads, each put by its own thread at its index.
+private final class DownloadSlots: Sendable {
+    private let slots: Mutex<[Result<[UInt8], any Error>]>
+
+    init(count: Int) {
+        slots = Mutex(Array(repeating: .success([]), count: count))
+    }
+
+    func put(_ index: Int, _ body: Result<[UInt8], any Error>) {
+        slots.withLock { $0[index] = body }
+    }
+
+    var all: [Result<[UInt8], any Error>] { slots.withLock { $0 } }
 }

@@ -16,7 +16,7 @@ extension CommandLine {
                         [--no-demo]
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
                         [--dry-run] [--merge-duplicate-skus] [--database PATH] [--currency USD] [--media DIR]
-                        [--media-root DIR]
+                        [--media-root DIR] [--fetch-images[=HOST,HOST…]]
       shoppable export  --format shopify-csv|woocommerce-csv|shoppable-json FILE|- [--database PATH] [--currency USD]
                         (the whole catalog, published or not; - writes to standard output; docs/IMPORT.md)
       shoppable migrate [--database PATH]
@@ -52,6 +52,9 @@ extension CommandLine {
                         call the JSON API from a browser (CORS; default: none)
       --media-root DIR  import: local images may come from here too, not only from the catalog
                         file's folder (docs/IMPORT.md, "Local images")
+      --fetch-images[=HOST,…]  import: download http(s) image URLs into the media folder (checked,
+                        resized, content-named like local files); alone: any host, public addresses
+                        only; with hosts: only those (any address); others stay remote URLs
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
@@ -78,7 +81,8 @@ extension CommandLine {
             case "serve": ["host", "port", "database", "currency", "timezone", "locale", "threads", "public-url", "media", "no-demo",
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
                            "trusted-proxy", "cors-origin", "help"]
-            case "import": ["format", "dry-run", "merge-duplicate-skus", "database", "currency", "media", "media-root", "help"]
+            case "import": ["format", "dry-run", "merge-duplicate-skus", "database", "currency", "media", "media-root", "fetch-images",
+                             "help"]
             case "export": ["format", "database", "currency", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]

@@ -26,6 +26,7 @@ enum ImportCommand {
         let dryRun = options.has("dry-run")
         let databasePath = try options.database
         let localMedia = try localMedia(options, catalogPath: path)
+        let remoteMedia = try remoteMedia(options)
         let media = MediaLibrary.directory(try mediaDirectory(options))
         // A dry run writes nothing, not even a new database file: it previews against the shop's
         // database when there is one (a rolled-back transaction), else against an empty one.
@@ -35,7 +36,7 @@ enum ImportCommand {
         defer { database.close() }
         try database.configureForBulkWrite()
         let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency,
-                                           images: .vips())
+                                           images: .vips(), downloader: .curl())
 
         let fileName = (path as NSString).lastPathComponent
         let display = ImportProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1, isLarge: data.count > 1_000_000)
@@ -47,7 +48,7 @@ enum ImportCommand {
                 dryRun: dryRun, localMedia: localMedia,
                 progress: { done, total in display.records(done: done, total: total) },
                 mergesDuplicateSKUs: options.has("merge-duplicate-skus"),
-                phase: { phase in display.start(phase, dryRun: dryRun) }))
+                phase: { phase in display.start(phase, dryRun: dryRun) }, remoteMedia: remoteMedia))
         }
         print(describe(report, database: databasePath, duration: ContinuousClock.now - started))
     }
@@ -61,6 +62,9 @@ enum ImportCommand {
         lines += report.skipped.map { "  skipped: \($0.description)" }
         guard let changes = report.changes else {
             lines.append("dry run: the file is valid; nothing written")
+            if report.imagesDownloaded > 0 {
+                lines.append("  images     \(report.imagesDownloaded) downloaded and checked (not stored)")
+            }
             if let preview = report.preview {
                 lines.append("""
                 what an import into \(database) would do:
@@ -78,12 +82,13 @@ enum ImportCommand {
             }
             return lines.joined(separator: "\n")
         }
+        let downloaded = report.imagesDownloaded > 0 ? ", \(report.imagesDownloaded) downloaded" : ""
         lines.append("""
         imported into \(database):
           products   \(changes.productsCreated) created, \(changes.productsUpdated) updated, \
         \(changes.productsUnchanged) unchanged
           variants   \(changes.variantsCreated) created, \(changes.variantsUpdated) updated
-          images     \(changes.imagesStored) stored (\(report.imagesCopied) copied from local files)
+          images     \(changes.imagesStored) stored (\(report.imagesCopied) copied from local files\(downloaded))
           categories \(changes.categoriesCreated) created
           skipped    \(report.skipped.count) rows
         """)
@@ -100,6 +105,18 @@ private func localMedia(_ options: Options, catalogPath: String) throws -> Local
         return try LocalMedia(roots: roots)
     } catch {
         throw UsageError("--media-root: \(error.description)")
+    }
+}
+
+/// Which remote images are downloaded: `--fetch-images` alone → any host (public addresses
+/// only); `--fetch-images=HOST,…` (or `SHOPPABLE_FETCH_IMAGES=HOST,…`) → only those hosts; neither → none.
+private func remoteMedia(_ options: Options) throws -> RemoteMedia? {
+    let list = options.value("fetch-images")
+    guard options.has("fetch-images") || list != nil else { return nil }
+    do {
+        return try RemoteMedia(flag: list)
+    } catch {
+        throw UsageError("--fetch-images: \(error.description)")
     }
 }
 
@@ -123,6 +140,7 @@ final class ImportProgressDisplay {
         let text = switch phase {
         case .reading: "reading the file…"
         case let .checkingImages(count): "checking \(count) local images…"
+        case let .downloadingImages(count): "downloading \(count) images…"
         case let .writing(products) where dryRun: "comparing \(products) products with the shop…"
         case let .writing(products): "writing \(products) products in one transaction…"
         }

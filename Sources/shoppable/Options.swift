@@ -8,7 +8,8 @@ struct Options {
     private var switches: Set<String> = []
 
     /// Flags that take no value.
-    static let switchNames: Set<String> = ["dry-run", "merge-duplicate-skus", "no-demo", "help", "unverified", "operator"]
+    static let switchNames: Set<String> = ["dry-run", "merge-duplicate-skus", "no-demo", "help", "unverified", "operator",
+                                           "fetch-images"]
 
     init(_ arguments: [String]) throws {
         var index = 0

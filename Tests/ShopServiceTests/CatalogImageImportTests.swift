@@ -11,7 +11,7 @@ import Vips
 
 /// An import with the real image library (`ImageProcessor.vips`): a catalog folder of images
 /// made by libvips in the test, a media folder, a catalog on SQLite `:memory:`.
-private final class ImageImportBench {
+final class ImageImportBench {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("shoppable-images-\(UUID().uuidString)")
     let database: SQLiteDatabase
     let catalog: CatalogStore
@@ -47,7 +47,7 @@ private final class ImageImportBench {
             renders.names.withLock { $0.append("\(width)") }
             return try render(bytes, width, formats)
         }
-        return CatalogImportService(catalog: catalog, media: media, currency: .usd, images: images)
+        return CatalogImportService(catalog: catalog, media: media, currency: .usd, images: images, downloader: .curl())
     }
 
     func addFile(_ name: String, _ bytes: [UInt8]) throws {
@@ -58,7 +58,8 @@ private final class ImageImportBench {
     /// is on line 2 + n.
     @discardableResult
     func importCatalog(_ products: [(title: String, image: String)], maximumBytes: Int = LocalMedia.defaultMaximumBytes,
-                       maximumPixels: Int = VipsImage.defaultMaximumPixels, dryRun: Bool = false) throws -> CatalogImportReport {
+                       maximumPixels: Int = VipsImage.defaultMaximumPixels, dryRun: Bool = false,
+                       remoteMedia: RemoteMedia? = nil) throws -> CatalogImportReport {
         let items = products.map { product in
             "{\"title\": \"\(product.title)\", \"images\": [{\"url\": \"\(product.image)\", \"alt\": \"A \(product.title)\"}], "
                 + "\"variants\": [{\"sku\": \"\(product.title)-1\", \"price\": \"10.00\"}]}"
@@ -66,7 +67,8 @@ private final class ImageImportBench {
         let json = "{\"format\": \"shoppable-catalog\", \"version\": 1, \"products\": [\n\(items.joined(separator: ",\n"))\n]}"
         return try service(maximumPixels: maximumPixels).importCatalog(
             Data(json.utf8), fileName: "catalog.json",
-            options: .init(dryRun: dryRun, localMedia: try LocalMedia(roots: [catalogFolder], maximumBytes: maximumBytes)))
+            options: .init(dryRun: dryRun, localMedia: try LocalMedia(roots: [catalogFolder], maximumBytes: maximumBytes),
+                           remoteMedia: remoteMedia))
     }
 
     func mediaFiles() -> [String] {
@@ -83,7 +85,7 @@ private final class ImageImportBench {
 }
 
 /// Names recorded by a test's spy (files written, renditions made).
-private final class StoreLog: Sendable {
+final class StoreLog: Sendable {
     let names = Mutex<[String]>([])
 }
 

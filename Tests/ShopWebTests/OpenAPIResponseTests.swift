@@ -9,7 +9,9 @@ import Testing
 private let backpack = ProductDraft.mock(handle: "backpack", title: "Fjallraven Backpack", category: "men's clothing",
                                          rating: Rating(rateHundredths: 392, count: 120),
                                          variants: [.mock(price: .usd(109_95))],
-                                         images: [ProductImage(url: "/images/demo/backpack.svg")])
+                                         images: [ProductImage(url: "/images/demo/backpack.svg"),
+                                                  // stored, with renditions: their schema is checked too
+                                                  ProductImage(url: "/media/0123456789abcdef.jpg", width: 2000, height: 1500)])
 private let ring = ProductDraft.mock(handle: "ring", title: "Silver Ring", category: "jewelery",
                                      variants: [.mock(price: .usd(9_00))])
 

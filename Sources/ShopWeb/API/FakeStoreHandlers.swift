@@ -69,7 +69,8 @@ enum FakeStoreHandlers {
     /// description, category name, absolute image URL, rating.
     static func shape(_ product: Product, _ categoryNames: [Category.ID: String], _ context: RequestContext) -> FakeStoreProduct {
         let price = product.defaultVariant?.price ?? product.variants[0].price
-        let image = product.images.first.map { absolute($0.url, context) } ?? ""
+        // A stored image's 1280-pixel JPEG/PNG copy, not its original (up to 32 MiB).
+        let image = product.images.first.map { absolute(ImageRenditions.singleURL(of: $0), context) } ?? ""
         return FakeStoreProduct(
             id: product.id.rawValue, title: product.title, price: price.majorUnits,
             description: product.descriptionText, category: product.categoryID.flatMap { categoryNames[$0] } ?? "",

@@ -110,7 +110,7 @@ extension V1Handlers {
             id: product.id.rawValue, handle: product.handle, title: product.title, descriptionHTML: product.descriptionHTML,
             descriptionText: product.descriptionText, vendor: product.vendor, category: category, tags: product.tags,
             publishedAt: product.publishedAt,
-            images: product.images.map { V1Image(url: FakeStoreHandlers.absolute($0.url, context), altText: $0.altText) },
+            images: product.images.map { image($0, context) },
             rating: rating(product.rating),
             options: context.environment.optionNames.names(product.optionNames, in: context.l10n.language),
             variants: product.variants.map { variant in

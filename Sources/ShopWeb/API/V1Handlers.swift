@@ -61,11 +61,23 @@ enum V1Handlers {
         rating.map { V1Rating(rateHundredths: $0.rateHundredths, count: $0.count) }
     }
 
+    /// An image on the wire: its URL as imported and, for an image stored by the shop, its size
+    /// and renditions (`ImageRenditions.allRenditions`), every URL absolute.
+    static func image(_ image: ProductImage, _ context: RequestContext) -> V1Image {
+        let renditions = ImageRenditions.allRenditions(of: image).map { item in
+            V1ImageRendition(width: item.rendition.width, url: FakeStoreHandlers.absolute(item.rendition.url, context),
+                             type: item.format.mediaType)
+        }
+        return V1Image(url: FakeStoreHandlers.absolute(image.url, context), altText: image.altText, width: image.width,
+                       height: image.height, renditions: renditions.isEmpty ? nil : renditions)
+    }
+
     /// A product as a list shows it (a card's fields).
     static func summary(_ product: Product, _ context: RequestContext) -> V1ProductSummary {
         V1ProductSummary(id: product.id.rawValue, handle: product.handle, title: product.title, vendor: product.vendor,
                          price: product.lowestPrice.map { money($0, context) },
-                         image: product.images.first.map { FakeStoreHandlers.absolute($0.url, context) },
+                         // A card's one picture: a stored image's 1280-pixel copy, never the original.
+                         image: product.images.first.map { FakeStoreHandlers.absolute(ImageRenditions.singleURL(of: $0), context) },
                          rating: rating(product.rating), soldOut: product.isSoldOut)
     }
 
