@@ -7,9 +7,10 @@ import ShopStore
 /// an import (issue #13, point 6): the writer finds each changed draft's fold ready instead of
 /// making it between two statements of its transaction.
 ///
-/// The folder runs at most `window` drafts ahead of the writer (so at most that many folds are
-/// held) and never folds a draft the writer has passed: `skip` (an unchanged product, which is
-/// not written) lets it jump ahead. The fold itself is the same function the writer would call
+/// The folder starts at the first draft the writer takes (an unchanged file folds nothing), runs
+/// at most `window` drafts ahead of the writer (so at most that many folds are held) and never
+/// folds a draft the writer has passed: `skip` (an unchanged product, which is not written) lets
+/// it jump ahead. The fold itself is the same function the writer would call
 /// (one home); only where it runs changes. `stop()` ends the thread and waits for it — the
 /// writer calls it however its transaction ends, so no thread outlives the upsert.
 ///
@@ -28,6 +29,9 @@ final class DraftPreparer: @unchecked Sendable {
     /// Drafts below this the writer has taken or skipped.
     private var passed = 0
     private var isStopped = false
+    /// Set by the first `take`: until the writer meets a product to write, nothing is folded
+    /// (a re-import of an unchanged file folds nothing).
+    private var isWanted = false
     private var isFinished = false
     // Only for inline folding (the writer's thread).
     private let inline: Bool
@@ -55,7 +59,7 @@ final class DraftPreparer: @unchecked Sendable {
         var categoryHandles: [String: String?] = [:]
         while true {
             condition.lock()
-            while !isStopped && next < drafts.count && next - passed >= window { condition.wait() }
+            while !isStopped && (!isWanted || (next < drafts.count && next - passed >= window)) { condition.wait() }
             guard !isStopped, max(next, passed) < drafts.count else {
                 isFinished = true
                 condition.broadcast()
@@ -83,6 +87,7 @@ final class DraftPreparer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         passed = max(passed, index)
+        isWanted = true
         condition.broadcast()
         while ready[index] == nil { condition.wait() }
         let prepared = ready.removeValue(forKey: index)!
