@@ -108,6 +108,8 @@ enum ShopifyCSVReader {
         private var builders: [String: Builder] = [:]
         /// Rows added so far.
         private(set) var rowsRead = 0
+        /// The last row's `Handle` as written, and `Handle.make` of it.
+        private var lastHandle: (given: String, made: String)?
 
         /// - Throws: `ImportError` when the header has no handle (nor title) or price column.
         init(_ table: CSVTable) throws(ImportError) {
@@ -132,7 +134,13 @@ enum ShopifyCSVReader {
             let givenHandle = row.trimmed(columns[.handle])
             let handle: String
             if !givenHandle.isEmpty {
-                handle = Handle.make(from: givenHandle)
+                // A product's rows follow one another: its handle is made once, not once per row.
+                if let last = lastHandle, last.given == givenHandle {
+                    handle = last.made
+                } else {
+                    handle = Handle.make(from: givenHandle)
+                    lastHandle = (givenHandle, handle)
+                }
             } else {
                 let title = row.trimmed(columns[.title])
                 guard !title.isEmpty else {

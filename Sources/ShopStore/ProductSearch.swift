@@ -86,6 +86,139 @@ public final class ProductSearchStemmer {
         stemmers = [Stemmer(.english), Stemmer(.turkish), Stemmer(.spanish)]
     }
 
+    // MARK: Words remembered for a batch (issue #13, point 6)
+
+    /// A run of text between ASCII white space, folded in both rule families: its words' ids.
+    private struct FoldedChunk {
+        var standard: [Int32]
+        var turkish: [Int32]
+    }
+
+    /// Each distinct run of raw text met so far (folding is defined scalar by scalar, and ASCII
+    /// white space separates words in every family, so a text folds as its runs do, joined).
+    private var chunks: [Substring: FoldedChunk] = [:]
+    /// Folded words by id, and the id of each.
+    private var words: [String] = []
+    private var wordIDs: [Substring: Int32] = [:]
+    /// Each word's stem ids (nil until asked), and the stems by id.
+    private var wordStemIDs: [[Int32]?] = []
+    private var stemTexts: [String] = []
+    private var stemIDs: [String: Int32] = [:]
+    /// `indexStems(ofWords:)` marks the words and stems it has written with `generation`.
+    private var wordMarks: [UInt32] = []
+    private var stemMarks: [UInt32] = []
+    private var generation: UInt32 = 0
+
+    /// A text folded in both rule families, as word ids of this stemmer.
+    struct FoldedWords: Equatable {
+        var standard: [Int32]
+        var turkish: [Int32]
+    }
+
+    /// Forgets the remembered runs and words once there are too many (a long-running caller
+    /// stays bounded). Call between documents only: ids from before are void afterwards.
+    func forgetWordsIfFull() {
+        guard words.count >= Self.rememberedWordLimit || chunks.count >= Self.rememberedWordLimit else { return }
+        chunks.removeAll(keepingCapacity: true)
+        words.removeAll(keepingCapacity: true)
+        wordIDs.removeAll(keepingCapacity: true)
+        wordStemIDs.removeAll(keepingCapacity: true)
+        stemTexts.removeAll(keepingCapacity: true)
+        stemIDs.removeAll(keepingCapacity: true)
+        wordMarks.removeAll(keepingCapacity: true)
+        stemMarks.removeAll(keepingCapacity: true)
+    }
+
+    /// `SearchFolding.foldBothFamilies(text)` as word ids: each distinct run of `text` between
+    /// ASCII white space is folded once per batch (a 100 000-row import folds ~30 000
+    /// descriptions made of a few thousand distinct words).
+    func foldedWords(_ text: String) -> FoldedWords {
+        var result = FoldedWords(standard: [], turkish: [])
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        func addChunk(_ end: String.Index) {
+            guard start != end else { return }
+            let chunk = folded(text[start..<end])
+            result.standard += chunk.standard
+            result.turkish += chunk.turkish
+        }
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                addChunk(index)
+                start = next
+            }
+            index = next
+        }
+        addChunk(index)
+        return result
+    }
+
+    private func folded(_ chunk: Substring) -> FoldedChunk {
+        if let known = chunks[chunk] { return known }
+        let both = SearchFolding.foldBothFamilies(String(chunk))
+        let standard = both.standard.split(separator: " ").map(wordID)
+        let folded = FoldedChunk(
+            standard: standard,
+            turkish: both.turkish == both.standard ? standard : both.turkish.split(separator: " ").map(wordID))
+        // Kept as its own string: a Substring key would keep the whole text it came from alive.
+        chunks[Substring(String(chunk))] = folded
+        return folded
+    }
+
+    private func wordID(_ word: Substring) -> Int32 {
+        if let id = wordIDs[word] { return id }
+        let id = Int32(words.count)
+        let text = String(word)
+        words.append(text)
+        wordIDs[Substring(text)] = id
+        wordStemIDs.append(nil)
+        wordMarks.append(0)
+        return id
+    }
+
+    /// The words of `ids`, space-separated: the folded text.
+    func text(ofWords ids: [Int32]) -> String {
+        ids.map { words[Int($0)] }.joined(separator: " ")
+    }
+
+    /// `indexStems(of: text(ofWords: a + b + …))`, without splitting or hashing the words again.
+    func indexStems(ofWords sequences: [Int32]...) -> String {
+        generation &+= 1
+        if generation == 0 {  // wrapped: old marks could match again
+            for index in wordMarks.indices { wordMarks[index] = 0 }
+            for index in stemMarks.indices { stemMarks[index] = 0 }
+            generation = 1
+        }
+        var result: [String] = []
+        for ids in sequences {
+            for word in ids where wordMarks[Int(word)] != generation {
+                wordMarks[Int(word)] = generation
+                for stem in stemIDs(ofWord: word) where stemMarks[Int(stem)] != generation {
+                    stemMarks[Int(stem)] = generation
+                    result.append(stemTexts[Int(stem)])
+                }
+            }
+        }
+        return result.joined(separator: " ")
+    }
+
+    private func stemIDs(ofWord word: Int32) -> [Int32] {
+        if let known = wordStemIDs[Int(word)] { return known }
+        let ids = wordStems(Substring(words[Int(word)])).map { stem in
+            if let id = stemIDs[stem] { return id }
+            let id = Int32(stemTexts.count)
+            stemTexts.append(stem)
+            stemIDs[stem] = id
+            stemMarks.append(0)
+            return id
+        }
+        wordStemIDs[Int(word)] = ids
+        return ids
+    }
+
     /// The distinct stems of the words of folded `text` under all three stemmers, in first-seen
     /// order, space-separated: what the index's stem columns hold.
     public func indexStems(of text: String) -> String {
@@ -216,17 +349,20 @@ public struct ProductSearchDocument: Hashable, Sendable {
     }
 
     /// The documents of every `ProductSearchRules.Family`, in `allCases` order: the same as one
-    /// `init` per family, with each field decomposed once and folded once where the families
-    /// agree (`SearchFolding.foldBothFamilies`), and stems computed once for equal text. What a
-    /// store indexes a product with (issue #13, point 6: an import folds 30 000 descriptions).
+    /// `init` per family, with each distinct run of text between white space folded once per
+    /// `stemmer` in both families (`SearchFolding.foldBothFamilies`), each distinct word stemmed
+    /// once per `stemmer`, and the Turkish fields taken from the standard ones where they agree.
+    /// What a store indexes a product with (issue #13, point 6: an import folds 30 000
+    /// descriptions made of a few thousand distinct words).
     /// - Parameters: as `init`, without the family.
     public static func allFamilies(title: String, vendor: String, tags: [String], categoryName: String?,
                                    descriptionText: String, skus: [String?] = [], barcodes: [String?] = [],
                                    stemmer: ProductSearchStemmer) -> [ProductSearchDocument] {
         precondition(ProductSearchRules.Family.allCases == [.standard, .turkish])
-        let titles = SearchFolding.foldBothFamilies(title)
-        let metas = ([vendor] + tags).map(SearchFolding.foldBothFamilies)
-        let bodies = SearchFolding.foldBothFamilies(descriptionText)
+        stemmer.forgetWordsIfFull()
+        let titles = stemmer.foldedWords(title)
+        let metas = ([vendor] + tags).map(stemmer.foldedWords)
+        let bodies = stemmer.foldedWords(descriptionText)
         var keys: [String] = []
         for key in skus.compactMap({ $0.map(ProductSearchRules.skuKey) }) + barcodes.compactMap({
             $0.flatMap(ProductSearchRules.barcodeToken)
@@ -234,12 +370,22 @@ public struct ProductSearchDocument: Hashable, Sendable {
             keys.append(key)
         }
         let skuKeys = keys.joined(separator: " ")
+        let meta = ProductSearchStemmer.FoldedWords(standard: metas.flatMap(\.standard), turkish: metas.flatMap(\.turkish))
         let standard = ProductSearchDocument(
-            title: titles.standard, meta: metas.map(\.standard).filter { !$0.isEmpty }.joined(separator: " "),
-            body: bodies.standard, skuKeys: skuKeys, stemmer: stemmer, reusing: nil)
-        let turkish = ProductSearchDocument(
-            title: titles.turkish, meta: metas.map(\.turkish).filter { !$0.isEmpty }.joined(separator: " "),
-            body: bodies.turkish, skuKeys: skuKeys, stemmer: stemmer, reusing: standard)
+            title: stemmer.text(ofWords: titles.standard), meta: stemmer.text(ofWords: meta.standard),
+            body: stemmer.text(ofWords: bodies.standard), titleStems: stemmer.indexStems(ofWords: titles.standard),
+            textStems: stemmer.indexStems(ofWords: meta.standard, bodies.standard), skuKeys: skuKeys)
+        // Most text has no `I`/`ı`: its Turkish words are the standard ones, and so are their stems.
+        var turkish = standard
+        if titles.turkish != titles.standard {
+            turkish.title = stemmer.text(ofWords: titles.turkish)
+            turkish.titleStems = stemmer.indexStems(ofWords: titles.turkish)
+        }
+        if meta.turkish != meta.standard || bodies.turkish != bodies.standard {
+            turkish.meta = stemmer.text(ofWords: meta.turkish)
+            turkish.body = stemmer.text(ofWords: bodies.turkish)
+            turkish.textStems = stemmer.indexStems(ofWords: meta.turkish, bodies.turkish)
+        }
         var documents = [standard, turkish]
         for (index, family) in ProductSearchRules.Family.allCases.enumerated() {
             documents[index].addCategory(categoryName, family: family, stemmer: stemmer)
@@ -247,24 +393,14 @@ public struct ProductSearchDocument: Hashable, Sendable {
         return documents
     }
 
-    /// A document of folded fields; stems computed, or taken from `other` where its folded text
-    /// is the same.
-    private init(title: String, meta: String, body: String, skuKeys: String, stemmer: ProductSearchStemmer,
-                 reusing other: ProductSearchDocument?) {
+    /// A document of folded fields and their stems.
+    private init(title: String, meta: String, body: String, titleStems: String, textStems: String, skuKeys: String) {
         self.title = title
         self.meta = meta
         self.body = body
+        self.titleStems = titleStems
+        self.textStems = textStems
         self.skuKeys = skuKeys
-        if let other, other.title == title {
-            titleStems = other.titleStems
-        } else {
-            titleStems = stemmer.indexStems(of: title)
-        }
-        if let other, other.meta == meta, other.body == body {
-            textStems = other.textStems
-        } else {
-            textStems = stemmer.indexStems(of: meta + " " + body)
-        }
     }
 
     /// Adds a category name to `meta` (and its stems to `textStems`), as `init` does. A store

@@ -517,10 +517,10 @@ enum SQLCatalog {
     }
 
     /// A checked draft with everything derived from it alone (sort keys, folded search text),
-    /// made by `upsert` just before the draft is written and dropped after it, so an import of
-    /// 30 000 products holds one product's folded text at a time, not all of them (issue #13,
-    /// point 6), and a product left unchanged is never folded.
-    struct PreparedDraft {
+    /// made for `upsert` just before the draft is written (`DraftPreparer`: on a second thread,
+    /// at most a window of drafts ahead) and dropped after it, so an import of 30 000 products
+    /// holds a few hundred products' folded text at a time, not all of them (issue #13, point 6).
+    struct PreparedDraft: Sendable {
         var draft: ProductDraft
         var categoryHandle: String?
         /// `ProductSearchRules.sortTitle` in English, Turkish and Spanish.
@@ -553,16 +553,30 @@ enum SQLCatalog {
 
     /// Folds one checked draft's text (`ProductSearchDocument` per rule family, without the
     /// category name, which `upsert` adds from the stored category) and derives its keys.
-    static func prepare(_ draft: ProductDraft, stemmer: ProductSearchStemmer) -> PreparedDraft {
-        PreparedDraft(
-            draft: draft, categoryHandle: CatalogUpsertRules.categoryHandle(for: draft.categoryName),
-            sortTitle: ProductSearchRules.sortTitle(draft.title),
+    /// - Parameter categoryHandles: `CatalogUpsertRules.categoryHandle` of each category name
+    ///   met so far in the batch (a catalog has a few dozen; read and added to).
+    static func prepare(_ draft: ProductDraft, stemmer: ProductSearchStemmer,
+                        categoryHandles: inout [String: String?]) -> PreparedDraft {
+        let documents = ProductSearchDocument.allFamilies(
+            title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
+            descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
+            barcodes: draft.variants.map(\.barcode), stemmer: stemmer)
+        var categoryHandle: String?
+        if let name = draft.categoryName {
+            if let known = categoryHandles[name] {
+                categoryHandle = known
+            } else {
+                categoryHandle = CatalogUpsertRules.categoryHandle(for: name)
+                categoryHandles[name] = .some(categoryHandle)
+            }
+        }
+        return PreparedDraft(
+            draft: draft, categoryHandle: categoryHandle,
+            // The English sort key is the standard family's folded title (`sortTitle`'s rule).
+            sortTitle: documents[0].title,
             sortTitleTurkish: ProductSearchRules.sortTitle(draft.title, locale: .turkish),
             sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
-            documents: ProductSearchDocument.allFamilies(
-                title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
-                descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
-                barcodes: draft.variants.map(\.barcode), stemmer: stemmer),
+            documents: documents,
             tagKeys: draft.tags.map(ProductSearchRules.tagKey),
             skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) })
     }
@@ -588,15 +602,19 @@ enum SQLCatalog {
         // already added, so an import of 30 000 products asks for each category and word once.
         var categories: [String: (id: Int64, name: String)] = [:]
         var addedWords: Set<String> = []
-        for draft in checked.drafts {
+        // Drafts are folded on a second thread ahead of this one (DraftPreparer).
+        let preparer = DraftPreparer(checked.drafts)
+        defer { preparer.stop() }
+        for (index, draft) in checked.drafts.enumerated() {
             let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
+                preparer.skip(index)
                 result.productsUnchanged += 1
                 result.products.append(.init(handle: draft.handle, change: .unchanged))
                 continue
             }
-            let prepared = prepare(draft, stemmer: stemmer)
+            let prepared = preparer.take(index)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
                                         connection, &result)
             let categoryID = category?.id

@@ -27,6 +27,32 @@ struct ProductSearchDocumentTests {
         #expect(together == apart)
     }
 
+    /// One stemmer folding many products in a row (it remembers each run of text between white
+    /// space and each word) gives each the documents fresh folding gives: white space of every
+    /// kind, marks and Turkish `İ` next to it, words met before in other fields and families.
+    @Test(.bug(id: "13")) func aStemmerThatRemembersRunsFoldsAsFreshOnes() {
+        let products: [(title: String, vendor: String, tags: [String], category: String?, description: String)] = [
+            ("IŞIK Lamba", "Işık Evi", ["İndirim", "lamba"], "Lambalar", "Işıklı masa lambası,\nİstanbul'da."),
+            ("Işık  lamba\t", " ", ["lamba", "LAMBA"], "lambalar", "lambası \u{0301}ışık I\u{0307}stanbul I \u{0307}x"),
+            ("Oak\u{00A0}Chair", "Nordic\u{0B}Co", ["oak", "chair."], "Chairs", "chair, chair.\r\nOAK\u{0C}oak ﬁne ²"),
+            ("Oak Chair", "", [], nil, ""),
+            ("", "", [""], " ", " \n\t "),
+            ("Café Straße", "Iron & Ink", ["I", "ı"], "Kupa", "Iıİi café straße Café"),
+        ]
+        let shared = ProductSearchStemmer()
+        for product in products + products.reversed() {
+            let remembered = ProductSearchDocument.allFamilies(
+                title: product.title, vendor: product.vendor, tags: product.tags, categoryName: product.category,
+                descriptionText: product.description, stemmer: shared)
+            let fresh = ProductSearchRules.Family.allCases.map { family in
+                ProductSearchDocument(title: product.title, vendor: product.vendor, tags: product.tags,
+                                      categoryName: product.category, descriptionText: product.description,
+                                      family: family, stemmer: ProductSearchStemmer())
+            }
+            #expect(remembered == fresh, "\(product.title)")
+        }
+    }
+
     /// A stemmer that has seen other words (it remembers each word's stems) stems a text as
     /// fresh stemmers stem its words one by one: each word's stems, without repeats, in order.
     @Test(.bug(id: "13")) func aStemmerThatRemembersWordsStemsAsFreshOnes() {

@@ -1,0 +1,28 @@
+@testable import ShopImport
+import Testing
+
+/// Issue #13, point 6: a description's plain text is normalized on UTF-8 bytes when its
+/// characters allow it, with the very result the `Character` way gives.
+@Suite("Normalized description text")
+struct NormalizedTextTests {
+    @Test(.bug(id: "13"), arguments: [
+        "", " ", "\n\n", "Oak chair", "  Oak \t chair  \n\n  second\u{0B}line \u{0C} end \n",
+        "Işıklı masa lambası,\nİstanbul'da ağaç.\n \n Niño año señor - no: only Latin here",
+        "a\nb\n\n\nc", "tab\tseparated\twords\t", "\u{01}control\u{1F}bytes\u{7F}kept",
+        "Çay Bardağı ŞÖÜ ñ é ſ ž Ÿ", " leading and trailing ",
+    ])
+    func bytesGiveWhatCharactersGive(text: String) {
+        #expect(HTMLSanitizer.normalizedBytes(text) == HTMLSanitizer.normalizeTextByCharacters(text))
+        #expect(HTMLSanitizer.normalizeText(text) == HTMLSanitizer.normalizeTextByCharacters(text))
+    }
+
+    /// Text whose characters the bytes do not show plainly goes the `Character` way.
+    @Test(.bug(id: "13"), arguments: [
+        "windows\r\nline", "no\u{00A0}break", "e\u{0301} combining", "line\u{2028}separator", "emoji 🪑 chair",
+        "tab \u{0301}mark",
+    ])
+    func otherTextGoesByCharacters(text: String) {
+        #expect(HTMLSanitizer.normalizedBytes(text) == nil)
+        #expect(HTMLSanitizer.normalizeText(text) == HTMLSanitizer.normalizeTextByCharacters(text))
+    }
+}
