@@ -2,6 +2,7 @@ public import ShopCore
 public import ShopStore
 import Foundation
 import SQLite
+import Synchronization
 
 extension CatalogStore {
     /// The catalog in a SQLite database (schema: `ShopSchema`, migrated beforehand).
@@ -18,9 +19,22 @@ extension CatalogStore {
     public static func sqlite(_ database: SQLiteDatabase, currency: Currency = .usd,
                               searchCountLimit: Int = ProductPage.searchCountLimit) -> CatalogStore {
         let version = SQLiteDatabase.Memo<Int64>()
+        @Sendable func catalogVersion() throws -> Int64 {
+            try database.remembered(version) {
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
+                }
+            }
+        }
+        // Kept per catalog version: with 100 000 products the summaries (a count and a first
+        // picture per category) take ~1 s, and every search that finds nothing shows six of
+        // them. The version is read first, so what is kept is never older than its version.
+        let categorySummaries = Mutex<(version: Int64, summaries: [CategorySummary])?>(nil)
         return CatalogStore(
             categories: {
-                try database.withConnection { connection in
+                let current = try catalogVersion()
+                if let kept = categorySummaries.withLock({ $0 }), kept.version == current { return kept.summaries }
+                let summaries = try database.withConnection { connection in
                     try connection.prepare("""
                         SELECT c.id, c.handle, c.name, count(*),
                           (SELECT i.url FROM products p2 JOIN product_images i ON i.product_id = p2.id
@@ -34,6 +48,8 @@ extension CatalogStore {
                                         imageURL: try row.optionalString(4))
                     }
                 }
+                categorySummaries.withLock { $0 = (current, summaries) }
+                return summaries
             },
             categoryByHandle: { handle in
                 try database.withConnection { connection in
@@ -107,13 +123,7 @@ extension CatalogStore {
                     try connection.prepare("SELECT count(*) FROM products").first()?.int(0) ?? 0
                 }
             },
-            version: {
-                try database.remembered(version) {
-                    try database.withConnection { connection in
-                        try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
-                    }
-                }
-            },
+            version: { try catalogVersion() },
             previewUpsert: { drafts in
                 let checked = try SQLCatalog.check(drafts, currency: currency)
                 return try database.withConnection { connection in
