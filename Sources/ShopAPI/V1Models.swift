@@ -93,10 +93,18 @@ public struct V1ProductPage: Codable, Hashable, Sendable {
     public var suggestion: String?
     /// The filter values with their counts, only when asked for (`facets=1`).
     public var facets: V1Facets?
+    /// `true` when a search (`q`) matched more products than it counts (1 000): at least
+    /// `totalCount` match and the cursor stops there; absent otherwise.
+    public var totalCountIsCapped: Bool?
+    /// `true` when `facets` come from a search's first 1 000 matches only (it matched more):
+    /// their counts are lower bounds; absent otherwise.
+    public var facetsAreSampled: Bool?
 
     public init(products: [V1ProductSummary], totalCount: Int, nextCursor: String?, suggestion: String? = nil,
-                facets: V1Facets? = nil) {
+                facets: V1Facets? = nil, totalCountIsCapped: Bool? = nil, facetsAreSampled: Bool? = nil) {
         self.products = products
+        self.totalCountIsCapped = totalCountIsCapped
+        self.facetsAreSampled = facetsAreSampled
         self.totalCount = totalCount
         self.nextCursor = nextCursor
         self.suggestion = suggestion

@@ -136,8 +136,16 @@ public struct ProductQuery: Hashable, Sendable {
 public struct ProductPage: Sendable {
     /// The products on this page, in query order.
     public var products: [Product]
-    /// All published products matching the query (for page counts).
+    /// All published products matching the query (for page counts); for a search, at most
+    /// `ProductPage.searchCountLimit` (`totalCountIsCapped` says when more match).
     public var totalCount: Int
+    /// Whether a search matched more products than it counted: at least `totalCount` match
+    /// ("1,000+"). The page's products are exact; its later pages stop at `totalCount`.
+    public var totalCountIsCapped: Bool
+    /// Whether `facets`, `vendors` and `tags` come from a search's first
+    /// `ProductPage.searchCountLimit` matches only (the search matched more; `tags` from the first
+    /// 250 of them): their values are those of that sample and each count is a lower bound.
+    public var facetsAreSampled: Bool
     /// The distinct non-empty vendors of the products matching the query when its `vendor`
     /// filter is left out (all other conditions kept: the values of `facets.vendors`), in
     /// code-point order, at most 50. Empty unless the query `includesFacets`.
@@ -157,8 +165,11 @@ public struct ProductPage: Sendable {
 
     /// Creates a page.
     public init(products: [Product], totalCount: Int, vendors: [String] = [], tags: [String] = [],
-                suggestion: String? = nil, facets: ProductFacets? = nil) {
+                suggestion: String? = nil, facets: ProductFacets? = nil, totalCountIsCapped: Bool = false,
+                facetsAreSampled: Bool = false) {
         self.products = products
+        self.totalCountIsCapped = totalCountIsCapped
+        self.facetsAreSampled = facetsAreSampled
         self.facets = facets
         self.totalCount = totalCount
         self.vendors = vendors
@@ -168,6 +179,12 @@ public struct ProductPage: Sendable {
 
     /// How many values `vendors` and `tags` hold at most.
     public static let facetLimit = 50
+
+    /// How many matches a search counts, and computes its facets, vendors and tags over (issue
+    /// #13, point 5: a search page within 20 ms on 100 000 products). A word that matches most of
+    /// a catalog would otherwise join, group and sort every match on every page; past this many
+    /// the shopper is better served by another word than by an exact count.
+    public static let searchCountLimit = 1_000
 }
 
 /// The filter values a product list offers, each with the number of products it would list.

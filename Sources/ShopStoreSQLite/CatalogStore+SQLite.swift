@@ -2,6 +2,7 @@ public import ShopCore
 public import ShopStore
 import Foundation
 import SQLite
+import Synchronization
 
 extension CatalogStore {
     /// The catalog in a SQLite database (schema: `ShopSchema`, migrated beforehand).
@@ -13,11 +14,27 @@ extension CatalogStore {
     /// - Parameters:
     ///   - database: the migrated database.
     ///   - currency: the shop currency; drafts priced in another one are refused.
-    public static func sqlite(_ database: SQLiteDatabase, currency: Currency = .usd) -> CatalogStore {
+    ///   - searchCountLimit: how many matches a search counts and computes its facets over
+    ///     (`ProductPage.totalCountIsCapped`); tests make it small.
+    public static func sqlite(_ database: SQLiteDatabase, currency: Currency = .usd,
+                              searchCountLimit: Int = ProductPage.searchCountLimit) -> CatalogStore {
         let version = SQLiteDatabase.Memo<Int64>()
+        @Sendable func catalogVersion() throws -> Int64 {
+            try database.remembered(version) {
+                try database.withConnection { connection in
+                    try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
+                }
+            }
+        }
+        // Kept per catalog version: with 100 000 products the summaries (a count and a first
+        // picture per category) take ~1 s, and every search that finds nothing shows six of
+        // them. The version is read first, so what is kept is never older than its version.
+        let categorySummaries = Mutex<(version: Int64, summaries: [CategorySummary])?>(nil)
         return CatalogStore(
             categories: {
-                try database.withConnection { connection in
+                let current = try catalogVersion()
+                if let kept = categorySummaries.withLock({ $0 }), kept.version == current { return kept.summaries }
+                let summaries = try database.withConnection { connection in
                     try connection.prepare("""
                         SELECT c.id, c.handle, c.name, count(*),
                           (SELECT i.url FROM products p2 JOIN product_images i ON i.product_id = p2.id
@@ -31,6 +48,8 @@ extension CatalogStore {
                                         imageURL: try row.optionalString(4))
                     }
                 }
+                categorySummaries.withLock { $0 = (current, summaries) }
+                return summaries
             },
             categoryByHandle: { handle in
                 try database.withConnection { connection in
@@ -41,7 +60,9 @@ extension CatalogStore {
             products: { query in
                 try database.withConnection { connection in
                     try SQLCatalog.rebuildSearchIndexIfStale(connection)
-                    return try connection.transaction(.deferred) { try SQLCatalog.page(query, currency: currency, connection) }
+                    return try connection.transaction(.deferred) { 
+                        try SQLCatalog.page(query, currency: currency, searchCountLimit: searchCountLimit, connection)
+                    }
                 }
             },
             productByHandle: { handle in
@@ -102,13 +123,7 @@ extension CatalogStore {
                     try connection.prepare("SELECT count(*) FROM products").first()?.int(0) ?? 0
                 }
             },
-            version: {
-                try database.remembered(version) {
-                    try database.withConnection { connection in
-                        try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
-                    }
-                }
-            },
+            version: { try catalogVersion() },
             previewUpsert: { drafts in
                 let checked = try SQLCatalog.check(drafts, currency: currency)
                 return try database.withConnection { connection in
@@ -152,8 +167,10 @@ enum SQLCatalog {
 
     /// The condition "listed" (`CatalogVisibility.isListed`) on products aliased `alias`.
     static func listed(_ alias: String) -> String { "\(alias).visibility IN ('visible', 'catalog')" }
-    /// The condition "searchable" (`CatalogVisibility.isSearchable`) on products aliased `alias`.
-    static func searchable(_ alias: String) -> String { "\(alias).visibility IN ('visible', 'search')" }
+    /// The condition "searchable" (`CatalogVisibility.isSearchable`) on products aliased `alias`:
+    /// read from the entry of `products_search_facts` a search has found by id (the unary `+`
+    /// keeps SQLite from seeking the index once per value of the list).
+    static func searchable(_ alias: String) -> String { "+\(alias).visibility IN ('visible', 'search')" }
 
     static func jsonIDs(_ ids: [Int64]) -> SQLValue {
         .text("[" + ids.map(String.init).joined(separator: ",") + "]")
@@ -168,49 +185,41 @@ enum SQLCatalog {
     /// JOIN fixes the loop order): without statistics the planner would otherwise walk an
     /// `is_published` index over every product and probe the matches. Each match then reads
     /// the covering index `products_search_facts`, not the wide product row.
-    static func page(_ query: ProductQuery, currency: Currency, _ connection: Connection) throws -> ProductPage {
-        let terms = query.searchTerms
-        let family = ProductSearchRules.Family(query.locale)
-        let search = terms.isEmpty ? nil : try SearchMatch.Search(query, connection)
+    static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int = ProductPage.searchCountLimit,
+                     _ connection: Connection) throws -> ProductPage {
+        let search = query.searchTerms.isEmpty ? nil : try SearchMatch.Search(query, connection)
 
-        // The scope: every condition but vendor and tag (the facets are computed over it).
-        let from = terms.isEmpty ? "products p" : "product_search s CROSS JOIN products p INDEXED BY products_search_facts"
-        var scope: [String] = []
-        var scopeValues: [SQLValue] = []
-        if !terms.isEmpty {
-            scope += ["s.product_search MATCH ?", "p.id = s.rowid"]
-            scopeValues.append(.text(search!.expression(.all, typos: true)))
-        }
-        scope.append("p.is_published = 1")
+        // The conditions but the search match: `base` those no facet lifts (ProductFacets);
+        // `scope` adds the facets' own filters but vendor's (the vendor and tag lists are
+        // computed over it); `filter` adds vendor and tag: the page itself.
+        let from = search == nil ? "products p" : "product_search s CROSS JOIN products p INDEXED BY products_search_facts"
+        var base = ["p.is_published = 1"]
+        var baseValues: [SQLValue] = []
         // Visibility (issue #13): a search finds searchable products, a list shows listed ones.
-        scope.append(terms.isEmpty ? listed("p") : searchable("p"))
+        base.append(search == nil ? listed("p") : searchable("p"))
         if let productIDs = query.productIDs {
-            scope.append("p.id IN (SELECT value FROM json_each(?))")
-            scopeValues.append(jsonIDs(productIDs.map(\.rawValue)))
+            base.append("p.id IN (SELECT value FROM json_each(?))")
+            baseValues.append(jsonIDs(productIDs.map(\.rawValue)))
         }
         if let minimum = query.minPriceMinor {
-            scope.append("p.min_price_minor >= ?")
-            scopeValues.append(.integer(minimum))
+            base.append("p.min_price_minor >= ?")
+            baseValues.append(.integer(minimum))
         }
         if let maximum = query.maxPriceMinor {
-            scope.append("p.min_price_minor <= ?")
-            scopeValues.append(.integer(maximum))
+            base.append("p.min_price_minor <= ?")
+            baseValues.append(.integer(maximum))
         }
         if let minimum = query.minRatingHundredths {
-            scope.append("p.rating_hundredths >= ?")
-            scopeValues.append(SQLValue(minimum))
+            base.append("p.rating_hundredths >= ?")
+            baseValues.append(SQLValue(minimum))
         }
-        // `base`: the conditions no facet lifts (ProductFacets); `scope` adds the facets' own
-        // filters but vendor's (the vendor and tag lists are computed over it); `filter` adds
-        // vendor and tag: the page itself.
-        let base = scope
-        let baseValues = scopeValues
+        var scope = base
+        var scopeValues = baseValues
         let facetFilters = FacetFilters(query)
         for condition in facetFilters.conditions where condition.facet != .vendor {
             scope.append(condition.sql)
             scopeValues += condition.values
         }
-
         var filter = scope
         var filterValues = scopeValues
         if let vendor = query.vendor {
@@ -221,54 +230,63 @@ enum SQLCatalog {
             filter.append(tagCondition)
             filterValues.append(.text(ProductSearchRules.tagKey(tag)))
         }
-
-        var orderValues: [SQLValue] = []
-        let order: String
-        switch query.sort {
-        case .relevance where search != nil:
-            // Tiers (ProductQuery.Sort.relevance); the typo tier only when a word has candidates.
-            let search = search!
-            let tier = "p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?)"
-            if search.hasTypoCandidates {
-                // Exact matches (a SKU, mostly: a word with candidates found nothing itself)
-                // first, then the typo matches by field.
-                order = "CASE WHEN \(tier) THEN 0 WHEN \(tier) THEN 1 WHEN \(tier) THEN 2 ELSE 3 END, p.id"
-                orderValues = [.text(search.expression(.all, typos: false)),
-                               .text(search.expression(.title, typos: true)),
-                               .text(search.expression(.titleAndMeta, typos: true))]
-            } else {
-                order = "CASE WHEN \(tier) THEN 0 WHEN \(tier) THEN 1 ELSE 2 END, p.id"
-                orderValues = [.text(search.expression(.title, typos: false)),
-                               .text(search.expression(.titleAndMeta, typos: false))]
-            }
-        case .relevance, .featured: order = "p.id"
-        case .priceAscending: order = "p.min_price_minor, p.id"          // NULL first ascending
-        case .priceDescending: order = "p.min_price_minor DESC, p.id"    // NULL last descending
-        case .newest: order = "p.published_at DESC, p.id"                // NULL last descending
-        case .rating: order = "p.rating_hundredths DESC, p.rating_count DESC, p.id"
-        case .name:                                                      // BINARY: UTF-8 bytes
-            switch query.locale {
-            case .english: order = "p.sort_title, p.id"
-            case .turkish: order = "p.sort_title_tr, p.id"
-            case .spanish: order = "p.sort_title_es, p.id"
-            }
+        // A search starts from the FTS5 matches of the whole search (`.all` with typos): every
+        // statement below is `FROM \(from) WHERE \(matching(…))`.
+        let match = search?.expression(.all, typos: true)
+        func matching(_ conditions: [String], _ values: [SQLValue]) -> (sql: String, values: [SQLValue]) {
+            guard let match else { return (conditions.joined(separator: " AND "), values) }
+            return ((["s.product_search MATCH ?", "p.id = s.rowid"] + conditions).joined(separator: " AND "),
+                    [.text(match)] + values)
         }
+        // A search looks at its first `searchCountLimit` matches (+ 1, to know there are more)
+        // for the count, the facets and the tag list: `LIMIT ?` on the matches, in FTS5 order.
+        let scanLimit: SQLValue? = search.map { _ in SQLValue(searchCountLimit + 1) }  // not `nil`: SQLValue takes `nil` as NULL
 
-        let whereScope = scope.joined(separator: " AND ")
-        let whereFilter = filter.joined(separator: " AND ")
         // Two steps: the page's ids (sorting only narrow index entries), then its 24-odd rows.
-        let ids = try connection.prepare("SELECT p.id FROM \(from) WHERE \(whereFilter) ORDER BY \(order) LIMIT ? OFFSET ?")
-            .query(filterValues + orderValues + [SQLValue(query.limit), SQLValue(query.offset)])
-            .map { try $0.int64(0) }
+        let ids: [Int64]
+        if let search, query.sort == .relevance {
+            ids = try relevancePage(search, from: from, filter, filterValues, offset: query.offset, limit: query.limit,
+                                    connection)
+        } else {
+            let order: String
+            switch query.sort {
+            case .relevance, .featured: order = "p.id"
+            case .priceAscending: order = "p.min_price_minor, p.id"          // NULL first ascending
+            case .priceDescending: order = "p.min_price_minor DESC, p.id"    // NULL last descending
+            case .newest: order = "p.published_at DESC, p.id"                // NULL last descending
+            case .rating: order = "p.rating_hundredths DESC, p.rating_count DESC, p.id"
+            case .name:                                                      // BINARY: UTF-8 bytes
+                switch query.locale {
+                case .english: order = "p.sort_title, p.id"
+                case .turkish: order = "p.sort_title_tr, p.id"
+                case .spanish: order = "p.sort_title_es, p.id"
+                }
+            }
+            let page = matching(filter, filterValues)
+            ids = try connection.prepare("SELECT p.id FROM \(from) WHERE \(page.sql) ORDER BY \(order) LIMIT ? OFFSET ?")
+                .query(page.values + [SQLValue(query.limit), SQLValue(query.offset)])
+                .map { try $0.int64(0) }
+        }
         let rowsByID = try Dictionary(
             connection.prepare(selectProducts + " WHERE p.id IN (SELECT value FROM json_each(?))").query([jsonIDs(ids)])
                 .map { (try $0.int64(0), $0) },
             uniquingKeysWith: { first, _ in first })
         let rows = ids.compactMap { rowsByID[$0] }
+
+        /// The number of products matching `conditions`, at most `searchCountLimit` + 1 for a search.
+        func count(_ conditions: [String], _ values: [SQLValue]) throws -> Int {
+            let counted = matching(conditions, values)
+            guard let scanLimit else {
+                return try connection.prepare("SELECT count(*) FROM \(from) WHERE \(counted.sql)").first(counted.values)?.int(0) ?? 0
+            }
+            return try connection.prepare("SELECT count(*) FROM (SELECT 1 FROM \(from) WHERE \(counted.sql) LIMIT ?)")
+                .first(counted.values + [scanLimit])?.int(0) ?? 0
+        }
         var vendors: [String] = []
         var tags: [String] = []
         var facets: ProductFacets?
-        let total: Int
+        var total: Int
+        var isSampled = false
         if query.includesFacets {
             // The facets' one statement also gives the count (its groups that pass every filter)
             // and the vendor list (the vendor facet's values).
@@ -278,23 +296,73 @@ enum SQLCatalog {
                 facetBase.append(tagCondition)
                 facetBaseValues.append(.text(ProductSearchRules.tagKey(tag)))
             }
-            let counted = try productFacets(from: from, where: facetBase.joined(separator: " AND "), facetBaseValues,
+            let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
                                             facetFilters, currency: currency, connection)
+            isSampled = counted.scanned > searchCountLimit && scanLimit != nil
             facets = counted.facets
-            total = counted.total
+            // Past the limit the groups hold a sample: the filters' own count, capped, says how many.
+            total = isSampled && !facetFilters.conditions.isEmpty ? try count(filter, filterValues) : counted.total
             vendors = counted.facets.vendors.map(\.value)
+            // The tag list's products: the facets' sample when no filter tells them apart (the
+            // search is not matched again), else the first ones in the scope, else the scope.
+            let listed = matching(scope, scopeValues)
+            let tagSource: (sql: String, values: [SQLValue])
+            if scanLimit != nil && query.tag == nil && facetFilters.conditions.isEmpty {
+                // A sample's first `tagSampleSize` products give its tags (50 are listed at most).
+                let ids = isSampled ? Array(counted.sampledIDs.prefix(tagSampleSize)) : counted.sampledIDs
+                tagSource = ("product_tags t WHERE t.product_id IN (SELECT value FROM json_each(?))", [jsonIDs(ids)])
+            } else if let scanLimit {
+                tagSource = ("(SELECT p.id FROM \(from) WHERE \(listed.sql) LIMIT ?) p JOIN product_tags t ON t.product_id = p.id",
+                             listed.values + [scanLimit])
+            } else {
+                tagSource = ("\(from) JOIN product_tags t ON t.product_id = p.id WHERE \(listed.sql)", listed.values)
+            }
             tags = try connection.prepare("""
-                SELECT min(t.tag) AS spelling FROM \(from) JOIN product_tags t ON t.product_id = p.id
-                WHERE \(whereScope) GROUP BY t.tag_key ORDER BY spelling LIMIT \(ProductPage.facetLimit)
-                """).query(scopeValues).map { try $0.string(0) }
+                SELECT min(t.tag) AS spelling FROM \(tagSource.sql) GROUP BY t.tag_key ORDER BY spelling
+                LIMIT \(ProductPage.facetLimit)
+                """).query(tagSource.values).map { try $0.string(0) }
         } else {
-            total = try connection.prepare("SELECT count(*) FROM \(from) WHERE \(whereFilter)")
-                .first(filterValues)?.int(0) ?? 0
+            total = try count(filter, filterValues)
         }
+        let isCapped = scanLimit != nil && total > searchCountLimit
+        if isCapped { total = searchCountLimit }
         let suggestion = total == 0 ? try search?.suggestion(connection) : nil
         return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags,
-                           suggestion: suggestion, facets: facets)
+                           suggestion: suggestion, facets: facets, totalCountIsCapped: isCapped, facetsAreSampled: isSampled)
     }
+
+    /// A relevance page of a search (`ProductQuery.Sort.relevance`): the tiers in turn, each the
+    /// products it matches that no earlier tier matched, by id — so a page reads its matches
+    /// only as far as it reaches (the first page of a word that matches 90 000 products reads
+    /// 24 of them), never sorting them all. FTS5 gives each tier's matches in rowid (= id)
+    /// order. A tier is only read once the earlier ones ran out, so the products they gave are
+    /// all of theirs that pass the filters: the later tier leaves out those ids rather than
+    /// matching the earlier tiers' expressions again.
+    static func relevancePage(_ search: SearchMatch.Search, from: String, _ conditions: [String], _ values: [SQLValue],
+                              offset: Int, limit: Int, _ connection: Connection) throws -> [Int64] {
+        // Each tier lies within the whole search (`.all` with typos), the last tier.
+        let tiers = search.hasTypoCandidates
+            // Exact matches (a SKU, mostly: a word with candidates found nothing itself) first,
+            // then the typo matches by field.
+            ? [search.expression(.all, typos: false), search.expression(.title, typos: true),
+               search.expression(.titleAndMeta, typos: true), search.expression(.all, typos: true)]
+            : [search.expression(.title, typos: false), search.expression(.titleAndMeta, typos: false),
+               search.expression(.all, typos: true)]
+        let wanted = offset + limit
+        var found: [Int64] = []
+        let sql = (["s.product_search MATCH ?", "p.id = s.rowid"] + conditions
+                   + ["p.id NOT IN (SELECT value FROM json_each(?))"]).joined(separator: " AND ")
+        for tier in tiers where found.count < wanted {
+            found += try connection.prepare("SELECT p.id FROM \(from) WHERE \(sql) ORDER BY s.rowid LIMIT ?")
+                .query([.text(tier)] + values + [jsonIDs(found), SQLValue(wanted - found.count)])
+                .map { try $0.int64(0) }
+        }
+        return Array(found.dropFirst(offset))
+    }
+
+    /// How many of a sampled search's first matches its tag list comes from (`ProductPage.facetsAreSampled`):
+    /// grouping the tags of a thousand products cost 4 ms of a page's ~10 on the bench machine.
+    static let tagSampleSize = 250
 
     /// The condition "has the tag key ?" on products aliased `p`.
     static let tagCondition = "EXISTS (SELECT 1 FROM product_tags t WHERE t.product_id = p.id AND t.tag_key = ?)"
@@ -367,9 +435,13 @@ enum SQLCatalog {
     /// The facets with their disjunctive counts in one statement: the products matching every
     /// condition no facet lifts are grouped by (category, vendor, price band, in the chosen band,
     /// availability) in SQL, and each facet adds up the groups that pass the other facets'
-    /// filters; `total` adds up those that pass them all (the page's count).
-    static func productFacets(from: String, where condition: String, _ values: [SQLValue], _ filters: FacetFilters,
-                              currency: Currency, _ connection: Connection) throws -> (facets: ProductFacets, total: Int) {
+    /// filters; `total` adds up those that pass them all (the page's count), `scanned` all of
+    /// them. With `limit`, only the first `limit` products matching `condition` are counted
+    /// (read one by one, not grouped in SQL: at most a thousand), and `sampledIDs` are theirs.
+    static func productFacets(from: String, where condition: (sql: String, values: [SQLValue]), limit: SQLValue?,
+                              _ filters: FacetFilters, currency: Currency,
+                              _ connection: Connection) throws -> (facets: ProductFacets, total: Int, scanned: Int,
+                                                                   sampledIDs: [Int64]) {
         let bands = PriceBand.bands(for: currency)
         // The band's index (-1 without a price): bands are contiguous from 0, so the highest
         // lower bound at or below the price names it.
@@ -377,12 +449,19 @@ enum SQLCatalog {
             + bands.indices.reversed().map { "WHEN p.min_price_minor >= \(bands[$0].lowerMinor) THEN \($0) " }.joined()
             + "ELSE 0 END"
         let inBand = filters.bandColumn
-        let groups = try connection.prepare("""
+        // Limited, the first products are read one row each (a group of 1), with their ids.
+        let sql = limit == nil ? """
             SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, count(*) FROM \(from)
-            WHERE \(condition) GROUP BY 1, 2, 3, 4, 5
-            """).query(inBand.values + values).map { row in
-            (categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
-             isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
+            WHERE \(condition.sql) GROUP BY 1, 2, 3, 4, 5
+            """ : """
+            SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, 1, p.id FROM \(from)
+            WHERE \(condition.sql) LIMIT ?
+            """
+        var sampledIDs: [Int64] = []
+        let groups = try connection.prepare(sql).query(inBand.values + condition.values + (limit.map { [$0] } ?? [])).map { row in
+            if limit != nil { sampledIDs.append(try row.int64(6)) }
+            return (categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
+                    isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
         }
         var categoryCounts: [Int64: Int] = [:]
         var uncategorized = 0
@@ -390,7 +469,9 @@ enum SQLCatalog {
         var bandCounts = [Int](repeating: 0, count: bands.count)
         var inStock = 0
         var total = 0
+        var scanned = 0
         for group in groups {
+            scanned += group.count
             func passes(_ facet: FacetFilters.Facet?) -> Bool {
                 filters.passes(except: facet, categoryID: group.categoryID, vendor: group.vendor, isInBand: group.isInBand,
                                isAvailable: group.isAvailable)
@@ -413,7 +494,7 @@ enum SQLCatalog {
             .prefix(ProductPage.facetLimit).map { ProductFacets.Count($0.key, count: $0.value) }
         return (ProductFacets(categories: categories, uncategorized: uncategorized, vendors: vendors,
                               priceBands: zip(bands, bandCounts).map { ProductFacets.Count($0, count: $1) }, inStock: inStock),
-                total)
+                total, scanned, sampledIDs)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images
@@ -896,6 +977,12 @@ enum SearchMatch {
             barcodeToken = ProductSearchRules.barcodeSearchToken(query.text ?? "")
             terms = words.enumerated().map { index, word in
                 Term(word: word, stem: stemmer.queryStem(of: word, locale: query.locale), isPrefix: index == words.count - 1)
+            }
+            // When all the words together find a product, each of them does: one look-up, not one
+            // per word (each is an FTS5 evaluation, a few ms for a common word).
+            if terms.count > 1, terms.contains(where: { SearchTolerance.toleratesTypos($0.word) }),
+               try SearchMatch.matchesAny(SearchMatch.expression(terms, family: family), connection) {
+                return
             }
             for index in terms.indices where SearchTolerance.toleratesTypos(terms[index].word) {
                 guard try !SearchMatch.matchesAny(SearchMatch.expression([terms[index]], family: family), connection) else {

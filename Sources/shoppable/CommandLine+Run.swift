@@ -89,6 +89,7 @@ extension CommandLine {
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
             case "orders": ["database", "timezone", "status", "help"]
             case "stock": ["database", "help"]
+            case "bench-search": ["database", "currency", "rounds", "count-limit", "help"]
             default: []
             }
             if let unknown = options.unknownFlags(known: known).first {
@@ -103,6 +104,7 @@ extension CommandLine {
             case "campaigns": try CampaignsCommand.run(options)
             case "orders": try OrdersCommand.run(options)
             case "stock": try StockCommand.run(options)
+            case "bench-search": try BenchSearchCommand.run(options)  // bench/search's tool, not in the usage
             case "help": print(usage)
             default: throw UsageError("unknown command “\(command)”")
             }

@@ -164,6 +164,16 @@ struct CatalogStoreContractTests {
         #expect(try stores.catalog.categoryByHandle("hidden")?.name == "Hidden")
     }
 
+    /// The summaries are kept per catalog version (issue #13, point 5): a write shows at once.
+    @Test(arguments: StoreKind.allCases)
+    func categorySummariesFollowEveryCatalogWrite(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "a", category: "Lamps")])
+        #expect(try stores.catalog.categories().map(\.productCount) == [1])
+        _ = try stores.catalog.upsert([.mock(handle: "b", category: "Lamps"), .mock(handle: "c", category: "Rugs")])
+        #expect(try stores.catalog.categories().map { "\($0.category.name) \($0.productCount)" } == ["Lamps 2", "Rugs 1"])
+    }
+
     @Test(arguments: StoreKind.allCases)
     func categoriesListPublishedCountsByName(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)

@@ -50,8 +50,9 @@ final class StoreHarness {
     ///   - kind: the engine.
     ///   - poolSize: connections of a `.sqliteFile` pool (more than 2 for tests that race
     ///     threads); `:memory:` always has one.
+    ///   - searchCountLimit: how many matches a search counts (`ProductPage.searchCountLimit`).
     /// - Throws: `SQLiteError`; `EngineNotAvailable` for `.postgres`.
-    init(_ kind: StoreKind, poolSize: Int = 2) throws {
+    init(_ kind: StoreKind, poolSize: Int = 2, searchCountLimit: Int = ProductPage.searchCountLimit) throws {
         switch kind {
         case .sqlite:
             database = try SQLiteDatabase.open(path: ":memory:")
@@ -63,7 +64,7 @@ final class StoreHarness {
         case .postgres:
             throw EngineNotAvailable(kind: kind)
         }
-        catalog = .sqlite(database)
+        catalog = .sqlite(database, searchCountLimit: searchCountLimit)
         sessions = .sqlite(database)
         accounts = .sqlite(database)
         campaigns = .sqlite(database)

@@ -75,7 +75,9 @@ extension V1Handlers {
         let answer = V1ProductPage(products: products.map { summary($0, context) }, totalCount: page.totalCount,
                                    nextCursor: !products.isEmpty && next < page.totalCount ? Cursor.make(offset: next) : nil,
                                    suggestion: page.suggestion,
-                                   facets: page.facets.map { facets($0, context) })
+                                   facets: page.facets.map { facets($0, context) },
+                                   totalCountIsCapped: page.totalCountIsCapped ? true : nil,
+                                   facetsAreSampled: page.facetsAreSampled ? true : nil)
         return try FakeStoreHandlers.catalogRead(answer, context)
     }
 

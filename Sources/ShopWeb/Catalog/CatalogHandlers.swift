@@ -126,6 +126,8 @@ extension ShopApp {
             let page = SearchPage(
                 query: words,
                 heading: result.totalCount == 0 ? l10n(.searchEmptyTitle, ["query": words])
+                    : result.totalCountIsCapped
+                    ? l10n(.searchResultsCapped, ["query": words, "count": l10n.number(result.totalCount)])
                     : l10n.count(result.totalCount, .searchResults, ["query": words]),
                 cards: result.products.map(models.card),
                 pagination: models.pagination(total: result.totalCount, pageSize: pageSize, page: listing.page) {

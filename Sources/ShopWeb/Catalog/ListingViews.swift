@@ -43,11 +43,13 @@ extension ModelBuilder {
         }
         let any = ListingControlsModel.Option(value: "", label: l10n(.filterAny), isSelected: false)
         let facets = page.facets
-        let vendorCounts = Dictionary(facets?.vendors.map { ($0.value, $0.count) } ?? [], uniquingKeysWith: { first, _ in first })
+        // Counts from a sample of a broad search's matches (`facetsAreSampled`) are not shown.
+        let counts = page.facetsAreSampled ? nil : facets
+        let vendorCounts = Dictionary(counts?.vendors.map { ($0.value, $0.count) } ?? [], uniquingKeysWith: { first, _ in first })
         let bandOptions: [ListingControlsModel.Option] = facets.map { facets in
             [.init(value: "", label: l10n(.filterAnyPrice), isSelected: listing.priceBand == nil)]
                 + facets.priceBands.map { band in
-                    .init(value: band.value.key, label: counted(bandLabel(band.value), band.count),
+                    .init(value: band.value.key, label: counted(bandLabel(band.value), counts.map { _ in band.count }),
                           isSelected: band.value.key == listing.priceBand)
                 }
         } ?? []
@@ -61,7 +63,7 @@ extension ModelBuilder {
                           isSelected: listing.minRating == stars)
                 },
             inStockOnly: listing.inStockOnly,
-            inStockLabel: counted(l10n(.filterInStock), facets?.inStock),
+            inStockLabel: counted(l10n(.filterInStock), counts?.inStock),
             vendorOptions: [any] + page.vendors.map {
                 .init(value: $0, label: counted($0, vendorCounts[$0]), isSelected: $0 == listing.vendor)
             },
