@@ -65,7 +65,9 @@ extension V1OrderLine: JSONSchemaDescribed {
         "quantity": ["type": "integer", "minimum": 1],
         "discount": V1Money.schemaReference,
         "total": V1Money.schemaReference,
-    ], optional: ["productId", "variantId", "sku"])
+        "chosenValues": ["type": "array", "items": V1ChosenValue.schemaReference,
+                         "description": "The values picked for the variant's open options; left out for other lines."],
+    ], optional: ["productId", "variantId", "sku", "chosenValues"])
 }
 
 extension V1CheckoutQuote: JSONSchemaDescribed {
