@@ -41,8 +41,8 @@ public protocol OrderPlacementTransaction {
     /// The id the next order gets.
     func nextOrderID() throws -> Int64
     /// Stores the order with its lines and the request's key and guest token, removes the
-    /// ordered variants' lines from the shopper's cart, drops the shopper's holds and trims, and
-    /// queues the confirmation (already carrying the order number).
+    /// ordered lines (variant and chosen values, `OrderLine.chosen`) from the shopper's cart, drops
+    /// the shopper's holds and trims, and queues the confirmation (already carrying the order number).
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
                 confirmation: OutboxDraft?) throws
 }

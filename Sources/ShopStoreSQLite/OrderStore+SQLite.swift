@@ -27,7 +27,7 @@ extension OrderStore {
     ///   decrements rolled back); then the order (`awaitingPayment`, number `1000+id-XXXX`), the
     ///   line snapshots (title, variant title, SKU and product id from the catalog row read in
     ///   the transaction; unit price, quantity, discount and total from the draft), the key, the
-    ///   ordered variants' lines removed from the shopper's cart (other lines and the voucher
+    ///   ordered lines (variant and chosen values) removed from the cart (other lines and the voucher
     ///   code stay), the shopper's reservation deleted, the confirmation queued in `outbox`.
     ///   It throws `OrderStoreError` for a malformed draft (see `OrderRules.quantities(of:)`) and
     ///   `AccountStoreError.userNotFound` when `draft.userID` is not stored.
@@ -518,11 +518,18 @@ struct SQLPlacement: OrderPlacementTransaction {
         try connection.prepare("INSERT INTO order_idempotency_keys (owner, key, order_id) VALUES (?, ?, ?)")
             .run([.text(OrderRules.ownerKey(request.shopper)), .text(request.idempotencyKey), .integer(order.id.rawValue)])
 
-        // The cart loses the ordered variants' lines; the reservation became the order's stock.
+        // The cart loses the ordered lines — each its variant and chosen values, so a line of the
+        // same variant with another pick that was not ticked stays; the reservation became the
+        // order's stock.
         let owner = SQLOrders.Owner(request.shopper)
+        let ordered = order.lines.compactMap { line in
+            line.variantID.map { OrderedLine(variant: $0.rawValue, chosen: line.chosen.text) }
+        }
         try connection.prepare("""
-            DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id IN (SELECT value FROM json_each(?))
-            """).run([owner.value, SQLCatalog.jsonIDs(orderedVariants.map(\.rawValue))])
+            DELETE FROM cart_lines WHERE \(owner.column) = ? AND EXISTS (
+                SELECT 1 FROM json_each(?) o WHERE json_extract(o.value, '$.variant') = cart_lines.variant_id
+                    AND json_extract(o.value, '$.chosen') = cart_lines.chosen_values)
+            """).run([owner.value, .text(String(decoding: try JSONEncoder().encode(ordered), as: UTF8.self))])
         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
         try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
 
@@ -535,4 +542,10 @@ struct SQLPlacement: OrderPlacementTransaction {
                           SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
         }
     }
+}
+
+/// An ordered cart line as the placement's cart clean-up matches it (JSON for `json_each`).
+private struct OrderedLine: Encodable {
+    var variant: Int64
+    var chosen: String
 }

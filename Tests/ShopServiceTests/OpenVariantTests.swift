@@ -56,6 +56,9 @@ struct OpenVariantTests {
     @Test(.bug(id: "13")) func theOrderKeepsEachLinesChosenValuesAndTakesStockOnce() throws {
         let shop = try ServiceShop([.openTee()])
         let shopper = try shop.guestSession().session.shopper
+        try add(shop, shopper, "1", ["Size": "S"])
+        // S stays in the cart unticked: ticking is per variant, and adding ticks only its line.
+        try shop.cartService.setSelected(false, line: try shop.product("tee").variants[0].id, for: shopper)
         try add(shop, shopper, "2", ["Size": "M"])
         try add(shop, shopper, "1", ["Size": "L"])
         var state = CheckoutState(email: "ana@example.com",
@@ -85,5 +88,7 @@ struct OpenVariantTests {
         // Stored as placed, and the variant's one stock pool lost 3.
         #expect(try shop.orders.order(order.number)?.lines.map(\.chosen) == [Self.sizeM, Self.sizeL])
         #expect(try shop.product("tee").variants[0].inventory == .tracked(quantity: 2, allowsBackorder: false))
+        // The ordered lines left the cart; the unticked S of the same variant stayed.
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.chosen) == [ChosenValues(text: "Size=S")])
     }
 }
