@@ -6,7 +6,7 @@ extension APIRoute {
     static var v1WireTypes: [any JSONSchemaDescribed.Type] {
         [V1Money.self, V1Category.self, V1Rating.self, V1ProductSummary.self, V1ProductPage.self, V1Facets.self, V1Variant.self,
          V1Image.self, V1CategoryRef.self, V1Product.self, V1GuestToken.self, V1AddLine.self, V1LineChange.self,
-         V1Voucher.self, V1Problem.self, V1Cart.self, V1Favorites.self, V1Featured.self, V1ChosenValue.self]
+         V1Voucher.self, V1Problem.self, V1Cart.self, V1Favorites.self, V1Featured.self]
     }
 }
 
@@ -103,14 +103,6 @@ extension V1Variant: JSONSchemaDescribed {
                         + "picks from, in the order of the product's `options` (empty for a fixed one); send one per "
                         + "open option as `chosenValues` when adding. Left out for other variants.")],
     ], optional: ["sku", "compareAtPrice", "available", "barcode", "choices"])
-}
-
-extension V1ChosenValue: JSONSchemaDescribed {
-    public static let schemaName = "ChosenValue"
-    public static let jsonSchema: JSONValue = .objectSchema([
-        "option": .stringSchema("The option's name, as in the product's `options`."),
-        "value": .stringSchema("One of the variant's `choices` for it."),
-    ], description: "A value picked for an open option (WooCommerce \"any\").")
 }
 
 extension V1Image: JSONSchemaDescribed {

@@ -4,7 +4,7 @@ extension APIRoute {
     static var v1CheckoutWireTypes: [any JSONSchemaDescribed.Type] {
         [V1Address.self, V1CheckoutAddress.self, V1ShippingChoice.self, V1ShippingOption.self, V1OrderLine.self,
          V1CheckoutQuote.self, V1Checkout.self, V1Order.self, V1Orders.self, V1StockLeft.self, V1FieldProblem.self,
-         V1CheckoutError.self]
+         V1CheckoutError.self, V1ChosenValue.self]
     }
 }
 
@@ -155,4 +155,12 @@ extension V1CheckoutError: JSONSchemaDescribed {
         "checkout": V1Checkout.schemaReference,
     ], optional: ["problems", "available", "checkout"],
        description: "The error envelope plus what a checkout failure adds; read only `error`, it is the envelope.")
+}
+
+extension V1ChosenValue: JSONSchemaDescribed {
+    public static let schemaName = "ChosenValue"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "option": .stringSchema("The option's name, as in the product's `options`."),
+        "value": .stringSchema("One of the variant's `choices` for it."),
+    ], description: "A value picked for an open option (WooCommerce \"any\").")
 }
