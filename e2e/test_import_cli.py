@@ -86,7 +86,7 @@ def test_shopify_2024_csv_shows_on_the_running_storefront(empty_server):
 def test_woocommerce_csv_shows_on_the_running_storefront(empty_server):
     result = import_file(empty_server, WOOCOMMERCE)
     assert result.returncode == 0, result.stderr
-    assert "woocommerce.csv: woocommerce-csv, 3 products, 6 variants, 3 images" in result.stdout
+    assert "woocommerce.csv: woocommerce-csv, 3 products, 5 variants, 3 images" in result.stdout
     assert "skipped: line 6 (“Hoodie - Red M”): disabled variation" in result.stdout
     assert "skipped: line 9 (“Logo Collection”): grouped product" in result.stdout
     assert "skipped: line 10 (“WordPress Pennant”): external/affiliate product" in result.stdout
@@ -96,9 +96,9 @@ def test_woocommerce_csv_shows_on_the_running_storefront(empty_server):
     assert variant_choices(hoodie) == {
         "Blue / M": ("$40.00", "$45.00"),  # Sale price 40 below Regular price 45
         "Blue / L": ("$45.00", ""),  # parent given by SKU, not id:101
-        "Green / M": ("$42.00", ""),  # "any Size" variation expanded over the parent's sizes
-        "Green / L": ("$42.00", ""),
+        "Green / M, L": ("$42.00", ""),  # "any Size": ONE variant, the shopper picks the size
     }
+    assert '<select name="choice.' in hoodie and '<option value="L">L</option>' in hoodie
     assert "<p>Brushed fleece hoodie.</p>" in hoodie  # "\n\n" in the export became paragraphs
 
     status, gift_wrap = page(empty_server, "gift-wrapping")  # "simple, virtual"
@@ -107,7 +107,7 @@ def test_woocommerce_csv_shows_on_the_running_storefront(empty_server):
     assert status == 200 and "$18.00" in beanie
     for skipped in ("logo-collection", "wordpress-pennant"):
         assert page(empty_server, skipped)[0] == 404
-    assert counts(empty_server) == (3, 6)
+    assert counts(empty_server) == (3, 5)
 
 
 def test_fakestore_json_shows_on_the_running_storefront(empty_server):
@@ -147,7 +147,7 @@ def test_bad_price_names_file_line_and_column_and_writes_nothing(empty_server):
 
 @pytest.mark.parametrize("path, products, variants, handle", [
     (SHOPIFY_2024, 3, 5, "waxed-canvas-tote"),
-    (WOOCOMMERCE, 3, 6, "hoodie"),  # the "any" Green variants have no SKU: matched by options
+    (WOOCOMMERCE, 3, 5, "hoodie"),  # the "any" Green variant is one variant with its own SKU
     (FAKESTORE, 3, 3, BACKPACK),
     (LOCAL_IMAGE_JSON, 1, 2, "walnut-serving-board"),
 ])
@@ -360,14 +360,17 @@ def cli(database, *args):
 @pytest.mark.parametrize("format_name", ["shopify-csv", "woocommerce-csv", "shoppable-json"])
 def test_export_import_export_is_byte_identical(tmp_path, format_name):
     shop = tmp_path / "shop.sqlite3"
-    for fixture in (SHOPIFY_2024, WOOCOMMERCE, FAKESTORE):
+    # Shopify CSV cannot hold WooCommerce's "any" variant (test_shopify_export_refuses_an_any_variant).
+    fixtures = (SHOPIFY_2024, FAKESTORE) if format_name == "shopify-csv" else (SHOPIFY_2024, WOOCOMMERCE, FAKESTORE)
+    total = 6 if format_name == "shopify-csv" else 9
+    for fixture in fixtures:
         result = cli(shop, "import", str(fixture))
         assert result.returncode == 0, result.stderr
 
     first = tmp_path / f"first.{format_name}"
     exported = cli(shop, "export", "--format", format_name, str(first))
     assert exported.returncode == 0, exported.stderr
-    assert f"exported 9 products to {first}" in exported.stdout
+    assert f"exported {total} products to {first}" in exported.stdout
     stdout = subprocess.run([BINARY, "export", "--format", format_name, "-", "--database", str(shop)],
                             capture_output=True, timeout=60)
     assert stdout.returncode == 0 and stdout.stdout == first.read_bytes()  # `-`: the same bytes, nothing else
@@ -375,19 +378,29 @@ def test_export_import_export_is_byte_identical(tmp_path, format_name):
     empty = tmp_path / "empty.sqlite3"
     imported = cli(empty, "import", str(first), "--format", format_name)
     assert imported.returncode == 0, imported.stderr
-    assert "products   9 created, 0 updated" in imported.stdout
+    assert f"products   {total} created, 0 updated" in imported.stdout
     second = tmp_path / f"second.{format_name}"
     assert cli(empty, "export", "--format", format_name, str(second)).returncode == 0
     assert second.read_bytes() == first.read_bytes()
 
     dry = cli(empty, "import", str(first), "--dry-run")
     assert dry.returncode == 0, dry.stderr
-    assert "products   0 created, 0 updated, 9 unchanged" in dry.stdout
+    assert f"products   0 created, 0 updated, {total} unchanged" in dry.stdout
     assert "  unchanged  waxed-canvas-tote" in dry.stdout
     again = cli(empty, "import", str(first))
     assert again.returncode == 0, again.stderr
-    assert "products   0 created, 0 updated, 9 unchanged" in again.stdout
+    assert f"products   0 created, 0 updated, {total} unchanged" in again.stdout
     assert "variants   0 created, 0 updated" in again.stdout
+
+
+def test_shopify_export_refuses_an_any_variant(tmp_path):
+    """Issue #13, point 2: expanding the "any" variant would split its SKU and stock: refused."""
+    shop = tmp_path / "shop.sqlite3"
+    assert cli(shop, "import", str(WOOCOMMERCE)).returncode == 0
+    out = tmp_path / "out.csv"
+    refused = cli(shop, "export", "--format", "shopify-csv", str(out))
+    assert refused.returncode != 0
+    assert "woo-hoodie-green" in refused.stderr and "export as woocommerce-csv or shoppable-json" in refused.stderr
 
 
 def test_export_refuses_a_missing_database_and_an_import_only_format(tmp_path):

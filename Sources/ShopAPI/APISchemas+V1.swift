@@ -98,7 +98,11 @@ extension V1Variant: JSONSchemaDescribed {
         "soldOut": ["type": "boolean"],
         "barcode": ["type": "string",
                     "description": "The barcode (GTIN, UPC, EAN, ISBN) as the merchant wrote it; left out without one."],
-    ], optional: ["sku", "compareAtPrice", "available", "barcode"])
+        "choices": ["type": "array", "items": ["type": "array", "items": ["type": "string"]],
+                    "description": .string("Open options (WooCommerce \"any\", `\"\"` in `options`): the values the shopper "
+                        + "picks from, in the order of the product's `options` (empty for a fixed one); send one per "
+                        + "open option as `chosenValues` when adding. Left out for other variants.")],
+    ], optional: ["sku", "compareAtPrice", "available", "barcode", "choices"])
 }
 
 extension V1Image: JSONSchemaDescribed {
@@ -166,7 +170,10 @@ extension V1AddLine: JSONSchemaDescribed {
         "variantId": ["type": "integer", "minimum": 1,
                       "description": "The variant; needed when the product has options (else 422 `variant_not_chosen`)."],
         "quantity": ["type": "integer", "minimum": 1, "maximum": 99, "description": "Default 1."],
-    ], optional: ["product", "productId", "variantId", "quantity"],
+        "chosenValues": ["type": "array", "items": V1ChosenValue.schemaReference,
+                         "description": .string("A value for each open option of the variant (its `choices`); else 422 "
+                             + "`value_not_chosen` / `value_not_allowed`.")],
+    ], optional: ["product", "productId", "variantId", "quantity", "chosenValues"],
        description: "A product by `product` (handle) or `productId`; without either, 400 `missing_field`.")
 }
 
@@ -175,7 +182,9 @@ extension V1LineChange: JSONSchemaDescribed {
     public static let jsonSchema: JSONValue = .objectSchema([
         "quantity": ["type": "integer", "minimum": 0, "maximum": 99, "description": "0 removes the line."],
         "selected": ["type": "boolean", "description": "Ticked for checkout (counts toward the totals)."],
-    ], optional: ["quantity", "selected"], description: "`quantity`, `selected` or both; neither is 400 `missing_field`.")
+        "chosenValues": ["type": "array", "items": V1ChosenValue.schemaReference,
+                         "description": "Which line of an open variant: the line's `chosenValues`."],
+    ], optional: ["quantity", "selected", "chosenValues"], description: "`quantity`, `selected` or both; neither is 400 `missing_field`.")
 }
 
 extension V1Voucher: JSONSchemaDescribed {
@@ -214,7 +223,9 @@ extension V1Cart: JSONSchemaDescribed {
                               "description": "The most this line may hold now (stock net of others' holds, the line maximum)."],
             "problem": ["$ref": "#/components/schemas/Problem",
                         "description": "Why it cannot be bought as it stands (`sold_out`, `quantity_exceeds_stock`)."],
-        ], optional: ["image", "problem"])),
+            "chosenValues": ["type": "array", "items": V1ChosenValue.schemaReference,
+                             "description": "The values picked for the variant's open options; left out for other lines."],
+        ], optional: ["image", "problem", "chosenValues"])),
         "subtotal": V1Money.schemaReference,
         "discount": V1Money.schemaReference,
         "total": V1Money.schemaReference,

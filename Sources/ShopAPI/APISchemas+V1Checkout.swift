@@ -4,7 +4,7 @@ extension APIRoute {
     static var v1CheckoutWireTypes: [any JSONSchemaDescribed.Type] {
         [V1Address.self, V1CheckoutAddress.self, V1ShippingChoice.self, V1ShippingOption.self, V1OrderLine.self,
          V1CheckoutQuote.self, V1Checkout.self, V1Order.self, V1Orders.self, V1StockLeft.self, V1FieldProblem.self,
-         V1CheckoutError.self]
+         V1CheckoutError.self, V1ChosenValue.self]
     }
 }
 
@@ -65,7 +65,9 @@ extension V1OrderLine: JSONSchemaDescribed {
         "quantity": ["type": "integer", "minimum": 1],
         "discount": V1Money.schemaReference,
         "total": V1Money.schemaReference,
-    ], optional: ["productId", "variantId", "sku"])
+        "chosenValues": ["type": "array", "items": V1ChosenValue.schemaReference,
+                         "description": "The values picked for the variant's open options; left out for other lines."],
+    ], optional: ["productId", "variantId", "sku", "chosenValues"])
 }
 
 extension V1CheckoutQuote: JSONSchemaDescribed {
@@ -153,4 +155,12 @@ extension V1CheckoutError: JSONSchemaDescribed {
         "checkout": V1Checkout.schemaReference,
     ], optional: ["problems", "available", "checkout"],
        description: "The error envelope plus what a checkout failure adds; read only `error`, it is the envelope.")
+}
+
+extension V1ChosenValue: JSONSchemaDescribed {
+    public static let schemaName = "ChosenValue"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "option": .stringSchema("The option's name, as in the product's `options`."),
+        "value": .stringSchema("One of the variant's `choices` for it."),
+    ], description: "A value picked for an open option (WooCommerce \"any\").")
 }

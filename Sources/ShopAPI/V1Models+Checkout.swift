@@ -85,9 +85,13 @@ public struct V1OrderLine: Codable, Hashable, Sendable {
     public var discount: V1Money
     /// `unitPrice × quantity − discount`.
     public var total: V1Money
+    /// The values the shopper picked for the variant's open options (WooCommerce "any"), as
+    /// placed; left out for other lines.
+    public var chosenValues: [V1ChosenValue]?
 
     public init(productId: Int64?, variantId: Int64?, title: String, variantTitle: String, sku: String?,
-                unitPrice: V1Money, quantity: Int, discount: V1Money, total: V1Money) {
+                unitPrice: V1Money, quantity: Int, discount: V1Money, total: V1Money, chosenValues: [V1ChosenValue]? = nil) {
+        self.chosenValues = chosenValues
         self.productId = productId
         self.variantId = variantId
         self.title = title

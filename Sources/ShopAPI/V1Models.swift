@@ -206,10 +206,15 @@ public struct V1Variant: Codable, Hashable, Sendable {
     public var soldOut: Bool
     /// The barcode (GTIN, UPC, EAN, ISBN) as the merchant wrote it; nil (left out) without one.
     public var barcode: String?
+    /// For a variant with open options (WooCommerce "any", whose value in `options` is `""`): the
+    /// values the shopper may pick for each option, in the order of the product's `options` (an
+    /// empty list for an option with a fixed value); nil (left out) for other variants.
+    public var choices: [[String]]?
 
     public init(id: Int64, sku: String?, options: [String], price: V1Money, compareAtPrice: V1Money?, available: Int?,
-                soldOut: Bool, barcode: String? = nil) {
+                soldOut: Bool, barcode: String? = nil, choices: [[String]]? = nil) {
         self.id = id
+        self.choices = choices
         self.sku = sku
         self.barcode = barcode
         self.options = options
@@ -349,12 +354,30 @@ public struct V1AddLine: Codable, Hashable, Sendable {
     public var variantId: Int64?
     /// A whole number ≥ 1 (a fraction is refused with the cart's message).
     public var quantity: Decimal?
+    /// The values picked for the variant's open options (WooCommerce "any"); needed for such a
+    /// variant (else 422 `value_not_chosen`), ignored for others.
+    public var chosenValues: [V1ChosenValue]?
 
-    public init(product: String? = nil, productId: Int64? = nil, variantId: Int64? = nil, quantity: Decimal? = nil) {
+    public init(product: String? = nil, productId: Int64? = nil, variantId: Int64? = nil, quantity: Decimal? = nil,
+                chosenValues: [V1ChosenValue]? = nil) {
         self.product = product
         self.productId = productId
         self.variantId = variantId
         self.quantity = quantity
+        self.chosenValues = chosenValues
+    }
+}
+
+/// A value picked for an open option of a variant (WooCommerce "any"): `{"option": "Size", "value": "M"}`.
+public struct V1ChosenValue: Codable, Hashable, Sendable {
+    /// The option's name, as in the product's `options`.
+    public var option: String
+    /// One of the variant's `choices` for it.
+    public var value: String
+
+    public init(option: String, value: String) {
+        self.option = option
+        self.value = value
     }
 }
 
@@ -363,10 +386,13 @@ public struct V1AddLine: Codable, Hashable, Sendable {
 public struct V1LineChange: Codable, Hashable, Sendable {
     public var quantity: Decimal?
     public var selected: Bool?
+    /// Which line of the variant, when it has open options: the line's `chosenValues`.
+    public var chosenValues: [V1ChosenValue]?
 
-    public init(quantity: Decimal? = nil, selected: Bool? = nil) {
+    public init(quantity: Decimal? = nil, selected: Bool? = nil, chosenValues: [V1ChosenValue]? = nil) {
         self.quantity = quantity
         self.selected = selected
+        self.chosenValues = chosenValues
     }
 }
 
@@ -402,10 +428,14 @@ public struct V1Cart: Codable, Hashable, Sendable {
         public var quantityLimit: Int
         /// Why the line cannot be bought as it stands (stock fell below its quantity), if so.
         public var problem: V1Problem?
+        /// The values picked for the variant's open options (WooCommerce "any"); left out for
+        /// other lines. One variant may have a line per set of chosen values.
+        public var chosenValues: [V1ChosenValue]?
 
         public init(variantId: Int64, productId: Int64, handle: String, title: String, variantTitle: String, image: String?,
                     quantity: Int, selected: Bool, unitPrice: V1Money, amount: V1Money, discount: V1Money, total: V1Money,
-                    quantityLimit: Int, problem: V1Problem?) {
+                    quantityLimit: Int, problem: V1Problem?, chosenValues: [V1ChosenValue]? = nil) {
+            self.chosenValues = chosenValues
             self.variantId = variantId
             self.productId = productId
             self.handle = handle

@@ -53,30 +53,40 @@ public struct Cart: Hashable, Sendable {
     /// `true` when the cart has no lines.
     public var isEmpty: Bool { lines.isEmpty }
 
-    /// The line for `variantID`, if any.
-    public func line(for variantID: Variant.ID) -> LineItem? { lines.first { $0.variantID == variantID } }
+    /// The line for `variantID` with `chosen` values, if any.
+    public func line(for variantID: Variant.ID, chosen: ChosenValues = .none) -> LineItem? {
+        lines.first { $0.variantID == variantID && $0.chosen == chosen }
+    }
 
     /// The largest quantity one line of `variant` may have now.
     public static func quantityLimit(for variant: Variant) -> Int {
         min(variant.inventory.availableQuantity ?? maximumQuantityPerLine, maximumQuantityPerLine)
     }
 
-    /// Adds `quantity` of `variant`, merging with an existing line for the same variant.
+    /// Adds `quantity` of `variant` (with the values `chosen` for its open options), merging with
+    /// the existing line for the same variant and chosen values. The stock limit counts every
+    /// line of the variant (one stock pool, whatever was chosen).
     /// - Throws: `CartError.quantityNotPositive`, `.soldOut`, `.quantityExceedsStock(available:)`
     ///   or `.quantityExceedsMaximum(_:)`; the cart is unchanged when it throws.
-    public mutating func add(_ variant: Variant, of productID: Product.ID, quantity: Int) throws(CartError) {
+    public mutating func add(_ variant: Variant, of productID: Product.ID, quantity: Int,
+                             chosen: ChosenValues = .none) throws(CartError) {
         let limit = try Cart.lineLimit(adding: quantity, of: variant)
-        let existing = line(for: variant.id)?.quantity ?? 0
+        let existing = quantityOfVariant(variant.id)
         let (wanted, overflow) = existing.addingReportingOverflow(quantity)
         guard !overflow, wanted <= limit else {
             throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: existing)
         }
-        if let index = lines.firstIndex(where: { $0.variantID == variant.id }) {
-            lines[index].quantity = wanted
+        if let index = lines.firstIndex(where: { $0.variantID == variant.id && $0.chosen == chosen }) {
+            lines[index].quantity += quantity
             lines[index].isSelected = true  // adding more means the shopper wants it
         } else {
-            lines.append(LineItem(productID: productID, variantID: variant.id, quantity: wanted))
+            lines.append(LineItem(productID: productID, variantID: variant.id, quantity: quantity, chosen: chosen))
         }
+    }
+
+    /// How many of `variantID` all lines hold together (lines differ by chosen values only).
+    public func quantityOfVariant(_ variantID: Variant.ID) -> Int {
+        lines.reduce(0) { $0 + ($1.variantID == variantID ? $1.quantity : 0) }
     }
 
     /// The checks of ``add(_:of:quantity:)`` that do not depend on the cart, for stores that add
@@ -105,20 +115,24 @@ public struct Cart: Hashable, Sendable {
     /// Sets the quantity of `variant`'s line; 0 removes it.
     /// - Throws: `CartError.quantityNegative`, `.lineNotFound`, `.quantityExceedsStock(available:)`
     ///   or `.quantityExceedsMaximum(_:)`; the cart is unchanged when it throws.
-    public mutating func setQuantity(_ quantity: Int, of variant: Variant) throws(CartError) {
+    /// The variant's other lines (other chosen values) count against its stock.
+    public mutating func setQuantity(_ quantity: Int, of variant: Variant, chosen: ChosenValues = .none) throws(CartError) {
         guard quantity >= 0 else { throw .quantityNegative }
-        guard let index = lines.firstIndex(where: { $0.variantID == variant.id }) else { throw .lineNotFound }
+        guard let index = lines.firstIndex(where: { $0.variantID == variant.id && $0.chosen == chosen }) else {
+            throw .lineNotFound
+        }
         if quantity == 0 {
             lines.remove(at: index)
             return
         }
-        try Cart.check(quantity, against: variant, alreadyInCart: 0)
+        let others = quantityOfVariant(variant.id) - lines[index].quantity
+        try Cart.check(others + quantity, against: variant, alreadyInCart: others)
         lines[index].quantity = quantity
     }
 
-    /// Removes the line for `variantID`; does nothing when there is none.
-    public mutating func remove(_ variantID: Variant.ID) {
-        lines.removeAll { $0.variantID == variantID }
+    /// Removes the line for `variantID` with `chosen` values; does nothing when there is none.
+    public mutating func remove(_ variantID: Variant.ID, chosen: ChosenValues = .none) {
+        lines.removeAll { $0.variantID == variantID && $0.chosen == chosen }
     }
 
     /// Removes every line.
@@ -143,13 +157,19 @@ public struct LineItem: Hashable, Sendable {
     public var quantity: Int
     /// Ticked in the cart: counts toward the totals and goes on to checkout. New lines are ticked.
     public var isSelected: Bool
+    /// The values picked for the variant's open options (``ChosenValues/none`` for most
+    /// variants). Part of the line's identity: one variant with `Size=M` and with `Size=L` is two
+    /// lines sharing the variant's one stock pool.
+    public var chosen: ChosenValues
 
     /// Creates a line item.
-    public init(productID: Product.ID, variantID: Variant.ID, quantity: Int, isSelected: Bool = true) {
+    public init(productID: Product.ID, variantID: Variant.ID, quantity: Int, isSelected: Bool = true,
+                chosen: ChosenValues = .none) {
         self.productID = productID
         self.variantID = variantID
         self.quantity = quantity
         self.isSelected = isSelected
+        self.chosen = chosen
     }
 }
 
@@ -199,6 +219,10 @@ public enum CartError: Error, Equatable, Sendable, LocalizedError {
     case variantNotFound
     /// The product has options and none of its variants was chosen.
     case variantNotChosen
+    /// The variant leaves this option open (WooCommerce "any") and no value was picked for it.
+    case valueNotChosen(option: String)
+    /// The value picked for an open option is not one of its allowed values.
+    case valueNotAllowed(option: String, value: String)
 
     /// English text for logs and the CLI; the storefront localizes by case instead.
     public var errorDescription: String? {
@@ -215,6 +239,8 @@ public enum CartError: Error, Equatable, Sendable, LocalizedError {
         case .lineNotFound: "That item is not in your cart."
         case .variantNotFound: "That product is not available."
         case .variantNotChosen: "Please choose an option."
+        case let .valueNotChosen(option): "Please choose a \(option)."
+        case let .valueNotAllowed(option, value): "“\(value)” is not a \(option) you can choose."
         }
     }
 }

@@ -21,12 +21,16 @@ public struct CartQuote: Hashable, Sendable {
         public var quantity: Int
         /// Ticked in the cart: only ticked lines count toward the totals and go to checkout.
         public var isSelected: Bool
+        /// The values picked for the variant's open options (WooCommerce "any").
+        public var chosen: ChosenValues
 
-        /// Creates an item.
+        /// Creates an item. With `chosen` values, `variant` is filled with them
+        /// (`Variant.filling(_:optionNames:)`): its title names what the shopper picked.
         public init(product: Product, variant: Variant, categoryHandle: String? = nil, quantity: Int,
-                    isSelected: Bool = true) {
+                    isSelected: Bool = true, chosen: ChosenValues = .none) {
             self.product = product
-            self.variant = variant
+            self.variant = variant.filling(chosen, optionNames: product.optionNames)
+            self.chosen = chosen
             self.categoryHandle = categoryHandle
             self.quantity = quantity
             self.isSelected = isSelected

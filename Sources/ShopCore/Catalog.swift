@@ -140,14 +140,21 @@ public struct Variant: Identifiable, Hashable, Sendable {
     /// EAN, or ISBN`. Searchable like the SKU (`ProductQuery`); not unique (two packagings may
     /// share one, a merchant may reuse one).
     public var barcode: String?
+    /// The values a shopper may pick for each open option (WooCommerce "any", issue #13): empty
+    /// for a variant without open options; otherwise one list per option, in option order, empty
+    /// for an option with a fixed value and non-empty where `optionValues` holds `""` (open). The
+    /// variant stays ONE sellable item (one SKU, one stock pool); the pick is recorded on the
+    /// cart and order line (`ChosenValues`, `Product.chosenValues(for:picked:)`).
+    public var optionChoices: [[String]]
 
     /// Creates a variant. A `compareAtPrice` not above `price` is dropped (nothing to strike through).
     public init(id: ID, sku: String?, optionValues: [String], price: Money,
-                compareAtPrice: Money?, inventory: Inventory, barcode: String? = nil) {
+                compareAtPrice: Money?, inventory: Inventory, barcode: String? = nil, optionChoices: [[String]] = []) {
         self.id = id
         self.sku = sku
         self.barcode = barcode
         self.optionValues = optionValues
+        self.optionChoices = optionChoices
         self.price = price
         if let compareAtPrice, compareAtPrice.currency == price.currency,
            compareAtPrice.minorUnits > price.minorUnits {
@@ -158,8 +165,14 @@ public struct Variant: Identifiable, Hashable, Sendable {
         self.inventory = inventory
     }
 
-    /// The option values joined for display, e.g. `"M / Red"`; empty when there are none.
-    public var title: String { optionValues.joined(separator: " / ") }
+    /// The option values joined for display, e.g. `"M / Red"`; empty when there are none. An open
+    /// option (Woo "any") reads as its allowed values joined by `, ` (`"S, M, L / Red"`) until
+    /// `filling(_:optionNames:)` puts the shopper's pick in.
+    public var title: String {
+        optionValues.enumerated().map { index, value in
+            value.isEmpty && index < optionChoices.count ? optionChoices[index].joined(separator: ", ") : value
+        }.joined(separator: " / ")
+    }
 }
 
 /// A product as shoppers see it: text, media, and one or more variants.

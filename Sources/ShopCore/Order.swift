@@ -60,9 +60,13 @@ public struct OrderLine: Hashable, Sendable {
     public var discount: Money
     /// `unitPrice × quantity − discount`.
     public var total: Money
+    /// The values the shopper picked for the variant's open options (WooCommerce "any"); their
+    /// values are also in `variantTitle`.
+    public var chosen: ChosenValues
 
     public init(productID: Product.ID?, variantID: Variant.ID?, title: String, variantTitle: String, sku: String?,
-                unitPrice: Money, quantity: Int, discount: Money, total: Money) {
+                unitPrice: Money, quantity: Int, discount: Money, total: Money, chosen: ChosenValues = .none) {
+        self.chosen = chosen
         self.productID = productID
         self.variantID = variantID
         self.title = title
@@ -119,7 +123,8 @@ public struct OrderQuote: Hashable, Sendable {
         self.init(lines: cart.selectedLines.map { line in
                       OrderLine(productID: line.product.id, variantID: line.variant.id, title: line.product.title,
                                 variantTitle: line.variant.title, sku: line.variant.sku, unitPrice: line.unitPrice,
-                                quantity: line.quantity, discount: line.discount, total: line.total)
+                                quantity: line.quantity, discount: line.discount, total: line.total,
+                                chosen: line.item.chosen)
                   },
                   subtotal: cart.subtotal, discount: cart.discount,
                   voucherCode: cart.appliedCampaign?.voucherCode?.normalized,

@@ -78,12 +78,16 @@ public struct VariantDraft: Hashable, Sendable {
     public var inventory: Inventory
     /// Trimmed barcode (GTIN, UPC, EAN, ISBN), or nil when the file gives none (`Variant.barcode`).
     public var barcode: String?
+    /// Allowed values of open options (WooCommerce "any"), as `Variant.optionChoices`: empty
+    /// without open options.
+    public var optionChoices: [[String]]
 
     /// Creates a variant draft.
     public init(sku: String?, optionValues: [String] = [], price: Money, compareAtPrice: Money? = nil,
-                inventory: Inventory = .untracked, barcode: String? = nil) {
+                inventory: Inventory = .untracked, barcode: String? = nil, optionChoices: [[String]] = []) {
         self.sku = sku
         self.barcode = barcode
+        self.optionChoices = optionChoices
         self.optionValues = optionValues
         self.price = price
         self.compareAtPrice = compareAtPrice
@@ -106,7 +110,8 @@ extension ProductDraft {
                   optionNames: product.optionNames,
                   variants: product.variants.map {
                       VariantDraft(sku: $0.sku, optionValues: $0.optionValues, price: $0.price,
-                                   compareAtPrice: $0.compareAtPrice, inventory: $0.inventory, barcode: $0.barcode)
+                                   compareAtPrice: $0.compareAtPrice, inventory: $0.inventory, barcode: $0.barcode,
+                                   optionChoices: $0.optionChoices)
                   })
     }
 }

@@ -82,10 +82,29 @@ enum ShoppableJSONReader {
             try variant.checkLengths(["sku": .sku, "barcode": .sku, "options": .name, "price": .value, "compareAtPrice": .value,
                                       "stock": .value])
             let values = (try variant.strings("options") ?? []).map(\.trimmingWhitespace)
-            guard values.count == optionNames.count, !values.contains(where: \.isEmpty) else {
-                throw variant.error("options", "needs one value for each product option "
-                    + "(\(optionNames.isEmpty ? "none" : optionNames.joined(separator: ", ")))")
+            // An empty value is an open option (WooCommerce "any"): `choices` lists what the
+            // shopper may pick, by option name.
+            let choiceObject = try variant.object("choices")
+            var choices: [[String]] = []
+            if let choiceObject {
+                for name in choiceObject.fields.keys where !optionNames.contains(name) {
+                    throw variant.error("choices", "“\(name)” is not an option of the product")
+                }
+                choices = try optionNames.map { name throws(ImportError) in
+                    (try choiceObject.strings(name) ?? []).map(\.trimmingWhitespace).filter { !$0.isEmpty }
+                }
             }
+            guard values.count == optionNames.count,
+                  values.indices.allSatisfy({ !values[$0].isEmpty || ($0 < choices.count && !choices[$0].isEmpty) }) else {
+                throw variant.error("options", "needs one value for each product option "
+                    + "(\(optionNames.isEmpty ? "none" : optionNames.joined(separator: ", "))), "
+                    + "or \"\" with its values under “choices”")
+            }
+            for index in choices.indices where !values[index].isEmpty && !choices[index].isEmpty {
+                throw variant.error("choices", "“\(optionNames[index])” has the value “\(values[index])”; "
+                    + "only an open (\"\") option has choices")
+            }
+            if !choices.contains(where: { !$0.isEmpty }) { choices = [] }
             if let earlier = combinations[OptionValues.key(values)] {
                 throw variant.error("options", "the variant on line \(earlier) already has these options")
             }
@@ -107,7 +126,8 @@ enum ShoppableJSONReader {
             let barcode = try variant.string("barcode")?.trimmingWhitespace ?? ""
             variants.append(VariantDraft(sku: sku, optionValues: values, price: price,
                                          compareAtPrice: ImportContext.compareAt(compareAt, above: price),
-                                         inventory: inventory, barcode: barcode.isEmpty ? nil : barcode))
+                                         inventory: inventory, barcode: barcode.isEmpty ? nil : barcode,
+                                         optionChoices: choices))
         }
         let category = try object.string("category")?.trimmingWhitespace
         let tags = try context.uniqueTags(object.strings("tags") ?? [], line: object.fields["tags"]?.line ?? object.line,

@@ -37,15 +37,22 @@ enum ShoppableJSONWriter {
             fields.append(("rating", "{\"rate\": \(rate.decimalString), \"count\": \(rating.count)}"))
         }
         fields.append(("options", "[" + product.optionNames.map(string).joined(separator: ", ") + "]"))
-        fields.append(("variants", array(product.variants.map(variant))))
+        fields.append(("variants", array(product.variants.map { variant($0, optionNames: product.optionNames) })))
         return "    {\n" + fields.map { "      \(string($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n    }"
     }
 
-    private static func variant(_ variant: VariantDraft) -> String {
+    private static func variant(_ variant: VariantDraft, optionNames: [String]) -> String {
         var fields: [(String, String)] = []
         if let sku = variant.sku { fields.append(("sku", string(sku))) }
         if let barcode = variant.barcode { fields.append(("barcode", string(barcode))) }
         fields.append(("options", "[" + variant.optionValues.map(string).joined(separator: ", ") + "]"))
+        // Open options (WooCommerce "any"): value "" in options, allowed values by option name.
+        let open = zip(optionNames, variant.optionChoices).filter { !$0.1.isEmpty }
+        if !open.isEmpty {
+            fields.append(("choices", "{" + open.map { name, values in
+                string(name) + ": [" + values.map(string).joined(separator: ", ") + "]"
+            }.joined(separator: ", ") + "}"))
+        }
         fields.append(("price", string(variant.price.decimalString)))
         if let compareAt = variant.compareAtPrice { fields.append(("compareAtPrice", string(compareAt.decimalString))) }
         if case let .tracked(quantity, allowsBackorder) = variant.inventory {

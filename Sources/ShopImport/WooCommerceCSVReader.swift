@@ -13,8 +13,10 @@ import ShopCore
 ///   so are products, and variations, without a price (WooCommerce cannot sell them) and
 ///   disabled variations (`Published` 0 or -1).
 /// - The parent's `Attribute N name`/`value(s)` list the options; a variation's value for an
-///   attribute picks one. A variation that leaves an attribute empty means "any": it is
-///   expanded into one variant per value of the parent not covered by another variation.
+///   attribute picks one. A variation that leaves an attribute empty means "any": it is ONE
+///   variant with its own SKU and stock, the open option's value `""` and the parent's values
+///   as the shopper's choices (`VariantDraft.optionChoices`; with one open option, less the
+///   values other variations sell on their own).
 ///   Attributes no variation uses are not options. Simple products' attributes are ignored.
 /// - `Published` 1 → published, 0 (draft) / -1 (private) → imported, not published.
 /// - `Sale price` lower than `Regular price` is the price and the regular one the compare-at;
@@ -308,48 +310,48 @@ enum WooCommerceCSVReader {
             try append(variation, values: values, sku: try context.claimSKU(variation.row[columns.sku], line: variation.row.line, columns.sku),
                        to: &draft, imageURLs: &imageURLs, columns, context: &context)
         }
+        // An “any” variation is ONE variant (issue #13, point 2): its SKU and stock as given, its
+        // open options' values ("") picked by the shopper from the parent's list. With one open
+        // option, values another variation sells on its own are left out of the list.
         for (variation, slots) in open {
-            var combinations: [[String]] = [[]]
-            var count = 1
+            var choices: [[String]] = []
             for (index, slot) in slots.enumerated() {
-                let choices: [String]
-                if let slot {
-                    choices = [slot]
-                } else {
-                    choices = parentAttributes.first { $0.name.lowercased() == optionNames[index].lowercased() }?.values ?? []
-                    guard !choices.isEmpty else {
-                        throw context.error(line: variation.row.line, columns.parent,
-                                            "the variation leaves “\(optionNames[index])” open (any) but its parent "
-                                                + "(line \(parent.line)) lists no values for it")
+                guard slot == nil else {
+                    choices.append([])
+                    continue
+                }
+                let listed = parentAttributes.first { $0.name.lowercased() == optionNames[index].lowercased() }?.values ?? []
+                guard !listed.isEmpty else {
+                    throw context.error(line: variation.row.line, columns.parent,
+                                        "the variation leaves “\(optionNames[index])” open (any) but its parent "
+                                            + "(line \(parent.line)) lists no values for it")
+                }
+                var allowed = listed
+                if slots.filter({ $0 == nil }).count == 1 {
+                    allowed = listed.filter { value in
+                        var values = slots.map { $0 ?? "" }
+                        values[index] = value
+                        return taken[OptionValues.key(values)] == nil
                     }
                 }
-                let (product, overflow) = count.multipliedReportingOverflow(by: choices.count)
-                count = product
-                guard !overflow, count <= maximumExpansion else {
-                    throw context.error(line: variation.row.line, columns.parent,
-                                        "the “any” variation would expand into more than \(maximumExpansion) variants "
-                                            + "(the parent, line \(parent.line), lists too many values)")
+                guard !allowed.isEmpty else {
+                    context.skip(line: variation.row.line, name: variation.row.trimmed(columns.name),
+                                 "“any” variation: every value of “\(optionNames[index])” already has its own variation")
+                    choices = []
+                    break
                 }
-                combinations = combinations.flatMap { prefix in choices.map { prefix + [$0] } }
+                choices.append(allowed)
             }
-            combinations = combinations.filter { taken[OptionValues.key($0)] == nil }
-            guard !combinations.isEmpty else {
-                context.skip(line: variation.row.line, name: variation.row.trimmed(columns.name),
-                             "“any” variation: every combination already has its own variation")
-                continue
+            guard choices.count == slots.count else { continue }
+            let values = slots.map { $0 ?? "" }
+            if let earlier = taken[OptionValues.key(values)] {
+                throw context.error(line: variation.row.line, variation.attributes.first?.column ?? columns.parent,
+                                    "the variation on line \(earlier) already leaves the same options open")
             }
-            for values in combinations { taken[OptionValues.key(values)] = variation.row.line }
-            var sku: String?
-            if combinations.count == 1 {
-                sku = try context.claimSKU(variation.row[columns.sku], line: variation.row.line, columns.sku)
-            } else if !variation.row.trimmed(columns.sku).isEmpty {
-                context.warn(line: variation.row.line, "the “any” variation was expanded into \(combinations.count) "
-                    + "variants; its SKU “\(variation.row.trimmed(columns.sku))” is dropped")
-            }
-            for values in combinations {
-                try append(variation, values: values, sku: sku, to: &draft, imageURLs: &imageURLs, columns,
-                           context: &context)
-            }
+            taken[OptionValues.key(values)] = variation.row.line
+            try append(variation, values: values, sku: try context.claimSKU(variation.row[columns.sku], line: variation.row.line,
+                                                                            columns.sku),
+                       choices: choices, to: &draft, imageURLs: &imageURLs, columns, context: &context)
         }
     }
 
@@ -359,18 +361,15 @@ enum WooCommerceCSVReader {
         return text.isEmpty ? nil : text
     }
 
-    /// The most variants one “any” variation may expand into (values multiply: three open
-    /// attributes of 1 000 values each would be 10⁹ variants).
-    static let maximumExpansion = 2_048
-
-    private static func append(_ variation: Variation, values: [String], sku: String?, to draft: inout ProductDraft,
-                               imageURLs: inout Set<String>, _ columns: Columns,
+    private static func append(_ variation: Variation, values: [String], sku: String?, choices: [[String]] = [],
+                               to draft: inout ProductDraft, imageURLs: inout Set<String>, _ columns: Columns,
                                context: inout ImportContext) throws(ImportError) {
         draft.variants.append(VariantDraft(sku: sku, optionValues: values, price: variation.price,
                                            compareAtPrice: variation.compareAt, inventory: variation.inventory,
-                                           barcode: barcode(variation.row, columns)))
+                                           barcode: barcode(variation.row, columns), optionChoices: choices))
         if let url = splitList(variation.row[columns.images]).first, imageURLs.insert(url).inserted {
-            draft.images.append(try context.image(url, altText: values.joined(separator: " / "), line: variation.row.line,
+            draft.images.append(try context.image(url, altText: values.filter { !$0.isEmpty }.joined(separator: " / "),
+                                                  line: variation.row.line,
                                                   columns.images))
         }
     }

@@ -6,7 +6,8 @@ import ShopCore
 ///
 /// A product without options is one `simple` row; one with options is a `variable` row listing
 /// each option's values (`Attribute N name` / `value(s)`) followed by one `variation` row per
-/// variant (`Parent` = `id:<ID>`, `Position` 1, 2 …). `ID`s number the rows from 1, so the file
+/// variant (`Parent` = `id:<ID>`, `Position` 1, 2 …); a variant with an open option (Woo "any",
+/// `Variant.optionChoices`) leaves that attribute's value empty, its choices being the parent's. `ID`s number the rows from 1, so the file
 /// does not depend on the shop's database ids. A compare-at price is written as the `Regular
 /// price` with the price as the `Sale price`. Lists (`Categories`, `Tags`, `Images`, attribute
 /// values) escape a comma as `\,`; descriptions write line breaks as `\n` when the reader's
@@ -49,7 +50,11 @@ enum WooCommerceCSVWriter {
             fields["Type"] = "variable"
             row(fields, attributes: product.optionNames.enumerated().map { index, name in
                 var seen: Set<String> = []
-                let values = product.variants.map { $0.optionValues[index] }.filter { seen.insert($0).inserted }
+                // An open option (Woo "any") lists its choices here; its variation leaves the value empty.
+                let values = product.variants.flatMap { variant in
+                    let value = variant.optionValues[index]
+                    return value.isEmpty && index < variant.optionChoices.count ? variant.optionChoices[index] : [value]
+                }.filter { seen.insert($0).inserted }
                 return (name, list(values))
             })
             for (position, variant) in product.variants.enumerated() {
@@ -57,7 +62,7 @@ enum WooCommerceCSVWriter {
                 fields["ID"] = String(nextID)
                 nextID += 1
                 fields["Type"] = "variation"
-                fields["Name"] = product.title + " - " + variant.optionValues.joined(separator: ", ")
+                fields["Name"] = product.title + " - " + variant.optionValues.filter { !$0.isEmpty }.joined(separator: ", ")
                 fields["Published"] = "1"
                 fields["Parent"] = "id:\(id)"
                 fields["Position"] = String(position + 1)

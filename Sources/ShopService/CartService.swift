@@ -69,7 +69,7 @@ public struct CartService: Sendable {
             }
             items.append(CartQuote.Item(product: product, variant: variant,
                                         categoryHandle: product.categoryID.flatMap { categoryHandles[$0] },
-                                        quantity: line.quantity, isSelected: line.isSelected))
+                                        quantity: line.quantity, isSelected: line.isSelected, chosen: line.chosen))
         }
         var quote = try CartPricing.price(items, voucherCode: cart.voucherCode, campaign: campaign, now: now(),
                                           currency: currency, accountUses: try voucherUses(of: campaign, by: userID))
@@ -124,23 +124,31 @@ public struct CartService: Sendable {
 
     /// Adds `quantityText` of a variant of `product` to the shopper's cart: the variant asked
     /// for, or the only one of a product without options. The checks that need no cart come
-    /// first; the one against the line already in the cart is the store's conditional increment.
+    /// first; the one against the variant's lines already in the cart is the store's conditional
+    /// increment (all lines of a variant share its stock, whatever was chosen).
     /// - Parameters:
+    ///   - picked: the values picked for the variant's open options (WooCommerce "any"), by option
+    ///     name; checked by `Product.chosenValues(for:picked:)` and ignored for other variants.
     ///   - shopper: the visitor's shopper if they have one (their own hold is theirs to buy).
     ///   - create: makes the shopper whose cart changes when there is none yet (a guest
     ///     session), called only once the add is valid.
     /// - Returns: the variant added, its stock net of other shoppers' holds.
-    /// - Throws: `CartError` (nothing written).
+    /// - Throws: `CartError` (nothing written), `.valueNotChosen` / `.valueNotAllowed` for an
+    ///   open option without a valid pick.
     @discardableResult
-    public func add(_ product: Product, variantID: Variant.ID?, quantityText: String, for shopper: Shopper?,
-                    creatingShopper create: () throws -> Shopper) throws -> Variant {
+    public func add(_ product: Product, variantID: Variant.ID?, quantityText: String, picked: [String: String] = [:],
+                    for shopper: Shopper?, creatingShopper create: () throws -> Shopper) throws -> Variant {
         guard let listed = variantID.flatMap({ id in product.variants.first { $0.id == id } })
-            ?? (product.hasOptions ? nil : product.defaultVariant) else { throw CartError.variantNotChosen }
+            ?? (product.hasOptions ? nil : product.defaultVariant) else {
+            throw CartError.variantNotChosen
+        }
+        let chosen = try product.chosenValues(for: listed, picked: picked)
         let variant = try available(listed, of: product, to: shopper)
         let quantity = try CartQuantity.parse(quantityText)
         let limit = try Cart.lineLimit(adding: quantity, of: variant)
         do {
-            try change(try shopper ?? create(), [.add(productID: product.id, variantID: variant.id, quantity: quantity, limit: limit)])
+            try change(try shopper ?? create(), [.add(productID: product.id, variantID: variant.id, quantity: quantity,
+                                                      limit: limit, chosen: chosen)])
         } catch let refused as CartLineLimitExceeded {
             throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: refused.inCart)
         }
@@ -156,32 +164,42 @@ public struct CartService: Sendable {
         case removed(title: String?)
     }
 
-    /// Sets the quantity of the shopper's line of `variantID` (0 removes it); a line whose
-    /// product is no longer sold is removed.
+    /// Sets the quantity of the shopper's line of `variantID` with `chosen` values (0 removes it);
+    /// a line whose product is no longer sold is removed. The variant's other lines (other chosen
+    /// values) count against its stock.
     /// - Throws: `CartError.lineNotFound`, or the quantity's refusal (nothing written).
-    public func setQuantity(_ quantityText: String, of variantID: Variant.ID, for shopper: Shopper) throws -> QuantityChange {
-        guard let line = try cart(of: shopper).line(for: variantID) else { throw CartError.lineNotFound }
+    public func setQuantity(_ quantityText: String, of variantID: Variant.ID, chosen: ChosenValues = .none,
+                            for shopper: Shopper) throws -> QuantityChange {
+        let cart = try cart(of: shopper)
+        guard let line = cart.line(for: variantID, chosen: chosen) else { throw CartError.lineNotFound }
         let product = try catalog.productsByID([line.productID])[line.productID]
         guard let product, let listed = product.variants.first(where: { $0.id == variantID }) else {
-            try change(shopper, [.remove(variantID)])
+            try change(shopper, [.remove(variantID, chosen: chosen)])
             return .removed(title: product?.title)
         }
         let quantity = try CartQuantity.parse(quantityText)
         if quantity == 0 {
-            try change(shopper, [.remove(variantID)])
+            try change(shopper, [.remove(variantID, chosen: chosen)])
             return .removed(title: product.title)
         }
         let variant = try available(listed, of: product, to: shopper)
-        var rules = Cart(lines: [line])
-        try rules.setQuantity(quantity, of: variant)
-        try change(shopper, [.setQuantity(variantID, quantity)])
+        var rules = Cart(lines: cart.lines.filter { $0.variantID == variantID })
+        try rules.setQuantity(quantity, of: variant, chosen: chosen)
+        do {
+            try change(shopper, [.setQuantity(variantID, quantity, chosen: chosen, limit: Cart.quantityLimit(for: variant))])
+        } catch let refused as CartLineLimitExceeded {
+            // Another request grew the variant's other lines meanwhile: refused against what they hold now.
+            let others = refused.inCart - line.quantity
+            throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: max(others, 0))
+        }
         return .updated
     }
 
-    /// Removes the shopper's line of `variantID`; answers the product's title when known.
-    public func remove(_ variantID: Variant.ID, for shopper: Shopper) throws -> String? {
-        let line = try cart(of: shopper).line(for: variantID)
-        try change(shopper, [.remove(variantID)])
+    /// Removes the shopper's line of `variantID` with `chosen` values; answers the product's
+    /// title when known.
+    public func remove(_ variantID: Variant.ID, chosen: ChosenValues = .none, for shopper: Shopper) throws -> String? {
+        let line = try cart(of: shopper).line(for: variantID, chosen: chosen)
+        try change(shopper, [.remove(variantID, chosen: chosen)])
         guard let line else { return nil }
         return try catalog.productsByID([line.productID])[line.productID]?.title
     }
@@ -199,7 +217,7 @@ public struct CartService: Sendable {
     /// Removes lines whose product is no longer sold (the quote's `unavailable`), for good.
     public func removeUnavailable(_ quote: CartQuote, for shopper: Shopper) throws {
         guard !quote.unavailable.isEmpty else { return }
-        try change(shopper, quote.unavailable.map { .remove($0.variantID) })
+        try change(shopper, quote.unavailable.map { .remove($0.variantID, chosen: $0.chosen) })
     }
 
     /// Every cart change goes through here: the store's conditional writes, then the shopper's

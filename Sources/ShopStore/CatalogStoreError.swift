@@ -217,7 +217,7 @@ public enum CatalogUpsertRules {
     public static func leavesUnchanged(_ stored: Variant, _ draft: VariantDraft) -> Bool {
         normalized(VariantDraft(sku: stored.sku, optionValues: stored.optionValues, price: stored.price,
                                 compareAtPrice: stored.compareAtPrice, inventory: stored.inventory,
-                                barcode: stored.barcode)) == normalized(draft)
+                                barcode: stored.barcode, optionChoices: stored.optionChoices)) == normalized(draft)
     }
 
     /// The category handle for a draft's category name, or nil when the name is nil or blank.

@@ -41,8 +41,8 @@ public protocol OrderPlacementTransaction {
     /// The id the next order gets.
     func nextOrderID() throws -> Int64
     /// Stores the order with its lines and the request's key and guest token, removes the
-    /// ordered variants' lines from the shopper's cart, drops the shopper's holds and trims, and
-    /// queues the confirmation (already carrying the order number).
+    /// ordered lines (variant and chosen values, `OrderLine.chosen`) from the shopper's cart, drops
+    /// the shopper's holds and trims, and queues the confirmation (already carrying the order number).
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
                 confirmation: OutboxDraft?) throws
 }
@@ -93,10 +93,12 @@ public enum OrderPlacement {
         if !unavailable.isEmpty { return .unavailable(unavailable) }
 
         // 3. Prices and voucher, decided again from what is stored now.
-        let items = wanted.map { variantID, quantity in
-            let found = current[variantID]!
+        // Line by line as confirmed: lines of one variant that differ by the values chosen for its
+        // open options (WooCommerce "any") stay apart, each keeping its chosen values.
+        let items = request.confirmed.lines.map { line in
+            let found = current[line.variantID!]!
             return CartQuote.Item(product: found.product, variant: found.variant, categoryHandle: found.categoryHandle,
-                                  quantity: quantity)
+                                  quantity: line.quantity, chosen: line.chosen)
         }
         let campaign = try request.voucherCode.flatMap { try transaction.campaign(voucherCode: $0) }
         var uses: Int? = 0

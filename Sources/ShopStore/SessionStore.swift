@@ -150,18 +150,23 @@ public struct SessionStore: Sendable {
     }
 }
 
-/// One change to a shopper's cart (see ``SessionStore/changeCart``).
+/// One change to a shopper's cart (see ``SessionStore/changeCart``). A line is its variant and
+/// the values chosen for the variant's open options (`ChosenValues`, ``ChosenValues/none`` for
+/// most variants).
 public enum CartChange: Hashable, Sendable {
-    /// Adds `quantity` (≥ 1) to the variant's line — creating it, ticked, after the others when
-    /// there is none — only if the line then holds at most `limit` (from
+    /// Adds `quantity` (≥ 1) to the line of the variant with `chosen` values — creating it,
+    /// ticked, after the others when there is none — only if ALL the shopper's lines of the
+    /// variant (whatever was chosen: one stock pool) then hold at most `limit` together (from
     /// `Cart.lineLimit(adding:of:)`); adding ticks the line. A variant that no longer exists is
     /// left out, as `saveCart` does.
-    case add(productID: Product.ID, variantID: Variant.ID, quantity: Int, limit: Int)
-    /// Sets the line's quantity (≥ 1); nothing when the line is gone.
-    case setQuantity(Variant.ID, Int)
+    case add(productID: Product.ID, variantID: Variant.ID, quantity: Int, limit: Int, chosen: ChosenValues = .none)
+    /// Sets the line's quantity (≥ 1) — with a `limit`, only if the shopper's lines of the
+    /// variant then hold at most `limit` together (else `CartLineLimitExceeded` with what they
+    /// hold now); nothing when the line is gone.
+    case setQuantity(Variant.ID, Int, chosen: ChosenValues = .none, limit: Int? = nil)
     /// Removes the line, if any.
-    case remove(Variant.ID)
-    /// Ticks or unticks one line, or every line (nil).
+    case remove(Variant.ID, chosen: ChosenValues = .none)
+    /// Ticks or unticks every line of the variant, or every line (nil).
     case setSelected(Variant.ID?, Bool)
     /// Sets (or, nil, clears) the voucher code.
     case setVoucher(VoucherCode?)
@@ -169,7 +174,7 @@ public enum CartChange: Hashable, Sendable {
 
 /// An add that would take its line past the limit; nothing of that `changeCart` call was written.
 public struct CartLineLimitExceeded: Error, Equatable, Sendable {
-    /// How many the line holds now.
+    /// How many the shopper's lines of the variant hold now together.
     public var inCart: Int
     public init(inCart: Int) { self.inCart = inCart }
 }

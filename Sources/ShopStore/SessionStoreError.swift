@@ -24,9 +24,9 @@ extension SessionStoreError {
     /// Checks that every line has a quantity ≥ 1 and a distinct variant, as storage requires.
     /// - Throws: `SessionStoreError.invalidCartLine`.
     public static func checkLines(of cart: Cart) throws(SessionStoreError) {
-        var seen: Set<Variant.ID> = []
+        var seen: Set<String> = []  // a line is its variant and its chosen values
         for line in cart.lines {
-            guard line.quantity >= 1, seen.insert(line.variantID).inserted else {
+            guard line.quantity >= 1, seen.insert("\(line.variantID.rawValue)\n\(line.chosen.text)").inserted else {
                 throw .invalidCartLine(line.variantID)
             }
         }

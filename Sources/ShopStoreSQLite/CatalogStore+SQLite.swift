@@ -508,7 +508,7 @@ enum SQLCatalog {
         var currencies: [String: Currency] = [:]
         for row in try connection.prepare("""
             SELECT id, product_id, sku, option_values, price_minor, compare_at_minor, currency,
-                   inventory_tracked, stock, allow_backorder, barcode
+                   inventory_tracked, stock, allow_backorder, barcode, option_choices
             FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position
             """).query([idList]) {
             let id = try row.int64(0)
@@ -533,7 +533,8 @@ enum SQLCatalog {
                 id: Variant.ID(id), sku: try row.optionalString(2), optionValues: optionValues,
                 price: Money(minorUnits: try row.int64(4), currency: currency),
                 compareAtPrice: try row.optionalInt64(5).map { Money(minorUnits: $0, currency: currency) },
-                inventory: inventory, barcode: try row.optionalString(10)))
+                inventory: inventory, barcode: try row.optionalString(10),
+                optionChoices: try OptionChoicesColumn.decode(try row.optionalString(11), rowID: id)))
         }
 
         var imagesByProduct: [Int64: [ProductImage]] = [:]
@@ -909,7 +910,8 @@ enum SQLCatalog {
             guard let match else { continue }
             try connection.prepare("""
                 UPDATE variants SET position = ?, sku = ?, sku_key = ?, option_values = ?, option_key = ?, price_minor = ?,
-                    compare_at_minor = ?, currency = ?, inventory_tracked = ?, stock = ?, allow_backorder = ?, barcode = ?
+                    compare_at_minor = ?, currency = ?, inventory_tracked = ?, stock = ?, allow_backorder = ?, barcode = ?,
+                    option_choices = ?
                 WHERE id = ?
                 """).run(variantValues(variantDraft, position: position) + [.integer(match.rawValue)])
             let before = storedVariants.firstIndex { $0.id == match }
@@ -920,8 +922,8 @@ enum SQLCatalog {
         for (position, (variantDraft, match)) in zip(draft.variants, matches).enumerated() where match == nil {
             try connection.prepare("""
                 INSERT INTO variants (position, sku, sku_key, option_values, option_key, price_minor, compare_at_minor,
-                    currency, inventory_tracked, stock, allow_backorder, barcode, product_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    currency, inventory_tracked, stock, allow_backorder, barcode, option_choices, product_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).run(variantValues(variantDraft, position: position) + [.integer(productID)])
             result.variantsCreated += 1
         }
@@ -939,6 +941,7 @@ enum SQLCatalog {
             .text(CatalogUpsertRules.optionKey(draft.optionValues)), .integer(draft.price.minorUnits),
             SQLValue(draft.compareAtPrice?.minorUnits), .text(draft.price.currency.code),
             SQLValue(inventory.tracked), SQLValue(inventory.stock), SQLValue(inventory.backorder), SQLValue(draft.barcode),
+            SQLValue(OptionChoicesColumn.encode(draft.optionChoices)),
         ]
     }
 }

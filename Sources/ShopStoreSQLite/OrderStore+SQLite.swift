@@ -27,7 +27,7 @@ extension OrderStore {
     ///   decrements rolled back); then the order (`awaitingPayment`, number `1000+id-XXXX`), the
     ///   line snapshots (title, variant title, SKU and product id from the catalog row read in
     ///   the transaction; unit price, quantity, discount and total from the draft), the key, the
-    ///   ordered variants' lines removed from the shopper's cart (other lines and the voucher
+    ///   ordered lines (variant and chosen values) removed from the cart (other lines and the voucher
     ///   code stay), the shopper's reservation deleted, the confirmation queued in `outbox`.
     ///   It throws `OrderStoreError` for a malformed draft (see `OrderRules.quantities(of:)`) and
     ///   `AccountStoreError.userNotFound` when `draft.userID` is not stored.
@@ -368,15 +368,15 @@ enum SQLOrders {
             ])
         let insertLine = try connection.prepare("""
             INSERT INTO order_lines (order_id, position, product_id, variant_id, title, variant_title, sku,
-                unit_price_minor, quantity, discount_minor, total_minor)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                unit_price_minor, quantity, discount_minor, total_minor, chosen_values)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (position, line) in order.lines.enumerated() {
             try insertLine.run([
                 .integer(order.id.rawValue), SQLValue(position), SQLValue(line.productID?.rawValue),
                 SQLValue(line.variantID?.rawValue), .text(line.title), .text(line.variantTitle), SQLValue(line.sku),
                 .integer(line.unitPrice.minorUnits), SQLValue(line.quantity), .integer(line.discount.minorUnits),
-                .integer(line.total.minorUnits),
+                .integer(line.total.minorUnits), .text(line.chosen.text),
             ])
         }
     }
@@ -396,14 +396,15 @@ enum SQLOrders {
         let ids = try rows.map { try $0.int64(0) }
         for row in try connection.prepare("""
             SELECT order_id, product_id, variant_id, title, variant_title, sku, unit_price_minor, quantity,
-                   discount_minor, total_minor
+                   discount_minor, total_minor, chosen_values
             FROM order_lines WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position
             """).query([SQLCatalog.jsonIDs(ids)]) {
             let zero = Money.zero(.usd)
             let line = OrderLine(productID: try row.optionalInt64(1).map { Product.ID($0) },
                                  variantID: try row.optionalInt64(2).map { Variant.ID($0) }, title: try row.string(3),
                                  variantTitle: try row.string(4), sku: try row.optionalString(5), unitPrice: zero,
-                                 quantity: try row.int(7), discount: zero, total: zero)
+                                 quantity: try row.int(7), discount: zero, total: zero,
+                                 chosen: ChosenValues(text: try row.string(10)))
             linesByOrder[try row.int64(0), default: []].append((line, try row.int64(6), try row.int64(8), try row.int64(9)))
         }
         return try rows.map { row in
@@ -457,7 +458,7 @@ struct SQLPlacement: OrderPlacementTransaction {
     func variants(_ ids: [Variant.ID]) throws -> [Variant.ID: PlacementVariant] {
         let read = try connection.prepare("""
             SELECT v.product_id, p.handle, p.title, p.category_id, c.handle, v.option_values, v.sku, v.price_minor,
-                   v.currency, v.inventory_tracked, v.allow_backorder, v.stock
+                   v.currency, v.inventory_tracked, v.allow_backorder, v.stock, p.option_names, v.option_choices
             FROM variants v JOIN products p ON p.id = v.product_id LEFT JOIN categories c ON c.id = p.category_id
             WHERE v.id = ? AND p.is_published
             """)
@@ -472,9 +473,11 @@ struct SQLPlacement: OrderPlacementTransaction {
                 ? .tracked(quantity: try row.int(11), allowsBackorder: try row.bool(10)) : .untracked
             let variant = Variant(id: id, sku: try row.optionalString(6), optionValues: optionValues,
                                   price: Money(minorUnits: try row.int64(7), currency: currency), compareAtPrice: nil,
-                                  inventory: inventory)
+                                  inventory: inventory,
+                                  optionChoices: try OptionChoicesColumn.decode(try row.optionalString(13), rowID: id.rawValue))
             let product = Product(id: Product.ID(try row.int64(0)), handle: try row.string(1), title: try row.string(2),
-                                  categoryID: try row.optionalInt64(3).map { Category.ID($0) }, variants: [variant])
+                                  categoryID: try row.optionalInt64(3).map { Category.ID($0) },
+                                  optionNames: JSONStringArray.decode(try row.string(12)) ?? [], variants: [variant])
             found[id] = PlacementVariant(product: product, variant: variant, categoryHandle: try row.optionalString(4))
         }
         return found
@@ -515,11 +518,18 @@ struct SQLPlacement: OrderPlacementTransaction {
         try connection.prepare("INSERT INTO order_idempotency_keys (owner, key, order_id) VALUES (?, ?, ?)")
             .run([.text(OrderRules.ownerKey(request.shopper)), .text(request.idempotencyKey), .integer(order.id.rawValue)])
 
-        // The cart loses the ordered variants' lines; the reservation became the order's stock.
+        // The cart loses the ordered lines — each its variant and chosen values, so a line of the
+        // same variant with another pick that was not ticked stays; the reservation became the
+        // order's stock.
         let owner = SQLOrders.Owner(request.shopper)
+        let ordered = order.lines.compactMap { line in
+            line.variantID.map { OrderedLine(variant: $0.rawValue, chosen: line.chosen.text) }
+        }
         try connection.prepare("""
-            DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id IN (SELECT value FROM json_each(?))
-            """).run([owner.value, SQLCatalog.jsonIDs(orderedVariants.map(\.rawValue))])
+            DELETE FROM cart_lines WHERE \(owner.column) = ? AND EXISTS (
+                SELECT 1 FROM json_each(?) o WHERE json_extract(o.value, '$.variant') = cart_lines.variant_id
+                    AND json_extract(o.value, '$.chosen') = cart_lines.chosen_values)
+            """).run([owner.value, .text(String(decoding: try JSONEncoder().encode(ordered), as: UTF8.self))])
         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
         try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
 
@@ -532,4 +542,10 @@ struct SQLPlacement: OrderPlacementTransaction {
                           SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
         }
     }
+}
+
+/// An ordered cart line as the placement's cart clean-up matches it (JSON for `json_each`).
+private struct OrderedLine: Encodable {
+    var variant: Int64
+    var chosen: String
 }

@@ -109,11 +109,12 @@ extension SessionStore {
                     let owner = Owner(shopper)
                     return try connection.transaction(.deferred) {
                         let lines = try connection.prepare("""
-                            SELECT product_id, variant_id, quantity, selected FROM cart_lines
+                            SELECT product_id, variant_id, quantity, selected, chosen_values FROM cart_lines
                             WHERE \(owner.column) = ? ORDER BY position
                             """).query([owner.value]).map { row in
                             LineItem(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
-                                     quantity: try row.int(2), isSelected: try row.bool(3))
+                                     quantity: try row.int(2), isSelected: try row.bool(3),
+                                     chosen: ChosenValues(text: try row.string(4)))
                         }
                         let code = try connection.prepare("SELECT code FROM cart_vouchers WHERE \(owner.column) = ?")
                             .first([owner.value]).map { try $0.string(0) }
@@ -175,30 +176,44 @@ extension SessionStore {
     private static func apply(_ change: CartChange, to shopper: Shopper, _ connection: Connection) throws {
         let owner = Owner(shopper)
         switch change {
-        case let .add(_, variantID, quantity, limit):
-            // ?1 owner, ?2 quantity, ?3 variant, ?4 limit. The SELECT's WHERE also keeps the
-            // upsert unambiguous after INSERT … SELECT.
+        case let .add(_, variantID, quantity, limit, chosen):
+            // ?1 owner, ?2 quantity, ?3 variant, ?4 limit, ?5 chosen values. The limit holds for
+            // the sum of the owner's lines of the variant (one stock pool for every chosen value),
+            // checked inside the statement. The SELECT's WHERE also keeps the upsert unambiguous
+            // after INSERT … SELECT.
+            let held = "(SELECT coalesce(sum(quantity), 0) FROM cart_lines WHERE \(owner.column) = ?1 AND variant_id = ?3)"
             try connection.prepare("""
-                INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected)
+                INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected, chosen_values)
                 SELECT ?1, v.id, v.product_id, ?2,
-                       (SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE \(owner.column) = ?1), 1
-                FROM variants v WHERE v.id = ?3 AND ?2 <= ?4
-                ON CONFLICT (\(owner.column), variant_id) WHERE \(owner.column) IS NOT NULL
+                       (SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE \(owner.column) = ?1), 1, ?5
+                FROM variants v WHERE v.id = ?3 AND \(held) + ?2 <= ?4
+                ON CONFLICT (\(owner.column), variant_id, chosen_values) WHERE \(owner.column) IS NOT NULL
                 DO UPDATE SET quantity = quantity + excluded.quantity, selected = 1
-                    WHERE quantity + excluded.quantity <= ?4
-                """).run([owner.value, SQLValue(quantity), .integer(variantID.rawValue), SQLValue(limit)])
+                """).run([owner.value, SQLValue(quantity), .integer(variantID.rawValue), SQLValue(limit), .text(chosen.text)])
             guard connection.changes == 0 else { return }
-            let inCart = try connection.prepare("SELECT quantity FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?")
-                .first([owner.value, .integer(variantID.rawValue)]).map { try $0.int(0) }
+            let inCart = try connection.prepare("""
+                SELECT sum(quantity) FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?
+                """).first([owner.value, .integer(variantID.rawValue)]).flatMap { try $0.optionalInt(0) }
             if let inCart { throw CartLineLimitExceeded(inCart: inCart) }
             if quantity > limit { throw CartLineLimitExceeded(inCart: 0) }
             // Otherwise the variant is gone: left out, like saveCart does.
-        case let .setQuantity(variantID, quantity):
-            try connection.prepare("UPDATE cart_lines SET quantity = ? WHERE \(owner.column) = ? AND variant_id = ?")
-                .run([SQLValue(quantity), owner.value, .integer(variantID.rawValue)])
-        case let .remove(variantID):
-            try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?")
-                .run([owner.value, .integer(variantID.rawValue)])
+        case let .setQuantity(variantID, quantity, chosen, limit):
+            // ?1 quantity, ?2 owner, ?3 variant, ?4 chosen values, ?5 limit (NULL: none) for the
+            // sum with the variant's other lines, checked inside the statement.
+            try connection.prepare("""
+                UPDATE cart_lines SET quantity = ?1
+                WHERE \(owner.column) = ?2 AND variant_id = ?3 AND chosen_values = ?4
+                  AND (?5 IS NULL OR ?1 + (SELECT coalesce(sum(o.quantity), 0) FROM cart_lines o
+                                           WHERE o.\(owner.column) = ?2 AND o.variant_id = ?3 AND o.chosen_values <> ?4) <= ?5)
+                """).run([SQLValue(quantity), owner.value, .integer(variantID.rawValue), .text(chosen.text), SQLValue(limit)])
+            guard connection.changes == 0, limit != nil else { return }
+            let held = try connection.prepare("""
+                SELECT sum(quantity), sum(chosen_values = ?3) FROM cart_lines WHERE \(owner.column) = ?1 AND variant_id = ?2
+                """).first([owner.value, .integer(variantID.rawValue), .text(chosen.text)])
+            if let held, let inCart = try held.optionalInt(0), try held.int(1) > 0 { throw CartLineLimitExceeded(inCart: inCart) }
+        case let .remove(variantID, chosen):
+            try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ? AND chosen_values = ?")
+                .run([owner.value, .integer(variantID.rawValue), .text(chosen.text)])
         case let .setSelected(variantID?, isSelected):
             try connection.prepare("UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ? AND variant_id = ?")
                 .run([SQLValue(isSelected), owner.value, .integer(variantID.rawValue)])
@@ -221,33 +236,43 @@ extension SessionStore {
     /// back, so a line another device adds to the account's cart is kept.
     /// - Returns: the lines capped at their limit, in the guest cart's order.
     private static func mergeCart(of guest: Session.ID, into userID: User.ID, _ connection: Connection) throws -> [Cart.CappedLine] {
-        // ?1 guest session, ?2 account, ?3 the per-line maximum. A line's limit is
-        // `Cart.quantityLimit(for:)` in SQL: the maximum, or the stock when it is lower and counts.
+        // ?1 guest line, ?2 account, ?3 the per-line maximum. A variant's limit is
+        // `Cart.quantityLimit(for:)` in SQL: the maximum, or the stock when it is lower and counts;
+        // it holds for the sum of the account's lines of the variant (`pool`: lines differ only by
+        // the values chosen for open options and share one stock pool). Guest lines go one
+        // statement each, in the guest's order, so each sees what the ones before added.
         let limit = "min(?3, CASE WHEN v.inventory_tracked = 1 AND v.allow_backorder = 0 THEN max(v.stock, 0) ELSE ?3 END)"
-        let parameters: [SQLValue] = [.text(guest.rawValue), .integer(userID.rawValue), SQLValue(Cart.maximumQuantityPerLine)]
-        let capped = try connection.prepare("""
-            SELECT v.product_id, g.variant_id, coalesce(a.quantity, 0) + g.quantity, \(limit)
-            FROM cart_lines g JOIN variants v ON v.id = g.variant_id
-            LEFT JOIN cart_lines a ON a.user_id = ?2 AND a.variant_id = g.variant_id
-            WHERE g.session_id = ?1 AND \(limit) > 0 AND coalesce(a.quantity, 0) + g.quantity > \(limit)
-            ORDER BY g.position
-            """).query(parameters).map { row in
-            Cart.CappedLine(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
-                            requested: try row.int(2), kept: try row.int(3))
-        }
+        let pool = "(SELECT coalesce(sum(p.quantity), 0) FROM cart_lines p WHERE p.user_id = ?2 AND p.variant_id = g.variant_id)"
         // New lines go after the account's, in the guest's order (?4: the first free position).
         let firstPosition = try connection.prepare("SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE user_id = ?")
             .first([.integer(userID.rawValue)]).map { try $0.int64(0) } ?? 0
-        try connection.prepare("""
-            INSERT INTO cart_lines (user_id, variant_id, product_id, quantity, position, selected)
-            SELECT ?2, g.variant_id, v.product_id, min(g.quantity, \(limit)), ?4 + g.position, g.selected
+        let guestLines = try connection.prepare("SELECT id FROM cart_lines WHERE session_id = ? ORDER BY position")
+            .query([.text(guest.rawValue)]).map { try $0.int64(0) }
+        let cappedLine = try connection.prepare("""
+            SELECT v.product_id, g.variant_id, coalesce(a.quantity, 0) + g.quantity,
+                   coalesce(a.quantity, 0) + max(\(limit) - \(pool), 0)
             FROM cart_lines g JOIN variants v ON v.id = g.variant_id
-            WHERE g.session_id = ?1 AND \(limit) > 0
-            ORDER BY g.position
-            ON CONFLICT (user_id, variant_id) WHERE user_id IS NOT NULL
-            DO UPDATE SET quantity = min(quantity + excluded.quantity,
-                                         (SELECT \(limit) FROM variants v WHERE v.id = excluded.variant_id))
-            """).run(parameters + [.integer(firstPosition)])
+            LEFT JOIN cart_lines a ON a.user_id = ?2 AND a.variant_id = g.variant_id AND a.chosen_values = g.chosen_values
+            WHERE g.id = ?1 AND \(limit) > 0 AND g.quantity > \(limit) - \(pool)
+            """)
+        let merge = try connection.prepare("""
+            INSERT INTO cart_lines (user_id, variant_id, product_id, quantity, position, selected, chosen_values)
+            SELECT ?2, g.variant_id, v.product_id, min(g.quantity, \(limit) - \(pool)), ?4 + g.position, g.selected,
+                   g.chosen_values
+            FROM cart_lines g JOIN variants v ON v.id = g.variant_id
+            WHERE g.id = ?1 AND \(limit) - \(pool) > 0
+            ON CONFLICT (user_id, variant_id, chosen_values) WHERE user_id IS NOT NULL
+            DO UPDATE SET quantity = quantity + excluded.quantity
+            """)
+        var capped: [Cart.CappedLine] = []
+        for line in guestLines {
+            let parameters: [SQLValue] = [.integer(line), .integer(userID.rawValue), SQLValue(Cart.maximumQuantityPerLine)]
+            if let row = try cappedLine.first(parameters) {
+                capped.append(Cart.CappedLine(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
+                                              requested: try row.int(2), kept: try row.int(3)))
+            }
+            try merge.run(parameters + [.integer(firstPosition)])
+        }
         // The code typed most recently (as a guest) wins; else the account keeps its own.
         try connection.prepare("""
             INSERT INTO cart_vouchers (user_id, code) SELECT ?2, code FROM cart_vouchers WHERE session_id = ?1
@@ -291,12 +316,12 @@ extension SessionStore {
         let owner = Owner(shopper)
         try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ?").run([owner.value])
         let insert = try connection.prepare("""
-            INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected)
-            SELECT ?, id, product_id, ?, ?, ? FROM variants WHERE id = ?
+            INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected, chosen_values)
+            SELECT ?, id, product_id, ?, ?, ?, ? FROM variants WHERE id = ?
             """)
         for (position, line) in cart.lines.enumerated() {
             try insert.run([owner.value, SQLValue(line.quantity), SQLValue(position), SQLValue(line.isSelected),
-                            .integer(line.variantID.rawValue)])
+                            .text(line.chosen.text), .integer(line.variantID.rawValue)])
         }
         try connection.prepare("DELETE FROM cart_vouchers WHERE \(owner.column) = ?").run([owner.value])
         if let code = cart.voucherCode {

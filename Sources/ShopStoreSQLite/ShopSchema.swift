@@ -706,9 +706,26 @@ public enum ShopSchema {
             -- index needs no rebuild.
             ALTER TABLE variants ADD COLUMN barcode TEXT;
             """),
-        // Placeholder on the search-speed branch only: version 23 belongs to the "any"
-        // variations work (merged separately); when both are merged, theirs replaces this line.
-        Migration(version: 23, sql: "SELECT 1;"),
+        Migration(version: 23, sql: """
+            -- Issue #13, point 2: WooCommerce "any" variations are ONE sellable variant (one SKU, one
+            -- stock pool) whose open options the shopper picks. option_choices: the allowed values
+            -- per option as a JSON array of arrays in option order (Variant.optionChoices), the open
+            -- option's value in option_values being ''; NULL for a variant without open options.
+            ALTER TABLE variants ADD COLUMN option_choices TEXT;
+            -- The picked values ride on the cart line and are part of its identity
+            -- (ChosenValues.text: 'Size=M', options joined by a line feed; '' when none): one variant
+            -- with Size=M and Size=L is two lines, whose quantities count together against the
+            -- variant's stock (SessionStore.changeCart, the sign-in merge, holds and placement sum
+            -- a variant's lines).
+            ALTER TABLE cart_lines ADD COLUMN chosen_values TEXT NOT NULL DEFAULT '';
+            DROP INDEX cart_lines_session;
+            DROP INDEX cart_lines_user;
+            CREATE UNIQUE INDEX cart_lines_session ON cart_lines (session_id, variant_id, chosen_values)
+                WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX cart_lines_user ON cart_lines (user_id, variant_id, chosen_values) WHERE user_id IS NOT NULL;
+            -- The order line keeps them as placed (its variant_title has the values filled in too).
+            ALTER TABLE order_lines ADD COLUMN chosen_values TEXT NOT NULL DEFAULT '';
+            """),
         Migration(version: 24, sql: """
             -- Issue #13, point 5: a search page within 20 ms on 100 000 products. A search reads,
             -- for each match it looks at, the covering index products_search_facts; visibility

@@ -125,4 +125,36 @@ struct CatalogWriterTests {
         #expect(throws: CatalogExportError.self) { try CatalogWriter(currency: .usd).write([draft], as: .shopifyCSV) }
         #expect(throws: CatalogExportError.self) { try CatalogWriter(currency: .usd).write([draft], as: .fakeStore) }
     }
+
+    /// A product with a WooCommerce "any" variant: Red in any size (S or M), one SKU, stock 5.
+    static let openVariant = ProductDraft(
+        handle: "plain-tee", title: "Plain Tee", optionNames: ["Color", "Size"],
+        variants: [
+            VariantDraft(sku: "TEE-BS", optionValues: ["Blue", "S"], price: Money(minorUnits: 20_00, currency: .usd),
+                         inventory: .tracked(quantity: 2, allowsBackorder: false)),
+            VariantDraft(sku: "TEE-RED", optionValues: ["Red", ""], price: Money(minorUnits: 21_00, currency: .usd),
+                         inventory: .tracked(quantity: 5, allowsBackorder: false), optionChoices: [[], ["S", "M"]]),
+        ])
+
+    @Test(.bug(id: "13"), arguments: [CatalogFormat.wooCommerceCSV, .shoppableJSON])
+    func anOpenVariantReadsBackExactly(format: CatalogFormat) throws {
+        let data = try CatalogWriter(currency: .usd).write([Self.openVariant], as: format)
+        let read = try CatalogImporter(currency: .usd, now: Fixture.now).read(data, fileName: "export", format: format)
+        #expect(read.warnings.isEmpty && read.skipped.isEmpty)
+        #expect(read.products.map { Self.carried($0, by: format) } == [Self.carried(Self.openVariant, by: format)])
+        #expect(try CatalogWriter(currency: .usd).write(read.products, as: format) == data)
+    }
+
+    @Test(.bug(id: "13")) func aWooCommerceExportLeavesTheOpenValueEmpty() throws {
+        let csv = String(decoding: try CatalogWriter(currency: .usd).write([Self.openVariant], as: .wooCommerceCSV), as: UTF8.self)
+        let lines = csv.components(separatedBy: "\r\n")
+        #expect(lines[1].hasSuffix(",Color,\"Blue, Red\",Size,\"S, M\""))
+        #expect(lines[3].contains("TEE-RED") && lines[3].hasSuffix(",Color,Red,Size,"))
+    }
+
+    @Test(.bug(id: "13")) func aShopifyCSVRefusesAnOpenVariant() {
+        #expect { try CatalogWriter(currency: .usd).write([Self.openVariant], as: .shopifyCSV) } throws: { error in
+            (error as? CatalogExportError)?.message.contains("TEE-RED") == true
+        }
+    }
 }

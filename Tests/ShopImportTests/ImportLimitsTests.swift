@@ -144,14 +144,16 @@ struct ImportLimitsTests {
             == String(repeating: "<b>", count: 32) + "deep" + String(repeating: "</b>", count: 32) + " after")
     }
 
-    @Test func anAnyVariationExpandingIntoTooManyVariantsIsAnError() {
+    /// Issue #13, point 2: an "any" variation is no longer expanded (50 × 50 values were 2 500
+    /// variants, refused): it is one variant whatever the number of values to pick from.
+    @Test(.bug(id: "13")) func anAnyVariationWithManyValuesIsStillOneVariant() throws {
         let values = (1...50).map(String.init).joined(separator: ", ")
         let csv = "ID,Type,Name,Regular price,Parent,Attribute 1 name,Attribute 1 value(s),Attribute 2 name,"
             + "Attribute 2 value(s)\n1,variable,Tee,,,Size,\"\(values)\",Color,\"\(values)\"\n"
             + "2,variation,Tee any,10,id:1,Size,,Color,\n"
-        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: csv, fileName: "w.csv") }
-        #expect(error?.line == 3)
-        #expect(error?.message == "the “any” variation would expand into more than 2048 variants "
-            + "(the parent, line 2, lists too many values)")
+        let tee = try Fixture.read(text: csv, fileName: "w.csv").product("tee")
+        #expect(tee.variants.count == 1)
+        #expect(tee.variants[0].optionValues == ["", ""])
+        #expect(tee.variants[0].optionChoices.map(\.count) == [50, 50])
     }
 }

@@ -13,7 +13,7 @@ struct WooCommerceCSVImportTests {
         #expect(result.products.map(\.handle) == [
             "canvas-tote", "styling-session", "knitting-pattern-pdf", "hoodie", "canvas-tote-112", "enamel-pin", "wool-socks",
         ])
-        #expect(result.variantCount == 10)
+        #expect(result.variantCount == 9)
         #expect(result.imageCount == 4)
     }
 
@@ -43,19 +43,57 @@ struct WooCommerceCSVImportTests {
         let hoodie = try Fixture.read("woocommerce.csv").product("hoodie")
         #expect(hoodie.optionNames == ["Color", "Size"])
         #expect(hoodie.categoryName == "Hoodies")
-        #expect(hoodie.variants.map(\.optionValues) == [["Blue", "S"], ["Blue", "M"], ["Red", "S"], ["Red", "M"]])
-        #expect(hoodie.variants.map(\.sku) == ["HOOD-BLU-S", "HOOD-BLU-M", nil, nil])
-        #expect(hoodie.variants.map(\.price) == [usd(4500), usd(3900), usd(4700), usd(4700)])
-        #expect(hoodie.variants.map(\.compareAtPrice) == [nil, usd(4500), nil, nil])
+        #expect(hoodie.variants.map(\.optionValues) == [["Blue", "S"], ["Blue", "M"], ["Red", ""]])
+        #expect(hoodie.variants.map(\.optionChoices) == [[], [], [[], ["S", "M"]]])
+        #expect(hoodie.variants.map(\.sku) == ["HOOD-BLU-S", "HOOD-BLU-M", "HOOD-RED"])
+        #expect(hoodie.variants.map(\.price) == [usd(4500), usd(3900), usd(4700)])
+        #expect(hoodie.variants.map(\.compareAtPrice) == [nil, usd(4500), nil])
         #expect(hoodie.variants.map(\.inventory) == [
-            .tracked(quantity: 3, allowsBackorder: false), .tracked(quantity: 0, allowsBackorder: true), .untracked, .untracked,
+            .tracked(quantity: 3, allowsBackorder: false), .tracked(quantity: 0, allowsBackorder: true), .untracked,
         ])
         #expect(hoodie.images.map(\.url) == ["https://shop.example.com/hoodie.jpg", "https://shop.example.com/hoodie-blue.jpg"])
     }
 
-    @Test func anyVariationExpansionDropsItsSKUWithAWarning() throws {
-        let result = try Fixture.read("woocommerce.csv")
-        #expect(result.warnings.contains { $0.line == 8 && $0.message.contains("HOOD-RED") })
+    @Test(.bug(id: "13"))
+    func anyVariationIsOneVariantKeepingItsSKUAndStock() throws {
+        let result = try Fixture.read("woocommerce-any.csv")
+        let tee = try result.product("plain-tee")
+        #expect(tee.optionNames == ["Size"])
+        #expect(tee.variants.count == 1)
+        #expect(tee.variants[0].sku == "TEE-ANY")
+        #expect(tee.variants[0].optionValues == [""])
+        #expect(tee.variants[0].optionChoices == [["S", "M", "L"]])
+        #expect(tee.variants[0].inventory == .tracked(quantity: 5, allowsBackorder: false))
+        #expect(result.variantCount == 1)
+        #expect(result.warnings.isEmpty && result.skipped.isEmpty)
+    }
+
+    @Test(.bug(id: "13"))
+    func anAnyVariationOffersTheValuesNoOtherVariationSells() throws {
+        let csv = """
+            ID,Type,SKU,Name,Stock,Regular price,Parent,Attribute 1 name,Attribute 1 value(s)
+            1,variable,MUG,Mug,,,,Size,"S, M, L"
+            2,variation,MUG-S,Mug S,2,9,id:1,Size,S
+            3,variation,MUG-ANY,Mug any,7,8,id:1,Size,
+            """
+        let mug = try Fixture.read(text: csv, fileName: "woo.csv").product("mug")
+        #expect(mug.variants.map(\.sku) == ["MUG-S", "MUG-ANY"])
+        #expect(mug.variants.map(\.optionChoices) == [[], [["M", "L"]]])
+        #expect(mug.variants.map(\.inventory) == [.tracked(quantity: 2, allowsBackorder: false),
+                                                   .tracked(quantity: 7, allowsBackorder: false)])
+    }
+
+    @Test(.bug(id: "13"))
+    func twoAnyVariationsLeavingTheSameOptionsOpenAreRefused() {
+        let csv = """
+            ID,Type,SKU,Name,Regular price,Parent,Attribute 1 name,Attribute 1 value(s)
+            1,variable,MUG,Mug,,,Size,"S, M"
+            2,variation,MUG-A,Mug any,9,id:1,Size,
+            3,variation,MUG-B,Mug any again,9,id:1,Size,
+            """
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: csv, fileName: "woo.csv") }
+        #expect(error?.line == 4)
+        #expect(error?.message.contains("line 3 already leaves the same options open") == true)
     }
 
     @Test func publishedZeroOrMinusOneImportsHidden() throws {
@@ -87,7 +125,7 @@ struct WooCommerceCSVImportTests {
         #expect(try result.product("enamel-pin").variants[0].sku == "4006010000000")
         #expect(result.warnings.contains { $0.line == 13 && $0.message.contains("4.00601E+12") })
         #expect(result.warnings.contains { $0.line == 12 && $0.message.contains("canvas-tote-112") })
-        #expect(result.warnings.count == 5)
+        #expect(result.warnings.count == 4)
     }
 
     @Test(.bug(id: "13")) func aSKUOfAnEarlierRowIsRefusedNamingBothLines() {

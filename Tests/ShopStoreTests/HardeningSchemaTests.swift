@@ -103,9 +103,12 @@ struct HardeningSchemaTests {
         // a favorite, a checkout and a hold; another guest's hold trimmed by a lower stock.
         let key = "place-order-key"
         let first = OrderFixtures.request(before, [(mug.variants[0], 1)], key: key)
-        let placed = try #require(try stores.orders.placeOrder(first, Fixtures.start).placedOrder)
-        try stores.sessions.saveCart(before, Cart(lines: [LineItem(productID: chair.id, variantID: chair.variants[0].id, quantity: 3)],
-                                                  voucherCode: VoucherCode("WELCOME10")))
+        let placed = try #require(try Fixtures.withLaterColumns(database) { try stores.orders.placeOrder(first, Fixtures.start) }
+            .placedOrder)
+        try Fixtures.withLaterColumns(database) {
+            try stores.sessions.saveCart(before, Cart(lines: [LineItem(productID: chair.id, variantID: chair.variants[0].id, quantity: 3)],
+                                                      voucherCode: VoucherCode("WELCOME10")))
+        }
         try stores.sessions.setFavorite(before, chair.id, true, Fixtures.start)
         try stores.orders.saveCheckout(before, CheckoutState(email: "guest@example.com", idempotencyKey: "next-key"))
         let until = Fixtures.start.addingTimeInterval(900)

@@ -21,7 +21,7 @@ extension SessionStoreContractTests {
     }
 
     /// Runs every body on its own thread, released together, and waits for all.
-    private static func race(_ bodies: [@Sendable () -> Void]) {
+    static func race(_ bodies: [@Sendable () -> Void]) {
         let start = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         for body in bodies {

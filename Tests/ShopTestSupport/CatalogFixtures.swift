@@ -10,13 +10,22 @@ extension VariantDraft {
     /// A variant draft with defaults: no SKU, no options, $10.00, untracked stock.
     public static func mock(sku: String? = nil, options: [String] = [], price: Money = .usd(10_00),
                             compareAt: Money? = nil, inventory: Inventory = .untracked,
-                            barcode: String? = nil) -> VariantDraft {
+                            barcode: String? = nil, choices: [[String]] = []) -> VariantDraft {
         VariantDraft(sku: sku, optionValues: options, price: price, compareAtPrice: compareAt, inventory: inventory,
-                     barcode: barcode)
+                     barcode: barcode, optionChoices: choices)
     }
 }
 
 extension ProductDraft {
+    /// A tee sold as ONE variant in any size (WooCommerce "any", issue #13 point 2): SKU
+    /// `TEE-ANY`, $20.00, 5 in stock, the shopper picks S, M or L.
+    public static func openTee(handle: String = "tee", stock: Int = 5) -> ProductDraft {
+        .mock(handle: handle, title: "Plain Tee", optionNames: ["Size"], variants: [
+            .mock(sku: "TEE-ANY", options: [""], price: .usd(20_00), inventory: .tracked(quantity: stock, allowsBackorder: false),
+                  choices: [["S", "M", "L"]]),
+        ])
+    }
+
     /// A published product draft with defaults: title from the handle, one $10.00 variant.
     public static func mock(handle: String, title: String? = nil, category: String? = nil,
                             rating: Rating? = nil, isPublished: Bool = true, optionNames: [String] = [],

@@ -46,6 +46,28 @@ struct CartSnapshotTests {
                                                  headers: Self.json), named: "gone")
     }
 
+    /// Issue #13, point 2: a WooCommerce "any" variant — one SKU, one stock pool of 5 — whose
+    /// size the shopper picks on the product page (a `<select>`, no JavaScript needed); each
+    /// size is its own cart line, and the lines share the variant's stock.
+    @Test(.bug(id: "13")) func openVariantPickedOnTheProductPage() throws {
+        let shop = try SnapshotShop.make([.openTee()])
+        let tee = try SnapshotShop.variantID(shop, "tee")
+        assertResponseSnapshot(of: try shop.get("/products/tee"), named: "product")
+        assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "tee"), ("variant", String(tee)), ("quantity", "1")]),
+                               named: "no-size")
+        assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "tee"), ("variant", String(tee)), ("quantity", "1"),
+                                                               ("choice.\(tee).Size", "XL")]), named: "size-not-offered")
+        try shop.post("/cart/add", [("product", "tee"), ("variant", String(tee)), ("quantity", "2"), ("choice.\(tee).Size", "M")])
+        try shop.post("/cart/add", [("product", "tee"), ("variant", String(tee)), ("quantity", "1"), ("choice.\(tee).Size", "L")])
+        assertResponseSnapshot(of: try shop.get("/cart"), named: "cart")
+        // 3 of the 5 are in the cart: 3 more L is refused, naming the 3.
+        assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "tee"), ("variant", String(tee)), ("quantity", "3"),
+                                                               ("choice.\(tee).Size", "L")]), named: "above-shared-stock")
+        try shop.post("/cart/lines/\(tee)", [("quantity", "3"), ("chosen", "Size=L")])
+        try shop.post("/cart/lines/\(tee)/remove", [("chosen", "Size=M")])
+        assertResponseSnapshot(of: try shop.get("/cart"), named: "cart-after-changes")
+    }
+
     @Test func badgeOfANewVisitor() throws {
         let shop = try SnapshotShop.make()
         assertResponseSnapshot(of: try shop.get("/badge"))

@@ -52,6 +52,41 @@ struct V1CartAPITests {
         #expect(cart.itemCount == 4 && cart.voucher == nil && cart.unavailable.isEmpty)
     }
 
+    /// Issue #13, point 2: an open variant (WooCommerce "any") lists its `choices`; adding it
+    /// needs `chosenValues`, each pick is its own line, and the lines share the variant's stock.
+    @Test(.bug(id: "13")) func anOpenVariantIsAddedWithChosenValues() throws {
+        let shop = try TestShop(v1Catalog() + [.openTee()])
+        let token = try guestToken(shop)
+        let product = try decoded(V1Product.self, try shop.api(.get, "/api/v1/products/tee"))
+        #expect(product.variants.map(\.choices) == [[["S", "M", "L"]]])
+        #expect(product.variants.map(\.options) == [[""]] && product.variants.map(\.sku) == ["TEE-ANY"])
+        let tee = try variantID(shop, "tee")
+        let missing = try shop.api(.post, "/api/v1/cart/lines", token: token, json: #"{"product": "tee", "variantId": \#(tee)}"#)
+        #expect(missing.status == 422)
+        #expect(try error(missing).code == "value_not_chosen" && error(missing).field == "chosenValues")
+        let wrong = try shop.api(.post, "/api/v1/cart/lines", token: token,
+                                 json: #"{"product": "tee", "variantId": \#(tee), "chosenValues": [{"option": "Size", "value": "XL"}]}"#)
+        #expect(wrong.status == 422)
+        #expect(try error(wrong).code == "value_not_allowed")
+        for (size, quantity) in [("M", 2), ("L", 1)] {
+            let added = try shop.api(.post, "/api/v1/cart/lines", token: token,
+                                     json: #"{"product": "tee", "variantId": \#(tee), "quantity": \#(quantity), "chosenValues": [{"option": "Size", "value": "\#(size)"}]}"#)
+            #expect(added.status == 200)
+        }
+        var cart = try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token))
+        #expect(cart.lines.map(\.chosenValues) == [[V1ChosenValue(option: "Size", value: "M")], [V1ChosenValue(option: "Size", value: "L")]])
+        #expect(cart.lines.map(\.variantTitle) == ["M", "L"] && cart.lines.map(\.quantity) == [2, 1])
+        let over = try shop.api(.post, "/api/v1/cart/lines", token: token,
+                                json: #"{"product": "tee", "variantId": \#(tee), "quantity": 3, "chosenValues": [{"option": "Size", "value": "L"}]}"#)
+        #expect(over.status == 422)
+        #expect(try error(over).code == "quantity_exceeds_stock")
+        cart = try decoded(V1Cart.self, try shop.api(.patch, "/api/v1/cart/lines/\(tee)", token: token,
+                                                     json: #"{"quantity": 2, "chosenValues": [{"option": "Size", "value": "L"}]}"#))
+        #expect(cart.lines.map(\.quantity) == [2, 2])
+        cart = try decoded(V1Cart.self, try shop.api(.delete, "/api/v1/cart/lines/\(tee)?chosen=Size%3DM", token: token))
+        #expect(cart.lines.map(\.chosenValues) == [[V1ChosenValue(option: "Size", value: "L")]])
+    }
+
     @Test func guestTokensAreThrottledPerAddress() throws {
         let shop = try shop()
         shop.environment.throttles.guestSessionPerClient = RateLimit(limit: 3, window: 3_600)

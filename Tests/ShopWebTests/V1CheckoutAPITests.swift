@@ -77,6 +77,28 @@ struct V1CheckoutAPITests {
         #expect(try shop.api(.get, "/api/v1/orders", token: token).status == 403)
     }
 
+    /// Issue #13, point 2: the lines of an open variant (WooCommerce "any") reach the order with
+    /// their chosen values, in the review's quote and in the placed order.
+    @Test(.bug(id: "13")) func anOrderKeepsTheValuesChosenForAnOpenVariant() throws {
+        let shop = try TestShop(v1Catalog() + [.openTee()])
+        configureCheckout(shop)
+        let token = try guestToken(shop)
+        let tee = try #require(try shop.catalog.productByHandle("tee")).variants[0].id.rawValue
+        for size in ["M", "L"] {
+            #expect(try shop.api(.post, "/api/v1/cart/lines", token: token,
+                                 json: #"{"product": "tee", "variantId": \#(tee), "chosenValues": [{"option": "Size", "value": "\#(size)"}]}"#).status == 200)
+        }
+        #expect(try shop.api(.put, "/api/v1/checkout/address", token: token,
+                             json: #"{"email": "guest@example.com", "address": \#(address)}"#).status == 200)
+        #expect(try shop.api(.put, "/api/v1/checkout/shipping", token: token, json: #"{"method": "standard"}"#).status == 200)
+        #expect(try shop.api(.post, "/api/v1/checkout/review", token: token).status == 200)
+        let placed = try placeOrder(shop, token, key: "tee-order")
+        #expect(placed.status == 201, "\(placed.text)")
+        let order = try decoded(V1Order.self, placed)
+        #expect(order.lines.map(\.chosenValues) == [[V1ChosenValue(option: "Size", value: "M")], [V1ChosenValue(option: "Size", value: "L")]])
+        #expect(order.lines.map(\.variantTitle) == ["M", "L"] && order.lines.map(\.sku) == ["TEE-ANY", "TEE-ANY"])
+    }
+
     /// Issue #11: the merchant's shipping names follow `Accept-Language`; the order keeps the one
     /// it was placed with.
     @Test func shippingNamesFollowAcceptLanguageAndTheOrderKeepsTheNameItWasPlacedWith() throws {

@@ -33,9 +33,15 @@ extension V1Handlers {
             do {
                 try context.environment.carts.add(product, variantID: body.variantId.map(Variant.ID.init(rawValue:)),
                                                   quantityText: body.quantity.map { "\($0)" } ?? "1",
+                                                  picked: picked(body.chosenValues, of: product, context),
                                                   for: shopper, creatingShopper: { shopper })
             } catch let error as CartError {
-                throw refusal(error, context, field: error == .variantNotChosen ? "variantId" : "quantity")
+                let field = switch error {
+                case .variantNotChosen: "variantId"
+                case .valueNotChosen, .valueNotAllowed: "chosenValues"
+                default: "quantity"
+                }
+                throw refusal(error, context, field: field)
             }
         }
     }
@@ -49,12 +55,15 @@ extension V1Handlers {
                 throw APIError(status: .badRequest, code: "missing_field", .apiMissingEither,
                                ["first": "quantity", "second": "selected"], field: "quantity")
             }
-            let variantID = try lineInCart(id, &context)
+            let chosen = ChosenValues(picked: body.chosenValues)
+            let variantID = try lineInCart(id, chosen: chosen, &context)
             let carts = context.environment.carts
             var removed = false
             if let quantity = body.quantity {
                 do {
-                    if case .removed = try carts.setQuantity("\(quantity)", of: variantID, for: shopper) { removed = true }
+                    if case .removed = try carts.setQuantity("\(quantity)", of: variantID, chosen: chosen, for: shopper) {
+                        removed = true
+                    }
                 } catch let error as CartError {
                     throw refusal(error, context, field: error == .lineNotFound ? "variantId" : "quantity")
                 }
@@ -65,11 +74,31 @@ extension V1Handlers {
         }
     }
 
-    /// `DELETE /api/v1/cart/lines/{variantId}`: `CartService.remove`.
+    /// `DELETE /api/v1/cart/lines/{variantId}`: `CartService.remove`; the line of an open variant
+    /// is named by the query's `chosen` (`Size=M`, options joined by a line feed: `ChosenValues.text`).
     static func removeLine(_ id: FakeStoreID, _ context: inout RequestContext) throws -> Response {
         try changingCart(&context) { shopper, context in
-            _ = try context.environment.carts.remove(try lineInCart(id, &context), for: shopper)
+            let chosen = ChosenValues(text: context.request.query.first { $0.name == "chosen" }?.value ?? "")
+            _ = try context.environment.carts.remove(try lineInCart(id, chosen: chosen, &context), chosen: chosen, for: shopper)
         }
+    }
+
+    /// The picks of a request, by the product's option name: `option` may be that name or the one
+    /// the API shows in the product's `options` (in the shopper's language). The first of a name counts.
+    static func picked(_ values: [V1ChosenValue]?, of product: Product, _ context: RequestContext) -> [String: String] {
+        let shown = context.environment.optionNames.names(product.optionNames, in: context.l10n.language)
+        let names = Dictionary(zip(shown, product.optionNames).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+        var picked: [String: String] = [:]
+        for value in values ?? [] {
+            let name = product.optionNames.contains(value.option) ? value.option : names[value.option] ?? value.option
+            if picked[name] == nil { picked[name] = value.value }
+        }
+        return picked
+    }
+
+    /// Chosen values on the wire; nil (left out) when there are none.
+    static func wire(_ chosen: ChosenValues) -> [V1ChosenValue]? {
+        chosen.isEmpty ? nil : chosen.entries.map { V1ChosenValue(option: $0.name, value: $0.value) }
     }
 
     /// `PUT /api/v1/cart/voucher` `{"code"}` and `DELETE /api/v1/cart/voucher`:
@@ -120,10 +149,12 @@ extension V1Handlers {
     /// The variant of a line the caller's cart holds.
     /// - Throws: 400 `malformed_id`, or 404 `line_not_found` — also for a line of another
     ///   shopper's cart, which this token cannot reach.
-    private static func lineInCart(_ id: FakeStoreID, _ context: inout RequestContext) throws -> Variant.ID {
+    private static func lineInCart(_ id: FakeStoreID, chosen: ChosenValues, _ context: inout RequestContext) throws -> Variant.ID {
         guard let value = id.value else { throw APIError.malformedID(id, "variant") }
         let variantID = Variant.ID(rawValue: value)
-        guard try context.cart().line(for: variantID) != nil else { throw refusal(.lineNotFound, context, field: "variantId") }
+        guard try context.cart().line(for: variantID, chosen: chosen) != nil else {
+            throw refusal(.lineNotFound, context, field: "variantId")
+        }
         return variantID
     }
 
@@ -143,7 +174,8 @@ extension V1Handlers {
                         quantity: line.quantity, selected: line.isSelected, unitPrice: money(line.unitPrice, context),
                         amount: money(line.amount, context), discount: money(line.discount, context),
                         total: money(line.total, context), quantityLimit: line.quantityLimit,
-                        problem: line.stockProblem.map { V1Problem(code: code(for: $0), message: context.l10n.message(for: $0)) })
+                        problem: line.stockProblem.map { V1Problem(code: code(for: $0), message: context.l10n.message(for: $0)) },
+                        chosenValues: wire(line.item.chosen))
         }
         let voucher: V1Cart.Voucher? = switch quote.voucher {
         case .none: nil
@@ -173,7 +205,8 @@ extension V1Handlers {
         let status: HTTPStatus = switch error {
         case .lineNotFound: .notFound
         case .quantityNegative, .quantityNotWhole, .quantityNotANumber, .quantityNotPositive: .badRequest
-        case .soldOut, .quantityExceedsStock, .quantityExceedsMaximum, .variantNotFound, .variantNotChosen: .unprocessableContent
+        case .soldOut, .quantityExceedsStock, .quantityExceedsMaximum, .variantNotFound, .variantNotChosen,
+             .valueNotChosen, .valueNotAllowed: .unprocessableContent
         }
         return APIError(status: status, code: code(for: error), message: context.l10n.message(for: error), field: field)
     }
@@ -191,6 +224,8 @@ extension V1Handlers {
         case .lineNotFound: "line_not_found"
         case .variantNotFound: "variant_not_found"
         case .variantNotChosen: "variant_not_chosen"
+        case .valueNotChosen: "value_not_chosen"
+        case .valueNotAllowed: "value_not_allowed"
         }
     }
 
@@ -205,5 +240,12 @@ extension V1Handlers {
         case .signInRequired: "voucher_sign_in_required"
         case .usageLimitReached: "voucher_usage_limit_reached"
         }
+    }
+}
+
+extension ChosenValues {
+    /// The line named by an API request's `chosenValues` (in the order sent; none when absent).
+    init(picked values: [V1ChosenValue]?) {
+        self.init(entries: (values ?? []).map { Entry(name: $0.option, value: $0.value) })
     }
 }

@@ -119,7 +119,7 @@ extension V1Handlers {
                 V1Variant(id: variant.id.rawValue, sku: variant.sku, options: variant.optionValues, price: money(variant.price, context),
                           compareAtPrice: variant.compareAtPrice.map { money($0, context) },
                           available: variant.inventory.availableQuantity, soldOut: variant.inventory.isSoldOut,
-                          barcode: variant.barcode)
+                          barcode: variant.barcode, choices: variant.isOpen ? variant.optionChoices : nil)
             },
             related: related.map { summary($0, context) })
         guard shopper == nil else { return try APIApp.json(answer, headers: ["Cache-Control": "private, no-cache"]) }

@@ -291,7 +291,8 @@ extension V1Handlers {
     static func lineJSON(_ line: OrderLine, _ context: RequestContext) -> V1OrderLine {
         V1OrderLine(productId: line.productID?.rawValue, variantId: line.variantID?.rawValue, title: line.title,
                     variantTitle: line.variantTitle, sku: line.sku, unitPrice: money(line.unitPrice, context),
-                    quantity: line.quantity, discount: money(line.discount, context), total: money(line.total, context))
+                    quantity: line.quantity, discount: money(line.discount, context), total: money(line.total, context),
+                    chosenValues: wire(line.chosen))
     }
 
     static func addressJSON(_ address: Address) -> V1Address {

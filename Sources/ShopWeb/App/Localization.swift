@@ -28,7 +28,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case cartErrorQuantityNegative, cartErrorQuantityNotWhole, cartErrorQuantityNotANumber
     case cartErrorQuantityNotPositive, cartErrorSoldOut, cartErrorQuantityExceedsStock
     case cartErrorQuantityExceedsStockInCart, cartErrorQuantityExceedsMaximum, cartErrorLineNotFound
-    case cartErrorVariantNotFound, cartErrorChooseVariant
+    case cartErrorVariantNotFound, cartErrorChooseVariant, cartErrorChooseValue, cartErrorValueNotAllowed
     case tabFavorites, accountLink, signInLink
     case favoritesTitle, favoritesEmptyTitle, favoritesEmptyText, favoriteAdd, favoriteRemove, favoriteAdded, favoriteRemoved
     case quickAdd, chooseOptions
@@ -158,6 +158,8 @@ public struct Localizer: Sendable {
         case .lineNotFound: self(.cartErrorLineNotFound)
         case .variantNotFound: self(.cartErrorVariantNotFound)
         case .variantNotChosen: self(.cartErrorChooseVariant)
+        case let .valueNotChosen(option): self(.cartErrorChooseValue, ["option": option])
+        case let .valueNotAllowed(option, value): self(.cartErrorValueNotAllowed, ["option": option, "value": value])
         }
     }
 }

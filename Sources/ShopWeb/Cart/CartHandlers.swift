@@ -21,7 +21,8 @@ extension ShopApp {
         }
     }
 
-    /// `POST /cart/add`: `product` (handle), `variant` (id), `quantity`, optional `return_to`.
+    /// `POST /cart/add`: `product` (handle), `variant` (id), `quantity`, optional `return_to`, and
+    /// `choice.<variant id>.<option>` for each open option of the variant (`PickedValues`).
     static func cartAdd(_ context: inout RequestContext) throws -> Response {
         let request = context.request
         let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
@@ -34,9 +35,10 @@ extension ShopApp {
         }
         let requestedVariant = request.formValue("variant").flatMap { Int64($0) }.map(Variant.ID.init(rawValue:))
         let quantityText = request.formValue("quantity") ?? "1"
+        let picked = PickedValues.picked(for: requestedVariant, in: request.form)
         do {
             try context.environment.carts.add(product, variantID: requestedVariant, quantityText: quantityText,
-                                              for: try context.shopper(),
+                                              picked: picked, for: try context.shopper(),
                                               creatingShopper: { try context.changingShopper() })
             context.invalidateCart()
         } catch let error as CartError {
@@ -46,7 +48,7 @@ extension ShopApp {
             }
             // The stock shown beside the refusal is what this shopper can buy now (net of others' holds).
             let model = context.models.productPage(try context.availableToShopper(product), selected: requestedVariant,
-                                                   quantity: Int(quantityText) ?? 1, error: message,
+                                                   quantity: Int(quantityText) ?? 1, error: message, picked: picked,
                                                    timeZone: context.environment.timeZone)
             // Shown at the top as well, where a phone's screen starts.
             context.pageFlash = Flash(kind: .error, text: message)
@@ -65,7 +67,8 @@ extension ShopApp {
         return .redirect(to: SafeRedirect.localPath(request.formValue("return_to")) ?? fallback)
     }
 
-    /// `POST /cart/lines/{id}` (`quantity`, 0 removes) and `POST /cart/lines/{id}/remove`.
+    /// `POST /cart/lines/{id}` (`quantity`, 0 removes) and `POST /cart/lines/{id}/remove`; `chosen`
+    /// names the line of an open variant (its `ChosenValues.text`).
     static func cartUpdate(_ context: inout RequestContext, variantID: Variant.ID, remove: Bool) throws -> Response {
         guard let shopper = try context.shopper() else {
             context.setFlash(Flash(kind: .error, text: context.l10n(.cartErrorLineNotFound)))
@@ -74,7 +77,7 @@ extension ShopApp {
         let carts = context.environment.carts
         do {
             if remove {
-                if let title = try carts.remove(variantID, for: shopper) {
+                if let title = try carts.remove(variantID, chosen: PickedValues.chosen(context.request), for: shopper) {
                     context.setFlash(Flash(kind: .success, text: context.l10n(.cartRemoved, ["title": title])))
                 }
                 return .redirect(to: SiteRoute.cart(.show).path)
@@ -85,7 +88,8 @@ extension ShopApp {
                 let selected = context.request.form.contains { $0.name == "selected" && $0.value == "1" }
                 try carts.setSelected(selected, line: variantID, for: shopper)
             }
-            switch try carts.setQuantity(context.request.formValue("quantity") ?? "", of: variantID, for: shopper) {
+            switch try carts.setQuantity(context.request.formValue("quantity") ?? "", of: variantID,
+                                         chosen: PickedValues.chosen(context.request), for: shopper) {
             case .updated:
                 context.setFlash(Flash(kind: .success, text: context.l10n(.cartUpdated)))
             case let .removed(title: title):

@@ -21,6 +21,12 @@ struct CartPage: Sendable {
         var isSelected: Bool
         /// "−$2.00" when the voucher takes something off this line.
         var discountText: String?
+        /// The values picked for an open variant (`ChosenValues.text`, posted back as `chosen`);
+        /// empty for other lines.
+        var chosenText: String = ""
+        /// The line's quantity form id: `line-<variant id>`, and the line's place after it for a
+        /// line with chosen values (one variant may have several such lines).
+        var formID: String = ""
     }
 
     /// The voucher field's state.
@@ -49,7 +55,7 @@ extension ModelBuilder {
     func cartPage(_ quote: CartQuote, recommendations: [Product], errors: [Variant.ID: String] = [:],
                   timeZone: TimeZone) -> CartPage {
         let l10n = localizer
-        let lines = quote.lines.map { line in
+        let lines = quote.lines.enumerated().map { position, line in
             let level = StockLevel(line.variant.inventory)
             let stockText: String? = switch level {
             case .inStock: nil
@@ -67,7 +73,9 @@ extension ModelBuilder {
                 lineTotal: l10n.money(line.amount), stockText: stockText,
                 error: errors[line.variant.id] ?? line.stockProblem.map(l10n.message(for:)),
                 isSelected: line.isSelected,
-                discountText: line.discount.isZero ? nil : "−" + l10n.money(line.discount))
+                discountText: line.discount.isZero ? nil : "−" + l10n.money(line.discount),
+                chosenText: line.item.chosen.text,
+                formID: line.item.chosen.isEmpty ? "line-\(line.variant.id.rawValue)" : "line-\(line.variant.id.rawValue)-\(position)")
         }
         let selectedCount = quote.selectedItemCount
         let voucher: CartPage.Voucher

@@ -37,7 +37,7 @@ extension Views {
                             // changing the quantity sends the form by itself.
                             label(.class("select-box")) {
                                 input(.type("checkbox"), .name("selected"), .value("1"), .checked(line.isSelected),
-                                      .attribute("form", "line-\(line.variantID)"))
+                                      .attribute("form", line.formID))
                                 span(.class("visually-hidden")) { "\(l10n(.cartSelect)): \(line.title)" }
                             }
                             a(.class("cart-line-media"), .href(line.productHref)) {
@@ -53,11 +53,12 @@ extension Views {
                                 if let error = line.error { p(.class("form-error"), .role("alert")) { error } }
                             }
                             div(.class("cart-line-actions")) {
-                                    form(.class("quantity-form"), .id("line-\(line.variantID)"), .method("post"),
+                                    form(.class("quantity-form"), .id(line.formID), .method("post"),
                                          .action(SiteRoute.cart(.updateLine(.init(rawValue: line.variantID))).path)) {
                                         Personalization.csrfField
                                         // Says the select box is part of this form: an unticked box sends nothing.
                                         input(.type("hidden"), .name("select_shown"), .value("1"))
+                                        if !line.chosenText.isEmpty { input(.type("hidden"), .name("chosen"), .value(line.chosenText)) }
                                         label(.class("stepper")) {
                                             span(.class("visually-hidden")) { l10n(.cartQuantity) }
                                             input(.type("number"), .name("quantity"), .value(String(line.quantity)), .min(0),
@@ -67,6 +68,7 @@ extension Views {
                                     }
                                     form(.method("post"), .action(SiteRoute.cart(.removeLine(.init(rawValue: line.variantID))).path)) {
                                         Personalization.csrfField
+                                        if !line.chosenText.isEmpty { input(.type("hidden"), .name("chosen"), .value(line.chosenText)) }
                                         button(.type("submit"), .class("icon-button"), .aria("label", "\(l10n(.cartRemove)): \(line.title)")) { Icon.trash.node }
                                     }
                             }

@@ -69,6 +69,19 @@ struct ProductDetailPage: Sendable {
         /// That image's URL: the choice shows it as a small picture, so the variant's look is
         /// visible beside its name (not only in the alt text).
         var image: ProductImage?
+        /// The variant's open options (WooCommerce "any"): a list of values to pick from each.
+        var openOptions: [OpenOption] = []
+    }
+
+    /// An option the shopper picks for an open variant: a `<select>` posted as `field`.
+    struct OpenOption: Sendable, Equatable {
+        /// `choice.<variant id>.<option name>` (`PickedValues`).
+        var field: String
+        /// The option's name, in the shopper's language.
+        var label: String
+        var values: [String]
+        /// The value picked before (a refused add shows the form again), if any.
+        var selected: String?
     }
 
     struct Image: Sendable, Equatable {
@@ -172,7 +185,7 @@ extension ModelBuilder {
     }
 
     func productPage(_ product: Product, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,
-                     timeZone: TimeZone) -> ProductDetailPage {
+                     picked: [String: String] = [:], timeZone: TimeZone) -> ProductDetailPage {
         let l10n = localizer
         let variant = product.variants.first { $0.id == selected } ?? product.defaultVariant!
         let level = StockLevel(variant.inventory)
@@ -195,7 +208,15 @@ extension ModelBuilder {
                 stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
                 isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id,
                 imageID: Self.variantImage(candidate, in: images).map { gallery[$0].id },
-                image: Self.variantImage(candidate, in: images).map { gallery[$0].source })
+                image: Self.variantImage(candidate, in: images).map { gallery[$0].source },
+                openOptions: candidate.optionChoices.enumerated().compactMap { index, values in
+                    guard !values.isEmpty, index < product.optionNames.count else { return nil }
+                    let name = product.optionNames[index]
+                    return ProductDetailPage.OpenOption(
+                        field: PickedValues.field(variant: candidate.id, option: name),
+                        label: optionNames.names([name], in: l10n.language).first ?? name, values: values,
+                        selected: candidate.id == variant.id ? picked[name] : nil)
+                })
         }
         return ProductDetailPage(
             productID: product.id.rawValue, handle: product.handle, title: product.title,

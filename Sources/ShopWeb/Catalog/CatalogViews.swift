@@ -203,6 +203,18 @@ extension Views {
                                         span(.class("variant-meta")) { choice.isSoldOut ? choice.stockText : choice.price }
                                     }
                                 }
+                                // An open option (WooCommerce "any"): the shopper picks its value,
+                                // posted with the form (no JavaScript needed).
+                                for openOption in choice.openOptions {
+                                    label(.class("variant-open-option")) {
+                                        span { openOption.label }
+                                        select(.name(openOption.field), .disabled(choice.isSoldOut)) {
+                                            for value in openOption.values {
+                                                option(.value(value), .selected(value == openOption.selected)) { value }
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
