@@ -48,6 +48,22 @@ struct SearchPageTests {
         #expect(xss.contains("category-tile"))
     }
 
+    /// Search results have the category facet too (issue #13, point 5): links to each category
+    /// with the count of matches in it, kept in the sort, filter and page links.
+    @Test func searchResultsFilterByCategoryWithCounts() throws {
+        let shop = try TestShop([item("brass-lamp", "Brass Desk Lamp", price: 89_00), item("floor-lamp", "Floor Lamp", price: 120_00),
+                                 item("lamp-oil", "Lamp Oil", price: 9_00, category: "Kitchen"),
+                                 item("oak-table", "Oak Table", price: 450_00, category: "Tables")])
+        let all = try shop.get("/search?q=lamp").text
+        #expect(all.contains("3 results for “lamp”"))
+        #expect(all.contains("href=\"/search?q=lamp&amp;category=lamps\"") && all.contains(">Lamps (2)<"))
+        #expect(all.contains(">Kitchen (1)<") && !all.contains(">Tables"), "categories without a match are left out")
+        let kitchen = try shop.get("/search?q=lamp&category=kitchen").text
+        #expect(kitchen.contains("1 result for “lamp”") && kitchen.contains(">Lamp Oil<") && !kitchen.contains(">Floor Lamp<"))
+        #expect(kitchen.contains("<input type=\"hidden\" name=\"category\" value=\"kitchen\">"), "kept by the sort form")
+        #expect(try shop.get("/search?q=lamp&category=no-such-category").status == 404)
+    }
+
     @Test func searchFoldsCaseAndDiacritics() throws {
         let page = try shop().get("/search?q=ISTANBUL").text
         #expect(page.contains("İstanbul Tea Glass"))

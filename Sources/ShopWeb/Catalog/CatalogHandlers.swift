@@ -15,7 +15,7 @@ extension ShopApp {
         case let .categorySearch(query): return try categories(&context, query: query)
         case let .category(handle, listing): return try category(&context, handle: handle, listing: listing)
         case let .allProducts(filter, listing): return try allProducts(&context, filter: filter, listing: listing)
-        case let .search(query, listing): return try search(&context, query: query, listing: listing)
+        case let .search(query, filter, listing): return try search(&context, query: query, filter: filter, listing: listing)
         case let .product(handle, variant): return try product(&context, handle: handle, variant: variant)
         case .badge:
             return JSONText.response(["cart": .int(try context.cartItemCount()), "favorites": .int(try context.favoriteIDs().count)])
@@ -86,13 +86,7 @@ extension ShopApp {
             let catalog = context.environment.catalog
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    locale: locale, defaultSort: .featured) else { return nil }
-            switch filter {
-            case nil: break
-            case .uncategorized: query.uncategorizedOnly = true
-            case let .category(handle):
-                guard let category = try catalog.categoryByHandle(handle) else { return nil }
-                query.categoryID = category.id
-            }
+            guard try narrow(&query, to: filter, catalog) else { return nil }
             var result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             result.products = try context.availableToEveryone(result.products)
@@ -103,8 +97,23 @@ extension ShopApp {
         }
     }
 
+    /// Narrows `query` to the products of one category, or to those without one; false when the
+    /// category does not exist (the page is then a 404).
+    private static func narrow(_ query: inout ProductQuery, to filter: ProductsCategoryFilter?,
+                               _ catalog: CatalogStore) throws -> Bool {
+        switch filter {
+        case nil: return true
+        case .uncategorized: query.uncategorizedOnly = true
+        case let .category(handle):
+            guard let category = try catalog.categoryByHandle(handle) else { return false }
+            query.categoryID = category.id
+        }
+        return true
+    }
+
     /// `GET /search?q=…`: ranked, paginated, filterable; the words are echoed back escaped.
-    static func search(_ context: inout RequestContext, query text: String, listing: Listing) throws -> Response {
+    static func search(_ context: inout RequestContext, query text: String, filter: ProductsCategoryFilter?,
+                       listing: Listing) throws -> Response {
         let locale = context.l10n.language.searchLocale
         return try cachedPage(&context, keySuffix: " " + locale.rawValue) { context in
             let l10n = context.l10n
@@ -120,6 +129,7 @@ extension ShopApp {
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    locale: locale, defaultSort: .relevance) else { return nil }
             query.text = String(words.prefix(200))
+            guard try narrow(&query, to: filter, catalog) else { return nil }
             let result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let models = context.models
@@ -131,16 +141,22 @@ extension ShopApp {
                     : l10n.count(result.totalCount, .searchResults, ["query": words]),
                 cards: result.products.map(models.card),
                 pagination: models.pagination(total: result.totalCount, pageSize: pageSize, page: listing.page) {
-                    SiteRoute.catalog(.search(query: words, listing: listing.onPage($0))).path
+                    SiteRoute.catalog(.search(query: words, category: filter, listing: listing.onPage($0))).path
                 },
                 controls: result.totalCount == 0 && !listing.hasFilters ? nil
-                    : models.listingControls(listing, page: result, action: "/search", hidden: [("q", words)],
+                    : models.listingControls(listing, page: result, action: "/search",
+                                             hidden: [("q", words)] + (filter.map { [("category", $0.queryValue)] } ?? []),
                                              sorts: [.relevance, .priceAscending, .priceDescending, .newest, .rating, .name],
                                              defaultSort: .relevance),
                 suggestions: result.totalCount == 0 ? try catalog.categories().prefix(6).map(models.categoryLink) : [],
                 didYouMean: result.suggestion.map { words in
                     (words, SiteRoute.catalog(.search(query: words, listing: Listing())).path)
-                })
+                },
+                filterLinks: result.totalCount == 0 && filter == nil ? []
+                    : models.categoryFilterLinks(filter, categories: try catalog.categories(), page: result,
+                                                 hidingEmpty: true) { choice in
+                        SiteRoute.catalog(.search(query: words, category: choice, listing: listing.onPage(1))).path
+                    })
             return PageContent(title: l10n(.searchTitle) + ": " + words, tab: nil,
                                node: Views.search(page, l10n: l10n, returnTo: context.canonicalPath))
         }

@@ -50,6 +50,8 @@ struct SearchPage: Sendable {
     var suggestions: [CategoryLinkModel]
     /// "Did you mean": the suggested words and the search page for them, when nothing matched.
     var didYouMean: (words: String, href: String)? = nil
+    /// The category filter ("All", each category with its count, "Uncategorized").
+    var filterLinks: [CategoryPage.FilterLink] = []
 }
 
 /// A product's page.
@@ -160,13 +162,6 @@ extension ModelBuilder {
             SiteRoute.catalog(.allProducts(category: filter, listing: listing)).path
         }
         let fresh = listing.onPage(1)
-        let counts = Dictionary(page.facets?.categories.map { ($0.value.id, $0.count) } ?? [], uniquingKeysWith: { first, _ in first })
-        let choices: [(String, ProductsCategoryFilter?)] = [(localizer(.allProductsAnyCategory), nil)]
-            + categories.map { summary in
-                (counted(summary.category.name, page.facets.map { _ in counts[summary.category.id] ?? 0 }),
-                 .category(handle: summary.category.handle))
-            }
-            + [(counted(localizer(.allProductsUncategorized), page.facets?.uncategorized), .uncategorized)]
         return CategoryPage(
             name: localizer(.allProductsTitle),
             countText: localizer.count(page.totalCount, .categoryProductCount),
@@ -179,9 +174,30 @@ extension ModelBuilder {
                                       sorts: [.featured, .priceAscending, .priceDescending, .newest, .rating, .name],
                                       defaultSort: .featured),
             filterLabel: localizer(.allProductsCategoryFilter),
-            filterLinks: choices.map { label, choice in
-                CategoryPage.FilterLink(label: label, href: href(choice, fresh), isCurrent: choice == filter)
-            })
+            filterLinks: categoryFilterLinks(filter, categories: categories, page: page) { href($0, fresh) })
+    }
+
+    /// The category filter of a list (all products, search results): "All", each category, and
+    /// "Uncategorized", each with its count from the category facet (which counts with the other
+    /// filters, `ProductFacets`) — without counts when the page has no facets or only sampled
+    /// them (`facetsAreSampled`, a broad search). `hidingEmpty` leaves out the choices known to
+    /// hold nothing (search results: the categories the words are not found in), but never the
+    /// current one.
+    func categoryFilterLinks(_ filter: ProductsCategoryFilter?, categories: [CategorySummary], page: ProductPage,
+                             hidingEmpty: Bool = false,
+                             href: (ProductsCategoryFilter?) -> String) -> [CategoryPage.FilterLink] {
+        let facets = page.facetsAreSampled ? nil : page.facets
+        let counts = Dictionary(facets?.categories.map { ($0.value.id, $0.count) } ?? [], uniquingKeysWith: { first, _ in first })
+        let choices: [(String, ProductsCategoryFilter?, Int?)] = [(localizer(.allProductsAnyCategory), nil, nil)]
+            + categories.map { summary in
+                (summary.category.name, .category(handle: summary.category.handle),
+                 facets.map { _ in counts[summary.category.id] ?? 0 })
+            }
+            + [(localizer(.allProductsUncategorized), .uncategorized, facets?.uncategorized)]
+        return choices.compactMap { label, choice, count in
+            if hidingEmpty, count == 0, choice != filter { return nil }
+            return CategoryPage.FilterLink(label: counted(label, count), href: href(choice), isCurrent: choice == filter)
+        }
     }
 
     func productPage(_ product: Product, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,

@@ -19,8 +19,9 @@ extension SiteRoute {
         /// `GET /products?category=…&sort=…&page=N` — every listed product (issue #13), sorted and
         /// filtered like a category, optionally narrowed to one category or to those without one.
         case allProducts(category: ProductsCategoryFilter?, listing: Listing)
-        /// `GET /search?q=…&sort=…` — products matching the words.
-        case search(query: String, listing: Listing)
+        /// `GET /search?q=…&category=…&sort=…` — products matching the words, optionally in one
+        /// category or among those without one.
+        case search(query: String, category: ProductsCategoryFilter? = nil, listing: Listing)
         /// `GET /products/{handle}?variant={id}` — a product, optionally with a variant chosen.
         case product(handle: String, variant: Variant.ID?)
         /// `GET /layout?set=grid|list&return_to=…` — remembers the product list layout in a cookie.
@@ -65,11 +66,16 @@ extension SiteRoute {
                     }),
         Declaration("GET", "/search", [.cacheable],
                     make: { parameters in
-                        Listing.parse(parameters.queryValue).map { .catalog(.search(query: parameters.queryValue("q") ?? "", listing: $0)) }
+                        let filter = parameters.queryValue("category").flatMap(ProductsCategoryFilter.init(queryValue:))
+                        return Listing.parse(parameters.queryValue).map {
+                            .catalog(.search(query: parameters.queryValue("q") ?? "", category: filter, listing: $0))
+                        }
                     },
                     match: { route in
-                        guard case let .catalog(.search(query, listing)) = route else { return nil }
-                        return Parameters(query: [RouteRequest.QueryItem("q", query)] + listingItems(listing))
+                        guard case let .catalog(.search(query, filter, listing)) = route else { return nil }
+                        return Parameters(query: [RouteRequest.QueryItem("q", query)]
+                                          + (filter.map { [RouteRequest.QueryItem("category", $0.queryValue)] } ?? [])
+                                          + listingItems(listing))
                     }),
         Declaration("GET", "/products/{handle}", [.cacheable],
                     make: { parameters in

@@ -56,6 +56,7 @@ extension Views {
         fragment {
             productSearchForm(query: page.query, l10n: l10n)
             h1(.class("page-title search-heading")) { page.heading }
+            filterNav(page.filterLinks, label: l10n(.allProductsCategoryFilter))
             if let controls = page.controls { ListingControls(model: controls, l10n: l10n) }
             if let didYouMean = page.didYouMean {
                 p(.class("did-you-mean")) {
@@ -102,6 +103,25 @@ extension Views {
     /// `/products`: All products, nothing chosen.
     static let allProductsHref = SiteRoute.catalog(.allProducts(category: nil, listing: Listing())).path
 
+    /// A list's link filter (the category filter of all products and of search results).
+    static func filterNav(_ links: [CategoryPage.FilterLink], label: String) -> Node {
+        fragment {
+            if !links.isEmpty {
+                nav(.class("section"), .aria("label", label)) {
+                    ul(.class("tags")) {
+                        for link in links {
+                            li(.class(link.isCurrent ? "tag toggle-on" : "tag")) {
+                                a(.href(link.href), link.isCurrent ? .aria("current", "page") : .boolean("data-inactive", false)) {
+                                    link.label
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     static func category(_ page: CategoryPage, l10n: Localizer, returnTo: String) -> Node {
         fragment {
             div(.class("page-head")) {
@@ -112,19 +132,7 @@ extension Views {
                 }
                 LayoutToggle(returnTo: returnTo, l10n: l10n)
             }
-            if !page.filterLinks.isEmpty {
-                nav(.class("section"), .aria("label", page.filterLabel)) {
-                    ul(.class("tags")) {
-                        for link in page.filterLinks {
-                            li(.class(link.isCurrent ? "tag toggle-on" : "tag")) {
-                                a(.href(link.href), link.isCurrent ? .aria("current", "page") : .boolean("data-inactive", false)) {
-                                    link.label
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            filterNav(page.filterLinks, label: page.filterLabel)
             ListingControls(model: page.controls, l10n: l10n)
             if page.cards.isEmpty {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
