@@ -31,4 +31,20 @@ extension Language {
         style.timeZone = timeZone
         return date.formatted(style)
     }
+
+    /// The hour ``time(_:timeZone:)`` writes for `date` in `timeZone`, on the locale's clock:
+    /// 1 for 13:05 in en-US ("1:05 PM"), 13 in tr-TR and es-ES ("13:05"). A sentence whose words
+    /// agree with the hour counts by it: Spanish says "hasta la 1:00" but "hasta las 13:00".
+    public func clockHour(_ date: Date, timeZone: TimeZone) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let hour = calendar.component(.hour, from: date)
+        return switch locale.hourCycle {
+        case .zeroToEleven: hour % 12
+        case .oneToTwelve: hour % 12 == 0 ? 12 : hour % 12
+        case .zeroToTwentyThree: hour
+        case .oneToTwentyFour: hour == 0 ? 24 : hour
+        @unknown default: hour
+        }
+    }
 }

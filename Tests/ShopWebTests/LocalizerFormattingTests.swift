@@ -69,6 +69,31 @@ struct LocalizerFormattingTests {
         #expect(model.holdNote(minutes: minutes, until: Self.noon, timeZone: Self.istanbul) == expected)
     }
 
+    /// Spanish puts "la" before one o'clock and "las" before every other hour of its 24-hour
+    /// clock; English and Turkish say the same words at any hour.
+    @Test(arguments: [
+        (Language.spanish, 1, "Te guardamos estos artículos durante 15 minutos, hasta la 1:00."),
+        (.spanish, 0, "Te guardamos estos artículos durante 15 minutos, hasta las 0:00."),
+        (.spanish, 13, "Te guardamos estos artículos durante 15 minutos, hasta las 13:00."),
+        (.spanish, 21, "Te guardamos estos artículos durante 15 minutos, hasta las 21:00."),
+        (.english, 1, "We hold these items for you for 15 minutes, until 1:00\u{202F}AM."),
+        (.english, 13, "We hold these items for you for 15 minutes, until 1:00\u{202F}PM."),
+        (.turkish, 1, "Bu ürünleri 15 dakika boyunca, saat 1:00 olana kadar sizin için ayırıyoruz."),
+    ])
+    func theHoldNoteAgreesWithTheHour(language: Language, hour: Int, expected: String) {
+        let model = ModelBuilder(localizer: Localizer(language: language))
+        // Self.noon is 15:00 in Istanbul.
+        let until = Self.noon.addingTimeInterval(TimeInterval((hour - 15) * 3600))
+        #expect(model.holdNote(minutes: 15, until: until, timeZone: Self.istanbul) == expected)
+    }
+
+    @Test(arguments: [(Language.english, 13, 1), (.english, 0, 12), (.english, 12, 12), (.spanish, 13, 13),
+                      (.spanish, 0, 0), (.turkish, 23, 23)])
+    func theClockHourIsTheHourTheLocaleWrites(language: Language, hour: Int, expected: Int) {
+        let date = Self.noon.addingTimeInterval(TimeInterval((hour - 15) * 3600))
+        #expect(language.clockHour(date, timeZone: Self.istanbul) == expected)
+    }
+
     @Test func ratingLabelsOnCardsUseTheLocale() {
         let model = ModelBuilder(localizer: Localizer(language: .turkish))
             .rating(Rating(rateHundredths: 470, count: 12))

@@ -47,10 +47,13 @@ extension ModelBuilder {
     }
 
     /// The review's hold note, one sentence: "We hold these items for you for 15 minutes, until
-    /// 3:00 PM." — the end in the shop's time zone, as the shopper's locale writes a time.
+    /// 3:00 PM." — the end in the shop's time zone, as the shopper's locale writes a time. The
+    /// sentence is counted by the hour it shows, for Spanish's article: "hasta la 1:00", "hasta
+    /// las 15:00".
     func holdNote(minutes: Int, until: Date, timeZone: TimeZone) -> String {
-        localizer(.checkoutHeld, ["minutes": localizer.count(minutes, .checkoutHoldMinutes),
-                                  "time": localizer.time(until, timeZone: timeZone)])
+        localizer.count(localizer.language.clockHour(until, timeZone: timeZone), .checkoutHeld,
+                        ["minutes": localizer.count(minutes, .checkoutHoldMinutes),
+                         "time": localizer.time(until, timeZone: timeZone)])
     }
 
     /// - Parameter holdMinutes: how long the review holds the stock ("for 15 minutes, until …").
