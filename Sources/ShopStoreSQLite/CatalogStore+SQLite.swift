@@ -2,7 +2,6 @@ public import ShopCore
 public import ShopStore
 import Foundation
 import SQLite
-import Synchronization
 
 extension CatalogStore {
     /// The catalog in a SQLite database (schema: `ShopSchema`, migrated beforehand).
@@ -26,15 +25,11 @@ extension CatalogStore {
                 }
             }
         }
-        // Kept per catalog version: with 100 000 products the summaries (a count and a first
-        // picture per category) take ~1 s, and every search that finds nothing shows six of
-        // them. The version is read first, so what is kept is never older than its version.
-        let categorySummaries = Mutex<(version: Int64, summaries: [CategorySummary])?>(nil)
         return CatalogStore(
             categories: {
-                let current = try catalogVersion()
-                if let kept = categorySummaries.withLock({ $0 }), kept.version == current { return kept.summaries }
-                let summaries = try database.withConnection { connection in
+                // Slow on a large catalog (~1 s on 100 000 products): `CatalogStore.caching()`
+                // keeps the answer per catalog version, above every engine.
+                try database.withConnection { connection in
                     try connection.prepare("""
                         SELECT c.id, c.handle, c.name, count(*),
                           (SELECT i.url FROM products p2 JOIN product_images i ON i.product_id = p2.id
@@ -48,8 +43,6 @@ extension CatalogStore {
                                         imageURL: try row.optionalString(4))
                     }
                 }
-                categorySummaries.withLock { $0 = (current, summaries) }
-                return summaries
             },
             categoryByHandle: { handle in
                 try database.withConnection { connection in

@@ -45,7 +45,7 @@ enum Serve {
         let orders = OrderStore.sqlite(database)
         let shopConfig = try loadShopConfig(options, currency: currency)
         var environment = AppEnvironment(
-            catalog: catalog.cachingProductsByID(), sessions: SessionStore.sqlite(database), accounts: accounts,
+            catalog: catalog.caching(), sessions: SessionStore.sqlite(database), accounts: accounts,
             campaigns: CampaignStore.sqlite(database),
             crypto: .sodium(guestSessionKey: try database.serverSecret(ServerSecrets.guestSession)),
             publicURL: publicURL, currency: currency, timeZone: timeZone,

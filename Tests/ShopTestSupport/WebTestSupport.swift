@@ -40,7 +40,7 @@ public final class TestShop: @unchecked Sendable {
     /// through the real store and its connection pool).
     public convenience init(_ drafts: [ProductDraft] = [], sqlite database: SQLiteDatabase) throws {
         // The product cache as `shoppable serve` runs it: every web test checks it is never stale.
-        try self.init(drafts, catalog: CatalogStore.sqlite(database).cachingProductsByID(), sessions: .sqlite(database),
+        try self.init(drafts, catalog: CatalogStore.sqlite(database).caching(), sessions: .sqlite(database),
                       accounts: .sqlite(database),
                       campaigns: .sqlite(database), orders: .sqlite(database), addresses: .sqlite(database))
         environment.savedCarts = .sqlite(database)
