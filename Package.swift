@@ -71,6 +71,11 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // No pkg-config file in Debian's package: the module map links `stemmer` itself.
         .systemLibrary(
             name: "CStemmer",
@@ -78,6 +83,7 @@ let package = Package(
         ),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
         .target(name: "Mailer", dependencies: ["CCurl"]),
         // http(s) downloads for `import --fetch-images`: SSRF rules, byte cap, time limits.
@@ -130,6 +136,8 @@ let package = Package(
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        // Needs a server: SHOPPABLE_TEST_POSTGRES_URL (`make test` starts one); skipped without it.
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "HTTPServer", "ShopTestSupport"]),
