@@ -97,6 +97,8 @@ let package = Package(
         // Stemmer: the search index's word stems are a rule every engine shares.
         .target(name: "ShopStore", dependencies: ["ShopCore", "Stemmer"]),
         .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
+        // The same store contracts on PostgreSQL (issue #15): the stores ported so far.
+        .target(name: "ShopStorePostgres", dependencies: ["ShopStore", "ShopCore", "Postgres"]),
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
         // The use cases (cart, checkout, sessions, accounts, catalog import): every shop rule the
         // storefront, the JSON API and the CLI share. No HTTP, no HTML, no C.
@@ -146,7 +148,8 @@ let package = Package(
         .testTarget(name: "VipsTests", dependencies: ["Vips"]),
         .testTarget(
             name: "ShopStoreTests",
-            dependencies: ["ShopStore", "ShopStoreSQLite", "SQLite", "Sodium", "ShopCore", "ShopTestSupport"],
+            dependencies: ["ShopStore", "ShopStoreSQLite", "ShopStorePostgres", "Postgres", "SQLite", "Sodium", "ShopCore",
+                           "ShopTestSupport"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
