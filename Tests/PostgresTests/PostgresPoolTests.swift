@@ -25,15 +25,23 @@ struct PostgresPoolTests {
     @Test func aPoolOpensAtMostItsSizeAndSharesThemAcrossThreads() throws {
         let pool = PostgresPool(url: try #require(TestServer.url), size: 3)
         defer { pool.close() }
-        let pids = Mutex(Set<Int>())
-        DispatchQueue.concurrentPerform(iterations: 24) { _ in
-            let pid = try? pool.withConnection { connection in
-                try connection.query("SELECT pg_sleep(0.01)")
-                return connection.backendPID
-            }
-            if let pid { pids.withLock { _ = $0.insert(pid) } }
+        let pids = PIDs()
+        // Twelve threads of their own (not the 2-wide concurrentPerform), all wanting a
+        // connection at once: a pool that opened more than 3 would show more backends.
+        let done = DispatchGroup()
+        for _ in 0..<12 {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                let pid = try? pool.withConnection { connection in
+                    try connection.query("SELECT pg_sleep(0.05)")
+                    return connection.backendPID
+                }
+                if let pid { pids.set.withLock { _ = $0.insert(pid) } }
+            }.start()
         }
-        let used = pids.withLock { $0 }
+        done.wait()
+        let used = pids.set.withLock { $0 }
         #expect(!used.isEmpty)
         #expect(used.count <= 3)
     }
@@ -142,4 +150,9 @@ struct PostgresPoolTests {
 /// Errors collected from threads.
 private final class Errors: Sendable {
     let list = Mutex<[PostgresError]>([])
+}
+
+/// Backend ids collected from threads.
+private final class PIDs: Sendable {
+    let set = Mutex(Set<Int>())
 }
