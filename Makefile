@@ -1,7 +1,7 @@
 # Shoppable — the two commands the README opens with:
 #   make run    install missing system packages, build (release), serve http://127.0.0.1:8080
-#   make test   install what the tests need, run unit + in-process tests, a short fuzzing run,
-#               then end-to-end tests
+#   make test   install what the tests need, run unit + in-process tests (with a private
+#               PostgreSQL cluster), a short fuzzing run, then end-to-end tests
 
 SWIFT ?= swift
 PORT ?= $(or $(SHOPPABLE_PORT),8080)
@@ -20,9 +20,11 @@ run: deps release
 
 test: test-deps unit-test fuzz-smoke e2e-test
 
+# The tests run against a private PostgreSQL cluster too (a free loopback port in a temporary
+# directory, SHOPPABLE_TEST_POSTGRES_URL exported), stopped and deleted even when tests fail.
 unit-test:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel
+	scripts/pg-test-cluster run $(SWIFT) test --skip-build --parallel
 
 # libFuzzer + AddressSanitizer on every parser (Fuzz/, docs/SECURITY.md §4): FUZZ_SECONDS
 # per target; `make fuzz FUZZ_SECONDS=600` for a long run. Fails on a crash, leak or hang.

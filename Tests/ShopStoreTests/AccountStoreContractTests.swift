@@ -12,7 +12,7 @@ struct AccountStoreContractTests {
 
     // MARK: accounts
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func registerCreatesAnUnverifiedAccountWithItsTokenAndQueuedEmail(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let account = Fixtures.newAccount(at: Self.start.addingTimeInterval(0.9))
@@ -35,7 +35,7 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.verifyEmail("v1", Self.start)?.id == user.id)  // the token was stored
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func emailIsTakenWhateverItsCase(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let first = try stores.accounts.register(Fixtures.newAccount("ana@example.com"), Fixtures.token("v1"), Fixtures.message())
@@ -52,7 +52,7 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.credentials("ANA@example.com")?.user == first)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func unknownAccountsAreAbsent(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         #expect(try stores.accounts.user(1) == nil)
@@ -65,7 +65,7 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.dueMessages(Self.start, 10).isEmpty)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func createdUsersAreListedOldestFirstAndVerifiedOnRequest(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let later = try stores.accounts.createUser(Fixtures.newAccount("b@example.com", at: Self.start.addingTimeInterval(60)), false)
@@ -78,7 +78,7 @@ struct AccountStoreContractTests {
 
     // MARK: tokens
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func verificationTokenVerifiesOnceBeforeItExpires(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let expiry = Self.start.addingTimeInterval(86_400)
@@ -93,7 +93,7 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.verifyEmail("v1", now) == nil)  // single use
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func expiredOrWrongPurposeTokensDoNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let expiry = Self.start.addingTimeInterval(3_600)
@@ -114,7 +114,7 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.verifyEmail("v1", Self.start)?.id == user.id)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func issuingATokenRetiresTheEarlierUnusedOneOfThatPurposeOnly(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let user = try stores.accounts.register(Fixtures.newAccount(), Fixtures.token("v1"), Fixtures.message())
@@ -133,7 +133,7 @@ struct AccountStoreContractTests {
 
     // MARK: passwords
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func passwordResetSetsTheHashUsesTheTokenAndSignsTheAccountOutEverywhere(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let user = try stores.account()
@@ -159,7 +159,7 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.credentials(user.email)?.passwordHash == "new-hash")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func changingThePasswordKeepsOnlyTheCurrentSession(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let user = try stores.account()
@@ -178,13 +178,75 @@ struct AccountStoreContractTests {
         #expect(try stores.sessions.find("here") == nil)
     }
 
+    // MARK: updates and deletion
+
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func updatesRefuseAnotherAccountsEmailOrUsernameWhateverTheCase(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let ana = try stores.accounts.createUser(NewAccount(email: "ana@example.com", name: "Ana", passwordHash: "h",
+                                                            createdAt: Self.start, profile: AccountProfile(username: "ana_l")), true)
+        let bo = try stores.account("bo@example.com", name: "Bo Berg")
+        #expect(throws: AccountStoreError.emailTaken) { try stores.accounts.updateUser(bo.id, AccountUpdate(email: "ANA@example.com")) }
+        #expect(throws: AccountStoreError.usernameTaken) { try stores.accounts.updateUser(bo.id, AccountUpdate(username: "Ana_L")) }
+        #expect(throws: AccountStoreError.userNotFound) { try stores.accounts.updateUser(999, AccountUpdate(name: "X")) }
+        #expect(try stores.accounts.userNamed("ANA_l")?.id == ana.id)
+
+        // The same address in another case is no change: the account stays verified.
+        let same = try stores.accounts.updateUser(ana.id, AccountUpdate(email: "Ana@Example.com", name: "Ana Lima", username: .some(nil)))
+        #expect(same.isVerified)
+        #expect(same.name == "Ana Lima")
+        #expect(same.profile.username == nil)
+        // A new address unverifies it and stores its token and email in the same transaction.
+        let moved = try stores.accounts.updateUser(ana.id, AccountUpdate(email: "ana@new.example", verification: (
+            Fixtures.token("v-new"), Fixtures.message(to: "ana@new.example", subject: "Confirm the new address"))))
+        #expect(!moved.isVerified)
+        #expect(try stores.accounts.dueMessages(Self.start, 10).map(\.draft.subject) == ["Confirm the new address"])
+        #expect(try stores.accounts.verifyEmail("v-new", Self.start)?.email == "ana@new.example")
+    }
+
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func deletingAnAccountEndsItsSessionsAndTheLastOperatorStays(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let operator1 = try stores.accounts.createUser(NewAccount(email: "op@example.com", name: "Op", passwordHash: "h",
+                                                                  createdAt: Self.start, role: .operator), true)
+        let shopper = try stores.account()
+        try stores.session("shopper-phone", user: shopper.id)
+        #expect(try stores.accounts.deleteUser(shopper.id) == shopper)
+        #expect(try stores.accounts.user(shopper.id) == nil)
+        #expect(try stores.sessions.find("shopper-phone") == nil)
+        #expect(try stores.accounts.deleteUser(shopper.id) == nil)
+        #expect(throws: AccountStoreError.lastOperator) { try stores.accounts.deleteUser(operator1.id) }
+        #expect(try stores.accounts.user(operator1.id) == operator1)
+    }
+
+    /// Two operators deleting each other at once (a few rounds, each on a new database): a shop
+    /// always keeps one.
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func twoOperatorsDeletingEachOtherAtOnceLeaveOne(kind: StoreKind) throws {
+        for _ in 0..<5 {
+            let stores = try StoreHarness(kind, poolSize: 4)
+            let accounts = stores.accounts
+            let pair = try (0..<2).map { index in
+                try accounts.createUser(NewAccount(email: "op\(index)@example.com", name: "Op", passwordHash: "h",
+                                                   createdAt: Self.start, role: .operator), true)
+            }
+            let results = try ConcurrentRun.together(2) { index in
+                Result { () throws -> User? in try accounts.deleteUser(pair[1 - index].id) }
+            }
+            #expect(results.filter { (try? $0.get()) != nil }.count == 1)
+            #expect(results.filter { if case let .failure(error) = $0 { (error as? AccountStoreError) == .lastOperator } else { false } }
+                .count == 1)
+            #expect(try accounts.users().filter { $0.role == .operator }.count == 1)
+        }
+    }
+
     // MARK: throttles
 
     private static func check(_ key: String, limit: Int = 3, window: TimeInterval = 600) -> ThrottleCheck {
         ThrottleCheck(key: key, limit: RateLimit(limit: limit, window: window))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func attemptsAreCountedUpToTheLimitAndARefusalCountsNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let account = Self.check("sign-in:email:ana@example.com")
@@ -208,7 +270,7 @@ struct AccountStoreContractTests {
                 == Self.start.addingTimeInterval(610), "kept to the second: 10.4 s counted as 10 s")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func attemptsCanBeClearedUncountedAndPurged(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let account = Self.check("sign-in:email:ana@example.com", limit: 2)
@@ -232,7 +294,7 @@ struct AccountStoreContractTests {
 
     /// Issue #8: 60 simultaneous attempts against a limit of 5 — one thread each, released
     /// together, through a pool of 4 connections for SQLite — get exactly 5 through.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func simultaneousAttemptsNeverPassTheLimit(kind: StoreKind) throws {
         let stores = try StoreHarness(kind, poolSize: 4)
         let checks = [Self.check("sign-in:ip:203.0.113.9", limit: 50), Self.check("sign-in:email:ana@example.com", limit: 5)]
@@ -248,7 +310,7 @@ struct AccountStoreContractTests {
 
     // MARK: outbox
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .accounts))
     func outboxDeliversDueMessagesInOrderAndRetriesFailedOnes(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.accounts.enqueue(Fixtures.message(subject: "one", html: nil))

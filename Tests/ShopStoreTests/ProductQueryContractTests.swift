@@ -491,7 +491,7 @@ struct SQLiteSearchSchemaTests {
 
     @Test func stockAndPriceWrittenStraightToVariantsUpdateTheProductFilters() throws {
         let stores = try StoreHarness(.sqlite)
-        let database = stores.database
+        let database = try stores.database
         _ = try stores.catalog.upsert([.mock(handle: "lamp", variants: [
             .mock(sku: "a", price: .usd(40_00), inventory: .tracked(quantity: 1, allowsBackorder: false)),
             .mock(sku: "b", options: ["x"], price: .usd(30_00), inventory: .tracked(quantity: 0, allowsBackorder: false)),

@@ -3,12 +3,14 @@ import ShopCore
 import SQLite
 import ShopStore
 import ShopStoreSQLite
+import ShopStorePostgres
+import Postgres
 import ShopTestSupport
 import Sodium
 import Testing
 
-/// The engine a contract test runs against. Every contract suite takes `StoreKind.allCases`, so
-/// each store's contract runs on every engine listed there.
+/// The engine a contract test runs against. A contract suite takes `StoreKind.engines(for:)` of
+/// its store, so each store's contract runs on every engine that implements it.
 ///
 /// There are no in-memory stores to test: SQL behaviour (FTS ranking, Turkish folding, stock
 /// holds, order placement) lives in one engine, and a fake that re-implements it drifts from it.
@@ -20,14 +22,28 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// A migrated SQLite file in WAL mode behind a pool of connections, as `shoppable serve`
     /// uses it: reads and writes on different connections, threads racing for the write lock.
     case sqliteFile
-    /// The slot for PostgreSQL (issue #15), not implemented yet: `ShopStorePostgres` will build
-    /// its stores in `StoreHarness.init` (one schema per harness, dropped in `deinit`) and
-    /// `allCases` will list it when `SHOPPABLE_TEST_POSTGRES_URL` names a server, so that every
-    /// contract suite runs against it too. Until then it is skipped: not in `allCases`.
+    /// PostgreSQL (issue #15): the server `SHOPPABLE_TEST_POSTGRES_URL` names (`make test`
+    /// starts a private one), a schema of the harness's own, migrated, dropped when the harness
+    /// goes. Only for the stores in `postgresStores`; without the variable (a developer's plain
+    /// `swift test`) it is left out.
     case postgres
 
-    /// The engines every contract test runs on.
+    /// The engines every store runs on: SQLite's two. PostgreSQL joins store by store through
+    /// ``engines(for:)``.
     static var allCases: [StoreKind] { [.sqlite, .sqliteFile] }
+
+    /// The store contracts, one per contract suite's store.
+    enum Store: Sendable { case accounts, sessions, catalog, campaigns, orders, addresses }
+
+    /// The stores ported to PostgreSQL, whose contract suites run on it too
+    /// (docs/ARCHITECTURE.md §9 keeps this list).
+    static let postgresStores: Set<Store> = [.accounts]
+
+    /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
+    /// is ported and a test server is set.
+    static func engines(for store: Store) -> [StoreKind] {
+        allCases + (postgresStores.contains(store) && PostgresTestServer.url != nil ? [.postgres] : [])
+    }
 
     var testDescription: String { rawValue }
 }
@@ -42,8 +58,13 @@ final class StoreHarness {
     let campaigns: CampaignStore
     let orders: OrderStore
     let addresses: AddressStore
-    /// The SQLite database, for tests that look at what it holds.
-    let database: SQLiteDatabase
+    /// The SQLite database (SQLite engines only), for tests that look at what it holds.
+    var database: SQLiteDatabase {
+        get throws { try #require(sqliteDatabase, "a SQLite store harness") }
+    }
+    private let sqliteDatabase: SQLiteDatabase?
+    /// The PostgreSQL database and its schema (`.postgres` only).
+    let postgres: (database: PostgresDatabase, schema: String)?
     private let path: TemporaryDatabasePath?
 
     /// - Parameters:
@@ -51,8 +72,9 @@ final class StoreHarness {
     ///   - poolSize: connections of a `.sqliteFile` pool (more than 2 for tests that race
     ///     threads); `:memory:` always has one.
     ///   - searchCountLimit: how many matches a search counts (`ProductPage.searchCountLimit`).
-    /// - Throws: `SQLiteError`; `EngineNotAvailable` for `.postgres`.
+    /// - Throws: `SQLiteError`; `PostgresError`.
     init(_ kind: StoreKind, poolSize: Int = 2, searchCountLimit: Int = ProductPage.searchCountLimit) throws {
+        let database: SQLiteDatabase
         switch kind {
         case .sqlite:
             database = try SQLiteDatabase.open(path: ":memory:")
@@ -62,8 +84,28 @@ final class StoreHarness {
             database = try SQLiteDatabase.open(path: path.path, poolSize: poolSize)
             self.path = path
         case .postgres:
-            throw EngineNotAvailable(kind: kind)
+            let schema = try PostgresTestServer.createSchema()
+            let database: PostgresDatabase
+            do {
+                database = try PostgresDatabase.open(url: try #require(PostgresTestServer.url), poolSize: poolSize, schema: schema)
+            } catch {
+                PostgresTestServer.drop(schema)
+                throw error
+            }
+            postgres = (database, schema)
+            // The stores not ported (StoreKind.postgresStores) fail if a test calls them.
+            sqliteDatabase = nil
+            path = nil
+            catalog = .failing
+            sessions = .postgres(database)
+            accounts = .postgres(database)
+            campaigns = .failing
+            orders = .failing
+            addresses = .failing
+            return
         }
+        sqliteDatabase = database
+        postgres = nil
         catalog = .sqlite(database, searchCountLimit: searchCountLimit)
         sessions = .sqlite(database)
         accounts = .sqlite(database)
@@ -72,12 +114,13 @@ final class StoreHarness {
         addresses = .sqlite(database)
     }
 
-    /// Thrown for an engine whose stores are not written yet.
-    struct EngineNotAvailable: Error { var kind: StoreKind }
-
     deinit {
-        database.close()
+        sqliteDatabase?.close()
         path?.remove()
+        if let postgres {
+            postgres.database.close()
+            PostgresTestServer.drop(postgres.schema)
+        }
     }
 
     /// The published product with `handle`, or a test failure.
