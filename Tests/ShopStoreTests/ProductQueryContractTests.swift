@@ -516,4 +516,33 @@ struct SQLiteSearchSchemaTests {
         #expect(try stores.catalog.products(ProductQuery(maxPriceMinor: 29_99)).totalCount == 0)
         #expect(try stores.catalog.products(ProductQuery(maxPriceMinor: 30_00)).totalCount == 1)
     }
+
+    /// Migration 25 (issue #13, point 6) rebuilds `product_search` with `detail = column`: the
+    /// rows an older database holds are copied over, so what it found it still finds — words,
+    /// stems, prefixes, SKUs, the relevance tiers — without a rebuild.
+    @Test func migrationTwentyFiveKeepsTheIndexedProductsSearchable() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase(path: path.path)
+        defer { database.close() }
+        #expect(try database.migrate(Array(ShopSchema.migrations.prefix(24))) == Array(1...24))
+        let catalog = CatalogStore.sqlite(database)
+        _ = try catalog.upsert([
+            .mock(handle: "desk-lamp", title: "Desk Lamp", variants: [.mock(sku: "LMP-01")]),
+            .mock(handle: "lamp-shade", title: "Shade", variants: [.mock(sku: "SHD-02")]),  // "lamp" in its description
+            .mock(handle: "mugs", title: "Coffee Mugs", variants: [.mock(sku: "MUG-03")]),
+        ])
+        let queries = [ProductQuery(text: "lamp"), ProductQuery(text: "la"), ProductQuery(text: "mug"),
+                       ProductQuery(text: "shd"), ProductQuery(text: "lamps")]
+        let before = try queries.map { try catalog.products($0).products.map(\.handle) }
+        #expect(before == [["desk-lamp", "lamp-shade"], ["desk-lamp", "lamp-shade"], ["mugs"], ["lamp-shade"],
+                           ["desk-lamp", "lamp-shade"]])
+
+        #expect(try database.migrate() == [25])
+        #expect(try queries.map { try catalog.products($0).products.map(\.handle) } == before)
+        let definition = try database.withConnection { connection in
+            try connection.prepare("SELECT sql FROM sqlite_master WHERE name = 'product_search'").first()?.string(0)
+        }
+        #expect(definition?.contains("detail = column") == true)
+    }
 }
