@@ -96,16 +96,35 @@ enum Views {
         return render(document, reservingCapacity: 24_576)
     }
 
+    /// The tab badges: the cart's and the favorites'.
+    enum BadgeKind: CaseIterable, Sendable {
+        case cart, favorites
+
+        /// Stands for this badge in a layout kept by `LayoutCache`.
+        var marker: String { self == .cart ? "<!--layout:cart-badge-->" : "<!--layout:favorites-badge-->" }
+        var markerBytes: [UInt8] { self == .cart ? Self.cartMarker : Self.favoritesMarker }
+        private static let cartMarker = Array(BadgeKind.cart.marker.utf8)
+        private static let favoritesMarker = Array(BadgeKind.favorites.marker.utf8)
+    }
+
     /// A count on a tab icon; `kind` names it for scripts and tests (`data-cart-count`,
     /// `data-favorites-count`). The cart's count is a polite live region: when `app.js` changes it
     /// in place (quick add, another tab), screen readers say the new count.
-    static func badge(_ count: Int, kind: String = "cart") -> Node {
+    static func badge(_ count: Int, kind: BadgeKind = .cart) -> Node {
         let text = count > 99 ? "99+" : String(count)
-        return kind == "favorites"
+        return kind == .favorites
             ? span(.class("badge"), .data("favorites-count", String(count)), .hidden(count == 0)) { text }
             : span(.class("badge"), .aria("live", "polite"), .data("cart-count", String(count)),
                    .hidden(count == 0)) { text }
     }
+
+    /// ``badge(_:kind:)`` rendered; counts 0–99 (nearly all) rendered once.
+    static func badgeBytes(_ count: Int, kind: BadgeKind) -> [UInt8] {
+        let kept = kind == .cart ? cartBadges : favoritesBadges
+        return kept.indices.contains(count) ? kept[count] : render(badge(count, kind: kind), reservingCapacity: 128)
+    }
+    private static let cartBadges = (0...99).map { render(badge($0, kind: .cart), reservingCapacity: 128) }
+    private static let favoritesBadges = (0...99).map { render(badge($0, kind: .favorites), reservingCapacity: 128) }
 
     /// System / Light / Dark: links that set the theme cookie and come back (no JavaScript needed);
     /// the current choice is marked with `aria-current`.
@@ -130,13 +149,15 @@ enum Views {
     static func tabBar(_ layout: LayoutModel) -> Node {
         let l10n = layout.localizer
         func tab(_ tab: Tab, _ href: String, _ icon: Icon, _ label: String, count: Int? = nil,
-                 badgeKind: String = "cart") -> Node {
+                 badgeKind: BadgeKind = .cart) -> Node {
             let active = layout.activeTab == tab
             return a(.class(active ? "tab tab-active" : "tab"), .href(href),
                       active ? .aria("current", "page") : .boolean("data-inactive", false)) {
                 span(.class("tab-icon")) {
                     icon.node
-                    if let count { badge(count, kind: badgeKind) }
+                    if let count {
+                        layout.badgesAsMarkers ? Node.raw(unsafe: badgeKind.marker) : badge(count, kind: badgeKind)
+                    }
                 }
                 span(.class("tab-label")) { label }
             }
@@ -147,7 +168,7 @@ enum Views {
             tab(.campaigns, SiteRoute.campaigns(.list).path, .tag, l10n(.tabCampaigns))
             tab(.cart, SiteRoute.cart(.show).path, .cart, l10n(.tabCart), count: layout.cartCount)
             tab(.favorites, SiteRoute.favorites(.list).path, .heart, l10n(.tabFavorites), count: layout.favoritesCount,
-                badgeKind: "favorites")
+                badgeKind: .favorites)
         }
     }
 

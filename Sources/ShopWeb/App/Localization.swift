@@ -77,7 +77,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
 }
 
 /// Looks up shopper-facing text and formats numbers, money and dates for one locale.
-public struct Localizer: Sendable {
+public struct Localizer: Sendable, Hashable {
     /// The language of the text.
     public let language: Language
     /// The locale used for numbers, money and dates.
@@ -90,6 +90,12 @@ public struct Localizer: Sendable {
         self.locale = language.locale
         self.table = StringTable.bundled(language)
     }
+
+    /// Localizers of one language are the same (their locale and table follow from it).
+    public static func == (lhs: Localizer, rhs: Localizer) -> Bool { lhs.language == rhs.language }
+
+    /// Hashes the language.
+    public func hash(into hasher: inout Hasher) { hasher.combine(language) }
 
     /// The text for `key` in this language, with `{name}` placeholders replaced from `arguments`
     /// (a counted phrase gives its `other` form; count it with ``count(_:_:_:)``).

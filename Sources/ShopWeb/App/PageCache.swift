@@ -54,6 +54,8 @@ public final class PageCache: Sendable {
     private let responses = Mutex<[String: (version: Int64, response: Response)]>([:])
     /// Compressed layouts around shoppers' pages (`CompressedPage`).
     let pageMemo = PageMemo()
+    /// The layout around every page, kept per look (`LayoutCache`).
+    let layouts = LayoutCache()
     /// Most pages kept.
     public let capacity: Int
     /// Most bytes of HTML kept (both maps together).

@@ -6,7 +6,7 @@ import ShopStore
 enum Tab: Sendable { case home, categories, campaigns, cart, favorites, account }
 
 /// A one-time message shown at the top of the next page (after a redirect).
-struct Flash: Sendable, Equatable {
+struct Flash: Sendable, Hashable {
     enum Kind: String, Sendable { case success, error }
     var kind: Kind
     var text: String
@@ -15,8 +15,8 @@ struct Flash: Sendable, Equatable {
     var linkHref: String?
 }
 
-/// What every page shows around its content.
-struct LayoutModel: Sendable {
+/// What every page shows around its content (`LayoutCache` keeps the rendered layout by it).
+struct LayoutModel: Sendable, Hashable {
     var title: String
     var activeTab: Tab?
     var cartCount: Int
@@ -38,13 +38,16 @@ struct LayoutModel: Sendable {
     var theme: Theme = .system
     /// Where the footer's theme links and the banner's close button come back to.
     var returnPath = "/"
+    /// Each tab badge rendered as a marker instead of its count (`LayoutCache` keeps the layout
+    /// so and fills the badges per request).
+    var badgesAsMarkers = false
 }
 
 /// One page's address in each language the shop speaks. The scheme is one query parameter,
 /// `?lang=<code>` on the page's own URL (`ShopApp.languageParameter`): it renders the page in
 /// that language and remembers the choice (`RequestContext.settleLanguage()`); the URL without
 /// it is the `x-default` (the language decided for the visitor).
-struct LanguageAlternates: Sendable, Equatable {
+struct LanguageAlternates: Sendable, Hashable {
     /// The page's path and query as the shop addresses it, without a language.
     var path: String
     /// The shop's public URL for absolute `hreflang` links; nil on pages that should not

@@ -233,39 +233,35 @@ public enum ShopApp {
                                     html: render(content.node))
             cache.store(entry, for: key)
         }
-        // The layout is the visitor's; `<main>` is the cached entry. Rendered around a marker and
-        // joined, so a client that takes gzip gets the entry's pieces compressed once.
+        // The layout is the visitor's (kept per look, badges filled: `LayoutCache`); `<main>` is
+        // the cached entry. Joined, so a client that takes gzip gets the entry's pieces
+        // compressed once.
         let layout = try context.layout(title: entry.title, tab: entry.tab)
-        let shell = Views.page(layout, mainClass: entry.mainClass) { Node.raw(unsafe: mainMarker) }
-        guard let split = ByteSearch.firstIndex(of: mainMarkerBytes, in: shell) else { preconditionFailure("the layout lost <main>") }
-        let head = shell[..<split], tail = shell[(split + mainMarkerBytes.count)...]
+        let shell = cache.layouts.shell(layout, mainClass: entry.mainClass)
+        let head = shell.head, tail = shell.tail
         var document: [UInt8] = []
-        document.reserveCapacity(shell.count + entry.html.count)
+        document.reserveCapacity(head.count + entry.html.count + tail.count)
         document += head
         document += entry.html
         document += tail
         if anonymous && context.setCookies.isEmpty {
             context.compressedBody = cache.storeDocument(document, version: version, for: documentKey).compressedBody
         } else if context.acceptsGzip {
-            let tailBytes = Array(tail)
             context.compressedBody = CompressedBody([
-                .recurring(Array(head), cutBefore: nil),
+                .recurring(head, cutBefore: nil),
                 .kept(entry.compressed, bytes: entry.html, cutBefore: nil),
-                .recurring(tailBytes, cutBefore: CompressedPage.bodyEnd(in: tailBytes)),
+                .recurring(tail, cutBefore: CompressedPage.bodyEnd(in: tail)),
             ])
         }
         return .html(document)
     }
 
-    /// Stands for the cached `<main>` content while the layout around it is rendered.
-    private static let mainMarker = "<!--cached-main-->"
-    private static let mainMarkerBytes = Array(mainMarker.utf8)
-
     /// Renders a page that is not cached (it depends on the visitor).
     static func page(_ context: inout RequestContext, _ content: PageContent,
                              status: HTTPStatus = .ok) throws -> Response {
         let layout = try context.layout(title: content.title, tab: content.tab)
-        return .html(Views.page(layout, mainClass: content.mainClass) { content.node }, status: status)
+        return .html(context.environment.pageCache.layouts.document(layout, mainClass: content.mainClass,
+                                                                    main: render(content.node)), status: status)
     }
 
     private static func health(_ context: RequestContext) -> Response {

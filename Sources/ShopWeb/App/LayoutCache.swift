@@ -1,0 +1,130 @@
+import HTML
+import ShopCore
+import Synchronization
+
+/// The layout around a page (`Views.page`: head, top bar, banners, footer with the theme
+/// picker, tab bar), rendered once per look and kept, so a shopper's page no longer renders it
+/// per request (it was 22 % of a shopper's category page, issue #14).
+///
+/// A look is everything the layout shows except the badge counts: language, theme, list or grid,
+/// title, tab, the page's path (language links, theme links), the account's first name, the
+/// banner's email. It is rendered once with a marker for each tab badge, cut into pieces, and
+/// each request joins the pieces with its own badges — the same bytes `Views.page` gives
+/// (`LayoutCacheTests`). The CSRF token and hearts stay markers, filled later for every page
+/// (`Personalization`). Pages with a flash message are rendered the ordinary way (one request
+/// each, never worth keeping). Nothing here depends on the catalog, so entries never go stale;
+/// past `capacity` looks the memory starts over.
+final class LayoutCache: Sendable {
+    /// A layout with one request's badges, cut where `<main>`'s content goes.
+    struct Shell {
+        var head: [UInt8]
+        var tail: [UInt8]
+    }
+
+    /// What the layout shows besides the badge counts: the layout with both counts at zero.
+    private struct Look: Hashable {
+        var layout: LayoutModel
+        var mainClass: String
+
+        init(_ layout: LayoutModel, mainClass: String) {
+            self.layout = layout
+            self.layout.cartCount = 0
+            self.layout.favoritesCount = 0
+            self.mainClass = mainClass
+        }
+    }
+
+    /// A piece of a kept layout: bytes that are the same for the look, or a badge.
+    private enum Piece: Sendable {
+        case fixed([UInt8])
+        case badge(Views.BadgeKind)
+    }
+
+    /// A kept layout: the pieces before and after `<main>`'s content.
+    private struct Template: Sendable {
+        var head: [Piece]
+        var tail: [Piece]
+    }
+
+    private let templates = Mutex<[Look: Template]>([:])
+    /// Most looks kept.
+    let capacity: Int
+
+    /// An empty cache of at most `capacity` looks.
+    init(capacity: Int = 4_096) { self.capacity = capacity }
+
+    /// The layout for `layout` around a page whose `<main>` has `mainClass`, with its badges.
+    func shell(_ layout: LayoutModel, mainClass: String) -> Shell {
+        guard layout.flash == nil else {
+            return Self.split(Views.page(layout, mainClass: mainClass) { Node.raw(unsafe: Self.mainMarker) })
+        }
+        let look = Look(layout, mainClass: mainClass)
+        let template = templates.withLock { $0[look] } ?? {
+            let made = Self.template(layout, mainClass: mainClass)
+            templates.withLock { kept in
+                if kept.count >= capacity { kept.removeAll(keepingCapacity: true) }
+                kept[look] = made
+            }
+            return made
+        }()
+        let cart = Views.badgeBytes(layout.cartCount, kind: .cart)
+        let favorites = Views.badgeBytes(layout.favoritesCount, kind: .favorites)
+        func join(_ pieces: [Piece]) -> [UInt8] {
+            var output: [UInt8] = []
+            output.reserveCapacity(pieces.reduce(0) { if case let .fixed(bytes) = $1 { $0 + bytes.count } else { $0 + 128 } })
+            for piece in pieces {
+                switch piece {
+                case let .fixed(bytes): output += bytes
+                case .badge(.cart): output += cart
+                case .badge(.favorites): output += favorites
+                }
+            }
+            return output
+        }
+        return Shell(head: join(template.head), tail: join(template.tail))
+    }
+
+    /// The whole page: the layout for `layout` around `main` (rendered `<main>` content).
+    func document(_ layout: LayoutModel, mainClass: String, main: [UInt8]) -> [UInt8] {
+        let shell = shell(layout, mainClass: mainClass)
+        var document: [UInt8] = []
+        document.reserveCapacity(shell.head.count + main.count + shell.tail.count)
+        document += shell.head
+        document += main
+        document += shell.tail
+        return document
+    }
+
+    /// Stands for `<main>`'s content while the layout around it is rendered.
+    private static let mainMarker = "<!--layout:main-->"
+    private static let mainMarkerBytes = Array(mainMarker.utf8)
+
+    /// The page rendered around the main marker, cut at it.
+    private static func split(_ shell: [UInt8]) -> Shell {
+        guard let cut = ByteSearch.firstIndex(of: mainMarkerBytes, in: shell) else { preconditionFailure("the layout lost <main>") }
+        return Shell(head: Array(shell[..<cut]), tail: Array(shell[(cut + mainMarkerBytes.count)...]))
+    }
+
+    /// The look rendered once, badges as markers, cut into pieces.
+    private static func template(_ layout: LayoutModel, mainClass: String) -> Template {
+        var marked = layout
+        marked.badgesAsMarkers = true
+        let shell = split(Views.page(marked, mainClass: mainClass) { Node.raw(unsafe: mainMarker) })
+        return Template(head: pieces(shell.head), tail: pieces(shell.tail))
+    }
+
+    /// `bytes` cut at each badge marker.
+    private static func pieces(_ bytes: [UInt8]) -> [Piece] {
+        var pieces: [Piece] = []
+        var start = 0
+        while let (at, kind) = Views.BadgeKind.allCases.compactMap({ kind in
+            ByteSearch.firstIndex(of: kind.markerBytes, in: bytes, from: start).map { ($0, kind) }
+        }).min(by: { $0.0 < $1.0 }) {
+            if at > start { pieces.append(.fixed(Array(bytes[start..<at]))) }
+            pieces.append(.badge(kind))
+            start = at + kind.markerBytes.count
+        }
+        if start < bytes.count { pieces.append(.fixed(Array(bytes[start...]))) }
+        return pieces
+    }
+}
