@@ -6,9 +6,7 @@ import SQLite
 extension SessionStore {
     /// Sessions, carts and favorites in a SQLite database (schema: `ShopSchema`, migrated
     /// beforehand). Every write is one transaction (`BEGIN IMMEDIATE`, through the process's
-    /// `WriterGate`); the small ones a shopper's request makes — `create`, `touch`,
-    /// `renewCSRFToken`, `delete`, `changeCart`, `setFavorite` — are each a savepoint of a group
-    /// commit (`SQLiteDatabase.write`), answered after the batch committed.
+    /// `WriterGate`).
     ///
     /// - Times are kept to the whole second (`StoredTime`).
     /// - `create` refuses a known id (`SessionStoreError.sessionAlreadyExists`) and a `userID`
@@ -36,27 +34,35 @@ extension SessionStore {
     public static func sqlite(_ database: SQLiteDatabase) -> SessionStore {
         SessionStore(
             create: { session in
-                try database.write { connection in try insert(session, connection) }
+                try database.withConnection { connection in
+                    try connection.transaction { try insert(session, connection) }
+                }
             },
             find: { id in
                 try database.withConnection { connection in try sqliteFind(id, connection) }
             },
             touch: { id, lastSeenAt, expiresAt in
-                try database.write { connection in
-                    try connection.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?")
-                        .run([.integer(StoredTime.unixSeconds(lastSeenAt)), .integer(StoredTime.unixSeconds(expiresAt)),
-                              .text(id.rawValue)])
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?")
+                            .run([.integer(StoredTime.unixSeconds(lastSeenAt)), .integer(StoredTime.unixSeconds(expiresAt)),
+                                  .text(id.rawValue)])
+                    }
                 }
             },
             renewCSRFToken: { id, tokenHash in
-                try database.write { connection in
-                    try connection.prepare("UPDATE sessions SET csrf_token_hash = ? WHERE id = ?")
-                        .run([.text(tokenHash), .text(id.rawValue)])
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("UPDATE sessions SET csrf_token_hash = ? WHERE id = ?")
+                            .run([.text(tokenHash), .text(id.rawValue)])
+                    }
                 }
             },
             delete: { id in
-                try database.write { connection in
-                    try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(id.rawValue)])
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(id.rawValue)])
+                    }
                 }
             },
             deleteAll: { userID, keeping in
@@ -126,15 +132,17 @@ extension SessionStore {
                 }
             },
             changeCart: { shopper, changes in
-                try database.write { connection in
-                    // Adds need no query for the shopper first (issue #14: a statement fewer per add):
-                    // an add's insert meets the foreign key, and an add that inserts nothing asks.
-                    if !changes.allSatisfy(\.isAdd) { try SQLOrders.requireOwner(shopper, connection) }
-                    do {
-                        for change in changes { try apply(change, to: shopper, connection) }
-                    } catch let error as SQLiteError where error.isForeignKeyViolation {
-                        try SQLOrders.requireOwner(shopper, connection)
-                        throw error
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        // Adds need no query for the shopper first (issue #14: a statement fewer per
+                        // add): an add's insert meets the foreign key, and an add that inserts nothing asks.
+                        if !changes.allSatisfy(\.isAdd) { try SQLOrders.requireOwner(shopper, connection) }
+                        do {
+                            for change in changes { try apply(change, to: shopper, connection) }
+                        } catch let error as SQLiteError where error.isForeignKeyViolation {
+                            try SQLOrders.requireOwner(shopper, connection)
+                            throw error
+                        }
                     }
                 }
             },
@@ -147,18 +155,20 @@ extension SessionStore {
                 }
             },
             setFavorite: { shopper, productID, isFavorite, date in
-                try database.write { connection in
-                    try SQLOrders.requireOwner(shopper, connection)
-                    let owner = Owner(shopper)
-                    if isFavorite {
-                        try connection.prepare("""
-                            INSERT INTO favorites (\(owner.column), product_id, added_at)
-                            SELECT ?, id, ? FROM products WHERE id = ?
-                            ON CONFLICT DO NOTHING
-                            """).run([owner.value, .integer(StoredTime.unixSeconds(date)), .integer(productID.rawValue)])
-                    } else {
-                        try connection.prepare("DELETE FROM favorites WHERE \(owner.column) = ? AND product_id = ?")
-                            .run([owner.value, .integer(productID.rawValue)])
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try SQLOrders.requireOwner(shopper, connection)
+                        let owner = Owner(shopper)
+                        if isFavorite {
+                            try connection.prepare("""
+                                INSERT INTO favorites (\(owner.column), product_id, added_at)
+                                SELECT ?, id, ? FROM products WHERE id = ?
+                                ON CONFLICT DO NOTHING
+                                """).run([owner.value, .integer(StoredTime.unixSeconds(date)), .integer(productID.rawValue)])
+                        } else {
+                            try connection.prepare("DELETE FROM favorites WHERE \(owner.column) = ? AND product_id = ?")
+                                .run([owner.value, .integer(productID.rawValue)])
+                        }
                     }
                 }
             }
