@@ -33,6 +33,10 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// `true` for any `SQLITE_CONSTRAINT` error (UNIQUE, CHECK, FOREIGN KEY, NOT NULL, …).
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 
+    /// `true` for a `FOREIGN KEY` violation (`SQLITE_CONSTRAINT_FOREIGNKEY`): a row names a
+    /// parent row that does not exist.
+    public var isForeignKeyViolation: Bool { primaryCode == SQLITE_CONSTRAINT && code >> 8 == 3 }
+
     /// `true` when the database stayed locked longer than the busy timeout (`SQLITE_BUSY`,
     /// `SQLITE_LOCKED`); the operation may be retried.
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }

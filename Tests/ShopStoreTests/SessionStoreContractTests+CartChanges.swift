@@ -80,6 +80,13 @@ extension SessionStoreContractTests {
         #expect(throws: SessionStoreError.sessionNotFound("nobody")) {
             try stores.sessions.changeCart(.guest("nobody"), [Self.add(products[0])])
         }
+        // An unknown shopper is named before the limit, also for an add that inserts nothing.
+        #expect(throws: SessionStoreError.sessionNotFound("nobody")) {
+            try stores.sessions.changeCart(.guest("nobody"), [Self.add(products[2], 5, limit: 4)])
+        }
+        #expect(throws: AccountStoreError.userNotFound) {
+            try stores.sessions.changeCart(.account(42), [Self.add(products[0])])
+        }
     }
 
     /// Issue #9: three simultaneous adds of different products kept two lines in 1–5 runs of
