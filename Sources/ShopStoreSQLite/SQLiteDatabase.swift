@@ -42,10 +42,6 @@ public final class SQLiteDatabase: Sendable {
     /// Commits made through this pool's connections (counted after each commit).
     private let commits = CommitCounter()
 
-    /// Batches the small writes of ``write(_:)`` (nil for `:memory:`, whose one connection is the
-    /// pool's).
-    private let groupCommit: GroupCommit?
-
     /// How long a value read through ``remembered(_:read:)`` may miss a commit made by another
     /// process (or another `SQLiteDatabase` on the same file); this process's own commits are
     /// seen at once.
@@ -67,9 +63,6 @@ public final class SQLiteDatabase: Sendable {
         self.available = DispatchSemaphore(value: self.poolSize)
         // A `:memory:` database has no write-ahead log to observe commits in: nothing is remembered.
         self.otherWritersSeenWithin = path == ":memory:" ? .zero : otherWritersSeenWithin
-        groupCommit = path == ":memory:" ? nil : GroupCommit(maximumBatch: 64) { [writerGate, commits] in
-            try Self.connect(path, writerGate, commits)
-        }
         let first = try Self.connect(path, writerGate, commits)
         pool.withLock { $0.idle.append(PooledConnection(connection: first)) }
     }
@@ -81,41 +74,6 @@ public final class SQLiteDatabase: Sendable {
         connection.onCommit { commits.increment() }
         return connection
     }
-
-    /// Runs `body` as one small all-or-nothing write transaction, committed together with the
-    /// writes other threads make at the same moment (group commit, issue #14: one `BEGIN`, one
-    /// set of locks and one write of each changed page for the batch instead of per request).
-    ///
-    /// Returns only after the batch committed, so what a caller acknowledges is committed
-    /// (with WAL and `synchronous=NORMAL`: it survives the process being killed at any moment;
-    /// see docs/ARCHITECTURE.md, *Durability*). `body` runs in a savepoint of the batch's
-    /// transaction — it may run on another caller's thread, and again in a transaction of its
-    /// own if the batch's transaction fails — so: when it throws, its work alone is undone and
-    /// the error comes back here; it must use only the connection it is given (a pool
-    /// connection's write would wait for the batch holding the write lock: deadlock) and do
-    /// nothing but database work. Keep it short: the batch waits for it.
-    ///
-    /// ```swift
-    /// try database.write { connection in
-    ///     try connection.prepare("UPDATE sessions SET last_seen_at = ? WHERE id = ?").run([...])
-    /// }
-    /// ```
-    /// - Returns: what `body` returns.
-    /// - Throws: what `body` throws; `SQLiteError` when the transaction cannot begin or commit,
-    ///   or after `close()`.
-    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        guard let groupCommit else {
-            return try withConnection { connection in try connection.transaction { try body(connection) } }
-        }
-        return try groupCommit.write(body)
-    }
-
-    /// Batches committed through ``write(_:)`` so far and the writes they held (both 0 for
-    /// `:memory:`): writes ÷ batches is the mean batch size.
-    public var groupCommitCounts: (batches: UInt64, writes: UInt64) { groupCommit?.counts ?? (0, 0) }
-
-    /// Writes of ``write(_:)`` waiting for the next batch (not those being committed).
-    public var writesWaiting: Int { groupCommit?.waiting ?? 0 }
 
     /// The value `read` returns, remembered until this process commits anything or
     /// ``otherWritersSeenWithin`` passes — for values read on every request that change only
@@ -212,7 +170,6 @@ public final class SQLiteDatabase: Sendable {
             return pool.idle
         }
         for pooled in idle { pooled.connection.close() }
-        groupCommit?.close()
     }
 }
 
