@@ -673,13 +673,27 @@ enum SQLCatalog {
             SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
             WHERE v.sku_key IN (SELECT value FROM json_each(?))
             """)
-        // Remembered for this transaction only: categories by handle, and the vocabulary words
-        // already added, so an import of 30 000 products asks for each category and word once.
+        // Remembered for this transaction only: categories by handle, so an import of 30 000
+        // products asks for each category once.
         var categories: [String: (id: Int64, name: String)] = [:]
-        var addedWords: Set<String> = []
+        var searchRows = SearchIndexBatch()
         // Drafts are folded on a second thread ahead of this one (DraftPreparer).
         let preparer = DraftPreparer(checked.drafts)
         defer { preparer.stop() }
+        // The per-row triggers stand aside (migration 26): each product written is refreshed
+        // once below, and the version is bumped once at the end.
+        try connection.prepare("UPDATE catalog_state SET is_bulk_writing = 1 WHERE id = 1").run()
+        var isBulkWriting = true
+        defer {
+            // Thrown out of: the transaction rolls back, unless a caller goes on with it. Either
+            // way the triggers must not stay aside past this call.
+            if isBulkWriting { try? connection.prepare("UPDATE catalog_state SET is_bulk_writing = 0 WHERE id = 1").run() }
+        }
+        let refreshProduct = try connection.prepare("""
+            UPDATE products SET (min_price_minor, is_available) =
+                (SELECT f.min_price_minor, f.is_available FROM product_variant_facts f WHERE f.product_id = products.id)
+            WHERE id = ?
+            """)
         for (index, draft) in checked.drafts.enumerated() {
             let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
@@ -741,6 +755,7 @@ enum SQLCatalog {
             let isNew = target == nil
             try upsertVariants(of: draft, productID: productID, storedVariants: target?.product.variants ?? [],
                                isNew: isNew, connection, &result)
+            try refreshProduct.run([.integer(productID)])
 
             if !isNew {
                 try connection.prepare("DELETE FROM product_images WHERE product_id = ?").run([.integer(productID)])
@@ -758,48 +773,20 @@ enum SQLCatalog {
             for (index, family) in ProductSearchRules.Family.allCases.enumerated() {
                 documents[index].addCategory(category?.name, family: family, stemmer: stemmer)
             }
-            try indexForSearch(productID: productID, documents: documents, tags: draft.tags, tagKeys: prepared.tagKeys,
-                               replacing: !isNew, addedWords: &addedWords, connection)
+            try searchRows.add(productID: productID, documents: documents, tags: draft.tags, tagKeys: prepared.tagKeys,
+                               replacing: !isNew, connection)
         }
+        try searchRows.flush(connection)
+        // One bump for the whole upsert, when it wrote anything (an unchanged file changes no cache).
+        let wroteAnything = result.productsCreated + result.productsUpdated + result.categoriesCreated > 0
+        try connection.prepare("""
+            UPDATE catalog_state SET is_bulk_writing = 0, version = version + (CASE WHEN ? THEN 1 ELSE 0 END) WHERE id = 1
+            """).run([SQLValue(wroteAnything)])
+        isBulkWriting = false
         return result
     }
 
     // MARK: Search index
-
-    /// Writes a product's `product_search` row and `product_tags` rows (replacing old ones), and
-    /// adds its title and meta words to `search_vocabulary`.
-    /// - Parameters:
-    ///   - documents: one per `ProductSearchRules.Family`, in `allCases` order.
-    ///   - tagKeys: `ProductSearchRules.tagKey` of each tag, in order.
-    ///   - replacing: false for a product created in this transaction (no rows to delete first).
-    ///   - addedWords: the vocabulary words this transaction already added (skipped; updated).
-    static func indexForSearch(productID: Int64, documents: [ProductSearchDocument], tags: [String], tagKeys: [String],
-                               replacing: Bool = true, addedWords: inout Set<String>, _ connection: Connection) throws {
-        if replacing {
-            try connection.prepare("DELETE FROM product_search WHERE rowid = ?").run([.integer(productID)])
-        }
-        try connection.prepare("""
-            INSERT INTO product_search (rowid, title, meta, body, title_tr, meta_tr, body_tr,
-                title_stems, text_stems, title_stems_tr, text_stems_tr, skus)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([.integer(productID)] + documents.flatMap { [.text($0.title), .text($0.meta), .text($0.body)] }
-                     + documents.flatMap { [.text($0.titleStems), .text($0.textStems)] }
-                     + [.text(documents.first?.skuKeys ?? "")])
-        let addWord = try connection.prepare("INSERT OR IGNORE INTO search_vocabulary (term) VALUES (?)")
-        for document in documents {
-            for word in document.vocabulary where addedWords.insert(word).inserted {
-                try addWord.run([.text(word)])
-            }
-        }
-        if replacing {
-            try connection.prepare("DELETE FROM product_tags WHERE product_id = ?").run([.integer(productID)])
-        }
-        let insertTag = try connection.prepare(
-            "INSERT OR IGNORE INTO product_tags (product_id, tag, tag_key) VALUES (?, ?, ?)")
-        for (tag, key) in zip(tags, tagKeys) {
-            try insertTag.run([.integer(productID), .text(tag), .text(key)])
-        }
-    }
 
     /// `true` while migration 4's `search_index_state` asks for a rebuild.
     static func searchIndexIsStale(_ connection: Connection) throws -> Bool {
@@ -821,7 +808,7 @@ enum SQLCatalog {
                 FROM products p LEFT JOIN categories c ON c.id = p.category_id
                 """).query()
             let stemmer = ProductSearchStemmer()
-            var addedWords: Set<String> = []
+            var searchRows = SearchIndexBatch()
             let setSortTitle = try connection.prepare(
                 "UPDATE products SET sort_title = ?, sort_title_tr = ?, sort_title_es = ? WHERE id = ?")
             for row in rows {
@@ -842,12 +829,13 @@ enum SQLCatalog {
                                           descriptionText: descriptionText, skus: skus, barcodes: barcodes, family: family,
                                           stemmer: stemmer)
                 }
-                try indexForSearch(productID: id, documents: documents, tags: tags,
-                                   tagKeys: tags.map(ProductSearchRules.tagKey), addedWords: &addedWords, connection)
+                try searchRows.add(productID: id, documents: documents, tags: tags,
+                                   tagKeys: tags.map(ProductSearchRules.tagKey), replacing: true, connection)
                 try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .turkish)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .spanish)), .integer(id)])
             }
+            try searchRows.flush(connection)
             try connection.prepare("UPDATE search_index_state SET is_stale = 0 WHERE id = 1").run()
         }
     }

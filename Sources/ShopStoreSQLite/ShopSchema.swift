@@ -761,5 +761,97 @@ public enum ShopSchema {
                     title_stems, text_stems, title_stems_tr, text_stems_tr, skus FROM product_search_v24 ORDER BY id;
             DROP TABLE product_search_v24;
             """),
+        Migration(version: 26, sql: """
+            -- Issue #13, point 6: an import writes thousands of products in one transaction, and
+            -- per row the triggers bumped catalog_state.version (one UPDATE per product, image and
+            -- variant) and refreshed the product's price and availability (one UPDATE of the
+            -- product and its price indexes per variant): 40 % of the rows' write time. While
+            -- is_bulk_writing is 1 — only inside a write transaction of SQLCatalog.upsert, which
+            -- sets it back to 0 before it returns, so no other connection ever sees it — these
+            -- triggers stand aside; the upsert refreshes each product it wrote once, from the
+            -- same view the triggers use, and bumps the version once.
+            ALTER TABLE catalog_state ADD COLUMN is_bulk_writing INTEGER NOT NULL DEFAULT 0
+                CHECK (is_bulk_writing IN (0, 1));
+            -- A product's lowest price and whether any variant can be bought: the one home of the
+            -- rule behind products.min_price_minor and products.is_available (migration 4).
+            CREATE VIEW product_variant_facts AS
+                SELECT p.id AS product_id,
+                    (SELECT min(v.price_minor) FROM variants v WHERE v.product_id = p.id) AS min_price_minor,
+                    EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id
+                            AND (v.inventory_tracked = 0 OR v.allow_backorder = 1 OR v.stock > 0)) AS is_available
+                FROM products p;
+            DROP TRIGGER variants_insert_refreshes_product;
+            CREATE TRIGGER variants_insert_refreshes_product AFTER INSERT ON variants
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN
+                UPDATE products SET (min_price_minor, is_available) =
+                    (SELECT f.min_price_minor, f.is_available FROM product_variant_facts f WHERE f.product_id = products.id)
+                WHERE id = NEW.product_id;
+            END;
+            DROP TRIGGER variants_update_refreshes_product;
+            CREATE TRIGGER variants_update_refreshes_product AFTER UPDATE OF product_id, price_minor, inventory_tracked, stock, allow_backorder ON variants
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN
+                UPDATE products SET (min_price_minor, is_available) =
+                    (SELECT f.min_price_minor, f.is_available FROM product_variant_facts f WHERE f.product_id = products.id)
+                WHERE id IN (OLD.product_id, NEW.product_id);
+            END;
+            DROP TRIGGER variants_delete_refreshes_product;
+            CREATE TRIGGER variants_delete_refreshes_product AFTER DELETE ON variants
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN
+                UPDATE products SET (min_price_minor, is_available) =
+                    (SELECT f.min_price_minor, f.is_available FROM product_variant_facts f WHERE f.product_id = products.id)
+                WHERE id = OLD.product_id;
+            END;
+            DROP TRIGGER categories_insert_bumps_catalog_version;
+            CREATE TRIGGER categories_insert_bumps_catalog_version AFTER INSERT ON categories
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER categories_update_bumps_catalog_version;
+            CREATE TRIGGER categories_update_bumps_catalog_version AFTER UPDATE ON categories
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER categories_delete_bumps_catalog_version;
+            CREATE TRIGGER categories_delete_bumps_catalog_version AFTER DELETE ON categories
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER products_insert_bumps_catalog_version;
+            CREATE TRIGGER products_insert_bumps_catalog_version AFTER INSERT ON products
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER products_update_bumps_catalog_version;
+            CREATE TRIGGER products_update_bumps_catalog_version AFTER UPDATE ON products
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER products_delete_bumps_catalog_version;
+            CREATE TRIGGER products_delete_bumps_catalog_version AFTER DELETE ON products
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER product_images_insert_bumps_catalog_version;
+            CREATE TRIGGER product_images_insert_bumps_catalog_version AFTER INSERT ON product_images
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER product_images_update_bumps_catalog_version;
+            CREATE TRIGGER product_images_update_bumps_catalog_version AFTER UPDATE ON product_images
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER product_images_delete_bumps_catalog_version;
+            CREATE TRIGGER product_images_delete_bumps_catalog_version AFTER DELETE ON product_images
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER variants_insert_bumps_catalog_version;
+            CREATE TRIGGER variants_insert_bumps_catalog_version AFTER INSERT ON variants
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER variants_update_bumps_catalog_version;
+            CREATE TRIGGER variants_update_bumps_catalog_version AFTER UPDATE ON variants
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            DROP TRIGGER variants_delete_bumps_catalog_version;
+            CREATE TRIGGER variants_delete_bumps_catalog_version AFTER DELETE ON variants
+            WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
+            BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
+            """),
     ]
 }

@@ -114,3 +114,85 @@ struct ReservationVersionTests {
         #expect(try catalog.version() != held)
     }
 }
+
+/// Issue #13, point 6 (migration 26): an upsert sets the per-row triggers aside, refreshes each
+/// product it wrote once and bumps the version once — and puts the triggers back.
+@Suite("Catalog version of a bulk upsert")
+struct BulkUpsertVersionTests {
+    private static func facts(_ database: SQLiteDatabase, _ handle: String) throws -> (minPrice: Int64?, isAvailable: Bool) {
+        try database.withConnection { connection in
+            let row = try #require(try connection.prepare(
+                "SELECT min_price_minor, is_available FROM products WHERE handle = ?").first([.text(handle)]))
+            return (try row.optionalInt64(0), try row.bool(1))
+        }
+    }
+
+    private static func isBulkWriting(_ database: SQLiteDatabase) throws -> Bool {
+        try database.withConnection { try $0.prepare("SELECT is_bulk_writing FROM catalog_state").first()?.bool(0) ?? true }
+    }
+
+    @Test(.bug(id: "13")) func anUpsertBumpsOnceRefreshesEachProductAndPutsTheTriggersBack() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        defer { database.close() }
+        let catalog = CatalogStore.sqlite(database)
+        let tracked = { (quantity: Int) in Inventory.tracked(quantity: quantity, allowsBackorder: false) }
+        let drafts: [ProductDraft] = [
+            .mock(handle: "lamp", category: "Lamps", optionNames: ["Size"], variants: [
+                .mock(sku: "L-S", options: ["S"], price: .usd(30_00), inventory: tracked(0)),
+                .mock(sku: "L-M", options: ["M"], price: .usd(20_00), inventory: tracked(2)),
+                .mock(sku: "L-L", options: ["L"], price: .usd(25_00), inventory: tracked(0)),
+            ], images: [ProductImage(url: "/a.jpg"), ProductImage(url: "/b.jpg")]),
+            .mock(handle: "sold-out", category: "Lamps", variants: [.mock(sku: "S-1", price: .usd(9_00), inventory: tracked(0))]),
+            .mock(handle: "chair", category: "Chairs"),
+        ]
+        let before = try catalog.version()
+        _ = try catalog.upsert(drafts)
+        #expect(try catalog.version() == before + 1, "one bump for products, variants, images and categories")
+        #expect(try Self.isBulkWriting(database) == false)
+        #expect(try Self.facts(database, "lamp") == (20_00, true))
+        #expect(try Self.facts(database, "sold-out") == (9_00, false))
+        #expect(try Self.facts(database, "chair") == (10_00, true))
+
+        // The same file again writes nothing, so no cache is told to drop its pages.
+        _ = try catalog.upsert(drafts)
+        #expect(try catalog.version() == before + 1)
+
+        // A re-import that drops the cheap variant and prices another lower updates the product
+        // through the path for stored products (variants updated and deleted).
+        var changed = drafts
+        changed[0].variants = [drafts[0].variants[0], drafts[0].variants[2]]
+        changed[0].variants[1].price = .usd(5_00)
+        changed[1].variants[0].inventory = tracked(4)
+        _ = try catalog.upsert(changed)
+        #expect(try catalog.version() == before + 2)
+        #expect(try Self.facts(database, "lamp") == (5_00, false))
+        #expect(try Self.facts(database, "sold-out") == (9_00, true))
+
+        // Outside an upsert the triggers are back: a hand-written stock change refreshes the
+        // product and bumps the version.
+        try database.withConnection { try $0.execute("UPDATE variants SET stock = 1 WHERE sku = 'L-S'") }
+        #expect(try Self.facts(database, "lamp") == (5_00, true))
+        #expect(try catalog.version() > before + 2)
+    }
+
+    @Test(.bug(id: "13")) func aFailedUpsertPutsTheTriggersBack() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 1)
+        defer { database.close() }
+        let catalog = CatalogStore.sqlite(database)
+        _ = try catalog.upsert([.mock(handle: "lamp", variants: [.mock(sku: "A")])])
+        let before = try catalog.version()
+        // Two products claiming one SKU: refused by the database inside the upsert.
+        #expect(throws: (any Error).self) {
+            try catalog.upsert([.mock(handle: "b", variants: [.mock(sku: "X")]), .mock(handle: "c", variants: [.mock(sku: "x ")])])
+        }
+        #expect(try Self.isBulkWriting(database) == false)
+        #expect(try catalog.version() == before)
+        try database.withConnection { try $0.execute("UPDATE variants SET price_minor = 1 WHERE sku = 'A'") }
+        #expect(try catalog.version() > before)
+        #expect(try Self.facts(database, "lamp").minPrice == 1)
+    }
+}

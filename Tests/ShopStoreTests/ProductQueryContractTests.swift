@@ -527,7 +527,7 @@ struct SQLiteSearchSchemaTests {
         defer { database.close() }
         #expect(try database.migrate(Array(ShopSchema.migrations.prefix(24))) == Array(1...24))
         let catalog = CatalogStore.sqlite(database)
-        _ = try catalog.upsert([
+        _ = try Fixtures.upsertIntoOldSchema(database, [
             .mock(handle: "desk-lamp", title: "Desk Lamp", variants: [.mock(sku: "LMP-01")]),
             .mock(handle: "lamp-shade", title: "Shade", variants: [.mock(sku: "SHD-02")]),  // "lamp" in its description
             .mock(handle: "mugs", title: "Coffee Mugs", variants: [.mock(sku: "MUG-03")]),
@@ -538,7 +538,7 @@ struct SQLiteSearchSchemaTests {
         #expect(before == [["desk-lamp", "lamp-shade"], ["desk-lamp", "lamp-shade"], ["mugs"], ["lamp-shade"],
                            ["desk-lamp", "lamp-shade"]])
 
-        #expect(try database.migrate() == [25])
+        #expect(try database.migrate(Array(ShopSchema.migrations.prefix(25))) == [25])
         #expect(try queries.map { try catalog.products($0).products.map(\.handle) } == before)
         let definition = try database.withConnection { connection in
             try connection.prepare("SELECT sql FROM sqlite_master WHERE name = 'product_search'").first()?.string(0)

@@ -182,7 +182,8 @@ enum Fixtures {
                      ("product_images", "width", "INTEGER"), ("product_images", "height", "INTEGER"),
                      ("product_images", "has_alpha", "INTEGER NOT NULL DEFAULT 0"), ("variants", "barcode", "TEXT"),
                      ("variants", "option_choices", "TEXT"), ("cart_lines", "chosen_values", "TEXT NOT NULL DEFAULT ''"),
-                     ("order_lines", "chosen_values", "TEXT NOT NULL DEFAULT ''")]
+                     ("order_lines", "chosen_values", "TEXT NOT NULL DEFAULT ''"),
+                     ("catalog_state", "is_bulk_writing", "INTEGER NOT NULL DEFAULT 0")]
         let missing = try database.withConnection { connection in
             try later.filter { table, column, _ in
                 // A table a later migration creates (order_lines before 6) is left alone.
@@ -201,11 +202,20 @@ enum Fixtures {
         let start = try #require(migration20.range(of: "CREATE VIRTUAL TABLE product_search"))
         let end = try #require(migration20.range(of: ");", range: start.upperBound..<migration20.endIndex))
         let newSearch = String(migration20[start.lowerBound..<end.upperBound])
+        // Before migration 26 there is no product_variant_facts view, which today's upsert reads.
+        let migration26 = try #require(ShopSchema.migrations.first { $0.version == 26 }).sql
+        let viewStart = try #require(migration26.range(of: "CREATE VIEW product_variant_facts"))
+        let viewEnd = try #require(migration26.range(of: ";", range: viewStart.upperBound..<migration26.endIndex))
+        let facts = String(migration26[viewStart.lowerBound..<viewEnd.upperBound])
+        let noFacts = try database.withConnection { connection in
+            try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'product_variant_facts'").first() == nil
+        }
         try database.withConnection { connection in
             for (table, column, definition) in missing {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(definition)")
             }
             try connection.execute("UPDATE variants SET sku_key = lower(trim(sku)) WHERE sku IS NOT NULL AND sku_key IS NULL")
+            if noFacts { try connection.execute(facts) }
             if oldSearch {
                 try connection.execute("""
                     ALTER TABLE product_search RENAME TO product_search_old; \(newSearch)
@@ -216,6 +226,7 @@ enum Fixtures {
         let result = try body()
         try database.withConnection { connection in
             for (table, column, _) in missing { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
+            if noFacts { try connection.execute("DROP VIEW product_variant_facts") }
             if oldSearch {
                 try connection.execute("""
                     INSERT INTO product_search_old (rowid, title, meta, body, title_tr, meta_tr, body_tr)
