@@ -36,8 +36,11 @@ fuzz: test-deps
 fuzz-smoke: test-deps
 	SWIFT=$(SWIFT) Fuzz/run --seconds $(FUZZ_SMOKE_SECONDS)
 
+# Two workers, a test file each at a time (module fixtures start one server per file): the tests
+# wait on Chromium and servers much of the time; docs/BENCHMARKS.md, "the CI run".
+E2E_WORKERS ?= 2
 e2e-test: release $(VENV)/.installed
-	SHOPPABLE_BINARY=$(CURDIR)/.build/release/shoppable $(PYTHON) -m pytest -q e2e
+	SHOPPABLE_BINARY=$(CURDIR)/.build/release/shoppable $(PYTHON) -m pytest -q -n $(E2E_WORKERS) --dist loadfile e2e
 
 build: deps
 	$(SWIFT) build

@@ -20,6 +20,18 @@ SCREENSHOTS = ROOT / ".build" / "e2e-screenshots"
 # `SHOPPABLE_SCREENSHOTS=docs/screenshots` refreshes the committed set.
 PAGE_SCREENSHOTS = Path(os.environ.get("SHOPPABLE_SCREENSHOTS", str(SCREENSHOTS)))
 
+# The files that take longest (seconds, sequential run of 2026-12-02), started first: `make test`
+# runs the files on two pytest-xdist workers (`-n 2 --dist loadfile`), and one long file started
+# last would leave the other worker idle at the end.
+SLOWEST_FIRST = ("test_api_schema.py", "test_http_fuzz.py", "test_accessibility.py", "test_keyboard.py")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        name = Path(str(item.fspath)).name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+    items.sort(key=rank)  # stable: each file's tests keep their order
+
 
 def free_port():
     with socket.socket() as s:
