@@ -103,9 +103,13 @@ public enum HTMLSanitizer {
     /// `normalizeTextByCharacters` on UTF-8 bytes, for text whose `Character`s are plain to see
     /// there (issue #13, point 6: 30 000 descriptions split by `Character` were 5 % of an
     /// import): no `\r`, and every non-ASCII character a letter of U+00C0–U+017F (lead byte
-    /// C3–C5: no white space, no line separator and no combining mark, which would join the
-    /// character before it). Then the white space is exactly the bytes 09–0D and 20, and lines
-    /// end at 0A. nil for any other text.
+    /// C3–C5: no white space, no line separator and no combining mark) or a scalar of
+    /// U+0300–U+037F (lead byte CC–CD: combining marks, and Greek letters that are neither
+    /// white space nor separators) right after a character that is not white space — a mark
+    /// there joins that character, as `i` + U+0307 in lower-cased Turkish text, and changes no
+    /// split; after white space or at a line's start it would join the space, so such text goes
+    /// the `Character` way. Then the white space is exactly the bytes 09–0D and 20, and lines end
+    /// at 0A. nil for any other text.
     static func normalizedBytes(_ text: String) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
@@ -119,6 +123,9 @@ public enum HTMLSanitizer {
                 return nil
             case 0x09, 0x0B, 0x0C, 0x20:
                 pendingSpace = true
+            case 0xCC, 0xCD:
+                guard !pendingLine, !pendingSpace, !output.isEmpty else { return nil }
+                output.append(byte)
             case 0x00...0x7F, 0x80...0xBF, 0xC3...0xC5:
                 if pendingLine && !output.isEmpty {
                     output.append(0x0A)

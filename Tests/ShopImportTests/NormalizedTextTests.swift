@@ -10,6 +10,9 @@ struct NormalizedTextTests {
         "Işıklı masa lambası,\nİstanbul'da ağaç.\n \n Niño año señor - no: only Latin here",
         "a\nb\n\n\nc", "tab\tseparated\twords\t", "\u{01}control\u{1F}bytes\u{7F}kept",
         "Çay Bardağı ŞÖÜ ñ é ſ ž Ÿ", " leading and trailing ",
+        // Combining marks right after a letter (lower-cased "İ" is "i" + U+0307), and U+0370–U+037F.
+        "e\u{0301} combining", "i\u{0307}stanbul ve i\u{0307}zmir", "x\u{0300}\u{036F}\u{0301} marks\nz\u{0327}",
+        "Greek\u{0370}\u{037F} x;\u{037E}", "end\u{0301}\n",
     ])
     func bytesGiveWhatCharactersGive(text: String) {
         #expect(HTMLSanitizer.normalizedBytes(text) == HTMLSanitizer.normalizeTextByCharacters(text))
@@ -18,8 +21,9 @@ struct NormalizedTextTests {
 
     /// Text whose characters the bytes do not show plainly goes the `Character` way.
     @Test(.bug(id: "13"), arguments: [
-        "windows\r\nline", "no\u{00A0}break", "e\u{0301} combining", "line\u{2028}separator", "emoji 🪑 chair",
-        "tab \u{0301}mark",
+        "windows\r\nline", "no\u{00A0}break", "line\u{2028}separator", "emoji 🪑 chair",
+        "tab \u{0301}mark", "\u{0301}first", "line\n\u{0307}mark", "tab\t\u{0300}b", "greek  \u{0371}after spaces",
+        "mark \u{0301}\n", "Ӂ cyrillic",
     ])
     func otherTextGoesByCharacters(text: String) {
         #expect(HTMLSanitizer.normalizedBytes(text) == nil)
