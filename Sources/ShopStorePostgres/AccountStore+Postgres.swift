@@ -67,7 +67,12 @@ extension AccountStore {
                         DELETE FROM users WHERE id = $1
                            AND (role <> 'operator' OR EXISTS (SELECT 1 FROM users WHERE role = 'operator' AND id <> $1))
                         """, [.integer(id.rawValue)])
-                    guard deleted == 1 else { throw AccountStoreError.lastOperator }
+                    guard deleted == 1 else {
+                        // Deleted by another transaction since it was read (READ COMMITTED: this
+                        // read sees that commit); otherwise the last operator stays.
+                        guard try findUser(id.rawValue, connection) != nil else { return nil }
+                        throw AccountStoreError.lastOperator
+                    }
                     return user
                 }
             },

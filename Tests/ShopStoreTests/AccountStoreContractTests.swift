@@ -240,6 +240,23 @@ struct AccountStoreContractTests {
         }
     }
 
+    /// Four deletions of one shopper at once in a shop without operators (nothing to lock them
+    /// in turn): one returns the account, the others find it gone — never "the last operator"
+    /// (PostgreSQL did, for a row deleted between its read and its DELETE).
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func deletionsOfOneShopperAtOnceReturnItOnce(kind: StoreKind) throws {
+        for round in 0..<25 {
+            let stores = try StoreHarness(kind, poolSize: 4)
+            let accounts = stores.accounts
+            let shopper = try stores.account()
+            let results = try ConcurrentRun.together(4) { _ in
+                Result { () throws -> User? in try accounts.deleteUser(shopper.id) }
+            }
+            #expect(results.compactMap { try? $0.get() } == [shopper], "round \(round)")
+            #expect(results.filter { if case .failure = $0 { true } else { false } }.isEmpty, "round \(round)")
+        }
+    }
+
     // MARK: throttles
 
     private static func check(_ key: String, limit: Int = 3, window: TimeInterval = 600) -> ThrottleCheck {
