@@ -661,10 +661,14 @@ enum SQLCatalog {
         var result: CatalogUpsertResult
     }
 
+    /// Upserts of at least this many drafts drop the bulk-write triggers for their length
+    /// (`BulkWriteTriggers`); smaller ones (an API write, a short file) leave the schema alone.
+    static let bulkWriteMinimum = 200
+
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
     /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs);
     /// a product its draft leaves unchanged is not written.
-    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true,
+    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, bulkWriteMinimum: Int = bulkWriteMinimum,
                        _ connection: Connection) throws -> CatalogUpsertResult {
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
@@ -684,10 +688,14 @@ enum SQLCatalog {
         // once below, and the version is bumped once at the end.
         try connection.prepare("UPDATE catalog_state SET is_bulk_writing = 1 WHERE id = 1").run()
         var isBulkWriting = true
+        // A large upsert drops them too, from its first write to its end, so its statements need
+        // no statement journal (BulkWriteTriggers). An unchanged file leaves the schema alone.
+        var droppedTriggers: BulkWriteTriggers?
         defer {
             // Thrown out of: the transaction rolls back, unless a caller goes on with it. Either
             // way the triggers must not stay aside past this call.
             if isBulkWriting { try? connection.prepare("UPDATE catalog_state SET is_bulk_writing = 0 WHERE id = 1").run() }
+            if droppedTriggers?.isSetAside == true { try? droppedTriggers?.restore(connection) }
         }
         let refreshProduct = try connection.prepare("""
             UPDATE products SET (min_price_minor, is_available) =
@@ -702,6 +710,9 @@ enum SQLCatalog {
                 result.productsUnchanged += 1
                 result.products.append(.init(handle: draft.handle, change: .unchanged))
                 continue
+            }
+            if droppedTriggers == nil && checked.drafts.count >= bulkWriteMinimum {
+                droppedTriggers = try BulkWriteTriggers(droppingIn: connection)
             }
             let prepared = preparer.take(index)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
@@ -777,6 +788,7 @@ enum SQLCatalog {
                                replacing: !isNew, connection)
         }
         try searchRows.flush(connection)
+        try droppedTriggers?.restore(connection)
         // One bump for the whole upsert, when it wrote anything (an unchanged file changes no cache).
         let wroteAnything = result.productsCreated + result.productsUpdated + result.categoriesCreated > 0
         try connection.prepare("""

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import ShopCore
 import ShopStore
-import ShopStoreSQLite
+@testable import ShopStoreSQLite
 import SQLite
 import ShopTestSupport
 import Synchronization
@@ -131,14 +131,34 @@ struct BulkUpsertVersionTests {
         try database.withConnection { try $0.prepare("SELECT is_bulk_writing FROM catalog_state").first()?.bool(0) ?? true }
     }
 
-    @Test(.bug(id: "13")) func anUpsertBumpsOnceRefreshesEachProductAndPutsTheTriggersBack() throws {
+    /// Every trigger of the schema, name and SQL, in name order.
+    private static func triggers(_ database: SQLiteDatabase) throws -> [String] {
+        try database.withConnection { connection in
+            try connection.prepare("SELECT name || ': ' || sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+                .query().map { try $0.string(0) }
+        }
+    }
+
+    /// Products that only make an upsert large enough to drop the triggers (`BulkWriteTriggers`).
+    private static func fillers(_ count: Int) -> [ProductDraft] {
+        (0..<count).map { .mock(handle: "filler-\($0)", variants: [.mock(sku: "F-\($0)")]) }
+    }
+
+    /// Both ways an upsert sets the triggers aside: the flag alone (a small upsert), and the flag
+    /// with the triggers dropped for the transaction (`SQLCatalog.bulkWriteMinimum` drafts or more).
+    static let fillerCounts = [0, SQLCatalog.bulkWriteMinimum]
+
+    @Test(.bug(id: "13"), arguments: fillerCounts)
+    func anUpsertBumpsOnceRefreshesEachProductAndPutsTheTriggersBack(fillerCount: Int) throws {
         let path = TemporaryDatabasePath()
         defer { path.remove() }
         let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
         defer { database.close() }
         let catalog = CatalogStore.sqlite(database)
+        let triggers = try Self.triggers(database)
+        #expect(triggers.count { $0.contains("is_bulk_writing") } == 15)
         let tracked = { (quantity: Int) in Inventory.tracked(quantity: quantity, allowsBackorder: false) }
-        let drafts: [ProductDraft] = [
+        let drafts: [ProductDraft] = Self.fillers(fillerCount) + [
             .mock(handle: "lamp", category: "Lamps", optionNames: ["Size"], variants: [
                 .mock(sku: "L-S", options: ["S"], price: .usd(30_00), inventory: tracked(0)),
                 .mock(sku: "L-M", options: ["M"], price: .usd(20_00), inventory: tracked(2)),
@@ -154,21 +174,28 @@ struct BulkUpsertVersionTests {
         #expect(try Self.facts(database, "lamp") == (20_00, true))
         #expect(try Self.facts(database, "sold-out") == (9_00, false))
         #expect(try Self.facts(database, "chair") == (10_00, true))
+        #expect(try Self.triggers(database) == triggers, "the same triggers, word for word")
 
-        // The same file again writes nothing, so no cache is told to drop its pages.
+        // The same file again writes nothing, so no cache is told to drop its pages, and the
+        // schema is left alone (no connection has to read it again).
+        let schemaVersion = { try database.withConnection { try $0.prepare("PRAGMA schema_version").first()?.int(0) } }
+        let schemaBefore = try schemaVersion()
         _ = try catalog.upsert(drafts)
         #expect(try catalog.version() == before + 1)
+        #expect(try schemaVersion() == schemaBefore)
 
         // A re-import that drops the cheap variant and prices another lower updates the product
         // through the path for stored products (variants updated and deleted).
         var changed = drafts
-        changed[0].variants = [drafts[0].variants[0], drafts[0].variants[2]]
-        changed[0].variants[1].price = .usd(5_00)
-        changed[1].variants[0].inventory = tracked(4)
+        let (lamp, soldOut) = (fillerCount, fillerCount + 1)
+        changed[lamp].variants = [drafts[lamp].variants[0], drafts[lamp].variants[2]]
+        changed[lamp].variants[1].price = .usd(5_00)
+        changed[soldOut].variants[0].inventory = tracked(4)
         _ = try catalog.upsert(changed)
         #expect(try catalog.version() == before + 2)
         #expect(try Self.facts(database, "lamp") == (5_00, false))
         #expect(try Self.facts(database, "sold-out") == (9_00, true))
+        #expect(try Self.triggers(database) == triggers)
 
         // Outside an upsert the triggers are back: a hand-written stock change refreshes the
         // product and bumps the version.
@@ -177,7 +204,8 @@ struct BulkUpsertVersionTests {
         #expect(try catalog.version() > before + 2)
     }
 
-    @Test(.bug(id: "13")) func aFailedUpsertPutsTheTriggersBack() throws {
+    @Test(.bug(id: "13"), arguments: fillerCounts)
+    func aFailedUpsertPutsTheTriggersBack(fillerCount: Int) throws {
         let path = TemporaryDatabasePath()
         defer { path.remove() }
         let database = try SQLiteDatabase.open(path: path.path, poolSize: 1)
@@ -185,10 +213,15 @@ struct BulkUpsertVersionTests {
         let catalog = CatalogStore.sqlite(database)
         _ = try catalog.upsert([.mock(handle: "lamp", variants: [.mock(sku: "A")])])
         let before = try catalog.version()
-        // Two products claiming one SKU: refused by the database inside the upsert.
+        let triggers = try Self.triggers(database)
+        // Two products claiming one SKU: refused by the database inside the upsert, after the
+        // fillers were written.
         #expect(throws: (any Error).self) {
-            try catalog.upsert([.mock(handle: "b", variants: [.mock(sku: "X")]), .mock(handle: "c", variants: [.mock(sku: "x ")])])
+            try catalog.upsert(Self.fillers(fillerCount)
+                + [.mock(handle: "b", variants: [.mock(sku: "X")]), .mock(handle: "c", variants: [.mock(sku: "x ")])])
         }
+        #expect(try Self.triggers(database) == triggers)
+        #expect(try catalog.productByHandle("filler-0") == nil, "nothing of the failed upsert is kept")
         #expect(try Self.isBulkWriting(database) == false)
         #expect(try catalog.version() == before)
         try database.withConnection { try $0.execute("UPDATE variants SET price_minor = 1 WHERE sku = 'A'") }
