@@ -123,7 +123,7 @@ struct DecimalNumber {
     /// Parses `[sign][currency symbol]digits[.digits][e[sign]digits]`, allowing `,` thousands
     /// separators in the integer part. Returns nil for anything else.
     init?(_ text: String) {
-        var bytes = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        var bytes = Array(text.trimmedOfWhiteSpace.utf8)
         var negative = false
         if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
             negative = first == UInt8(ascii: "-")

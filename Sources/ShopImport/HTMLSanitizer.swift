@@ -154,12 +154,23 @@ public enum HTMLSanitizer {
 extension StringProtocol {
     /// The text without leading and trailing whitespace (including non-breaking spaces).
     var trimmingWhitespace: String {
+        // Most fields start and end with a visible ASCII character: nothing to trim, decided on
+        // two bytes. (A `Character` is white space when its first scalar is, and no grapheme
+        // cluster joins a white-space scalar to a following visible ASCII one.)
+        let bytes = utf8
+        if let head = bytes.first, Self.isVisibleASCII(head),
+           Self.isVisibleASCII(bytes[bytes.index(bytes.startIndex, offsetBy: bytes.count - 1)]) {
+            return String(self)
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }),
               let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         // Nothing to trim (most fields): no new string (a `String`'s storage is shared).
         if first == startIndex, index(after: last) == endIndex { return String(self) }
         return String(self[first...last])
     }
+
+    /// `!` … `~`: printable ASCII other than the space.
+    private static func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 }
 
 private struct Sanitizer {

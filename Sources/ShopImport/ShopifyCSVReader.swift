@@ -16,7 +16,7 @@ import ShopCore
 /// - Category: `Type` if set, else the last segment of `Product Category` (`A > B > C` → `C`).
 /// - Gift cards are skipped (this shop does not issue gift cards). No published date.
 enum ShopifyCSVReader {
-    enum Field: CaseIterable {
+    enum Field: Int, CaseIterable {
         case handle, title, body, vendor, productCategory, type, tags, published, status, giftCard
         case option1Name, option1Value, option2Name, option2Value, option3Name, option3Value
         case sku, barcode, tracker, quantity, policy, continueSelling, price, compareAtPrice
@@ -74,8 +74,13 @@ enum ShopifyCSVReader {
     }
 
     struct Columns {
-        var map: [Field: Column] = [:]
-        subscript(_ field: Field) -> Column? { map[field] }
+        /// By `Field.rawValue`: an array, not a dictionary, as every row looks up about 30 fields
+        /// (issue #13, point 6).
+        private var byField = [Column?](repeating: nil, count: Field.allCases.count)
+        subscript(_ field: Field) -> Column? {
+            get { byField[field.rawValue] }
+            set { byField[field.rawValue] = newValue }
+        }
         let optionNames: [Field] = [.option1Name, .option2Name, .option3Name]
         let optionValues: [Field] = [.option1Value, .option2Value, .option3Value]
     }
@@ -114,7 +119,7 @@ enum ShopifyCSVReader {
         /// - Throws: `ImportError` when the header has no handle (nor title) or price column.
         init(_ table: CSVTable) throws(ImportError) {
             self.table = table
-            for field in Field.allCases { columns.map[field] = table.column(field.aliases) }
+            for field in Field.allCases { columns[field] = table.column(field.aliases) }
             if columns[.handle] == nil && columns[.title] == nil {
                 _ = try table.require(["handle"], displayName: "“Handle” (2024: “URL handle”)")
             }

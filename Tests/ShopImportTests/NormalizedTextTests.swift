@@ -30,3 +30,34 @@ struct NormalizedTextTests {
         #expect(HTMLSanitizer.normalizeText(text) == HTMLSanitizer.normalizeTextByCharacters(text))
     }
 }
+
+/// `trimmingWhitespace` decides most fields on their first and last byte (issue #13, point 6);
+/// the result must be the one of trimming `Character`s, on both sides of that shortcut.
+@Suite("Trimming a field")
+struct TrimmingWhitespaceTests {
+    /// The slow rule, written out: drop white-space `Character`s at both ends.
+    private static func byCharacters(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    @Test(arguments: [
+        ("SKU-1", "SKU-1"),                      // visible ASCII at both ends: the shortcut
+        ("a", "a"),
+        ("", ""),
+        ("   ", ""),
+        (" SKU-1\t", "SKU-1"),
+        ("\u{00A0}Masa\u{00A0}", "Masa"),        // no-break spaces
+        ("\u{3000}lamba", "lamba"),              // ideographic space before, ASCII after
+        ("Sandalye ", "Sandalye"),
+        ("çiçek", "çiçek"),                      // non-ASCII ends: the slow way, nothing to trim
+        ("e\u{0301}", "e\u{0301}"),              // a combining mark at the end
+        ("x\r\n", "x"),                          // CR LF is one white-space Character
+        ("\u{2028}Red\u{2029}", "Red"),          // line and paragraph separators
+        ("A \u{0301}B", "A \u{0301}B"),          // inner white space kept
+    ])
+    func trimsLikeCharacters(text: String, expected: String) {
+        #expect(text.trimmingWhitespace == expected)
+        #expect(Self.byCharacters(text) == expected)
+        #expect(text[...].trimmingWhitespace == expected, "a Substring the same way")
+    }
+}
