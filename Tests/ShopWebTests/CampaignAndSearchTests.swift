@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ShopAPI
 import ShopCore
 import ShopStore
 import ShopTestSupport
@@ -62,6 +63,30 @@ struct SearchPageTests {
         #expect(kitchen.contains("1 result for “lamp”") && kitchen.contains(">Lamp Oil<") && !kitchen.contains(">Floor Lamp<"))
         #expect(kitchen.contains("<input type=\"hidden\" name=\"category\" value=\"kitchen\">"), "kept by the sort form")
         #expect(try shop.get("/search?q=lamp&category=no-such-category").status == 404)
+    }
+
+    /// Issue #13, point 5: a search counts its matches up to `ProductPage.searchCountLimit`; past
+    /// it the heading says "more than" in the shopper's language, and the API sets
+    /// `totalCountIsCapped`. (1 001 lamps: an upsert that large also takes the bulk path.)
+    @Test(.bug(id: "13")) func aSearchWithMoreMatchesThanItCountsSaysMoreThan() throws {
+        let limit = ProductPage.searchCountLimit
+        let shop = try TestShop((1...limit + 1).map { item("lamp-\($0)", "Lamp \($0)", price: 10_00) }
+            + [item("mug", "Mug", price: 5_00, category: "Kitchen")])
+        let headings = [
+            ("en", "More than 1,000 results for “lamp”"),
+            ("tr", "“lamp” için 1.000+ sonuç"),
+            ("es", "Más de 1000 resultados para «lamp»"),
+        ]
+        for (language, heading) in headings {
+            let page = try shop.send(.get, "/search?q=lamp", headers: ["Accept-Language": language]).text
+            #expect(page.contains(heading), "\(language)")
+        }
+        #expect(try shop.get("/search?q=mug").text.contains("1 result for “mug”"), "under the limit: the exact count")
+
+        let capped = try decoded(V1ProductPage.self, try shop.api(.get, "/api/v1/products?q=lamp"))
+        #expect(capped.totalCountIsCapped == true && capped.totalCount == limit)
+        let exact = try decoded(V1ProductPage.self, try shop.api(.get, "/api/v1/products?q=mug"))
+        #expect(exact.totalCountIsCapped == nil && exact.totalCount == 1)
     }
 
     @Test func searchFoldsCaseAndDiacritics() throws {
