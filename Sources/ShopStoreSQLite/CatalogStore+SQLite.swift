@@ -841,8 +841,9 @@ enum SQLCatalog {
                                           descriptionText: descriptionText, skus: skus, barcodes: barcodes, family: family,
                                           stemmer: stemmer)
                 }
+                // The three tables were emptied above: no rows to delete first.
                 try searchRows.add(productID: id, documents: documents, tags: tags,
-                                   tagKeys: tags.map(ProductSearchRules.tagKey), replacing: true, connection)
+                                   tagKeys: tags.map(ProductSearchRules.tagKey), replacing: false, connection)
                 try setSortTitle.run([.text(ProductSearchRules.sortTitle(title)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .turkish)),
                                       .text(ProductSearchRules.sortTitle(title, locale: .spanish)), .integer(id)])
