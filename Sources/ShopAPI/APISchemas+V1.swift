@@ -241,7 +241,9 @@ extension V1Cart: JSONSchemaDescribed {
             "productId": ["type": "integer", "minimum": 1],
             "variantId": ["type": "integer", "minimum": 1],
             "quantity": ["type": "integer", "minimum": 1],
-        ])),
+            "chosenValues": ["type": "array", "items": V1ChosenValue.schemaReference,
+                             "description": "Which line of an open variant: a pick the variant no longer offers."],
+        ], optional: ["chosenValues"])),
     ], optional: ["voucher"], description: "The cart priced in one pass (`CartQuote`): the cart page's numbers.")
 }
 

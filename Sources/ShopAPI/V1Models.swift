@@ -476,11 +476,15 @@ public struct V1Cart: Codable, Hashable, Sendable {
         public var productId: Int64
         public var variantId: Int64
         public var quantity: Int
+        /// Which line of an open variant (its pick, which the variant no longer offers); nil for
+        /// other variants.
+        public var chosenValues: [V1ChosenValue]?
 
-        public init(productId: Int64, variantId: Int64, quantity: Int) {
+        public init(productId: Int64, variantId: Int64, quantity: Int, chosenValues: [V1ChosenValue]? = nil) {
             self.productId = productId
             self.variantId = variantId
             self.quantity = quantity
+            self.chosenValues = chosenValues
         }
     }
 

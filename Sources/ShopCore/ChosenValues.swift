@@ -109,3 +109,14 @@ extension Product {
         return ChosenValues(entries: entries)
     }
 }
+
+extension Product {
+    /// `true` when `chosen` is still what this product sells as `variant`: exactly the values
+    /// `chosenValues(for:picked:)` would accept for it now. A cart line whose pick the merchant has
+    /// since withdrawn (a re-import offering fewer values, an option no longer open, or one newly
+    /// open) is then no longer sold, like a line of a variant that is gone: the cart leaves it out
+    /// with a notice and a placement answers "unavailable".
+    public func stillOffers(_ chosen: ChosenValues, for variant: Variant) -> Bool {
+        (try? chosenValues(for: variant, picked: chosen.byName)) == chosen
+    }
+}

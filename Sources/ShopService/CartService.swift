@@ -63,7 +63,8 @@ public struct CartService: Sendable {
         var unavailable: [LineItem] = []
         for line in cart.lines {
             guard let product = byID[line.productID],
-                  let variant = product.variants.first(where: { $0.id == line.variantID }) else {
+                  let variant = product.variants.first(where: { $0.id == line.variantID }),
+                  product.stillOffers(line.chosen, for: variant) else {
                 unavailable.append(line)
                 continue
             }

@@ -52,7 +52,8 @@ public protocol OrderPlacementTransaction {
 ///
 /// In order:
 /// 1. **Idempotency** — a key this shopper already used gives back that order.
-/// 2. **Availability** — every ordered variant must still exist and be published.
+/// 2. **Availability** — every ordered variant must still exist and be published, and still
+///    offer the values chosen for its open options.
 /// 3. **Prices and voucher** — the order is priced again from what is stored now: current unit
 ///    prices, the campaign of the cart's voucher code (removed, not started, expired, used up by
 ///    this account, or newly applying), the shipping cost on the new goods total. Anything that
@@ -89,7 +90,13 @@ public enum OrderPlacement {
 
         // 2. Availability.
         let current = try transaction.variants(wanted.map(\.0))
-        let unavailable = wanted.map(\.0).filter { current[$0] == nil }
+        var unavailable = wanted.map(\.0).filter { current[$0] == nil }
+        // A line whose chosen values the variant no longer offers (`Product.stillOffers`).
+        for line in request.confirmed.lines {
+            guard let id = line.variantID, let found = current[id], !unavailable.contains(id),
+                  !found.product.stillOffers(line.chosen, for: found.variant) else { continue }
+            unavailable.append(id)
+        }
         if !unavailable.isEmpty { return .unavailable(unavailable) }
 
         // 3. Prices and voucher, decided again from what is stored now.

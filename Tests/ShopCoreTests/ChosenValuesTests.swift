@@ -36,6 +36,24 @@ struct ChosenValuesTests {
         #expect(throws: error) { try Self.tee.chosenValues(for: Self.redAnySize, picked: picked) }
     }
 
+    /// What a cart line keeps selling (`Product.stillOffers`): exactly the pick the variant would
+    /// accept now — not a withdrawn value, not a pick for a variant that is no longer open, not a
+    /// missing pick for one that became open.
+    @Test(arguments: [
+        ("Size=M", [[], ["S", "M", "L"]], true),
+        ("Size=L", [[], ["S", "M"]], false),       // L withdrawn by a re-import
+        ("Size=M", [[], []], false),               // the variant is no longer open
+        ("", [[], []], true),                      // an ordinary variant, no pick
+        ("", [[], ["S", "M"]], false),             // newly open: the line has no pick
+        ("Size=m", [[], ["S", "M"]], false),       // values are compared exactly, as when adding
+        ("Color=Red\nSize=M", [[], ["S", "M"]], false),  // an entry for an option that is not open
+    ] as [(String, [[String]], Bool)])
+    func aLineKeepsSellingOnlyWhatIsStillOffered(chosen: String, choices: [[String]], expected: Bool) {
+        var variant = Self.redAnySize
+        variant.optionChoices = choices
+        #expect(Self.tee.stillOffers(ChosenValues(text: chosen), for: variant) == expected)
+    }
+
     @Test func aVariantWithoutOpenOptionsTakesNoPick() throws {
         let fixed = Variant(id: 8, sku: nil, optionValues: ["Blue", "S"], price: Money(minorUnits: 1, currency: .usd),
                             compareAtPrice: nil, inventory: .untracked)

@@ -18,6 +18,31 @@ struct OpenVariantTests {
                                  for: shopper, creatingShopper: { shopper })
     }
 
+    /// Ana's checkout of `cart`, reviewed and held: the quote she confirms, or nil (recorded).
+    private func review(_ cart: CartQuote, _ shop: ServiceShop, _ shopper: Shopper,
+                        key: String) throws -> (CheckoutQuote, CheckoutState)? {
+        var state = CheckoutState(email: "ana@example.com",
+                                  addressFields: ["first_name": "Ana", "last_name": "Lima", "phone": "+90 555 000 00 00",
+                                                  "line1": "Bağdat Cd. 1", "city": "İstanbul", "postal_code": "34728",
+                                                  "country": "TR"],
+                                  shippingMethodID: "standard", idempotencyKey: key)
+        let quote = try #require(try shop.checkoutService.quote(cart, state, userID: nil, language: .english))
+        guard case .held = try shop.checkoutService.review(quote, &state, for: shopper) else {
+            Issue.record("not held")
+            return nil
+        }
+        return (quote, state)
+    }
+
+    private func place(_ quote: CheckoutQuote, _ state: CheckoutState, _ shop: ServiceShop,
+                       _ shopper: Shopper) throws -> CheckoutService.Placement {
+        try shop.checkoutService.place(quote, voucherCode: nil, state: state, for: shopper, user: nil,
+                                       email: "ana@example.com", confirmation: { request, _ in
+                                           OutboxDraft(toAddress: request.email, toName: "Ana", subject: "Order",
+                                                       textBody: "", createdAt: shop.clock.now)
+                                       })
+    }
+
     @Test(.bug(id: "13"), arguments: [
         ([:], CartError.valueNotChosen(option: "Size")), (["Size": " "], .valueNotChosen(option: "Size")),
         (["Size": "XL"], .valueNotAllowed(option: "Size", value: "XL")), (["Colour": "M"], .valueNotChosen(option: "Size")),
@@ -53,6 +78,34 @@ struct OpenVariantTests {
         #expect(try shop.cartService.cart(of: shopper).lines.map(\.chosen) == [Self.sizeL])
     }
 
+    /// A pick the merchant withdraws (a re-import now offering S and M only) is no longer sold: the
+    /// cart leaves that line out with the usual notice, and placing the quote the shopper
+    /// confirmed before answers "confirm again" without taking stock (`Product.stillOffers`).
+    @Test(.bug(id: "13")) func aWithdrawnPickIsNoLongerSoldInTheCartOrAtPlacement() throws {
+        let shop = try ServiceShop([.openTee()])
+        let shopper = try shop.guestSession().session.shopper
+        try add(shop, shopper, "2", ["Size": "M"])
+        try add(shop, shopper, "1", ["Size": "L"])
+        let cart = try shop.cartService.quote(try shop.cartService.cart(of: shopper), shopper: shopper, userID: nil)
+        #expect(cart.unavailable.isEmpty)
+        guard let (quote, state) = try review(cart, shop, shopper, key: "key-withdrawn") else { return }
+
+        var reimported = ProductDraft.openTee()
+        reimported.variants[0].optionChoices = [["S", "M"]]
+        _ = try shop.catalog.upsert([reimported])
+        let variant = try shop.product("tee").variants[0]
+        #expect(variant.id == cart.lines[0].variant.id, "the same variant, with fewer values")
+
+        let placement = try place(quote, state, shop, shopper)
+        #expect(placement == .confirmationNeeded)
+        #expect(try shop.product("tee").variants[0].inventory == .tracked(quantity: 5, allowsBackorder: false),
+                "no stock taken")
+
+        let again = try shop.cartService.quote(try shop.cartService.cart(of: shopper), shopper: shopper, userID: nil)
+        #expect(again.unavailable.map(\.chosen) == [Self.sizeL])
+        #expect(again.lines.map(\.variant.title) == ["M"])
+    }
+
     @Test(.bug(id: "13")) func theOrderKeepsEachLinesChosenValuesAndTakesStockOnce() throws {
         let shop = try ServiceShop([.openTee()])
         let shopper = try shop.guestSession().session.shopper
@@ -61,22 +114,9 @@ struct OpenVariantTests {
         try shop.cartService.setSelected(false, line: try shop.product("tee").variants[0].id, for: shopper)
         try add(shop, shopper, "2", ["Size": "M"])
         try add(shop, shopper, "1", ["Size": "L"])
-        var state = CheckoutState(email: "ana@example.com",
-                                  addressFields: ["first_name": "Ana", "last_name": "Lima", "phone": "+90 555 000 00 00",
-                                                  "line1": "Bağdat Cd. 1", "city": "İstanbul", "postal_code": "34728",
-                                                  "country": "TR"],
-                                  shippingMethodID: "standard", idempotencyKey: "key-tee")
         let cart = try shop.cartService.quote(try shop.cartService.cart(of: shopper), shopper: shopper, userID: nil)
-        let quote = try #require(try shop.checkoutService.quote(cart, state, userID: nil, language: .english))
-        guard case .held = try shop.checkoutService.review(quote, &state, for: shopper) else {
-            Issue.record("not held")
-            return
-        }
-        let placement = try shop.checkoutService.place(quote, voucherCode: nil, state: state, for: shopper, user: nil,
-                                                       email: "ana@example.com", confirmation: { request, _ in
-                                                           OutboxDraft(toAddress: request.email, toName: "Ana", subject: "Order",
-                                                                       textBody: "", createdAt: shop.clock.now)
-                                                       })
+        guard let (quote, state) = try review(cart, shop, shopper, key: "key-tee") else { return }
+        let placement = try place(quote, state, shop, shopper)
         guard case let .placed(order, _) = placement else {
             Issue.record("not placed: \(placement)")
             return

@@ -85,6 +85,16 @@ struct V1CartAPITests {
         #expect(cart.lines.map(\.quantity) == [2, 2])
         cart = try decoded(V1Cart.self, try shop.api(.delete, "/api/v1/cart/lines/\(tee)?chosen=Size%3DM", token: token))
         #expect(cart.lines.map(\.chosenValues) == [[V1ChosenValue(option: "Size", value: "L")]])
+
+        // The merchant withdraws L (a re-import offering S and M): the line is listed as
+        // unavailable, with its pick, so an app knows which line went.
+        var reimported = ProductDraft.openTee()
+        reimported.variants[0].optionChoices = [["S", "M"]]
+        _ = try shop.catalog.upsert([reimported])
+        cart = try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token))
+        #expect(cart.lines.isEmpty)
+        #expect(cart.unavailable == [V1Cart.UnavailableLine(productId: product.id, variantId: Int64(tee), quantity: 2,
+                                                            chosenValues: [V1ChosenValue(option: "Size", value: "L")])])
     }
 
     @Test func guestTokensAreThrottledPerAddress() throws {

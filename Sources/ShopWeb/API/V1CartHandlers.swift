@@ -193,7 +193,7 @@ extension V1Handlers {
                       selectedItemCount: quote.selectedItemCount, voucher: voucher,
                       unavailable: quote.unavailable.map {
                           V1Cart.UnavailableLine(productId: $0.productID.rawValue, variantId: $0.variantID.rawValue,
-                                                 quantity: $0.quantity)
+                                                 quantity: $0.quantity, chosenValues: wire($0.chosen))
                       })
     }
 
