@@ -138,7 +138,11 @@ extension APIRoute {
                                  .error(422, "`sold_out`, `quantity_exceeds_stock` or `quantity_exceeds_maximum`.")]
                         + APIOperation.Response.always),
         APIOperation("DELETE", "/api/v1/cart/lines/{variantId}", id: "removeV1CartLine", summary: "Remove a line",
-                     tag: "v1 cart", parameters: [preferMinimal, variantID], requiresBearer: true,
+                     tag: "v1 cart",
+                     parameters: [preferMinimal, variantID,
+                                  .query("chosen", "Which line of an open variant: its chosen values as `Size=M` (options "
+                                         + "joined by a line feed). Left out for other lines.", schema: ["type": "string"])],
+                     requiresBearer: true,
                      responses: [.ok(theCart, V1Cart.schemaReference), cartChangedMinimal,
                                  .error(400, "`malformed_id`: the id is not a positive whole number."), v1Unauthorized,
                                  .error(404, "`line_not_found`: the cart has no line for this variant.")]

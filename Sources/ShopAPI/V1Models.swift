@@ -379,6 +379,13 @@ public struct V1ChosenValue: Codable, Hashable, Sendable {
         self.option = option
         self.value = value
     }
+
+    /// The `chosen` query of `DELETE /api/v1/cart/lines/{variantId}`: `option=value` per entry,
+    /// joined by a line feed (`"Size=M"`); nil for no values.
+    public static func text(_ values: [V1ChosenValue]?) -> String? {
+        guard let values, !values.isEmpty else { return nil }
+        return values.map { "\($0.option)=\($0.value)" }.joined(separator: "\n")
+    }
 }
 
 /// The body of `PATCH /api/v1/cart/lines/{variantId}`: a new `quantity` (0 removes the line),

@@ -21,8 +21,9 @@ public enum V1Route: Hashable, Sendable {
     case addLine
     /// `PATCH /api/v1/cart/lines/{variantId}` — body ``V1LineChange`` (`quantity` and/or `selected`).
     case updateLine(FakeStoreID)
-    /// `DELETE /api/v1/cart/lines/{variantId}`.
-    case removeLine(FakeStoreID)
+    /// `DELETE /api/v1/cart/lines/{variantId}?chosen=`: `chosen` names the line of an open variant
+    /// (`Size=M`, options joined by a line feed), nil for other lines.
+    case removeLine(FakeStoreID, chosen: String? = nil)
     /// `PUT /api/v1/cart/voucher` — body ``V1Voucher``.
     case setVoucher
     /// `DELETE /api/v1/cart/voucher`.
@@ -170,8 +171,11 @@ extension APIRoute {
                     make: { .v1(.updateLine(FakeStoreID(text: $0["variantId"]))) },
                     match: { if case let .v1(.updateLine(id)) = $0 { RouteParameters(["variantId": id.text]) } else { nil } }),
         Declaration("DELETE", "/api/v1/cart/lines/{variantId}", [.changesState],
-                    make: { .v1(.removeLine(FakeStoreID(text: $0["variantId"]))) },
-                    match: { if case let .v1(.removeLine(id)) = $0 { RouteParameters(["variantId": id.text]) } else { nil } }),
+                    make: { .v1(.removeLine(FakeStoreID(text: $0["variantId"]), chosen: $0.queryValue("chosen"))) },
+                    match: { route in
+                        guard case let .v1(.removeLine(id, chosen)) = route else { return nil }
+                        return RouteParameters(["variantId": id.text], query: chosen.map { [.init("chosen", $0)] } ?? [])
+                    }),
         Declaration("PUT", "/api/v1/cart/voucher", [.changesState],
                     make: { _ in .v1(.setVoucher) },
                     match: { $0 == .v1(.setVoucher) ? RouteParameters() : nil }),

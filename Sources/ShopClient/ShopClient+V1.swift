@@ -103,20 +103,24 @@ extension ShopClient {
         ///   - variantID: the line's variant.
         ///   - quantity: the new quantity, or nil to keep it.
         ///   - selected: whether the line goes to checkout, or nil to keep it.
+        ///   - chosenValues: which line of an open variant (the line's `chosenValues`); nil for others.
         /// - Returns: the cart as it now is.
         /// - Throws: ``NetworkError``; 404 `line_not_found`.
-        public func updateLine(variantID: Int64, quantity: Int? = nil,
-                               selected: Bool? = nil) async throws(NetworkError) -> V1Cart {
+        public func updateLine(variantID: Int64, quantity: Int? = nil, selected: Bool? = nil,
+                               chosenValues: [V1ChosenValue]? = nil) async throws(NetworkError) -> V1Cart {
             try await client.send(.v1(.updateLine(FakeStoreID(variantID))),
-                                  body: V1LineChange(quantity: quantity.map { Decimal($0) }, selected: selected))
+                                  body: V1LineChange(quantity: quantity.map { Decimal($0) }, selected: selected,
+                                                     chosenValues: chosenValues))
         }
 
         /// `DELETE /api/v1/cart/lines/{variantId}`: removes a line.
-        /// - Parameter variantID: the line's variant.
+        /// - Parameters:
+        ///   - variantID: the line's variant.
+        ///   - chosenValues: which line of an open variant (the line's `chosenValues`); nil for others.
         /// - Returns: the cart as it now is.
         /// - Throws: ``NetworkError``; 404 `line_not_found`.
-        public func removeLine(variantID: Int64) async throws(NetworkError) -> V1Cart {
-            try await client.send(.v1(.removeLine(FakeStoreID(variantID))))
+        public func removeLine(variantID: Int64, chosenValues: [V1ChosenValue]? = nil) async throws(NetworkError) -> V1Cart {
+            try await client.send(.v1(.removeLine(FakeStoreID(variantID), chosen: V1ChosenValue.text(chosenValues))))
         }
 
         /// `PUT /api/v1/cart/voucher`: enters a voucher code. A code that does not qualify yet is

@@ -23,11 +23,26 @@ import ShopClient
 @MainActor
 @Observable
 public final class CartModel {
+    /// Which line of the cart: its variant and, for a variant with open options (WooCommerce
+    /// "any"), the values chosen — two picks of one variant are two lines.
+    public struct LineKey: Hashable, Sendable {
+        public var variantID: Int64
+        /// The line's `chosenValues` as the server gave them; nil for other variants.
+        public var chosenValues: [V1ChosenValue]?
+
+        public init(variantID: Int64, chosenValues: [V1ChosenValue]? = nil) {
+            self.variantID = variantID
+            self.chosenValues = chosenValues?.isEmpty == true ? nil : chosenValues
+        }
+    }
+
     /// A cart line as a row shows it.
     public struct Line: Identifiable, Hashable, Sendable {
-        /// The variant's id: a cart holds one line per variant.
-        public var id: Int64 { variantID }
+        /// The variant plus, for an open variant, the values chosen.
+        public var id: LineKey { LineKey(variantID: variantID, chosenValues: chosenValues) }
         public var variantID: Int64
+        /// The values chosen for the variant's open options; nil for other variants.
+        public var chosenValues: [V1ChosenValue]?
         public var productID: Int64
         /// The product's handle (the row links to its page).
         public var handle: String
@@ -131,8 +146,9 @@ public final class CartModel {
     @ObservationIgnored public let connectivity: Connectivity
 
     private enum Change {
-        case quantity(variantID: Int64, Int)
-        case remove(variantID: Int64)
+        case quantity(LineKey, Int)
+        case remove(LineKey)
+        /// Ticking is per variant on the server: every line of the variant follows.
         case selected(variantID: Int64, Bool)
     }
 
@@ -156,16 +172,16 @@ public final class CartModel {
     /// latest change of each line).
     public var badge: Int {
         guard let cart else { return 0 }
-        var shown: [Int64: Int] = [:]
+        var shown: [LineKey: Int] = [:]
         for (_, change) in pending {
             switch change {
-            case let .quantity(id, quantity): shown[id] = quantity
-            case let .remove(id): shown[id] = 0
+            case let .quantity(key, quantity): shown[key] = quantity
+            case let .remove(key): shown[key] = 0
             case .selected: break
             }
         }
         return cart.itemCount + cart.lines.reduce(0) { sum, line in
-            sum + (shown[line.variantId].map { $0 - line.quantity } ?? 0)
+            sum + (shown[LineKey(variantID: line.variantId, chosenValues: line.chosenValues)].map { $0 - line.quantity } ?? 0)
         }
     }
 
@@ -212,10 +228,12 @@ public final class CartModel {
     ///   - handle: the product's handle.
     ///   - variantID: the chosen variant (needed when the product has options).
     ///   - quantity: how many (≥ 1).
+    ///   - chosenValues: a value for each open option of the variant (its `choices`).
     /// - Returns: `true` when the server added it; else ``errorMessage`` says why.
     @discardableResult
-    public func add(product handle: String, variantID: Int64? = nil, quantity: Int = 1) async -> Bool {
-        await add(V1AddLine(product: handle, variantId: variantID, quantity: Decimal(quantity)))
+    public func add(product handle: String, variantID: Int64? = nil, quantity: Int = 1,
+                    chosenValues: [V1ChosenValue]? = nil) async -> Bool {
+        await add(V1AddLine(product: handle, variantId: variantID, quantity: Decimal(quantity), chosenValues: chosenValues))
     }
 
     /// "Quick add" from a card (home, lists, campaigns): one of the product. A product with
@@ -242,52 +260,54 @@ public final class CartModel {
     ///   - productID: the product's id.
     ///   - variantID: the chosen variant (needed when the product has options).
     ///   - quantity: how many (≥ 1).
+    ///   - chosenValues: a value for each open option of the variant (its `choices`).
     /// - Returns: `true` when the server added it.
     @discardableResult
-    public func add(productID: Int64, variantID: Int64? = nil, quantity: Int = 1) async -> Bool {
-        await add(V1AddLine(productId: productID, variantId: variantID, quantity: Decimal(quantity)))
+    public func add(productID: Int64, variantID: Int64? = nil, quantity: Int = 1,
+                    chosenValues: [V1ChosenValue]? = nil) async -> Bool {
+        await add(V1AddLine(productId: productID, variantId: variantID, quantity: Decimal(quantity),
+                            chosenValues: chosenValues))
     }
 
     /// Sets a line's quantity: shown at once, then the server's cart; put back on refusal.
     /// 0 or less removes the line.
     /// - Parameters:
     ///   - quantity: the new quantity.
-    ///   - variantID: the line's variant.
-    public func setQuantity(_ quantity: Int, forLine variantID: Int64) async {
-        guard quantity > 0 else { return await remove(variantID) }
+    ///   - line: the line (``Line/id``).
+    public func setQuantity(_ quantity: Int, forLine line: LineKey) async {
+        guard quantity > 0 else { return await remove(line) }
         let shop = shop
-        await change(.quantity(variantID: variantID, quantity)) {
-            try await shop.updateLine(variantID, quantity, nil)
-        }
+        await change(.quantity(line, quantity)) { try await shop.updateLine(line, quantity, nil) }
     }
 
     /// One more of `line` (the quantity shown now, plus one).
     public func increase(_ line: Line) async {
         let shown = lines.first { $0.id == line.id }?.quantity ?? line.quantity
-        await setQuantity(shown + 1, forLine: line.variantID)
+        await setQuantity(shown + 1, forLine: line.id)
     }
 
     /// One fewer of `line`, not below 1.
     public func decrease(_ line: Line) async {
         let shown = lines.first { $0.id == line.id }?.quantity ?? line.quantity
         guard shown > 1 else { return }
-        await setQuantity(shown - 1, forLine: line.variantID)
+        await setQuantity(shown - 1, forLine: line.id)
     }
 
     /// Removes a line: gone at once, back on refusal.
-    /// - Parameter variantID: the line's variant.
-    public func remove(_ variantID: Int64) async {
+    /// - Parameter line: the line (``Line/id``).
+    public func remove(_ line: LineKey) async {
         let shop = shop
-        await change(.remove(variantID: variantID)) { try await shop.removeLine(variantID) }
+        await change(.remove(line)) { try await shop.removeLine(line) }
     }
 
-    /// Ticks or unticks a line for checkout: shown at once, back on refusal.
+    /// Ticks or unticks a line for checkout: shown at once, back on refusal. The server ticks
+    /// every line of the line's variant (whatever was chosen), and so does the display.
     /// - Parameters:
     ///   - selected: ticked or not.
-    ///   - variantID: the line's variant.
-    public func setSelected(_ selected: Bool, forLine variantID: Int64) async {
+    ///   - line: the line (``Line/id``).
+    public func setSelected(_ selected: Bool, forLine line: LineKey) async {
         let shop = shop
-        await change(.selected(variantID: variantID, selected)) { try await shop.updateLine(variantID, nil, selected) }
+        await change(.selected(variantID: line.variantID, selected)) { try await shop.updateLine(line, nil, selected) }
     }
 
     /// Enters a voucher code. A code the campaign rules reject still comes back in the cart
@@ -408,7 +428,7 @@ public final class CartModel {
     private func redisplay() {
         guard let cart else { return }
         var lines: [Line] = cart.lines.map { line in
-            Line(variantID: line.variantId, productID: line.productId, handle: line.handle, title: line.title,
+            Line(variantID: line.variantId, chosenValues: line.chosenValues, productID: line.productId, handle: line.handle, title: line.title,
                  variantTitle: line.variantTitle, imageURL: line.image.flatMap(URL.init(string:)), quantity: line.quantity,
                  selected: line.selected, unitPrice: line.unitPrice.text(in: locale), total: line.total.text(in: locale),
                  discount: line.discount.minorUnits == 0 ? nil : line.discount.text(in: locale),
@@ -416,15 +436,15 @@ public final class CartModel {
         }
         for (_, change) in pending {
             switch change {
-            case let .quantity(id, quantity):
-                if let index = lines.firstIndex(where: { $0.id == id }) {
+            case let .quantity(key, quantity):
+                if let index = lines.firstIndex(where: { $0.id == key }) {
                     lines[index].quantity = quantity
                     lines[index].isUpdating = true
                 }
-            case let .remove(id):
-                lines.removeAll { $0.id == id }
-            case let .selected(id, selected):
-                if let index = lines.firstIndex(where: { $0.id == id }) {
+            case let .remove(key):
+                lines.removeAll { $0.id == key }
+            case let .selected(variantID, selected):
+                for index in lines.indices where lines[index].variantID == variantID {
                     lines[index].selected = selected
                     lines[index].isUpdating = true
                 }

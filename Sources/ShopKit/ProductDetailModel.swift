@@ -7,6 +7,10 @@ import ShopCore
 /// A product page: the gallery, the variant chosen by its option values with that variant's
 /// price and stock, related products, and "Add to cart" within the quantity the shop allows.
 ///
+/// A variant with an open option (WooCommerce "any": `options[i]` empty, `choices[i]` its
+/// allowed values) offers each allowed value in the picker like any other; adding it sends the
+/// picked values as `chosenValues`, and each pick becomes its own cart line.
+///
 /// ```swift
 /// let detail = ProductDetailModel(handle: "linen-shirt", shop: app.shop, cart: app.cart, favorites: app.favorites)
 /// await detail.load()
@@ -79,8 +83,8 @@ public final class ProductDetailModel {
         guard let product else { return [] }
         return product.options.enumerated().map { index, name in
             var values: [String] = []
-            for variant in product.variants where index < variant.options.count && !values.contains(variant.options[index]) {
-                values.append(variant.options[index])
+            for variant in product.variants {
+                for value in Self.values(of: variant, at: index) where !values.contains(value) { values.append(value) }
             }
             return Option(name: name, values: values.map { value in
                 var choice = chosen
@@ -133,9 +137,7 @@ public final class ProductDetailModel {
             let product = try await cart.connectivity.send { try await shop.product(handle) }
             state = .loaded(product)
             let first = product.variants.first { !$0.soldOut } ?? product.variants.first
-            chosen = product.options.indices.map { index in
-                first.flatMap { index < $0.options.count ? $0.options[index] : nil }
-            }
+            chosen = product.options.indices.map { index in first.flatMap { Self.values(of: $0, at: index).first } }
             imageIndex = 0
             quantity = clamped(quantity)
         } catch let thrown {
@@ -154,8 +156,10 @@ public final class ProductDetailModel {
         var choice = chosen
         choice[index] = value
         if !product.variants.contains(where: { Self.matches($0, choice) }),
-           let fallback = product.variants.first(where: { index < $0.options.count && $0.options[index] == value }) {
-            choice = fallback.options.map(Optional.some)
+           let fallback = product.variants.first(where: { Self.values(of: $0, at: index).contains(value) }) {
+            choice = product.options.indices.map { other in
+                other == index ? value : Self.values(of: fallback, at: other).first
+            }
         }
         chosen = choice
         quantity = clamped(quantity)
@@ -171,7 +175,8 @@ public final class ProductDetailModel {
     @discardableResult
     public func addToCart() async -> Bool {
         guard canAddToCart, let product, let variant else { return false }
-        return await cart.add(productID: product.id, variantID: variant.id, quantity: quantity)
+        return await cart.add(productID: product.id, variantID: variant.id, quantity: quantity,
+                              chosenValues: chosenValues(for: variant, of: product))
     }
 
     /// Fills or empties the heart.
@@ -187,7 +192,29 @@ public final class ProductDetailModel {
 
     private static func matches(_ variant: V1Variant, _ choice: [String?]) -> Bool {
         choice.enumerated().allSatisfy { index, value in
-            value == nil || (index < variant.options.count && variant.options[index] == value)
+            value.map { values(of: variant, at: index).contains($0) } ?? true
         }
+    }
+
+    /// The values `variant` sells for the option at `index`: its own value, or — for an open
+    /// option — every allowed one.
+    private static func values(of variant: V1Variant, at index: Int) -> [String] {
+        guard index < variant.options.count else { return [] }
+        let own = variant.options[index]
+        if own.isEmpty, let choices = variant.choices, index < choices.count, !choices[index].isEmpty {
+            return choices[index]
+        }
+        return [own]
+    }
+
+    /// What the cart is told was picked for `variant`'s open options; nil when it has none.
+    private func chosenValues(for variant: V1Variant, of product: V1Product) -> [V1ChosenValue]? {
+        let picked = product.options.indices.compactMap { index -> V1ChosenValue? in
+            guard index < variant.options.count, variant.options[index].isEmpty,
+                  let choices = variant.choices, index < choices.count, !choices[index].isEmpty,
+                  let value = chosen[index] else { return nil }
+            return V1ChosenValue(option: product.options[index], value: value)
+        }
+        return picked.isEmpty ? nil : picked
     }
 }

@@ -41,8 +41,8 @@ public struct ShopOperations: Sendable {
     public var startGuestSession: @Sendable () async throws -> V1GuestToken
     public var cart: @Sendable () async throws -> V1Cart
     public var addLine: @Sendable (V1AddLine) async throws -> V1Cart
-    public var updateLine: @Sendable (_ variantID: Int64, _ quantity: Int?, _ selected: Bool?) async throws -> V1Cart
-    public var removeLine: @Sendable (_ variantID: Int64) async throws -> V1Cart
+    public var updateLine: @Sendable (_ line: CartModel.LineKey, _ quantity: Int?, _ selected: Bool?) async throws -> V1Cart
+    public var removeLine: @Sendable (_ line: CartModel.LineKey) async throws -> V1Cart
     public var setVoucher: @Sendable (_ code: String) async throws -> V1Cart
     public var removeVoucher: @Sendable () async throws -> V1Cart
 
@@ -104,8 +104,9 @@ extension ShopOperations {
             startGuestSession: { try await v1.startGuestSession() },
             cart: { try await v1.cart() },
             addLine: { try await v1.addLine($0) },
-            updateLine: { try await v1.updateLine(variantID: $0, quantity: $1, selected: $2) },
-            removeLine: { try await v1.removeLine(variantID: $0) },
+            updateLine: { try await v1.updateLine(variantID: $0.variantID, quantity: $1, selected: $2,
+                                                  chosenValues: $0.chosenValues) },
+            removeLine: { try await v1.removeLine(variantID: $0.variantID, chosenValues: $0.chosenValues) },
             setVoucher: { try await v1.setVoucher(code: $0) },
             removeVoucher: { try await v1.removeVoucher() },
             favorites: { try await v1.favorites() },

@@ -44,6 +44,7 @@ struct APIRouteTests {
         .v1(.addLine),
         .v1(.updateLine(FakeStoreID(12))),
         .v1(.removeLine(FakeStoreID(12))),
+        .v1(.removeLine(FakeStoreID(12), chosen: "Size=M\nColor=Red")),
         .v1(.setVoucher),
         .v1(.removeVoucher),
         .v1(.favorites),

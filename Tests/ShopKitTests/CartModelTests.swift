@@ -72,7 +72,7 @@ struct CartModelTests {
         let model = CartModel(shop: server.operations(), locale: enUS)
         await model.load()
         await server.hold()
-        let tap = Task { await model.setQuantity(5, forLine: 7) }
+        let tap = Task { await model.setQuantity(5, forLine: .init(variantID: 7)) }
         #expect(await eventually { await server.heldCount == 1 })
         #expect(model.lines.first?.quantity == 5)
         await server.release()
@@ -95,7 +95,7 @@ struct CartModelTests {
         let connectivity = Connectivity.manual()
         let model = CartModel(shop: shop, connectivity: connectivity, locale: enUS)
         await model.load()
-        let tap = Task { await model.remove(8) }
+        let tap = Task { await model.remove(.init(variantID: 8)) }
         for await _ in entered.stream { break }
         #expect(model.lines.map(\.variantID) == [7] && model.badge == 1)
         proceed.continuation.yield()
@@ -134,7 +134,7 @@ struct CartModelTests {
         shop.updateLine = { _, _, _ in throw NetworkError.serverError(status: 404, code: "not_found", message: "Gone.") }
         let model = CartModel(shop: shop, locale: enUS)
         await model.load()
-        await model.setSelected(false, forLine: 7)
+        await model.setSelected(false, forLine: .init(variantID: 7))
         #expect(model.lines.first?.selected == true && model.errorMessage == "Gone.")
     }
 

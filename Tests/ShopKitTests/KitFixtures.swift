@@ -100,8 +100,8 @@ actor FakeCartServer {
         var shop = ShopOperations.failing
         shop.credentials = { token }
         shop.cart = { await self.cart() }
-        shop.updateLine = { try await self.update($0, $1, $2) }
-        shop.removeLine = { try await self.remove($0) }
+        shop.updateLine = { try await self.update($0.variantID, $1, $2) }
+        shop.removeLine = { try await self.remove($0.variantID) }
         shop.addLine = { try await self.add($0) }
         return shop
     }

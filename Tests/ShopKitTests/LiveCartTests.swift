@@ -33,7 +33,7 @@ struct LiveCartTests {
         let line = try #require(app.cart.lines.first)
         await app.cart.increase(line)
         #expect(app.cart.lines.first?.quantity == 3 && app.cart.state.value?.total == "$149.70")
-        await app.cart.setQuantity(500, forLine: line.variantID)   // over the per-line maximum: refused
+        await app.cart.setQuantity(500, forLine: line.id)   // over the per-line maximum: refused
         let english = try #require(app.cart.errorMessage)
         #expect(app.cart.lines.first?.quantity == 3)
         app.cart.dismissError()
@@ -48,11 +48,11 @@ struct LiveCartTests {
 
         // The server's messages follow the app's language.
         await app.setLanguage(.turkish)
-        await app.cart.setQuantity(500, forLine: line.variantID)
+        await app.cart.setQuantity(500, forLine: line.id)
         let turkish = try #require(app.cart.errorMessage)
         #expect(turkish != english)
 
-        await app.cart.remove(line.variantID)
+        await app.cart.remove(line.id)
         guard case .empty = app.cart.state else { Issue.record("\(app.cart.state)"); return }
         #expect(app.cartBadge == 0)
     }
@@ -95,5 +95,41 @@ struct LiveBrowsingTests {
         detail.quantity = 2
         #expect(await detail.addToCart())
         #expect(app.cartBadge == 3)
+    }
+
+    /// Issue #13, point 2, for a native app: a WooCommerce "any" variant (one SKU, sizes S, M, L
+    /// picked by the shopper) is chosen in the product page's picker, each pick is added as its
+    /// own line, and each line is changed and removed on its own — through the real server.
+    @Test(.bug(id: "13")) func anOpenVariantIsPickedAddedAndChangedLineByLine() async throws {
+        let live = try LiveShop(LiveShop.catalog + [.openTee()])
+        defer { live.stop() }
+        let app = AppModel(shop: .live(live.client()), settings: MemoryKeyValueStore(), sessions: MemorySessionStore(),
+                           language: .english)
+        await app.start()
+        let detail = ProductDetailModel(handle: "tee", shop: .live(live.client()), cart: app.cart, favorites: app.favorites)
+        await detail.load()
+        #expect(detail.options.map(\.name) == ["Size"])
+        #expect(detail.options.first?.values.map(\.name) == ["S", "M", "L"], "the allowed values, not an empty one")
+        #expect(detail.chosen == ["S"] && detail.variant?.sku == "TEE-ANY")
+
+        detail.choose("M", forOption: 0)
+        detail.quantity = 2
+        #expect(detail.variant?.sku == "TEE-ANY" && detail.canAddToCart)
+        #expect(await detail.addToCart())
+        detail.choose("L", forOption: 0)
+        detail.quantity = 1
+        #expect(await detail.addToCart())
+        let m = [V1ChosenValue(option: "Size", value: "M")], l = [V1ChosenValue(option: "Size", value: "L")]
+        #expect(app.cart.lines.map(\.chosenValues) == [m, l])
+        #expect(app.cart.lines.map(\.variantTitle) == ["M", "L"] && app.cartBadge == 3)
+        #expect(Set(app.cart.lines.map(\.id)).count == 2, "two lines of one variant")
+
+        let large = try #require(app.cart.lines.last)
+        await app.cart.increase(large)
+        #expect(app.cart.lines.map(\.quantity) == [2, 2] && app.cart.errorMessage == nil)
+        await app.cart.remove(try #require(app.cart.lines.first).id)
+        #expect(app.cart.lines.map(\.chosenValues) == [l] && app.cartBadge == 2)
+        await app.cart.load()   // the server's cart, read again
+        #expect(app.cart.lines.map(\.chosenValues) == [l] && app.cart.lines.map(\.quantity) == [2])
     }
 }

@@ -331,3 +331,16 @@ struct V1FavoritesAPITests {
                 "B's removal touches only B's list")
     }
 }
+
+/// The `chosen` query a Foundation-only client writes (`V1ChosenValue.text`, ShopAPI) is the text
+/// the server reads (`ChosenValues(text:)`, ShopCore): one wire format written in two modules.
+@Suite("API v1: the chosen query")
+struct ChosenQueryTests {
+    @Test(arguments: [[], [("Size", "M")], [("Size", "M"), ("Color", "Red")], [("Note", "a=b"), ("Size", "")]])
+    func theClientsTextIsTheServersText(_ pairs: [(String, String)]) {
+        let wire = pairs.map { V1ChosenValue(option: $0.0, value: $0.1) }
+        let chosen = ChosenValues(entries: pairs.map { ChosenValues.Entry(name: $0.0, value: $0.1) })
+        #expect(V1ChosenValue.text(wire) == (chosen.isEmpty ? nil : chosen.text))
+        #expect(ChosenValues(text: V1ChosenValue.text(wire) ?? "") == chosen)
+    }
+}

@@ -76,9 +76,9 @@ extension V1Handlers {
 
     /// `DELETE /api/v1/cart/lines/{variantId}`: `CartService.remove`; the line of an open variant
     /// is named by the query's `chosen` (`Size=M`, options joined by a line feed: `ChosenValues.text`).
-    static func removeLine(_ id: FakeStoreID, _ context: inout RequestContext) throws -> Response {
+    static func removeLine(_ id: FakeStoreID, chosen text: String?, _ context: inout RequestContext) throws -> Response {
         try changingCart(&context) { shopper, context in
-            let chosen = ChosenValues(text: context.request.query.first { $0.name == "chosen" }?.value ?? "")
+            let chosen = ChosenValues(text: text ?? "")
             _ = try context.environment.carts.remove(try lineInCart(id, chosen: chosen, &context), chosen: chosen, for: shopper)
         }
     }

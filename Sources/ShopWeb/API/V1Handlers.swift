@@ -19,7 +19,7 @@ enum V1Handlers {
         case .cart: return try cart(&context)
         case .addLine: return try addLine(&context)
         case let .updateLine(id): return try updateLine(id, &context)
-        case let .removeLine(id): return try removeLine(id, &context)
+        case let .removeLine(id, chosen): return try removeLine(id, chosen: chosen, &context)
         case .setVoucher: return try setVoucher(&context, remove: false)
         case .removeVoucher: return try setVoucher(&context, remove: true)
         case .favorites: return try favorites(&context)
