@@ -107,12 +107,22 @@ actor FakeCartServer {
     }
 }
 
-/// Yields to other tasks until `condition` holds (at most a few thousand times).
+/// Yields to other tasks until `condition` holds, for up to 30 seconds: first by yielding, then
+/// by sleeping a millisecond between tries, so a test starved of CPU by the parallel run (two
+/// cores, hundreds of tests) waits for the work it awaits instead of failing — while one whose
+/// condition never holds still ends.
 @MainActor
 func eventually(_ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<5_000 {
+    let deadline = ContinuousClock.now + .seconds(30)
+    var tries = 0
+    while ContinuousClock.now < deadline {
         if await condition() { return true }
-        await Task.yield()
+        tries += 1
+        if tries < 1_000 {
+            await Task.yield()
+        } else {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
     return await condition()
 }
