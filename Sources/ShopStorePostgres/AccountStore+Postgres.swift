@@ -11,8 +11,10 @@ extension AccountStore {
     /// decides in the database:
     ///
     /// - Emails and usernames are unique indexes on `lower(…)`: two registrations of one address
-    ///   at once give one account and one `emailTaken` (`ON CONFLICT DO NOTHING` waits for the
-    ///   other insert); an update that races another to an address is refused the same way.
+    ///   at once give one account and one `emailTaken` (the insert waits for the other one, and
+    ///   its violation, in a savepoint, is named by the same checks as before it); an update that
+    ///   races another to an address or username is refused the same way. Any other unique
+    ///   violation is the database's own error.
     /// - `countAttempt` takes a transaction-level advisory lock per key (in key order), so the
     ///   count it reads and the attempt it adds are one step for that key across servers.
     /// - `deleteUser` locks the operators' rows first, so two operators deleting each other at
@@ -229,23 +231,37 @@ extension AccountStore {
                     locale: try row.optionalString(14).flatMap(Language.init(rawValue:)))
     }
 
-    /// Inserts an account. - Throws: `AccountStoreError.emailTaken` or `.usernameTaken`.
+    /// Inserts an account.
+    /// - Throws: `AccountStoreError.emailTaken` or `.usernameTaken` (email first, as on SQLite);
+    ///   the database's own unique violation for any other conflict (an id after a copy, say).
     private static func insertUser(_ account: NewAccount, verified: Bool, _ connection: PostgresConnection) throws -> User {
         let createdAt = StoredTime.unixSeconds(account.createdAt)
         let profile = account.profile, address = profile.address
-        let inserted = try connection.first("""
+        let insert = """
             INSERT INTO users (email, name, password_hash, email_verified_at, created_at, role, username, phone,
                                address_city, address_street, address_number, address_zipcode, address_lat, address_long)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            ON CONFLICT DO NOTHING
-            RETURNING id
-            """, [.text(account.email), .text(account.name), .text(account.passwordHash),
-                  verified ? .integer(createdAt) : .null, .integer(createdAt), .text(account.role.rawValue),
-                  PostgresValue(profile.username), .text(profile.phone), .text(address.city), .text(address.street),
-                  PostgresValue(address.number), .text(address.zipcode), .text(address.latitude), .text(address.longitude)])
-        guard let inserted else {
-            throw try isTaken("email", account.email, except: nil, connection) ? AccountStoreError.emailTaken
-                : AccountStoreError.usernameTaken
+            """
+        let values: [PostgresValue] = [
+            .text(account.email), .text(account.name), .text(account.passwordHash),
+            verified ? .integer(createdAt) : .null, .integer(createdAt), .text(account.role.rawValue),
+            PostgresValue(profile.username), .text(profile.phone), .text(address.city), .text(address.street),
+            PostgresValue(address.number), .text(address.zipcode), .text(address.latitude), .text(address.longitude),
+        ]
+        let inserted: PostgresRow
+        do {
+            // In a savepoint (a nested transaction), so the transaction goes on after a violation.
+            // (A single-row INSERT … RETURNING that succeeds returns its row.)
+            inserted = try connection.transaction { try connection.first(insert + " RETURNING id", values)! }
+        } catch let error as PostgresError {
+            // A unique index refused the row: name the one a person can act on (email first, as
+            // on SQLite), else it is the database's own error (an id after a careless copy, say).
+            guard error.sqlState == .uniqueViolation else { throw error }
+            if try isTaken("email", account.email, except: nil, connection) { throw AccountStoreError.emailTaken }
+            if let username = profile.username, try isTaken("username", username, except: nil, connection) {
+                throw AccountStoreError.usernameTaken
+            }
+            throw error
         }
         return User(id: User.ID(try inserted.int64(0)), email: account.email, name: account.name,
                     emailVerifiedAt: verified ? StoredTime.date(unixSeconds: createdAt) : nil,
@@ -294,13 +310,23 @@ extension AccountStore {
         if let hash = update.passwordHash { set("password_hash", .text(hash)) }
         if let locale = update.locale { set("locale", .text(locale.rawValue)) }
         if !assignments.isEmpty {
+            // In a savepoint (a nested transaction): when another transaction took the address or
+            // name after the checks above, the violation rolls back to it and the same checks
+            // (email first) name it — no index name is read from the error.
             do {
-                try connection.run("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = $\(values.count + 1)",
-                                   values + [.integer(id.rawValue)])
-            } catch {
-                // Another transaction took the address or name after the checks above.
+                try connection.transaction {
+                    try connection.run("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = $\(values.count + 1)",
+                                       values + [.integer(id.rawValue)])
+                }
+            } catch let error as PostgresError {
                 guard error.sqlState == .uniqueViolation else { throw error }
-                throw error.message.contains("users_username") ? AccountStoreError.usernameTaken : AccountStoreError.emailTaken
+                if let email = update.email, try isTaken("email", email, except: id, connection) {
+                    throw AccountStoreError.emailTaken
+                }
+                if case let .some(.some(username)) = update.username, try isTaken("username", username, except: id, connection) {
+                    throw AccountStoreError.usernameTaken
+                }
+                throw error
             }
         }
         if update.passwordHash != nil { try SessionStore.deleteSessions(of: id, keeping: update.keepingSession, connection) }

@@ -1,4 +1,6 @@
 import Foundation
+import Postgres
+import ShopStorePostgres
 import ShopCore
 import ShopStore
 import ShopTestSupport
@@ -255,6 +257,48 @@ struct AccountStoreContractTests {
             #expect(results.compactMap { try? $0.get() } == [shopper], "round \(round)")
             #expect(results.filter { if case .failure = $0 { true } else { false } }.isEmpty, "round \(round)")
         }
+    }
+
+    /// Two accounts renamed to one username at once, 20 rounds: one gets it, the other is told
+    /// the name is taken — never "email taken" or a raw database error, whichever of the checks
+    /// and the unique index catches the loser (PostgreSQL: the index, in a savepoint, then the
+    /// same checks; no index name is read from the error).
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func twoRenamesToOneUsernameAtOnceLeaveOneWinner(kind: StoreKind) throws {
+        for round in 0..<20 {
+            let stores = try StoreHarness(kind, poolSize: 4)
+            let accounts = stores.accounts
+            let users = [try stores.account("ana@example.com"), try stores.account("bo@example.com")]
+            let results = try ConcurrentRun.together(2) { index in
+                Result { () throws -> User in try accounts.updateUser(users[index].id, AccountUpdate(username: "same_name")) }
+            }
+            #expect(results.compactMap { try? $0.get().profile.username } == ["same_name"], "round \(round)")
+            for case let .failure(error) in results {
+                #expect(error as? AccountStoreError == .usernameTaken, "round \(round): \(error)")
+            }
+        }
+    }
+
+    /// PostgreSQL only: an insert refused by a unique index other than the email's or username's
+    /// (here the id, with the id sequence set back as a careless copy may leave it) is the
+    /// database's error, not "username taken".
+    @Test(.enabled(if: StoreKind.engines(for: .accounts).contains(.postgres)))
+    func anInsertConflictOnAnotherKeyIsNotCalledATakenName() throws {
+        let stores = try StoreHarness(.postgres)
+        _ = try stores.account("ana@example.com")
+        let database = try #require(stores.postgres).database
+        try database.withConnection { connection in
+            _ = try connection.first("SELECT setval(pg_get_serial_sequence('users', 'id'), 1, false)")
+        }
+        do {
+            _ = try stores.account("bo@example.com")
+            Issue.record("the insert went through")
+        } catch let error as PostgresError {
+            #expect(error.sqlState == .uniqueViolation)
+        } catch {
+            Issue.record("not the database's violation: \(error)")
+        }
+        #expect(try stores.accounts.credentials("bo@example.com") == nil)
     }
 
     // MARK: throttles
