@@ -10,7 +10,8 @@ extension AccountStore {
     /// serialization failure or deadlock; where SQLite relies on its single writer, this store
     /// decides in the database:
     ///
-    /// - Emails and usernames are unique indexes on `lower(…)`: two registrations of one address
+    /// - Emails and usernames are unique indexes on `lower(… COLLATE "C")` (`folded`): ASCII
+    ///   letters without case, as SQLite's `NOCASE`, in any locale. Two registrations of one address
     ///   at once give one account and one `emailTaken` (the insert waits for the other one, and
     ///   its violation, in a savepoint, is named by the same checks as before it); an update that
     ///   races another to an address or username is refused the same way. Any other unique
@@ -40,7 +41,7 @@ extension AccountStore {
             },
             credentials: { email in
                 try database.withConnection { connection in
-                    try connection.first("SELECT \(userColumns), password_hash FROM users WHERE lower(email) = lower($1)", [.text(email)])
+                    try connection.first("SELECT \(userColumns), password_hash FROM users WHERE \(folded("email")) = \(folded("$1"))", [.text(email)])
                         .map { row in (user: try user(from: row), passwordHash: try row.string(userColumnCount)) }
                 }
             },
@@ -51,7 +52,7 @@ extension AccountStore {
             },
             userNamed: { username in
                 try database.withConnection { connection in
-                    try connection.first("SELECT \(userColumns) FROM users WHERE lower(username) = lower($1)", [.text(username)])
+                    try connection.first("SELECT \(userColumns) FROM users WHERE \(folded("username")) = \(folded("$1"))", [.text(username)])
                         .map(user(from:))
                 }
             },
@@ -268,9 +269,14 @@ extension AccountStore {
                     createdAt: StoredTime.date(unixSeconds: createdAt), role: account.role, profile: profile)
     }
 
+    /// How emails and usernames are compared: ASCII letters without case, nothing else folded — as
+    /// SQLite's `NOCASE` — whatever the database's locale (`lower()` under the "C" collation; the
+    /// unique indexes `users_email` and `users_username` are on this same expression).
+    static func folded(_ expression: String) -> String { "lower(\(expression) COLLATE \"C\")" }
+
     /// `true` when an account other than `except` has this email or username (without case).
     private static func isTaken(_ column: String, _ value: String, except: User.ID?, _ connection: PostgresConnection) throws -> Bool {
-        try connection.first("SELECT 1 FROM users WHERE lower(\(column)) = lower($1) AND id IS DISTINCT FROM $2::bigint",
+        try connection.first("SELECT 1 FROM users WHERE \(folded(column)) = \(folded("$1")) AND id IS DISTINCT FROM $2::bigint",
                              [.text(value), PostgresValue(except?.rawValue)]) != nil
     }
 
@@ -278,7 +284,7 @@ extension AccountStore {
     private static func updateUser(_ id: User.ID, _ update: AccountUpdate, _ connection: PostgresConnection) throws -> User {
         // The row lock makes concurrent updates of one account take turns.
         // (An email that differs only in case is the same address, as on SQLite.)
-        guard let current = try connection.first("SELECT lower(email) = lower($2) FROM users WHERE id = $1 FOR UPDATE",
+        guard let current = try connection.first("SELECT \(folded("email")) = \(folded("$2")) FROM users WHERE id = $1 FOR UPDATE",
                                                   [.integer(id.rawValue), .text(update.email ?? "")]) else {
             throw AccountStoreError.userNotFound
         }

@@ -54,6 +54,24 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.credentials("ANA@example.com")?.user == first)
     }
 
+    /// The stores fold ASCII letters only — the same on every engine, whatever the database's
+    /// locale (PostgreSQL's `lower()` follows it: `İ`/`I` in a Turkish database, `É` in most).
+    /// The app stores addresses already lower-cased (`EmailRules.normalize`); the store's rule
+    /// is only the last guard, and must not differ between engines.
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func onlyASCIILettersAreFoldedWhateverTheEngine(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let elodie = try stores.account("élodie@example.com")
+        let capital = try stores.account("Élodie@example.com")
+        #expect(elodie.id != capital.id, "É and é are different bytes to the store")
+        #expect(try stores.accounts.credentials("ÉLODIE@EXAMPLE.COM")?.user == capital)
+        #expect(throws: AccountStoreError.emailTaken) { try stores.account("éLODIE@example.com") }
+        _ = try stores.accounts.updateUser(elodie.id, AccountUpdate(username: "Ivan"))
+        let ivan = try stores.account("ivan@example.com")
+        #expect(throws: AccountStoreError.usernameTaken) { try stores.accounts.updateUser(ivan.id, AccountUpdate(username: "IVAN")) }
+        #expect(try stores.accounts.userNamed("iVaN")?.id == elodie.id)
+    }
+
     @Test(arguments: StoreKind.engines(for: .accounts))
     func unknownAccountsAreAbsent(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
