@@ -469,3 +469,60 @@ def test_fetch_images_refusals_name_the_line_and_url_and_import_nothing(empty_se
         assert f"catalog.json:2: field “url”: image “{image_host}/{name}”" in result.stderr, result.stderr
         assert refusal in result.stderr, result.stderr
     assert counts(empty_server) == (0, 0)
+
+
+@pytest.fixture
+def tls_image_host(tmp_path):
+    """The image host over https, with a certificate for 127.0.0.1 made here (openssl) that no
+    system trusts; yields (base URL, the certificate's PEM path)."""
+    import functools
+    import http.server
+    import ssl
+    import subprocess
+    import threading
+
+    (tmp_path / "board.png").write_bytes(LOCAL_IMAGE.read_bytes())
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "2", "-subj", "/CN=shoppable-test", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, address):
+            pass  # a client refusing the certificate ends its handshake
+
+    server = Server(("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path)))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(str(cert), str(key))
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"https://127.0.0.1:{server.server_address[1]}", cert
+    server.shutdown()
+
+
+def test_fetch_images_over_https_checks_the_certificate(empty_server, tls_image_host):
+    """Issue #13: an https image server's certificate is verified (refused when untrusted, with
+    the line and URL named); --fetch-images-ca trusts a shop's own authority."""
+    base, cert = tls_image_host
+    path = empty_server.workdir / "catalog.json"
+    path.write_text(catalog_with_image(f"{base}/board.png"))
+
+    refused = import_file(empty_server, path, "--fetch-images=127.0.0.1")
+    assert refused.returncode == 65, refused.stdout + refused.stderr
+    assert f"catalog.json:2: field “url”: image “{base}/board.png”" in refused.stderr, refused.stderr
+    assert counts(empty_server) == (0, 0)
+
+    missing = import_file(empty_server, path, "--fetch-images=127.0.0.1", "--fetch-images-ca",
+                          str(empty_server.workdir / "no-such.pem"))
+    assert missing.returncode == 64 and "--fetch-images-ca: cannot read" in missing.stderr, missing.stderr
+
+    trusted = import_file(empty_server, path, "--fetch-images=127.0.0.1", "--fetch-images-ca", str(cert))
+    assert trusted.returncode == 0, trusted.stderr
+    assert "1 downloaded" in trusted.stdout, trusted.stdout
+    status, body = page(empty_server, "board")
+    assert status == 200 and "<picture>" in body and base not in body

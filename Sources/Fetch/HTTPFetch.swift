@@ -83,9 +83,15 @@ public enum HTTPFetch {
     ///   - userAgent: the `User-Agent` sent.
     ///   - access: what may be done with a host (lowercased, as libcurl parsed it; IPv6 in
     ///     brackets); asked for the URL's host and for each redirect's.
+    ///   - certificateAuthorities: a PEM file of the certificate authorities an `https` server's
+    ///     certificate must chain to, instead of the system's (`ca-certificates`); for a shop's
+    ///     own image server under a private authority, and for tests. The certificate is always
+    ///     verified, and so is the host name it is for.
     /// - Returns: the body of the final 2xx answer.
-    /// - Throws: `FetchError` saying which rule was broken or what failed.
+    /// - Throws: `FetchError` saying which rule was broken or what failed (an untrusted
+    ///   certificate or a wrong host name: `.transfer` with libcurl's code 60).
     public static func get(_ url: String, limits: Limits, userAgent: String = "Shoppable-import",
+                           certificateAuthorities: String? = nil,
                            access: (_ host: String) -> HostAccess) throws(FetchError) -> Response {
         let globalStatus = curlGlobalInitStatus
         guard globalStatus == CURLE_OK else {
@@ -110,7 +116,8 @@ public enum HTTPFetch {
             }
             let transfer = Transfer(url: url, host: target.host, maximumBytes: limits.maximumBytes,
                                     allowsAnyAddress: hostAccess == .anyAddress)
-            switch try transfer.run(target, limits: limits, remaining: remaining, userAgent: userAgent) {
+            switch try transfer.run(target, limits: limits, remaining: remaining, userAgent: userAgent,
+                                    certificateAuthorities: certificateAuthorities) {
             case let .body(bytes, status):
                 return Response(bytes: bytes, url: current, status: status)
             case let .redirect(location):
@@ -183,7 +190,8 @@ private final class Transfer {
         self.allowsAnyAddress = allowsAnyAddress
     }
 
-    func run(_ target: ParsedURL, limits: HTTPFetch.Limits, remaining: Double, userAgent: String) throws(FetchError) -> Outcome {
+    func run(_ target: ParsedURL, limits: HTTPFetch.Limits, remaining: Double, userAgent: String,
+             certificateAuthorities: String?) throws(FetchError) -> Outcome {
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorBuffer.deallocate() }
@@ -195,7 +203,7 @@ private final class Transfer {
         return try withExtendedLifetime(self) { () throws(FetchError) -> Outcome in
             let context = Unmanaged.passUnretained(self).toOpaque()
             func milliseconds(_ seconds: Double) -> Int { seconds > 0 ? max(1, Int(min(seconds * 1000, Double(Int32.max)))) : 0 }
-            let options: [(String, () -> CURLcode)] = [
+            var options: [(String, () -> CURLcode)] = [
                 ("ERRORBUFFER", { shoppable_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer) }),
                 ("CURLU", { shoppable_curl_setopt_pointer(handle, CURLOPT_CURLU, UnsafeMutableRawPointer(target.handle)) }),
                 ("PROTOCOLS_STR", { shoppable_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https") }),
@@ -211,7 +219,13 @@ private final class Transfer {
                 ("WRITEDATA", { shoppable_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context) }),
                 ("OPENSOCKETFUNCTION", { shoppable_curl_setopt_opensocket_callback(handle, CURLOPT_OPENSOCKETFUNCTION, fetchOpenSocketCallback) }),
                 ("OPENSOCKETDATA", { shoppable_curl_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context) }),
+                // libcurl's defaults, stated: the peer's certificate and its host name are checked.
+                ("SSL_VERIFYPEER", { shoppable_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1) }),
+                ("SSL_VERIFYHOST", { shoppable_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2) }),
             ]
+            if let certificateAuthorities {
+                options.append(("CAINFO", { shoppable_curl_setopt_string(handle, CURLOPT_CAINFO, certificateAuthorities) }))
+            }
             for (name, setOption) in options {
                 let status = setOption()
                 guard status == CURLE_OK else {

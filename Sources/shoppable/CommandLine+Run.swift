@@ -16,7 +16,7 @@ extension CommandLine {
                         [--no-demo]
       shoppable import  FILE [--format auto|fakestore|seed-json|shoppable-json|shopify-csv|woocommerce-csv]
                         [--dry-run] [--merge-duplicate-skus] [--database PATH] [--currency USD] [--media DIR]
-                        [--media-root DIR] [--fetch-images[=HOST,HOST…]]
+                        [--media-root DIR] [--fetch-images[=HOST,HOST…]] [--fetch-images-ca FILE]
       shoppable export  --format shopify-csv|woocommerce-csv|shoppable-json FILE|- [--database PATH] [--currency USD]
                         (the whole catalog, published or not; - writes to standard output; docs/IMPORT.md)
       shoppable migrate [--database PATH]
@@ -55,6 +55,8 @@ extension CommandLine {
       --fetch-images[=HOST,…]  import: download http(s) image URLs into the media folder (checked,
                         resized, content-named like local files); alone: any host, public addresses
                         only; with hosts: only those (any address); others stay remote URLs
+      --fetch-images-ca FILE  import: trust https image servers whose certificate chains to the
+                        authorities in this PEM file instead of the system's
       --no-demo         do not load the demo catalog (and its campaigns) into an empty database
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
@@ -82,7 +84,7 @@ extension CommandLine {
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
                            "trusted-proxy", "cors-origin", "help"]
             case "import": ["format", "dry-run", "merge-duplicate-skus", "database", "currency", "media", "media-root", "fetch-images",
-                             "help"]
+                             "fetch-images-ca", "help"]
             case "export": ["format", "database", "currency", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]

@@ -27,6 +27,7 @@ enum ImportCommand {
         let databasePath = try options.database
         let localMedia = try localMedia(options, catalogPath: path)
         let remoteMedia = try remoteMedia(options)
+        let authorities = try certificateAuthorities(options)
         let media = MediaLibrary.directory(try mediaDirectory(options))
         // A dry run writes nothing, not even a new database file: it previews against the shop's
         // database when there is one (a rolled-back transaction), else against an empty one.
@@ -36,7 +37,7 @@ enum ImportCommand {
         defer { database.close() }
         try database.configureForBulkWrite()
         let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency,
-                                           images: .vips(), downloader: .curl())
+                                           images: .vips(), downloader: .curl(certificateAuthorities: authorities))
 
         let fileName = (path as NSString).lastPathComponent
         let display = ImportProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1, isLarge: data.count > 1_000_000)
@@ -118,6 +119,16 @@ private func remoteMedia(_ options: Options) throws -> RemoteMedia? {
     } catch {
         throw UsageError("--fetch-images: \(error.description)")
     }
+}
+
+/// `--fetch-images-ca FILE` (or `SHOPPABLE_FETCH_IMAGES_CA`): the PEM file of the authorities
+/// an image server's certificate must chain to instead of the system's; nil without it.
+private func certificateAuthorities(_ options: Options) throws -> String? {
+    guard let path = options.value("fetch-images-ca") else { return nil }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+        throw UsageError("--fetch-images-ca: cannot read “\(path)” (a PEM file of certificate authorities)")
+    }
+    return path
 }
 
 /// What `shoppable import` shows on stderr while it works. On a terminal: a bar for the records

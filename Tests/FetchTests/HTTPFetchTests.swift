@@ -183,3 +183,113 @@ private final class StreamingServer: Sendable {
 }
 
 private struct StreamingServerError: Error {}
+
+/// A loopback `https` server with a certificate made for the test (openssl) and served by
+/// Python's `ssl`: what `--fetch-images` meets at a real CDN, with a certificate no system trusts.
+private final class TLSServer {
+    let port: Int
+    /// The server's certificate (PEM), self-signed: the authority to trust it by.
+    let certificate: String
+    private let directory: URL
+    private let process = Process()
+    private let input = Pipe()
+
+    /// - Parameter names: the certificate's subject alternative names (`IP:127.0.0.1`, `DNS:localhost`).
+    init(names: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                             "-days", "2", "-subj", "/CN=shoppable-test", "-addext", "subjectAltName=\(names)"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw TLSServerError(message: "openssl req failed") }
+
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import http.server, ssl, sys, threading
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    body = b"\\x89PNG over tls"
+                    self.send_response(200)
+                    self.send_header("Content-Type", "image/png")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def log_message(self, *args):
+                    pass
+            class Server(http.server.HTTPServer):
+                def handle_error(self, request, address):
+                    pass  # a client that refuses the certificate ends its handshake
+            server = Server(("127.0.0.1", 0), Handler)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[1], sys.argv[2])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            print(server.server_address[1], flush=True)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            sys.stdin.read()
+            """, certificate, key]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line: [UInt8] = []
+        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            process.terminate()
+            throw TLSServerError(message: "the TLS server did not start")
+        }
+        self.port = port
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+private struct TLSServerError: Error {
+    var message: String
+}
+
+/// Issue #13 (the TLS fetch was untested): `https` downloads verify the server's certificate and
+/// the name it is for; a certificate the shop trusts is fetched over TLS.
+@Suite("HTTPFetch over TLS")
+struct HTTPFetchTLSTests {
+    private static func anyLoopback(_ host: String) -> HTTPFetch.HostAccess { .anyAddress }
+
+    @Test(.bug(id: "13")) func aTrustedCertificateIsFetchedOverTLS() throws {
+        let server = try TLSServer(names: "IP:127.0.0.1")
+        defer { server.stop() }
+        let url = "https://127.0.0.1:\(server.port)/photo.png"
+        let response = try HTTPFetch.get(url, limits: limits, certificateAuthorities: server.certificate,
+                                         access: Self.anyLoopback)
+        #expect(response.bytes == [0x89] + Array("PNG over tls".utf8))
+        #expect(response.status == 200 && response.url == url)
+    }
+
+    /// Not trusted (the system's authorities), or trusted but for another name: refused.
+    @Test(.bug(id: "13"), arguments: [("IP:127.0.0.1", false), ("DNS:localhost", true)])
+    func anUntrustedOrMisnamedCertificateIsRefused(names: String, trusted: Bool) throws {
+        let server = try TLSServer(names: names)
+        defer { server.stop() }
+        do {
+            _ = try HTTPFetch.get("https://127.0.0.1:\(server.port)/photo.png", limits: limits,
+                                  certificateAuthorities: trusted ? server.certificate : nil, access: Self.anyLoopback)
+            Issue.record("fetched over an unverified connection")
+        } catch let .transfer(_, code, message) {
+            #expect(code == 60, "CURLE_PEER_FAILED_VERIFICATION: \(message)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}
