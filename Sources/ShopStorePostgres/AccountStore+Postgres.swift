@@ -292,29 +292,9 @@ extension AccountStore {
         if case let .some(.some(username)) = update.username, try isTaken("username", username, except: id, connection) {
             throw AccountStoreError.usernameTaken
         }
-        var assignments: [String] = [], values: [PostgresValue] = []
-        func set(_ column: String, _ value: PostgresValue) {
-            values.append(value)
-            assignments.append("\(column) = $\(values.count)")
-        }
-        let emailChanged = try update.email != nil && !current.bool(0)
-        if emailChanged, let email = update.email {
-            set("email", .text(email))
-            set("email_verified_at", .null)
-        }
-        if let name = update.name { set("name", .text(name)) }
-        if let username = update.username { set("username", PostgresValue(username)) }
-        if let phone = update.phone { set("phone", .text(phone)) }
-        if let address = update.address {
-            set("address_city", .text(address.city))
-            set("address_street", .text(address.street))
-            set("address_number", PostgresValue(address.number))
-            set("address_zipcode", .text(address.zipcode))
-            set("address_lat", .text(address.latitude))
-            set("address_long", .text(address.longitude))
-        }
-        if let hash = update.passwordHash { set("password_hash", .text(hash)) }
-        if let locale = update.locale { set("locale", .text(locale.rawValue)) }
+        let plan = update.plan(changesEmail: try update.email != nil && !current.bool(0))
+        let assignments = plan.assignments.enumerated().map { "\($1.column) = $\($0 + 1)" }
+        let values = plan.assignments.map { PostgresValue($0.value) }
         if !assignments.isEmpty {
             // In a savepoint (a nested transaction): when another transaction took the address or
             // name after the checks above, the violation rolls back to it and the same checks
@@ -335,8 +315,8 @@ extension AccountStore {
                 throw error
             }
         }
-        if update.passwordHash != nil { try SessionStore.deleteSessions(of: id, keeping: update.keepingSession, connection) }
-        if emailChanged, let verification = update.verification {
+        if plan.endsSessions { try SessionStore.deleteSessions(of: id, keeping: plan.keepingSession, connection) }
+        if let verification = plan.verification {
             try insertToken(verification.token, for: id, connection)
             try enqueue(verification.email, connection)
         }
@@ -372,5 +352,16 @@ extension AccountStore {
             VALUES ($1, $2, $3, $4, $5, $6, $6)
             """, [.text(message.toAddress), .text(message.toName), .text(message.subject), .text(message.textBody),
                   PostgresValue(message.htmlBody), .integer(createdAt)])
+    }
+}
+
+extension PostgresValue {
+    /// A value of an `AccountUpdatePlan`.
+    init(_ value: AccountUpdatePlan.Value) {
+        switch value {
+        case let .text(text): self = .text(text)
+        case let .integer(integer): self = .integer(integer)
+        case .null: self = .null
+        }
     }
 }

@@ -292,39 +292,19 @@ extension AccountStore {
         if case let .some(.some(username)) = update.username, try isTaken("username", username, except: id, connection) {
             throw AccountStoreError.usernameTaken
         }
-        var assignments: [String] = [], values: [SQLValue] = []
-        func set(_ column: String, _ value: SQLValue) {
-            assignments.append("\(column) = ?")
-            values.append(value)
-        }
-        var emailChanged = false
-        if let email = update.email {
-            emailChanged = try connection.prepare("SELECT 1 FROM users WHERE id = ? AND email = ?")
+        // The same address (NOCASE) is no change: it stays verified.
+        let changesEmail = try update.email.map { email in
+            try connection.prepare("SELECT 1 FROM users WHERE id = ? AND email = ?")
                 .first([.integer(id.rawValue), .text(email)]) == nil
-            if emailChanged {
-                set("email", .text(email))
-                set("email_verified_at", .null)
-            }
+        } ?? false
+        let plan = update.plan(changesEmail: changesEmail)
+        if !plan.assignments.isEmpty {
+            let columns = plan.assignments.map { "\($0.column) = ?" }.joined(separator: ", ")
+            try connection.prepare("UPDATE users SET \(columns) WHERE id = ?")
+                .run(plan.assignments.map { SQLValue($0.value) } + [.integer(id.rawValue)])
         }
-        if let name = update.name { set("name", .text(name)) }
-        if let username = update.username { set("username", SQLValue(username)) }
-        if let phone = update.phone { set("phone", .text(phone)) }
-        if let address = update.address {
-            set("address_city", .text(address.city))
-            set("address_street", .text(address.street))
-            set("address_number", SQLValue(address.number))
-            set("address_zipcode", .text(address.zipcode))
-            set("address_lat", .text(address.latitude))
-            set("address_long", .text(address.longitude))
-        }
-        if let hash = update.passwordHash { set("password_hash", .text(hash)) }
-        if let locale = update.locale { set("locale", .text(locale.rawValue)) }
-        if !assignments.isEmpty {
-            try connection.prepare("UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ?")
-                .run(values + [.integer(id.rawValue)])
-        }
-        if update.passwordHash != nil { try SessionStore.deleteSessions(of: id, keeping: update.keepingSession, connection) }
-        if emailChanged, let verification = update.verification {
+        if plan.endsSessions { try SessionStore.deleteSessions(of: id, keeping: plan.keepingSession, connection) }
+        if let verification = plan.verification {
             try insertToken(verification.token, for: id, connection)
             try enqueue(verification.email, connection)
         }
@@ -362,5 +342,16 @@ extension AccountStore {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """).run([.text(message.toAddress), .text(message.toName), .text(message.subject), .text(message.textBody),
                       SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
+    }
+}
+
+extension SQLValue {
+    /// A value of an `AccountUpdatePlan`.
+    init(_ value: AccountUpdatePlan.Value) {
+        switch value {
+        case let .text(text): self = .text(text)
+        case let .integer(integer): self = .integer(integer)
+        case .null: self = .null
+        }
     }
 }
