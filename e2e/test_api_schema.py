@@ -18,7 +18,8 @@ import pytest
 from conftest import Server
 
 HERE = Path(__file__).resolve().parent
-# Test cases per operation and phase: about 60 s for the whole run (35 operations) on a developer machine.
+# Test cases per operation and phase: the whole run (35+ operations) takes about 90 s alone on the
+# 2-core development machine, and 200–250 s beside the browser tests in `make test` (two workers).
 MAX_EXAMPLES = 100
 
 
