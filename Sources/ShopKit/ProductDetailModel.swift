@@ -200,19 +200,21 @@ public final class ProductDetailModel {
     /// option — every allowed one.
     private static func values(of variant: V1Variant, at index: Int) -> [String] {
         guard index < variant.options.count else { return [] }
-        let own = variant.options[index]
-        if own.isEmpty, let choices = variant.choices, index < choices.count, !choices[index].isEmpty {
-            return choices[index]
-        }
-        return [own]
+        return openChoices(of: variant, at: index) ?? [variant.options[index]]
+    }
+
+    /// The allowed values of `variant`'s option at `index` when that option is open (its own
+    /// value empty, `choices` given); nil otherwise.
+    private static func openChoices(of variant: V1Variant, at index: Int) -> [String]? {
+        guard index < variant.options.count, variant.options[index].isEmpty, let choices = variant.choices,
+              index < choices.count, !choices[index].isEmpty else { return nil }
+        return choices[index]
     }
 
     /// What the cart is told was picked for `variant`'s open options; nil when it has none.
     private func chosenValues(for variant: V1Variant, of product: V1Product) -> [V1ChosenValue]? {
         let picked = product.options.indices.compactMap { index -> V1ChosenValue? in
-            guard index < variant.options.count, variant.options[index].isEmpty,
-                  let choices = variant.choices, index < choices.count, !choices[index].isEmpty,
-                  let value = chosen[index] else { return nil }
+            guard Self.openChoices(of: variant, at: index) != nil, let value = chosen[index] else { return nil }
             return V1ChosenValue(option: product.options[index], value: value)
         }
         return picked.isEmpty ? nil : picked
