@@ -606,6 +606,8 @@ enum SQLCatalog {
         /// (the stored one is added inside the transaction).
         var documents: [ProductSearchDocument]
         var tagKeys: [String]
+        /// The documents' `vocabulary`, without the category name's words.
+        var vocabulary: Set<String>
         /// `SKUIdentity.key` of each variant's SKU that has one.
         var skuKeys: [String]
     }
@@ -653,6 +655,7 @@ enum SQLCatalog {
             sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
             documents: documents,
             tagKeys: draft.tags.map(ProductSearchRules.tagKey),
+            vocabulary: ProductSearchDocument.vocabulary(of: documents),
             skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) })
     }
 
@@ -680,6 +683,8 @@ enum SQLCatalog {
         // Remembered for this transaction only: categories by handle, so an import of 30 000
         // products asks for each category once.
         var categories: [String: (id: Int64, name: String)] = [:]
+        // Each stored category's name folded in every family, once (`addCategory`).
+        var foldedCategories: [String: (families: [ProductSearchDocument.FoldedCategory], words: [String])] = [:]
         var searchRows = SearchIndexBatch()
         // Drafts are folded on a second thread ahead of this one (DraftPreparer).
         let preparer = DraftPreparer(checked.drafts)
@@ -781,10 +786,19 @@ enum SQLCatalog {
             result.imagesStored += draft.images.count
 
             var documents = prepared.documents
-            for (index, family) in ProductSearchRules.Family.allCases.enumerated() {
-                documents[index].addCategory(category?.name, family: family, stemmer: stemmer)
+            let categoryName = category?.name ?? ""
+            if foldedCategories[categoryName] == nil {
+                let families = ProductSearchRules.Family.allCases.map { family in
+                    ProductSearchDocument.FoldedCategory(categoryName, family: family, stemmer: stemmer)
+                }
+                foldedCategories[categoryName] = (families, families.flatMap(\.words))
             }
-            try searchRows.add(productID: productID, documents: documents, tags: draft.tags, tagKeys: prepared.tagKeys,
+            let folded = foldedCategories[categoryName]!
+            for (index, family) in folded.families.enumerated() {
+                documents[index].addCategory(family)
+            }
+            try searchRows.add(productID: productID, documents: documents,
+                               vocabulary: prepared.vocabulary.union(folded.words), tags: draft.tags, tagKeys: prepared.tagKeys,
                                replacing: !isNew, connection)
         }
         try searchRows.flush(connection)

@@ -20,6 +20,8 @@ struct SearchIndexBatch {
         var productID: Int64
         /// One per `ProductSearchRules.Family`, in `allCases` order.
         var documents: [ProductSearchDocument]
+        /// The documents' `vocabulary`, all families together.
+        var vocabulary: Set<String>
         var tags: [String]
         /// `ProductSearchRules.tagKey` of each tag, in order.
         var tagKeys: [String]
@@ -38,10 +40,13 @@ struct SearchIndexBatch {
     }
 
     /// Holds a product's search rows (replacing its old ones); writes the batch when full.
-    mutating func add(productID: Int64, documents: [ProductSearchDocument], tags: [String], tagKeys: [String],
-                      replacing: Bool, _ connection: Connection) throws {
-        pending.append(Entry(productID: productID, documents: documents, tags: tags, tagKeys: tagKeys,
-                             replacing: replacing))
+    /// - Parameter vocabulary: the union of the documents' `vocabulary`, when the caller has it
+    ///   (an import makes it on its fold thread); nil to make it here.
+    mutating func add(productID: Int64, documents: [ProductSearchDocument], vocabulary: Set<String>? = nil,
+                      tags: [String], tagKeys: [String], replacing: Bool, _ connection: Connection) throws {
+        pending.append(Entry(productID: productID, documents: documents,
+                             vocabulary: vocabulary ?? ProductSearchDocument.vocabulary(of: documents),
+                             tags: tags, tagKeys: tagKeys, replacing: replacing))
         if pending.count >= capacity { try flush(connection) }
     }
 
@@ -66,10 +71,8 @@ struct SearchIndexBatch {
         let insertTag = try connection.prepare(
             "INSERT OR IGNORE INTO product_tags (product_id, tag, tag_key) VALUES (?, ?, ?)")
         for entry in pending {
-            for document in entry.documents {
-                for word in document.vocabulary where addedWords.insert(word).inserted {
-                    try addWord.run([.text(word)])
-                }
+            for word in entry.vocabulary where addedWords.insert(word).inserted {
+                try addWord.run([.text(word)])
             }
             if entry.replacing { try deleteTags.run([.integer(entry.productID)]) }
             for (tag, key) in zip(entry.tags, entry.tagKeys) {
