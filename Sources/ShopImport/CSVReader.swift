@@ -77,16 +77,28 @@ public struct CSVReader: Sendable {
     /// - Throws: `SyntaxError` for an unclosed quoted field, text after a closing quote, or
     ///   bytes that are not UTF-8, met before `body` asked to stop.
     public func forEachRecord(in bytes: [UInt8], _ body: (Record) -> Bool) throws(SyntaxError) {
+        try forEachRecord(in: bytes, range: bytes.indices, firstLine: 1, body)
+    }
+
+    /// Calls `body` with each record of `bytes[range]`, as `forEachRecord(in:_:)` does for the
+    /// whole: `range` starts where a record starts (a byte order mark is skipped only at 0), its
+    /// first line is `firstLine`, and a quoted field still open at its end is an error. A reader
+    /// of one part of a large file (`RecordStart`) numbers its lines as a reader of the whole would.
+    /// - Returns: the line the reader stopped on (after the last line break read).
+    /// - Throws: `SyntaxError` as `forEachRecord(in:_:)`.
+    @discardableResult
+    public func forEachRecord(in bytes: [UInt8], range: Range<Int>, firstLine: Int,
+                              _ body: (Record) -> Bool) throws(SyntaxError) -> Int {
         let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         let space = UInt8(ascii: " ")
         var stopped = false
         var fields: [String] = []
         var field: [UInt8] = []
-        var index = 0
-        let count = bytes.count
-        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        var line = 1
-        var recordLine = 1
+        var index = range.lowerBound
+        let count = range.upperBound
+        if index == 0, count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        var line = firstLine
+        var recordLine = firstLine
         var inQuotes = false
         var quoteStartLine = 1
         var wasQuoted = false
@@ -158,7 +170,7 @@ public struct CSVReader: Sendable {
             }
             index += 1
         }
-        if stopped { return }
+        if stopped { return line }
         if inQuotes {
             throw SyntaxError(line: quoteStartLine, field: fields.count + 1,
                               message: "a quoted field starting here is never closed")
@@ -167,23 +179,80 @@ public struct CSVReader: Sendable {
             try finishField()
             finishRecord()
         }
+        return line
+    }
+
+    /// Where a record starts: its first byte and its physical line.
+    public struct RecordStart: Hashable, Sendable {
+        /// The offset of the record's first byte.
+        public var offset: Int
+        /// The 1-based line it starts on.
+        public var line: Int
+    }
+
+    /// A cheap pass over `bytes` that follows quotes as `forEachRecord` does without building
+    /// fields: how many records there are (`recordCountEstimate`), and up to `limit` places
+    /// where a record starts at or after `offset`, so a large file can be read in parts. A
+    /// reader of a part checks its start: a part that does not end where a record ends leaves
+    /// a quoted field open, which `forEachRecord(in:range:firstLine:_:)` reports.
+    public func scan(_ bytes: [UInt8], startsFrom offset: Int = .max, limit: Int = 0)
+        -> (recordEstimate: Int, starts: [RecordStart]) {
+        let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        let space = UInt8(ascii: " ")
+        var inQuotes = false
+        var atFieldStart = true
+        var count = 0
+        var line = 1
+        var starts: [RecordStart] = []
+        var index = 0
+        let end = bytes.count
+        while index < end {
+            let byte = bytes[index]
+            if inQuotes {
+                if byte == quote {
+                    if index + 1 < end, bytes[index + 1] == quote {
+                        index += 2
+                        continue
+                    }
+                    inQuotes = false
+                    atFieldStart = false
+                } else if byte == cr || (byte == lf && (index == 0 || bytes[index - 1] != cr)) {
+                    line += 1
+                }
+                index += 1
+                continue
+            }
+            switch byte {
+            case cr, lf:
+                if byte == lf, index > 0, bytes[index - 1] == cr {
+                    break  // the second byte of CRLF: counted at the CR
+                }
+                line += 1
+                count += 1
+                atFieldStart = true
+                let next = byte == cr && index + 1 < end && bytes[index + 1] == lf ? index + 2 : index + 1
+                if next >= offset, starts.count < limit, next < end {
+                    starts.append(RecordStart(offset: next, line: line))
+                }
+            case delimiter:
+                atFieldStart = true
+            case quote where atFieldStart:
+                inQuotes = true
+            case space:
+                break
+            default:
+                atFieldStart = false
+            }
+            index += 1
+        }
+        let last = bytes.last
+        let estimate = last == lf || last == cr || bytes.isEmpty ? count : count + 1
+        return (estimate, starts)
     }
 
     /// How many records `bytes` holds, counting line breaks outside quoted fields (a cheap
     /// pass, for progress: empty lines count too, so it may be a little more than the records).
     public func recordCountEstimate(in bytes: [UInt8]) -> Int {
-        let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
-        var inQuotes = false
-        var count = 0
-        var previous: UInt8 = 0
-        for byte in bytes {
-            if byte == quote {
-                inQuotes.toggle()
-            } else if !inQuotes, byte == lf ? previous != cr : byte == cr {
-                count += 1
-            }
-            previous = byte
-        }
-        return previous == lf || previous == cr || bytes.isEmpty ? count : count + 1
+        scan(bytes).recordEstimate
     }
 }

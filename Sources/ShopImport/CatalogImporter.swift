@@ -1,5 +1,6 @@
 public import Foundation
 public import ShopCore
+import Synchronization
 
 /// Reads catalog files (Fake Store API JSON, seed JSON, shoppable-json, Shopify CSV,
 /// WooCommerce CSV) into `ProductDraft`s for the store to upsert in one transaction.
@@ -24,6 +25,9 @@ public struct CatalogImporter: Sendable {
     /// false refuses the file naming both lines; true merges the SKU into the first line's
     /// variant (the later variant is imported without it, matched by its options), with a warning.
     public var mergesDuplicateSKUs: Bool
+    /// A Shopify CSV file of at least this many bytes is read in two parts at once, one per
+    /// core (`readShopifyCSV`); smaller files, in one pass.
+    public var twoPartMinimumBytes: Int
 
     /// Creates an importer for a shop whose prices are in `currency`.
     /// - Parameters:
@@ -31,8 +35,11 @@ public struct CatalogImporter: Sendable {
     ///   - now: the current time, used to decide whether a scheduled sale price applies.
     ///   - progressInterval: records between progress callbacks (≥ 1).
     ///   - mergesDuplicateSKUs: merge a repeated SKU into its first variant instead of refusing the file.
-    public init(currency: Currency, now: Date = Date(), progressInterval: Int = 500, mergesDuplicateSKUs: Bool = false) {
+    ///   - twoPartMinimumBytes: the size from which a Shopify CSV file is read in two parts at once.
+    public init(currency: Currency, now: Date = Date(), progressInterval: Int = 500, mergesDuplicateSKUs: Bool = false,
+                twoPartMinimumBytes: Int = 1 << 20) {
         self.mergesDuplicateSKUs = mergesDuplicateSKUs
+        self.twoPartMinimumBytes = twoPartMinimumBytes
         self.currency = currency
         self.now = now
         self.progressInterval = max(progressInterval, 1)
@@ -152,10 +159,22 @@ public struct CatalogImporter: Sendable {
     /// Shopify CSV record by record: each row goes into its product as it is parsed, so the
     /// file is never held as records (100 000 rows of ~34 fields were ~100 MB; issue #13, point
     /// 6). A row's error can therefore be reported before a syntax error further down the file.
+    ///
+    /// A large file is read in two parts at once (one per core; issue #13, point 6), split where
+    /// one product's rows end and the next one's start past the middle. The result is the one
+    /// pass's, or the file is read again in one pass: when either part fails (so the error is the
+    /// first one in the file), or when a product has rows in both parts (its rows are not
+    /// together) or a SKU is in both (the error or warning names both lines).
     private func readShopifyCSV(_ bytes: [UInt8], fileName: String,
                                 context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
         let csv = CSVReader()
-        let total = max(csv.recordCountEstimate(in: bytes) - 1, 0)
+        let isLarge = bytes.count >= twoPartMinimumBytes
+        let scan = csv.scan(bytes, startsFrom: bytes.count / 2, limit: isLarge ? 64 : 0)
+        let total = max(scan.recordEstimate - 1, 0)
+        if isLarge, let products = readShopifyCSVInTwoParts(bytes, starts: scan.starts, total: total,
+                                                               fileName: fileName, context: &context) {
+            return products
+        }
         var reader: ShopifyCSVReader.Reader?
         var failure: ImportError?
         do throws(CSVReader.SyntaxError) {
@@ -183,6 +202,75 @@ public struct CatalogImporter: Sendable {
         return reader.finish(context: &context)
     }
 
+    /// The two-part read of a Shopify CSV file alone, whatever its size (for tests): nil when
+    /// `readShopifyCSV` would read it in one pass instead.
+    func readShopifyCSVInTwoParts(_ data: Data, fileName: String) -> ImportResult? {
+        let bytes = [UInt8](data)
+        let scan = CSVReader().scan(bytes, startsFrom: bytes.count / 2, limit: 64)
+        var context = ImportContext(file: fileName, currency: currency, now: now, progressInterval: progressInterval,
+                                    progress: nil)
+        context.mergesDuplicateSKUs = mergesDuplicateSKUs
+        guard let products = readShopifyCSVInTwoParts(bytes, starts: scan.starts, total: max(scan.recordEstimate - 1, 0),
+                                                      fileName: fileName, context: &context) else { return nil }
+        return ImportResult(format: .shopifyCSV, products: products, skipped: context.skipped,
+                            warnings: context.warnings, imageLocations: context.imageLocations)
+    }
+
+    /// `readShopifyCSV`'s two parts, or nil (nothing changed) when the file must be read in one pass.
+    /// - Parameter starts: where records start past the middle of the file (`CSVReader.scan`).
+    private func readShopifyCSVInTwoParts(_ bytes: [UInt8], starts: [CSVReader.RecordStart], total: Int,
+                                          fileName: String, context: inout ImportContext) -> [ProductDraft]? {
+        let csv = CSVReader()
+        guard let header = try? csv.records(in: bytes, limit: 1).first,
+              let reader = try? ShopifyCSVReader.Reader(CSVTable(header: header, file: fileName)) else { return nil }
+        // The first record past the middle whose handle is not the one of the record before it.
+        var split: CSVReader.RecordStart?
+        var previousHandle: String?
+        for start in starts {
+            var handle: String?
+            _ = try? csv.forEachRecord(in: bytes, range: start.offset..<bytes.count, firstLine: start.line) { record in
+                handle = reader.givenHandle(record)
+                return false
+            }
+            guard let handle else { return nil }
+            if let previousHandle, !handle.isEmpty, handle != previousHandle {
+                split = start
+                break
+            }
+            previousHandle = handle
+        }
+        guard let split else { return nil }
+
+        // The second part on another thread; it reports its rows to the first, which reports both.
+        let secondRows = RowCount()
+        let second = ShopifyCSVPart(reader: reader, context: context.emptyCopy(progress: { done, _ in secondRows.store(done) }))
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            second.read(bytes, range: split.offset..<bytes.count, firstLine: split.line)
+        }
+        let progress = context.progress
+        let first = ShopifyCSVPart(reader: reader, context: context.emptyCopy(progress: progress.map { report in
+            { done, total in report(done + secondRows.load(), total) }
+        }))
+        first.skipsHeader = true
+        first.total = total
+        first.read(bytes, range: 0..<split.offset, firstLine: 1)
+        group.wait()
+
+        // Both parts read without an error, the first up to the line the second starts on, and
+        // no product, SKU or handle in both: the one pass would have read the same.
+        // The parts let go of their readers, so the merge adds to the first one's products in
+        // place instead of copying them.
+        guard first.isComplete, second.isComplete, first.endLine == split.line,
+              var merged = first.reader.take(), let later = second.reader.take(), merged.append(later) else { return nil }
+        var mergedContext = context
+        guard mergedContext.append(first.context), mergedContext.append(second.context) else { return nil }
+        context = mergedContext
+        // The parts' reports need not have reached the end together: say "all done" once.
+        context.reportProgress(done: merged.rowsRead, total: merged.rowsRead)
+        return merged.finish(context: &context)
+    }
+
     private func parseCSV(_ bytes: [UInt8], fileName: String, limit: Int = .max) throws(ImportError) -> [CSVReader.Record] {
         do {
             return try CSVReader().records(in: bytes, limit: limit)
@@ -191,6 +279,57 @@ public struct CatalogImporter: Sendable {
                               message: "not valid CSV: \(error.message)")
         }
     }
+}
+
+/// One of the two parts of a large Shopify CSV file read at once (`readShopifyCSV`), each on its
+/// own thread; the caller reads the fields only after the part's thread has ended.
+private final class ShopifyCSVPart: @unchecked Sendable {
+    var reader: ShopifyCSVReader.Reader?
+    var context: ImportContext
+    /// The part starts with the file's header record (the first part), which is skipped.
+    var skipsHeader = false
+    /// The rows of the whole file (estimated), for progress.
+    var total = 0
+    /// Whether every record of the part was read without an error.
+    private(set) var isComplete = false
+    /// The line the reader stopped on.
+    private(set) var endLine = 0
+
+    init(reader: ShopifyCSVReader.Reader, context: ImportContext) {
+        self.reader = reader
+        self.context = context
+    }
+
+    func read(_ bytes: [UInt8], range: Range<Int>, firstLine: Int) {
+        var isHeader = skipsHeader
+        var failed = false
+        do throws(CSVReader.SyntaxError) {
+            endLine = try CSVReader().forEachRecord(in: bytes, range: range, firstLine: firstLine) { record in
+                if isHeader {
+                    isHeader = false
+                    return true
+                }
+                guard !CSVTable.isBlank(record) else { return true }
+                do throws(ImportError) {
+                    try reader!.add(record, total: total, context: &context)
+                    return true
+                } catch {
+                    failed = true
+                    return false
+                }
+            }
+            isComplete = !failed
+        } catch {
+            isComplete = false
+        }
+    }
+}
+
+/// A row count one thread writes and another reads.
+private final class RowCount: Sendable {
+    private let value = Atomic<Int>(0)
+    func store(_ count: Int) { value.store(count, ordering: .relaxed) }
+    func load() -> Int { value.load(ordering: .relaxed) }
 }
 
 /// A column of a CSV file (header as written + 1-based index) or a JSON field name.
@@ -225,6 +364,14 @@ struct ImportContext {
         self.now = now
         self.progressInterval = progressInterval
         self.progress = progress
+    }
+
+    /// A context for another reader of the same file: the same settings, nothing seen yet.
+    func emptyCopy(progress: ((Int, Int) -> Void)?) -> ImportContext {
+        var copy = ImportContext(file: file, currency: currency, now: now, progressInterval: progressInterval,
+                                 progress: progress)
+        copy.mergesDuplicateSKUs = mergesDuplicateSKUs
+        return copy
     }
 
     func error(line: Int?, _ column: Column?, _ message: String) -> ImportError {
@@ -304,6 +451,21 @@ struct ImportContext {
         }
         skuLines[key] = line
         return sku
+    }
+
+    /// Takes over what `later`, the context of a reader of the lines after this one's, saw, as
+    /// if this context had seen it. Returns false, changing nothing, when both saw one SKU or
+    /// handle (the file is then read again in one pass, so the message names the right lines).
+    mutating func append(_ later: ImportContext) -> Bool {
+        guard !later.skuLines.keys.contains(where: { skuLines[$0] != nil }),
+              !later.handleLines.keys.contains(where: { handleLines[$0] != nil }) else { return false }
+        warnings += later.warnings
+        skipped += later.skipped
+        imageLocations.merge(later.imageLocations) { mine, _ in mine }
+        skuLines.merge(later.skuLines) { mine, _ in mine }
+        handleLines.merge(later.handleLines) { mine, _ in mine }
+        nextHandleNumber.merge(later.nextHandleNumber) { mine, _ in mine }
+        return true
     }
 
     /// Returns `base` if no earlier product of this file uses it, else `base-suffix` (e.g. the

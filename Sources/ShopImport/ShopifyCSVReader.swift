@@ -166,6 +166,24 @@ enum ShopifyCSVReader {
             context.reportProgress(done: rowsRead, total: total)
         }
 
+        /// The row's `Handle` as written (trimmed): rows with the same one belong to one product.
+        func givenHandle(_ row: CSVReader.Record) -> String {
+            row.trimmed(columns[.handle])
+        }
+
+        /// Takes over the products of `later`, a reader of the rows after this one's (a large
+        /// file read in two parts at once), as if this reader had read its rows too. Returns
+        /// false, changing nothing, when a product has rows in both parts: then the file is
+        /// read again in one pass.
+        mutating func append(_ later: Reader) -> Bool {
+            guard !later.order.contains(where: { builders[$0] != nil }) else { return false }
+            order += later.order
+            builders.merge(later.builders) { mine, _ in mine }
+            rowsRead += later.rowsRead
+            lastHandle = later.lastHandle
+            return true
+        }
+
         /// The products, in the order of their first rows (gift cards skipped, with a note).
         func finish(context: inout ImportContext) -> [ProductDraft] {
             var products: [ProductDraft] = []

@@ -101,6 +101,27 @@ struct CSVReaderTests {
         #expect(try read(text).count == count)
     }
 
+    /// `scan` finds where records start, following quotes as the reader does (a quote inside an
+    /// unquoted field is a character; CRLF one line break), so a part read from one of them
+    /// (`forEachRecord(in:range:firstLine:_:)`) gives the whole file's records and lines.
+    @Test(.bug(id: "13"), arguments: [
+        "h\n\"a\r\nb\",c\r\nd\n", "x,\"q\"\"\n\",y\r\nz\r\n\r\nw", "a \"b\nc\nd", "\"a\"\rb\r\"c\n\"\n",
+    ])
+    func scanFindsWhereRecordsStart(text: String) throws {
+        let bytes = Array(text.utf8)
+        let whole = try CSVReader().records(in: bytes)
+        let starts = CSVReader().scan(bytes, startsFrom: 1, limit: 100).starts
+        #expect(Set(whole.dropFirst().map(\.line)).isSubset(of: starts.map(\.line)))
+        for start in starts {
+            var records: [CSVReader.Record] = []
+            try CSVReader().forEachRecord(in: bytes, range: start.offset..<bytes.count, firstLine: start.line) { record in
+                records.append(record)
+                return true
+            }
+            #expect(records == Array(whole.drop { $0.line < start.line }), "from offset \(start.offset)")
+        }
+    }
+
     @Test(.bug(id: "13")) func forEachRecordStopsWhenAsked() throws {
         var seen: [[String]] = []
         try CSVReader().forEachRecord(in: Array("a\nb\nc\nd,\"unclosed".utf8)) { record in
