@@ -206,6 +206,8 @@ public struct CSVReader: Sendable {
         var starts: [RecordStart] = []
         var index = 0
         let end = bytes.count
+        // The reader skips a byte order mark: a quote right after it opens the first field.
+        if end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         while index < end {
             let byte = bytes[index]
             if inQuotes {

@@ -106,6 +106,7 @@ struct CSVReaderTests {
     /// (`forEachRecord(in:range:firstLine:_:)`) gives the whole file's records and lines.
     @Test(.bug(id: "13"), arguments: [
         "h\n\"a\r\nb\",c\r\nd\n", "x,\"q\"\"\n\",y\r\nz\r\n\r\nw", "a \"b\nc\nd", "\"a\"\rb\r\"c\n\"\n",
+        "\u{FEFF}\"Notes,\"\"\"\nb\n\"c\nd\"\ne",  // a quote after the byte order mark opens the field
     ])
     func scanFindsWhereRecordsStart(text: String) throws {
         let bytes = Array(text.utf8)
