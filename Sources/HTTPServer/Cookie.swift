@@ -81,19 +81,24 @@ public struct Cookie: Hashable, Sendable {
     /// quotes is unwrapped. Pieces without `=` or with an empty name are skipped. Several
     /// `Cookie` headers are read in order; for a repeated name the first value wins (browsers
     /// send the most specific path first). Values are returned as sent (no percent-decoding).
+    ///
+    /// Read on UTF-8 bytes (every separator is ASCII): every request of a visitor with a session
+    /// parses its cookies, and going by `Character` was 3 % of a shopper's page (issue #14).
     public static func parse(headerValues: some Sequence<String>) -> [String: String] {
         var cookies: [String: String] = [:]
+        let quote = UInt8(ascii: "\"")
         for header in headerValues {
-            for piece in header.split(separator: ";", omittingEmptySubsequences: true) {
-                guard let equals = piece.firstIndex(of: "=") else { continue }
+            for piece in header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: true) {
+                guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
                 let name = trimmed(piece[..<equals])
                 guard !name.isEmpty else { continue }
                 var value = trimmed(piece[piece.index(after: equals)...])
-                if value.count >= 2, value.first == "\"", value.last == "\"" {
+                if value.count >= 2, value.first == quote, value.last == quote {
                     value = value.dropFirst().dropLast()
                 }
-                if cookies[String(name)] == nil {
-                    cookies[String(name)] = String(value)
+                let key = String(Substring(name))
+                if cookies[key] == nil {
+                    cookies[key] = String(Substring(value))
                 }
             }
         }
@@ -102,11 +107,12 @@ public struct Cookie: Hashable, Sendable {
 
     // MARK: - Internals
 
-    private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
+    /// Without the spaces and tabs around it.
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var bytes = bytes
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+        return bytes
     }
 
     private static func sanitize(_ text: String, keeping keep: (UInt8) -> Bool) -> String {

@@ -77,7 +77,8 @@ public struct VoucherCode: Hashable, Sendable, CustomStringConvertible {
     /// Normalizes `text` (trim, upper-case, no inner spaces); nil when nothing is left or it has
     /// characters other than letters, digits, `-` and `_`, or is longer than 40.
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        // `trimmedOfWhiteSpace`: a cart with a voucher reads its code on every page (issue #14).
+        let trimmed = text.trimmedOfWhiteSpace.uppercased()
         guard !trimmed.isEmpty, trimmed.count <= 40,
               trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
         normalized = trimmed

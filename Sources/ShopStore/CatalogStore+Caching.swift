@@ -8,6 +8,9 @@ extension CatalogStore {
     ///   few products on every request (the badge's look-up was 8 % of a shopper's category
     ///   page, issue #14); products are kept one by one, at most `productLimit`, then the memory
     ///   starts over;
+    /// - `productByHandle`: the product page and every add to cart look a product up by its
+    ///   handle (6 % of an add, issue #14); each handle's answer (a product id, or none) is kept,
+    ///   at most `productLimit` of them, and the product itself comes from the kept products;
     /// - `categories`: a count and a first picture per category take ~1 s on 100 000 products,
     ///   and every search that finds nothing shows six of them (issue #13, point 5).
     ///
@@ -47,6 +50,30 @@ extension CatalogStore {
             }
             found.merge(fetched) { _, new in new }
             return found
+        }
+        // A handle's product id, or none (`.none` inside: no published product has it).
+        let productIDs = CatalogMemo<[String: Product.ID?]>()
+        let productsByID = store.productsByID
+        store.productByHandle = { handle in
+            let version = try base.version()
+            if let known = productIDs.read(at: version, { $0[handle] }), let known {
+                guard let id = known else { return nil }
+                // Kept products may be of a newer version than the id (read just before): a
+                // product that has since lost the handle is asked for again.
+                if let product = try productsByID([id])[id], product.handle == handle { return product }
+            }
+            let product = try base.productByHandle(handle)
+            productIDs.update(at: version, empty: [:]) { kept in
+                if kept.count >= productLimit { kept.removeAll(keepingCapacity: true) }
+                kept[handle] = .some(product?.id)
+            }
+            if let product {
+                products.update(at: version, empty: [:]) { kept in
+                    if kept.count >= productLimit { kept.removeAll(keepingCapacity: true) }
+                    kept[product.id] = product
+                }
+            }
+            return product
         }
         store.categories = { try categorySummaries.value(base) { try base.categories() } }
         return store

@@ -76,7 +76,7 @@ public enum CatalogUpsertRules {
     ///   `.duplicateVariantOptions`, `.currencyMismatch` or `.negativePrice`.
     public static func check(_ draft: ProductDraft, currency: Currency) throws(CatalogStoreError) {
         let line = draft.sourceLine
-        guard !draft.handle.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !draft.handle.trimmedOfWhiteSpace.isEmpty else {
             throw .emptyHandle(line: line)
         }
         guard !draft.variants.isEmpty else { throw .noVariants(handle: draft.handle, line: line) }

@@ -25,6 +25,12 @@ struct CookieTests {
         #expect(cookies == ["ok": "1"])
     }
 
+    /// Read on bytes: text that is not ASCII passes through whole, and a value of spaces only is empty.
+    @Test func nonASCIITextAndBlankValues() {
+        let cookies = Cookie.parse(headerValues: ["név=çay ☕️; \"ş\"=\"İ\"; blank=  \t; 名=値"])
+        #expect(cookies == ["név": "çay ☕️", "\"ş\"": "İ", "blank": "", "名": "値"])
+    }
+
     @Test func valueMayContainEquals() {
         #expect(Cookie.parse(headerValues: ["token=a=b=="])["token"] == "a=b==")
     }

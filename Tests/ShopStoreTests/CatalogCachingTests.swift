@@ -56,6 +56,45 @@ struct CatalogCachingTests {
         #expect(try cached.productsByID([lamp, mug]).keys.sorted() == [mug])
     }
 
+    /// A product page or an add to cart looks the product up by handle: answered from memory
+    /// while the catalog stays, and right after any change (a new handle, unpublished, gone).
+    @Test(.bug(id: "14"), arguments: StoreKind.allCases)
+    func aHandleIsLookedUpInMemoryUntilTheCatalogChanges(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([ProductDraft.mock(handle: "lamp", variants: [.mock(sku: "L1")])])
+        let asked = Calls()
+        var base = stores.catalog
+        let byHandle = base.productByHandle, byID = base.productsByID
+        base.productByHandle = { handle in
+            asked.withLock { $0.append([Product.ID(rawValue: Int64(handle.count))]) }
+            return try byHandle(handle)
+        }
+        base.productsByID = { ids in
+            asked.withLock { $0.append(ids) }
+            return try byID(ids)
+        }
+        let cached = base.caching()
+        let lamp = try #require(try cached.productByHandle("lamp"))
+        #expect(try cached.productByHandle("lamp") == lamp)
+        #expect(try cached.productByHandle("nope") == nil)
+        #expect(try cached.productByHandle("nope") == nil)
+        #expect(try cached.productsByID([lamp.id])[lamp.id] == lamp)
+        #expect(asked.withLock { $0.count } == 2, "one look-up per handle; the product itself is kept too")
+
+        // A re-import that moves the product to a new handle (its SKU kept): the old handle
+        // finds nothing at once, the new one finds it.
+        var renamed = ProductDraft(lamp, categoryName: nil)
+        renamed.handle = "desk-lamp"
+        _ = try stores.catalog.upsert([renamed])
+        #expect(try cached.productByHandle("lamp") == nil)
+        #expect(try cached.productByHandle("desk-lamp")?.id == lamp.id)
+
+        // Unpublished: gone at once.
+        renamed.isPublished = false
+        _ = try stores.catalog.upsert([renamed])
+        #expect(try cached.productByHandle("desk-lamp") == nil)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func pastItsLimitTheCacheStartsOverAndStillAnswersRight(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)

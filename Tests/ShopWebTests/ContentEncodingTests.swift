@@ -12,6 +12,9 @@ struct ContentEncodingTests {
         ("gzip", true), ("gzip, deflate, br", true), ("br;q=1.0, gzip;q=0.5", true), ("GZIP", true),
         ("x-gzip", true), ("*", true), ("gzip;q=0", false), ("*, gzip;q=0", false), ("gzip;q=0.0, *", false),
         ("identity", false), ("deflate, br", false), ("*;q=0", false), ("", false),
+        // Spaces and tabs around each part (OWS); `Q` for `q`; a weight that is not a number is 0.
+        (" deflate ,\tgzip ", true), ("gzip ; q = 0 ", false), ("gzip;Q=0", false), ("gzip;q=0.001", true),
+        ("gzip;q=high", false), ("gzip;level=1", true), ("\tgzip\t;\tq=0.5", true), ("gzip2", false), (" , ,", false),
     ])
     func acceptEncodingIsReadWithItsWeights(header: String, accepted: Bool) {
         #expect(ContentEncoding.acceptsGzip(header) == accepted)
