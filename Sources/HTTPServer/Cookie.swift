@@ -90,9 +90,9 @@ public struct Cookie: Hashable, Sendable {
         for header in headerValues {
             for piece in header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: true) {
                 guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = trimmed(piece[..<equals])
+                let name = piece[..<equals].trimmingOptionalWhiteSpace
                 guard !name.isEmpty else { continue }
-                var value = trimmed(piece[piece.index(after: equals)...])
+                var value = piece[piece.index(after: equals)...].trimmingOptionalWhiteSpace
                 if value.count >= 2, value.first == quote, value.last == quote {
                     value = value.dropFirst().dropLast()
                 }
@@ -106,14 +106,6 @@ public struct Cookie: Hashable, Sendable {
     }
 
     // MARK: - Internals
-
-    /// Without the spaces and tabs around it.
-    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        var bytes = bytes
-        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
-        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
-        return bytes
-    }
 
     private static func sanitize(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
         guard !text.utf8.allSatisfy(keep) else { return text }

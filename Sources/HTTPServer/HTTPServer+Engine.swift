@@ -299,7 +299,7 @@ func mhdAccessHandler(
         // otherwise wait for a body it cannot frame until the connection times out.
         let codings: [String] = state.headers.values(for: "Transfer-Encoding")
             .flatMap { value in value.split(separator: ",") }
-            .map { coding in String(coding.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased() }
+            .map { coding in String(Substring(coding.utf8.trimmingOptionalWhiteSpace)).lowercased() }
             .filter { !$0.isEmpty }
         if !codings.isEmpty && codings != ["chunked"] {
             return codings.last == "chunked" || !codings.contains("chunked")

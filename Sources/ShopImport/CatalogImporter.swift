@@ -78,9 +78,7 @@ public struct CatalogImporter: Sendable {
             chosen = detected.format
             json = detected.json
         }
-        var context = ImportContext(file: fileName, currency: currency, now: now,
-                                    progressInterval: progressInterval, progress: progress)
-        context.mergesDuplicateSKUs = mergesDuplicateSKUs
+        var context = newContext(fileName: fileName, progress: progress)
         let products: [ProductDraft]
         switch chosen {
         case .fakeStore, .seedJSON, .shoppableJSON:
@@ -169,7 +167,7 @@ public struct CatalogImporter: Sendable {
                                 context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
         let csv = CSVReader()
         let isLarge = bytes.count >= twoPartMinimumBytes
-        let scan = csv.scan(bytes, startsFrom: bytes.count / 2, limit: isLarge ? 64 : 0)
+        let scan = csv.scan(bytes, startsFrom: bytes.count / 2, limit: isLarge ? Self.splitCandidates : 0)
         let total = max(scan.recordEstimate - 1, 0)
         if isLarge, let products = readShopifyCSVInTwoParts(bytes, starts: scan.starts, total: total,
                                                                fileName: fileName, context: &context) {
@@ -206,14 +204,24 @@ public struct CatalogImporter: Sendable {
     /// `readShopifyCSV` would read it in one pass instead.
     func readShopifyCSVInTwoParts(_ data: Data, fileName: String) -> ImportResult? {
         let bytes = [UInt8](data)
-        let scan = CSVReader().scan(bytes, startsFrom: bytes.count / 2, limit: 64)
-        var context = ImportContext(file: fileName, currency: currency, now: now, progressInterval: progressInterval,
-                                    progress: nil)
-        context.mergesDuplicateSKUs = mergesDuplicateSKUs
+        let scan = CSVReader().scan(bytes, startsFrom: bytes.count / 2, limit: Self.splitCandidates)
+        var context = newContext(fileName: fileName, progress: nil)
         guard let products = readShopifyCSVInTwoParts(bytes, starts: scan.starts, total: max(scan.recordEstimate - 1, 0),
                                                       fileName: fileName, context: &context) else { return nil }
         return ImportResult(format: .shopifyCSV, products: products, skipped: context.skipped,
                             warnings: context.warnings, imageLocations: context.imageLocations)
+    }
+
+    /// The record starts past the middle of a file where a split is looked for (the first handle
+    /// change among them); a product with more rows than this across the middle is read in one pass.
+    private static let splitCandidates = 64
+
+    /// The state one read of `fileName` starts from.
+    private func newContext(fileName: String, progress: ((Int, Int) -> Void)?) -> ImportContext {
+        var context = ImportContext(file: fileName, currency: currency, now: now, progressInterval: progressInterval,
+                                    progress: progress)
+        context.mergesDuplicateSKUs = mergesDuplicateSKUs
+        return context
     }
 
     /// `readShopifyCSV`'s two parts, or nil (nothing changed) when the file must be read in one pass.
@@ -243,13 +251,13 @@ public struct CatalogImporter: Sendable {
 
         // The second part on another thread; it reports its rows to the first, which reports both.
         let secondRows = RowCount()
-        let second = ShopifyCSVPart(reader: reader, context: context.emptyCopy(progress: { done, _ in secondRows.store(done) }))
+        let second = ShopifyCSVPart(reader: reader, context: newContext(fileName: fileName, progress: { done, _ in secondRows.store(done) }))
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             second.read(bytes, range: split.offset..<bytes.count, firstLine: split.line)
         }
         let progress = context.progress
-        let first = ShopifyCSVPart(reader: reader, context: context.emptyCopy(progress: progress.map { report in
+        let first = ShopifyCSVPart(reader: reader, context: newContext(fileName: fileName, progress: progress.map { report in
             { done, total in report(done + secondRows.load(), total) }
         }))
         first.skipsHeader = true
@@ -364,14 +372,6 @@ struct ImportContext {
         self.now = now
         self.progressInterval = progressInterval
         self.progress = progress
-    }
-
-    /// A context for another reader of the same file: the same settings, nothing seen yet.
-    func emptyCopy(progress: ((Int, Int) -> Void)?) -> ImportContext {
-        var copy = ImportContext(file: file, currency: currency, now: now, progressInterval: progressInterval,
-                                 progress: progress)
-        copy.mergesDuplicateSKUs = mergesDuplicateSKUs
-        return copy
     }
 
     func error(line: Int?, _ column: Column?, _ message: String) -> ImportError {

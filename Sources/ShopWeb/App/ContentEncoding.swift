@@ -38,26 +38,18 @@ enum ContentEncoding {
         var star = false
         for item in header.utf8.split(separator: UInt8(ascii: ",")) {
             let parts = item.split(separator: UInt8(ascii: ";"))
-            let coding = parts.first.map { String(decoding: optionalWhiteSpaceTrimmed($0), as: UTF8.self).lowercased() } ?? ""
+            let coding = parts.first.map { String(decoding: $0.trimmingOptionalWhiteSpace, as: UTF8.self).lowercased() } ?? ""
             var weight = 1.0
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
-                if pair.count == 2, optionalWhiteSpaceTrimmed(pair[0]).map({ $0 | 0x20 }).elementsEqual("q".utf8) {
-                    weight = Double(String(decoding: optionalWhiteSpaceTrimmed(pair[1]), as: UTF8.self)) ?? 0
+                if pair.count == 2, pair[0].trimmingOptionalWhiteSpace.map({ $0 | 0x20 }).elementsEqual("q".utf8) {
+                    weight = Double(String(decoding: pair[1].trimmingOptionalWhiteSpace, as: UTF8.self)) ?? 0
                 }
             }
             if coding == "gzip" || coding == "x-gzip" { return weight > 0 }
             if coding == "*" { star = weight > 0 }
         }
         return star
-    }
-
-    /// `bytes` without the spaces and tabs around it (RFC 9110 `OWS`).
-    private static func optionalWhiteSpaceTrimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
-        let isWhiteSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isWhiteSpace($0) }),
-              let last = bytes.lastIndex(where: { !isWhiteSpace($0) }) else { return bytes[bytes.endIndex...] }
-        return bytes[first...last]
     }
 
     /// Says a body was gzipped already (a page joined from kept pieces, `CompressedPage`).
