@@ -67,6 +67,11 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
+            name: "CBrotli",
+            pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
+        .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
@@ -89,6 +94,7 @@ let package = Package(
         // http(s) downloads for `import --fetch-images`: SSRF rules, byte cap, time limits.
         .target(name: "Fetch", dependencies: ["CCurl"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
+        .target(name: "Brotli", dependencies: ["CBrotli"]),
         .target(name: "Stemmer", dependencies: ["CStemmer"]),
         .target(name: "Vips", dependencies: ["CVips"]),
 
@@ -105,7 +111,7 @@ let package = Package(
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Zlib"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Zlib", "Brotli"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "ShopImport", "Sodium", "Vips", "Fetch"]),
@@ -144,6 +150,7 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "HTTPServer", "ShopTestSupport"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
+        .testTarget(name: "BrotliTests", dependencies: ["Brotli"]),
         .testTarget(name: "StemmerTests", dependencies: ["Stemmer"]),
         .testTarget(name: "VipsTests", dependencies: ["Vips"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import Brotli
 import Foundation
 import HTTPServer
 import ShopAPI
@@ -17,7 +18,20 @@ struct ContentEncodingTests {
         ("gzip;q=high", false), ("gzip;level=1", true), ("\tgzip\t;\tq=0.5", true), ("gzip2", false), (" , ,", false),
     ])
     func acceptEncodingIsReadWithItsWeights(header: String, accepted: Bool) {
-        #expect(ContentEncoding.acceptsGzip(header) == accepted)
+        #expect(ContentEncoding.accepted(header).gzip == accepted)
+    }
+
+    @Test(arguments: [
+        ("gzip, deflate, br", true), ("br", true), ("BR;q=0.5", true), ("*", true), ("gzip", false), ("", false),
+        ("br;q=0", false), ("*, br;q=0", false), ("br;q=0, *", false), ("gzip;q=0, *", true), ("brotli", false),
+        (" br ;\tq=1.0", true), ("br, br;q=0", true),
+    ])
+    func brotliIsReadWithItsWeights(header: String, accepted: Bool) {
+        #expect(ContentEncoding.accepted(header).brotli == accepted)
+    }
+
+    @Test func noHeaderTakesNothing() {
+        #expect(ContentEncoding.accepted(nil) == ContentEncoding.Accepted())
     }
 
     @Test func pagesAreCompressedPerRequestWhenAccepted() throws {
@@ -46,6 +60,42 @@ struct ContentEncodingTests {
             let revalidated = try shop.send(.get, "/static/app.css", headers: ["Accept-Encoding": "gzip", "If-None-Match": tag])
             #expect(revalidated.status == 304 && revalidated.response.body.isEmpty, "\(tag)")
         }
+    }
+
+    /// Issue #14: what never changes under its URL is sent as brotli, made once at quality 11.
+    @Test func immutableAssetsAreSentAsBrotliWhenAccepted() throws {
+        let shop = try TestShop()
+        let path = shop.environment.assets.stylesheetPath
+        let plain = try shop.get(path)
+        let strong = try #require(plain.header("ETag"))
+        #expect(plain.header("Cache-Control")?.contains("immutable") == true)
+        let gzip = try shop.send(.get, path, headers: ["Accept-Encoding": "gzip"])
+        for attempt in 0..<2 {
+            let packed = try shop.send(.get, path, headers: ["Accept-Encoding": "gzip, deflate, br"])
+            #expect(packed.header("Content-Encoding") == "br" && packed.header("ETag") == "W/" + strong, "attempt \(attempt)")
+            #expect(packed.header("Vary")?.contains("Accept-Encoding") == true)
+            #expect(try Brotli.decompress(packed.response.body) == plain.response.body)
+            #expect(packed.response.body.count < gzip.response.body.count,
+                    "\(packed.response.body.count) brotli bytes against \(gzip.response.body.count) gzip bytes")
+        }
+        #expect(shop.environment.compressedBodies.count == 2, "one gzip and one brotli form, each made once")
+        let revalidated = try shop.send(.get, path, headers: ["Accept-Encoding": "br", "If-None-Match": "W/" + strong])
+        #expect(revalidated.status == 304)
+    }
+
+    /// A body that may change under its URL (an unversioned asset, a cached API read) stays gzip:
+    /// quality 11 would be paid by its first reader after every change.
+    @Test func answersThatMayChangeStayGzip() throws {
+        let shop = try TestShop(v1Catalog())
+        for target in ["/static/app.css", "/api/v1/products?limit=24"] {
+            let both = try shop.send(.get, target, headers: ["Accept-Encoding": "br, gzip"])
+            #expect(both.header("Content-Encoding") == "gzip", "\(target)")
+            let brotliOnly = try shop.send(.get, target, headers: ["Accept-Encoding": "br"])
+            #expect(brotliOnly.header("Content-Encoding") == nil && brotliOnly.header("Vary")?.contains("Accept-Encoding") == true,
+                    "\(target)")
+        }
+        let page = try shop.send(.get, "/", headers: ["Accept-Encoding": "br, gzip"])
+        #expect(page.header("Content-Encoding") == "gzip")
     }
 
     @Test func cachedAPIReadsAreCompressedWithTheirLanguageVary() throws {

@@ -76,7 +76,7 @@ public struct AppEnvironment: Sendable {
     public var healthCheck: @Sendable () throws -> Void
     /// Rendered catalog pages, valid while `catalog.version()` is unchanged.
     public var pageCache: PageCache
-    /// gzip bodies of answers with a strong `ETag` (assets, cached API reads), compressed once.
+    /// Compressed bodies of answers with a strong `ETag` (assets, cached API reads), made once.
     public var compressedBodies = CompressedBodies()
     /// The campaign list, kept while `campaigns.version()` is unchanged.
     public var campaignCache = CampaignCache()

@@ -10,7 +10,7 @@ import ShopService
 struct RequestContext {
     let request: Request
     let environment: AppEnvironment
-    /// Whether the client takes gzip (`ContentEncoding.acceptsGzip`), read once per request.
+    /// Whether the client takes gzip (`ContentEncoding.accepted`), read once per request.
     let acceptsGzip: Bool
     /// The shopper's language and formats (`settleLanguage()` decides them for the storefront).
     private(set) var l10n: Localizer
@@ -55,7 +55,7 @@ struct RequestContext {
          acceptsGzip: Bool? = nil) {
         self.request = request
         self.environment = environment
-        self.acceptsGzip = acceptsGzip ?? ContentEncoding.acceptsGzip(request.headers["Accept-Encoding"])
+        self.acceptsGzip = acceptsGzip ?? ContentEncoding.accepted(request.headers["Accept-Encoding"]).gzip
         self.l10n = Localizer(language: language)
         self.models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames)
     }

@@ -38,13 +38,13 @@ public enum ShopApp {
     /// - Parameters:
     ///   - request: the decoded HTTP request.
     ///   - environment: stores, clock and settings.
-    /// - Returns: the response, with the security headers every page carries, gzipped when the
+    /// - Returns: the response, with the security headers every page carries, compressed when the
     ///   client accepts it and the body is text worth compressing (`ContentEncoding`).
     public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
-        let acceptsGzip = ContentEncoding.acceptsGzip(request.headers["Accept-Encoding"])
+        let accepted = ContentEncoding.accepted(request.headers["Accept-Encoding"])
         var response = APIApp.owns(request.path)
-            ? APIApp.handle(request, environment) : page(request, environment, acceptsGzip: acceptsGzip)
-        ContentEncoding.apply(to: &response, acceptsGzip: acceptsGzip, kept: environment.compressedBodies)
+            ? APIApp.handle(request, environment) : page(request, environment, acceptsGzip: accepted.gzip)
+        ContentEncoding.apply(to: &response, accepted: accepted, kept: environment.compressedBodies)
         return response
     }
 
