@@ -135,13 +135,18 @@ public enum AddressRules {
 /// ISO 3166-1 alpha-2 countries with English names, from Foundation's region data.
 public enum Countries {
     /// `(code, English name)` sorted by name.
-    public static let all: [(code: String, name: String)] = {
+    public static let all: [(code: String, name: String)] = english
+        .sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
+
+    /// `(code, English name)` in Foundation's order. Checking a code needs no sorting: sorting by
+    /// `localizedStandardCompare` was 8 % of a server's start (the shop file's shipping
+    /// countries are checked there; issue #14, cold start).
+    private static let english: [(code: String, name: String)] = {
         let english = Locale(identifier: "en_US")
         return Locale.Region.isoRegions
             .map(\.identifier)
             .filter { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isUppercase } && !notCountries.contains($0) }
             .compactMap { code in english.localizedString(forRegionCode: code).map { (code, $0) } }
-            .sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
     }()
 
     /// Region codes Foundation knows that are not ISO 3166-1 countries (unions, reserved and
@@ -149,7 +154,7 @@ public enum Countries {
     private static let notCountries: Set<String> = ["EU", "EZ", "UN", "QO", "CP", "DG", "EA", "IC", "AC", "TA",
                                                     "XA", "XB", "ZZ", "CQ"]
 
-    private static let names: [String: String] = Dictionary(all.map { ($0.code, $0.name) }, uniquingKeysWith: { a, _ in a })
+    private static let names: [String: String] = Dictionary(english.map { ($0.code, $0.name) }, uniquingKeysWith: { a, _ in a })
 
     /// `true` for a known two-letter code (upper case).
     public static func isKnown(_ code: String) -> Bool { names[code] != nil }

@@ -11,13 +11,31 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
     public let value: UInt64
 
     /// Hashes `bytes` with FNV-1a, 64-bit (<http://www.isthe.com/chongo/tech/comp/fnv/>).
+    ///
+    /// Bytes in one piece of memory (an array, `Data`'s buffer) are read in a tight loop: through
+    /// the generic sequence, hashing the 200 KB the server ships took 7 ms of every start
+    /// (34 ns a byte; issue #14, cold start).
     public init(of bytes: some Sequence<UInt8>) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        if let hash = bytes.withContiguousStorageIfAvailable(Self.fnv1a) {
+            value = hash
+            return
+        }
+        var hash = Self.offsetBasis
         for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+            hash = (hash ^ UInt64(byte)) &* Self.prime
         }
         value = hash
+    }
+
+    private static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash = offsetBasis
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* prime
+        }
+        return hash
     }
 
     /// The hash in lower-case hex without leading zeros (1 to 16 digits) — the form media file

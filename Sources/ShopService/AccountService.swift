@@ -42,7 +42,7 @@ public struct PasswordFormErrors: Error, Hashable, Sendable {
 /// the front door, which counts an attempt before calling.
 ///
 /// ```swift
-/// let accounts = AccountService(accounts: store, crypto: crypto, now: Date.init, dummyPasswordHash: dummy)
+/// let accounts = AccountService(accounts: store, crypto: crypto, now: Date.init, dummyPasswordHash: DummyPasswordHash(crypto: crypto))
 /// guard let user = try accounts.authenticate(email: email, password: password) else { return wrongPassword }
 /// ```
 public struct AccountService: Sendable {
@@ -53,8 +53,8 @@ public struct AccountService: Sendable {
     /// The current time.
     public var now: @Sendable () -> Date
     /// A hash of no one's password, checked when a sign-in names an unknown email so that the
-    /// answer takes as long as for a real account (made once, at start: hashing is slow).
-    public var dummyPasswordHash: String
+    /// answer takes as long as for a real account (made once, on first use: hashing is slow).
+    public var dummyPasswordHash: DummyPasswordHash
 
     /// How long an emailed confirmation link works: 24 hours.
     public static let verificationLifetime: TimeInterval = 60 * 60 * 24
@@ -62,7 +62,7 @@ public struct AccountService: Sendable {
     public static let resetLifetime: TimeInterval = 60 * 60
 
     /// Creates the service from its clients.
-    public init(accounts: AccountStore, crypto: Crypto, now: @escaping @Sendable () -> Date, dummyPasswordHash: String) {
+    public init(accounts: AccountStore, crypto: Crypto, now: @escaping @Sendable () -> Date, dummyPasswordHash: DummyPasswordHash) {
         self.accounts = accounts
         self.crypto = crypto
         self.now = now
@@ -99,7 +99,7 @@ public struct AccountService: Sendable {
     /// - Throws: a store error.
     public func authenticate(email: String?, password: String) throws -> User? {
         guard let credentials = try email.flatMap({ try accounts.credentials($0) }) else {
-            _ = crypto.verifyPassword(password, dummyPasswordHash)
+            _ = crypto.verifyPassword(password, dummyPasswordHash.value)
             return nil
         }
         guard crypto.verifyPassword(password, credentials.passwordHash) else { return nil }

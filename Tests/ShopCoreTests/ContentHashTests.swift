@@ -7,6 +7,7 @@ struct ContentHashTests {
     @Test(arguments: [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")])
     func matchesTheFNV1a64ReferenceValues(text: String, hex: String) {
         #expect(ContentHash(of: Array(text.utf8)).hex == hex)
+        #expect(ContentHash(of: text.utf8.lazy.map { $0 }).hex == hex, "a sequence that is not one piece of memory")
     }
 
     @Test func hexHasNoLeadingZerosSoNamesGivenBeforeStayTheSame() throws {

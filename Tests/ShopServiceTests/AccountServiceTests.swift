@@ -3,6 +3,7 @@ import ShopCore
 import ShopService
 import ShopStore
 import ShopTestSupport
+import Synchronization
 import Testing
 
 @Suite("AccountService")
@@ -169,5 +170,48 @@ struct AccountServiceTests {
 
     private enum Fixture {
         static let email = OutboxDraft(toAddress: "x", toName: "x", subject: "x", textBody: "x", createdAt: .distantPast)
+    }
+}
+
+/// Issue #14 (cold start): the hash a sign-in with an unknown email is checked against is made
+/// on first use, once — not when the server starts — and that sign-in still pays a verification.
+@Suite("the dummy password hash")
+struct DummyPasswordHashTests {
+    final class Counts: Sendable {
+        let hashes = Mutex(0), verifications = Mutex(0)
+    }
+
+    static func counting(_ counts: Counts) -> Crypto {
+        var crypto = Crypto.testing
+        let hash = crypto.hashPassword, verify = crypto.verifyPassword
+        crypto.hashPassword = { password in counts.hashes.withLock { $0 += 1 }; return try hash(password) }
+        crypto.verifyPassword = { password, encoded in counts.verifications.withLock { $0 += 1 }; return verify(password, encoded) }
+        return crypto
+    }
+
+    @Test func madeOnFirstUseOnceAndCheckedForUnknownEmails() throws {
+        let counts = Counts()
+        let crypto = Self.counting(counts)
+        let dummy = DummyPasswordHash(crypto: crypto)
+        #expect(!dummy.isMade && counts.hashes.withLock { $0 } == 0, "nothing made at creation")
+        let shop = try ServiceShop()
+        let service = AccountService(accounts: shop.accounts, crypto: crypto, now: Date.init, dummyPasswordHash: dummy)
+        for attempt in 0..<3 {
+            #expect(try service.authenticate(email: "nobody-\(attempt)@example.com", password: "guess \(attempt)") == nil)
+        }
+        #expect(dummy.isMade && counts.hashes.withLock { $0 } == 1, "made once")
+        #expect(counts.verifications.withLock { $0 } == 3, "every unknown email still costs a verification")
+        #expect(crypto.verifyPassword("no one's password 7", dummy.value))
+    }
+
+    @Test func preparedInTheBackgroundOnceWhileReadersWait() async throws {
+        let counts = Counts()
+        let dummy = DummyPasswordHash(crypto: Self.counting(counts))
+        dummy.prepareInBackground()
+        let values = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<8 { group.addTask { dummy.value } }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(values.count == 1 && counts.hashes.withLock { $0 } == 1)
     }
 }

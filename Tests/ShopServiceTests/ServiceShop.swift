@@ -46,7 +46,7 @@ final class ServiceShop {
     var accountService: AccountService {
         let clock = clock
         return AccountService(accounts: accounts, crypto: crypto, now: { clock.now },
-                              dummyPasswordHash: (try? crypto.hashPassword("no one's password 7")) ?? "")
+                              dummyPasswordHash: DummyPasswordHash(crypto: crypto))
     }
 
     var cartService: CartService {

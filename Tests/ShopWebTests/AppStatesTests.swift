@@ -192,3 +192,32 @@ struct AppStatesTests {
         #expect(page.text.contains("class=\"tab-bar\""))
     }
 }
+
+/// `Assets.load` reads what `Public` holds: every regular file by its path, nothing hidden, no folder.
+@Suite("shipped files loaded from a folder")
+struct AssetsLoadTests {
+    @Test func everyRegularFileIsLoadedByItsPathAndHiddenOnesAreNot() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("assets-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = ["app.css": "body{}", "images/demo/oak.chair.svg": "<svg/>", "images/icon.png": "PNG",
+                     ".hidden": "x", "images/.DS_Store": "x", ".git/config": "x", "no-extension": "plain"]
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let assets = Assets.load(from: root)
+        #expect(Set(assets.files.keys) == ["app.css", "images/demo/oak.chair.svg", "images/icon.png", "no-extension"])
+        #expect(assets.files["images/demo/oak.chair.svg"]?.contentType == "image/svg+xml")
+        #expect(assets.files["images/icon.png"]?.contentType == "image/png")
+        #expect(assets.files["no-extension"]?.contentType == "application/octet-stream")
+        #expect(assets.files["app.css"]?.bytes == Array("body{}".utf8))
+        #expect(assets.files["app.css"]?.etag == Assets.etag(for: Array("body{}".utf8)))
+        #expect(assets.stylesheetPath.hasPrefix("/static/app.css?v="))
+    }
+
+    @Test func theBundledFilesAreAllThere() {
+        #expect(Assets.bundled.files["app.css"] != nil && Assets.bundled.files["app.js"] != nil)
+        #expect(Assets.bundled.files.keys.contains { $0.hasPrefix("images/demo/") })
+    }
+}

@@ -47,7 +47,7 @@ public struct AppEnvironment: Sendable {
     public var throttles: AccountThrottles
     /// A hash of no one's password, checked when a sign-in names an unknown email so that
     /// answering takes as long as for a real account.
-    public let dummyPasswordHash: String
+    public let dummyPasswordHash: DummyPasswordHash
     /// The shop currency (`--currency`, default USD).
     public var currency: Currency
     /// The language of a shopper who has chosen none and whose browser asks for none the shop
@@ -105,7 +105,7 @@ public struct AppEnvironment: Sendable {
         while trimmedURL.hasSuffix("/") { trimmedURL.removeLast() }
         self.publicURL = trimmedURL
         self.throttles = throttles
-        self.dummyPasswordHash = (try? crypto.hashPassword("no one's password 7")) ?? ""
+        self.dummyPasswordHash = DummyPasswordHash(crypto: crypto)
         self.currency = currency
         self.timeZone = timeZone
         self.now = now

@@ -49,20 +49,24 @@ public struct Assets: Sendable {
     }()
 
     /// Loads every regular file below `root` (hidden files skipped).
+    ///
+    /// A file is told from a folder by `stat` (`fileExists(atPath:isDirectory:)`): asking
+    /// `resourceValues` for `isRegularFile` made Foundation read `/etc/passwd` and `/etc/group`
+    /// for every file, a tenth of a server's start (issue #14, cold start).
     public static func load(from root: URL) -> Assets {
         var files: [String: File] = [:]
         let fileManager = FileManager.default
-        guard let enumerator = fileManager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                      options: [.skipsHiddenFiles]) else { return Assets(files: [:]) }
         let rootPath = root.standardizedFileURL.path
-        for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  let data = try? Data(contentsOf: url) else { continue }
-            var relative = url.standardizedFileURL.path
-            if relative.hasPrefix(rootPath) { relative.removeFirst(rootPath.count) }
-            while relative.hasPrefix("/") { relative.removeFirst() }
+        guard let relativePaths = fileManager.enumerator(atPath: rootPath) else { return Assets(files: [:]) }
+        for case let relative as String in relativePaths {
+            let path = rootPath + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
+                  fileManager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  let data = fileManager.contents(atPath: path) else { continue }
             let bytes = [UInt8](data)
-            files[relative] = File(bytes: bytes, contentType: contentType(for: url.pathExtension), etag: etag(for: bytes))
+            files[relative] = File(bytes: bytes, contentType: contentType(for: (relative as NSString).pathExtension),
+                                   etag: etag(for: bytes))
         }
         return Assets(files: files)
     }

@@ -1,0 +1,73 @@
+"""What the benchmark scripts share: a free port, waiting for a server, the generated catalog,
+and reading a process's CPU time and memory from /proc."""
+import json
+import os
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url, seconds=30):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"bench: {url} did not answer")
+
+
+def bench_catalog(path, products=120):
+    """A catalog with one 'Bench' category of `products` products, 1–3 variants each."""
+    items = []
+    for i in range(products):
+        variants = [{"sku": f"B-{i}-{v}", "options": [f"Size {v}"],
+                     "price": f"{10 + (i * 7) % 90}.{(i * 13) % 100:02d}",
+                     "compareAtPrice": f"{120 + i}.00" if i % 4 == 0 else None,
+                     "stock": None if i % 3 else 50} for v in range(1 + i % 3)]
+        items.append({
+            "handle": f"bench-product-{i}", "title": f"Bench product {i} <with> \"escaping\" & more",
+            "description": f"<p>Description of product {i}, with <strong>markup</strong>.</p>",
+            "vendor": "Bench & Co", "productType": "Thing", "category": "Bench",
+            "tags": ["bench", f"tag{i % 5}"], "publishedAt": "2026-01-01T00:00:00Z",
+            "images": [{"url": "/static/images/icon.svg", "alt": f"Product {i}"}],
+            "rating": {"rate": 3 + (i % 20) / 10, "count": i}, "options": ["Size"], "variants": variants})
+    path.write_text(json.dumps({"format": "shoppable-catalog", "version": 1, "currency": "USD", "products": items}))
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds a process has used so far (/proc/PID/stat), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def memory_kilobytes(pid):
+    """A process's resident memory in KiB from /proc/PID/status: `rss` (VmRSS) and its parts,
+    `anon` (RssAnon: the heap, stacks — what a leak grows) and `file` (RssFile: mapped files,
+    the binary and SQLite's memory-mapped database among them). Zeros once it is gone."""
+    found = {"rss": 0, "anon": 0, "file": 0}
+    names = {"VmRSS:": "rss", "RssAnon:": "anon", "RssFile:": "file"}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name = line.split(maxsplit=1)[0] if line else ""
+            if name in names:
+                found[names[name]] = int(line.split()[1])
+    except OSError:
+        pass
+    return found
+
+
+def resident_kilobytes(pid):
+    """A process's resident set size in KiB (VmRSS), or 0 once it is gone."""
+    return memory_kilobytes(pid)["rss"]
