@@ -4,6 +4,7 @@ import ShopCore
 import ShopStore
 import ShopTestSupport
 import ShopWeb
+import Synchronization
 import Testing
 
 private func product(_ handle: String, category: String = "Lamps", tags: [String] = [], stock: Int = 5,
@@ -70,6 +71,28 @@ struct ShoppingFeatureTests {
         #expect(order.allSatisfy { $0 != nil })
         #expect(order[0]! < order[1]! && order[1]! < order[2]! && order[2]! < order[3]!, "shared tags first, then the rest")
         #expect(!related.contains(">Main<") && !related.contains("Other-Category"))
+    }
+
+    /// Issue #14: a category's candidates are read once per catalog version, not per product page;
+    /// a catalog change is seen on the next page.
+    @Test func relatedCandidatesAreReadOncePerCategoryAndCatalogVersion() throws {
+        let shop = try TestShop([product("main", tags: ["brass"]), product("twin", tags: ["brass"]), product("cousin"),
+                                 product("rug", category: "Rugs")])
+        let reads = Mutex(0)
+        let products = shop.environment.catalog.products
+        shop.environment.catalog.products = { query in
+            if query.categoryID != nil && query.sort == .rating { reads.withLock { $0 += 1 } }
+            return try products(query)
+        }
+        for handle in ["main", "twin", "cousin"] { #expect(try shop.get("/products/\(handle)").status == 200) }
+        #expect(reads.withLock { $0 } == 1, "one read for the three Lamps pages")
+        _ = try shop.get("/products/rug")
+        #expect(reads.withLock { $0 } == 2, "another category, another read")
+        _ = try shop.environment.catalog.upsert([product("newcomer", tags: ["brass"])])
+        let page = try shop.get("/products/main").text
+        #expect(reads.withLock { $0 } == 3, "a new catalog version is read again")
+        let related = try #require(page.components(separatedBy: "class=\"related\"").last)
+        #expect(related.contains(">Newcomer<") && related.contains(">Twin<") && !related.contains(">Main<"))
     }
 
     @Test func badgeCountsComeAsJSON() throws {

@@ -107,7 +107,7 @@ extension V1Handlers {
         let category = try product.categoryID.flatMap { id in
             try catalog.categories().first { $0.category.id == id }.map { V1CategoryRef(handle: $0.category.handle, name: $0.category.name) }
         }
-        let related = try context.availableToEveryone(try ShopApp.relatedProducts(to: product, catalog))
+        let related = try context.availableToEveryone(try ShopApp.relatedProducts(to: product, context.environment))
         let answer = V1Product(
             id: product.id.rawValue, handle: product.handle, title: product.title, descriptionHTML: product.descriptionHTML,
             descriptionText: product.descriptionText, vendor: product.vendor, category: category, tags: product.tags,

@@ -83,6 +83,9 @@ public struct AppEnvironment: Sendable {
     /// The best-rated products in stock, the pool of the cart's and the home page's
     /// recommendations: kept while `catalog.version()` (stock included) is unchanged.
     var bestRatedInStock = CatalogMemo<[Product]>()
+    /// Each category's 100 best-rated product ids, the candidates of a product page's related
+    /// products (`ShopApp.relatedProducts`): kept while `catalog.version()` is unchanged.
+    var relatedCandidates = CatalogMemo<[Category.ID: [Product.ID]]>()
     /// Web origins (`https://app.example`) whose pages may call the JSON API from a browser
     /// (CORS, `--cors-origin`); `*` allows any. Empty: no cross-origin access.
     public var corsAllowedOrigins: [String] = []
