@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ShopCore
 import ShopStore
 import ShopStoreSQLite
@@ -12,7 +13,7 @@ import Testing
                 countryCode: "TR", isDefault: isDefault)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .addresses))
     func addressesAreCreatedReadUpdatedAndDeleted(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
@@ -48,7 +49,7 @@ import Testing
         #expect(again.id!.rawValue > work.id!.rawValue)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .addresses))
     func anAccountHasAtMostOneDefaultAddress(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
@@ -73,7 +74,7 @@ import Testing
         #expect(try stores.addresses.list(other.id) == [othersDefault])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .addresses))
     func anotherAccountsAddressIsInvisibleAndUntouchable(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let ana = try stores.accounts.createUser(Fixtures.newAccount(), true)
@@ -94,9 +95,37 @@ import Testing
         #expect(try stores.addresses.address(bob.id, bobs.id!)?.isDefault == true)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .addresses))
     func savingForAnUnknownAccountFails(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         #expect(throws: AccountStoreError.userNotFound) { try stores.addresses.save(User.ID(42), Self.address("Ana")) }
+    }
+
+    /// Threads saving default addresses for one account at once (200 saves), on every engine: every save
+    /// succeeds and exactly one default is left (on PostgreSQL the account's row is locked
+    /// first; without it two saves collide on the one-default index).
+    @Test(arguments: StoreKind.engines(for: .addresses).filter { $0 != .sqlite })
+    func defaultsSavedAtOnceLeaveExactlyOne(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind, poolSize: 4)
+        let user = try stores.accounts.createUser(Fixtures.newAccount(), true)
+        let existing = try stores.addresses.save(user.id, Self.address("Ana", isDefault: true))
+        let failures = Mutex<[String]>([])
+        let addresses = stores.addresses
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            do {
+                if index % 4 == 0 {
+                    var again = existing
+                    again.city = "City \(index)"
+                    _ = try addresses.save(user.id, again)
+                } else {
+                    _ = try addresses.save(user.id, Self.address("Person\(index)", isDefault: true))
+                }
+            } catch {
+                failures.withLock { $0.append("\(index): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let book = try stores.addresses.list(user.id)
+        #expect(book.count == 151 && book.filter(\.isDefault).count == 1)
     }
 }

@@ -37,7 +37,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// The stores ported to PostgreSQL, whose contract suites run on it too
     /// (docs/ARCHITECTURE.md §9 keeps this list).
-    static let postgresStores: Set<Store> = [.accounts]
+    static let postgresStores: Set<Store> = [.accounts, .addresses]
 
     /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
     /// is ported and a test server is set.
@@ -101,7 +101,7 @@ final class StoreHarness {
             accounts = .postgres(database)
             campaigns = .failing
             orders = .failing
-            addresses = .failing
+            addresses = .postgres(database)
             return
         }
         sqliteDatabase = database
