@@ -1,7 +1,7 @@
 /// The shop's PostgreSQL schema as numbered migrations, numbered like SQLite's (`ShopSchema`):
 /// each table is created by the migration whose number brought it on SQLite, in the shape it
 /// has there today (PostgreSQL starts late; it has no older shapes to upgrade). A number whose
-/// tables are not on PostgreSQL yet is absent — today 3 and 6 exist (docs/ARCHITECTURE.md §4,
+/// tables are not on PostgreSQL yet is absent — today 3, 5 and 6 exist (docs/ARCHITECTURE.md §4,
 /// "PostgreSQL").
 ///
 /// Conventions, the same as SQLite's so that values move between the engines as they are:
@@ -89,6 +89,47 @@ public enum PostgresSchema {
                 last_error text
             );
             CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE sent_at IS NULL;
+            """),
+        PostgresMigration(version: 5, sql: """
+            -- Campaigns (SQLite 5, with the translations of 18). The file is the truth:
+            -- `campaigns import` replaces every row in one transaction. Exactly one of
+            -- discount_percent / discount_amount is set. Carts' voucher codes come with carts.
+            CREATE TABLE campaigns (
+                id text PRIMARY KEY,                                      -- the file's id, e.g. 'winter-sale'
+                title text NOT NULL,
+                description text NOT NULL DEFAULT '',
+                image_url text,
+                starts_at bigint NOT NULL,                                -- Unix seconds, inclusive
+                ends_at bigint NOT NULL,                                  -- Unix seconds, exclusive
+                discount_percent bigint CHECK (discount_percent BETWEEN 1 AND 100),
+                discount_amount bigint CHECK (discount_amount > 0),       -- minor units
+                discount_currency text,                                   -- ISO 4217, with discount_amount
+                target text NOT NULL CHECK (target IN ('cart', 'category', 'products')),
+                target_category text,                                     -- category handle, for 'category'
+                target_products text,                                     -- JSON array of product handles
+                minimum_subtotal bigint CHECK (minimum_subtotal > 0),     -- minor units
+                minimum_currency text,                                    -- ISO 4217, with minimum_subtotal
+                voucher_code text UNIQUE,                                 -- upper case (VoucherCode.normalized)
+                usage_limit_per_account bigint CHECK (usage_limit_per_account >= 1),
+                title_translations text,                                  -- JSON object by language code
+                description_translations text,
+                -- No rowid here: the row's number in error messages (SQLiteStoreError names it).
+                row_number bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+                CHECK (ends_at > starts_at),
+                CHECK ((discount_percent IS NULL) <> (discount_amount IS NULL)),
+                CHECK ((discount_amount IS NULL) = (discount_currency IS NULL)),
+                CHECK ((minimum_subtotal IS NULL) = (minimum_currency IS NULL)),
+                CHECK ((target = 'category') = (target_category IS NOT NULL)),
+                CHECK ((target = 'products') = (target_products IS NOT NULL))
+            );
+            CREATE INDEX campaigns_starts ON campaigns (starts_at, id);
+
+            -- Bumped by every replace that changes something (page caches compare it).
+            CREATE TABLE campaign_state (
+                id integer PRIMARY KEY CHECK (id = 1),
+                version bigint NOT NULL
+            );
+            INSERT INTO campaign_state (id, version) VALUES (1, 1);
             """),
         PostgresMigration(version: 6, sql: """
             -- The address book (SQLite 6): an account's saved addresses, at most one default.

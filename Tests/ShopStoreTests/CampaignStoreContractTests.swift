@@ -4,6 +4,7 @@ import ShopStore
 import ShopStoreSQLite
 import ShopTestSupport
 import SQLite
+import Synchronization
 import Testing
 
 /// The campaign contract every store must meet, run against each implementation.
@@ -40,7 +41,7 @@ struct CampaignStoreContractTests {
                  usageLimitPerAccount: 3),
     ]
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .campaigns))
     func replacedCampaignsLoadBackByStartThenID(kind: StoreKind) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -59,7 +60,7 @@ struct CampaignStoreContractTests {
     }
 
     /// Issue #11: the translations are stored with the campaign; changing only one is a change.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .campaigns))
     func translationsAreKeptAndChangingOneUpdatesTheCampaign(kind: StoreKind) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -76,7 +77,7 @@ struct CampaignStoreContractTests {
         #expect(try store.replaceAll([translated]).unchanged == ["sale"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .campaigns))
     func voucherCodeLookupIgnoresCaseAndFindsInactiveCampaignsToo(kind: StoreKind) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -90,7 +91,7 @@ struct CampaignStoreContractTests {
         #expect(try store.byVoucherCode(try #require(VoucherCode("winter-light"))) == nil)  // an id, not a code
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .campaigns))
     func theFileIsTheTruthCampaignsNotInItAreRemoved(kind: StoreKind) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -114,7 +115,7 @@ struct CampaignStoreContractTests {
         #expect(try store.byVoucherCode(try #require(VoucherCode("A1"))) == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .campaigns))
     func aVoucherCodeMayMoveToAnotherCampaignInOneReplace(kind: StoreKind) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -128,7 +129,7 @@ struct CampaignStoreContractTests {
         #expect(try store.byVoucherCode(try #require(VoucherCode("GONE")))?.id == "d")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .campaigns))
     func timesAreKeptToTheWholeSecond(kind: StoreKind) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -165,7 +166,7 @@ struct CampaignStoreContractTests {
                 error: .emptyTimeWindow("a")),
     ]
 
-    @Test(arguments: StoreKind.allCases, refusals)
+    @Test(arguments: StoreKind.engines(for: .campaigns), refusals)
     func invalidListsAreRefusedAndNothingIsWritten(kind: StoreKind, refusal: Refusal) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -179,7 +180,7 @@ struct CampaignStoreContractTests {
         #expect(try store.version() == version)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .campaigns))
     func versionChangesOnlyWhenAReplaceChangesSomething(kind: StoreKind) throws {
         let harness = try StoreHarness(kind)
         defer { withExtendedLifetime(harness) {} }
@@ -203,6 +204,29 @@ struct CampaignStoreContractTests {
 
     /// Another process's replace is seen within `otherWritersSeenWithin` (10 ms; the version
     /// is remembered between requests), this process's at once.
+    /// Imports at once take turns on every pooled engine: each succeeds, and the store holds
+    /// exactly one import's set (on PostgreSQL `replaceAll` locks `campaign_state` first;
+    /// without it two imports both insert `shared` and collide on its id).
+    @Test(arguments: StoreKind.engines(for: .campaigns).filter { $0 != .sqlite })
+    func replacesAtOnceTakeTurns(kind: StoreKind) throws {
+        let harness = try StoreHarness(kind, poolSize: 4)
+        let campaigns = harness.campaigns
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 40) { index in
+            do {
+                _ = try campaigns.replaceAll([Self.campaign("shared", title: LocalizedText("Shared \(index)")),
+                                              Self.campaign(Campaign.ID("own-\(index)"), startOffset: 60)])
+            } catch {
+                failures.withLock { $0.append("\(index): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let stored = try campaigns.all()
+        #expect(stored.count == 2 && stored.first?.id == "shared")
+        let last = try #require(stored.last?.id.rawValue.dropFirst("own-".count))
+        #expect(stored.first?.title.defaultText == "Shared \(last)", "one import's whole set, not a mix")
+    }
+
     @Test func anotherProcesssReplaceIsSeenWithinItsBoundAndOwnAtOnce() throws {
         let path = TemporaryDatabasePath()
         defer { path.remove() }

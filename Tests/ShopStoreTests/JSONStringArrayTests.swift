@@ -1,4 +1,4 @@
-@testable import ShopStoreSQLite
+import ShopStore
 import Testing
 
 /// The list-column codec must read any JSON array of strings (rows written by hand or by SQLite's

@@ -37,7 +37,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// The stores ported to PostgreSQL, whose contract suites run on it too
     /// (docs/ARCHITECTURE.md §9 keeps this list).
-    static let postgresStores: Set<Store> = [.accounts, .addresses]
+    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns]
 
     /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
     /// is ported and a test server is set.
@@ -99,7 +99,7 @@ final class StoreHarness {
             catalog = .failing
             sessions = .postgres(database)
             accounts = .postgres(database)
-            campaigns = .failing
+            campaigns = .postgres(database)
             orders = .failing
             addresses = .postgres(database)
             return

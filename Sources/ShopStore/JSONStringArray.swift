@@ -1,11 +1,12 @@
 import Foundation
 
-/// Encodes and decodes a JSON array of strings (RFC 8259) — the form list columns are stored in.
+/// Encodes and decodes a JSON array of strings (RFC 8259) — the form list columns are stored in,
+/// on every engine.
 /// Hand-written because it runs for every product read on a hot path; Foundation's JSON coders
 /// are far slower for such small values.
-enum JSONStringArray {
+public enum JSONStringArray {
     /// `["a","b\"c"]`. Non-ASCII is written as UTF-8; `"`, `\` and control characters are escaped.
-    static func encode(_ strings: [String]) -> String {
+    public static func encode(_ strings: [String]) -> String {
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (index, string) in strings.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -30,7 +31,7 @@ enum JSONStringArray {
     }
 
     /// The strings of a JSON array of strings, or nil when `text` is anything else.
-    static func decode(_ text: String) -> [String]? {
+    public static func decode(_ text: String) -> [String]? {
         var parser = Parser(bytes: Array(text.utf8))
         return parser.array()
     }
@@ -127,26 +128,5 @@ enum JSONStringArray {
         private mutating func skipSpace() {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
-    }
-}
-
-/// `variants.option_choices` (migration 23): a variant's allowed values per open option
-/// (`Variant.optionChoices`) as a JSON array of arrays of strings, NULL when it has no open option.
-enum OptionChoicesColumn {
-    /// `[[],["S","M"]]`, or nil for a variant without open options.
-    static func encode(_ choices: [[String]]) -> String? {
-        guard choices.contains(where: { !$0.isEmpty }) else { return nil }
-        return "[" + choices.map(JSONStringArray.encode).joined(separator: ",") + "]"
-    }
-
-    /// The lists of `text` (nil: none).
-    /// - Throws: `SQLiteStoreError.corruptValue` when `text` is not such an array.
-    static func decode(_ text: String?, rowID: Int64) throws -> [[String]] {
-        guard let text else { return [] }
-        guard let data = text.data(using: .utf8),
-              let lists = try? JSONDecoder().decode([[String]].self, from: data) else {
-            throw SQLiteStoreError.corruptValue(table: "variants", column: "option_choices", rowID: rowID)
-        }
-        return lists
     }
 }
