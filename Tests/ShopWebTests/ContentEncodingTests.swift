@@ -151,7 +151,7 @@ struct CSRFMaskTests {
         #expect(try shop.post("/cart/add", [("product", "brass-lamp"), ("quantity", "1"), ("csrf_token", cookie)]).status == 303,
                 "an unmasked token is the same secret")
         #expect(try shop.post("/cart/add", [("product", "brass-lamp"), ("quantity", "1"),
-                                            ("csrf_token", CSRFMask.mask("x" + cookie.dropFirst(), pad: String(repeating: "p", count: 64)))]).status == 403)
+                                            ("csrf_token", CSRFMask.mask((cookie.first == "x" ? "y" : "x") + cookie.dropFirst(), pad: String(repeating: "p", count: 64)))]).status == 403)
     }
 }
 
