@@ -9,8 +9,16 @@ import Synchronization
 /// What a visitor sees that is theirs alone — the cart badge, flash messages — lives in the
 /// layout around the cached part and is rendered for every request. Entries are keyed by the
 /// page's path and query and the locale; a page rendered for an older catalog version is
-/// replaced on its next request. The cache holds at most `capacity` pages and starts over when
-/// full (pages are cheap to rebuild; the point is the hot ones).
+/// replaced on its next request.
+///
+/// **What is kept when it is full** (issue #14: "a cache that keeps hot entries, size by bytes"):
+/// pages, whole documents and API answers share one budget of bytes (and each kind at most
+/// `capacity` entries). When a store would go past either, a sweep gives every entry a second
+/// chance: entries of another catalog version and entries not read since the last sweep go;
+/// the rest stay, marked unread. A long tail of one-off searches then passes through without
+/// pushing out the pages shoppers keep asking for — before, a full cache started over, and the
+/// hot pages went with the tail. If everything kept was read since the last sweep and the budget
+/// is still exceeded, entries go in no particular order until half the budget is free.
 public final class PageCache: Sendable {
     /// A cached page body.
     struct Entry: Sendable {
@@ -32,13 +40,6 @@ public final class PageCache: Sendable {
         }
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
-    /// Bytes held by both maps; over `byteLimit` the cache starts over.
-    private let bytes = Mutex(0)
-    /// Whole documents as sent to visitors with no session and no message (empty cart, nothing
-    /// personal in the layout): the common first visit, answered with one lookup.
-    private let documents = Mutex<[String: Document]>([:])
-
     /// A whole document, where its `</body>` is, and its gzip pieces once a client took gzip.
     struct Document: Sendable {
         var version: Int64
@@ -49,9 +50,32 @@ public final class PageCache: Sendable {
         /// The document as pieces to join (`CompressedBody`).
         var compressedBody: CompressedBody { CompressedBody([.kept(compressed, bytes: bytes, cutBefore: bodyEnd)]) }
     }
-    /// Whole JSON API answers to catalog reads without a token (`APIApp`), by path, query and
-    /// language.
-    private let responses = Mutex<[String: (version: Int64, response: Response)]>([:])
+    /// One kept value: its catalog version, the bytes it is counted for, and whether it was
+    /// read since the last sweep.
+    private struct Kept<Value: Sendable>: Sendable {
+        var value: Value
+        var version: Int64
+        var cost: Int
+        var read = false
+    }
+
+    /// Everything kept, under one lock: the three maps share the byte budget.
+    private struct State: Sendable {
+        /// `<main>` parts of pages.
+        var entries: [String: Kept<Entry>] = [:]
+        /// Whole documents as sent to visitors with no session and no message (empty cart,
+        /// nothing personal in the layout): the common first visit, answered with one lookup.
+        var documents: [String: Kept<Document>] = [:]
+        /// Whole JSON API answers to catalog reads without a token (`APIApp`), by path, query
+        /// and language.
+        var responses: [String: Kept<Response>] = [:]
+        /// Bytes counted for everything kept.
+        var bytes = 0
+        /// Sweeps so far (tests).
+        var sweeps = 0
+    }
+
+    private let state = Mutex(State())
     /// Compressed layouts around shoppers' pages (`CompressedPage`).
     let pageMemo = PageMemo()
     /// The layout around every page, kept per look (`LayoutCache`).
@@ -68,43 +92,17 @@ public final class PageCache: Sendable {
         self.byteLimit = byteLimit
     }
 
-    /// Counts `added` bytes; empties both maps first when the budget would be exceeded.
-    private func reserve(_ added: Int) -> Bool {
-        guard added <= byteLimit / 4 else { return false }  // one huge page is not worth keeping
-        let overBudget = bytes.withLock { total -> Bool in
-            if total + added > byteLimit { total = added; return true }
-            total += added
-            return false
-        }
-        if overBudget {
-            entries.withLock { $0.removeAll(keepingCapacity: true) }
-            documents.withLock { $0.removeAll(keepingCapacity: true) }
-            responses.withLock { $0.removeAll(keepingCapacity: true) }
-        }
-        return true
-    }
-
     func lookup(_ key: String, version: Int64) -> Entry? {
-        entries.withLock { entries in
-            guard let entry = entries[key], entry.version == version else { return nil }
-            return entry
-        }
+        state.withLock { Self.read(&$0.entries, key, version) }
     }
 
     func store(_ entry: Entry, for key: String) {
         // The compressed copy, made later, is about a fifth of the HTML: counted now.
-        guard capacity > 0, reserve(entry.html.count + entry.html.count / 4) else { return }
-        entries.withLock { entries in
-            if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
-        }
+        keep(entry, version: entry.version, cost: entry.html.count + entry.html.count / 4, for: key, in: \.entries)
     }
 
     func lookupDocument(_ key: String, version: Int64) -> Document? {
-        documents.withLock { documents in
-            guard let document = documents[key], document.version == version else { return nil }
-            return document
-        }
+        state.withLock { Self.read(&$0.documents, key, version) }
     }
 
     /// Keeps a whole document (its gzip pieces are cut before `</body>`, where the first-visit
@@ -113,29 +111,80 @@ public final class PageCache: Sendable {
     func storeDocument(_ bytes: [UInt8], version: Int64, for key: String) -> Document {
         let document = Document(version: version, bytes: bytes, bodyEnd: CompressedPage.bodyEnd(in: bytes),
                                 compressed: CompressedSlot())
-        guard capacity > 0, reserve(bytes.count + bytes.count / 4) else { return document }
-        documents.withLock { documents in
-            if documents.count >= capacity, documents[key] == nil { documents.removeAll(keepingCapacity: true) }
-            documents[key] = document
-        }
+        keep(document, version: version, cost: bytes.count + bytes.count / 4, for: key, in: \.documents)
         return document
     }
 
     func lookupResponse(_ key: String, version: Int64) -> Response? {
-        responses.withLock { responses in
-            guard let cached = responses[key], cached.version == version else { return nil }
-            return cached.response
-        }
+        state.withLock { Self.read(&$0.responses, key, version) }
     }
 
     func storeResponse(_ response: Response, version: Int64, for key: String) {
-        guard capacity > 0, reserve(response.body.count) else { return }
-        responses.withLock { responses in
-            if responses.count >= capacity, responses[key] == nil { responses.removeAll(keepingCapacity: true) }
-            responses[key] = (version, response)
+        keep(response, version: version, cost: response.body.count, for: key, in: \.responses)
+    }
+
+    /// The value kept for `key` at `version`, marked read.
+    private static func read<Value>(_ map: inout [String: Kept<Value>], _ key: String, _ version: Int64) -> Value? {
+        guard let kept = map[key], kept.version == version else { return nil }
+        if !kept.read { map[key]!.read = true }
+        return kept.value
+    }
+
+    /// Keeps `value` for `key`, sweeping first when the budget or the map's capacity would be
+    /// exceeded (see the type's comment). A value over a quarter of the budget is not kept.
+    private func keep<Value>(_ value: Value, version: Int64, cost: Int, for key: String,
+                             in map: WritableKeyPath<State, [String: Kept<Value>]>) {
+        guard capacity > 0, cost <= byteLimit / 4 else { return }
+        state.withLock { state in
+            if let old = state[keyPath: map].removeValue(forKey: key) { state.bytes -= old.cost }
+            if state.bytes + cost > byteLimit || state[keyPath: map].count >= capacity {
+                Self.sweep(&state, newest: version, byteLimit: byteLimit, capacity: capacity)
+            }
+            state[keyPath: map][key] = Kept(value: value, version: version, cost: cost)
+            state.bytes += cost
         }
     }
 
+    /// The second-chance sweep: drops what is of another version or unread since the last
+    /// sweep and marks the rest unread; past the budget or a capacity still, drops more.
+    private static func sweep(_ state: inout State, newest version: Int64, byteLimit: Int, capacity: Int) {
+        state.sweeps += 1
+        func sweep<Value>(_ map: inout [String: Kept<Value>]) {
+            map = map.filter { $0.value.read && $0.value.version == version }
+            for key in map.keys { map[key]!.read = false }
+        }
+        sweep(&state.entries)
+        sweep(&state.documents)
+        sweep(&state.responses)
+        func total() -> Int {
+            state.entries.values.reduce(0) { $0 + $1.cost } + state.documents.values.reduce(0) { $0 + $1.cost }
+                + state.responses.values.reduce(0) { $0 + $1.cost }
+        }
+        state.bytes = total()
+        // Everything kept was read since the last sweep: make room anyway.
+        func thin<Value>(_ map: inout [String: Kept<Value>], _ bytes: inout Int) {
+            var count = map.count
+            for key in Array(map.keys) where bytes > byteLimit / 2 || count > capacity / 2 {
+                bytes -= map.removeValue(forKey: key)!.cost
+                count -= 1
+            }
+        }
+        if state.bytes > byteLimit / 2 || state.entries.count >= capacity || state.documents.count >= capacity
+            || state.responses.count >= capacity {
+            var bytes = state.bytes
+            thin(&state.responses, &bytes)
+            thin(&state.documents, &bytes)
+            thin(&state.entries, &bytes)
+            state.bytes = bytes
+        }
+    }
+
+    /// Sweeps so far (tests).
+    var sweeps: Int { state.withLock { $0.sweeps } }
+
+    /// Bytes counted for everything kept (tests).
+    var keptBytes: Int { state.withLock { $0.bytes } }
+
     /// Number of pages held (for tests and metrics).
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { state.withLock { $0.entries.count } }
 }
