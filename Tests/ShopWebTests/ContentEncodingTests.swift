@@ -16,6 +16,9 @@ struct ContentEncodingTests {
         // Spaces and tabs around each part (OWS); `Q` for `q`; a weight that is not a number is 0.
         (" deflate ,\tgzip ", true), ("gzip ; q = 0 ", false), ("gzip;Q=0", false), ("gzip;q=0.001", true),
         ("gzip;q=high", false), ("gzip;level=1", true), ("\tgzip\t;\tq=0.5", true), ("gzip2", false), (" , ,", false),
+        // A weight is a qvalue (0 to 1, at most three decimals) or refuses the coding.
+        ("gzip;q=1.5", false), ("gzip;q=inf", false), ("gzip;q=1.000", true), ("gzip;q=1.001", false),
+        ("gzip;q=0.0001", false), ("gzip;q=-1", false), ("gzip;q=.5", false), ("gzip;q=1.", true),
     ])
     func acceptEncodingIsReadWithItsWeights(header: String, accepted: Bool) {
         #expect(ContentEncoding.accepted(header).gzip == accepted)
@@ -24,10 +27,46 @@ struct ContentEncodingTests {
     @Test(arguments: [
         ("gzip, deflate, br", true), ("br", true), ("BR;q=0.5", true), ("*", true), ("gzip", false), ("", false),
         ("br;q=0", false), ("*, br;q=0", false), ("br;q=0, *", false), ("gzip;q=0, *", true), ("brotli", false),
-        (" br ;\tq=1.0", true), ("br, br;q=0", true),
+        (" br ;\tq=1.0", true), ("br, br;q=0", true), ("br;q=1.5", false), ("br;q=inf", false),
     ])
     func brotliIsReadWithItsWeights(header: String, accepted: Bool) {
         #expect(ContentEncoding.accepted(header).brotli == accepted)
+    }
+
+    /// The client's ranking decides between the codings; a tie goes to brotli (the smaller).
+    @Test(arguments: [("gzip;q=1, br;q=0.5", "gzip"), ("br;q=0.5, gzip;q=0.5", "br"), ("gzip, br", "br"),
+                      ("br;q=0.9, gzip;q=1", "gzip"), ("br", "br"), ("*;q=0.2, gzip;q=0.1", "br")])
+    func theClientsRankingChoosesTheCoding(header: String, coding: String) throws {
+        let shop = try TestShop()
+        let answer = try shop.send(.get, shop.environment.assets.stylesheetPath, headers: ["Accept-Encoding": header])
+        #expect(answer.header("Content-Encoding") == coding)
+    }
+
+    /// Several `Accept-Encoding` lines are one list (RFC 9110 §5.3).
+    @Test func severalHeaderLinesAreReadAsOne() throws {
+        let request = try Request(target: "/", headers: HTTPHeaders([("Accept-Encoding", "br;q=0"), ("Accept-Encoding", "gzip")]))
+        #expect(ContentEncoding.accepted(request) == ContentEncoding.Accepted(gzipWeight: 1, brotliWeight: 0))
+        let none = try Request(target: "/")
+        #expect(ContentEncoding.accepted(none) == ContentEncoding.Accepted())
+    }
+
+    /// A `304` carries the `ETag` (weak when the `200` was compressed) and `Vary` of the `200`
+    /// it confirms (RFC 9110 §15.4.5), for assets and cached API reads alike.
+    @Test(arguments: ["gzip", "br", "identity"])
+    func notModifiedAnswersCarryTheTagAndVaryOfTheirOK(coding: String) throws {
+        let shop = try TestShop(v1Catalog())
+        for target in [shop.environment.assets.stylesheetPath, "/static/app.js", "/api/v1/products?limit=24"] {
+            let ok = try shop.send(.get, target, headers: ["Accept-Encoding": coding])
+            let tag = try #require(ok.header("ETag"))
+            for sent in [tag, tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : "W/" + tag] {
+                let again = try shop.send(.get, target, headers: ["Accept-Encoding": coding, "If-None-Match": sent])
+                #expect(again.status == 304 && again.response.body.isEmpty, "\(target) \(coding) \(sent)")
+                #expect(again.header("ETag") == tag && again.header("Vary") == ok.header("Vary"), "\(target) \(coding)")
+                #expect(again.header("Content-Encoding") == nil)
+            }
+            let other = try shop.send(.get, target, headers: ["Accept-Encoding": coding, "If-None-Match": "\"other\", W/\"else\""])
+            #expect(other.status == 200)
+        }
     }
 
     @Test func noHeaderTakesNothing() {

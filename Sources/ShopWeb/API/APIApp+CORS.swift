@@ -58,29 +58,15 @@ extension APIApp {
     }
 
     /// `ETag` on every successful API `GET` (a hash of the body, so equal answers have equal
-    /// tags whoever serves them) and `304 Not Modified` when `If-None-Match` names it.
+    /// tags whoever serves them). `If-None-Match` is answered later, once the body's coding is
+    /// chosen (`ConditionalRequest`, in `ShopApp.handle`).
     enum ConditionalGET {
         static func apply(to response: inout Response, request: Request) {
             guard request.method == .get || request.method == .head, response.status.code == 200 else { return }
             // A cached answer keeps the tag it was stored with (the body is the same bytes), and
             // its fields are not rewritten (that would copy the ones shared with the cache).
-            let tag: String
-            if let stored = response.headers["ETag"] {
-                tag = stored
-            } else {
-                tag = "\"" + ContentHash(of: response.body).hex + "\""
-                response.headers.replaceOrAdd(name: "ETag", value: tag)
-            }
-            guard let sent = request.headers["If-None-Match"], matches(sent, tag) else { return }
-            response.status = .notModified
-            response.body = []
-        }
-
-        /// `If-None-Match` compares weakly (RFC 9110 §13.1.2): `W/` is ignored; `*` matches any.
-        static func matches(_ header: String, _ tag: String) -> Bool {
-            header.split(separator: ",").contains { part in
-                let candidate = part.trimmingCharacters(in: .whitespaces)
-                return candidate == "*" || candidate == tag || candidate == "W/" + tag
+            if response.headers["ETag"] == nil {
+                response.headers.replaceOrAdd(name: "ETag", value: "\"" + ContentHash(of: response.body).hex + "\"")
             }
         }
     }

@@ -37,23 +37,39 @@ enum ContentEncoding {
             || type.hasPrefix("application/xml")
     }
 
-    /// The codings a client takes, from its `Accept-Encoding` header (read once per request).
+    /// The codings a client takes and how much it wants each, from its `Accept-Encoding`
+    /// header (read once per request).
     struct Accepted: Equatable {
-        /// `gzip` (or its old name `x-gzip`).
-        var gzip = false
-        /// `br`.
-        var brotli = false
+        /// `gzip`'s (or its old name `x-gzip`'s) weight, 0 when refused.
+        var gzipWeight = 0.0
+        /// `br`'s weight, 0 when refused.
+        var brotliWeight = 0.0
+
+        /// Whether gzip may be sent.
+        var gzip: Bool { gzipWeight > 0 }
+        /// Whether brotli may be sent.
+        var brotli: Bool { brotliWeight > 0 }
+        /// Whether brotli, when both would do, is what the client wants: not ranked below gzip.
+        var prefersBrotli: Bool { brotli && brotliWeight >= gzipWeight }
     }
 
-    /// Which codings an `Accept-Encoding` header accepts (RFC 9110 §12.5.3): a coding named with
-    /// a weight above zero, or `*` with a weight above zero when the coding is not named;
-    /// `gzip;q=0` refuses gzip even after a `*`. The first mention of a coding counts.
+    /// The codings a request accepts, from all its `Accept-Encoding` lines taken as one list
+    /// (RFC 9110 §5.3).
+    static func accepted(_ request: Request) -> Accepted {
+        let lines = request.headers.values(for: "Accept-Encoding")
+        return accepted(lines.isEmpty ? nil : lines.joined(separator: ","))
+    }
+
+    /// Which codings an `Accept-Encoding` header accepts, and with what weight (RFC 9110
+    /// §12.5.3): a coding named, or `*` when the coding is not named; the first mention of a
+    /// coding counts. A weight must be a qvalue (`0` to `1` with at most three decimals): anything
+    /// else (`1.5`, `inf`, `high`) refuses the coding, as `q=0` does.
     ///
     /// Read on bytes, every request: Foundation's `trimmingCharacters` goes through `NSString` on
     /// Linux and was 2 % of a shopper's category page (issue #14).
     static func accepted(_ header: String?) -> Accepted {
         guard let header else { return Accepted() }
-        var gzip: Bool?, brotli: Bool?, star: Bool?
+        var gzip: Double?, brotli: Double?, star: Double?
         for item in header.utf8.split(separator: UInt8(ascii: ",")) {
             let parts = item.split(separator: UInt8(ascii: ";"))
             let coding = parts.first.map { String(decoding: $0.trimmingOptionalWhiteSpace, as: UTF8.self).lowercased() } ?? ""
@@ -61,17 +77,31 @@ enum ContentEncoding {
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
                 if pair.count == 2, pair[0].trimmingOptionalWhiteSpace.map({ $0 | 0x20 }).elementsEqual("q".utf8) {
-                    weight = Double(String(decoding: pair[1].trimmingOptionalWhiteSpace, as: UTF8.self)) ?? 0
+                    weight = qvalue(pair[1].trimmingOptionalWhiteSpace) ?? 0
                 }
             }
             switch coding {
-            case "gzip", "x-gzip": gzip = gzip ?? (weight > 0)
-            case "br": brotli = brotli ?? (weight > 0)
-            case "*": star = star ?? (weight > 0)
+            case "gzip", "x-gzip": gzip = gzip ?? weight
+            case "br": brotli = brotli ?? weight
+            case "*": star = star ?? weight
             default: break
             }
         }
-        return Accepted(gzip: gzip ?? star ?? false, brotli: brotli ?? star ?? false)
+        return Accepted(gzipWeight: gzip ?? star ?? 0, brotliWeight: brotli ?? star ?? 0)
+    }
+
+    /// A qvalue (`qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`), or nil.
+    private static func qvalue(_ bytes: Substring.UTF8View) -> Double? {
+        let text = Array(bytes)
+        guard let first = text.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1"), text.count <= 5 else {
+            return nil
+        }
+        if text.count == 1 { return Double(first - UInt8(ascii: "0")) }
+        guard text[1] == UInt8(ascii: "."), text.count >= 2 else { return nil }
+        let decimals = text.dropFirst(2)
+        guard decimals.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        if first == UInt8(ascii: "1") { return decimals.allSatisfy { $0 == UInt8(ascii: "0") } ? 1 : nil }
+        return Double(String(decoding: text, as: UTF8.self))
     }
 
     /// Says a body was gzipped already (a page joined from kept pieces, `CompressedPage`).
@@ -97,7 +127,8 @@ enum ContentEncoding {
         let packed: (bytes: [UInt8], coding: CompressedBodies.Coding)?
         if let tag = response.headers["ETag"], !tag.hasPrefix("W/") {
             let immutable = response.headers["Cache-Control"]?.contains("immutable") == true
-            let coding: CompressedBodies.Coding? = accepted.brotli && immutable ? .brotli : accepted.gzip ? .gzip : nil
+            let coding: CompressedBodies.Coding? = immutable && accepted.prefersBrotli ? .brotli
+                : accepted.gzip ? .gzip : immutable && accepted.brotli ? .brotli : nil
             packed = coding.flatMap { coding in kept.compressed(response.body, tagged: tag, as: coding).map { ($0, coding) } }
             if packed != nil { response.headers.replaceOrAdd(name: "ETag", value: "W/" + tag) }
         } else if accepted.gzip {

@@ -55,7 +55,7 @@ struct RequestContext {
          acceptsGzip: Bool? = nil) {
         self.request = request
         self.environment = environment
-        self.acceptsGzip = acceptsGzip ?? ContentEncoding.accepted(request.headers["Accept-Encoding"]).gzip
+        self.acceptsGzip = acceptsGzip ?? ContentEncoding.accepted(request).gzip
         self.l10n = Localizer(language: language)
         self.models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames)
     }

@@ -41,10 +41,11 @@ public enum ShopApp {
     /// - Returns: the response, with the security headers every page carries, compressed when the
     ///   client accepts it and the body is text worth compressing (`ContentEncoding`).
     public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
-        let accepted = ContentEncoding.accepted(request.headers["Accept-Encoding"])
+        let accepted = ContentEncoding.accepted(request)
         var response = APIApp.owns(request.path)
             ? APIApp.handle(request, environment) : page(request, environment, acceptsGzip: accepted.gzip)
         ContentEncoding.apply(to: &response, accepted: accepted, kept: environment.compressedBodies)
+        ConditionalRequest.apply(to: &response, request: request)
         return response
     }
 

@@ -40,19 +40,11 @@ enum StaticFiles {
     static let missingImagePlaceholder: [UInt8] = Assets.bundled.files["images/placeholder.svg"]?.bytes
         ?? Array("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"/>".utf8)
 
+    /// The file's `200`; `If-None-Match` is answered once the body's coding is chosen
+    /// (`ConditionalRequest`, in `ShopApp.handle`), so a `304` carries the `ETag` and `Vary`
+    /// of the `200` it confirms.
     static func respond(bytes: [UInt8], contentType: String, etag: String, cacheControl: String,
-                                request: Request) -> Response {
-        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
-        if let tags = request.headers["If-None-Match"],
-           tags.split(separator: ",").contains(where: { tag in
-               // If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`.
-               var tag = tag.trimmingCharacters(in: .whitespaces)
-               if tag.hasPrefix("W/") { tag.removeFirst(2) }
-               return tag == etag || tag == "*"
-           }) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers.add(name: "Content-Type", value: contentType)
-        return Response(status: .ok, headers: headers, body: bytes)
+                        request: Request) -> Response {
+        Response(status: .ok, headers: ["ETag": etag, "Cache-Control": cacheControl, "Content-Type": contentType], body: bytes)
     }
 }
