@@ -1,7 +1,7 @@
 /// The shop's PostgreSQL schema as numbered migrations, numbered like SQLite's (`ShopSchema`):
 /// each table is created by the migration whose number brought it on SQLite, in the shape it
 /// has there today (PostgreSQL starts late; it has no older shapes to upgrade). A number whose
-/// tables are not on PostgreSQL yet is absent — today 3, 5 and 6 exist (docs/ARCHITECTURE.md §4,
+/// tables are not on PostgreSQL yet is absent — today 3, 5, 6 and 15 exist (docs/ARCHITECTURE.md §4,
 /// "PostgreSQL").
 ///
 /// Conventions, the same as SQLite's so that values move between the engines as they are:
@@ -150,6 +150,19 @@ public enum PostgresSchema {
             );
             CREATE INDEX addresses_user ON addresses (user_id, id);
             CREATE UNIQUE INDEX addresses_user_default ON addresses (user_id) WHERE is_default;
+            """),
+        PostgresMigration(version: 15, sql: """
+            -- The JSON API's token pairs (SQLite 15): hashes only; each pair belongs to a session
+            -- and goes with it, so signing out, a password change and purging end its tokens too.
+            CREATE TABLE api_tokens (
+                refresh_token_hash text PRIMARY KEY,
+                access_token_hash text NOT NULL UNIQUE,
+                session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                access_expires_at bigint NOT NULL,                        -- Unix seconds
+                created_at bigint NOT NULL,
+                spent_at bigint                                           -- NULL while the refresh token is live
+            );
+            CREATE INDEX api_tokens_session ON api_tokens (session_id);
             """),
     ]
 }

@@ -33,11 +33,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     static var allCases: [StoreKind] { [.sqlite, .sqliteFile] }
 
     /// The store contracts, one per contract suite's store.
-    enum Store: Sendable { case accounts, sessions, catalog, campaigns, orders, addresses }
+    enum Store: Sendable { case accounts, sessions, catalog, campaigns, orders, addresses, apiTokens }
 
     /// The stores ported to PostgreSQL, whose contract suites run on it too
     /// (docs/ARCHITECTURE.md §9 keeps this list).
-    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns]
+    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens]
 
     /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
     /// is ported and a test server is set.
@@ -58,6 +58,7 @@ final class StoreHarness {
     let campaigns: CampaignStore
     let orders: OrderStore
     let addresses: AddressStore
+    let apiTokens: APITokenStore
     /// The SQLite database (SQLite engines only), for tests that look at what it holds.
     var database: SQLiteDatabase {
         get throws { try #require(sqliteDatabase, "a SQLite store harness") }
@@ -102,6 +103,7 @@ final class StoreHarness {
             campaigns = .postgres(database)
             orders = .failing
             addresses = .postgres(database)
+            apiTokens = .postgres(database)
             return
         }
         sqliteDatabase = database
@@ -112,6 +114,7 @@ final class StoreHarness {
         campaigns = .sqlite(database)
         orders = .sqlite(database)
         addresses = .sqlite(database)
+        apiTokens = .sqlite(database)
     }
 
     deinit {
