@@ -19,12 +19,11 @@ extension APITokenStore {
             session: { accessTokenHash in
                 try database.withConnection { connection in
                     try connection.first("""
-                        SELECT s.id, s.user_id, s.csrf_token_hash, s.created_at, s.last_seen_at, s.expires_at, s.is_persistent,
-                               t.access_expires_at
+                        SELECT \(SessionStore.sessionColumns("s")), t.access_expires_at
                         FROM api_tokens AS t JOIN sessions AS s ON s.id = t.session_id
                         WHERE t.access_token_hash = $1
                         """, [.text(accessTokenHash)]).map { row in
-                        (session: try session(row), accessExpiresAt: StoredTime.date(unixSeconds: try row.int64(7)))
+                        (session: try SessionStore.session(row), accessExpiresAt: StoredTime.date(unixSeconds: try row.int64(7)))
                     }
                 }
             },
@@ -42,11 +41,9 @@ extension APITokenStore {
                         return .reused
                     }
                     let sessionID = try spent.string(0)
-                    guard let row = try connection.first("""
-                        SELECT id, user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent
-                        FROM sessions WHERE id = $1
-                        """, [.text(sessionID)]) else { return .unknown }
-                    let session = try session(row)
+                    guard let row = try connection.first("SELECT \(SessionStore.sessionColumns("sessions")) FROM sessions WHERE id = $1",
+                                                         [.text(sessionID)]) else { return .unknown }
+                    let session = try SessionStore.session(row)
                     var pair = next
                     pair.sessionID = session.id
                     try insert(pair, connection)
@@ -56,14 +53,6 @@ extension APITokenStore {
                 }
             }
         )
-    }
-
-    /// A session from the first seven columns: id, user, CSRF token hash, times, persistence.
-    private static func session(_ row: PostgresRow) throws -> Session {
-        Session(id: Session.ID(rawValue: try row.string(0)), userID: try row.optionalInt64(1).map { User.ID($0) },
-                csrfTokenHash: try row.string(2), createdAt: StoredTime.date(unixSeconds: try row.int64(3)),
-                lastSeenAt: StoredTime.date(unixSeconds: try row.int64(4)),
-                expiresAt: StoredTime.date(unixSeconds: try row.int64(5)), isPersistent: try row.bool(6))
     }
 
     /// Stores a pair. - Throws: `SessionStoreError.sessionNotFound` for an unknown session (also

@@ -21,15 +21,8 @@ extension SessionStore {
             },
             find: { id in
                 try database.withConnection { connection in
-                    try connection.first("""
-                        SELECT user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent
-                        FROM sessions WHERE id = $1
-                        """, [.text(id.rawValue)]).map { row in
-                        Session(id: id, userID: try row.optionalInt64(0).map { User.ID($0) }, csrfTokenHash: try row.string(1),
-                                createdAt: StoredTime.date(unixSeconds: try row.int64(2)),
-                                lastSeenAt: StoredTime.date(unixSeconds: try row.int64(3)),
-                                expiresAt: StoredTime.date(unixSeconds: try row.int64(4)), isPersistent: try row.bool(5))
-                    }
+                    try connection.first("SELECT \(sessionColumns("sessions")) FROM sessions WHERE id = $1", [.text(id.rawValue)])
+                        .map { try session($0) }
                 }
             },
             touch: { id, lastSeenAt, expiresAt in
@@ -64,6 +57,20 @@ extension SessionStore {
             favorites: { _ in throw PostgresStoreError.notPorted("SessionStore.favorites") },
             setFavorite: { _, _, _, _ in throw PostgresStoreError.notPorted("SessionStore.setFavorite") }
         )
+    }
+
+    /// The columns ``session(_:)`` reads, of the table or alias `table`.
+    static func sessionColumns(_ table: String) -> String {
+        ["id", "user_id", "csrf_token_hash", "created_at", "last_seen_at", "expires_at", "is_persistent"]
+            .map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// A session from a row whose first columns are ``sessionColumns(_:)``.
+    static func session(_ row: PostgresRow) throws -> Session {
+        Session(id: Session.ID(rawValue: try row.string(0)), userID: try row.optionalInt64(1).map { User.ID($0) },
+                csrfTokenHash: try row.string(2), createdAt: StoredTime.date(unixSeconds: try row.int64(3)),
+                lastSeenAt: StoredTime.date(unixSeconds: try row.int64(4)),
+                expiresAt: StoredTime.date(unixSeconds: try row.int64(5)), isPersistent: try row.bool(6))
     }
 
     /// Inserts a session. - Throws: `sessionAlreadyExists`, `AccountStoreError.userNotFound`.
