@@ -89,6 +89,20 @@ public struct OutboxMessage: Hashable, Sendable, Identifiable {
     }
 }
 
+extension OutboxMessage {
+    /// The `outbox` columns ``init(row:)`` reads, the same on every engine.
+    public static let columns = "id, to_address, to_name, subject, text_body, html_body, created_at, attempts, next_attempt_at"
+
+    /// A message from a row whose first columns are ``columns``.
+    public init(row: some StoredRow) throws {
+        self.init(id: ID(try row.int64(0)),
+                  draft: OutboxDraft(toAddress: try row.string(1), toName: try row.string(2), subject: try row.string(3),
+                                     textBody: try row.string(4), htmlBody: try row.optionalString(5),
+                                     createdAt: StoredTime.date(unixSeconds: try row.int64(6))),
+                  attempts: Int(try row.int64(7)), nextAttemptAt: StoredTime.date(unixSeconds: try row.int64(8)))
+    }
+}
+
 /// Why an account operation was refused.
 public enum AccountStoreError: Error, Hashable, Sendable {
     /// Another account has this email (compared normalized).
@@ -199,6 +213,12 @@ public struct AccountStore: Sendable {
     public var enqueue: @Sendable (OutboxDraft) throws -> Void
     /// Messages due for delivery (`nextAttemptAt` ≤ now, not sent), oldest first.
     public var dueMessages: @Sendable (_ now: Date, _ limit: Int) throws -> [OutboxMessage]
+    /// Takes up to `limit` messages due now (oldest first) for delivery, in one transaction:
+    /// each one's next attempt moves to `until`, so no other worker — another app server's
+    /// included (issue #15) — takes it meanwhile; `markSent` or `markFailed` then settle it. A
+    /// worker that stops between taking and settling leaves its messages to be taken again
+    /// after `until`. Two workers taking at once never get the same message.
+    public var claimDueMessages: @Sendable (_ now: Date, _ limit: Int, _ until: Date) throws -> [OutboxMessage]
     /// Marks a message delivered.
     public var markSent: @Sendable (OutboxMessage.ID, _ at: Date) throws -> Void
     /// Records a failed attempt and when to try again.
@@ -226,6 +246,7 @@ public struct AccountStore: Sendable {
         purgeAttempts: @escaping @Sendable (Date) throws -> Int,
         enqueue: @escaping @Sendable (OutboxDraft) throws -> Void,
         dueMessages: @escaping @Sendable (Date, Int) throws -> [OutboxMessage],
+        claimDueMessages: @escaping @Sendable (Date, Int, Date) throws -> [OutboxMessage],
         markSent: @escaping @Sendable (OutboxMessage.ID, Date) throws -> Void,
         markFailed: @escaping @Sendable (OutboxMessage.ID, String, Date) throws -> Void
     ) {
@@ -249,6 +270,7 @@ public struct AccountStore: Sendable {
         self.purgeAttempts = purgeAttempts
         self.enqueue = enqueue
         self.dueMessages = dueMessages
+        self.claimDueMessages = claimDueMessages
         self.markSent = markSent
         self.markFailed = markFailed
     }

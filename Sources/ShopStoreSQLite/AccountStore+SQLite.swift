@@ -198,15 +198,21 @@ extension AccountStore {
             dueMessages: { now, limit in
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT id, to_address, to_name, subject, text_body, html_body, created_at, attempts, next_attempt_at
-                        FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?
-                        """).query([.integer(StoredTime.unixSeconds(now)), SQLValue(max(limit, 0))]).map { row in
-                        OutboxMessage(
-                            id: OutboxMessage.ID(try row.int64(0)),
-                            draft: OutboxDraft(toAddress: try row.string(1), toName: try row.string(2), subject: try row.string(3),
-                                               textBody: try row.string(4), htmlBody: try row.optionalString(5),
-                                               createdAt: StoredTime.date(unixSeconds: try row.int64(6))),
-                            attempts: try row.int(7), nextAttemptAt: StoredTime.date(unixSeconds: try row.int64(8)))
+                        SELECT \(OutboxMessage.columns) FROM outbox
+                        WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?
+                        """).query([.integer(StoredTime.unixSeconds(now)), SQLValue(max(limit, 0))]).map { try OutboxMessage(row: $0) }
+                }
+            },
+            claimDueMessages: { now, limit, until in
+                // One writer at a time (BEGIN IMMEDIATE): the select and the update see the same rows.
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("""
+                            UPDATE outbox SET next_attempt_at = ?
+                            WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?)
+                            RETURNING \(OutboxMessage.columns)
+                            """).query([.integer(StoredTime.unixSeconds(until)), .integer(StoredTime.unixSeconds(now)),
+                                        SQLValue(max(limit, 0))]).map { try OutboxMessage(row: $0) }.sorted { $0.id.rawValue < $1.id.rawValue }
                     }
                 }
             },

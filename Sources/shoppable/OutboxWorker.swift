@@ -68,7 +68,10 @@ final class OutboxWorker: @unchecked Sendable {
     /// Sends every message that is due now.
     func deliverDue() {
         do {
-            for message in try accounts.dueMessages(Date(), 20) where !isStopping {
+            // Taken for five minutes: another server's worker skips them; one that stops mid-send
+            // leaves them to be taken again after that.
+            let now = Date()
+            for message in try accounts.claimDueMessages(now, 20, now.addingTimeInterval(300)) where !isStopping {
                 let email = EmailMessage(
                     from: sender, to: [EmailAddress(message.draft.toAddress, displayName: message.draft.toName)],
                     subject: message.draft.subject, textBody: message.draft.textBody, htmlBody: message.draft.htmlBody,

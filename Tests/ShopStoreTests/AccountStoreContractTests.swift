@@ -4,6 +4,7 @@ import ShopStorePostgres
 import ShopCore
 import ShopStore
 import ShopTestSupport
+import Synchronization
 import Testing
 
 /// The account, token, throttle and outbox contract every store must meet, run against
@@ -418,5 +419,51 @@ struct AccountStoreContractTests {
         let again = try stores.accounts.dueMessages(Self.start.addingTimeInterval(900), 10)
         #expect(again.first?.attempts == 2)
         #expect(try stores.accounts.dueMessages(Self.start.addingTimeInterval(900), 0).isEmpty)
+    }
+
+    /// Issue #15: a message taken for delivery is hidden from every other worker until it is
+    /// settled or its hold ends.
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func aTakenMessageIsHiddenUntilSettledOrItsHoldEnds(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        for subject in ["one", "two", "three"] { try stores.accounts.enqueue(Fixtures.message(subject: subject)) }
+        let hold = Self.start.addingTimeInterval(300)
+        let taken = try stores.accounts.claimDueMessages(Self.start, 2, hold)
+        #expect(taken.map(\.draft.subject) == ["one", "two"] && taken.allSatisfy { $0.nextAttemptAt == hold })
+        #expect(try stores.accounts.claimDueMessages(Self.start, 10, hold).map(\.draft.subject) == ["three"])
+        #expect(try stores.accounts.claimDueMessages(Self.start.addingTimeInterval(299), 10, hold).isEmpty)
+        try stores.accounts.markSent(taken[0].id, Self.start.addingTimeInterval(1))
+        try stores.accounts.markFailed(taken[1].id, "421 try later", Self.start.addingTimeInterval(60))
+        // The failed one is due at its retry time; the one whose worker never settled it, after the hold.
+        #expect(try stores.accounts.claimDueMessages(Self.start.addingTimeInterval(60), 10, hold.addingTimeInterval(600))
+            .map(\.draft.subject) == ["two"])
+        let again = try stores.accounts.claimDueMessages(hold, 10, hold.addingTimeInterval(300))
+        #expect(again.map(\.draft.subject) == ["three"] && again[0].attempts == 0)
+        #expect(try stores.accounts.claimDueMessages(hold, 0, hold).isEmpty)
+    }
+
+    /// Workers taking at once (four threads, small batches, on the pooled engines) never take the
+    /// same message: every message is taken exactly once.
+    @Test(arguments: StoreKind.engines(for: .accounts).filter { $0 != .sqlite })
+    func workersTakingAtOnceTakeEachMessageOnce(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind, poolSize: 4)
+        for index in 0..<60 { try stores.accounts.enqueue(Fixtures.message(subject: "message \(index)")) }
+        let accounts = stores.accounts
+        let taken = Mutex<[String]>([]), failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            while true {
+                do {
+                    let batch = try accounts.claimDueMessages(Self.start, 3, Self.start.addingTimeInterval(300))
+                    if batch.isEmpty { return }
+                    taken.withLock { $0 += batch.map(\.draft.subject) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                    return
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let subjects = taken.withLock { $0 }
+        #expect(subjects.count == 60 && Set(subjects).count == 60)
     }
 }

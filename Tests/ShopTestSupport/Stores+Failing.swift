@@ -94,6 +94,7 @@ extension AccountStore {
             purgeAttempts: { _ in throw UnimplementedStoreOperation("AccountStore.purgeAttempts") },
             enqueue: { _ in throw UnimplementedStoreOperation("AccountStore.enqueue") },
             dueMessages: { _, _ in throw UnimplementedStoreOperation("AccountStore.dueMessages") },
+            claimDueMessages: { _, _, _ in throw UnimplementedStoreOperation("AccountStore.claimDueMessages") },
             markSent: { _, _ in throw UnimplementedStoreOperation("AccountStore.markSent") },
             markFailed: { _, _, _ in throw UnimplementedStoreOperation("AccountStore.markFailed") }
         )
