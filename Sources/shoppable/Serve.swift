@@ -87,7 +87,6 @@ enum Serve {
             ShopApp.handle(request, liveEnvironment)
         }
         try server.start()
-        liveEnvironment.dummyPasswordHash.prepareInBackground()  // off the first requests' path
         printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(try options.database), \(threads) threads). Ctrl-C stops.")
         server.runUntilSignalled()
         printLine("shoppable: stopped; in-flight requests finished, closing the database")

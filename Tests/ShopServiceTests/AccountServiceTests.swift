@@ -204,10 +204,9 @@ struct DummyPasswordHashTests {
         #expect(crypto.verifyPassword("no one's password 7", dummy.value))
     }
 
-    @Test func preparedInTheBackgroundOnceWhileReadersWait() async throws {
+    @Test func readersAtOnceWaitForTheOneHash() async throws {
         let counts = Counts()
         let dummy = DummyPasswordHash(crypto: Self.counting(counts))
-        dummy.prepareInBackground()
         let values = await withTaskGroup(of: String.self) { group in
             for _ in 0..<8 { group.addTask { dummy.value } }
             return await group.reduce(into: Set<String>()) { $0.insert($1) }
