@@ -200,6 +200,7 @@ public protocol StoredRow {
     func optionalString(_ index: Int) throws -> String?
     func int64(_ index: Int) throws -> Int64
     func optionalInt64(_ index: Int) throws -> Int64?
+    func bool(_ index: Int) throws -> Bool
 }
 
 /// What `CampaignStore.replaceAll` writes, decided above the engines: which campaigns are new,

@@ -187,6 +187,22 @@ public struct OrderStore: Sendable {
 }
 
 /// A shopper's saved addresses (signed-in shoppers only).
+/// Rows of the `addresses` table ↔ `Address` values, the same on every engine.
+public enum StoredAddress {
+    /// The columns ``address(_:)`` reads, in order.
+    public static let columns = """
+        id, first_name, last_name, phone, email, line1, line2, city, postal_code, region, country_code, is_default
+        """
+
+    /// An address from a row whose first columns are ``columns``.
+    public static func address(_ row: some StoredRow) throws -> Address {
+        Address(id: Address.ID(try row.int64(0)), firstName: try row.string(1), lastName: try row.string(2),
+                phone: try row.string(3), email: try row.optionalString(4), line1: try row.string(5),
+                line2: try row.string(6), city: try row.string(7), postalCode: try row.string(8),
+                region: try row.optionalString(9), countryCode: try row.string(10), isDefault: try row.bool(11))
+    }
+}
+
 public struct AddressStore: Sendable {
     /// The account's addresses (any order; the web sorts with `Address.bookOrder`).
     public var list: @Sendable (User.ID) throws -> [Address]

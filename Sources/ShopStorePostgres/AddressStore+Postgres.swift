@@ -24,14 +24,14 @@ extension AddressStore {
         AddressStore(
             list: { userID in
                 try database.withConnection { connection in
-                    try connection.query(SQLAddresses.select + " WHERE user_id = $1 ORDER BY id", [.integer(userID.rawValue)])
-                        .map(SQLAddresses.address)
+                    try connection.query("SELECT \(StoredAddress.columns) FROM addresses WHERE user_id = $1 ORDER BY id", [.integer(userID.rawValue)])
+                        .map { try StoredAddress.address($0) }
                 }
             },
             address: { userID, addressID in
                 try database.withConnection { connection in
-                    try connection.first(SQLAddresses.select + " WHERE user_id = $1 AND id = $2",
-                                         [.integer(userID.rawValue), .integer(addressID.rawValue)]).map(SQLAddresses.address)
+                    try connection.first("SELECT \(StoredAddress.columns) FROM addresses WHERE user_id = $1 AND id = $2",
+                                         [.integer(userID.rawValue), .integer(addressID.rawValue)]).map { try StoredAddress.address($0) }
                 }
             },
             save: { userID, address in
@@ -79,20 +79,5 @@ extension AddressStore {
                 }
             }
         )
-    }
-}
-
-/// The SQL behind `AddressStore.postgres`.
-private enum SQLAddresses {
-    static let select = """
-        SELECT id, first_name, last_name, phone, email, line1, line2, city, postal_code, region, country_code, is_default
-        FROM addresses
-        """
-
-    static func address(_ row: PostgresRow) throws -> Address {
-        Address(id: Address.ID(try row.int64(0)), firstName: try row.string(1), lastName: try row.string(2),
-                phone: try row.string(3), email: try row.optionalString(4), line1: try row.string(5),
-                line2: try row.string(6), city: try row.string(7), postalCode: try row.string(8),
-                region: try row.optionalString(9), countryCode: try row.string(10), isDefault: try row.bool(11))
     }
 }

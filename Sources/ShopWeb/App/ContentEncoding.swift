@@ -57,7 +57,8 @@ enum ContentEncoding {
     /// (RFC 9110 §5.3).
     static func accepted(_ request: Request) -> Accepted {
         let lines = request.headers.values(for: "Accept-Encoding")
-        return accepted(lines.isEmpty ? nil : lines.joined(separator: ","))
+        // Every request: the usual single line is read as it is, without joining a copy.
+        return accepted(lines.count <= 1 ? lines.first : lines.joined(separator: ","))
     }
 
     /// Which codings an `Accept-Encoding` header accepts, and with what weight (RFC 9110
