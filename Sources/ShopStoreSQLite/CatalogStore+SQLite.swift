@@ -82,13 +82,13 @@ extension CatalogStore {
             upsert: { drafts in
                 // Every draft is checked before the write transaction opens; each is folded
                 // inside it just before it is written (SQLCatalog.upsert).
-                let checked = try SQLCatalog.check(drafts, currency: currency)
+                let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try database.withConnection { connection in
                     try connection.transaction { try SQLCatalog.upsert(checked, connection) }
                 }
             },
             insertProduct: { draft in
-                let checked = try SQLCatalog.check([draft], currency: currency)
+                let checked = try CheckedDrafts.check([draft], currency: currency)
                 return try database.withConnection { connection in
                     try connection.transaction {
                         guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
@@ -106,7 +106,7 @@ extension CatalogStore {
                         guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { return nil }
                         var changed = try change(ProductDraft(stored.product, categoryName: stored.categoryName))
                         changed.handle = stored.product.handle
-                        _ = try SQLCatalog.upsert(try SQLCatalog.check([changed], currency: currency), connection)
+                        _ = try SQLCatalog.upsert(try CheckedDrafts.check([changed], currency: currency), connection)
                         return try SQLCatalog.storedProduct(id: id.rawValue, connection)
                     }
                 }
@@ -118,7 +118,7 @@ extension CatalogStore {
             },
             version: { try catalogVersion() },
             previewUpsert: { drafts in
-                let checked = try SQLCatalog.check(drafts, currency: currency)
+                let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try database.withConnection { connection in
                     do {
                         return try connection.transaction { () throws -> CatalogUpsertResult in
@@ -180,7 +180,7 @@ enum SQLCatalog {
     /// the covering index `products_search_facts`, not the wide product row.
     static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int = ProductPage.searchCountLimit,
                      _ connection: Connection) throws -> ProductPage {
-        let search = query.searchTerms.isEmpty ? nil : try SearchMatch.Search(query, connection)
+        let search = query.searchTerms.isEmpty ? nil : try SearchMatch.terms(query, connection)
 
         // The conditions but the search match: `base` those no facet lifts (ProductFacets);
         // `scope` adds the facets' own filters but vendor's (the vendor and tag lists are
@@ -225,7 +225,7 @@ enum SQLCatalog {
         }
         // A search starts from the FTS5 matches of the whole search (`.all` with typos): every
         // statement below is `FROM \(from) WHERE \(matching(…))`.
-        let match = search?.expression(.all, typos: true)
+        let match = search.map { SearchMatch.expression($0.all) }
         func matching(_ conditions: [String], _ values: [SQLValue]) -> (sql: String, values: [SQLValue]) {
             guard let match else { return (conditions.joined(separator: " AND "), values) }
             return ((["s.product_search MATCH ?", "p.id = s.rowid"] + conditions).joined(separator: " AND "),
@@ -289,12 +289,13 @@ enum SQLCatalog {
                 facetBase.append(tagCondition)
                 facetBaseValues.append(.text(ProductSearchRules.tagKey(tag)))
             }
+            var tally = FacetTally(query, currency: currency)
             let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                            facetFilters, currency: currency, connection)
-            isSampled = counted.scanned > searchCountLimit && scanLimit != nil
+                                            facetFilters, &tally, connection)
+            isSampled = tally.scanned > searchCountLimit && scanLimit != nil
             facets = counted.facets
             // Past the limit the groups hold a sample: the filters' own count, capped, says how many.
-            total = isSampled && !facetFilters.conditions.isEmpty ? try count(filter, filterValues) : counted.total
+            total = isSampled && !facetFilters.conditions.isEmpty ? try count(filter, filterValues) : tally.total
             vendors = counted.facets.vendors.map(\.value)
             // The tag list's products: the facets' sample when no filter tells them apart (the
             // search is not matched again), else the first ones in the scope, else the scope.
@@ -319,7 +320,7 @@ enum SQLCatalog {
         }
         let isCapped = scanLimit != nil && total > searchCountLimit
         if isCapped { total = searchCountLimit }
-        let suggestion = total == 0 ? try search?.suggestion(connection) : nil
+        let suggestion = try search.flatMap { total == 0 ? try SearchMatch.suggestion($0, connection) : nil }
         return ProductPage(products: try products(rows, connection), totalCount: total, vendors: vendors, tags: tags,
                            suggestion: suggestion, facets: facets, totalCountIsCapped: isCapped, facetsAreSampled: isSampled)
     }
@@ -331,16 +332,9 @@ enum SQLCatalog {
     /// order. A tier is only read once the earlier ones ran out, so the products they gave are
     /// all of theirs that pass the filters: the later tier leaves out those ids rather than
     /// matching the earlier tiers' expressions again.
-    static func relevancePage(_ search: SearchMatch.Search, from: String, _ conditions: [String], _ values: [SQLValue],
+    static func relevancePage(_ search: SearchTerms, from: String, _ conditions: [String], _ values: [SQLValue],
                               offset: Int, limit: Int, _ connection: Connection) throws -> [Int64] {
-        // Each tier lies within the whole search (`.all` with typos), the last tier.
-        let tiers = search.hasTypoCandidates
-            // Exact matches (a SKU, mostly: a word with candidates found nothing itself) first,
-            // then the typo matches by field.
-            ? [search.expression(.all, typos: false), search.expression(.title, typos: true),
-               search.expression(.titleAndMeta, typos: true), search.expression(.all, typos: true)]
-            : [search.expression(.title, typos: false), search.expression(.titleAndMeta, typos: false),
-               search.expression(.all, typos: true)]
+        let tiers = search.relevanceTiers.map(SearchMatch.expression)
         let wanted = offset + limit
         var found: [Int64] = []
         let sql = (["s.product_search MATCH ?", "p.id = s.rowid"] + conditions
@@ -363,7 +357,7 @@ enum SQLCatalog {
     /// The filters that facets lift for their own counts (`ProductFacets`), each as SQL and as
     /// a test on one group of `productFacets`.
     struct FacetFilters {
-        enum Facet { case category, vendor, priceBand, inStock }
+        typealias Facet = FacetTally.Facet
         struct Condition {
             var facet: Facet
             var sql: String
@@ -371,28 +365,18 @@ enum SQLCatalog {
         }
 
         var conditions: [Condition] = []
-        var categoryID: Int64?
-        var uncategorizedOnly: Bool
-        var vendor: String?
-        var band: PriceBand?
-        var inStockOnly: Bool
 
         init(_ query: ProductQuery) {
-            categoryID = query.categoryID?.rawValue
-            uncategorizedOnly = query.uncategorizedOnly
-            vendor = query.vendor
-            band = query.priceBand
-            inStockOnly = query.inStockOnly
-            if let categoryID {
+            if let categoryID = query.categoryID?.rawValue {
                 conditions.append(Condition(facet: .category, sql: "p.category_id = ?", values: [.integer(categoryID)]))
             }
-            if uncategorizedOnly {
+            if query.uncategorizedOnly {
                 conditions.append(Condition(facet: .category, sql: "p.category_id IS NULL", values: []))
             }
-            if let vendor {
+            if let vendor = query.vendor {
                 conditions.append(Condition(facet: .vendor, sql: "p.vendor = ?", values: [.text(vendor)]))
             }
-            if let band {
+            if let band = query.priceBand {
                 var sql = "p.min_price_minor >= ?"
                 var values: [SQLValue] = [.integer(band.lowerMinor)]
                 if let upper = band.upperMinor {
@@ -401,22 +385,9 @@ enum SQLCatalog {
                 }
                 conditions.append(Condition(facet: .priceBand, sql: sql, values: values))
             }
-            if inStockOnly {
+            if query.inStockOnly {
                 conditions.append(Condition(facet: .inStock, sql: "p.is_available = 1", values: []))
             }
-        }
-
-        /// Whether a group of products passes every facet filter but `facet`'s own (every one
-        /// for nil). `isInBand`: whether the group's prices lie in the chosen band (true without one).
-        func passes(except facet: Facet?, categoryID: Int64?, vendor: String, isInBand: Bool, isAvailable: Bool) -> Bool {
-            if facet != .category {
-                if let wanted = self.categoryID, wanted != categoryID { return false }
-                if uncategorizedOnly, categoryID != nil { return false }
-            }
-            if facet != .vendor, let wanted = self.vendor, wanted != vendor { return false }
-            if facet != .priceBand, !isInBand { return false }
-            if facet != .inStock, inStockOnly, !isAvailable { return false }
-            return true
         }
 
         /// The SQL of "in the chosen band" (1 without a band) and its values.
@@ -432,10 +403,9 @@ enum SQLCatalog {
     /// them. With `limit`, only the first `limit` products matching `condition` are counted
     /// (read one by one, not grouped in SQL: at most a thousand), and `sampledIDs` are theirs.
     static func productFacets(from: String, where condition: (sql: String, values: [SQLValue]), limit: SQLValue?,
-                              _ filters: FacetFilters, currency: Currency,
-                              _ connection: Connection) throws -> (facets: ProductFacets, total: Int, scanned: Int,
-                                                                   sampledIDs: [Int64]) {
-        let bands = PriceBand.bands(for: currency)
+                              _ filters: FacetFilters, _ tally: inout FacetTally,
+                              _ connection: Connection) throws -> (facets: ProductFacets, sampledIDs: [Int64]) {
+        let bands = tally.bands
         // The band's index (-1 without a price): bands are contiguous from 0, so the highest
         // lower bound at or below the price names it.
         let bandCase = "CASE WHEN p.min_price_minor IS NULL THEN -1 "
@@ -451,43 +421,16 @@ enum SQLCatalog {
             WHERE \(condition.sql) LIMIT ?
             """
         var sampledIDs: [Int64] = []
-        let groups = try connection.prepare(sql).query(inBand.values + condition.values + (limit.map { [$0] } ?? [])).map { row in
+        for row in try connection.prepare(sql).query(inBand.values + condition.values + (limit.map { [$0] } ?? [])) {
             if limit != nil { sampledIDs.append(try row.int64(6)) }
-            return (categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
-                    isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
+            tally.add(FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
+                                       isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5)))
         }
-        var categoryCounts: [Int64: Int] = [:]
-        var uncategorized = 0
-        var vendorCounts: [String: Int] = [:]
-        var bandCounts = [Int](repeating: 0, count: bands.count)
-        var inStock = 0
-        var total = 0
-        var scanned = 0
-        for group in groups {
-            scanned += group.count
-            func passes(_ facet: FacetFilters.Facet?) -> Bool {
-                filters.passes(except: facet, categoryID: group.categoryID, vendor: group.vendor, isInBand: group.isInBand,
-                               isAvailable: group.isAvailable)
-            }
-            if passes(nil) { total += group.count }
-            if passes(.category) {
-                if let id = group.categoryID { categoryCounts[id, default: 0] += group.count } else { uncategorized += group.count }
-            }
-            if !group.vendor.isEmpty, passes(.vendor) { vendorCounts[group.vendor, default: 0] += group.count }
-            if group.band >= 0, passes(.priceBand) { bandCounts[group.band] += group.count }
-            if group.isAvailable, passes(.inStock) { inStock += group.count }
-        }
-        let categories: [ProductFacets.Count<Category>] = try categoryCounts.isEmpty ? [] : connection.prepare("""
+        let categoryIDs = tally.categoryIDs
+        let categories = try categoryIDs.isEmpty ? [] : connection.prepare("""
             SELECT id, handle, name FROM categories WHERE id IN (SELECT value FROM json_each(?)) ORDER BY name, id
-            """).query([jsonIDs(Array(categoryCounts.keys))]).map { row in
-            let category = try SQLCatalog.category(row)
-            return ProductFacets.Count(category, count: categoryCounts[category.id.rawValue] ?? 0)
-        }
-        let vendors = vendorCounts.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
-            .prefix(ProductPage.facetLimit).map { ProductFacets.Count($0.key, count: $0.value) }
-        return (ProductFacets(categories: categories, uncategorized: uncategorized, vendors: vendors,
-                              priceBands: zip(bands, bandCounts).map { ProductFacets.Count($0, count: $1) }, inStock: inStock),
-                total, scanned, sampledIDs)
+            """).query([jsonIDs(categoryIDs)]).map(SQLCatalog.category)
+        return (tally.facets(categories: categories), sampledIDs)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images
@@ -586,79 +529,6 @@ enum SQLCatalog {
 
     // MARK: Writing
 
-    /// Drafts that passed `check`: the only input `upsert` takes.
-    struct CheckedDrafts {
-        var drafts: [ProductDraft]
-    }
-
-    /// A checked draft with everything derived from it alone (sort keys, folded search text),
-    /// made for `upsert` just before the draft is written (`DraftPreparer`: on a second thread,
-    /// at most a window of drafts ahead) and dropped after it, so an import of 30 000 products
-    /// holds a few hundred products' folded text at a time, not all of them (issue #13, point 6).
-    struct PreparedDraft: Sendable {
-        var draft: ProductDraft
-        var categoryHandle: String?
-        /// `ProductSearchRules.sortTitle` in English, Turkish and Spanish.
-        var sortTitle: String
-        var sortTitleTurkish: String
-        var sortTitleSpanish: String
-        /// One per `ProductSearchRules.Family`, in `allCases` order, without the category name
-        /// (the stored one is added inside the transaction).
-        var documents: [ProductSearchDocument]
-        var tagKeys: [String]
-        /// The documents' `vocabulary`, without the category name's words.
-        var vocabulary: Set<String>
-        /// `SKUIdentity.key` of each variant's SKU that has one.
-        var skuKeys: [String]
-    }
-
-    /// Checks every draft (`CatalogUpsertRules`, handles unique) without a connection, before
-    /// the write transaction opens: a refused draft fails the upsert before anything is written.
-    /// - Throws: `CatalogStoreError` for the first bad draft.
-    static func check(_ drafts: [ProductDraft], currency: Currency) throws(CatalogStoreError) -> CheckedDrafts {
-        var firstLineByHandle: [String: Int] = [:]
-        firstLineByHandle.reserveCapacity(drafts.count)
-        for draft in drafts {
-            if let firstLine = firstLineByHandle[draft.handle] {
-                throw .duplicateHandle(draft.handle, firstLine: firstLine, line: draft.sourceLine)
-            }
-            firstLineByHandle[draft.handle] = draft.sourceLine
-            try CatalogUpsertRules.check(draft, currency: currency)
-        }
-        return CheckedDrafts(drafts: drafts)
-    }
-
-    /// Folds one checked draft's text (`ProductSearchDocument` per rule family, without the
-    /// category name, which `upsert` adds from the stored category) and derives its keys.
-    /// - Parameter categoryHandles: `CatalogUpsertRules.categoryHandle` of each category name
-    ///   met so far in the batch (a catalog has a few dozen; read and added to).
-    static func prepare(_ draft: ProductDraft, stemmer: ProductSearchStemmer,
-                        categoryHandles: inout [String: String?]) -> PreparedDraft {
-        let documents = ProductSearchDocument.allFamilies(
-            title: draft.title, vendor: draft.vendor, tags: draft.tags, categoryName: nil,
-            descriptionText: draft.descriptionText, skus: draft.variants.map(\.sku),
-            barcodes: draft.variants.map(\.barcode), stemmer: stemmer)
-        var categoryHandle: String?
-        if let name = draft.categoryName {
-            if let known = categoryHandles[name] {
-                categoryHandle = known
-            } else {
-                categoryHandle = CatalogUpsertRules.categoryHandle(for: name)
-                categoryHandles[name] = .some(categoryHandle)
-            }
-        }
-        return PreparedDraft(
-            draft: draft, categoryHandle: categoryHandle,
-            // The English sort key is the standard family's folded title (`sortTitle`'s rule).
-            sortTitle: documents[0].title,
-            sortTitleTurkish: ProductSearchRules.sortTitle(draft.title, locale: .turkish),
-            sortTitleSpanish: ProductSearchRules.sortTitle(draft.title, locale: .spanish),
-            documents: documents,
-            tagKeys: draft.tags.map(ProductSearchRules.tagKey),
-            vocabulary: ProductSearchDocument.vocabulary(of: documents),
-            skuKeys: draft.variants.compactMap { SKUIdentity.key($0.sku) })
-    }
-
     /// A preview's result, thrown out of its transaction so that the transaction rolls back.
     struct Preview: Error {
         var result: CatalogUpsertResult
@@ -684,7 +554,7 @@ enum SQLCatalog {
         // products asks for each category once.
         var categories: [String: (id: Int64, name: String)] = [:]
         // Each stored category's name folded in every family, once (`addCategory`).
-        var foldedCategories: [String: (families: [ProductSearchDocument.FoldedCategory], words: [String])] = [:]
+        var foldedCategories: [String: FoldedCategoryName] = [:]
         var searchRows = SearchIndexBatch()
         // Drafts are folded on a second thread ahead of this one (DraftPreparer).
         let preparer = DraftPreparer(checked.drafts)
@@ -785,18 +655,12 @@ enum SQLCatalog {
             }
             result.imagesStored += draft.images.count
 
-            var documents = prepared.documents
             let categoryName = category?.name ?? ""
             if foldedCategories[categoryName] == nil {
-                let families = ProductSearchRules.Family.allCases.map { family in
-                    ProductSearchDocument.FoldedCategory(categoryName, family: family, stemmer: stemmer)
-                }
-                foldedCategories[categoryName] = (families, families.flatMap(\.words))
+                foldedCategories[categoryName] = FoldedCategoryName(categoryName, stemmer: stemmer)
             }
             let folded = foldedCategories[categoryName]!
-            for (index, family) in folded.families.enumerated() {
-                documents[index].addCategory(family)
-            }
+            let documents = folded.documents(of: prepared)
             try searchRows.add(productID: productID, documents: documents,
                                vocabulary: prepared.vocabulary.union(folded.words), tags: draft.tags, tagKeys: prepared.tagKeys,
                                replacing: !isNew, connection)
@@ -954,116 +818,47 @@ enum SQLCatalog {
     }
 }
 
-/// FTS5 query text for `product_search`, and the typo and "did you mean" look-ups of one search.
+/// FTS5 query text for `product_search` (a `SearchTerms.Match` rendered), and the look-ups
+/// `SearchTerms` asks of the engine.
 enum SearchMatch {
-    /// Which columns a match may use.
-    enum Fields {
-        case title, titleAndMeta, all
+    /// The terms of `query`, expanded with this connection's look-ups.
+    static func terms(_ query: ProductQuery, _ connection: Connection) throws -> SearchTerms {
+        try SearchTerms(query, matchesAny: { try matchesAny($0, connection) },
+                        vocabulary: { try vocabulary(near: $0, edits: $1, connection) })
     }
 
-    /// One folded query word: itself (a prefix when last), its stem in the shopper's language,
-    /// and the vocabulary words within its typo budget (only when it finds nothing itself).
-    struct Term {
-        var word: String
-        var stem: String
-        var isPrefix: Bool
-        var typoCandidates: [String] = []
-    }
-
-    /// A search's words, expanded once per page.
-    struct Search {
-        var terms: [Term]
-        var skuKey: String
-        /// `ProductSearchRules.barcodeSearchToken` of the text: nil unless it is 4 digits or more.
-        var barcodeToken: String?
-        var family: ProductSearchRules.Family
-
-        /// Stems the words and, for each word that finds nothing by itself (nor by its stem),
-        /// looks up its typo candidates (`SearchTolerance.candidates`).
-        init(_ query: ProductQuery, _ connection: Connection) throws {
-            let words = query.searchTerms
-            let stemmer = ProductSearchStemmer()
-            family = ProductSearchRules.Family(query.locale)
-            skuKey = ProductSearchRules.skuKey(query.text ?? "")
-            barcodeToken = ProductSearchRules.barcodeSearchToken(query.text ?? "")
-            terms = words.enumerated().map { index, word in
-                Term(word: word, stem: stemmer.queryStem(of: word, locale: query.locale), isPrefix: index == words.count - 1)
-            }
-            // When all the words together find a product, each of them does: one look-up, not one
-            // per word (each is an FTS5 evaluation, a few ms for a common word).
-            if terms.count > 1, terms.contains(where: { SearchTolerance.toleratesTypos($0.word) }),
-               try SearchMatch.matchesAny(SearchMatch.expression(terms, family: family), connection) {
-                return
-            }
-            for index in terms.indices where SearchTolerance.toleratesTypos(terms[index].word) {
-                guard try !SearchMatch.matchesAny(SearchMatch.expression([terms[index]], family: family), connection) else {
-                    continue
-                }
-                let word = terms[index].word
-                terms[index].typoCandidates = SearchTolerance.candidates(
-                    for: word, among: try SearchMatch.vocabulary(near: word, edits: SearchTolerance.allowedEdits(for: word),
-                                                                 connection))
-            }
-        }
-
-        var hasTypoCandidates: Bool { terms.contains { !$0.typoCandidates.isEmpty } }
-
-        /// Every word in `fields` (or, with `typos`, one of its candidates), or the SKU key (or
-        /// barcode token): equal to a SKU (barcode) for `.title`, a prefix of one for `.all`.
-        func expression(_ fields: Fields, typos: Bool) -> String {
-            let words = SearchMatch.expression(terms, fields: fields, family: family, typos: typos)
-            guard !skuKey.isEmpty, fields != .titleAndMeta else { return words }
-            let prefix = fields == .all ? " *" : ""
-            let barcode = barcodeToken.map { " OR skus : " + SearchMatch.quoted($0) + prefix } ?? ""
-            return "(" + words + ") OR (skus : " + SearchMatch.quoted(skuKey) + prefix + barcode + ")"
-        }
-
-        /// "Did you mean" for a search that found nothing: each word that finds nothing even
-        /// with its typos replaced by `SearchTolerance.suggestion`; nil when no word changes or
-        /// the new words find no published product.
-        func suggestion(_ connection: Connection) throws -> String? {
-            var suggested = terms
-            var changed = false
-            for index in terms.indices {
-                let term = terms[index]
-                let edits = max(2, SearchTolerance.allowedEdits(for: term.word))
-                guard try !SearchMatch.matchesAny(SearchMatch.expression([term], family: family, typos: true), connection),
-                      let word = SearchTolerance.suggestion(
-                        for: term.word, among: try SearchMatch.vocabulary(near: term.word, edits: edits, connection))
-                else { continue }
-                suggested[index] = Term(word: word, stem: word, isPrefix: term.isPrefix)
-                changed = true
-            }
-            guard changed, try SearchMatch.matchesAny(SearchMatch.expression(suggested, family: family), connection) else {
-                return nil
-            }
-            return suggested.map(\.word).joined(separator: " ")
-        }
+    /// "Did you mean" (`SearchTerms.suggestion`) with this connection's look-ups.
+    static func suggestion(_ terms: SearchTerms, _ connection: Connection) throws -> String? {
+        try terms.suggestion(matchesAny: { try matchesAny($0, connection) },
+                             vocabulary: { try vocabulary(near: $0, edits: $1, connection) })
     }
 
     /// `(t1) AND (t2) …`, each term `({columns} : "word" [*] OR {stem columns} : "stem"
     /// [OR {columns} : "candidate" …])`: every word in one of the columns (FTS5 ANDs them), the
-    /// last word also as a prefix. Words are SearchFolding output (letters and digits only);
-    /// quotes are doubled all the same.
+    /// last word also as a prefix; then `OR (skus : "key" [*] [OR skus : "barcode" [*]])`.
+    /// Words are SearchFolding output (letters and digits only); quotes are doubled all the same.
     ///
     /// Known edge: FTS5's `unicode61` tokenizer uses older Unicode tables than Swift, so a word
     /// made only of letters newer than its tables is a separator to it and is ignored here.
     /// Latin (Turkish and Spanish included), Greek and Cyrillic text is not affected.
-    static func expression(_ terms: [Term], fields: Fields = .all, family: ProductSearchRules.Family,
-                           typos: Bool = false) -> String {
-        let suffix = family == .turkish ? "_tr" : ""
-        let (columns, stemColumns) = switch fields {
+    static func expression(_ match: SearchTerms.Match) -> String {
+        let suffix = match.family == .turkish ? "_tr" : ""
+        let (columns, stemColumns) = switch match.fields {
         case .title: (["title"], ["title_stems"])
         case .titleAndMeta: (["title", "meta"], ["title_stems"])
         case .all: (["title", "meta", "body"], ["title_stems", "text_stems"])
         }
         let words = "{" + columns.map { $0 + suffix }.joined(separator: " ") + "} : "
         let stems = "{" + stemColumns.map { $0 + suffix }.joined(separator: " ") + "} : "
-        return terms.map { term in
+        let text = match.terms.map { term in
             var alternatives = [words + quoted(term.word) + (term.isPrefix ? " *" : ""), stems + quoted(term.stem)]
-            if typos { alternatives += term.typoCandidates.map { words + quoted($0) } }
+            if match.typos { alternatives += term.typoCandidates.map { words + quoted($0) } }
             return "(" + alternatives.joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
+        guard !match.skuKey.isEmpty else { return text }
+        let prefix = match.identifiersByPrefix ? " *" : ""
+        let barcode = match.barcodeToken.map { " OR skus : " + quoted($0) + prefix } ?? ""
+        return "(" + text + ") OR (skus : " + quoted(match.skuKey) + prefix + barcode + ")"
     }
 
     static func quoted(_ word: String) -> String {
@@ -1073,11 +868,11 @@ enum SearchMatch {
     /// Whether any published product matches `expression`. CROSS JOIN starts from the matches:
     /// with a plain JOIN the planner walked every product and evaluated the MATCH per row
     /// (hundreds of ms on a search that finds nothing; `docs/BENCHMARKS.md`).
-    static func matchesAny(_ expression: String, _ connection: Connection) throws -> Bool {
+    static func matchesAny(_ match: SearchTerms.Match, _ connection: Connection) throws -> Bool {
         try connection.prepare("""
             SELECT 1 FROM product_search s CROSS JOIN products p
             WHERE s.product_search MATCH ? AND p.id = s.rowid AND p.is_published = 1 LIMIT 1
-            """).first([.text(expression)]) != nil
+            """).first([.text(expression(match))]) != nil
     }
 
     /// The `search_vocabulary` words that may lie within `edits` of `word`: starting with one

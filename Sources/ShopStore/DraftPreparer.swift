@@ -1,8 +1,7 @@
 import Foundation
 public import ShopCore
-import ShopStore
 
-/// Folds an upsert's drafts (`SQLCatalog.prepare`: search text in both rule families, stems,
+/// Folds an upsert's drafts (`PreparedDraft`: search text in both rule families, stems,
 /// sort keys) on a second thread, ahead of the thread that writes them, so the two cores share
 /// an import (issue #13, point 6): the writer finds each changed draft's fold ready instead of
 /// making it between two statements of its transaction.
@@ -15,15 +14,15 @@ import ShopStore
 /// writer calls it however its transaction ends, so no thread outlives the upsert.
 ///
 /// Small batches (an API write, a short file) fold inline: a thread is not worth it.
-final class DraftPreparer: @unchecked Sendable {
+public final class DraftPreparer: @unchecked Sendable {
     /// Batches of at most this many drafts are folded by the writer itself.
-    static let inlineLimit = 64
+    public static let inlineLimit = 64
 
     private let drafts: [ProductDraft]
     private let window: Int
     private let condition = NSCondition()
     // Guarded by `condition`:
-    private var ready: [Int: SQLCatalog.PreparedDraft] = [:]
+    private var ready: [Int: PreparedDraft] = [:]
     /// The next draft the folder takes (unless the writer is further on).
     private var next = 0
     /// Drafts below this the writer has taken or skipped.
@@ -39,7 +38,7 @@ final class DraftPreparer: @unchecked Sendable {
     private var inlineCategoryHandles: [String: String?] = [:]
 
     /// Starts folding `drafts` on a new thread (or not at all, for a small batch).
-    init(_ drafts: [ProductDraft], window: Int = 256) {
+    public init(_ drafts: [ProductDraft], window: Int = 256) {
         self.drafts = drafts
         self.window = max(window, 1)
         inline = drafts.count <= Self.inlineLimit
@@ -70,7 +69,7 @@ final class DraftPreparer: @unchecked Sendable {
             next = index + 1
             condition.unlock()
 
-            let prepared = SQLCatalog.prepare(drafts[index], stemmer: stemmer, categoryHandles: &categoryHandles)
+            let prepared = PreparedDraft(drafts[index], stemmer: stemmer, categoryHandles: &categoryHandles)
 
             condition.lock()
             if index >= passed { ready[index] = prepared }
@@ -80,9 +79,9 @@ final class DraftPreparer: @unchecked Sendable {
     }
 
     /// The fold of draft `index`, waiting for it if needed. Called in increasing `index` order.
-    func take(_ index: Int) -> SQLCatalog.PreparedDraft {
+    public func take(_ index: Int) -> PreparedDraft {
         if inline {
-            return SQLCatalog.prepare(drafts[index], stemmer: inlineStemmer!, categoryHandles: &inlineCategoryHandles)
+            return PreparedDraft(drafts[index], stemmer: inlineStemmer!, categoryHandles: &inlineCategoryHandles)
         }
         condition.lock()
         defer { condition.unlock() }
@@ -97,7 +96,7 @@ final class DraftPreparer: @unchecked Sendable {
     }
 
     /// Draft `index` is not written: its fold is dropped, or never made.
-    func skip(_ index: Int) {
+    public func skip(_ index: Int) {
         guard !inline else { return }
         condition.lock()
         passed = max(passed, index + 1)
@@ -107,7 +106,7 @@ final class DraftPreparer: @unchecked Sendable {
     }
 
     /// Stops the folder and waits until its thread has ended.
-    func stop() {
+    public func stop() {
         condition.lock()
         isStopped = true
         condition.broadcast()
