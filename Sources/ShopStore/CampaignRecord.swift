@@ -186,6 +186,8 @@ public enum StoredValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case text(String)
+    /// A boolean: SQLite stores it as 0 or 1, PostgreSQL as `boolean`.
+    case bool(Bool)
 
     /// `.text`, or `.null` for nil.
     public init(_ text: String?) { self = text.map { .text($0) } ?? .null }

@@ -99,6 +99,7 @@ extension PostgresValue {
         case .null: self = .null
         case let .integer(integer): self = .integer(integer)
         case let .text(text): self = .text(text)
+        case let .bool(bool): self = .bool(bool)
         }
     }
 }

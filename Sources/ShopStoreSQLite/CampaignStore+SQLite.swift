@@ -101,6 +101,7 @@ extension SQLValue {
         case .null: self = .null
         case let .integer(integer): self = .integer(integer)
         case let .text(text): self = .text(text)
+        case let .bool(bool): self = SQLValue(bool)
         }
     }
 }

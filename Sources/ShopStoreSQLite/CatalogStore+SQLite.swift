@@ -148,26 +148,33 @@ extension CatalogStore {
 /// The SQL behind `CatalogStore.sqlite`.
 enum SQLCatalog {
     /// The columns `products(_:_:)` reads, of `products p`.
-    static let productColumns = """
-        p.id, p.handle, p.title, p.description_html, p.description_text, p.vendor, p.product_type, p.category_id,
-        p.tags, p.published_at, p.is_published, p.rating_hundredths, p.rating_count, p.option_names, p.visibility
-        """
-    static let selectProducts = "SELECT \(productColumns) FROM products p"
+    static let selectProducts = "SELECT \(StoredCatalog.productColumns) FROM products p"
 
     static func category(_ row: Row) throws -> Category {
         Category(id: Category.ID(try row.int64(0)), handle: try row.string(1), name: try row.string(2))
     }
 
-    /// The condition "listed" (`CatalogVisibility.isListed`) on products aliased `alias`.
-    static func listed(_ alias: String) -> String { "\(alias).visibility IN ('visible', 'catalog')" }
-    /// The condition "searchable" (`CatalogVisibility.isSearchable`) on products aliased `alias`:
-    /// read from the entry of `products_search_facts` a search has found by id (the unary `+`
-    /// keeps SQLite from seeking the index once per value of the list).
-    static func searchable(_ alias: String) -> String { "+\(alias).visibility IN ('visible', 'search')" }
+    /// SQLite's way with the conditions of `ProductQueryConditions`. "Searchable" is read from
+    /// the entry of `products_search_facts` a search has found by id (the unary `+` keeps SQLite
+    /// from seeking the index once per value of the list).
+    static let dialect = SQLDialect(
+        isTrue: { "\($0) = 1" }, isAmongIDs: { "\($0) IN (SELECT value FROM json_each(?))" },
+        ids: { .text("[" + $0.map(String.init).joined(separator: ",") + "]") },
+        searchable: { "+\($0).visibility IN ('visible', 'search')" })
 
-    static func jsonIDs(_ ids: [Int64]) -> SQLValue {
-        .text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    /// The condition "listed" (`CatalogVisibility.isListed`) on products aliased `alias`.
+    static func listed(_ alias: String) -> String { dialect.listed(alias) }
+
+    /// `StoredCatalog.optionChoices`, a bad value reported as `SQLiteStoreError.corruptValue`.
+    static func optionChoices(_ text: String?, rowID: Int64) throws -> [[String]] {
+        do {
+            return try StoredCatalog.optionChoices(text, rowID: rowID)
+        } catch {
+            throw SQLiteStoreError.corruptValue(table: error.table, column: error.column, rowID: error.rowID)
+        }
     }
+
+    static func jsonIDs(_ ids: [Int64]) -> SQLValue { SQLValue(dialect.ids(ids)) }
 
     // MARK: Reading
 
@@ -186,43 +193,13 @@ enum SQLCatalog {
         // `scope` adds the facets' own filters but vendor's (the vendor and tag lists are
         // computed over it); `filter` adds vendor and tag: the page itself.
         let from = search == nil ? "products p" : "product_search s CROSS JOIN products p INDEXED BY products_search_facts"
-        var base = ["p.is_published = 1"]
-        var baseValues: [SQLValue] = []
-        // Visibility (issue #13): a search finds searchable products, a list shows listed ones.
-        base.append(search == nil ? listed("p") : searchable("p"))
-        if let productIDs = query.productIDs {
-            base.append("p.id IN (SELECT value FROM json_each(?))")
-            baseValues.append(jsonIDs(productIDs.map(\.rawValue)))
+        let conditions = ProductQueryConditions(query, isSearch: search != nil, dialect: SQLCatalog.dialect)
+        func split(_ parts: [ProductQueryConditions.Part]) -> ([String], [SQLValue]) {
+            (parts.map(\.sql), parts.flatMap(\.values).map(SQLValue.init))
         }
-        if let minimum = query.minPriceMinor {
-            base.append("p.min_price_minor >= ?")
-            baseValues.append(.integer(minimum))
-        }
-        if let maximum = query.maxPriceMinor {
-            base.append("p.min_price_minor <= ?")
-            baseValues.append(.integer(maximum))
-        }
-        if let minimum = query.minRatingHundredths {
-            base.append("p.rating_hundredths >= ?")
-            baseValues.append(SQLValue(minimum))
-        }
-        var scope = base
-        var scopeValues = baseValues
-        let facetFilters = FacetFilters(query)
-        for condition in facetFilters.conditions where condition.facet != .vendor {
-            scope.append(condition.sql)
-            scopeValues += condition.values
-        }
-        var filter = scope
-        var filterValues = scopeValues
-        if let vendor = query.vendor {
-            filter.append("p.vendor = ?")
-            filterValues.append(.text(vendor))
-        }
-        if let tag = query.tag {
-            filter.append(tagCondition)
-            filterValues.append(.text(ProductSearchRules.tagKey(tag)))
-        }
+        let (base, baseValues) = split(conditions.base)
+        let (scope, scopeValues) = split(conditions.scope)
+        let (filter, filterValues) = split(conditions.filter)
         // A search starts from the FTS5 matches of the whole search (`.all` with typos): every
         // statement below is `FROM \(from) WHERE \(matching(…))`.
         let match = search.map { SearchMatch.expression($0.all) }
@@ -283,27 +260,22 @@ enum SQLCatalog {
         if query.includesFacets {
             // The facets' one statement also gives the count (its groups that pass every filter)
             // and the vendor list (the vendor facet's values).
-            var facetBase = base
-            var facetBaseValues = baseValues
-            if let tag = query.tag {
-                facetBase.append(tagCondition)
-                facetBaseValues.append(.text(ProductSearchRules.tagKey(tag)))
-            }
+            let (facetBase, facetBaseValues) = split(conditions.facetBase)
             var tally = FacetTally(query, currency: currency)
             let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                            facetFilters, &tally, connection)
+                                            conditions.inBand, &tally, connection)
             isSampled = tally.scanned > searchCountLimit && scanLimit != nil
             facets = counted.facets
             // Past the limit the groups hold a sample: the filters' own count, capped, says how many.
-            total = isSampled && !facetFilters.conditions.isEmpty ? try count(filter, filterValues) : tally.total
+            total = isSampled && conditions.hasFacetFilters ? try count(filter, filterValues) : tally.total
             vendors = counted.facets.vendors.map(\.value)
             // The tag list's products: the facets' sample when no filter tells them apart (the
             // search is not matched again), else the first ones in the scope, else the scope.
             let listed = matching(scope, scopeValues)
             let tagSource: (sql: String, values: [SQLValue])
-            if scanLimit != nil && query.tag == nil && facetFilters.conditions.isEmpty {
+            if scanLimit != nil && query.tag == nil && !conditions.hasFacetFilters {
                 // A sample's first `tagSampleSize` products give its tags (50 are listed at most).
-                let ids = isSampled ? Array(counted.sampledIDs.prefix(tagSampleSize)) : counted.sampledIDs
+                let ids = isSampled ? Array(counted.sampledIDs.prefix(FacetTally.tagSampleSize)) : counted.sampledIDs
                 tagSource = ("product_tags t WHERE t.product_id IN (SELECT value FROM json_each(?))", [jsonIDs(ids)])
             } else if let scanLimit {
                 tagSource = ("(SELECT p.id FROM \(from) WHERE \(listed.sql) LIMIT ?) p JOIN product_tags t ON t.product_id = p.id",
@@ -347,55 +319,6 @@ enum SQLCatalog {
         return Array(found.dropFirst(offset))
     }
 
-    /// How many of a sampled search's first matches its tag list comes from (`ProductPage.facetsAreSampled`):
-    /// grouping the tags of a thousand products cost 4 ms of a page's ~10 on the bench machine.
-    static let tagSampleSize = 250
-
-    /// The condition "has the tag key ?" on products aliased `p`.
-    static let tagCondition = "EXISTS (SELECT 1 FROM product_tags t WHERE t.product_id = p.id AND t.tag_key = ?)"
-
-    /// The filters that facets lift for their own counts (`ProductFacets`), each as SQL and as
-    /// a test on one group of `productFacets`.
-    struct FacetFilters {
-        typealias Facet = FacetTally.Facet
-        struct Condition {
-            var facet: Facet
-            var sql: String
-            var values: [SQLValue]
-        }
-
-        var conditions: [Condition] = []
-
-        init(_ query: ProductQuery) {
-            if let categoryID = query.categoryID?.rawValue {
-                conditions.append(Condition(facet: .category, sql: "p.category_id = ?", values: [.integer(categoryID)]))
-            }
-            if query.uncategorizedOnly {
-                conditions.append(Condition(facet: .category, sql: "p.category_id IS NULL", values: []))
-            }
-            if let vendor = query.vendor {
-                conditions.append(Condition(facet: .vendor, sql: "p.vendor = ?", values: [.text(vendor)]))
-            }
-            if let band = query.priceBand {
-                var sql = "p.min_price_minor >= ?"
-                var values: [SQLValue] = [.integer(band.lowerMinor)]
-                if let upper = band.upperMinor {
-                    sql += " AND p.min_price_minor < ?"
-                    values.append(.integer(upper))
-                }
-                conditions.append(Condition(facet: .priceBand, sql: sql, values: values))
-            }
-            if query.inStockOnly {
-                conditions.append(Condition(facet: .inStock, sql: "p.is_available = 1", values: []))
-            }
-        }
-
-        /// The SQL of "in the chosen band" (1 without a band) and its values.
-        var bandColumn: (sql: String, values: [SQLValue]) {
-            conditions.first { $0.facet == .priceBand }.map { ("(\($0.sql))", $0.values) } ?? ("1", [])
-        }
-    }
-
     /// The facets with their disjunctive counts in one statement: the products matching every
     /// condition no facet lifts are grouped by (category, vendor, price band, in the chosen band,
     /// availability) in SQL, and each facet adds up the groups that pass the other facets'
@@ -403,7 +326,7 @@ enum SQLCatalog {
     /// them. With `limit`, only the first `limit` products matching `condition` are counted
     /// (read one by one, not grouped in SQL: at most a thousand), and `sampledIDs` are theirs.
     static func productFacets(from: String, where condition: (sql: String, values: [SQLValue]), limit: SQLValue?,
-                              _ filters: FacetFilters, _ tally: inout FacetTally,
+                              _ inBand: ProductQueryConditions.Part, _ tally: inout FacetTally,
                               _ connection: Connection) throws -> (facets: ProductFacets, sampledIDs: [Int64]) {
         let bands = tally.bands
         // The band's index (-1 without a price): bands are contiguous from 0, so the highest
@@ -411,7 +334,6 @@ enum SQLCatalog {
         let bandCase = "CASE WHEN p.min_price_minor IS NULL THEN -1 "
             + bands.indices.reversed().map { "WHEN p.min_price_minor >= \(bands[$0].lowerMinor) THEN \($0) " }.joined()
             + "ELSE 0 END"
-        let inBand = filters.bandColumn
         // Limited, the first products are read one row each (a group of 1), with their ids.
         let sql = limit == nil ? """
             SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, count(*) FROM \(from)
@@ -421,7 +343,7 @@ enum SQLCatalog {
             WHERE \(condition.sql) LIMIT ?
             """
         var sampledIDs: [Int64] = []
-        for row in try connection.prepare(sql).query(inBand.values + condition.values + (limit.map { [$0] } ?? [])) {
+        for row in try connection.prepare(sql).query(inBand.values.map(SQLValue.init) + condition.values + (limit.map { [$0] } ?? [])) {
             if limit != nil { sampledIDs.append(try row.int64(6)) }
             tally.add(FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
                                        isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5)))
@@ -437,71 +359,31 @@ enum SQLCatalog {
     /// (one query each for all of them).
     static func products(_ rows: [Row], _ connection: Connection) throws -> [Product] {
         guard !rows.isEmpty else { return [] }
-        let ids = try rows.map { try $0.int64(0) }
-        let idList = jsonIDs(ids)
-
-        var variantsByProduct: [Int64: [Variant]] = [:]
-        var currencies: [String: Currency] = [:]
-        for row in try connection.prepare("""
-            SELECT id, product_id, sku, option_values, price_minor, compare_at_minor, currency,
-                   inventory_tracked, stock, allow_backorder, barcode, option_choices
-            FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position
-            """).query([idList]) {
-            let id = try row.int64(0)
-            let code = try row.string(6)
-            let currency: Currency
-            if let cached = currencies[code] {
-                currency = cached
-            } else {
-                guard let parsed = try? Currency(code: code) else {
-                    throw SQLiteStoreError.corruptValue(table: "variants", column: "currency", rowID: id)
-                }
-                currencies[code] = parsed
-                currency = parsed
+        let idList = jsonIDs(try rows.map { try $0.int64(0) })
+        do {
+            var variantsByProduct: [Int64: [Variant]] = [:]
+            var currencies: [String: Currency] = [:]
+            for row in try connection.prepare("""
+                SELECT \(StoredCatalog.variantColumns) FROM variants
+                WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position
+                """).query([idList]) {
+                let (productID, variant) = try StoredCatalog.variant(row, currencies: &currencies)
+                variantsByProduct[productID, default: []].append(variant)
             }
-            guard let optionValues = JSONStringArray.decode(try row.string(3)) else {
-                throw SQLiteStoreError.corruptValue(table: "variants", column: "option_values", rowID: id)
+            var imagesByProduct: [Int64: [ProductImage]] = [:]
+            for row in try connection.prepare("""
+                SELECT \(StoredCatalog.imageColumns) FROM product_images
+                WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position
+                """).query([idList]) {
+                let (productID, image) = try StoredCatalog.image(row)
+                imagesByProduct[productID, default: []].append(image)
             }
-            let inventory: Inventory = try row.bool(7)
-                ? .tracked(quantity: try row.int(8), allowsBackorder: try row.bool(9))
-                : .untracked
-            variantsByProduct[try row.int64(1), default: []].append(Variant(
-                id: Variant.ID(id), sku: try row.optionalString(2), optionValues: optionValues,
-                price: Money(minorUnits: try row.int64(4), currency: currency),
-                compareAtPrice: try row.optionalInt64(5).map { Money(minorUnits: $0, currency: currency) },
-                inventory: inventory, barcode: try row.optionalString(10),
-                optionChoices: try OptionChoicesColumn.decode(try row.optionalString(11), rowID: id)))
-        }
-
-        var imagesByProduct: [Int64: [ProductImage]] = [:]
-        for row in try connection.prepare("""
-            SELECT product_id, url, alt, width, height, has_alpha FROM product_images
-            WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position
-            """).query([idList]) {
-            imagesByProduct[try row.int64(0), default: []]
-                .append(ProductImage(url: try row.string(1), altText: try row.string(2), width: try row.optionalInt(3),
-                                     height: try row.optionalInt(4), hasAlpha: try row.bool(5)))
-        }
-
-        return try rows.map { row in
-            let id = try row.int64(0)
-            guard let tags = JSONStringArray.decode(try row.string(8)) else {
-                throw SQLiteStoreError.corruptValue(table: "products", column: "tags", rowID: id)
+            return try rows.map { row in
+                let id = try row.int64(0)
+                return try StoredCatalog.product(row, images: imagesByProduct[id] ?? [], variants: variantsByProduct[id] ?? [])
             }
-            guard let optionNames = JSONStringArray.decode(try row.string(13)) else {
-                throw SQLiteStoreError.corruptValue(table: "products", column: "option_names", rowID: id)
-            }
-            let rating = try row.optionalInt(11).map { Rating(rateHundredths: $0, count: try row.int(12)) }
-            guard let visibility = CatalogVisibility(rawValue: try row.string(14)) else {
-                throw SQLiteStoreError.corruptValue(table: "products", column: "visibility", rowID: id)
-            }
-            return Product(
-                id: Product.ID(id), handle: try row.string(1), title: try row.string(2),
-                descriptionHTML: try row.string(3), descriptionText: try row.string(4), vendor: try row.string(5),
-                productType: try row.string(6), categoryID: try row.optionalInt64(7).map { Category.ID($0) },
-                tags: tags, publishedAt: try row.optionalInt64(9).map { StoredTime.date(unixSeconds: $0) },
-                isPublished: try row.bool(10), visibility: visibility, images: imagesByProduct[id] ?? [], rating: rating,
-                optionNames: optionNames, variants: variantsByProduct[id] ?? [])
+        } catch let corrupt as StoredCatalog.CorruptValue {
+            throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
         }
     }
 
@@ -801,20 +683,9 @@ enum SQLCatalog {
         }
     }
 
-    /// Column values for `position … barcode`, in the order the UPDATE and INSERT use.
+    /// Column values for `position … option_choices`, in the order the UPDATE and INSERT use.
     private static func variantValues(_ draft: VariantDraft, position: Int) -> [SQLValue] {
-        let inventory: (tracked: Bool, stock: Int, backorder: Bool) = switch draft.inventory {
-        case .untracked: (false, 0, false)
-        case let .tracked(quantity, allowsBackorder): (true, quantity, allowsBackorder)
-        }
-        return [
-            SQLValue(position), SQLValue(draft.sku), SQLValue(SKUIdentity.key(draft.sku)),
-            .text(JSONStringArray.encode(draft.optionValues)),
-            .text(CatalogUpsertRules.optionKey(draft.optionValues)), .integer(draft.price.minorUnits),
-            SQLValue(draft.compareAtPrice?.minorUnits), .text(draft.price.currency.code),
-            SQLValue(inventory.tracked), SQLValue(inventory.stock), SQLValue(inventory.backorder), SQLValue(draft.barcode),
-            SQLValue(OptionChoicesColumn.encode(draft.optionChoices)),
-        ]
+        StoredCatalog.variantValues(draft, position: position).map(SQLValue.init)
     }
 }
 

@@ -474,7 +474,7 @@ struct SQLPlacement: OrderPlacementTransaction {
             let variant = Variant(id: id, sku: try row.optionalString(6), optionValues: optionValues,
                                   price: Money(minorUnits: try row.int64(7), currency: currency), compareAtPrice: nil,
                                   inventory: inventory,
-                                  optionChoices: try OptionChoicesColumn.decode(try row.optionalString(13), rowID: id.rawValue))
+                                  optionChoices: try SQLCatalog.optionChoices(try row.optionalString(13), rowID: id.rawValue))
             let product = Product(id: Product.ID(try row.int64(0)), handle: try row.string(1), title: try row.string(2),
                                   categoryID: try row.optionalInt64(3).map { Category.ID($0) },
                                   optionNames: JSONStringArray.decode(try row.string(12)) ?? [], variants: [variant])

@@ -29,7 +29,7 @@ struct BulkUpsertContractTests {
         try stores.catalog.products(ProductQuery(text: text, locale: locale)).products.map(\.handle)
     }
 
-    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .catalog))
     func everyProductOfABigUpsertIsIndexedWithItsOwnText(kind: StoreKind) throws {
         let count = 300
         let stores = try StoreHarness(kind)
@@ -63,5 +63,19 @@ struct BulkUpsertContractTests {
 
         let again = try stores.catalog.upsert(second)
         #expect(again.productsCreated == 0 && again.productsUpdated == 0 && again.productsUnchanged == count)
+    }
+
+    /// Two imports at once (two servers, or two operators): writers take turns, so both
+    /// create their products and the category both name is created once, not refused.
+    @Test(.bug("issue #15", "catalog writers take turns on every engine"), arguments: StoreKind.engines(for: .catalog))
+    func simultaneousImportsIntoANewCategoryBothLand(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind, poolSize: 4)
+        let catalog = stores.catalog
+        let results = try ConcurrentRun.together(4) { index in
+            try catalog.upsert((0..<5).map { ProductDraft.mock(handle: "lamp-\(index)-\($0)", category: "Lamps") })
+        }
+        #expect(results.map(\.productsCreated) == [5, 5, 5, 5])
+        #expect(results.map(\.categoriesCreated).reduce(0, +) == 1)
+        #expect(try stores.catalog.categories().map(\.productCount) == [20])
     }
 }

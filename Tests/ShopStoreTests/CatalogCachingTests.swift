@@ -28,7 +28,7 @@ struct CatalogCachingTests {
         return (base.caching(), calls)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func aSecondLookUpIsAnsweredFromMemoryUntilTheCatalogChanges(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([ProductDraft.mock(handle: "lamp", variants: [.mock(sku: "L1")]),
@@ -58,7 +58,7 @@ struct CatalogCachingTests {
 
     /// A product page or an add to cart looks the product up by handle: answered from memory
     /// while the catalog stays, and right after any change (a new handle, unpublished, gone).
-    @Test(.bug(id: "14"), arguments: StoreKind.allCases)
+    @Test(.bug(id: "14"), arguments: StoreKind.engines(for: .catalog))
     func aHandleIsLookedUpInMemoryUntilTheCatalogChanges(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([ProductDraft.mock(handle: "lamp", variants: [.mock(sku: "L1")])])
@@ -95,7 +95,7 @@ struct CatalogCachingTests {
         #expect(try cached.productByHandle("desk-lamp") == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func pastItsLimitTheCacheStartsOverAndStillAnswersRight(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert((1...5).map { ProductDraft.mock(handle: "p\($0)", variants: [.mock(sku: "S\($0)")]) })
@@ -107,7 +107,7 @@ struct CatalogCachingTests {
         #expect(try cached.productsByID(ids).count == 5)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func categorySummariesAreKeptUntilTheCatalogChanges(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a", category: "Lamps")])

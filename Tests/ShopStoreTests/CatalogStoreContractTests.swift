@@ -7,7 +7,7 @@ import Testing
 /// The catalog contract every store must meet, run against each implementation.
 @Suite("Catalog store contract")
 struct CatalogStoreContractTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func upsertCreatesThenReupsertUpdatesInPlace(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let drafts = (1...3).map { ProductDraft.mock(handle: "p\($0)", category: "Tools",
@@ -42,7 +42,7 @@ struct CatalogStoreContractTests {
         #expect(try stores.catalog.categories().map(\.productCount) == [3])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func everyFieldRoundTrips(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let draft = ProductDraft.mockFull
@@ -67,7 +67,7 @@ struct CatalogStoreContractTests {
         #expect(product.variants[0].compareAtPrice == .usd(159_00))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func variantIsMatchedBySKUWhenItsOptionsChange(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         var draft = ProductDraft.mock(handle: "tee", optionNames: ["Size"],
@@ -84,7 +84,7 @@ struct CatalogStoreContractTests {
         #expect(after.map(\.optionValues) == [["L"], ["M"]])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func variantWithoutSKUIsMatchedByOptionValues(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         var draft = ProductDraft.mock(handle: "mug", optionNames: ["Size"],
@@ -102,7 +102,7 @@ struct CatalogStoreContractTests {
         #expect(after.map(\.price) == [.usd(20_00), .usd(15_00)])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func newSKUWithKnownOptionsUpdatesThatVariant(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         var draft = ProductDraft.mock(handle: "cap", optionNames: ["Color"], variants: [.mock(sku: "OLD", options: ["Red"])])
@@ -115,7 +115,7 @@ struct CatalogStoreContractTests {
         #expect(after.map(\.sku) == ["NEW"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func variantsMissingFromTheDraftAreRemoved(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         var draft = ProductDraft.mock(handle: "sock", optionNames: ["Size"],
@@ -132,7 +132,7 @@ struct CatalogStoreContractTests {
         #expect(after[2].id > before[2].id)  // ids are never reused
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func imagesAreReplacedOnReupsert(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         var draft = ProductDraft.mock(handle: "lamp", images: [ProductImage(url: "/a.svg"), ProductImage(url: "/b.svg")])
@@ -143,7 +143,7 @@ struct CatalogStoreContractTests {
         #expect(try stores.product("lamp").images == [ProductImage(url: "/c.svg", altText: "C")])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func unpublishedProductsAreHiddenFromReadsButCounted(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -165,7 +165,7 @@ struct CatalogStoreContractTests {
     }
 
     /// The summaries are kept per catalog version (issue #13, point 5): a write shows at once.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func categorySummariesFollowEveryCatalogWrite(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a", category: "Lamps")])
@@ -174,7 +174,7 @@ struct CatalogStoreContractTests {
         #expect(try stores.catalog.categories().map { "\($0.category.name) \($0.productCount)" } == ["Lamps 2", "Rugs 1"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func categoriesListPublishedCountsByName(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let result = try stores.catalog.upsert([
@@ -192,7 +192,7 @@ struct CatalogStoreContractTests {
         #expect(try stores.catalog.categoryByHandle("nope") == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func productsFilterByCategory(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -206,7 +206,7 @@ struct CatalogStoreContractTests {
         #expect(page.products.allSatisfy { $0.categoryID == chairs.id && !$0.variants.isEmpty })
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func ratingSortPutsBestRatedFirstThenMostRatedThenUnrated(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -220,7 +220,7 @@ struct CatalogStoreContractTests {
         #expect(page.products.map(\.handle) == ["best", "good-many", "good-few", "zero", "unrated"])
     }
 
-    @Test(arguments: StoreKind.allCases, ProductQuery.Sort.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog), ProductQuery.Sort.allCases)
     func paginationIsStableWhenSortKeysTie(kind: StoreKind, sort: ProductQuery.Sort) throws {
         let stores = try StoreHarness(kind)
         let drafts = (1...30).map {
@@ -237,7 +237,7 @@ struct CatalogStoreContractTests {
         #expect(pastTheEnd.products.isEmpty && pastTheEnd.totalCount == 30)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func failedUpsertWritesNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "existing", title: "Original", category: "Old")])
@@ -258,7 +258,7 @@ struct CatalogStoreContractTests {
         #expect(try stores.catalog.categoryByHandle("new") == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func invalidDraftsAreRefusedWithAClearError(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let cases: [(ProductDraft, CatalogStoreError)] = [
@@ -279,7 +279,7 @@ struct CatalogStoreContractTests {
         #expect(try stores.catalog.productCount() == 0)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func emptyQueriesReturnNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         #expect(try stores.catalog.products(ProductQuery()).products.isEmpty)
@@ -291,7 +291,7 @@ struct CatalogStoreContractTests {
 
 @Suite("Category tiles")
 struct CategoryImageContractTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func categoryImageIsTheFirstPublishedProductsMainImage(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import ShopCore
 import ShopStore
+import ShopStorePostgres
+import Postgres
 @testable import ShopStoreSQLite
 import SQLite
 import ShopTestSupport
@@ -10,7 +12,7 @@ import Testing
 
 @Suite("Catalog version")
 struct CatalogVersionTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func everyCatalogWriteChangesTheVersionAndReadsDoNot(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let start = try stores.catalog.version()
@@ -24,13 +26,46 @@ struct CatalogVersionTests {
         #expect(try stores.catalog.version() != afterImport)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func aFailedImportLeavesTheVersionAlone(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "lamp")])
         let before = try stores.catalog.version()
         #expect(throws: (any Error).self) { try stores.catalog.upsert([.mock(handle: "a"), .mock(handle: "a")]) }
         #expect(try stores.catalog.version() == before)
+    }
+
+    @Test(.bug("issue #15", "one bump per writing transaction"), arguments: StoreKind.engines(for: .catalog))
+    func anImportChangesTheVersionOnceAndAnUnchangedOneNotAtAll(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let drafts = (1...30).map { ProductDraft.mock(handle: "lamp-\($0)", category: "Lamps \($0 % 3)") }
+        let before = try stores.catalog.version()
+        _ = try stores.catalog.upsert(drafts)
+        #expect(try stores.catalog.version() == before + 1)
+        _ = try stores.catalog.upsert(drafts)
+        #expect(try stores.catalog.version() == before + 1)
+    }
+
+    /// Two app servers on one PostgreSQL: each has its own pool and store, and a write through
+    /// one is seen by the other's very next call (issue #15, point 5: page caches compare it).
+    @Test(.bug("issue #15", "a catalog change made through the other server"),
+          arguments: StoreKind.engines(for: .catalog).filter { $0 == .postgres })
+    func aWriteThroughAnotherServerIsSeenAtOnce(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let postgres = try #require(stores.postgres)
+        let other = try PostgresDatabase.open(url: try #require(PostgresTestServer.url), poolSize: 1, schema: postgres.schema)
+        defer { other.close() }
+        let otherCatalog = CatalogStore.postgres(other)
+        _ = try stores.catalog.upsert([.mock(handle: "lamp", title: "Lamp")])
+        let before = try stores.catalog.version()
+        #expect(try otherCatalog.version() == before)
+        _ = try otherCatalog.upsert([.mock(handle: "lamp", title: "Brass Lamp")])
+        #expect(try stores.catalog.version() != before)
+        #expect(try stores.product("lamp").title == "Brass Lamp")
+        // A stock change written straight to the table counts too (the variants' triggers).
+        let mid = try stores.catalog.version()
+        try other.withConnection { _ = try $0.run("UPDATE variants SET stock = 7") }
+        #expect(try stores.catalog.version() != mid)
     }
 
     @Test func writesFromAnotherConnectionOrProcessAreSeen() throws {

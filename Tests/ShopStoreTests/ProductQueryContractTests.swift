@@ -11,7 +11,7 @@ import Testing
 struct ProductQueryContractTests {
     // MARK: Sorts
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func priceSortsUseTheLowestVariantPriceThenTheID(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -26,7 +26,7 @@ struct ProductQueryContractTests {
         #expect(descending.products.map(\.handle) == ["dear", "mid", "mid-twin", "cheap"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func newestSortPutsLatestFirstAndUndatedLast(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let day = 86_400.0
@@ -41,7 +41,7 @@ struct ProductQueryContractTests {
         #expect(page.products.map(\.handle) == ["new", "new-twin", "old", "undated", "undated-2"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func nameSortComparesFoldedTitlesThenTheID(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -59,7 +59,7 @@ struct ProductQueryContractTests {
     /// Turkish alphabet's places, Spanish `ñ` after `n` — checked against Foundation's collation
     /// for that locale (`String.compare(_:locale:)`, ICU's CLDR rules) as the oracle.
     @Test(.bug("issue #11", "the name sort uses the shopper's language rules"),
-          arguments: StoreKind.allCases, [SearchLocale.turkish, .spanish, .english])
+          arguments: StoreKind.engines(for: .catalog), [SearchLocale.turkish, .spanish, .english])
     func nameSortFollowsTheShoppersLanguage(kind: StoreKind, locale: SearchLocale) throws {
         let titles = ["Çay bardağı", "cam vazo", "dut reçeli", "Ilık battaniye", "İçki seti", "ışık", "iğne yastığı",
                       "Şal", "sehpa", "tabure", "üzüm tabağı", "uçak", "ödül", "oyuncak", "Ñandú", "nube", "nz", "oso"]
@@ -89,7 +89,7 @@ struct ProductQueryContractTests {
         }
     }
 
-    @Test(arguments: StoreKind.allCases, [ProductQuery.Sort.relevance, .featured])
+    @Test(arguments: StoreKind.engines(for: .catalog), [ProductQuery.Sort.relevance, .featured])
     func relevanceWithoutTextAndFeaturedListInMerchantOrder(kind: StoreKind, sort: ProductQuery.Sort) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert(["c", "a", "b"].map { ProductDraft.mock(handle: $0) })
@@ -97,7 +97,7 @@ struct ProductQueryContractTests {
         #expect(page.products.map(\.handle) == ["c", "a", "b"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func thirtySamePricedProductsTwelvePerPageByPriceListEachProductExactlyOnce(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert((1...30).map { ProductDraft.mock(handle: "same-price-\($0)") })
@@ -115,7 +115,7 @@ struct ProductQueryContractTests {
 
     // MARK: Filters
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func priceRangeFiltersOnTheLowestVariantPriceInclusive(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -133,7 +133,7 @@ struct ProductQueryContractTests {
         #expect(atMost.products.isEmpty && atMost.totalCount == 0)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func minimumRatingLeavesOutLowerAndUnratedProducts(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -148,7 +148,7 @@ struct ProductQueryContractTests {
         #expect(zero.totalCount == 3)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func inStockOnlyKeepsProductsWithABuyableVariant(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let soldOut = Inventory.tracked(quantity: 0, allowsBackorder: false)
@@ -171,7 +171,7 @@ struct ProductQueryContractTests {
         #expect(try stores.catalog.products(ProductQuery(inStockOnly: true)).products.map(\.handle) == ["untracked", "backorder"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func vendorFilterIsExactAndTagFilterIgnoresCase(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -187,7 +187,7 @@ struct ProductQueryContractTests {
         #expect(try handles(stores, ProductQuery(tag: "oa")).isEmpty)  // exact, not a prefix
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func categoryAndProductIDsRestrictTheList(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -203,7 +203,7 @@ struct ProductQueryContractTests {
 
     // MARK: Search
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func relevancePutsTitleMatchesBeforeVendorTagCategoryBeforeDescription(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -227,7 +227,7 @@ struct ProductQueryContractTests {
         #expect(mixed.products.map(\.handle) == ["in-description"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func searchFindsProductsByTheirCategorysStoredName(kind: StoreKind) throws {
         // "Straße" and "Stra e" have one handle, so one category, stored as "Straße" first: the
         // second product is indexed under that name (folded with the rest before the write).
@@ -238,7 +238,7 @@ struct ProductQueryContractTests {
         #expect(Set(try handles(stores, ProductQuery(text: "stra"))) == ["plate", "sign"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func everyWordMustMatchAndOnlyTheLastAlsoAsAPrefix(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -257,7 +257,7 @@ struct ProductQueryContractTests {
         #expect(try handles(stores, ProductQuery(text: "air")).isEmpty)  // prefixes, not infixes
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func searchIgnoresCaseAndDiacriticsAndAnEmptyTextSearchesNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -272,7 +272,7 @@ struct ProductQueryContractTests {
         #expect(try handles(stores, ProductQuery(text: "  ¿!  ")) == ["cafe", "nino", "strasse"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func turkishSearchKeepsDottedAndDotlessIApart(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -290,7 +290,7 @@ struct ProductQueryContractTests {
         #expect(try handles(stores, ProductQuery(text: "ISTANBUL", locale: .english)) == ["istanbul"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func unpublishedProductsAreNeverListedSearchedOrCounted(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -311,7 +311,7 @@ struct ProductQueryContractTests {
 
     // MARK: Facets
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func facetsListTheScopeIgnoringTheirOwnFilters(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -340,7 +340,7 @@ struct ProductQueryContractTests {
         #expect(withoutFacets.vendors.isEmpty && withoutFacets.tags.isEmpty && withoutFacets.totalCount == 3)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func facetsHoldAtMostFiftyValues(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert((0..<60).map { index in
@@ -359,7 +359,7 @@ struct ProductQueryContractTests {
     /// gave the same answer to every query, so it is the reference a new engine (PostgreSQL) is
     /// held to. Re-record on purpose: `SNAPSHOT_RECORD=1 swift test --filter mixedCatalog`,
     /// then read the diff.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func mixedCatalogGivesTheRecordedAnswers(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert(Self.mixedCatalog())

@@ -37,12 +37,17 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// The stores ported to PostgreSQL, whose contract suites run on it too
     /// (docs/ARCHITECTURE.md §9 keeps this list).
-    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens]
+    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens, .catalog]
 
     /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
     /// is ported and a test server is set.
     static func engines(for store: Store) -> [StoreKind] {
-        allCases + (postgresStores.contains(store) && PostgresTestServer.url != nil ? [.postgres] : [])
+        engines(for: [store])
+    }
+
+    /// The engines a test of several stores together runs on: PostgreSQL once all are ported.
+    static func engines(for stores: Set<Store>) -> [StoreKind] {
+        allCases + (stores.isSubset(of: postgresStores) && PostgresTestServer.url != nil ? [.postgres] : [])
     }
 
     var testDescription: String { rawValue }
@@ -97,7 +102,7 @@ final class StoreHarness {
             // The stores not ported (StoreKind.postgresStores) fail if a test calls them.
             sqliteDatabase = nil
             path = nil
-            catalog = .failing
+            catalog = .postgres(database, searchCountLimit: searchCountLimit)
             sessions = .postgres(database)
             accounts = .postgres(database)
             campaigns = .postgres(database)
