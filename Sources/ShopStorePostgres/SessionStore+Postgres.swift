@@ -10,9 +10,12 @@ extension SessionStore {
     /// when the account is deleted at the same moment: the foreign key decides); `touch`,
     /// `renewCSRFToken` and `delete` of an unknown id do nothing; times are kept to the second.
     ///
-    /// Not ported yet: carts and favorites point at the catalog's products and variants, which
-    /// are not on PostgreSQL yet, so `signIn`, `loadCart`, `saveCart`, `changeCart`, `favorites`
-    /// and `setFavorite` throw `PostgresStoreError.notPorted` (docs/ARCHITECTURE.md §4).
+    /// Carts and favorites behave as `SessionStore.sqlite`'s (the same contract suite). Where
+    /// SQLite's single writer orders a shopper's cart changes, here each writing call first locks
+    /// the owner's row — the guest's session or the account's user, `FOR NO KEY UPDATE` —
+    /// (`lockOwner`), so two requests for one cart take turns and each statement's limit check
+    /// sees the other's lines, while different shoppers never wait for each other; the lock also
+    /// says whether the owner exists. A sign-in locks the account before it merges.
     /// - Parameter database: the migrated database.
     public static func postgres(_ database: PostgresDatabase) -> SessionStore {
         SessionStore(
@@ -50,12 +53,84 @@ extension SessionStore {
                     try connection.run("DELETE FROM sessions WHERE expires_at < $1", [.integer(StoredTime.unixSeconds(before))])
                 }
             },
-            signIn: { _ in throw PostgresStoreError.notPorted("SessionStore.signIn (merges carts)") },
-            loadCart: { _ in throw PostgresStoreError.notPorted("SessionStore.loadCart") },
-            saveCart: { _, _ in throw PostgresStoreError.notPorted("SessionStore.saveCart") },
-            changeCart: { _, _ in throw PostgresStoreError.notPorted("SessionStore.changeCart") },
-            favorites: { _ in throw PostgresStoreError.notPorted("SessionStore.favorites") },
-            setFavorite: { _, _, _, _ in throw PostgresStoreError.notPorted("SessionStore.setFavorite") }
+            signIn: { signIn in
+                guard let userID = signIn.newSession.userID else { throw AccountStoreError.userNotFound }
+                return try database.transaction { connection in
+                    // The account's cart changes take turns with this merge (`lockOwner`).
+                    try lockOwner(.account(userID), connection)
+                    try insert(signIn.newSession, connection)
+                    guard let guest = signIn.guestSession, guest != signIn.newSession.id else { return [] }
+                    let capped = try mergeCart(of: guest, into: userID, connection)
+                    // Products both have: the account keeps its row with the earlier date.
+                    try connection.run("""
+                        UPDATE favorites SET added_at = LEAST(added_at, (
+                            SELECT guest.added_at FROM favorites AS guest
+                            WHERE guest.session_id = $1 AND guest.product_id = favorites.product_id))
+                        WHERE user_id = $2 AND product_id IN (SELECT product_id FROM favorites WHERE session_id = $1)
+                        """, [.text(guest.rawValue), .integer(userID.rawValue)])
+                    // The others move over, keeping their rows (dates and order).
+                    try connection.run("""
+                        UPDATE favorites SET user_id = $2, session_id = NULL
+                        WHERE session_id = $1 AND product_id NOT IN (SELECT product_id FROM favorites WHERE user_id = $2)
+                        """, [.text(guest.rawValue), .integer(userID.rawValue)])
+                    // The guest session goes with its cart and what is left of its favorites.
+                    try connection.run("DELETE FROM sessions WHERE id = $1", [.text(guest.rawValue)])
+                    return capped
+                }
+            },
+            loadCart: { shopper in
+                let owner = Owner(shopper)
+                return try database.pool.transaction(.repeatableRead, attempts: 3) { connection in
+                    let lines = try connection.query("""
+                        SELECT product_id, variant_id, quantity, selected, chosen_values FROM cart_lines
+                        WHERE \(owner.column) = $1 ORDER BY position
+                        """, [owner.value]).map { row in
+                        LineItem(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
+                                 quantity: try row.int(2), isSelected: try row.bool(3),
+                                 chosen: ChosenValues(text: try row.string(4)))
+                    }
+                    let code = try connection.first("SELECT code FROM cart_vouchers WHERE \(owner.column) = $1", [owner.value])
+                        .map { try $0.string(0) }
+                    return Cart(lines: lines, voucherCode: code.flatMap(VoucherCode.init))
+                }
+            },
+            saveCart: { shopper, cart in
+                try SessionStoreError.checkLines(of: cart)
+                try database.transaction { connection in
+                    try lockOwner(shopper, connection)
+                    try replaceCart(of: shopper, with: cart, connection)
+                }
+            },
+            changeCart: { shopper, changes in
+                try database.transaction { connection in
+                    try lockOwner(shopper, connection)
+                    for change in changes { try apply(change, to: shopper, connection) }
+                }
+            },
+            favorites: { shopper in
+                let owner = Owner(shopper)
+                return try database.withConnection { connection in
+                    try connection.query("""
+                        SELECT product_id FROM favorites WHERE \(owner.column) = $1 ORDER BY added_at DESC, id DESC
+                        """, [owner.value]).map { Product.ID(try $0.int64(0)) }
+                }
+            },
+            setFavorite: { shopper, productID, isFavorite, date in
+                let owner = Owner(shopper)
+                try database.transaction { connection in
+                    try lockOwner(shopper, connection)
+                    if isFavorite {
+                        try connection.run("""
+                            INSERT INTO favorites (\(owner.column), product_id, added_at)
+                            SELECT $1, id, $2 FROM products WHERE id = $3
+                            ON CONFLICT DO NOTHING
+                            """, [owner.value, .integer(StoredTime.unixSeconds(date)), .integer(productID.rawValue)])
+                    } else {
+                        try connection.run("DELETE FROM favorites WHERE \(owner.column) = $1 AND product_id = $2",
+                                           [owner.value, .integer(productID.rawValue)])
+                    }
+                }
+            }
         )
     }
 
@@ -96,5 +171,155 @@ extension SessionStore {
     static func deleteSessions(of userID: User.ID, keeping: Session.ID?, _ connection: PostgresConnection) throws {
         try connection.run("DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2::text",
                            [.integer(userID.rawValue), PostgresValue(keeping?.rawValue)])
+    }
+}
+
+extension SessionStore {
+    /// The columns that say whose a cart line or favorite is.
+    struct Owner {
+        /// `session_id` for a guest, `user_id` for an account (a fixed name: safe to splice into SQL).
+        var column: String
+        var value: PostgresValue
+
+        init(_ shopper: Shopper) {
+            switch shopper {
+            case let .guest(id): (column, value) = ("session_id", .text(id.rawValue))
+            case let .account(id): (column, value) = ("user_id", .integer(id.rawValue))
+            }
+        }
+    }
+
+    /// Locks the shopper's row (the guest's session, the account's user) until the transaction
+    /// ends: writes to one cart or favorites list take turns.
+    /// - Throws: `SessionStoreError.sessionNotFound`, `AccountStoreError.userNotFound`.
+    static func lockOwner(_ shopper: Shopper, _ connection: PostgresConnection) throws {
+        switch shopper {
+        case let .guest(id):
+            guard try connection.first("SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE", [.text(id.rawValue)]) != nil else {
+                throw SessionStoreError.sessionNotFound(id)
+            }
+        case let .account(id):
+            guard try connection.first("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE", [.integer(id.rawValue)]) != nil else {
+                throw AccountStoreError.userNotFound
+            }
+        }
+    }
+
+    /// One cart change as one statement on that line (the rules of `Cart.applying`, as
+    /// `SessionStore.sqlite` writes them), inside a transaction that holds the owner's lock.
+    private static func apply(_ change: CartChange, to shopper: Shopper, _ connection: PostgresConnection) throws {
+        let owner = Owner(shopper)
+        switch change {
+        case let .add(_, variantID, quantity, limit, chosen):
+            // $1 owner, $2 quantity, $3 variant, $4 limit, $5 chosen values; the limit holds for
+            // the sum of the owner's lines of the variant (one stock pool).
+            let held = "(SELECT coalesce(sum(quantity), 0) FROM cart_lines WHERE \(owner.column) = $1 AND variant_id = $3)"
+            let inserted = try connection.run("""
+                INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected, chosen_values)
+                SELECT $1, v.id, v.product_id, $2,
+                       (SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE \(owner.column) = $1), true, $5
+                FROM variants v WHERE v.id = $3 AND \(held) + $2 <= $4
+                ON CONFLICT (\(owner.column), variant_id, chosen_values) WHERE \(owner.column) IS NOT NULL
+                DO UPDATE SET quantity = cart_lines.quantity + excluded.quantity, selected = true
+                """, [owner.value, PostgresValue(quantity), .integer(variantID.rawValue), PostgresValue(limit), .text(chosen.text)])
+            guard inserted == 0 else { return }
+            let inCart = try connection.first("""
+                SELECT sum(quantity)::bigint FROM cart_lines WHERE \(owner.column) = $1 AND variant_id = $2
+                """, [owner.value, .integer(variantID.rawValue)]).flatMap { try $0.optionalInt(0) }
+            if let inCart { throw CartLineLimitExceeded(inCart: inCart) }
+            if quantity > limit { throw CartLineLimitExceeded(inCart: 0) }
+            // Otherwise the variant is gone: left out, like saveCart does.
+        case let .setQuantity(variantID, quantity, chosen, limit):
+            let changed = try connection.run("""
+                UPDATE cart_lines SET quantity = $1
+                WHERE \(owner.column) = $2 AND variant_id = $3 AND chosen_values = $4
+                  AND ($5::bigint IS NULL OR $1 + (SELECT coalesce(sum(o.quantity), 0) FROM cart_lines o
+                                                   WHERE o.\(owner.column) = $2 AND o.variant_id = $3 AND o.chosen_values <> $4) <= $5)
+                """, [PostgresValue(quantity), owner.value, .integer(variantID.rawValue), .text(chosen.text), PostgresValue(limit)])
+            guard changed == 0, limit != nil else { return }
+            let held = try connection.first("""
+                SELECT sum(quantity)::bigint, count(*) FILTER (WHERE chosen_values = $3) FROM cart_lines
+                WHERE \(owner.column) = $1 AND variant_id = $2
+                """, [owner.value, .integer(variantID.rawValue), .text(chosen.text)])
+            if let held, let inCart = try held.optionalInt(0), try held.int(1) > 0 { throw CartLineLimitExceeded(inCart: inCart) }
+        case let .remove(variantID, chosen):
+            try connection.run("DELETE FROM cart_lines WHERE \(owner.column) = $1 AND variant_id = $2 AND chosen_values = $3",
+                               [owner.value, .integer(variantID.rawValue), .text(chosen.text)])
+        case let .setSelected(variantID?, isSelected):
+            try connection.run("UPDATE cart_lines SET selected = $1 WHERE \(owner.column) = $2 AND variant_id = $3",
+                               [.bool(isSelected), owner.value, .integer(variantID.rawValue)])
+        case let .setSelected(nil, isSelected):
+            try connection.run("UPDATE cart_lines SET selected = $1 WHERE \(owner.column) = $2", [.bool(isSelected), owner.value])
+        case let .setVoucher(code?):
+            try connection.run("""
+                INSERT INTO cart_vouchers (\(owner.column), code) VALUES ($1, $2)
+                ON CONFLICT (\(owner.column)) WHERE \(owner.column) IS NOT NULL DO UPDATE SET code = excluded.code
+                """, [owner.value, .text(code.normalized)])
+        case .setVoucher(nil):
+            try connection.run("DELETE FROM cart_vouchers WHERE \(owner.column) = $1", [owner.value])
+        }
+    }
+
+    /// Merges the guest session's cart into the account's with upserts (the rules of
+    /// `SessionStore.signIn`, as `SessionStore.sqlite` writes them), inside the sign-in's
+    /// transaction, which holds the account's lock.
+    /// - Returns: the lines capped at their limit, in the guest cart's order.
+    private static func mergeCart(of guest: Session.ID, into userID: User.ID,
+                                  _ connection: PostgresConnection) throws -> [Cart.CappedLine] {
+        // $1 guest line, $2 account, $3 the per-line maximum; a variant's limit is
+        // `Cart.quantityLimit(for:)` in SQL, for the sum of the account's lines of the variant.
+        let limit = "LEAST($3, CASE WHEN v.inventory_tracked AND NOT v.allow_backorder THEN GREATEST(v.stock, 0) ELSE $3 END)"
+        let pool = "(SELECT coalesce(sum(p.quantity), 0) FROM cart_lines p WHERE p.user_id = $2 AND p.variant_id = g.variant_id)"
+        let firstPosition = try connection.first("SELECT coalesce(max(position), -1) + 1 FROM cart_lines WHERE user_id = $1",
+                                                 [.integer(userID.rawValue)]).map { try $0.int64(0) } ?? 0
+        let guestLines = try connection.query("SELECT id FROM cart_lines WHERE session_id = $1 ORDER BY position",
+                                              [.text(guest.rawValue)]).map { try $0.int64(0) }
+        var capped: [Cart.CappedLine] = []
+        for line in guestLines {
+            let parameters: [PostgresValue] = [.integer(line), .integer(userID.rawValue), PostgresValue(Cart.maximumQuantityPerLine)]
+            if let row = try connection.first("""
+                SELECT v.product_id, g.variant_id, (coalesce(a.quantity, 0) + g.quantity)::bigint,
+                       (coalesce(a.quantity, 0) + GREATEST(\(limit) - \(pool), 0))::bigint
+                FROM cart_lines g JOIN variants v ON v.id = g.variant_id
+                LEFT JOIN cart_lines a ON a.user_id = $2 AND a.variant_id = g.variant_id AND a.chosen_values = g.chosen_values
+                WHERE g.id = $1 AND \(limit) > 0 AND g.quantity > \(limit) - \(pool)
+                """, parameters) {
+                capped.append(Cart.CappedLine(productID: Product.ID(try row.int64(0)), variantID: Variant.ID(try row.int64(1)),
+                                              requested: try row.int(2), kept: try row.int(3)))
+            }
+            try connection.run("""
+                INSERT INTO cart_lines (user_id, variant_id, product_id, quantity, position, selected, chosen_values)
+                SELECT $2, g.variant_id, v.product_id, LEAST(g.quantity, \(limit) - \(pool)), $4 + g.position, g.selected,
+                       g.chosen_values
+                FROM cart_lines g JOIN variants v ON v.id = g.variant_id
+                WHERE g.id = $1 AND \(limit) - \(pool) > 0
+                ON CONFLICT (user_id, variant_id, chosen_values) WHERE user_id IS NOT NULL
+                DO UPDATE SET quantity = cart_lines.quantity + excluded.quantity
+                """, parameters + [.integer(firstPosition)])
+        }
+        // The code typed most recently (as a guest) wins; else the account keeps its own.
+        try connection.run("""
+            INSERT INTO cart_vouchers (user_id, code) SELECT $2, code FROM cart_vouchers WHERE session_id = $1
+            ON CONFLICT (user_id) WHERE user_id IS NOT NULL DO UPDATE SET code = excluded.code
+            """, [.text(guest.rawValue), .integer(userID.rawValue)])
+        return capped
+    }
+
+    /// Replaces the shopper's cart lines (with their selection), leaving out variants that no
+    /// longer exist, and the cart's voucher code (none: its row goes).
+    private static func replaceCart(of shopper: Shopper, with cart: Cart, _ connection: PostgresConnection) throws {
+        let owner = Owner(shopper)
+        try connection.run("DELETE FROM cart_lines WHERE \(owner.column) = $1", [owner.value])
+        for (position, line) in cart.lines.enumerated() {
+            try connection.run("""
+                INSERT INTO cart_lines (\(owner.column), variant_id, product_id, quantity, position, selected, chosen_values)
+                SELECT $1, id, product_id, $2, $3, $4, $5 FROM variants WHERE id = $6
+                """, [owner.value, PostgresValue(line.quantity), PostgresValue(position), .bool(line.isSelected),
+                      .text(line.chosen.text), .integer(line.variantID.rawValue)])
+        }
+        try connection.run("DELETE FROM cart_vouchers WHERE \(owner.column) = $1", [owner.value])
+        if let code = cart.voucherCode {
+            try connection.run("INSERT INTO cart_vouchers (\(owner.column), code) VALUES ($1, $2)", [owner.value, .text(code.normalized)])
+        }
     }
 }

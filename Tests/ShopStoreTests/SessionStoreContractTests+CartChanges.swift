@@ -3,6 +3,8 @@ import Foundation
 import ShopCore
 import ShopStore
 import ShopStoreSQLite
+import ShopStorePostgres
+import Postgres
 import ShopTestSupport
 import Synchronization
 import Testing
@@ -39,7 +41,7 @@ extension SessionStoreContractTests {
         group.wait()
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func changesApplyLineByLineAndKeepOrderSelectionAndVoucher(kind: StoreKind) throws {
         let (stores, products) = try Self.shop(kind)
         let (a, b, c) = (products[0], products[1], products[2])
@@ -63,7 +65,7 @@ extension SessionStoreContractTests {
         #expect(try stores.sessions.loadCart(guest).selectedLines.map(\.variantID) == [a.variants[0].id])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func anAddPastItsLimitChangesNothingOfTheCall(kind: StoreKind) throws {
         let (stores, products) = try Self.shop(kind)
         let user = try stores.account()
@@ -91,7 +93,7 @@ extension SessionStoreContractTests {
 
     /// Issue #9: three simultaneous adds of different products kept two lines in 1–5 runs of
     /// 100; five of one product ended at 1–4. Here: 200 rounds each, real threads, no loss.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func simultaneousAddsNeverLoseAnItem(kind: StoreKind) throws {
         let (stores, products) = try Self.shop(kind)
         let sessions = stores.sessions
@@ -115,7 +117,7 @@ extension SessionStoreContractTests {
         #expect(failures.withLock { $0 }.isEmpty)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func simultaneousAddsStopExactlyAtTheLimit(kind: StoreKind) throws {
         let (stores, products) = try Self.shop(kind)
         let sessions = stores.sessions
@@ -132,5 +134,30 @@ extension SessionStoreContractTests {
         } })
         #expect(accepted.load(ordering: .relaxed) == 7 && refused.load(ordering: .relaxed) == 5)
         #expect(try sessions.loadCart(.guest("guest")).lines.first?.quantity == 7)
+    }
+
+    /// Issue #15, point 3: two app servers — two pools, two stores — add to one cart at once,
+    /// to the same line and to others, and nothing is lost.
+    @Test(.bug("issue #15", "atomic cart-line increments from two servers at once"),
+          arguments: StoreKind.engines(for: .sessions).filter { $0 == .postgres })
+    func addsFromTwoServersAtOnceLoseNothing(kind: StoreKind) throws {
+        let (stores, products) = try Self.shop(kind)
+        let postgres = try #require(stores.postgres)
+        let second = try PostgresDatabase.open(url: try #require(PostgresTestServer.url), poolSize: 8, schema: postgres.schema)
+        defer { second.close() }
+        let servers = [stores.sessions, SessionStore.postgres(second)]
+        let user = try stores.account()
+        let shopper = Shopper.account(user.id)
+        let failures = Mutex<[String]>([])
+        Self.race((0..<40).map { index in {
+            let product = index.isMultiple(of: 2) ? products[0] : products[1 + index % 4 / 2]
+            do { try servers[index % 2].changeCart(shopper, [Self.add(product)]) } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        } })
+        #expect(failures.withLock { $0 }.isEmpty)
+        let cart = try servers[1].loadCart(shopper)
+        #expect(cart.lines.map(\.quantity).reduce(0, +) == 40)
+        #expect(cart.line(for: products[0].variants[0].id)?.quantity == 20)
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// Issue #4's cart fields — per-line selection and the entered voucher code — survive a save and
 /// load in every session store, for guests and accounts, and through sign-in.
 extension SessionStoreContractTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func cartLineSelectionAndVoucherCodeLoadBackAsSaved(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -46,7 +46,7 @@ extension SessionStoreContractTests {
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func voucherCodeIsKeptInACartWithoutLinesUntilCleared(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.session("guest")
@@ -57,7 +57,7 @@ extension SessionStoreContractTests {
         #expect(try stores.sessions.loadCart(.guest("guest")) == Cart())
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func signInMergesTheGuestsSelectionAndCodeAndDropsTheGuests(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a"), .mock(handle: "b")])
@@ -83,7 +83,7 @@ extension SessionStoreContractTests {
         #expect(try stores.sessions.loadCart(.account(user.id)) == merged)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func deletingAGuestSessionDeletesItsVoucherCode(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.session("guest")

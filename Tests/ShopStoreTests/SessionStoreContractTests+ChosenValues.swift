@@ -22,7 +22,7 @@ extension SessionStoreContractTests {
         .add(productID: tee.id, variantID: tee.variants[0].id, quantity: quantity, limit: limit, chosen: chosen)
     }
 
-    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .sessions))
     func anOpenVariantKeepsItsChoicesInTheCatalog(kind: StoreKind) throws {
         let (_, tee) = try Self.tee(kind)
         #expect(tee.variants.map(\.optionValues) == [[""]])
@@ -30,7 +30,7 @@ extension SessionStoreContractTests {
         #expect(tee.variants.map(\.sku) == ["TEE-ANY"])
     }
 
-    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .sessions))
     func aLineIsItsVariantAndItsChosenValues(kind: StoreKind) throws {
         let (stores, tee) = try Self.tee(kind)
         try stores.session("guest")
@@ -47,7 +47,7 @@ extension SessionStoreContractTests {
         ])
     }
 
-    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .sessions))
     func linesOfOneVariantShareItsStockWhateverWasChosen(kind: StoreKind) throws {
         let (stores, tee) = try Self.tee(kind)
         try stores.session("guest")
@@ -66,7 +66,7 @@ extension SessionStoreContractTests {
 
     /// Twelve threads add one each, alternating M and L, to a variant with 5 in stock: exactly
     /// five are accepted and the two lines hold five together.
-    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .sessions))
     func simultaneousAddsOfTwoChosenValuesNeverPassTheVariantsStock(kind: StoreKind) throws {
         let (stores, tee) = try Self.tee(kind)
         let sessions = stores.sessions
@@ -87,7 +87,7 @@ extension SessionStoreContractTests {
         }
     }
 
-    @Test(.bug(id: "13"), arguments: StoreKind.allCases)
+    @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .sessions))
     func signInMergesLinesByChosenValuesWithinTheVariantsStock(kind: StoreKind) throws {
         let (stores, tee) = try Self.tee(kind)
         let user = try stores.account()

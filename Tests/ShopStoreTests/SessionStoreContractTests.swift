@@ -12,7 +12,7 @@ struct SessionStoreContractTests {
 
     // MARK: sessions
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func createdSessionIsFoundAndTouchSlidesItsExpiry(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let guest = try stores.session("0123456789abcdef0123456789abcdef")
@@ -27,7 +27,7 @@ struct SessionStoreContractTests {
         #expect(touched.csrfTokenHash == guest.csrfTokenHash)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func aSessionsCSRFTokenCanBeRenewed(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let guest = try stores.session("0123456789abcdef0123456789abcdef")
@@ -39,7 +39,7 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.find("ffffffffffffffffffffffffffffffff") == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func signedInSessionKeepsItsAccountAndCookieKind(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let user = try stores.account()
@@ -52,7 +52,7 @@ struct SessionStoreContractTests {
         #expect(found.shopper == .account(user.id))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func unknownSessionsAndAccountsAreAbsent(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let unknown: Session.ID = "ffffffffffffffffffffffffffffffff"
@@ -74,7 +74,7 @@ struct SessionStoreContractTests {
         #expect(throws: AccountStoreError.userNotFound) { try stores.sessions.setFavorite(.account(42), 1, true, Self.start) }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func creatingAKnownSessionIsRefused(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let session = try stores.session("aa")
@@ -85,14 +85,14 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.find("aa") == session)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func sessionOfAnUnknownAccountIsRefused(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         #expect(throws: AccountStoreError.userNotFound) { try stores.sessions.create(Fixtures.session("aa", user: 42)) }
         #expect(try stores.sessions.find("aa") == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func deleteAllSignsOutTheAccountsOtherSessionsOnly(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let ana = try stores.account("ana@example.com")
@@ -113,7 +113,7 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.find("b1") != nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func purgeDeletesSessionsThatExpiredBeforeTheDateWithTheirGuestCarts(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a")])
@@ -140,7 +140,7 @@ struct SessionStoreContractTests {
 
     // MARK: carts
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func savedCartLoadsBackInOrderAndSavingReplacesIt(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([
@@ -169,7 +169,7 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.loadCart(.guest("s1")).isEmpty)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func cartWithInvalidLinesIsRefusedAndTheOldCartKept(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a")])
@@ -187,7 +187,7 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.loadCart(.guest("s")) == good)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func guestAndAccountCartsAreSeparateAndTheAccountsFollowsItsSessions(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a"), .mock(handle: "b")])
@@ -215,7 +215,7 @@ struct SessionStoreContractTests {
 
     // MARK: favorites
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func favoritesAreMostRecentFirstAndAddingAgainKeepsTheFirstDate(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert(["a", "b", "c", "d"].map { ProductDraft.mock(handle: $0) })
@@ -238,7 +238,7 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.favorites(.guest("other")).isEmpty)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func guestFavoritesGoWithTheSessionAndAccountFavoritesStay(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a")])
@@ -255,7 +255,7 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.favorites(.account(user.id)) == [a])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func unpublishedFavoriteStaysListedAndTheCatalogNoLongerServesIt(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a"), .mock(handle: "b")])
@@ -273,7 +273,7 @@ struct SessionStoreContractTests {
 
     // MARK: sign-in
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func signInMovesFavoritesMergesTheCartsAndDeletesTheGuestSession(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert(["p1", "p2", "p3"].map { ProductDraft.mock(handle: $0) })
@@ -312,7 +312,7 @@ struct SessionStoreContractTests {
         #expect(try stores.sessions.favorites(.account(other.id)) == [p3.id])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func signInWithoutAGuestSessionCreatesTheSessionAndKeepsTheAccountCart(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a")])
@@ -361,7 +361,7 @@ struct SessionStoreContractTests {
                 == [line(five, 5), line(free, Cart.maximumQuantityPerLine), line(backorder, 7)])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .sessions))
     func failedSignInChangesNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "a")])

@@ -37,7 +37,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// The stores ported to PostgreSQL, whose contract suites run on it too
     /// (docs/ARCHITECTURE.md §9 keeps this list).
-    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens, .catalog]
+    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens, .catalog, .sessions]
 
     /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
     /// is ported and a test server is set.
