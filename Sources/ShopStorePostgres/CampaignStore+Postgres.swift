@@ -62,7 +62,7 @@ extension CampaignStore {
 }
 
 /// Rows of the `campaigns` table ↔ `Campaign` values, through `CampaignRecord` (ShopStore).
-private enum PostgresCampaigns {
+enum PostgresCampaigns {
     static let select = "SELECT row_number, \(CampaignRecord.columns.joined(separator: ", ")) FROM campaigns"
 
     static let insert = """

@@ -11,10 +11,10 @@ extension CatalogStore {
     ///
     /// - Reads run in one `REPEATABLE READ` transaction (one snapshot for a page, its count,
     ///   facets, variants and images).
-    /// - Writes (`upsert`, `insertProduct`, `changeProduct`, `previewUpsert`) first lock
-    ///   `catalog_state`'s row, so catalog writers take turns as SQLite's single writer makes
-    ///   them; the version is bumped once per transaction that changed a row (migration 2's
-    ///   triggers), and read per call (servers share it).
+    /// - Writes (`upsert`, `insertProduct`, `changeProduct`, `previewUpsert`) first take the
+    ///   catalog writers' advisory lock (`PGCatalog.writersLockKey`), so they take turns as
+    ///   SQLite's single writer makes them; the version is bumped once per transaction that
+    ///   changed a row, at its commit (migration 2's triggers), and read per call (servers share it).
     /// - Search renders `SearchTerms` as `tsquery` over the vectors of migration 4 (`PostgresSearch`).
     /// - Parameters:
     ///   - database: the migrated database.
@@ -27,7 +27,8 @@ extension CatalogStore {
         }
         @Sendable func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
             try database.transaction { connection in
-                _ = try connection.first("SELECT version FROM catalog_state WHERE id = 1 FOR UPDATE")
+                try connection.query("SELECT pg_advisory_xact_lock($1::int, hashtext(current_schema()))",
+                                     [.integer(PGCatalog.writersLockKey)])
                 return try body(connection)
             }
         }
@@ -147,6 +148,10 @@ enum PostgresArray {
 
 /// The SQL behind `CatalogStore.postgres`.
 enum PGCatalog {
+    /// `pg_advisory_xact_lock`'s first key for catalog writers: "Cata" in ASCII (the second is
+    /// the schema's hash, as for migrations).
+    static let writersLockKey: Int64 = 0x4361_7461
+
     static let selectProducts = "SELECT \(StoredCatalog.productColumns) FROM products p"
 
     static func category(_ row: PostgresRow) throws -> Category {

@@ -116,9 +116,11 @@ public enum PostgresSchema {
             """),
         PostgresMigration(version: 2, sql: """
             -- The catalog's version (SQLite 2): page caches on every server compare it. A
-            -- transaction that changes the catalog bumps it once, at its first changed row (a
-            -- statement trigger that looks at its transition table; a flag local to the
-            -- transaction says it is done), so an import of 30 000 rows updates this row once.
+            -- transaction that changes the catalog bumps it exactly once, as it commits: deferred
+            -- row triggers, the first of which bumps and sets a flag local to the transaction.
+            -- Taking this row's lock last — at commit, held only until then — means no writer
+            -- waits for anything while it holds it (no deadlock through it), and an import of
+            -- 30 000 rows updates it once, not 30 000 times.
             CREATE TABLE catalog_state (
                 id integer PRIMARY KEY CHECK (id = 1),
                 version bigint NOT NULL
@@ -126,37 +128,24 @@ public enum PostgresSchema {
             INSERT INTO catalog_state (id, version) VALUES (1, 1);
             CREATE FUNCTION bump_catalog_version() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                IF current_setting('shoppable.catalog_version_bumped', true) IS DISTINCT FROM 'on'
-                   AND EXISTS (SELECT 1 FROM changed) THEN
+                IF current_setting('shoppable.catalog_version_bumped', true) IS DISTINCT FROM 'on' THEN
                     UPDATE catalog_state SET version = version + 1 WHERE id = 1;
                     PERFORM set_config('shoppable.catalog_version_bumped', 'on', true);
                 END IF;
                 RETURN NULL;
             END $$;
-            CREATE TRIGGER categories_insert_bumps_catalog_version AFTER INSERT ON categories
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER categories_update_bumps_catalog_version AFTER UPDATE ON categories
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER categories_delete_bumps_catalog_version AFTER DELETE ON categories
-                REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER products_insert_bumps_catalog_version AFTER INSERT ON products
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER products_update_bumps_catalog_version AFTER UPDATE ON products
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER products_delete_bumps_catalog_version AFTER DELETE ON products
-                REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER product_images_insert_bumps_catalog_version AFTER INSERT ON product_images
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER product_images_update_bumps_catalog_version AFTER UPDATE ON product_images
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER product_images_delete_bumps_catalog_version AFTER DELETE ON product_images
-                REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER variants_insert_bumps_catalog_version AFTER INSERT ON variants
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER variants_update_bumps_catalog_version AFTER UPDATE ON variants
-                REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
-            CREATE TRIGGER variants_delete_bumps_catalog_version AFTER DELETE ON variants
-                REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
+            CREATE CONSTRAINT TRIGGER categories_change_bumps_catalog_version
+                AFTER INSERT OR UPDATE OR DELETE ON categories DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
+            CREATE CONSTRAINT TRIGGER products_change_bumps_catalog_version
+                AFTER INSERT OR UPDATE OR DELETE ON products DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
+            CREATE CONSTRAINT TRIGGER product_images_change_bumps_catalog_version
+                AFTER INSERT OR UPDATE OR DELETE ON product_images DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
+            CREATE CONSTRAINT TRIGGER variants_change_bumps_catalog_version
+                AFTER INSERT OR UPDATE OR DELETE ON variants DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
             """),
         PostgresMigration(version: 3, sql: """
             -- Accounts (SQLite 3, with what 8, 10, 12, 13 and 16 added since): users, sessions,
@@ -367,6 +356,110 @@ public enum PostgresSchema {
             );
             CREATE INDEX addresses_user ON addresses (user_id, id);
             CREATE UNIQUE INDEX addresses_user_default ON addresses (user_id) WHERE is_default;
+
+            -- Checkout (SQLite 6): stock held for a shopper until expires_at (a live hold hides
+            -- stock from others and changes what pages show: it bumps the catalog version), the
+            -- checkout in progress, orders with their line snapshots, and idempotency keys.
+            CREATE TABLE stock_reservations (
+                id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,   -- the order holds were taken in
+                session_id text REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id bigint REFERENCES users(id) ON DELETE CASCADE,
+                variant_id bigint NOT NULL REFERENCES variants(id) ON DELETE CASCADE,
+                quantity bigint NOT NULL CHECK (quantity > 0),
+                expires_at bigint NOT NULL,                               -- Unix seconds
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE INDEX stock_reservations_variant ON stock_reservations (variant_id, expires_at);
+            CREATE UNIQUE INDEX stock_reservations_session ON stock_reservations (session_id, variant_id)
+                WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX stock_reservations_user ON stock_reservations (user_id, variant_id) WHERE user_id IS NOT NULL;
+            CREATE INDEX stock_reservations_expires ON stock_reservations (expires_at);
+            CREATE CONSTRAINT TRIGGER stock_reservations_change_bumps_catalog_version
+                AFTER INSERT OR UPDATE OR DELETE ON stock_reservations DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
+
+            CREATE TABLE checkouts (
+                id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+                session_id text REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id bigint REFERENCES users(id) ON DELETE CASCADE,
+                state text NOT NULL,                                      -- JSON (JSONEncoder of CheckoutState)
+                updated_at bigint NOT NULL,                               -- Unix seconds
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE UNIQUE INDEX checkouts_session ON checkouts (session_id) WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX checkouts_user ON checkouts (user_id) WHERE user_id IS NOT NULL;
+
+            CREATE TABLE orders (
+                id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,   -- from its sequence: servers never collide
+                number text NOT NULL UNIQUE,                              -- e.g. '1042-KX7M' (1000 + id, 4 random letters)
+                status text NOT NULL CHECK (status IN ('awaiting_payment', 'paid', 'shipped', 'cancelled')),
+                placed_at bigint NOT NULL,                                -- Unix seconds
+                user_id bigint REFERENCES users(id) ON DELETE SET NULL,   -- NULL: a guest order
+                email text NOT NULL,
+                ship_first_name text NOT NULL,
+                ship_last_name text NOT NULL,
+                ship_phone text NOT NULL,
+                ship_email text,
+                ship_line1 text NOT NULL,
+                ship_line2 text NOT NULL,
+                ship_city text NOT NULL,
+                ship_postal_code text NOT NULL,
+                ship_region text,
+                ship_country_code text NOT NULL,
+                shipping_method text NOT NULL,
+                shipping_minor bigint NOT NULL,
+                subtotal_minor bigint NOT NULL,
+                discount_minor bigint NOT NULL,
+                total_minor bigint NOT NULL,
+                currency text NOT NULL,
+                voucher_code text,
+                guest_token_hash text UNIQUE                              -- SHA-256 hex of a guest's link token
+            );
+            CREATE INDEX orders_user ON orders (user_id, placed_at, id) WHERE user_id IS NOT NULL;
+            CREATE INDEX orders_status ON orders (status, placed_at, id);
+            CREATE INDEX orders_placed ON orders (placed_at, id);
+
+            CREATE TABLE order_lines (
+                order_id bigint NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                position integer NOT NULL,
+                product_id bigint,
+                variant_id bigint,
+                title text NOT NULL,
+                variant_title text NOT NULL,
+                sku text,
+                unit_price_minor bigint NOT NULL,
+                quantity bigint NOT NULL CHECK (quantity > 0),
+                discount_minor bigint NOT NULL,
+                total_minor bigint NOT NULL,
+                chosen_values text NOT NULL DEFAULT '',
+                PRIMARY KEY (order_id, position)
+            );
+            CREATE INDEX order_lines_variant ON order_lines (variant_id);
+
+            CREATE TABLE order_idempotency_keys (
+                owner text NOT NULL,
+                key text NOT NULL,
+                order_id bigint NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                PRIMARY KEY (owner, key)
+            );
+            CREATE INDEX order_idempotency_keys_order ON order_idempotency_keys (order_id);
+            """),
+        PostgresMigration(version: 9, sql: """
+            -- Holds a lowered stock trimmed (SQLite 9), to tell their shoppers at the next step.
+            CREATE TABLE reservation_trims (
+                id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+                session_id text REFERENCES sessions(id) ON DELETE CASCADE,
+                user_id bigint REFERENCES users(id) ON DELETE CASCADE,
+                variant_id bigint NOT NULL REFERENCES variants(id) ON DELETE CASCADE,
+                held bigint NOT NULL CHECK (held > 0),                    -- what the shopper held
+                kept bigint NOT NULL CHECK (kept >= 0 AND kept < held),   -- what is still held for them
+                expires_at bigint NOT NULL,                               -- Unix seconds: the trimmed hold's end
+                CHECK ((session_id IS NULL) <> (user_id IS NULL))
+            );
+            CREATE UNIQUE INDEX reservation_trims_session ON reservation_trims (session_id, variant_id)
+                WHERE session_id IS NOT NULL;
+            CREATE UNIQUE INDEX reservation_trims_user ON reservation_trims (user_id, variant_id) WHERE user_id IS NOT NULL;
+            CREATE INDEX reservation_trims_expires ON reservation_trims (expires_at);
             """),
         PostgresMigration(version: 15, sql: """
             -- The JSON API's token pairs (SQLite 15): hashes only; each pair belongs to a session

@@ -191,15 +191,18 @@ extension SessionStore {
 
     /// Locks the shopper's row (the guest's session, the account's user) until the transaction
     /// ends: writes to one cart or favorites list take turns.
+    /// - Parameter ifStored: `true` to lock the row only if there is one, and not throw.
     /// - Throws: `SessionStoreError.sessionNotFound`, `AccountStoreError.userNotFound`.
-    static func lockOwner(_ shopper: Shopper, _ connection: PostgresConnection) throws {
+    static func lockOwner(_ shopper: Shopper, ifStored: Bool = false, _ connection: PostgresConnection) throws {
         switch shopper {
         case let .guest(id):
-            guard try connection.first("SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE", [.text(id.rawValue)]) != nil else {
+            guard try connection.first("SELECT 1 FROM sessions WHERE id = $1 FOR NO KEY UPDATE", [.text(id.rawValue)]) != nil
+                    || ifStored else {
                 throw SessionStoreError.sessionNotFound(id)
             }
         case let .account(id):
-            guard try connection.first("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE", [.integer(id.rawValue)]) != nil else {
+            guard try connection.first("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE", [.integer(id.rawValue)]) != nil
+                    || ifStored else {
                 throw AccountStoreError.userNotFound
             }
         }

@@ -165,15 +165,6 @@ enum SQLCatalog {
     /// The condition "listed" (`CatalogVisibility.isListed`) on products aliased `alias`.
     static func listed(_ alias: String) -> String { dialect.listed(alias) }
 
-    /// `StoredCatalog.optionChoices`, a bad value reported as `SQLiteStoreError.corruptValue`.
-    static func optionChoices(_ text: String?, rowID: Int64) throws -> [[String]] {
-        do {
-            return try StoredCatalog.optionChoices(text, rowID: rowID)
-        } catch {
-            throw SQLiteStoreError.corruptValue(table: error.table, column: error.column, rowID: error.rowID)
-        }
-    }
-
     static func jsonIDs(_ ids: [Int64]) -> SQLValue { SQLValue(dialect.ids(ids)) }
 
     // MARK: Reading

@@ -349,93 +349,34 @@ enum SQLOrders {
     }
 
     static func insert(_ order: Order, guestTokenHash: String?, _ connection: Connection) throws {
-        let address = order.shippingAddress
         try connection.prepare("""
-            INSERT INTO orders (id, number, status, placed_at, user_id, email,
-                ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
-                ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor,
-                subtotal_minor, discount_minor, total_minor, currency, voucher_code, guest_token_hash)
+            INSERT INTO orders (\(StoredOrder.insertColumns))
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([
-                .integer(order.id.rawValue), .text(order.number), .text(order.status.rawValue),
-                .integer(StoredTime.unixSeconds(order.placedAt)), SQLValue(order.userID?.rawValue), .text(order.email),
-                .text(address.firstName), .text(address.lastName), .text(address.phone), SQLValue(address.email),
-                .text(address.line1), .text(address.line2), .text(address.city), .text(address.postalCode),
-                SQLValue(address.region), .text(address.countryCode), .text(order.shippingMethodName),
-                .integer(order.shippingCost.minorUnits), .integer(order.subtotal.minorUnits),
-                .integer(order.discount.minorUnits), .integer(order.total.minorUnits), .text(order.total.currency.code),
-                SQLValue(order.voucherCode), SQLValue(guestTokenHash),
-            ])
+            """).run(StoredOrder.values(order, guestTokenHash: guestTokenHash).map(SQLValue.init))
         let insertLine = try connection.prepare("""
-            INSERT INTO order_lines (order_id, position, product_id, variant_id, title, variant_title, sku,
-                unit_price_minor, quantity, discount_minor, total_minor, chosen_values)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO order_lines (\(StoredOrder.lineInsertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for (position, line) in order.lines.enumerated() {
-            try insertLine.run([
-                .integer(order.id.rawValue), SQLValue(position), SQLValue(line.productID?.rawValue),
-                SQLValue(line.variantID?.rawValue), .text(line.title), .text(line.variantTitle), SQLValue(line.sku),
-                .integer(line.unitPrice.minorUnits), SQLValue(line.quantity), .integer(line.discount.minorUnits),
-                .integer(line.total.minorUnits), .text(line.chosen.text),
-            ])
-        }
+        for values in StoredOrder.lineValues(order) { try insertLine.run(values.map(SQLValue.init)) }
     }
 
     /// Orders matching `condition` (SQL over `orders`, with `values`), newest first, with their lines.
     static func orders(where condition: String, _ values: [SQLValue], _ connection: Connection) throws -> [Order] {
         let rows = try connection.prepare("""
-            SELECT id, number, status, placed_at, user_id, email,
-                ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
-                ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor,
-                subtotal_minor, discount_minor, total_minor, currency, voucher_code
-            FROM orders WHERE \(condition) ORDER BY placed_at DESC, id DESC
+            SELECT \(StoredOrder.columns) FROM orders WHERE \(condition) ORDER BY placed_at DESC, id DESC
             """).query(values)
         guard !rows.isEmpty else { return [] }
-        // Lines are read before their order's currency is known: priced in a placeholder, then re-priced.
-        var linesByOrder: [Int64: [(line: OrderLine, unit: Int64, discount: Int64, total: Int64)]] = [:]
-        let ids = try rows.map { try $0.int64(0) }
-        for row in try connection.prepare("""
-            SELECT order_id, product_id, variant_id, title, variant_title, sku, unit_price_minor, quantity,
-                   discount_minor, total_minor, chosen_values
-            FROM order_lines WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position
-            """).query([SQLCatalog.jsonIDs(ids)]) {
-            let zero = Money.zero(.usd)
-            let line = OrderLine(productID: try row.optionalInt64(1).map { Product.ID($0) },
-                                 variantID: try row.optionalInt64(2).map { Variant.ID($0) }, title: try row.string(3),
-                                 variantTitle: try row.string(4), sku: try row.optionalString(5), unitPrice: zero,
-                                 quantity: try row.int(7), discount: zero, total: zero,
-                                 chosen: ChosenValues(text: try row.string(10)))
-            linesByOrder[try row.int64(0), default: []].append((line, try row.int64(6), try row.int64(8), try row.int64(9)))
-        }
-        return try rows.map { row in
-            let id = try row.int64(0)
-            guard let status = OrderStatus(rawValue: try row.string(2)) else {
-                throw SQLiteStoreError.corruptValue(table: "orders", column: "status", rowID: id)
+        do {
+            var linesByOrder: [Int64: [StoredOrder.StoredLine]] = [:]
+            for row in try connection.prepare("""
+                SELECT \(StoredOrder.lineColumns) FROM order_lines
+                WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position
+                """).query([SQLCatalog.jsonIDs(try rows.map { try $0.int64(0) })]) {
+                let line = try StoredOrder.line(row)
+                linesByOrder[line.orderID, default: []].append(line)
             }
-            guard let currency = try? Currency(code: try row.string(21)) else {
-                throw SQLiteStoreError.corruptValue(table: "orders", column: "currency", rowID: id)
-            }
-            func money(_ index: Int) throws -> Money { Money(minorUnits: try row.int64(index), currency: currency) }
-            let lines = (linesByOrder[id] ?? []).map { stored in
-                var line = stored.line
-                line.unitPrice = Money(minorUnits: stored.unit, currency: currency)
-                line.discount = Money(minorUnits: stored.discount, currency: currency)
-                line.total = Money(minorUnits: stored.total, currency: currency)
-                return line
-            }
-            let address = Address(
-                firstName: try row.string(6), lastName: try row.string(7), phone: try row.string(8),
-                email: try row.optionalString(9), line1: try row.string(10), line2: try row.string(11),
-                city: try row.string(12), postalCode: try row.string(13), region: try row.optionalString(14),
-                countryCode: try row.string(15))
-            return Order(id: Order.ID(id), number: try row.string(1), status: status,
-                         placedAt: StoredTime.date(unixSeconds: try row.int64(3)),
-                         userID: try row.optionalInt64(4).map { User.ID($0) }, email: try row.string(5),
-                         shippingAddress: address,
-                         quote: OrderQuote(lines: lines, subtotal: try money(18), discount: try money(19),
-                                           voucherCode: try row.optionalString(22),
-                                           shippingMethodName: try row.string(16), shippingCost: try money(17),
-                                           total: try money(20)))
+            return try rows.map { row in try StoredOrder.order(row, lines: linesByOrder[try row.int64(0)] ?? []) }
+        } catch let corrupt as StoredCatalog.CorruptValue {
+            throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
         }
     }
 }
@@ -457,28 +398,18 @@ struct SQLPlacement: OrderPlacementTransaction {
 
     func variants(_ ids: [Variant.ID]) throws -> [Variant.ID: PlacementVariant] {
         let read = try connection.prepare("""
-            SELECT v.product_id, p.handle, p.title, p.category_id, c.handle, v.option_values, v.sku, v.price_minor,
-                   v.currency, v.inventory_tracked, v.allow_backorder, v.stock, p.option_names, v.option_choices
+            SELECT \(StoredOrder.placementColumns)
             FROM variants v JOIN products p ON p.id = v.product_id LEFT JOIN categories c ON c.id = p.category_id
             WHERE v.id = ? AND p.is_published
             """)
         var found: [Variant.ID: PlacementVariant] = [:]
-        for id in ids {
-            guard let row = try read.first([.integer(id.rawValue)]) else { continue }
-            guard let optionValues = JSONStringArray.decode(try row.string(5)),
-                  let currency = try? Currency(code: try row.string(8)) else {
-                throw SQLiteStoreError.corruptValue(table: "variants", column: "option_values/currency", rowID: id.rawValue)
+        do {
+            for id in ids {
+                guard let row = try read.first([.integer(id.rawValue)]) else { continue }
+                found[id] = try StoredOrder.placementVariant(row, id: id)
             }
-            let inventory: Inventory = try row.bool(9)
-                ? .tracked(quantity: try row.int(11), allowsBackorder: try row.bool(10)) : .untracked
-            let variant = Variant(id: id, sku: try row.optionalString(6), optionValues: optionValues,
-                                  price: Money(minorUnits: try row.int64(7), currency: currency), compareAtPrice: nil,
-                                  inventory: inventory,
-                                  optionChoices: try SQLCatalog.optionChoices(try row.optionalString(13), rowID: id.rawValue))
-            let product = Product(id: Product.ID(try row.int64(0)), handle: try row.string(1), title: try row.string(2),
-                                  categoryID: try row.optionalInt64(3).map { Category.ID($0) },
-                                  optionNames: JSONStringArray.decode(try row.string(12)) ?? [], variants: [variant])
-            found[id] = PlacementVariant(product: product, variant: variant, categoryHandle: try row.optionalString(4))
+        } catch let corrupt as StoredCatalog.CorruptValue {
+            throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
         }
         return found
     }

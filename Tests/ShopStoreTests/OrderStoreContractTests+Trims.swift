@@ -19,7 +19,7 @@ struct ReservationTrimContractTests {
         #expect(result == .reserved(until: now.addingTimeInterval(minutes * 60)))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func loweringTheStockTrimsTheLatestHoldsFirstAndTellsEachShopperOnce(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 15)
@@ -49,7 +49,7 @@ struct ReservationTrimContractTests {
                 "a refused order writes nothing: d is still to be told")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func aTrimGoesWithReleaseAndLapsesWithItsHold(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 6)
@@ -75,7 +75,7 @@ struct ReservationTrimContractTests {
 
     /// The scenario: 1 000 shoppers each hold one chair and the operator sets the stock
     /// to 10 — the 10 earliest holds stay, and exactly 10 orders can be placed.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func aThousandHoldersAndAStockOfTenGiveTenOrders(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 1_000)

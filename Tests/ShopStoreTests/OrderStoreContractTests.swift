@@ -84,7 +84,7 @@ extension PlaceOrderResult {
 }
 
 @Suite struct OrderStoreContractTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func placingAnOrderSnapshotsLinesTakesStockClearsOrderedCartLinesAndQueuesTheConfirmation(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -131,7 +131,7 @@ extension PlaceOrderResult {
         #expect(try stores.accounts.dueMessages(Fixtures.start, 10).map(\.draft.subject) == ["Your order"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func replayingTheIdempotencyKeyGivesBackTheFirstOrderAndTakesStockOnce(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -153,7 +153,7 @@ extension PlaceOrderResult {
         #expect(try stores.available("chair") == .some(6))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func aChangedPriceStopsTheOrderAndWritesNothing(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -178,7 +178,7 @@ extension PlaceOrderResult {
 
     /// The placement decides the voucher again from the campaigns stored now (issue #9): the
     /// confirmed discount is charged only while the campaign still gives it.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func theVoucherIsDecidedAgainInsideThePlacement(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -203,7 +203,7 @@ extension PlaceOrderResult {
         #expect(order.lines.map(\.discount) == [.usd(10_00)])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func insufficientStockWritesNothingAndSaysWhatIsLeft(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 1)
@@ -225,7 +225,7 @@ extension PlaceOrderResult {
         #expect(try stores.available("poster") == .some(nil))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func anUnpublishedOrDeletedVariantIsUnavailable(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -244,7 +244,7 @@ extension PlaceOrderResult {
         #expect(try stores.orders.available([chair.id, mug.id], nil, Fixtures.start) == [chair.id: .some(0), mug.id: .some(0)])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func aReservationHidesStockFromOthersUntilItExpires(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 5)
@@ -270,7 +270,7 @@ extension PlaceOrderResult {
         #expect(try stores.available("chair", for: other, at: until) == .some(3))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func releasingAReservationGivesTheStockBack(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 5)
@@ -283,7 +283,7 @@ extension PlaceOrderResult {
         #expect(try stores.available("chair") == .some(5))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func aReservationBecomesTheOrdersStock(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 3)
@@ -300,7 +300,7 @@ extension PlaceOrderResult {
         #expect(try stores.orders.sweepExpiredReservations(now.addingTimeInterval(3600)) == 0)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func reservingReplacesTheShoppersReservationAndSkipsUnlimitedStock(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 5)
@@ -327,7 +327,7 @@ extension PlaceOrderResult {
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func sweepingDeletesOnlyExpiredReservations(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop(chairs: 10)
@@ -344,7 +344,7 @@ extension PlaceOrderResult {
         #expect(try stores.available("chair", at: now) == .some(7))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func setStockSetsTheCountBySKU(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -361,8 +361,9 @@ extension PlaceOrderResult {
                 == .insufficientStock([chair.id: 4]))
     }
 
-    @Test func setStockWritesTheVariantAndBumpsTheCatalogVersionInSQLite() throws {
-        let stores = try StoreHarness(.sqlite)
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func setStockWritesTheVariantAndBumpsTheCatalogVersion(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
         try stores.stockShop()
         let before = try stores.catalog.version()
         #expect(try stores.orders.setStock("CHAIR-1", 0, Fixtures.start) == StockUpdate(variants: 1, trimmedHolds: 0))
@@ -371,7 +372,7 @@ extension PlaceOrderResult {
         #expect(try stores.catalog.productByHandle("chair")?.isSoldOut == true)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func anOrderKeepsItsSnapshotAfterTheProductIsEditedOrDeleted(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -388,7 +389,7 @@ extension PlaceOrderResult {
         #expect(try stores.orders.order(order.number)?.lines.first?.title == "Oak Chair")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func accountOrdersComeNewestFirstAndOnlyToTheirAccount(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -412,7 +413,7 @@ extension PlaceOrderResult {
         #expect(try stores.available("chair") == .some(8))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func aCheckoutIsKeptPerShopperUntilForgotten(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let guest = try stores.guest("buyer")
@@ -435,7 +436,7 @@ extension PlaceOrderResult {
         #expect(throws: SessionStoreError.sessionNotFound("nobody")) { try stores.orders.saveCheckout(.guest("nobody"), state) }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func malformedDraftsAreRefused(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.stockShop()
@@ -455,7 +456,7 @@ extension PlaceOrderResult {
 
     /// The heart of issue #5: 50 shoppers race for 10 chairs (`.sqliteFile`: through one file and
     /// a pool of 4 connections).
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .orders))
     func concurrentOrdersNeverOversell(kind: StoreKind) throws {
         let stores = try StoreHarness(kind, poolSize: 4)
         try stores.stockShop(chairs: 10)

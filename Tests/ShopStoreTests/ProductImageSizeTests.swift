@@ -7,7 +7,7 @@ import Testing
 /// and an image without them (a remote URL) reads back without them.
 @Suite("Product images keep their size")
 struct ProductImageSizeTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.engines(for: .catalog))
     func sizeAndAlphaRoundTrip(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         let images = [ProductImage(url: "/media/ab.png", altText: "Front", width: 1200, height: 800, hasAlpha: true),
