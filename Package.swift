@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "ShopStore", dependencies: ["ShopCore", "Stemmer"]),
         .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         // The same store contracts on PostgreSQL (issue #15): the stores ported so far.
-        .target(name: "ShopStorePostgres", dependencies: ["ShopStore", "ShopCore", "Postgres"]),
+        .target(name: "ShopStorePostgres", dependencies: ["ShopStore", "ShopCore", "Postgres", "Sodium"]),
         .target(name: "ShopImport", dependencies: ["ShopCore"]),
         // The use cases (cart, checkout, sessions, accounts, catalog import): every shop rule the
         // storefront, the JSON API and the CLI share. No HTTP, no HTML, no C.
@@ -117,8 +117,8 @@ let package = Package(
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "ShopImport", "Sodium", "Vips", "Fetch"]),
         .executableTarget(
             name: "shoppable",
-            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopImport", "ShopService", "ShopWeb", "ShopWebLive", "HTTPServer",
-                           "Sodium", "Mailer"],
+            dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopStorePostgres", "ShopImport", "ShopService", "ShopWeb",
+                           "ShopWebLive", "HTTPServer", "Sodium", "Mailer"],
             resources: [.copy("DemoCatalog")]
         ),
 

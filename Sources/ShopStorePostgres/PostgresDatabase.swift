@@ -1,4 +1,5 @@
 public import Postgres
+import Sodium
 
 /// A shop's PostgreSQL database: a ``PostgresPool`` sized like the server's worker pool, in one
 /// schema, migrated with ``migrate(_:)``.
@@ -74,6 +75,23 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
         case let .invalidSchemaName(name): "invalid schema name \(name.debugDescription)"
         case let .corruptValue(table, column, rowID): "cannot decode \(table).\(column) of row \(rowID)"
         case let .notPorted(operation): "\(operation) is not available on PostgreSQL yet"
+        }
+    }
+}
+
+extension PostgresDatabase {
+    /// The 32-byte server secret `name` (`ServerSecrets` names them), made by the first server
+    /// that asks — random bytes from libsodium, inserted unless another server's are there — so
+    /// every server of the shop reads the same key.
+    /// - Throws: `PostgresError`.
+    public func serverSecret(_ name: String) throws -> [UInt8] {
+        try transaction { connection in
+            try connection.run("INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+                               [.text(name), .bytes(SecureRandom.bytes(32))])
+            guard let row = try connection.first("SELECT value FROM server_secrets WHERE name = $1", [.text(name)]) else {
+                throw PostgresStoreError.corruptValue(table: "server_secrets", column: name, rowID: 0)
+            }
+            return try row.bytes(0)
         }
     }
 }

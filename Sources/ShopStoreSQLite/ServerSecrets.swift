@@ -1,12 +1,8 @@
 public import SQLite
+import ShopStore
 import Sodium
 
-/// Random keys the shop's servers share through the database (table `server_secrets`, migration
-/// 11). Made once, never shown, never leave the server.
-public enum ServerSecrets {
-    /// The key of the guest session token derived from a visitor's CSRF cookie.
-    public static let guestSession = "guest-session"
-
+extension ServerSecrets {
     /// Migration 11's step: one 32-byte random key per secret the shop uses.
     @Sendable static func create(_ connection: Connection) throws {
         try connection.prepare("INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING")

@@ -1,3 +1,4 @@
+import ShopStore
 /// The shop's SQLite schema as numbered migrations.
 ///
 /// Conventions: times are Unix seconds (`INTEGER`), money is minor units (`INTEGER`) with an

@@ -52,8 +52,8 @@ enum BenchSearchCommand {
             throw UsageError("no database at \(try options.database) (bench/search imports one)")
         }
         defer { database.close() }
-        let store = CatalogStore.sqlite(database, currency: try options.currency(),
-                                        searchCountLimit: try options.int("count-limit", default: ProductPage.searchCountLimit))
+        let store = database.catalog(currency: try options.currency(),
+                                     searchCountLimit: try options.int("count-limit", default: ProductPage.searchCountLimit))
         let runs = queries.flatMap { text, locale, kind in
             [Run(kind: kind, variant: "page 1, facets", query: ProductQuery(text: text, locale: locale, includesFacets: true)),
              Run(kind: kind, variant: "page 3, facets",

@@ -29,10 +29,10 @@ enum CampaignsCommand {
             }
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
-            for warning in try CampaignSummary.catalogWarnings(campaigns, catalog: CatalogStore.sqlite(database)) {
+            for warning in try CampaignSummary.catalogWarnings(campaigns, catalog: database.catalog(currency: try options.currency())) {
                 print("  warning: \(warning)")
             }
-            let result = try CampaignStore.sqlite(database).replaceAll(campaigns)
+            let result = try database.campaigns.replaceAll(campaigns)
             print("imported into \(try options.database): \(result.added.count) added, \(result.updated.count) updated, "
                   + "\(result.unchanged.count) unchanged, \(result.removed.count) removed"
                   + (result.removed.isEmpty ? "" : " (\(result.removed.map(\.rawValue).joined(separator: ", ")))"))
@@ -40,7 +40,7 @@ enum CampaignsCommand {
             guard options.arguments.count == 2 else { throw UsageError("campaigns list takes no arguments") }
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
-            let campaigns = try CampaignStore.sqlite(database).all()
+            let campaigns = try database.campaigns.all()
             if campaigns.isEmpty { print("no campaigns yet: load a file with `shoppable campaigns import FILE`") }
             let now = Date()
             let width = campaigns.map(\.id.rawValue.count).max() ?? 0

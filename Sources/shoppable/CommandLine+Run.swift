@@ -33,8 +33,9 @@ extension CommandLine {
                         (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
 
     OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
-      --database PATH   SQLite database: a file path or a sqlite: URL (default var/shoppable.sqlite3);
-                        other schemes (postgres://…) are refused
+      --database PATH   the shop's database: a SQLite file path or sqlite: URL (default
+                        var/shoppable.sqlite3), or a PostgreSQL URL postgres://USER[:PASSWORD]@HOST[:PORT]/DB
+                        (libpq options after ?, e.g. ?sslmode=verify-full); several servers may share one
       --currency CODE   shop currency, ISO 4217 (default USD)
       --timezone NAME   shop time zone for dates (default UTC)
       --locale CODE     serve: the shop's default language, en, tr or es (default en), for shoppers
@@ -43,7 +44,8 @@ extension CommandLine {
       --host ADDRESS    address to listen on (default 127.0.0.1)
       --threads N       HTTP worker threads (default: one per core)
       --public-url URL  the shop's public URL; https makes cookies Secure
-      --media DIR       folder for imported local images (default: media/ beside the database)
+      --media DIR       folder for imported local images (default: media/ beside the SQLite file, var/media
+                        for PostgreSQL; servers sharing a PostgreSQL database need one shared folder)
       --max-connections-per-address N  serve: open connections one client address may hold
                         (default 128; docs/SECURITY.md)
       --trusted-proxy ADDR[,ADDR…]  serve: reverse proxies whose X-Forwarded-For gives the client
@@ -151,36 +153,10 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-/// Opens the database, creating its folder, and applies pending migrations.
-func openDatabase(_ options: Options, poolSize: Int) throws -> SQLiteDatabase {
-    let path = try options.database
-    let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-    let database = try SQLiteDatabase(path: path, poolSize: poolSize)
-    let applied = try database.migrate()
-    if !applied.isEmpty { printLine("database \(path): applied migrations \(applied.map(String.init).joined(separator: ", "))") }
-    return database
-}
-
-/// Opens the database without creating or migrating it (for commands that only read, or whose
-/// output must not be mixed with migration notices): nil when the file does not exist.
-/// - Throws: `UsageError` when the database needs migrations (`shoppable migrate`).
-func openExistingDatabase(_ options: Options, poolSize: Int = 1) throws -> SQLiteDatabase? {
-    let path = try options.database
-    guard path != ":memory:", FileManager.default.fileExists(atPath: path) else { return nil }
-    let database = try SQLiteDatabase(path: path, poolSize: poolSize)
-    let latest = ShopSchema.migrations.map(\.version).max() ?? 0
-    guard try database.appliedMigrations().max() ?? 0 >= latest else {
-        database.close()
-        throw UsageError("the database \(path) needs migrations; run `shoppable migrate --database \(path)` first")
-    }
-    return database
-}
-
-/// The media folder: `--media`, else `media/` beside the database.
+/// The media folder: `--media`, else `media/` beside the SQLite file (`var/media` for PostgreSQL).
 func mediaDirectory(_ options: Options) throws -> URL {
     if let media = options.value("media") { return URL(fileURLWithPath: media) }
-    let folder = (try options.database as NSString).deletingLastPathComponent
+    let folder = try options.database.localFolder
     return URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("media")
 }
 

@@ -20,7 +20,7 @@ enum ExportCommand {
             throw UsageError("there is no database at \(try options.database)")
         }
         defer { database.close() }
-        let catalog = CatalogStore.sqlite(database, currency: currency)
+        let catalog = database.catalog(currency: currency)
         let data = try CatalogExportService(catalog: catalog, currency: currency).export(as: format)
         if path == "-" {
             FileHandle.standardOutput.write(data)

@@ -24,7 +24,7 @@ enum ImportCommand {
         }
         let currency = try options.currency()
         let dryRun = options.has("dry-run")
-        let databasePath = try options.database
+        let databasePath = try options.database.description
         let localMedia = try localMedia(options, catalogPath: path)
         let remoteMedia = try remoteMedia(options)
         let authorities = try certificateAuthorities(options)
@@ -32,11 +32,11 @@ enum ImportCommand {
         // A dry run writes nothing, not even a new database file: it previews against the shop's
         // database when there is one (a rolled-back transaction), else against an empty one.
         let database = dryRun
-            ? try openExistingDatabase(options) ?? SQLiteDatabase.open(path: ":memory:", poolSize: 1)
+            ? try openExistingDatabase(options) ?? .sqlite(SQLiteDatabase.open(path: ":memory:", poolSize: 1))
             : try openDatabase(options, poolSize: 1)
         defer { database.close() }
         try database.configureForBulkWrite()
-        let service = CatalogImportService(catalog: .sqlite(database, currency: currency), media: media, currency: currency,
+        let service = CatalogImportService(catalog: database.catalog(currency: currency), media: media, currency: currency,
                                            images: .vips(), downloader: .curl(certificateAuthorities: authorities))
 
         let fileName = (path as NSString).lastPathComponent

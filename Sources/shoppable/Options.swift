@@ -52,13 +52,9 @@ struct Options {
         return number
     }
 
-    /// The SQLite file `--database` names (a path, or a `sqlite:` URL); see ``DatabaseLocation``.
-    var database: String {
-        get throws(UsageError) {
-            switch try DatabaseLocation.parse(value("database", default: "var/shoppable.sqlite3")!) {
-            case let .sqlite(path): path
-            }
-        }
+    /// Where `--database` (or `SHOPPABLE_DATABASE`) says the shop's data lives; see ``DatabaseLocation``.
+    var database: DatabaseLocation {
+        get throws(UsageError) { try DatabaseLocation.parse(value("database", default: "var/shoppable.sqlite3")!) }
     }
 
     func currency() throws -> Currency {
@@ -109,26 +105,59 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 /// Where the shop's data lives, as `--database` (or `SHOPPABLE_DATABASE`) says.
-enum DatabaseLocation: Equatable {
+enum DatabaseLocation: Equatable, CustomStringConvertible {
     /// A SQLite file (`":memory:"` for a private in-memory database).
     case sqlite(path: String)
+    /// A PostgreSQL server: a `postgres://` or `postgresql://` URL, given to libpq as it is
+    /// (TLS and other options in its query: `?sslmode=verify-full&sslrootcert=…`).
+    case postgres(url: String)
 
-    /// Parses a plain path (`var/shop.sqlite3`, `/srv/shop.db`), or a URL `sqlite:PATH`,
-    /// `sqlite://PATH` or `sqlite:///ABSOLUTE/PATH`. Any other scheme is refused, naming only the
-    /// scheme, so a password in the URL never reaches a message or a file name.
-    /// - Throws: `UsageError` for an empty value, another scheme, or a URL without a path.
+    /// Parses a plain path (`var/shop.sqlite3`, `/srv/shop.db`), a URL `sqlite:PATH`,
+    /// `sqlite://PATH` or `sqlite:///ABSOLUTE/PATH`, or a `postgres://` / `postgresql://` URL.
+    /// Any other scheme is refused, naming only the scheme, so a password in the URL never
+    /// reaches a message or a file name.
+    /// - Throws: `UsageError` for an empty value, another scheme, or a URL without a path or host.
     static func parse(_ text: String) throws(UsageError) -> DatabaseLocation {
-        guard !text.isEmpty else { throw UsageError("--database needs a SQLite file path") }
+        guard !text.isEmpty else { throw UsageError("--database needs a SQLite file path or a postgres:// URL") }
         guard let scheme = Self.scheme(of: text) else { return .sqlite(path: text) }
+        if scheme == "postgres" || scheme == "postgresql" {
+            guard text.dropFirst(scheme.count + 1).hasPrefix("//") else {
+                throw UsageError("--database: a PostgreSQL database is a URL such as postgres://user@host/shop")
+            }
+            return .postgres(url: text)
+        }
         guard scheme == "sqlite" || scheme == "sqlite3" else {
-            let hint = scheme.hasPrefix("postgres")
-                ? "PostgreSQL is not supported yet; " : ""
-            throw UsageError("--database: “\(scheme):” databases cannot be opened; \(hint)give a SQLite file path or a sqlite: URL")
+            throw UsageError("--database: “\(scheme):” databases cannot be opened; give a SQLite file path, a sqlite: URL "
+                             + "or a postgres:// URL")
         }
         var path = String(text.dropFirst(scheme.count + 1))
         if path.hasPrefix("//") { path.removeFirst(2) }  // sqlite://relative, sqlite:///absolute
         guard !path.isEmpty else { throw UsageError("--database: the sqlite: URL names no file") }
         return .sqlite(path: path)
+    }
+
+    /// For messages and logs: the SQLite path, or the PostgreSQL URL without its password and
+    /// query (which may carry one too).
+    var description: String {
+        switch self {
+        case let .sqlite(path): return path
+        case let .postgres(url):
+            var shown = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+            if let schemeEnd = shown.range(of: "://"), let at = shown[schemeEnd.upperBound...].lastIndex(of: "@"),
+               let colon = shown[schemeEnd.upperBound..<at].firstIndex(of: ":") {
+                shown.replaceSubrange(colon..<at, with: ":…")
+            }
+            return shown
+        }
+    }
+
+    /// The folder local files go to by default (media, emails written as files): beside a
+    /// SQLite file; `var/` for PostgreSQL (several servers need `--media` on shared storage).
+    var localFolder: String {
+        switch self {
+        case let .sqlite(path): (path as NSString).deletingLastPathComponent
+        case .postgres: "var"
+        }
     }
 
     /// The URL scheme (lower-cased) when `text` starts with one: letters, then digits, `+`, `-`

@@ -22,7 +22,7 @@ enum OrdersCommand {
             }
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
-            let orders = try OrderStore.sqlite(database).allOrders(status)
+            let orders = try database.orders.allOrders(status)
             if orders.isEmpty { print(status.map { "no orders with status \($0.rawValue)" } ?? "no orders yet") }
             for order in orders { print(OrderSummary.line(order, timeZone: timeZone)) }
         case "show":
@@ -30,7 +30,7 @@ enum OrdersCommand {
             let number = options.arguments[2].trimmingCharacters(in: .whitespaces)
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
-            guard let order = try OrderStore.sqlite(database).order(number) else {
+            guard let order = try database.orders.order(number) else {
                 throw OperatorDataError("no order has the number “\(number)”; `shoppable orders list` shows them all")
             }
             print(OrderSummary.detail(order, timeZone: timeZone, timeZoneName: timeZoneName))
@@ -59,7 +59,7 @@ enum StockCommand {
         }
         let database = try openDatabase(options, poolSize: 1)
         defer { database.close() }
-        let update = try OrderStore.sqlite(database).setStock(sku, quantity, Date())
+        let update = try database.orders.setStock(sku, quantity, Date())
         guard update.variants > 0 else {
             throw OperatorDataError("no variant has the SKU “\(sku)” (SKUs are case-sensitive); nothing changed")
         }

@@ -32,29 +32,29 @@ enum Serve {
         let corsOrigins = try options.corsOrigins()
         let database = try openDatabase(options, poolSize: max(threads, 1) + 1)
         defer { database.close() }
-        let catalog = CatalogStore.sqlite(database, currency: currency)
+        let catalog = database.catalog(currency: currency)
         if !options.has("no-demo"), try catalog.productCount() == 0 {
             try DemoCatalog.load(into: catalog, media: .directory(try mediaDirectory(options)), currency: currency)
         }
         if !options.has("no-demo") {
-            try DemoCatalog.loadCampaigns(into: CampaignStore.sqlite(database), catalog: catalog, currency: currency)
+            try DemoCatalog.loadCampaigns(into: database.campaigns, catalog: catalog, currency: currency)
         }
         let host = options.value("host", default: "127.0.0.1")!
         let publicURL = options.value("public-url") ?? "http://\(host):\(port)"
-        let accounts = AccountStore.sqlite(database)
-        let orders = OrderStore.sqlite(database)
+        let accounts = database.accounts
+        let orders = database.orders
         let shopConfig = try loadShopConfig(options, currency: currency)
         var environment = AppEnvironment(
-            catalog: catalog.caching(), sessions: SessionStore.sqlite(database), accounts: accounts,
-            campaigns: CampaignStore.sqlite(database),
+            catalog: catalog.caching(), sessions: database.sessions, accounts: accounts,
+            campaigns: database.campaigns,
             crypto: .sodium(guestSessionKey: try database.serverSecret(ServerSecrets.guestSession)),
             publicURL: publicURL, currency: currency, timeZone: timeZone,
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
         environment.orders = orders
-        environment.addresses = AddressStore.sqlite(database)
-        environment.savedCarts = SavedCartStore.sqlite(database)
-        environment.apiTokens = APITokenStore.sqlite(database)
+        environment.addresses = database.addresses
+        environment.savedCarts = database.savedCarts
+        environment.apiTokens = database.apiTokens
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.optionNames = shopConfig.optionNames
@@ -152,13 +152,13 @@ extension DemoCatalog {
 }
 
 /// SMTP when `--smtp-url` / `SHOPPABLE_SMTP_URL` is set; otherwise `.eml` files in `var/outbox/`
-/// (beside the database), each logged, so the email flows work on a laptop.
+/// (beside the SQLite file; `var/outbox/` for PostgreSQL), each logged, so the email flows work on a laptop.
 func mailTransport(_ options: Options) throws -> MailTransport {
     if let url = options.value("smtp-url") {
         printLine("shoppable: email goes out over SMTP to \(url.replacingOccurrences(of: #"//[^@/]*@"#, with: "//…@", options: .regularExpression))")
         return .smtp(url: url)
     }
-    let folder = (try options.database as NSString).deletingLastPathComponent
+    let folder = try options.database.localFolder
     let directory = URL(fileURLWithPath: folder.isEmpty ? "." : folder).appendingPathComponent("outbox")
     printLine("shoppable: no --smtp-url: emails are written to \(directory.path)/")
     return .files(directory: directory, onWrite: { printLine("outbox: wrote \($0)") })

@@ -13,7 +13,7 @@ enum UsersCommand {
         guard options.arguments.count >= 2 else { throw UsageError("users needs a subcommand: create or list") }
         let database = try openDatabase(options, poolSize: 1)
         defer { database.close() }
-        let accounts = AccountStore.sqlite(database)
+        let accounts = database.accounts
         switch options.arguments[1] {
         case "list":
             let users = try accounts.users()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Postgres
+import ShopStore
 import ShopStorePostgres
 import ShopStoreSQLite
 import Synchronization
@@ -18,6 +19,24 @@ struct PostgresMigrationTests {
         #expect(try database.migrate() == all)
         #expect(try database.migrate() == [])
         #expect(try database.appliedMigrations() == all)
+    }
+
+    /// The guest-session key: made by whichever server asks first, the same for all of them.
+    @Test func serversAskingForASecretAtOnceShareOneKey() throws {
+        let schema = try PostgresTestServer.createSchema()
+        defer { PostgresTestServer.drop(schema) }
+        let url = try #require(PostgresTestServer.url)
+        let databases = try (0..<4).map { _ in try PostgresDatabase.open(url: url, poolSize: 1, schema: schema) }
+        defer { databases.forEach { $0.close() } }
+        let keys = Mutex<[[UInt8]]>([])
+        DispatchQueue.concurrentPerform(iterations: databases.count) { index in
+            if let key = try? databases[index].serverSecret(ServerSecrets.guestSession) { keys.withLock { $0.append(key) } }
+        }
+        let all = keys.withLock { $0 }
+        #expect(all.count == 4)
+        #expect(Set(all).count == 1)
+        #expect(all.first?.count == 32)
+        #expect(try databases[0].serverSecret("another") != all.first)
     }
 
     /// Several servers starting at once on one new database: each migrates on its own pool; the

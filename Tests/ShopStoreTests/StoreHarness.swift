@@ -33,11 +33,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     static var allCases: [StoreKind] { [.sqlite, .sqliteFile] }
 
     /// The store contracts, one per contract suite's store.
-    enum Store: Sendable { case accounts, sessions, catalog, campaigns, orders, addresses, apiTokens }
+    enum Store: Sendable { case accounts, sessions, catalog, campaigns, orders, addresses, apiTokens, savedCarts }
 
     /// The stores ported to PostgreSQL, whose contract suites run on it too
     /// (docs/ARCHITECTURE.md §9 keeps this list).
-    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens, .catalog, .sessions, .orders]
+    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens, .catalog, .sessions, .orders, .savedCarts]
 
     /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
     /// is ported and a test server is set.
@@ -64,6 +64,7 @@ final class StoreHarness {
     let orders: OrderStore
     let addresses: AddressStore
     let apiTokens: APITokenStore
+    let savedCarts: SavedCartStore
     /// The SQLite database (SQLite engines only), for tests that look at what it holds.
     var database: SQLiteDatabase {
         get throws { try #require(sqliteDatabase, "a SQLite store harness") }
@@ -109,6 +110,7 @@ final class StoreHarness {
             orders = .postgres(database)
             addresses = .postgres(database)
             apiTokens = .postgres(database)
+            savedCarts = .postgres(database)
             return
         }
         sqliteDatabase = database
@@ -120,6 +122,7 @@ final class StoreHarness {
         orders = .sqlite(database)
         addresses = .sqlite(database)
         apiTokens = .sqlite(database)
+        savedCarts = .sqlite(database)
     }
 
     deinit {
