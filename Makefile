@@ -39,8 +39,10 @@ fuzz-smoke: test-deps
 # Two workers, a test file each at a time (module fixtures start one server per file): the tests
 # wait on Chromium and servers much of the time; docs/BENCHMARKS.md, "the CI run".
 E2E_WORKERS ?= 2
+# Against a private PostgreSQL cluster too: test_two_servers.py runs two servers on it behind nginx.
 e2e-test: release $(VENV)/.installed
-	SHOPPABLE_BINARY=$(CURDIR)/.build/release/shoppable $(PYTHON) -m pytest -q -n $(E2E_WORKERS) --dist loadfile e2e
+	scripts/pg-test-cluster run env SHOPPABLE_BINARY=$(CURDIR)/.build/release/shoppable \
+		$(PYTHON) -m pytest -q -n $(E2E_WORKERS) --dist loadfile e2e
 
 build: deps
 	$(SWIFT) build
