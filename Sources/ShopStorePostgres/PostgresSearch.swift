@@ -1,5 +1,5 @@
 import Foundation
-import Postgres
+public import Postgres
 import ShopCore
 import ShopStore
 
@@ -129,5 +129,42 @@ enum PostgresSearch {
                 SELECT $1, tag, tag_key FROM unnest($2::text[], $3::text[]) AS t (tag, tag_key) ON CONFLICT DO NOTHING
                 """, [.integer(productID), PostgresArray.texts(tags), PostgresArray.texts(tagKeys)])
         }
+    }
+}
+
+extension PostgresDatabase {
+    /// Indexes every product for search again — its search vectors, tag rows and vocabulary —
+    /// from the product rows, inside the caller's transaction on `connection`: after rows were
+    /// copied in from another engine (`shoppable db copy`), which has no such columns to copy.
+    /// - Returns: how many products were indexed.
+    /// - Throws: `PostgresError`; `PostgresStoreError.corruptValue` for a product row that does not decode.
+    @discardableResult
+    public static func reindexCatalog(_ connection: PostgresConnection) throws -> Int {
+        try connection.execute("DELETE FROM product_search; DELETE FROM product_tags; DELETE FROM search_vocabulary")
+        let rows = try connection.query("""
+            SELECT p.id, p.title, p.vendor, p.tags, p.description_text, c.name,
+              (SELECT coalesce(json_agg(v.sku ORDER BY v.position), '[]') FROM variants v WHERE v.product_id = p.id AND v.sku IS NOT NULL),
+              (SELECT coalesce(json_agg(v.barcode ORDER BY v.position), '[]') FROM variants v
+               WHERE v.product_id = p.id AND v.barcode IS NOT NULL)
+            FROM products p LEFT JOIN categories c ON c.id = p.category_id ORDER BY p.id
+            """)
+        let stemmer = ProductSearchStemmer()
+        var addedWords: Set<String> = []
+        for row in rows {
+            let id = try row.int64(0)
+            guard let tags = JSONStringArray.decode(try row.string(3)),
+                  let skus = JSONStringArray.decode(try row.string(6)),
+                  let barcodes = JSONStringArray.decode(try row.string(7)) else {
+                throw PostgresStoreError.corruptValue(table: "products", column: "tags", rowID: id)
+            }
+            let documents = ProductSearchDocument.allFamilies(
+                title: try row.string(1), vendor: try row.string(2), tags: tags, categoryName: try row.optionalString(5),
+                descriptionText: try row.string(4), skus: skus, barcodes: barcodes, stemmer: stemmer)
+            let vocabulary = ProductSearchDocument.vocabulary(of: documents)
+            try PostgresSearch.index(productID: id, documents: documents, newWords: vocabulary.subtracting(addedWords),
+                                     tags: tags, tagKeys: tags.map(ProductSearchRules.tagKey), replacing: false, connection)
+            addedWords.formUnion(vocabulary)
+        }
+        return rows.count
     }
 }

@@ -30,6 +30,9 @@ extension CommandLine {
                         (one line each: number, date, email, total, status; newest first)
       shoppable orders  show NUMBER [--database PATH] [--timezone UTC]
       shoppable stock   set SKU QTY [--database PATH]
+      shoppable db      copy --from sqlite:PATH --to postgres://USER@HOST/DB [--replace]
+                        (moves a shop to PostgreSQL in one transaction, ids kept, counts checked;
+                        refuses a target holding data unless --replace: docs/DEPLOY.md)
                         (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
 
     OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
@@ -93,6 +96,7 @@ extension CommandLine {
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
             case "orders": ["database", "timezone", "status", "help"]
             case "stock": ["database", "help"]
+            case "db": ["from", "to", "replace", "help"]
             case "bench-search": ["database", "currency", "rounds", "count-limit", "help"]
             default: []
             }
@@ -104,6 +108,7 @@ extension CommandLine {
             case "import": try ImportCommand.run(options)
             case "export": try ExportCommand.run(options)
             case "migrate": try Migrate.run(options)
+            case "db": try DatabaseCopyCommand.run(options)
             case "users": try UsersCommand.run(options)
             case "campaigns": try CampaignsCommand.run(options)
             case "orders": try OrdersCommand.run(options)

@@ -9,7 +9,7 @@ struct Options {
 
     /// Flags that take no value.
     static let switchNames: Set<String> = ["dry-run", "merge-duplicate-skus", "no-demo", "help", "unverified", "operator",
-                                           "fetch-images"]
+                                           "fetch-images", "replace"]
 
     init(_ arguments: [String]) throws {
         var index = 0
