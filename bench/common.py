@@ -2,7 +2,9 @@
 and reading a process's CPU time and memory from /proc."""
 import json
 import os
+import re
 import socket
+import subprocess
 import time
 import urllib.request
 from pathlib import Path
@@ -71,3 +73,42 @@ def memory_kilobytes(pid):
 def resident_kilobytes(pid):
     """A process's resident set size in KiB (VmRSS), or 0 once it is gone."""
     return memory_kilobytes(pid)["rss"]
+
+
+def wrk(url, seconds, connections, threads, script=None, headers=(), server_pid=None):
+    """One wrk run: req/s, p99, errors — and, given the server's pid, the server's CPU time per
+    request (µs), which a busy machine disturbs far less than req/s."""
+    before = cpu_seconds(server_pid) if server_pid else None
+    command = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
+    for header in headers:
+        command += ["-H", header]
+    if script:
+        command += ["-s", script]
+    output = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    after = cpu_seconds(server_pid) if server_pid else None
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", output)
+    scale = {"us": 0.001, "ms": 1, "s": 1000}[p99.group(2)]
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors = re.search(r"Socket errors: (.*)", output)
+    return {"rps": rps, "p99_ms": float(p99.group(1)) * scale,
+            "cpu_us": (after - before) * 1e6 / requests if before is not None and after is not None and requests else None,
+            "non2xx": int(non2xx.group(1)) if non2xx else 0, "socket_errors": errors.group(1) if errors else ""}
+
+
+def add_to_cart_script(path, handle, variant):
+    """A wrk script of adds to cart in which every request is a new visitor: its own CSRF cookie,
+    so each creates its own guest session (one cookie for all would make them one visitor — the
+    guest session is derived from it)."""
+    path.write_text(
+        'local counter = 0\n'
+        'math.randomseed(os.time() + math.floor(os.clock() * 1000000))\n'
+        'local prefix = string.format("bench%010d", math.random(0, 2147483647))\n'
+        'request = function()\n'
+        '  counter = counter + 1\n'
+        '  local token = string.format("%s%022d", prefix, counter)\n'
+        '  return wrk.format("POST", nil, {["Cookie"] = "shoppable_csrf=" .. token,\n'
+        '    ["Content-Type"] = "application/x-www-form-urlencoded"},\n'
+        f'    "csrf_token=" .. token .. "&product={handle}&quantity=1&variant={variant}")\n'
+        'end\n')
