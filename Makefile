@@ -14,9 +14,11 @@ FUZZ_SMOKE_SECONDS ?= 5
 
 .PHONY: run test unit-test fuzz fuzz-smoke e2e-test build release deps test-deps bench clean
 
+# SHOPPABLE_DATABASE may name a PostgreSQL URL (docs/DEPLOY.md); it reaches the server through
+# the environment, not the command line, so a password in it stays out of `ps`.
 run: deps release
 	mkdir -p var
-	.build/release/shoppable serve --port $(PORT) --database $(DATABASE)
+	SHOPPABLE_DATABASE='$(DATABASE)' .build/release/shoppable serve --port $(PORT)
 
 test: test-deps unit-test fuzz-smoke e2e-test
 

@@ -89,20 +89,29 @@ extension OrderStore {
                 }
             },
             available: { variantIDs, shopper, now in
-                try database.pool.transaction(.repeatableRead, attempts: 3) { connection in
-                    let owner = shopper.map(SessionStore.Owner.init)
-                    var result: [Variant.ID: Int?] = [:]
-                    for variantID in variantIDs {
-                        guard let stock = try PGOrders.stock(of: variantID, connection), stock.isPublished else {
-                            result[variantID] = .some(0)
-                            continue
-                        }
-                        result[variantID] = stock.isLimited
-                            ? .some(try PGOrders.available(variantID, excluding: owner, now: now, connection) ?? 0)
-                            : .some(nil)
-                    }
-                    return result
+                // One statement for every variant (one snapshot, one round trip): a cart page and
+                // every add to cart ask this.
+                guard !variantIDs.isEmpty else { return [:] }
+                let owner = shopper.map(SessionStore.Owner.init)
+                let notOwner = owner.map { "AND r.\($0.column) IS DISTINCT FROM $3" } ?? ""
+                var values: [PostgresValue] = [PostgresArray.integers(variantIDs.map(\.rawValue)),
+                                               .integer(StoredTime.unixSeconds(now))]
+                if let owner { values.append(owner.value) }
+                let rows = try database.withConnection { connection in
+                    try connection.query("""
+                        SELECT v.id, v.inventory_tracked, v.allow_backorder, p.is_published,
+                               GREATEST(v.stock - (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
+                                                   WHERE r.variant_id = v.id AND r.expires_at > $2 \(notOwner)), 0)::bigint
+                        FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = ANY($1::bigint[])
+                        """, values)
                 }
+                var result: [Variant.ID: Int?] = Dictionary(uniqueKeysWithValues: variantIDs.map { ($0, .some(0)) })
+                for row in rows {
+                    let stock = try PGOrders.VariantStock(row, from: 1)
+                    guard stock.isPublished else { continue }
+                    result[Variant.ID(try row.int64(0))] = stock.isLimited ? .some(try row.int(4)) : .some(nil)
+                }
+                return result
             },
             placeOrder: { request, now in
                 do {
@@ -221,14 +230,6 @@ enum PGOrders {
     /// Runs a read in one `REPEATABLE READ` snapshot (an order and its lines agree).
     static func read<T>(_ database: PostgresDatabase, _ body: (PostgresConnection) throws -> T) throws -> T {
         try database.pool.transaction(.repeatableRead, attempts: 3, body)
-    }
-
-    /// The variant's stock flags, or nil when it does not exist.
-    static func stock(of variantID: Variant.ID, _ connection: PostgresConnection) throws -> VariantStock? {
-        try connection.first("""
-            SELECT v.inventory_tracked, v.allow_backorder, p.is_published
-            FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = $1
-            """, [.integer(variantID.rawValue)]).map { try VariantStock($0, from: 0) }
     }
 
     /// Locks the variants (in id order, so two transactions never wait for each other in a
