@@ -1,4 +1,4 @@
-public import ShopCore
+import ShopCore
 
 /// What an engine's SQL writes differently for the same condition.
 public struct SQLDialect: Sendable {

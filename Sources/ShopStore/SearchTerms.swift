@@ -1,4 +1,4 @@
-public import ShopCore
+import ShopCore
 
 /// One search's words, expanded once per page, and the rules every engine matches them by: which
 /// words may carry typos and which candidates they expand to, the relevance tiers, and "did you

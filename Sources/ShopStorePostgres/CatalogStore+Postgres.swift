@@ -196,7 +196,6 @@ enum PGCatalog {
         func split(_ parts: [ProductQueryConditions.Part]) -> ([String], [PostgresValue]) {
             (parts.map(\.sql), parts.flatMap(\.values).map(PostgresValue.init))
         }
-        let (base, baseValues) = split(conditions.base)
         let (scope, scopeValues) = split(conditions.scope)
         let (filter, filterValues) = split(conditions.filter)
         let match = search.map { PostgresSearch.condition($0.all) }

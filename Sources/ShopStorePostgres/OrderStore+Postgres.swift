@@ -235,6 +235,7 @@ enum PGOrders {
     /// Locks the variants (in id order, so two transactions never wait for each other in a
     /// circle) until the transaction ends, and gives their stock flags; unknown ids are left out.
     static func lockStock(of variantIDs: [Variant.ID], _ connection: PostgresConnection) throws -> [Variant.ID: VariantStock] {
+        try lockProducts(of: variantIDs, connection)
         var result: [Variant.ID: VariantStock] = [:]
         for row in try connection.query("""
             SELECT v.id, v.inventory_tracked, v.allow_backorder, p.is_published
@@ -244,6 +245,16 @@ enum PGOrders {
             result[Variant.ID(try row.int64(0))] = try VariantStock(row, from: 1)
         }
         return result
+    }
+
+    /// Locks the products of the variants, in id order: a stock change updates its product's
+    /// price and availability (migration 1's trigger), so without this two orders for variants of
+    /// two products, in opposite orders, would wait for each other on the product rows.
+    static func lockProducts(of variantIDs: [Variant.ID], _ connection: PostgresConnection) throws {
+        try connection.query("""
+            SELECT 1 FROM products WHERE id IN (SELECT product_id FROM variants WHERE id = ANY($1::bigint[]))
+            ORDER BY id FOR NO KEY UPDATE
+            """, [PostgresArray.integers(variantIDs.map(\.rawValue))])
     }
 
     /// `stock − live holds of everyone but owner` (all of them when `owner` is nil), at least 0;
@@ -336,9 +347,11 @@ struct PGPlacement: OrderPlacementTransaction {
         try connection.first("SELECT 1 FROM users WHERE id = $1", [.integer(id.rawValue)]) != nil
     }
 
-    /// Also locks the variants, in id order, until the order commits or rolls back: the stock
+    /// Also locks their products, then the variants, each in id order, until the order commits
+    /// or rolls back: the stock
     /// each line takes and what others hold are then read with nobody else taking or holding.
     func variants(_ ids: [Variant.ID]) throws -> [Variant.ID: PlacementVariant] {
+        try PGOrders.lockProducts(of: ids, connection)
         var found: [Variant.ID: PlacementVariant] = [:]
         do {
             for row in try connection.query("""

@@ -133,7 +133,8 @@ enum PostgresSearch {
 }
 
 extension PostgresDatabase {
-    /// Indexes every product for search again — its search vectors, tag rows and vocabulary —
+    /// Indexes every product for search again — its search vectors, tag rows, vocabulary and sort
+    /// keys (`ProductSearchRules.sortTitle`) —
     /// from the product rows, inside the caller's transaction on `connection`: after rows were
     /// copied in from another engine (`shoppable db copy`), which has no such columns to copy.
     /// - Returns: how many products were indexed.
@@ -163,6 +164,12 @@ extension PostgresDatabase {
             let vocabulary = ProductSearchDocument.vocabulary(of: documents)
             try PostgresSearch.index(productID: id, documents: documents, newWords: vocabulary.subtracting(addedWords),
                                      tags: tags, tagKeys: tags.map(ProductSearchRules.tagKey), replacing: false, connection)
+            // The sort keys too: a source that never computed them (rows from before they existed)
+            // must still sort by name.
+            let title = try row.string(1)
+            try connection.run("UPDATE products SET sort_title = $1, sort_title_tr = $2, sort_title_es = $3 WHERE id = $4",
+                               [.text(documents[0].title), .text(ProductSearchRules.sortTitle(title, locale: .turkish)),
+                                .text(ProductSearchRules.sortTitle(title, locale: .spanish)), .integer(id)])
             addedWords.formUnion(vocabulary)
         }
         return rows.count

@@ -17,7 +17,8 @@ extension SessionStore {
     /// the owner's row — the guest's session or the account's user, `FOR NO KEY UPDATE` —
     /// (`lockOwner`), so two requests for one cart take turns and each statement's limit check
     /// sees the other's lines, while different shoppers never wait for each other; the lock also
-    /// says whether the owner exists. A sign-in locks the account before it merges.
+    /// says whether the owner exists. A sign-in locks the account, then the guest session, before
+    /// it merges (always in that order).
     /// - Parameter database: the migrated database.
     public static func postgres(_ database: PostgresDatabase) -> SessionStore {
         SessionStore(
@@ -62,6 +63,9 @@ extension SessionStore {
                     try lockOwner(.account(userID), connection)
                     try insert(signIn.newSession, connection)
                     guard let guest = signIn.guestSession, guest != signIn.newSession.id else { return [] }
+                    // The guest's cart takes turns too: an add that commits between the merge's
+                    // read and the session's deletion would be lost with the session.
+                    try lockOwner(.guest(guest), ifStored: true, connection)
                     let capped = try mergeCart(of: guest, into: userID, connection)
                     // Products both have: the account keeps its row with the earlier date.
                     try connection.run("""

@@ -188,7 +188,6 @@ enum SQLCatalog {
         func split(_ parts: [ProductQueryConditions.Part]) -> ([String], [SQLValue]) {
             (parts.map(\.sql), parts.flatMap(\.values).map(SQLValue.init))
         }
-        let (base, baseValues) = split(conditions.base)
         let (scope, scopeValues) = split(conditions.scope)
         let (filter, filterValues) = split(conditions.filter)
         // A search starts from the FTS5 matches of the whole search (`.all` with typos): every

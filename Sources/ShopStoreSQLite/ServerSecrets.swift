@@ -1,4 +1,4 @@
-public import SQLite
+import SQLite
 import ShopStore
 import Sodium
 

@@ -30,10 +30,10 @@ extension CommandLine {
                         (one line each: number, date, email, total, status; newest first)
       shoppable orders  show NUMBER [--database PATH] [--timezone UTC]
       shoppable stock   set SKU QTY [--database PATH]
+                        (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
       shoppable db      copy --from sqlite:PATH --to postgres://USER@HOST/DB [--replace]
                         (moves a shop to PostgreSQL in one transaction, ids kept, counts checked;
                         refuses a target holding data unless --replace: docs/DEPLOY.md)
-                        (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
 
     OPTIONS (each also read from SHOPPABLE_<NAME>, e.g. SHOPPABLE_DATABASE)
       --database PATH   the shop's database: a SQLite file path or sqlite: URL (default

@@ -10,8 +10,10 @@ import SQLite
 /// - The target is migrated first, then every table is copied in ONE PostgreSQL transaction, in
 ///   the order the foreign keys need, reading one SQLite snapshot. Ids are kept, and each
 ///   identity's sequence is moved past the highest one, so new rows never collide.
-/// - What PostgreSQL derives is made there, not copied: the search vectors, tags and vocabulary
-///   (`PostgresDatabase.reindexCatalog`), the catalog and campaign versions.
+/// - What PostgreSQL derives is made there, not copied: the search vectors, tags, vocabulary and
+///   sort keys (`PostgresDatabase.reindexCatalog`); the catalog and campaign versions are bumped.
+/// - The target is migrated before the copy starts: a failed copy leaves it migrated and empty
+///   (or, with `--replace`, as it was).
 /// - Each table's row count is compared on both sides before the commit: any difference rolls
 ///   everything back.
 /// - A target that holds a shop (accounts, products, orders, campaigns…) is refused, unless
@@ -115,15 +117,20 @@ enum DatabaseCopyCommand {
                 throw UsageError("db copy: \(table) has \(source) rows in SQLite but \(copiedHere) in PostgreSQL; nothing was copied")
             }
             counts.append((table, copied))
-            // Identities continue after the highest id copied.
+            // Identities continue after the highest id SQLite ever gave (AUTOINCREMENT remembers
+            // deleted ones: a variant id is never reused, carts and order lines keep naming it).
+            // `RESTART WITH` is transactional, unlike `setval`: a failed copy leaves it as it was.
             if columns.contains(where: { $0.name == "id" }),
                try postgres.first("SELECT pg_get_serial_sequence($1, 'id')", [.text(table)])?.optionalString(0) != nil {
-                try postgres.query("""
-                    SELECT setval(pg_get_serial_sequence($1, 'id'), coalesce((SELECT max(id) FROM \(table)), 0) + 1, false)
-                    """, [.text(table)])
+                let highest = try sqlite.prepare("SELECT max(id) FROM \(table)").first()?.optionalInt64(0) ?? 0
+                let given = try sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'").first() == nil ? 0
+                    : try sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").first([.text(table)])?.optionalInt64(0) ?? 0
+                try postgres.execute("ALTER TABLE \(table) ALTER COLUMN id RESTART WITH \(max(highest, given) + 1)")
             }
         }
         let indexed = try PostgresDatabase.reindexCatalog(postgres)
+        // Servers already running on the target compare this with their cached pages' version.
+        try postgres.run("UPDATE campaign_state SET version = version + 1 WHERE id = 1")
         counts.append(("(products indexed)", indexed))
         return counts
     }
