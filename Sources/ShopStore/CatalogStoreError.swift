@@ -240,6 +240,15 @@ public enum StoredTime {
         Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
+    /// Milliseconds since 1970-01-01T00:00:00Z, rounded to the nearest (saved carts keep Fake
+    /// Store's dates to the millisecond).
+    public static func unixMilliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The date `milliseconds` after 1970-01-01T00:00:00Z.
+    public static func date(unixMilliseconds milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     /// `date` as a store gives it back: rounded down to the second.
     public static func normalized(_ date: Date) -> Date { self.date(unixSeconds: unixSeconds(date)) }
 }

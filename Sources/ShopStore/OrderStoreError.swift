@@ -43,6 +43,32 @@ public enum OrderRules {
         }
     }
 
+    /// What a reservation holds (`OrderStore.reserve`): each wanted variant is short — 0 when it
+    /// is gone or its product unpublished, what is available otherwise — or held when stock
+    /// minus others' holds covers it; variants whose stock is not limited need no hold.
+    /// - Parameters:
+    ///   - wanted: variant and quantity, as `quantities(of:)` gives them.
+    ///   - stock: the variant's flags (nil when it does not exist).
+    ///   - available: stock minus other shoppers' live holds, for a limited variant.
+    /// - Returns: the short variants (empty: hold `held`) and the holds to write, in order.
+    public static func holds(for wanted: [(Variant.ID, Int)],
+                             stock: (Variant.ID) throws -> (isPublished: Bool, isLimited: Bool)?,
+                             available: (Variant.ID) throws -> Int) rethrows
+        -> (short: [Variant.ID: Int], held: [(Variant.ID, Int)]) {
+        var short: [Variant.ID: Int] = [:]
+        var held: [(Variant.ID, Int)] = []
+        for (variantID, quantity) in wanted {
+            guard let flags = try stock(variantID), flags.isPublished else {
+                short[variantID] = 0
+                continue
+            }
+            guard flags.isLimited else { continue }
+            let free = try available(variantID)
+            if free < quantity { short[variantID] = free } else { held.append((variantID, quantity)) }
+        }
+        return (short, held)
+    }
+
     /// How much of each live hold on a variant stays when its stock is set to `stock`: holds keep
     /// theirs in the order they were taken while the stock lasts, so the latest are trimmed first,
     /// partly or wholly, and the holds left never exceed the stock (issue #8).

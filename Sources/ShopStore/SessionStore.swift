@@ -177,4 +177,18 @@ public struct CartLineLimitExceeded: Error, Equatable, Sendable {
     /// How many the shopper's lines of the variant hold now together.
     public var inCart: Int
     public init(inCart: Int) { self.inCart = inCart }
+
+    /// Why an `.add` wrote nothing (every engine's conditional upsert), given what the shopper's
+    /// lines of the variant hold now (nil: none): the limit — or, when nothing is held and the
+    /// quantity fits, the variant is gone, and the add is left out as `saveCart` leaves it out.
+    public static func check(refusedAdd quantity: Int, limit: Int, inCart: Int?) throws(CartLineLimitExceeded) {
+        if let inCart { throw CartLineLimitExceeded(inCart: inCart) }
+        if quantity > limit { throw CartLineLimitExceeded(inCart: 0) }
+    }
+
+    /// Why a `.setQuantity` with a limit wrote nothing: the limit when the line exists (the
+    /// variant's lines hold `inCart`); nothing when the line is gone.
+    public static func check(refusedQuantityWithLineThere lineExists: Bool, inCart: Int?) throws(CartLineLimitExceeded) {
+        if lineExists, let inCart { throw CartLineLimitExceeded(inCart: inCart) }
+    }
 }

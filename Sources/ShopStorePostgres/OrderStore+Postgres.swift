@@ -29,21 +29,9 @@ extension OrderStore {
                         let owner = SessionStore.Owner(shopper)
                         let stocks = try PGOrders.lockStock(of: wanted.map(\.0), connection)
                         let untilSeconds = StoredTime.unixSeconds(until)
-                        var short: [Variant.ID: Int] = [:]
-                        var held: [(Variant.ID, Int)] = []
-                        for (variantID, quantity) in wanted {
-                            guard let stock = stocks[variantID], stock.isPublished else {
-                                short[variantID] = 0
-                                continue
-                            }
-                            guard stock.isLimited else { continue }
-                            let available = try PGOrders.available(variantID, excluding: owner, now: now, connection) ?? 0
-                            if available < quantity {
-                                short[variantID] = available
-                            } else {
-                                held.append((variantID, quantity))
-                            }
-                        }
+                        let (short, held) = try OrderRules.holds(
+                            for: wanted, stock: { stocks[$0].map { ($0.isPublished, $0.isLimited) } },
+                            available: { try PGOrders.available($0, excluding: owner, now: now, connection) ?? 0 })
                         if !short.isEmpty { throw PGOrders.Rollback(result: ReservationResult.insufficientStock(short)) }
                         // Rows of variants held again are updated in place: their id keeps the
                         // order holds were taken in, which setStock trims by.

@@ -18,11 +18,11 @@ extension SavedCartStore {
                         conditions.append("user_id = $\(values.count)")
                     }
                     if let start = query.start {
-                        values.append(.integer(milliseconds(start)))
+                        values.append(.integer(StoredTime.unixMilliseconds(start)))
                         conditions.append("date_ms >= $\(values.count)")
                     }
                     if let end = query.end {
-                        values.append(.integer(milliseconds(end)))
+                        values.append(.integer(StoredTime.unixMilliseconds(end)))
                         conditions.append("date_ms < $\(values.count)")
                     }
                     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
@@ -41,7 +41,7 @@ extension SavedCartStore {
                     let id: Int64
                     do {
                         id = try connection.first("INSERT INTO api_carts (user_id, date_ms) VALUES ($1, $2) RETURNING id",
-                                                  [.integer(userID.rawValue), .integer(milliseconds(date))])?.int64(0) ?? 0
+                                                  [.integer(userID.rawValue), .integer(StoredTime.unixMilliseconds(date))])?.int64(0) ?? 0
                     } catch let error as PostgresError where error.sqlState == .foreignKeyViolation {
                         throw SavedCartStoreError.userNotFound
                     }
@@ -61,7 +61,7 @@ extension SavedCartStore {
                         assignments.append("user_id = $\(values.count)")
                     }
                     if let date = change.date {
-                        values.append(.integer(milliseconds(date)))
+                        values.append(.integer(StoredTime.unixMilliseconds(date)))
                         assignments.append("date_ms = $\(values.count)")
                     }
                     if !assignments.isEmpty {
@@ -89,8 +89,6 @@ extension SavedCartStore {
             })
     }
 
-    private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-
     /// Inserts lines in order, each only for a published product.
     /// - Throws: `SavedCartStoreError.productUnavailable` for the first that is not.
     private static func writeLines(_ lines: [SavedCart.Line], cart: Int64, _ connection: PostgresConnection) throws {
@@ -111,6 +109,6 @@ extension SavedCartStore {
                                          [.integer(id)])
             .map { SavedCart.Line(productID: Product.ID(try $0.int64(0)), quantity: try $0.int(1)) }
         return SavedCart(id: SavedCart.ID(id), userID: User.ID(try row.int64(0)),
-                         date: Date(timeIntervalSince1970: Double(try row.int64(1)) / 1000), lines: lines)
+                         date: StoredTime.date(unixMilliseconds: try row.int64(1)), lines: lines)
     }
 }

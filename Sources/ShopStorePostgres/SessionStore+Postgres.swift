@@ -238,9 +238,7 @@ extension SessionStore {
             let inCart = try connection.first("""
                 SELECT sum(quantity)::bigint FROM cart_lines WHERE \(owner.column) = $1 AND variant_id = $2
                 """, [owner.value, .integer(variantID.rawValue)]).flatMap { try $0.optionalInt(0) }
-            if let inCart { throw CartLineLimitExceeded(inCart: inCart) }
-            if quantity > limit { throw CartLineLimitExceeded(inCart: 0) }
-            // Otherwise the variant is gone: left out, like saveCart does.
+            try CartLineLimitExceeded.check(refusedAdd: quantity, limit: limit, inCart: inCart)
         case let .setQuantity(variantID, quantity, chosen, limit):
             let changed = try connection.run("""
                 UPDATE cart_lines SET quantity = $1
@@ -253,7 +251,8 @@ extension SessionStore {
                 SELECT sum(quantity)::bigint, count(*) FILTER (WHERE chosen_values = $3) FROM cart_lines
                 WHERE \(owner.column) = $1 AND variant_id = $2
                 """, [owner.value, .integer(variantID.rawValue), .text(chosen.text)])
-            if let held, let inCart = try held.optionalInt(0), try held.int(1) > 0 { throw CartLineLimitExceeded(inCart: inCart) }
+            try CartLineLimitExceeded.check(refusedQuantityWithLineThere: try held.map { try $0.int(1) > 0 } ?? false,
+                                            inCart: try held?.optionalInt(0))
         case let .remove(variantID, chosen):
             try connection.run("DELETE FROM cart_lines WHERE \(owner.column) = $1 AND variant_id = $2 AND chosen_values = $3",
                                [owner.value, .integer(variantID.rawValue), .text(chosen.text)])

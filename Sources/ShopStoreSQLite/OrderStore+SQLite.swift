@@ -54,21 +54,10 @@ extension OrderStore {
                             try SQLOrders.requireOwner(shopper, connection)
                             let owner = SQLOrders.Owner(shopper)
                             let untilSeconds = StoredTime.unixSeconds(until)
-                            var short: [Variant.ID: Int] = [:]
-                            var held: [(Variant.ID, Int)] = []
-                            for (variantID, quantity) in wanted {
-                                guard let stock = try SQLOrders.stock(of: variantID, connection), stock.isPublished else {
-                                    short[variantID] = 0
-                                    continue
-                                }
-                                guard stock.isLimited else { continue }
-                                let available = try SQLOrders.available(variantID, excluding: owner, now: now, connection) ?? 0
-                                if available < quantity {
-                                    short[variantID] = available
-                                } else {
-                                    held.append((variantID, quantity))
-                                }
-                            }
+                            let (short, held) = try OrderRules.holds(
+                                for: wanted,
+                                stock: { try SQLOrders.stock(of: $0, connection).map { ($0.isPublished, $0.isLimited) } },
+                                available: { try SQLOrders.available($0, excluding: owner, now: now, connection) ?? 0 })
                             if !short.isEmpty { throw SQLOrders.Rollback(result: ReservationResult.insufficientStock(short)) }
                             // Rows of variants held again are updated in place: their id keeps the
                             // order holds were taken in, which setStock trims by.

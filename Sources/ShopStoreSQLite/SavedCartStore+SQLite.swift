@@ -15,8 +15,8 @@ extension SavedCartStore {
                 try database.withConnection { connection in
                     var conditions: [String] = [], values: [SQLValue] = []
                     if let userID = query.userID { conditions.append("user_id = ?"); values.append(.integer(userID.rawValue)) }
-                    if let start = query.start { conditions.append("date_ms >= ?"); values.append(.integer(milliseconds(start))) }
-                    if let end = query.end { conditions.append("date_ms < ?"); values.append(.integer(milliseconds(end))) }
+                    if let start = query.start { conditions.append("date_ms >= ?"); values.append(.integer(StoredTime.unixMilliseconds(start))) }
+                    if let end = query.end { conditions.append("date_ms < ?"); values.append(.integer(StoredTime.unixMilliseconds(end))) }
                     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
                     values.append(SQLValue(query.limit ?? -1))
                     let ids = try connection.prepare("""
@@ -35,7 +35,7 @@ extension SavedCartStore {
                             throw SavedCartStoreError.userNotFound
                         }
                         try connection.prepare("INSERT INTO api_carts (user_id, date_ms) VALUES (?, ?)")
-                            .run([.integer(userID.rawValue), .integer(milliseconds(date))])
+                            .run([.integer(userID.rawValue), .integer(StoredTime.unixMilliseconds(date))])
                         let id = connection.lastInsertRowID
                         try writeLines(lines, cart: id, connection)
                         guard let cart = try load(id, connection) else { throw SavedCartStoreError.userNotFound }
@@ -54,7 +54,7 @@ extension SavedCartStore {
                         }
                         var assignments: [String] = [], values: [SQLValue] = []
                         if let userID = change.userID { assignments.append("user_id = ?"); values.append(.integer(userID.rawValue)) }
-                        if let date = change.date { assignments.append("date_ms = ?"); values.append(.integer(milliseconds(date))) }
+                        if let date = change.date { assignments.append("date_ms = ?"); values.append(.integer(StoredTime.unixMilliseconds(date))) }
                         if !assignments.isEmpty {
                             try connection.prepare("UPDATE api_carts SET \(assignments.joined(separator: ", ")) WHERE id = ?")
                                 .run(values + [.integer(id.rawValue)])
@@ -78,8 +78,6 @@ extension SavedCartStore {
             })
     }
 
-    private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-
     /// Inserts lines in order, each only for a published product.
     /// - Throws: `SavedCartStoreError.productUnavailable` for the first that is not.
     private static func writeLines(_ lines: [SavedCart.Line], cart: Int64, _ connection: Connection) throws {
@@ -100,6 +98,6 @@ extension SavedCartStore {
         let lines = try connection.prepare("SELECT product_id, quantity FROM api_cart_lines WHERE cart_id = ? ORDER BY position")
             .query([.integer(id)]).map { SavedCart.Line(productID: Product.ID(try $0.int64(0)), quantity: try $0.int(1)) }
         return SavedCart(id: SavedCart.ID(id), userID: User.ID(try row.int64(0)),
-                         date: Date(timeIntervalSince1970: Double(try row.int64(1)) / 1000), lines: lines)
+                         date: StoredTime.date(unixMilliseconds: try row.int64(1)), lines: lines)
     }
 }

@@ -202,9 +202,7 @@ extension SessionStore {
             let inCart = try connection.prepare("""
                 SELECT sum(quantity) FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ?
                 """).first([owner.value, .integer(variantID.rawValue)]).flatMap { try $0.optionalInt(0) }
-            if let inCart { throw CartLineLimitExceeded(inCart: inCart) }
-            if quantity > limit { throw CartLineLimitExceeded(inCart: 0) }
-            // Otherwise the variant is gone: left out, like saveCart does.
+            try CartLineLimitExceeded.check(refusedAdd: quantity, limit: limit, inCart: inCart)
         case let .setQuantity(variantID, quantity, chosen, limit):
             // ?1 quantity, ?2 owner, ?3 variant, ?4 chosen values, ?5 limit (NULL: none) for the
             // sum with the variant's other lines, checked inside the statement.
@@ -218,7 +216,8 @@ extension SessionStore {
             let held = try connection.prepare("""
                 SELECT sum(quantity), sum(chosen_values = ?3) FROM cart_lines WHERE \(owner.column) = ?1 AND variant_id = ?2
                 """).first([owner.value, .integer(variantID.rawValue), .text(chosen.text)])
-            if let held, let inCart = try held.optionalInt(0), try held.int(1) > 0 { throw CartLineLimitExceeded(inCart: inCart) }
+            try CartLineLimitExceeded.check(refusedQuantityWithLineThere: try held.map { try $0.int(1) > 0 } ?? false,
+                                            inCart: try held?.optionalInt(0))
         case let .remove(variantID, chosen):
             try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ? AND chosen_values = ?")
                 .run([owner.value, .integer(variantID.rawValue), .text(chosen.text)])
