@@ -33,11 +33,18 @@ def test_a_shop_moves_to_postgresql_with_its_shoppers_sessions_and_carts():
         finally:
             sqlite_shop.stop()
 
+        # Ids SQLite gave to rows since deleted are never given again (AUTOINCREMENT): as if
+        # products up to 1 000 had existed.
+        subprocess.run(["sqlite3", str(sqlite_shop.database), "UPDATE sqlite_sequence SET seq = 1000 WHERE name = 'products'"],
+                       check=True)
         try:
             copied = shoppable("db", "copy", "--from", f"sqlite:{sqlite_shop.database}", "--to", url, cwd=workdir)
             assert copied.returncode == 0, copied.stderr
             assert re.search(r"products\s+54", copied.stdout), copied.stdout
             assert "every table's count checked" in copied.stdout
+            next_id = subprocess.run(["psql", "-tA", url, "-c", "SELECT nextval(pg_get_serial_sequence('products', 'id'))"],
+                                     capture_output=True, text=True, check=True).stdout.strip()
+            assert next_id == "1001", "the next product id follows SQLite's sequence"
 
             # The same browser on a server of the PostgreSQL shop: same session, same cart.
             postgres_shop = Server(workdir, extra_args=["--no-demo"])

@@ -84,6 +84,7 @@ enum DatabaseCopyCommand {
             try postgres.execute("TRUNCATE " + (tables + derivedTables).joined(separator: ", ") + " RESTART IDENTITY CASCADE")
         }
         var counts: [(String, Int)] = []
+        var restarts: [(table: String, next: Int64)] = []
         for table in tables {
             let columns = try postgres.query("""
                 SELECT column_name, data_type FROM information_schema.columns
@@ -119,18 +120,25 @@ enum DatabaseCopyCommand {
             counts.append((table, copied))
             // Identities continue after the highest id SQLite ever gave (AUTOINCREMENT remembers
             // deleted ones: a variant id is never reused, carts and order lines keep naming it).
-            // `RESTART WITH` is transactional, unlike `setval`: a failed copy leaves it as it was.
             if columns.contains(where: { $0.name == "id" }),
                try postgres.first("SELECT pg_get_serial_sequence($1, 'id')", [.text(table)])?.optionalString(0) != nil {
-                let highest = try sqlite.prepare("SELECT max(id) FROM \(table)").first()?.optionalInt64(0) ?? 0
+                let idColumn = sqliteColumns.contains("id") ? "id" : "rowid"
+                let highest = try sqlite.prepare("SELECT max(\(idColumn)) FROM \(table)").first()?.optionalInt64(0) ?? 0
                 let given = try sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'").first() == nil ? 0
                     : try sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").first([.text(table)])?.optionalInt64(0) ?? 0
-                try postgres.execute("ALTER TABLE \(table) ALTER COLUMN id RESTART WITH \(max(highest, given) + 1)")
+                restarts.append((table, max(highest, given) + 1))
             }
         }
         let indexed = try PostgresDatabase.reindexCatalog(postgres)
         // Servers already running on the target compare this with their cached pages' version.
         try postgres.run("UPDATE campaign_state SET version = version + 1 WHERE id = 1")
+        // `RESTART WITH` is transactional, unlike `setval`: a failed copy leaves the identities as
+        // they were. A table with deferred trigger events pending (the catalog's version bumps)
+        // cannot be altered, so they fire first — the version is bumped once either way.
+        try postgres.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        for (table, next) in restarts {
+            try postgres.execute("ALTER TABLE \(table) ALTER COLUMN id RESTART WITH \(next)")
+        }
         counts.append(("(products indexed)", indexed))
         return counts
     }
