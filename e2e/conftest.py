@@ -48,6 +48,22 @@ def rss_mb(pid):
     raise AssertionError(f"no VmRSS for process {pid}")
 
 
+def wait_for_health(base, seconds, process=None):
+    """`True` once `base`/healthz answers 200 within `seconds`; `False` if it does not, or if
+    `process` exits first."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if process is not None and process.poll() is not None:
+            return False
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
 class Server:
     """One `shoppable serve` process; `restart()` stops it with SIGTERM and starts it again."""
 
@@ -73,17 +89,10 @@ class Server:
         self.process = subprocess.Popen(
             [BINARY, "serve", "--port", str(self.port), "--database", str(self.database), *self.extra_args],
             cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 30
-        while time.time() < deadline:
+        if not wait_for_health(self.url, 30, self.process):
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{self.log.read_text()}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"server did not answer /healthz:\n{self.log.read_text()}")
+            raise RuntimeError(f"server did not answer /healthz:\n{self.log.read_text()}")
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -138,6 +147,13 @@ class Client:
 
     def get(self, path):
         return self.request("GET", path)
+
+    def same_browser_at(self, base):
+        """A client for another server that shares this one's cookies: the same browser."""
+        other = Client(base)
+        other.jar = self.jar
+        other.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), self.NoRedirect)
+        return other
 
     def csrf_token(self):
         """The token a browser would find in the forms of a freshly loaded page."""

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from conftest import BINARY, Client, Server, cart_lines, free_port
+from conftest import BINARY, Client, Server, cart_lines, free_port, wait_for_health
 from test_checkout_concurrency import CATALOG, HANDLE, SKU, checkout, order_lines
 
 POSTGRES_URL = os.environ.get("SHOPPABLE_TEST_POSTGRES_URL", "")
@@ -103,15 +103,8 @@ http {{
 """)
         self.process = subprocess.Popen([NGINX, "-p", str(self.workdir), "-c", str(self.workdir / "nginx.conf")],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        deadline = time.time() + 15
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("nginx did not start: " + (self.workdir / "error.log").read_text())
+        if not wait_for_health(self.url, 15, self.process):
+            raise RuntimeError("nginx did not start: " + (self.workdir / "error.log").read_text())
 
     @property
     def url(self):
@@ -183,12 +176,10 @@ def test_servers_started_at_once_migrated_and_loaded_the_demo_once(shop):
 
 def test_a_shoppers_session_cart_and_favorites_follow_them_across_servers(shop):
     servers, nginx, _, _ = shop
-    first, second = Client(servers[0].url), Client(servers[1].url)
+    first = Client(servers[0].url)
     status, _, _ = first.post("/cart/add", {"product": "spindle-back-chair", "quantity": "2"})
     assert status == 303
-    # The second server gets the first one's cookies: the same browser, the other server.
-    second.jar = first.jar
-    second.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(first.jar), Client.NoRedirect)
+    second = first.same_browser_at(servers[1].url)  # the same browser, the other server
     status, _, page = second.get("/cart")
     assert status == 200
     assert [quantity for _, quantity in cart_lines(page)] == [2]
@@ -220,9 +211,7 @@ def test_favorites_follow_a_signed_in_shopper_to_the_other_server(shop):
     fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(2)))
     status, _, _ = first.post(form.group(1), fields)
     assert status in (303, 200)
-    second = Client(servers[1].url)
-    second.jar = first.jar
-    second.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(first.jar), Client.NoRedirect)
+    second = first.same_browser_at(servers[1].url)
     status, _, page = second.get("/favorites")
     assert status == 200 and "Oak Dining Chair" in page
 
