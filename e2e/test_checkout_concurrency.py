@@ -101,7 +101,14 @@ def checkout(base, sku_handle=HANDLE, quantity=1, email="racer@example.com", add
     return outcome
 
 
-def _checkout(shopper, handle, quantity, email, address):
+def hold(base, sku_handle=HANDLE, quantity=1, email="holder@example.com", address=ADDRESS):
+    """A guest who stops at the checkout's review, holding the stock: the idempotency key of the
+    review's form, or the Outcome of the step that failed."""
+    return _review(Shopper(base), sku_handle, quantity, email, address)
+
+
+def _review(shopper, handle, quantity, email, address):
+    """add → address → shipping → review: the review form's idempotency key, or an Outcome."""
     status, headers, body = shopper.post("/cart/add", {"product": handle, "quantity": str(quantity)})
     if status != 303:
         kind = "sold_out" if status < 500 and says_sold_out(body) else "unexpected"
@@ -127,8 +134,14 @@ def _checkout(shopper, handle, quantity, email, address):
         return Outcome(kind, "review", status, detail=body)
     if status >= 500:
         return Outcome("unexpected", "review", status, detail=body)
+    return key.group(1)
 
-    status, headers, body = shopper.post("/checkout/place", {"idempotency_key": key.group(1)})
+
+def _checkout(shopper, handle, quantity, email, address):
+    key = _review(shopper, handle, quantity, email, address)
+    if isinstance(key, Outcome):
+        return key
+    status, headers, body = shopper.post("/checkout/place", {"idempotency_key": key})
     location = headers.get("Location", "")
     match = ORDER_LOCATION.match(location)
     if status == 303 and match:

@@ -2,8 +2,9 @@
 database, with nginx in front of them, round-robin on loopback. A shopper's session, cart and
 favorites follow them from one server to the other; each server's page cache sees a catalog
 change made through the other at its next request; 300 checkouts for a stock of 10, spread over
-both servers, give exactly 10 orders; and every queued email is delivered exactly once although
-both servers run the outbox worker.
+both servers, give exactly 10 orders; every queued email is delivered exactly once although
+both servers run the outbox worker; and expired stock holds are swept once although both servers
+sweep.
 
 Needs `SHOPPABLE_TEST_POSTGRES_URL` (`make test` starts a private cluster) and nginx (Debian's
 `nginx-light`, installed by `scripts/install-deps test`)."""
@@ -26,7 +27,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from conftest import BINARY, Client, Server, cart_lines, free_port, wait_for_health
-from test_checkout_concurrency import CATALOG, HANDLE, SKU, checkout, order_lines
+from test_checkout_concurrency import CATALOG, HANDLE, SKU, checkout, hold, order_lines
 
 POSTGRES_URL = os.environ.get("SHOPPABLE_TEST_POSTGRES_URL", "")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -311,3 +312,49 @@ def test_queued_emails_are_delivered_exactly_once_by_two_workers(shop):
     for envelope in sink.messages[before:]:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert "Confirm your email" in message["Subject"]
+
+
+def test_expired_holds_are_swept_once_by_two_servers(shop):
+    """Shoppers stop at the checkout's review through both servers, each holding one item; the
+    holds then expire (moved an hour back in the database, in place of waiting out their 15
+    minutes), and both servers restart at once. Each sweeps expired holds as it starts (its
+    housekeeping's first round) and logs how many it deleted: between them every hold is deleted
+    once, and the counts add up to the holds there were. Runs last: it restarts the servers."""
+    servers, nginx, _, workdir = shop
+    if not (Path(workdir) / "race.json").exists():  # the checkout race test imported it
+        (Path(workdir) / "race.json").write_text(json.dumps(CATALOG))
+        assert servers[1].run("import", str(Path(workdir) / "race.json")).returncode == 0
+    stocked = servers[0].run("stock", "set", SKU, "5")
+    assert stocked.returncode == 0, stocked.stderr
+    for n, base in enumerate([servers[0].url, servers[1].url, nginx.url]):
+        key = hold(base, email=f"holder{n}@example.com")
+        assert isinstance(key, str), key
+
+    def sql(statement):
+        return subprocess.run(["psql", "-qtA", "-v", "ON_ERROR_STOP=1", servers[0].database, "-c", statement],
+                              check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+
+    held = int(sql("SELECT count(*) FROM stock_reservations"))
+    assert held >= 3
+    sql("UPDATE stock_reservations SET expires_at = expires_at - 3600")
+    logged = [len(server.log.read_text()) for server in servers]
+    for server in servers:
+        server.stop()
+    threads = [threading.Thread(target=server.start) for server in servers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(server.process for server in servers)
+
+    def swept():
+        return [sum(int(count) for count in re.findall(r"swept (\d+) expired stock holds?",
+                                                       server.log.read_text()[offset:]))
+                for server, offset in zip(servers, logged)]
+
+    deadline = time.time() + 20
+    while time.time() < deadline and (sum(swept()) < held or sql("SELECT count(*) FROM stock_reservations") != "0"):
+        time.sleep(0.2)
+    time.sleep(1)  # a second deletion of one hold, if any, would be logged by now
+    assert sql("SELECT count(*) FROM stock_reservations") == "0"
+    assert sum(swept()) == held, swept()

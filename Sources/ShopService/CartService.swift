@@ -131,14 +131,15 @@ public struct CartService: Sendable {
     ///   - picked: the values picked for the variant's open options (WooCommerce "any"), by option
     ///     name; checked by `Product.chosenValues(for:picked:)` and ignored for other variants.
     ///   - shopper: the visitor's shopper if they have one (their own hold is theirs to buy).
-    ///   - create: makes the shopper whose cart changes when there is none yet (a guest
-    ///     session), called only once the add is valid.
+    ///   - start: when there is no shopper yet, starts the visitor's guest session with the
+    ///     add as its first cart change (`SessionService.startGuestSession(…cart:)`: one
+    ///     transaction); called only once the add is valid.
     /// - Returns: the variant added, its stock net of other shoppers' holds.
     /// - Throws: `CartError` (nothing written), `.valueNotChosen` / `.valueNotAllowed` for an
     ///   open option without a valid pick.
     @discardableResult
     public func add(_ product: Product, variantID: Variant.ID?, quantityText: String, picked: [String: String] = [:],
-                    for shopper: Shopper?, creatingShopper create: () throws -> Shopper) throws -> Variant {
+                    for shopper: Shopper?, startingSession start: ([CartChange]) throws -> GuestStart) throws -> Variant {
         guard let listed = variantID.flatMap({ id in product.variants.first { $0.id == id } })
             ?? (product.hasOptions ? nil : product.defaultVariant) else {
             throw CartError.variantNotChosen
@@ -147,13 +148,28 @@ public struct CartService: Sendable {
         let variant = try available(listed, of: product, to: shopper)
         let quantity = try CartQuantity.parse(quantityText)
         let limit = try Cart.lineLimit(adding: quantity, of: variant)
+        let changes = [CartChange.add(productID: product.id, variantID: variant.id, quantity: quantity, limit: limit, chosen: chosen)]
         do {
-            try change(try shopper ?? create(), [.add(productID: product.id, variantID: variant.id, quantity: quantity,
-                                                      limit: limit, chosen: chosen)])
+            if let shopper {
+                try change(shopper, changes)
+            } else {
+                let started = try start(changes)
+                // A session stored just now holds no stock: there is no hold to release.
+                if !started.wroteCart { try change(started.issued.session.shopper, changes) }
+            }
         } catch let refused as CartLineLimitExceeded {
             throw Cart.addRefusal(adding: quantity, of: variant, alreadyInCart: refused.inCart)
         }
         return variant
+    }
+
+    /// Adds to the cart of a shopper who has one (the API, whose clients start their session
+    /// first): ``add(_:variantID:quantityText:picked:for:startingSession:)``.
+    @discardableResult
+    public func add(_ product: Product, variantID: Variant.ID?, quantityText: String, picked: [String: String] = [:],
+                    for shopper: Shopper) throws -> Variant {
+        try add(product, variantID: variantID, quantityText: quantityText, picked: picked, for: shopper,
+                startingSession: { _ in preconditionFailure("a shopper was given") })
     }
 
     /// What became of a quantity change.

@@ -36,6 +36,22 @@ public struct IssuedSession: Hashable, Sendable {
     }
 }
 
+/// A guest session started by a visitor's first cart change
+/// (``SessionService/startGuestSession(csrfToken:csrfCookie:cart:)``).
+public struct GuestStart: Hashable, Sendable {
+    /// The session: new, or the one a simultaneous request of the visitor made a moment ago.
+    public var issued: IssuedSession
+    /// Whether the cart changes were written with the session; `false` for a joined session,
+    /// whose cart the changes are still to be applied to, as any shopper's.
+    public var wroteCart: Bool
+
+    /// Creates the value.
+    public init(issued: IssuedSession, wroteCart: Bool) {
+        self.issued = issued
+        self.wroteCart = wroteCart
+    }
+}
+
 /// What a request's session cookie leads to (``SessionService/resume(token:)``).
 public enum SessionResumption: Hashable, Sendable {
     /// No cookie, or not a token this shop issues: a visitor without a session.
@@ -189,20 +205,37 @@ public struct SessionService: Sendable {
     /// - Returns: the stored (or joined) session; its ``IssuedSession/cookie`` is the cookie to set.
     /// - Throws: a store error.
     public func startGuestSession(csrfToken: String, csrfCookie: String?) throws -> IssuedSession {
+        try startGuestSession(csrfToken: csrfToken, csrfCookie: csrfCookie, cart: []).issued
+    }
+
+    /// ``startGuestSession(csrfToken:csrfCookie:)`` for a visitor's first cart change: a new
+    /// session is stored with `changes` as its cart, in one transaction
+    /// (`SessionStore.createWithCart`); a joined session is answered with the changes unwritten.
+    /// - Throws: a store error, `CartLineLimitExceeded` among them (nothing written then).
+    public func startGuestSession(csrfToken: String, csrfCookie: String?, cart changes: [CartChange]) throws -> GuestStart {
         let derived = csrfCookie == csrfToken ? crypto.guestSessionToken?(csrfToken) : nil
         let issued = issue(userID: nil, csrfToken: csrfToken, persistent: true, token: derived)
         do {
-            try sessions.create(issued.session)
-            return issued
+            try store(issued.session, cart: changes)
+            return GuestStart(issued: issued, wroteCart: true)
         } catch SessionStoreError.sessionAlreadyExists {
             // A simultaneous request of this visitor created it a moment ago: join it.
             if let joined = try sessions.find(issued.session.id), joined.userID == nil,
                now().timeIntervalSince(joined.createdAt) <= Self.guestSessionJoinWindow {
-                return IssuedSession(session: joined, token: issued.token, csrfToken: csrfToken)
+                return GuestStart(issued: IssuedSession(session: joined, token: issued.token, csrfToken: csrfToken),
+                                  wroteCart: changes.isEmpty)
             }
             let fresh = issue(userID: nil, csrfToken: csrfToken, persistent: true)
-            try sessions.create(fresh.session)
-            return fresh
+            try store(fresh.session, cart: changes)
+            return GuestStart(issued: fresh, wroteCart: true)
+        }
+    }
+
+    private func store(_ session: Session, cart changes: [CartChange]) throws {
+        if changes.isEmpty {
+            try sessions.create(session)
+        } else {
+            try sessions.createWithCart(session, changes)
         }
     }
 

@@ -26,8 +26,8 @@ extension CatalogStore {
         let categorySummaries = CatalogMemo<[CategorySummary]>()
         var store = self
         let base = self
-        store.productsByID = { ids in
-            let version = try base.version()
+        // The products with `ids` as of `version` (read by the caller, before this).
+        let productsAt: @Sendable (_ ids: [Product.ID], _ version: Int64) throws -> [Product.ID: Product] = { ids, version in
             var found: [Product.ID: Product] = [:]
             found.reserveCapacity(ids.count)
             let missing = products.read(at: version) { kept in
@@ -51,16 +51,16 @@ extension CatalogStore {
             found.merge(fetched) { _, new in new }
             return found
         }
+        store.productsByID = { ids in try productsAt(ids, try base.version()) }
         // A handle's product id, or none (`.none` inside: no published product has it).
         let productIDs = CatalogMemo<[String: Product.ID?]>()
-        let productsByID = store.productsByID
         store.productByHandle = { handle in
+            // One read of the version for both look-ups (on PostgreSQL it is a round trip).
             let version = try base.version()
             if let known = productIDs.read(at: version, { $0[handle] }), let known {
                 guard let id = known else { return nil }
-                // Kept products may be of a newer version than the id (read just before): a
-                // product that has since lost the handle is asked for again.
-                if let product = try productsByID([id])[id], product.handle == handle { return product }
+                // A product that has lost the handle since is asked for again.
+                if let product = try productsAt([id], version)[id], product.handle == handle { return product }
             }
             let product = try base.productByHandle(handle)
             productIDs.update(at: version, empty: [:]) { kept in

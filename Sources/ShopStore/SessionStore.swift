@@ -72,6 +72,14 @@ public struct SignIn: Sendable {
 public struct SessionStore: Sendable {
     /// Stores a new session.
     public var create: @Sendable (Session) throws -> Void
+    /// Stores a new session together with its first cart changes (a new visitor's first add to
+    /// cart), in one transaction: the session and every change, or nothing. The session is new,
+    /// so no other request can change its cart meanwhile; engines write it in as few steps as
+    /// they can (PostgreSQL: one statement for a single add).
+    /// - Throws: what `create` and `changeCart` throw — `sessionAlreadyExists` (a simultaneous
+    ///   request of the visitor made it) and `CartLineLimitExceeded` among them — with nothing
+    ///   written.
+    public var createWithCart: @Sendable (Session, [CartChange]) throws -> Void
     /// The session with this id, or nil when unknown (expired ones are returned too: the caller
     /// compares `expiresAt` with its clock).
     public var find: @Sendable (Session.ID) throws -> Session?
@@ -121,6 +129,7 @@ public struct SessionStore: Sendable {
     /// Creates a store from its operations.
     public init(
         create: @escaping @Sendable (Session) throws -> Void,
+        createWithCart: @escaping @Sendable (Session, [CartChange]) throws -> Void,
         find: @escaping @Sendable (Session.ID) throws -> Session?,
         touch: @escaping @Sendable (Session.ID, Date, Date) throws -> Void,
         renewCSRFToken: @escaping @Sendable (Session.ID, String) throws -> Void,
@@ -135,6 +144,7 @@ public struct SessionStore: Sendable {
         setFavorite: @escaping @Sendable (Shopper, Product.ID, Bool, Date) throws -> Void
     ) {
         self.create = create
+        self.createWithCart = createWithCart
         self.find = find
         self.touch = touch
         self.renewCSRFToken = renewCSRFToken

@@ -25,6 +25,23 @@ extension SessionStore {
             create: { session in
                 try database.withConnection { connection in try insert(session, connection) }  // one statement: its own transaction
             },
+            createWithCart: { session, changes in
+                // The session is new: no other request can see it, let alone lock it, until this
+                // commits, so its cart needs no `lockOwner`.
+                if changes.count == 1, case let .add(_, variantID, quantity, limit, chosen) = changes[0] {
+                    // A new visitor's first add to cart: one statement, so one round trip and its
+                    // own transaction. An empty cart's limit check is the quantity's alone.
+                    guard quantity <= limit else { throw CartLineLimitExceeded(inCart: 0) }
+                    try database.withConnection { connection in
+                        try insert(session, connection, addingLine: (variantID, quantity, chosen))
+                    }
+                    return
+                }
+                try database.transaction { connection in
+                    try insert(session, connection)
+                    for change in changes { try apply(change, to: session.shopper, connection) }
+                }
+            },
             find: { id in
                 try database.withConnection { connection in
                     try connection.first("SELECT \(sessionColumns("sessions")) FROM sessions WHERE id = $1", [.text(id.rawValue)])
@@ -157,16 +174,35 @@ extension SessionStore {
                 expiresAt: StoredTime.date(unixSeconds: try row.int64(5)), isPersistent: try row.bool(6))
     }
 
-    /// Inserts a session. - Throws: `sessionAlreadyExists`, `AccountStoreError.userNotFound`.
-    private static func insert(_ session: Session, _ connection: PostgresConnection) throws {
+    /// Inserts a session and, with `line`, the first line of its cart in the same statement (the
+    /// line's insert reads the session's from its `RETURNING`, so there is no line without the
+    /// session; a variant that no longer exists is left out, as `CartChange.add` says).
+    /// - Throws: `sessionAlreadyExists`, `AccountStoreError.userNotFound`; nothing written then.
+    private static func insert(_ session: Session, _ connection: PostgresConnection,
+                               addingLine line: (variant: Variant.ID, quantity: Int, chosen: ChosenValues)? = nil) throws {
+        let insertSession = """
+            INSERT INTO sessions (id, user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING
+            """
+        var values: [PostgresValue] = [
+            .text(session.id.rawValue), PostgresValue(session.userID?.rawValue), .text(session.csrfTokenHash),
+            .integer(StoredTime.unixSeconds(session.createdAt)), .integer(StoredTime.unixSeconds(session.lastSeenAt)),
+            .integer(StoredTime.unixSeconds(session.expiresAt)), .bool(session.isPersistent)]
         let inserted: Int
         do {
-            inserted = try connection.run("""
-                INSERT INTO sessions (id, user_id, csrf_token_hash, created_at, last_seen_at, expires_at, is_persistent)
-                VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING
-                """, [.text(session.id.rawValue), PostgresValue(session.userID?.rawValue), .text(session.csrfTokenHash),
-                      .integer(StoredTime.unixSeconds(session.createdAt)), .integer(StoredTime.unixSeconds(session.lastSeenAt)),
-                      .integer(StoredTime.unixSeconds(session.expiresAt)), .bool(session.isPersistent)])
+            if let line {
+                // $8 variant, $9 quantity, $10 chosen values.
+                values += [.integer(line.variant.rawValue), PostgresValue(line.quantity), .text(line.chosen.text)]
+                let counted = try connection.first("""
+                    WITH session AS (\(insertSession) RETURNING id),
+                    line AS (INSERT INTO cart_lines (session_id, variant_id, product_id, quantity, position, selected, chosen_values)
+                             SELECT session.id, v.id, v.product_id, $9, 0, true, $10 FROM session, variants v WHERE v.id = $8)
+                    SELECT count(*)::bigint FROM session
+                    """, values)
+                inserted = try counted?.int(0) ?? 0
+            } else {
+                inserted = try connection.run(insertSession, values)
+            }
         } catch {
             // The account is unknown, or was deleted at this moment.
             guard error.sqlState == .foreignKeyViolation else { throw error }

@@ -38,6 +38,15 @@ extension SessionStore {
                     try connection.transaction { try insert(session, connection) }
                 }
             },
+            createWithCart: { session, changes in
+                // One transaction, so one commit: the session's insert and its lines' upserts.
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try insert(session, connection)
+                        for change in changes { try apply(change, to: session.shopper, connection) }
+                    }
+                }
+            },
             find: { id in
                 try database.withConnection { connection in try sqliteFind(id, connection) }
             },

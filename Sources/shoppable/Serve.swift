@@ -71,7 +71,10 @@ enum Serve {
         let liveEnvironment = environment
         outbox.housekeeping = {
             let now = Date()
-            _ = try? orders.sweepExpiredReservations(now)
+            // Logged with its count: several servers sweep one database, each hold is deleted by one.
+            if let swept = try? orders.sweepExpiredReservations(now), swept > 0 {
+                printLine("shoppable: swept \(swept) expired stock hold\(swept == 1 ? "" : "s")")
+            }
             _ = try? sessions.purgeExpired()
             _ = try? accounts.purgeAttempts(now.addingTimeInterval(-throttleHorizon))  // outside every window
         }

@@ -18,16 +18,30 @@ private let shirt = ProductDraft.mock(handle: "shirt", title: "Shirt", category:
 struct CartServiceTests {
     private func guest(_ shop: ServiceShop) throws -> Shopper { try shop.guestSession().session.shopper }
 
-    @Test func addingCreatesTheShopperOnlyOnceTheAddIsValid() throws {
+    @Test func addingStartsTheSessionOnlyOnceTheAddIsValidAndWithTheLine() throws {
         let shop = try ServiceShop([lamp, mug])
-        var created = 0
-        let make: () throws -> Shopper = { created += 1; return try self.guest(shop) }
-        #expect(throws: CartError.quantityNotANumber) {
-            try shop.cartService.add(try shop.product("mug"), variantID: nil, quantityText: "two", for: nil, creatingShopper: make)
+        var started: [GuestStart] = []
+        let start: ([CartChange]) throws -> GuestStart = { changes in
+            let guest = try shop.sessionService.startGuestSession(csrfToken: ServiceShop.csrfCookie,
+                                                                  csrfCookie: ServiceShop.csrfCookie, cart: changes)
+            started.append(guest)
+            return guest
         }
-        #expect(created == 0, "a refused add makes no session")
-        try shop.cartService.add(try shop.product("mug"), variantID: nil, quantityText: "2", for: nil, creatingShopper: make)
-        #expect(created == 1)
+        #expect(throws: CartError.quantityNotANumber) {
+            try shop.cartService.add(try shop.product("mug"), variantID: nil, quantityText: "two", for: nil, startingSession: start)
+        }
+        #expect(started.isEmpty, "a refused add makes no session")
+        try shop.cartService.add(try shop.product("mug"), variantID: nil, quantityText: "2", for: nil, startingSession: start)
+        #expect(started.map(\.wroteCart) == [true])
+        let shopper = try #require(started.first).issued.session.shopper
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.quantity) == [2])
+
+        // The visitor's second request at once, without the cookie yet: it joins the session,
+        // and its add goes to the same cart.
+        try shop.cartService.add(try shop.product("mug"), variantID: nil, quantityText: "1", for: nil, startingSession: start)
+        #expect(started.map(\.wroteCart) == [true, false])
+        #expect(started[1].issued.session.id == started[0].issued.session.id)
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.quantity) == [3])
     }
 
     @Test func aProductWithOptionsNeedsAChosenVariant() throws {
@@ -35,10 +49,9 @@ struct CartServiceTests {
         let shopper = try guest(shop)
         let product = try shop.product("shirt")
         #expect(throws: CartError.variantNotChosen) {
-            try shop.cartService.add(product, variantID: nil, quantityText: "1", for: shopper, creatingShopper: { shopper })
+            try shop.cartService.add(product, variantID: nil, quantityText: "1", for: shopper)
         }
-        let added = try shop.cartService.add(product, variantID: product.variants[1].id, quantityText: "1", for: shopper,
-                                             creatingShopper: { shopper })
+        let added = try shop.cartService.add(product, variantID: product.variants[1].id, quantityText: "1", for: shopper)
         #expect(added.optionValues == ["M"])
         #expect(try shop.cartService.cart(of: shopper).lines.map(\.variantID) == [product.variants[1].id])
     }
@@ -50,8 +63,7 @@ struct CartServiceTests {
         let shop = try ServiceShop([lamp])
         let shopper = try guest(shop)
         #expect(throws: error) {
-            try shop.cartService.add(try shop.product("lamp"), variantID: nil, quantityText: quantity, for: shopper,
-                                     creatingShopper: { shopper })
+            try shop.cartService.add(try shop.product("lamp"), variantID: nil, quantityText: quantity, for: shopper)
         }
         #expect(try shop.cartService.cart(of: shopper).isEmpty)
     }
@@ -63,9 +75,9 @@ struct CartServiceTests {
         let product = try shop.product("lamp")
         _ = try shop.orders.reserve(other, [StockRequest(variantID: product.variants[0].id, quantity: 2)],
                                     shop.clock.now + 600, shop.clock.now)
-        try shop.cartService.add(product, variantID: nil, quantityText: "2", for: shopper, creatingShopper: { shopper })
+        try shop.cartService.add(product, variantID: nil, quantityText: "2", for: shopper)
         #expect(throws: CartError.quantityExceedsStock(available: 3, inCart: 2)) {
-            try shop.cartService.add(product, variantID: nil, quantityText: "2", for: shopper, creatingShopper: { shopper })
+            try shop.cartService.add(product, variantID: nil, quantityText: "2", for: shopper)
         }
         #expect(try shop.cartService.cart(of: shopper).lines.map(\.quantity) == [2])
     }
@@ -108,8 +120,8 @@ struct CartServiceTests {
         let carts = shop.cartService
         let lampID = try shop.product("lamp").variants[0].id
         let mugID = try shop.product("mug").variants[0].id
-        try carts.add(try shop.product("lamp"), variantID: nil, quantityText: "1", for: shopper, creatingShopper: { shopper })
-        try carts.add(try shop.product("mug"), variantID: nil, quantityText: "1", for: shopper, creatingShopper: { shopper })
+        try carts.add(try shop.product("lamp"), variantID: nil, quantityText: "1", for: shopper)
+        try carts.add(try shop.product("mug"), variantID: nil, quantityText: "1", for: shopper)
 
         #expect(try carts.setQuantity("3", of: lampID, for: shopper) == .updated)
         #expect(throws: CartError.quantityExceedsStock(available: 5, inCart: 0)) { try carts.setQuantity("6", of: lampID, for: shopper) }

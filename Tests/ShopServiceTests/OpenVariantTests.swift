@@ -15,7 +15,7 @@ struct OpenVariantTests {
     private func add(_ shop: ServiceShop, _ shopper: Shopper, _ quantity: String, _ picked: [String: String]) throws {
         let tee = try shop.product("tee")
         try shop.cartService.add(tee, variantID: tee.variants[0].id, quantityText: quantity, picked: picked,
-                                 for: shopper, creatingShopper: { shopper })
+                                 for: shopper)
     }
 
     /// Ana's checkout of `cart`, reviewed and held: the quote she confirms, or nil (recorded).

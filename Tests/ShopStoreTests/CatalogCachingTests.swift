@@ -64,7 +64,12 @@ struct CatalogCachingTests {
         _ = try stores.catalog.upsert([ProductDraft.mock(handle: "lamp", variants: [.mock(sku: "L1")])])
         let asked = Calls()
         var base = stores.catalog
-        let byHandle = base.productByHandle, byID = base.productsByID
+        let byHandle = base.productByHandle, byID = base.productsByID, version = base.version
+        let versionReads = Mutex(0)
+        base.version = {
+            versionReads.withLock { $0 += 1 }
+            return try version()
+        }
         base.productByHandle = { handle in
             asked.withLock { $0.append([Product.ID(rawValue: Int64(handle.count))]) }
             return try byHandle(handle)
@@ -80,6 +85,8 @@ struct CatalogCachingTests {
         #expect(try cached.productByHandle("nope") == nil)
         #expect(try cached.productsByID([lamp.id])[lamp.id] == lamp)
         #expect(asked.withLock { $0.count } == 2, "one look-up per handle; the product itself is kept too")
+        // A round trip on PostgreSQL: one per look-up, also when the product comes from memory.
+        #expect(versionReads.withLock { $0 } == 5)
 
         // A re-import that moves the product to a new handle (its SKU kept): the old handle
         // finds nothing at once, the new one finds it.

@@ -53,6 +53,7 @@ extension SessionStore {
     public static var failing: SessionStore {
         SessionStore(
             create: { _ in throw UnimplementedStoreOperation("SessionStore.create") },
+            createWithCart: { _, _ in throw UnimplementedStoreOperation("SessionStore.createWithCart") },
             find: { _ in throw UnimplementedStoreOperation("SessionStore.find") },
             touch: { _, _, _ in throw UnimplementedStoreOperation("SessionStore.touch") },
             renewCSRFToken: { _, _ in throw UnimplementedStoreOperation("SessionStore.renewCSRFToken") },

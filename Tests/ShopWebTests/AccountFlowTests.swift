@@ -463,10 +463,17 @@ struct HardeningTests {
     @Test func aBusyDatabaseGetsA503ThatInvitesARetry() throws {
         struct Locked: TemporaryStoreFailure { var isTemporary: Bool { true } }
         let shop = try TestShop([mug])
-        shop.environment.sessions.changeCart = { _, _ in throw Locked() }
-        let response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        // A new visitor's first add (stored with their session) and a shopper's next one.
+        let create = shop.environment.sessions.createWithCart
+        shop.environment.sessions.createWithCart = { _, _ in throw Locked() }
+        var response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
         #expect(response.status == 503 && response.header("Retry-After") == "5")
         #expect(response.text.contains("The shop is being updated right now."))
+        shop.environment.sessions.createWithCart = create
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        shop.environment.sessions.changeCart = { _, _ in throw Locked() }
+        response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        #expect(response.status == 503 && response.header("Retry-After") == "5")
     }
 
     @Test func unknownQueryParametersShareOneCacheEntry() throws {

@@ -34,7 +34,7 @@ extension V1Handlers {
                 try context.environment.carts.add(product, variantID: body.variantId.map(Variant.ID.init(rawValue:)),
                                                   quantityText: body.quantity.map { "\($0)" } ?? "1",
                                                   picked: picked(body.chosenValues, of: product, context),
-                                                  for: shopper, creatingShopper: { shopper })
+                                                  for: shopper)
             } catch let error as CartError {
                 let field = switch error {
                 case .variantNotChosen: "variantId"

@@ -186,12 +186,22 @@ struct RequestContext {
     /// token, and a visitor's simultaneous first requests share one session).
     mutating func sessionCreatingIfNeeded() throws -> Session {
         if let existing = try currentSession() { return existing }
+        return try startGuestSession(cart: []).issued.session
+    }
+
+    /// Starts a guest session for a visitor without one (its cookie set), with `changes` as its
+    /// first cart changes: stored with it in one transaction, or, for a session joined, left to
+    /// the caller (`GuestStart.wroteCart`).
+    mutating func startGuestSession(cart changes: [CartChange]) throws -> GuestStart {
+        loadedCart = nil
+        loadedQuote = nil
         let csrf = csrfToken()
-        let issued = try sessionService.startGuestSession(csrfToken: csrf, csrfCookie: request.cookies[ShopApp.csrfCookie])
-        session = issued.session
-        sessionToken = issued.token
-        setSessionCookie(issued.cookie)
-        return issued.session
+        let started = try sessionService.startGuestSession(csrfToken: csrf, csrfCookie: request.cookies[ShopApp.csrfCookie],
+                                                           cart: changes)
+        session = started.issued.session
+        sessionToken = started.issued.token
+        setSessionCookie(started.issued.cookie)
+        return started
     }
 
     /// Replaces the current session (sign-in, sign-out): later calls see the new one, and the

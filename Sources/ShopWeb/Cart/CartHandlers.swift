@@ -39,7 +39,7 @@ extension ShopApp {
         do {
             try context.environment.carts.add(product, variantID: requestedVariant, quantityText: quantityText,
                                               picked: picked, for: try context.shopper(),
-                                              creatingShopper: { try context.changingShopper() })
+                                              startingSession: { changes in try context.startGuestSession(cart: changes) })
             context.invalidateCart()
         } catch let error as CartError {
             let message = context.l10n.message(for: error)
