@@ -101,7 +101,7 @@ extension V1Order: JSONSchemaDescribed {
     public static let schemaName = "Order"
     public static let jsonSchema: JSONValue = .objectSchema([
         "number": ["type": "string"],
-        "status": ["type": "string", "enum": ["awaiting_payment", "paid", "shipped", "cancelled"]],
+        "status": ["type": "string", "enum": ["awaiting_payment", "paid", "fulfilled", "delivered", "cancelled"]],
         "placedAt": ["type": "string", "format": "date-time"],
         "email": ["type": "string"],
         "shippingAddress": V1Address.schemaReference,

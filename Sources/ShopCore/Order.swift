@@ -33,14 +33,18 @@ public struct ShippingMethod: Identifiable, Hashable, Sendable {
     }
 }
 
-/// Where an order is in its life (issue #5; payment comes later through a `PaymentProvider`).
+/// Where an order is in its life (issues #5 and #16): awaiting payment → paid → fulfilled →
+/// delivered, or cancelled before it leaves. `OrderStatus.transition(_:)` (OrderLifecycle.swift)
+/// is the machine; `docs/ORDERS.md` draws it.
 public enum OrderStatus: String, Hashable, Sendable, CaseIterable {
     /// Placed; stock taken; waiting for the shopper's bank transfer.
     case awaitingPayment = "awaiting_payment"
     /// Payment received.
     case paid
-    /// Handed to the carrier.
-    case shipped
+    /// Handed to the carrier, with a tracking number (shoppers read "shipped").
+    case fulfilled
+    /// The carrier delivered it.
+    case delivered
     /// Cancelled; its stock went back.
     case cancelled
 }

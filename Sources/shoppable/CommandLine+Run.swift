@@ -26,7 +26,7 @@ extension CommandLine {
       shoppable campaigns import FILE [--dry-run] [--database PATH] [--currency USD] [--timezone UTC]
                         (checks the whole file, then replaces every stored campaign: docs/CAMPAIGNS.md)
       shoppable campaigns list [--database PATH] [--timezone UTC]
-      shoppable orders  list [--status awaiting_payment|paid|shipped|cancelled] [--database PATH] [--timezone UTC]
+      shoppable orders  list [--status awaiting_payment|paid|fulfilled|delivered|cancelled] [--database PATH] [--timezone UTC]
                         (one line each: number, date, email, total, status; newest first)
       shoppable orders  show NUMBER [--database PATH] [--timezone UTC]
       shoppable stock   set SKU QTY [--database PATH]

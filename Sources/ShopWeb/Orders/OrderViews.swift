@@ -25,7 +25,8 @@ extension Views {
         switch status {
         case .awaitingPayment: l10n(.checkoutAwaitingPayment)
         case .paid: l10n(.orderStatusPaid)
-        case .shipped: l10n(.orderStatusShipped)
+        case .fulfilled: l10n(.orderStatusShipped)
+        case .delivered: l10n(.orderStatusDelivered)
         case .cancelled: l10n(.orderStatusCancelled)
         }
     }
