@@ -105,3 +105,60 @@ def test_stock_set_refuses_bad_input_and_updates_the_storefront(empty_server):
     assert empty_server.run("stock", "set", SKU, "2").returncode == 0
     _, _, page = client.get(f"/products/{HANDLE}")
     assert not says_sold_out(page)
+
+
+def available_on_page(server):
+    """The stock the product page offers (its quantity field's maximum)."""
+    _, _, page = Client(server.url).get(f"/products/{HANDLE}")
+    match = re.search(r'name="quantity"[^>]*max="(\d+)"', page) or re.search(r'max="(\d+)"[^>]*name="quantity"', page)
+    return int(match.group(1)) if match else 0
+
+
+def test_operator_moves_orders_through_their_life_and_a_cancel_gives_stock_back(empty_server):
+    """Issue #16, point 8: `shoppable orders mark-paid|fulfil|mark-delivered|cancel`, by the rules
+    of docs/ORDERS.md: each step in its history, a refused step names what is allowed, and a
+    cancel gives the order's stock back to the storefront once."""
+    import_catalog(empty_server, empty_server.workdir)
+    assert empty_server.run("stock", "set", SKU, "5").returncode == 0
+    first = checkout(empty_server.url, HANDLE, quantity=2, email="ada@example.com")
+    second = checkout(empty_server.url, HANDLE, quantity=1, email="bob@example.com")
+    assert first.kind == "ordered" and second.kind == "ordered", (first, second)
+    assert available_on_page(empty_server) == 2
+
+    early = empty_server.run("orders", "fulfil", first.number, "--carrier", "UPS", "--tracking", "1Z999")
+    assert early.returncode == 65
+    assert "awaiting payment cannot be fulfilled (it can be: mark-paid, cancel); nothing changed" in early.stderr
+    no_tracking = empty_server.run("orders", "fulfil", first.number, "--carrier", "UPS")
+    assert no_tracking.returncode == 64 and "--tracking" in no_tracking.stderr
+    blank = empty_server.run("orders", "fulfil", first.number, "--carrier", " ", "--tracking", "1Z999")
+    assert blank.returncode == 64 and "the carrier is empty" in blank.stderr
+
+    paid = empty_server.run("orders", "mark-paid", first.number)
+    assert paid.returncode == 0, paid.stderr
+    assert paid.stdout.strip() == f"order {first.number}: awaiting_payment → paid"
+    fulfilled = empty_server.run("orders", "fulfil", first.number, "--carrier", "UPS", "--tracking", " 1Z999AA1 ")
+    assert fulfilled.returncode == 0, fulfilled.stderr
+    assert fulfilled.stdout.strip() == f"order {first.number}: paid → fulfilled (UPS, tracking 1Z999AA1)"
+    assert empty_server.run("orders", "mark-delivered", first.number).returncode == 0
+    too_late = empty_server.run("orders", "cancel", first.number)
+    assert too_late.returncode == 65 and "delivered cannot be cancelled" in too_late.stderr
+
+    detail = empty_server.run("orders", "show", first.number).stdout
+    assert field(detail, "Status") == "delivered"
+    assert field(detail, "Carrier") == "UPS, tracking 1Z999AA1"
+    history = [line for line in detail.splitlines() if " by cli: " in line]
+    assert [line.split(" by cli: ")[1] for line in history] == [
+        "awaiting_payment → paid", "paid → fulfilled", "fulfilled → delivered"]
+    assert available_on_page(empty_server) == 2, "nothing came back on the way"
+
+    cancelled = empty_server.run("orders", "cancel", second.number)
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert cancelled.stdout.strip() == f"order {second.number}: awaiting_payment → cancelled; 1 item back in stock"
+    assert available_on_page(empty_server) == 3, "the storefront offers the cancelled item again"
+    again = empty_server.run("orders", "cancel", second.number)
+    assert again.returncode == 65 and "nothing more can be done with it" in again.stderr
+    assert available_on_page(empty_server) == 3
+    listing = order_lines(empty_server.run("orders", "list", "--status", "cancelled").stdout)
+    assert [row[0] for row in listing] == [second.number]
+    unknown = empty_server.run("orders", "mark-paid", "NO-SUCH-1")
+    assert unknown.returncode == 65 and "NO-SUCH-1" in unknown.stderr

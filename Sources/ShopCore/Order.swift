@@ -184,6 +184,8 @@ public struct Order: Identifiable, Hashable, Sendable {
     public var shippingAddress: Address
     /// What was bought and what it cost, as placed.
     public var quote: OrderQuote
+    /// The carrier and tracking number, once fulfilled.
+    public var fulfilment: Fulfilment?
 
     public init(id: ID, number: String, status: OrderStatus, placedAt: Date, userID: User.ID?, email: String,
                 shippingAddress: Address, quote: OrderQuote) {

@@ -111,6 +111,12 @@ public struct Fulfilment: Hashable, Sendable {
         self.trackingNumber = try Self.checked(trackingNumber, .trackingNumber)
     }
 
+    /// A stored fulfilment, checked when it was stored.
+    public init(storedCarrier carrier: String, trackingNumber: String) {
+        self.carrier = carrier
+        self.trackingNumber = trackingNumber
+    }
+
     private static func checked(_ text: String, _ field: FulfilmentError.Field) throws(FulfilmentError) -> String {
         let trimmed = text.trimmedOfWhiteSpace
         guard !trimmed.isEmpty else { throw FulfilmentError(field: field, problem: .empty) }

@@ -43,8 +43,10 @@ public protocol OrderPlacementTransaction {
     /// Stores the order with its lines and the request's key and guest token, removes the
     /// ordered lines (variant and chosen values, `OrderLine.chosen`) from the shopper's cart, drops
     /// the shopper's holds and trims, and queues the confirmation (already carrying the order number).
+    /// `stockTaken`: what step 4 took off each limited variant's stock (`order_stock`: a
+    /// cancel gives back exactly that).
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
-                confirmation: OutboxDraft?) throws
+                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws
 }
 
 /// The order-placement rules, in one place for every backend (issue #9): a backend runs
@@ -119,8 +121,11 @@ public enum OrderPlacement {
 
         // 4. Shortfall: conditional decrements, never read-then-write.
         var short: [Variant.ID: Int] = [:]
+        var taken: [(Variant.ID, Int)] = []
         for (variantID, quantity) in wanted where current[variantID]!.variant.inventory.isLimited {
-            if try !transaction.takeStock(variantID, quantity, for: request.shopper, now: now) {
+            if try transaction.takeStock(variantID, quantity, for: request.shopper, now: now) {
+                taken.append((variantID, quantity))
+            } else {
                 short[variantID] = try transaction.available(variantID, excluding: request.shopper, now: now)
             }
         }
@@ -134,7 +139,7 @@ public enum OrderPlacement {
         let order = Order(id: Order.ID(id), number: OrderRules.number(sequence: id), status: .awaitingPayment,
                           placedAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(now)), userID: request.userID,
                           email: request.email, shippingAddress: address, quote: quote)
-        try transaction.insert(order, for: request, orderedVariants: wanted.map(\.0),
+        try transaction.insert(order, for: request, orderedVariants: wanted.map(\.0), stockTaken: taken,
                                confirmation: request.confirmation?.fillingOrderNumber(order.number))
         return .placed(order)
     }

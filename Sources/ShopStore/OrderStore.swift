@@ -140,6 +140,12 @@ public struct OrderStore: Sendable {
     public var guestOrder: @Sendable (_ tokenHash: String) throws -> Order?
     /// Every order (optionally of one status), newest first (operators).
     public var allOrders: @Sendable (OrderStatus?) throws -> [Order]
+    /// Applies a staff action to an order in ONE transaction, by the one decision
+    /// (`OrderActions.apply`: lock → `OrderStatus.transition` → status → stock back → history).
+    /// - Throws: `OrderActionError`, `OrderTransitionRefused` (nothing written).
+    public var apply: @Sendable (OrderActionRequest, _ now: Date) throws -> OrderActionResult
+    /// The order's status changes, oldest first.
+    public var history: @Sendable (Order.ID) throws -> [OrderEvent]
     /// Sets the stock of the variants with this SKU (trimmed, case-sensitive) and, in the same
     /// transaction, trims the live holds on them — the latest taken first, partly or wholly —
     /// until they fit the new stock, so that what is left stays sellable; each trimmed shopper
@@ -164,6 +170,8 @@ public struct OrderStore: Sendable {
         orders: @escaping @Sendable (User.ID) throws -> [Order],
         guestOrder: @escaping @Sendable (String) throws -> Order?,
         allOrders: @escaping @Sendable (OrderStatus?) throws -> [Order],
+        apply: @escaping @Sendable (OrderActionRequest, Date) throws -> OrderActionResult,
+        history: @escaping @Sendable (Order.ID) throws -> [OrderEvent],
         setStock: @escaping @Sendable (String, Int, Date) throws -> StockUpdate,
         takeReservationTrims: @escaping @Sendable (Shopper, Date) throws -> [ReservationTrim],
         checkout: @escaping @Sendable (Shopper) throws -> CheckoutState?,
@@ -179,6 +187,8 @@ public struct OrderStore: Sendable {
         self.orders = orders
         self.guestOrder = guestOrder
         self.allOrders = allOrders
+        self.apply = apply
+        self.history = history
         self.setStock = setStock
         self.takeReservationTrims = takeReservationTrims
         self.checkout = checkout

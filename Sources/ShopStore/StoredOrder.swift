@@ -9,7 +9,7 @@ public enum StoredOrder {
         id, number, status, placed_at, user_id, email,
         ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
         ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor,
-        subtotal_minor, discount_minor, total_minor, currency, voucher_code
+        subtotal_minor, discount_minor, total_minor, currency, voucher_code, carrier, tracking_number
         """
 
     /// The columns ``line(_:)`` reads, of `order_lines`.
@@ -61,7 +61,7 @@ public enum StoredOrder {
             email: try row.optionalString(9), line1: try row.string(10), line2: try row.string(11),
             city: try row.string(12), postalCode: try row.string(13), region: try row.optionalString(14),
             countryCode: try row.string(15))
-        return Order(id: Order.ID(id), number: try row.string(1), status: status,
+        var order = Order(id: Order.ID(id), number: try row.string(1), status: status,
                      placedAt: StoredTime.date(unixSeconds: try row.int64(3)),
                      userID: try row.optionalInt64(4).map { User.ID($0) }, email: try row.string(5),
                      shippingAddress: address,
@@ -69,6 +69,10 @@ public enum StoredOrder {
                                        voucherCode: try row.optionalString(22),
                                        shippingMethodName: try row.string(16), shippingCost: try money(17),
                                        total: try money(20)))
+        if let carrier = try row.optionalString(23), let tracking = try row.optionalString(24) {
+            order.fulfilment = Fulfilment(storedCarrier: carrier, trackingNumber: tracking)
+        }
+        return order
     }
 
     /// The columns ``values(_:guestTokenHash:)`` fills, of `orders`, in order.

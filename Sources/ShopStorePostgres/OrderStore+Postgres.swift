@@ -130,6 +130,22 @@ extension OrderStore {
                     return try PGOrders.orders(where: "true", [], connection)
                 }
             },
+            apply: { request, now in
+                try database.transaction { connection in
+                    try OrderActions.apply(request, now: now, in: PGOrderAction(connection: connection))
+                }
+            },
+            history: { orderID in
+                try database.withConnection { connection in
+                    do {
+                        return try connection.query("""
+                            SELECT \(OrderActions.eventColumns), id FROM order_events WHERE order_id = $1 ORDER BY id
+                            """, [.integer(orderID.rawValue)]).map { row in try OrderActions.event(row, id: try row.int64(9)) }
+                    } catch let corrupt as StoredCatalog.CorruptValue {
+                        throw PostgresStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
+                    }
+                }
+            },
             setStock: { sku, quantity, now in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
                 guard let sku = SKUIdentity.key(sku) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
@@ -384,7 +400,7 @@ struct PGPlacement: OrderPlacementTransaction {
     }
 
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
-                confirmation: OutboxDraft?) throws {
+                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws {
         try connection.run("""
             INSERT INTO orders (\(StoredOrder.insertColumns))
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
@@ -407,6 +423,64 @@ struct PGPlacement: OrderPlacementTransaction {
         try connection.run("DELETE FROM stock_reservations WHERE \(owner.column) = $1", [owner.value])
         try connection.run("DELETE FROM reservation_trims WHERE \(owner.column) = $1", [owner.value])
         if let confirmation { try AccountStore.enqueue(confirmation, connection) }
+        if !stockTaken.isEmpty {
+            try connection.run("""
+                INSERT INTO order_stock (order_id, variant_id, quantity) SELECT $1, * FROM unnest($2::bigint[], $3::bigint[])
+                """, [.integer(order.id.rawValue), PostgresArray.integers(stockTaken.map(\.0.rawValue)),
+                      PostgresArray.integers(stockTaken.map { Int64($0.1) })])
+        }
+    }
+}
+
+/// The reads and writes of one order action, inside `apply`'s transaction (the rules are
+/// `OrderActions.apply`). The order's row is locked first (`FOR UPDATE`): of two staff members
+/// acting at once, the second reads the first's status once it commits.
+struct PGOrderAction: OrderActionTransaction {
+    let connection: PostgresConnection
+
+    func lockOrder(number: String) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64)? {
+        guard let row = try connection.first("SELECT id, status, total_minor FROM orders WHERE number = $1 FOR UPDATE",
+                                              [.text(number)]) else { return nil }
+        let id = try row.int64(0)
+        guard let status = OrderStatus(rawValue: try row.string(1)) else {
+            throw PostgresStoreError.corruptValue(table: "orders", column: "status", rowID: id)
+        }
+        return (Order.ID(id), status, try row.int64(2))
+    }
+
+    func setStatus(_ order: Order.ID, _ status: OrderStatus, fulfilment: Fulfilment?) throws {
+        try connection.run("""
+            UPDATE orders SET status = $1, carrier = coalesce($2, carrier), tracking_number = coalesce($3, tracking_number)
+            WHERE id = $4
+            """, [.text(status.rawValue), PostgresValue(fulfilment?.carrier), PostgresValue(fulfilment?.trackingNumber),
+                  .integer(order.rawValue)])
+    }
+
+    func returnStock(of order: Order.ID) throws -> Int {
+        let variants = try connection.query("SELECT variant_id FROM order_stock WHERE order_id = $1", [.integer(order.rawValue)])
+            .map { Variant.ID(try $0.int64(0)) }
+        guard !variants.isEmpty else { return 0 }
+        // Products, then variants, in id order, as a placement locks them: no deadlock between the two.
+        try PGOrders.lockProducts(of: variants, connection)
+        let returned = try connection.query("""
+            UPDATE variants v SET stock = v.stock + s.quantity FROM order_stock s
+            WHERE s.order_id = $1 AND s.variant_id = v.id RETURNING s.quantity
+            """, [.integer(order.rawValue)])
+        try connection.run("DELETE FROM order_stock WHERE order_id = $1", [.integer(order.rawValue)])
+        return try returned.reduce(0) { total, row in total + (try row.int(0)) }
+    }
+
+    func record(_ event: OrderEvent, of order: Order.ID) throws {
+        try connection.run("""
+            INSERT INTO order_events (order_id, \(OrderActions.eventColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            """, OrderActions.values(event, of: order).map(PostgresValue.init))
+    }
+
+    func order(_ id: Order.ID) throws -> Order {
+        guard let order = try PGOrders.orders(where: "id = $1", [.integer(id.rawValue)], connection).first else {
+            throw PostgresStoreError.corruptValue(table: "orders", column: "id", rowID: id.rawValue)
+        }
+        return order
     }
 }
 

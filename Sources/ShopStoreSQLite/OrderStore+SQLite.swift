@@ -174,6 +174,23 @@ extension OrderStore {
                     }
                 }
             },
+            apply: { request, now in
+                try database.withConnection { connection in
+                    // The write transaction is the lock: SQLite has one writer at a time.
+                    try connection.transaction { try OrderActions.apply(request, now: now, in: SQLOrderAction(connection: connection)) }
+                }
+            },
+            history: { orderID in
+                try database.withConnection { connection in
+                    do {
+                        return try connection.prepare("""
+                            SELECT \(OrderActions.eventColumns), id FROM order_events WHERE order_id = ? ORDER BY id
+                            """).query([.integer(orderID.rawValue)]).map { row in try OrderActions.event(row, id: try row.int64(9)) }
+                    } catch let corrupt as StoredCatalog.CorruptValue {
+                        throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
+                    }
+                }
+            },
             setStock: { sku, quantity, now in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
                 guard let sku = SKUIdentity.key(sku) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
@@ -433,8 +450,12 @@ struct SQLPlacement: OrderPlacementTransaction {
     }
 
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
-                confirmation: OutboxDraft?) throws {
+                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws {
         try SQLOrders.insert(order, guestTokenHash: request.guestTokenHash, connection)
+        let recordStock = try connection.prepare("INSERT INTO order_stock (order_id, variant_id, quantity) VALUES (?, ?, ?)")
+        for (variantID, quantity) in stockTaken {
+            try recordStock.run([.integer(order.id.rawValue), .integer(variantID.rawValue), SQLValue(quantity)])
+        }
         try connection.prepare("INSERT INTO order_idempotency_keys (owner, key, order_id) VALUES (?, ?, ?)")
             .run([.text(OrderRules.ownerKey(request.shopper)), .text(request.idempotencyKey), .integer(order.id.rawValue)])
 
@@ -468,4 +489,55 @@ struct SQLPlacement: OrderPlacementTransaction {
 private struct OrderedLine: Encodable {
     var variant: Int64
     var chosen: String
+}
+
+
+/// The reads and writes of one order action, inside `apply`'s write transaction (the rules are
+/// `OrderActions.apply`).
+struct SQLOrderAction: OrderActionTransaction {
+    let connection: Connection
+
+    func lockOrder(number: String) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64)? {
+        guard let row = try connection.prepare("SELECT id, status, total_minor FROM orders WHERE number = ?")
+            .first([.text(number)]) else { return nil }
+        let id = try row.int64(0)
+        guard let status = OrderStatus(rawValue: try row.string(1)) else {
+            throw SQLiteStoreError.corruptValue(table: "orders", column: "status", rowID: id)
+        }
+        return (Order.ID(id), status, try row.int64(2))
+    }
+
+    func setStatus(_ order: Order.ID, _ status: OrderStatus, fulfilment: Fulfilment?) throws {
+        try connection.prepare("""
+            UPDATE orders SET status = ?, carrier = coalesce(?, carrier), tracking_number = coalesce(?, tracking_number)
+            WHERE id = ?
+            """).run([.text(status.rawValue), SQLValue(fulfilment?.carrier), SQLValue(fulfilment?.trackingNumber),
+                      .integer(order.rawValue)])
+    }
+
+    func returnStock(of order: Order.ID) throws -> Int {
+        let id = SQLValue.integer(order.rawValue)
+        let items = try connection.prepare("""
+            SELECT coalesce(sum(s.quantity), 0) FROM order_stock s JOIN variants v ON v.id = s.variant_id WHERE s.order_id = ?
+            """).first([id])?.int(0) ?? 0
+        try connection.prepare("""
+            UPDATE variants SET stock = stock + (SELECT s.quantity FROM order_stock s WHERE s.order_id = ?1 AND s.variant_id = variants.id)
+            WHERE id IN (SELECT variant_id FROM order_stock WHERE order_id = ?1)
+            """).run([id])
+        try connection.prepare("DELETE FROM order_stock WHERE order_id = ?").run([id])
+        return items
+    }
+
+    func record(_ event: OrderEvent, of order: Order.ID) throws {
+        try connection.prepare("""
+            INSERT INTO order_events (order_id, \(OrderActions.eventColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run(OrderActions.values(event, of: order).map(SQLValue.init))
+    }
+
+    func order(_ id: Order.ID) throws -> Order {
+        guard let order = try SQLOrders.orders(where: "id = ?", [.integer(id.rawValue)], connection).first else {
+            throw SQLiteStoreError.corruptValue(table: "orders", column: "id", rowID: id.rawValue)
+        }
+        return order
+    }
 }

@@ -854,5 +854,120 @@ public enum ShopSchema {
             WHEN (SELECT is_bulk_writing FROM catalog_state WHERE id = 1) IS NOT 1
             BEGIN UPDATE catalog_state SET version = version + 1 WHERE id = 1; END;
             """),
+        Migration(version: 27, sql: """
+            -- Issue #16: the order's life (OrderStatus.transition, docs/ORDERS.md). The status
+            -- CHECK gains fulfilled (issue #5's 'shipped', which nothing wrote) and delivered, and
+            -- orders gain the carrier and tracking number. SQLite cannot change a CHECK: orders
+            -- and its two child tables are rebuilt — children renamed first, then orders (their
+            -- foreign keys follow it), copied, and dropped child first, so no cascade deletes
+            -- anything; the indexes are made again once the old tables (and names) are gone.
+            ALTER TABLE order_idempotency_keys RENAME TO order_idempotency_keys_v26;
+            ALTER TABLE order_lines RENAME TO order_lines_v26;
+            ALTER TABLE orders RENAME TO orders_v26;
+            CREATE TABLE orders (
+                id INTEGER PRIMARY KEY,                      -- max(id) + 1, taken inside the write transaction
+                number TEXT NOT NULL UNIQUE,                 -- e.g. '1042-KX7M' (1000 + id, 4 random letters)
+                status TEXT NOT NULL
+                    CHECK (status IN ('awaiting_payment', 'paid', 'fulfilled', 'delivered', 'cancelled')),
+                placed_at INTEGER NOT NULL,                  -- Unix seconds
+                user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,  -- NULL: a guest order
+                email TEXT NOT NULL,
+                ship_first_name TEXT NOT NULL,
+                ship_last_name TEXT NOT NULL,
+                ship_phone TEXT NOT NULL,
+                ship_email TEXT,
+                ship_line1 TEXT NOT NULL,
+                ship_line2 TEXT NOT NULL,
+                ship_city TEXT NOT NULL,
+                ship_postal_code TEXT NOT NULL,
+                ship_region TEXT,
+                ship_country_code TEXT NOT NULL,
+                shipping_method TEXT NOT NULL,
+                shipping_minor INTEGER NOT NULL,
+                subtotal_minor INTEGER NOT NULL,
+                discount_minor INTEGER NOT NULL,
+                total_minor INTEGER NOT NULL,
+                currency TEXT NOT NULL,
+                voucher_code TEXT,
+                guest_token_hash TEXT UNIQUE,                -- SHA-256 hex of a guest's link token
+                carrier TEXT,                                -- set when fulfilled
+                tracking_number TEXT
+            );
+            INSERT INTO orders (id, number, status, placed_at, user_id, email, ship_first_name, ship_last_name,
+                                ship_phone, ship_email, ship_line1, ship_line2, ship_city, ship_postal_code, ship_region,
+                                ship_country_code, shipping_method, shipping_minor, subtotal_minor, discount_minor,
+                                total_minor, currency, voucher_code, guest_token_hash)
+                SELECT id, number, CASE status WHEN 'shipped' THEN 'fulfilled' ELSE status END, placed_at, user_id, email,
+                       ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
+                       ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor, subtotal_minor,
+                       discount_minor, total_minor, currency, voucher_code, guest_token_hash
+                FROM orders_v26;
+            CREATE TABLE order_lines (
+                order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                product_id INTEGER,
+                variant_id INTEGER,
+                title TEXT NOT NULL,
+                variant_title TEXT NOT NULL,
+                sku TEXT,
+                unit_price_minor INTEGER NOT NULL,
+                quantity INTEGER NOT NULL CHECK (quantity > 0),
+                discount_minor INTEGER NOT NULL,
+                total_minor INTEGER NOT NULL,
+                chosen_values TEXT NOT NULL DEFAULT '',
+                PRIMARY KEY (order_id, position)
+            ) WITHOUT ROWID;
+            INSERT INTO order_lines (order_id, position, product_id, variant_id, title, variant_title, sku,
+                                     unit_price_minor, quantity, discount_minor, total_minor, chosen_values)
+                SELECT order_id, position, product_id, variant_id, title, variant_title, sku, unit_price_minor, quantity,
+                       discount_minor, total_minor, chosen_values FROM order_lines_v26;
+            CREATE TABLE order_idempotency_keys (
+                owner TEXT NOT NULL,
+                key TEXT NOT NULL,
+                order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                PRIMARY KEY (owner, key)
+            ) WITHOUT ROWID;
+            INSERT INTO order_idempotency_keys (owner, key, order_id) SELECT owner, key, order_id FROM order_idempotency_keys_v26;
+            DROP TABLE order_idempotency_keys_v26;
+            DROP TABLE order_lines_v26;
+            DROP TABLE orders_v26;
+            CREATE INDEX orders_user ON orders (user_id, placed_at, id) WHERE user_id IS NOT NULL;
+            CREATE INDEX orders_status ON orders (status, placed_at, id);
+            CREATE INDEX orders_placed ON orders (placed_at, id);
+            CREATE INDEX order_lines_variant ON order_lines (variant_id);
+            CREATE INDEX order_idempotency_keys_order ON order_idempotency_keys (order_id);
+
+            -- What each order took from stock, per variant (OrderPlacement step 4), so a cancel
+            -- gives back exactly that — a variant's tracking may change later — and only once:
+            -- the rows go when it is given back. Orders placed before this migration: their
+            -- lines of variants limited now, for orders not cancelled.
+            CREATE TABLE order_stock (
+                order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                variant_id INTEGER NOT NULL,                 -- a plain value: the variant may be gone
+                quantity INTEGER NOT NULL CHECK (quantity > 0),
+                PRIMARY KEY (order_id, variant_id)
+            ) WITHOUT ROWID;
+            INSERT INTO order_stock (order_id, variant_id, quantity)
+                SELECT l.order_id, l.variant_id, sum(l.quantity) FROM order_lines l
+                JOIN orders o ON o.id = l.order_id JOIN variants v ON v.id = l.variant_id
+                WHERE o.status <> 'cancelled' AND v.inventory_tracked = 1 AND v.allow_backorder = 0
+                GROUP BY l.order_id, l.variant_id;
+
+            -- Each status change: who, when, from, to (the order page's history, the CLI's output).
+            CREATE TABLE order_events (
+                id INTEGER PRIMARY KEY,
+                order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                at INTEGER NOT NULL,                         -- Unix seconds
+                actor TEXT NOT NULL,                         -- 'cli', a staff member's email, 'shop'
+                action TEXT NOT NULL,                        -- OrderAction's raw value
+                from_status TEXT NOT NULL,
+                to_status TEXT NOT NULL,
+                carrier TEXT,
+                tracking_number TEXT,
+                items_returned INTEGER NOT NULL DEFAULT 0,   -- items given back to stock
+                refunded_minor INTEGER NOT NULL DEFAULT 0    -- a refund recorded, in the order's currency
+            );
+            CREATE INDEX order_events_order ON order_events (order_id, id);
+            """),
     ]
 }

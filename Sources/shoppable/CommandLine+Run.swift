@@ -29,6 +29,10 @@ extension CommandLine {
       shoppable orders  list [--status awaiting_payment|paid|fulfilled|delivered|cancelled] [--database PATH] [--timezone UTC]
                         (one line each: number, date, email, total, status; newest first)
       shoppable orders  show NUMBER [--database PATH] [--timezone UTC]
+      shoppable orders  mark-paid|mark-delivered|cancel NUMBER [--database PATH]
+      shoppable orders  fulfil NUMBER --carrier NAME --tracking NUMBER [--database PATH]
+                        (the order's next step, by the rules of docs/ORDERS.md; a cancel gives its
+                        stock back; exit 65 for an unknown order or a step its status does not allow)
       shoppable stock   set SKU QTY [--database PATH]
                         (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
       shoppable db      copy --from sqlite:PATH --to postgres://USER@HOST/DB [--replace]
@@ -74,6 +78,7 @@ extension CommandLine {
       --merge-duplicate-skus  import: a SKU repeated in the file stays with its first variant
                         (warning) instead of refusing the file (docs/IMPORT.md, "SKU identity")
       --status STATUS   orders list: only orders in this status
+      --carrier NAME, --tracking NUMBER  orders fulfil: who carries it and its tracking number
     """
 
     /// Runs a command line; returns the exit status.
@@ -94,7 +99,7 @@ extension CommandLine {
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
-            case "orders": ["database", "timezone", "status", "help"]
+            case "orders": ["database", "timezone", "status", "carrier", "tracking", "help"]
             case "stock": ["database", "help"]
             case "db": ["from", "to", "replace", "help"]
             case "bench-search": ["database", "currency", "rounds", "count-limit", "help"]

@@ -24,7 +24,8 @@ enum DatabaseCopyCommand {
     static let tables = [
         "categories", "products", "product_images", "variants", "users", "sessions", "cart_lines", "favorites",
         "account_tokens", "throttle_events", "outbox", "campaigns", "cart_vouchers", "stock_reservations", "checkouts",
-        "addresses", "orders", "order_lines", "order_idempotency_keys", "reservation_trims", "server_secrets",
+        "addresses", "orders", "order_lines", "order_idempotency_keys", "order_stock", "order_events", "reservation_trims",
+        "server_secrets",
         "api_carts", "api_cart_lines", "api_tokens",
     ]
     /// Emptied with the copied ones by `--replace` (derived from them).

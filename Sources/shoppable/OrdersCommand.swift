@@ -3,10 +3,22 @@ import ShopCore
 import ShopStore
 import ShopStoreSQLite
 
-/// `shoppable orders list [--status S]` and `shoppable orders show NUMBER` (operators, issue #5).
+/// `shoppable orders list [--status S]` and `shoppable orders show NUMBER` (operators, issue #5);
+/// `shoppable orders mark-paid|fulfil|mark-delivered|cancel NUMBER` (issue #16): the back
+/// office's actions, by the same rules (`OrderStore.apply`), recorded in the order's history as
+/// done by `cli`.
 enum OrdersCommand {
+    /// The actions the command line offers, by their `OrderAction` names.
+    static let actions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel]
+
     static func run(_ options: Options) throws {
-        guard options.arguments.count >= 2 else { throw UsageError("orders needs a subcommand: list or show") }
+        guard options.arguments.count >= 2 else {
+            throw UsageError("orders needs a subcommand: list, show, " + actions.map(\.rawValue).joined(separator: ", "))
+        }
+        if let action = actions.first(where: { $0.rawValue == options.arguments[1] }) {
+            try apply(action, options)
+            return
+        }
         let timeZone = try options.timeZone()
         let timeZoneName = options.value("timezone", default: "UTC")!
         switch options.arguments[1] {
@@ -33,10 +45,56 @@ enum OrdersCommand {
             guard let order = try database.orders.order(number) else {
                 throw OperatorDataError("no order has the number “\(number)”; `shoppable orders list` shows them all")
             }
-            print(OrderSummary.detail(order, timeZone: timeZone, timeZoneName: timeZoneName))
+            print(OrderSummary.detail(order, history: try database.orders.history(order.id), timeZone: timeZone,
+                                      timeZoneName: timeZoneName))
         default:
-            throw UsageError("unknown orders subcommand “\(options.arguments[1])”: use list or show")
+            throw UsageError("unknown orders subcommand “\(options.arguments[1])”: use list, show, "
+                             + actions.map(\.rawValue).joined(separator: ", "))
         }
+    }
+
+    /// `orders ACTION NUMBER` (`fulfil` also `--carrier NAME --tracking NUMBER`): one line saying
+    /// what changed; a step the order's status does not allow is refused, naming what it allows.
+    private static func apply(_ action: OrderAction, _ options: Options) throws {
+        guard options.arguments.count == 3 else { throw UsageError("orders \(action.rawValue) needs exactly one order NUMBER") }
+        let number = options.arguments[2].trimmingCharacters(in: .whitespaces)
+        var fulfilment: Fulfilment?
+        if action == .fulfil {
+            guard let carrier = options.value("carrier"), let tracking = options.value("tracking") else {
+                throw UsageError("orders fulfil needs --carrier NAME and --tracking NUMBER")
+            }
+            do {
+                fulfilment = try Fulfilment(carrier: carrier, trackingNumber: tracking)
+            } catch {
+                throw UsageError("orders fulfil: \(error.description)")
+            }
+        } else if options.value("carrier") != nil || options.value("tracking") != nil {
+            throw UsageError("--carrier and --tracking go with orders fulfil only")
+        }
+        let database = try openDatabase(options, poolSize: 1)
+        defer { database.close() }
+        let result: OrderActionResult
+        do {
+            result = try database.orders.apply(OrderActionRequest(number: number, action: action, fulfilment: fulfilment,
+                                                                  actor: "cli"), Date())
+        } catch OrderActionError.orderNotFound {
+            throw OperatorDataError("no order has the number “\(number)”; `shoppable orders list` shows them all")
+        } catch let refused as OrderTransitionRefused {
+            throw OperatorDataError("order \(number): \(refused.description); nothing changed")
+        }
+        print(summary(result))
+    }
+
+    /// "order 1042-KX7M: awaiting_payment → cancelled; 2 items back in stock".
+    static func summary(_ result: OrderActionResult) -> String {
+        let event = result.event
+        var text = "order \(result.order.number): \(event.from.rawValue) → \(event.to.rawValue)"
+        if let fulfilment = event.fulfilment { text += " (\(fulfilment.carrier), tracking \(fulfilment.trackingNumber))" }
+        if event.itemsReturned > 0 { text += "; \(event.itemsReturned) item\(event.itemsReturned == 1 ? "" : "s") back in stock" }
+        if event.refundedMinor > 0 {
+            text += "; refund of \(OrderSummary.amount(Money(minorUnits: event.refundedMinor, currency: result.order.total.currency))) recorded"
+        }
+        return text
     }
 }
 
@@ -87,7 +145,7 @@ enum OrderSummary {
     }
 
     /// The whole order: status, customer, address, shipping, each line and the totals.
-    static func detail(_ order: Order, timeZone: TimeZone, timeZoneName: String) -> String {
+    static func detail(_ order: Order, history: [OrderEvent] = [], timeZone: TimeZone, timeZoneName: String) -> String {
         var text: [String] = []
         func field(_ name: String, _ value: String) {
             text.append(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
@@ -100,6 +158,11 @@ enum OrderSummary {
         for (index, line) in address.lines.enumerated() { field(index == 0 ? "Ship to" : "", line) }
         if !address.phone.isEmpty { field("Phone", address.phone) }
         field("Delivery", order.shippingMethodName)
+        if let fulfilment = order.fulfilment { field("Carrier", "\(fulfilment.carrier), tracking \(fulfilment.trackingNumber)") }
+        for (index, event) in history.enumerated() {
+            field(index == 0 ? "History" : "", "\(date(event.at, timeZone: timeZone))  \(event.action.rawValue) by \(event.actor): "
+                  + "\(event.from.rawValue) → \(event.to.rawValue)")
+        }
         text.append("")
 
         let header = ["SKU", "Item", "Unit price", "Qty", "Discount", "Line total"]

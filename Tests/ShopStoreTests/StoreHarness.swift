@@ -194,6 +194,7 @@ enum Fixtures {
                      ("product_images", "has_alpha", "INTEGER NOT NULL DEFAULT 0"), ("variants", "barcode", "TEXT"),
                      ("variants", "option_choices", "TEXT"), ("cart_lines", "chosen_values", "TEXT NOT NULL DEFAULT ''"),
                      ("order_lines", "chosen_values", "TEXT NOT NULL DEFAULT ''"),
+                     ("orders", "carrier", "TEXT"), ("orders", "tracking_number", "TEXT"),
                      ("catalog_state", "is_bulk_writing", "INTEGER NOT NULL DEFAULT 0")]
         let missing = try database.withConnection { connection in
             try later.filter { table, column, _ in
@@ -221,7 +222,15 @@ enum Fixtures {
         let noFacts = try database.withConnection { connection in
             try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'product_variant_facts'").first() == nil
         }
+        // Before migration 27 there is no order_stock table, which today's placement writes.
+        let noOrderStock = try database.withConnection { connection in
+            try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'orders'").first() != nil
+                && connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'order_stock'").first() == nil
+        }
         try database.withConnection { connection in
+            if noOrderStock {
+                try connection.execute("CREATE TABLE order_stock (order_id INTEGER, variant_id INTEGER, quantity INTEGER)")
+            }
             for (table, column, definition) in missing {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(definition)")
             }
@@ -237,6 +246,7 @@ enum Fixtures {
         let result = try body()
         try database.withConnection { connection in
             for (table, column, _) in missing { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
+            if noOrderStock { try connection.execute("DROP TABLE order_stock") }
             if noFacts { try connection.execute("DROP VIEW product_variant_facts") }
             if oldSearch {
                 try connection.execute("""

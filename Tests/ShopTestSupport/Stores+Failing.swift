@@ -117,6 +117,8 @@ extension OrderStore {
             orders: { _ in throw UnimplementedStoreOperation("OrderStore.orders") },
             guestOrder: { _ in throw UnimplementedStoreOperation("OrderStore.guestOrder") },
             allOrders: { _ in throw UnimplementedStoreOperation("OrderStore.allOrders") },
+            apply: { _, _ in throw UnimplementedStoreOperation("OrderStore.apply") },
+            history: { _ in throw UnimplementedStoreOperation("OrderStore.history") },
             setStock: { _, _, _ in throw UnimplementedStoreOperation("OrderStore.setStock") },
             takeReservationTrims: { _, _ in throw UnimplementedStoreOperation("OrderStore.takeReservationTrims") },
             checkout: { _ in throw UnimplementedStoreOperation("OrderStore.checkout") },

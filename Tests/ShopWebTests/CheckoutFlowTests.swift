@@ -46,6 +46,26 @@ struct CheckoutFlowTests {
         #expect(try shop.get("/orders/\(number)?token=wrong").status == 404)
     }
 
+    /// Issue #16: once staff fulfil the order, its page says who carries it and the tracking
+    /// number, and no longer asks for payment.
+    @Test func aFulfilledOrdersPageShowsTheCarrierAndTrackingNumber() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(try reachReview(shop)))])
+        let location = try #require(placed.header("Location"))
+        let number = String(location.dropFirst("/orders/".count).prefix { $0 != "?" })
+        let orders = try #require(shop.orders)
+        _ = try orders.apply(OrderActionRequest(number: number, action: .markPaid, actor: "cli"), Date())
+        _ = try orders.apply(OrderActionRequest(number: number, action: .fulfil,
+                                                fulfilment: try Fulfilment(carrier: "Yurtiçi <Kargo>", trackingNumber: "TR-123 456"),
+                                                actor: "cli"), Date())
+        let page = try shop.get(location)
+        #expect(page.status == 200)
+        #expect(page.text.contains("Shipped with Yurtiçi &lt;Kargo&gt;") && page.text.contains("Tracking number: TR-123 456"))
+        #expect(page.text.contains(#"class="status-pill status-ok">Shipped<"#))
+        #expect(!page.text.contains("IBAN XX00 0000"), "paid: no payment instructions")
+    }
+
     @Test func replayingPlaceOrderCreatesOneOrder() throws {
         let shop = try shop()
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])

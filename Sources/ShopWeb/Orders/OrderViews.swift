@@ -14,7 +14,7 @@ extension Views {
                         a(.href(SiteRoute.orders(.order(number: order.number, token: nil)).path)) { strong { order.number } }
                         span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
                         span { l10n.money(order.total) }
-                        span(.class("status-pill status-warn")) { statusText(order.status, l10n) }
+                        span(.class("status-pill \(statusClass(order.status))")) { statusText(order.status, l10n) }
                     }
                 }
             }
@@ -31,13 +31,30 @@ extension Views {
         }
     }
 
+    /// Waiting on someone (payment, the carrier) in the warning colour; paid, on its way or
+    /// delivered in the good one; cancelled plain.
+    static func statusClass(_ status: OrderStatus) -> String {
+        switch status {
+        case .awaitingPayment: "status-warn"
+        case .paid, .fulfilled, .delivered: "status-ok"
+        case .cancelled: "status-muted"
+        }
+    }
+
     static func order(_ order: Order, payment: String, isGuestLink: Bool, l10n: Localizer, timeZone: TimeZone) -> Node {
         section(.class("auth stack")) {
             h1(.class("page-title")) { l10n(.orderTitle, ["number": order.number]) }
             p {
-                span(.class("status-pill status-warn")) { statusText(order.status, l10n) }
+                span(.class("status-pill \(statusClass(order.status))")) { statusText(order.status, l10n) }
                 " "
                 span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
+            }
+            if let fulfilment = order.fulfilment {
+                // Issue #16: once fulfilled, who carries it and the number to follow it by.
+                div(.class("form-card shipment-card")) {
+                    h2 { l10n(.orderShippedWith, ["carrier": fulfilment.carrier]) }
+                    p { l10n(.orderTrackingNumber, ["number": fulfilment.trackingNumber]) }
+                }
             }
             if order.status == .awaitingPayment && !payment.isEmpty {
                 div(.class("form-card payment-card")) {

@@ -1,0 +1,141 @@
+public import Foundation
+public import ShopCore
+
+/// An order action asked of the store (issue #16): `OrderStore.apply`.
+public struct OrderActionRequest: Hashable, Sendable {
+    /// The order's number, e.g. `1042-KX7M`.
+    public var number: String
+    public var action: OrderAction
+    /// The carrier and tracking number: required by `.fulfil`, ignored by the others.
+    public var fulfilment: Fulfilment?
+    /// Who asks: a staff member's email, `cli` for `shoppable orders …`, `shop` for the shop itself.
+    public var actor: String
+
+    public init(number: String, action: OrderAction, fulfilment: Fulfilment? = nil, actor: String) {
+        self.number = number
+        self.action = action
+        self.fulfilment = fulfilment
+        self.actor = actor
+    }
+}
+
+/// One status change as recorded (`order_events`): the order's history.
+public struct OrderEvent: Hashable, Sendable {
+    public var at: Date
+    public var actor: String
+    public var action: OrderAction
+    public var from: OrderStatus
+    public var to: OrderStatus
+    /// What `.fulfil` recorded.
+    public var fulfilment: Fulfilment?
+    /// Items given back to stock.
+    public var itemsReturned: Int
+    /// The refund recorded, in minor units of the order's currency (0: none).
+    public var refundedMinor: Int64
+
+    public init(at: Date, actor: String, action: OrderAction, from: OrderStatus, to: OrderStatus,
+                fulfilment: Fulfilment? = nil, itemsReturned: Int = 0, refundedMinor: Int64 = 0) {
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.from = from
+        self.to = to
+        self.fulfilment = fulfilment
+        self.itemsReturned = itemsReturned
+        self.refundedMinor = refundedMinor
+    }
+}
+
+/// What an applied action did.
+public struct OrderActionResult: Hashable, Sendable {
+    /// The order after it.
+    public var order: Order
+    public var event: OrderEvent
+}
+
+/// Why an order action was not applied (nothing written); an illegal step is
+/// `OrderTransitionRefused`.
+public enum OrderActionError: Error, Hashable, Sendable {
+    /// No order has this number.
+    case orderNotFound(String)
+    /// `.fulfil` without a carrier and tracking number.
+    case fulfilmentMissing
+    /// A partial refund of lines is not built yet (issue #16); a cancel refunds a paid order whole.
+    case lineRefundNotSupported
+}
+
+/// The reads and writes of one order action, all inside ONE write transaction of the backend;
+/// the rules are `OrderActions.apply`, a backend decides nothing.
+public protocol OrderActionTransaction {
+    /// The order's id, status and total with this number, locked until the transaction ends (two
+    /// staff members acting at once take turns: the second sees the first's status).
+    func lockOrder(number: String) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64)?
+    /// Sets the status and, when given, the carrier and tracking number.
+    func setStatus(_ order: Order.ID, _ status: OrderStatus, fulfilment: Fulfilment?) throws
+    /// Gives back what the order took from stock (`order_stock`) and forgets it, so it is given
+    /// back once; answers how many items.
+    func returnStock(of order: Order.ID) throws -> Int
+    /// Appends the event to the order's history.
+    func record(_ event: OrderEvent, of order: Order.ID) throws
+    /// The order as it is now in this transaction.
+    func order(_ id: Order.ID) throws -> Order
+}
+
+/// The rules of an order action, in one place for every backend (issue #16): a backend runs
+/// `apply` inside its write transaction and rolls back when it throws.
+public enum OrderActions {
+    /// Applies `request` at `now` through `transaction`: locks the order, asks
+    /// `OrderStatus.transition(_:)`, changes the status, gives stock back when the transition
+    /// says so, and records the event (with the refund of a paid order's cancel: its total).
+    /// - Throws: `OrderActionError`, `OrderTransitionRefused`, the backend's errors.
+    public static func apply(_ request: OrderActionRequest, now: Date,
+                             in transaction: some OrderActionTransaction) throws -> OrderActionResult {
+        guard request.action != .refund else { throw OrderActionError.lineRefundNotSupported }
+        let fulfilment = request.action == .fulfil ? request.fulfilment : nil
+        if request.action == .fulfil, fulfilment == nil { throw OrderActionError.fulfilmentMissing }
+        guard let locked = try transaction.lockOrder(number: request.number) else {
+            throw OrderActionError.orderNotFound(request.number)
+        }
+        let transition = try locked.status.transition(request.action)
+        try transaction.setStatus(locked.id, transition.to, fulfilment: fulfilment)
+        let returned = transition.returnsStock ? try transaction.returnStock(of: locked.id) : 0
+        let event = OrderEvent(at: StoredTime.date(unixSeconds: StoredTime.unixSeconds(now)), actor: request.actor,
+                               action: request.action, from: locked.status, to: transition.to, fulfilment: fulfilment,
+                               itemsReturned: returned, refundedMinor: transition.recordsRefund ? locked.totalMinor : 0)
+        try transaction.record(event, of: locked.id)
+        return OrderActionResult(order: try transaction.order(locked.id), event: event)
+    }
+
+    /// The columns ``event(_:)`` reads, of `order_events`.
+    public static let eventColumns = """
+        at, actor, action, from_status, to_status, carrier, tracking_number, items_returned, refunded_minor
+        """
+
+    /// An event from a row of ``eventColumns``.
+    public static func event(_ row: some StoredRow, id: Int64) throws -> OrderEvent {
+        func status(_ index: Int) throws -> OrderStatus {
+            guard let status = OrderStatus(rawValue: try row.string(index)) else {
+                throw StoredCatalog.CorruptValue(table: "order_events", column: index == 3 ? "from_status" : "to_status", rowID: id)
+            }
+            return status
+        }
+        guard let action = OrderAction(rawValue: try row.string(2)) else {
+            throw StoredCatalog.CorruptValue(table: "order_events", column: "action", rowID: id)
+        }
+        var fulfilment: Fulfilment?
+        if let carrier = try row.optionalString(5), let tracking = try row.optionalString(6) {
+            fulfilment = Fulfilment(storedCarrier: carrier, trackingNumber: tracking)
+        }
+        return OrderEvent(at: StoredTime.date(unixSeconds: try row.int64(0)), actor: try row.string(1), action: action,
+                          from: try status(3), to: try status(4), fulfilment: fulfilment,
+                          itemsReturned: Int(try row.int64(7)), refundedMinor: try row.int64(8))
+    }
+
+    /// The values ``eventColumns`` are inserted with, after the order's id.
+    public static func values(_ event: OrderEvent, of order: Order.ID) -> [StoredValue] {
+        [.integer(order.rawValue), .integer(StoredTime.unixSeconds(event.at)), .text(event.actor),
+         .text(event.action.rawValue), .text(event.from.rawValue), .text(event.to.rawValue),
+         event.fulfilment.map { .text($0.carrier) } ?? .null, event.fulfilment.map { .text($0.trackingNumber) } ?? .null,
+         .integer(Int64(event.itemsReturned)), .integer(event.refundedMinor)]
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Postgres
+import ShopCore
+import ShopStore
+import ShopStorePostgres
+import ShopTestSupport
+import Synchronization
+import Testing
+
+/// Issue #16: `OrderStore.apply` — the order's life on every engine, by the one decision
+/// (`OrderActions.apply` over `OrderStatus.transition`), with stock given back exactly once.
+@Suite("Order lifecycle contract")
+struct OrderLifecycleContractTests {
+    static let later = Fixtures.start.addingTimeInterval(3_600)
+
+    /// A shop with an order of 2 chairs (tracked), 1 lamp (untracked) and 1 poster (backorder):
+    /// the chairs' stock is 8 after it.
+    private static func ordered(_ kind: StoreKind, poolSize: Int = 4) throws -> (StoreHarness, Order) {
+        let stores = try StoreHarness(kind, poolSize: poolSize)
+        try stores.stockShop()
+        let shopper = try stores.guest("buyer")
+        let request = OrderFixtures.request(shopper, [(try stores.variant("chair").variant, 2), (try stores.variant("lamp").variant, 1),
+                                                      (try stores.variant("poster").variant, 1)])
+        let order = try #require(try stores.orders.placeOrder(request, Fixtures.start).placedOrder)
+        #expect(try stores.available("chair") == 8)
+        return (stores, order)
+    }
+
+    private static func request(_ order: Order, _ action: OrderAction, fulfilment: Fulfilment? = nil,
+                                actor: String = "cli") -> OrderActionRequest {
+        OrderActionRequest(number: order.number, action: action, fulfilment: fulfilment, actor: actor)
+    }
+
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func anOrderIsPaidFulfilledAndDeliveredWithItsHistory(kind: StoreKind) throws {
+        let (stores, order) = try Self.ordered(kind)
+        let paid = try stores.orders.apply(Self.request(order, .markPaid, actor: "ana@shop.example"), Self.later)
+        #expect(paid.order.status == .paid)
+        #expect(paid.event == OrderEvent(at: Self.later, actor: "ana@shop.example", action: .markPaid, from: .awaitingPayment, to: .paid))
+
+        let ups = try Fulfilment(carrier: "UPS", trackingNumber: "1Z999AA10123456784")
+        let fulfilled = try stores.orders.apply(Self.request(order, .fulfil, fulfilment: ups), Self.later)
+        #expect(fulfilled.order.status == .fulfilled && fulfilled.order.fulfilment == ups)
+        #expect(try stores.orders.order(order.number)?.fulfilment == ups, "read back with the order")
+
+        let delivered = try stores.orders.apply(Self.request(order, .markDelivered), Self.later.addingTimeInterval(86_400))
+        #expect(delivered.order.status == .delivered && delivered.order.fulfilment == ups, "the tracking number stays")
+        #expect(try stores.available("chair") == 8, "nothing goes back to stock on the way")
+        #expect(try stores.orders.history(order.id).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.actor)" } == [
+            "awaiting_payment→paid ana@shop.example", "paid→fulfilled cli", "fulfilled→delivered cli",
+        ])
+        #expect(try stores.orders.history(order.id)[1].fulfilment == ups)
+    }
+
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func cancellingGivesBackWhatTheOrderTookOnceAndRecordsAPaidOrdersRefund(kind: StoreKind) throws {
+        let (stores, order) = try Self.ordered(kind)
+        _ = try stores.orders.apply(Self.request(order, .markPaid), Self.later)
+        let cancelled = try stores.orders.apply(Self.request(order, .cancel), Self.later)
+        #expect(cancelled.order.status == .cancelled)
+        // The 2 chairs it took; not the lamp (untracked) nor the poster (backorder: none was taken).
+        #expect(cancelled.event.itemsReturned == 2)
+        #expect(cancelled.event.refundedMinor == order.total.minorUnits)
+        #expect(try stores.available("chair") == 10)
+        #expect(try stores.available("poster") == .some(nil), "backorder: not counted")
+
+        let again = #expect(throws: OrderTransitionRefused.self) { try stores.orders.apply(Self.request(order, .cancel), Self.later) }
+        #expect(again == OrderTransitionRefused(from: .cancelled, action: .cancel))
+        #expect(try stores.available("chair") == 10, "a second cancel gives nothing back")
+        #expect(try stores.orders.history(order.id).map(\.action) == [.markPaid, .cancel])
+    }
+
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func anUnpaidOrdersCancelRecordsNoRefundAndStockSetSinceIsAddedTo(kind: StoreKind) throws {
+        let (stores, order) = try Self.ordered(kind)
+        _ = try stores.orders.setStock("CHAIR-1", 5, Fixtures.start)  // counted again meanwhile
+        let cancelled = try stores.orders.apply(Self.request(order, .cancel), Self.later)
+        #expect(cancelled.event.refundedMinor == 0 && cancelled.event.itemsReturned == 2)
+        #expect(try stores.available("chair") == 7, "added to what is on the shelf now")
+    }
+
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func anIllegalStepOrAnUnknownOrderChangesNothing(kind: StoreKind) throws {
+        let (stores, order) = try Self.ordered(kind)
+        let ups = try Fulfilment(carrier: "UPS", trackingNumber: "1Z")
+        #expect(throws: OrderTransitionRefused(from: .awaitingPayment, action: .fulfil)) {
+            try stores.orders.apply(Self.request(order, .fulfil, fulfilment: ups), Self.later)
+        }
+        #expect(throws: OrderActionError.fulfilmentMissing) { try stores.orders.apply(Self.request(order, .fulfil), Self.later) }
+        #expect(throws: OrderActionError.lineRefundNotSupported) { try stores.orders.apply(Self.request(order, .refund), Self.later) }
+        #expect(throws: OrderActionError.orderNotFound("9999-ZZZZ")) {
+            try stores.orders.apply(OrderActionRequest(number: "9999-ZZZZ", action: .markPaid, actor: "cli"), Self.later)
+        }
+        let stored = try #require(try stores.orders.order(order.number))
+        #expect(stored.status == .awaitingPayment && stored.fulfilment == nil)
+        #expect(try stores.orders.history(order.id).isEmpty)
+    }
+
+    /// Two staff members cancel one order at the same moment (on PostgreSQL, from two servers):
+    /// one cancel is applied, the other refused, and the stock comes back once.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func twoCancelsAtOnceGiveTheStockBackOnce(kind: StoreKind) throws {
+        let (stores, _) = try Self.ordered(kind, poolSize: 8)
+        var second = stores.orders
+        var secondDatabase: PostgresDatabase?
+        if let postgres = stores.postgres {
+            let database = try PostgresDatabase.open(url: try #require(PostgresTestServer.url), poolSize: 8, schema: postgres.schema)
+            secondDatabase = database
+            second = OrderStore.postgres(database)
+        }
+        defer { secondDatabase?.close() }
+        let servers = [stores.orders, second]
+        let chair = try stores.variant("chair").variant
+        for round in 0..<20 {
+            let shopper = try stores.guest("round-\(round)")
+            let order = try #require(try stores.orders.placeOrder(
+                OrderFixtures.request(shopper, [(chair, 1)], key: "round-\(round)"), Fixtures.start).placedOrder)
+            let applied = Atomic<Int>(0), refused = Atomic<Int>(0)
+            let failures = Mutex<[String]>([])
+            SessionStoreContractTests.race((0..<4).map { index in {
+                do {
+                    _ = try servers[index % 2].apply(Self.request(order, .cancel, actor: "staff-\(index)"), Self.later)
+                    applied.add(1, ordering: .relaxed)
+                } catch is OrderTransitionRefused {
+                    refused.add(1, ordering: .relaxed)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            } })
+            #expect(failures.withLock { $0 }.isEmpty)
+            #expect(applied.load(ordering: .relaxed) == 1 && refused.load(ordering: .relaxed) == 3, "round \(round)")
+            #expect(try stores.available("chair") == 8, "round \(round): the chair came back once")
+            #expect(try stores.orders.history(order.id).count == 1)
+        }
+    }
+}
