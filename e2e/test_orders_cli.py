@@ -162,3 +162,37 @@ def test_operator_moves_orders_through_their_life_and_a_cancel_gives_stock_back(
     assert [row[0] for row in listing] == [second.number]
     unknown = empty_server.run("orders", "mark-paid", "NO-SUCH-1")
     assert unknown.returncode == 65 and "NO-SUCH-1" in unknown.stderr
+
+
+def test_the_shop_cancels_orders_left_unpaid_past_their_time(empty_server):
+    """Issue #16, point 3: an order still awaiting payment `unpaidOrderDays` (default 7) after it
+    was placed is cancelled by the shop and its stock given back; a paid one of the same age is
+    left alone. Time is moved by moving the orders' dates back 8 days in the database."""
+    import sqlite3
+    import time
+
+    import_catalog(empty_server, empty_server.workdir)
+    assert empty_server.run("stock", "set", SKU, "5").returncode == 0
+    unpaid = checkout(empty_server.url, HANDLE, quantity=2, email="ada@example.com")
+    paid = checkout(empty_server.url, HANDLE, quantity=1, email="bob@example.com")
+    assert unpaid.kind == "ordered" and paid.kind == "ordered", (unpaid, paid)
+    assert empty_server.run("orders", "mark-paid", paid.number).returncode == 0
+    assert available_on_page(empty_server) == 2
+
+    empty_server.stop()
+    with sqlite3.connect(empty_server.database) as database:
+        database.execute("UPDATE orders SET placed_at = placed_at - 8 * 86400")
+    logged = len(empty_server.log.read_text())
+    empty_server.start()  # housekeeping runs as the server starts
+    deadline = time.time() + 15
+    line = f"cancelled unpaid order {unpaid.number}"
+    while time.time() < deadline and line not in empty_server.log.read_text()[logged:]:
+        time.sleep(0.2)
+    assert line in empty_server.log.read_text()[logged:]
+    assert paid.number not in empty_server.log.read_text()[logged:]
+
+    assert available_on_page(empty_server) == 4, "the unpaid order's 2 items are offered again"
+    detail = empty_server.run("orders", "show", unpaid.number).stdout
+    assert field(detail, "Status") == "cancelled"
+    assert "cancel by shop: awaiting_payment → cancelled" in detail
+    assert field(empty_server.run("orders", "show", paid.number).stdout, "Status") == "paid"

@@ -14,18 +14,28 @@ public struct ShopConfig: Hashable, Sendable {
     public var reservationMinutes: Int
     /// Translations of product option names ("Color" → "Renk"), shown where the names are.
     public var optionNames: OptionNameGlossary
+    /// After how many days an order still awaiting payment is cancelled by the shop, its stock
+    /// given back (issue #16; default 7).
+    public var unpaidOrderDays: Int
 
     /// The reservation time used when the file leaves `reservationMinutes` out.
     public static let defaultReservationMinutes = 15
+    /// The wait used when the file leaves `unpaidOrderDays` out.
+    public static let defaultUnpaidOrderDays = 7
 
     public init(shippingMethods: [ShippingMethod], paymentInstructions: LocalizedText,
                 reservationMinutes: Int = ShopConfig.defaultReservationMinutes,
-                optionNames: OptionNameGlossary = OptionNameGlossary()) {
+                optionNames: OptionNameGlossary = OptionNameGlossary(),
+                unpaidOrderDays: Int = ShopConfig.defaultUnpaidOrderDays) {
         self.shippingMethods = shippingMethods
         self.paymentInstructions = paymentInstructions
         self.reservationMinutes = reservationMinutes
         self.optionNames = optionNames
+        self.unpaidOrderDays = unpaidOrderDays
     }
+
+    /// How long an order may await payment, in seconds.
+    public var unpaidOrderLifetime: TimeInterval { TimeInterval(unpaidOrderDays) * 86_400 }
 
     /// The methods that ship to `countryCode` (ISO 3166-1 alpha-2), in file order.
     public func shippingMethods(to countryCode: String) -> [ShippingMethod] {
@@ -95,6 +105,8 @@ public enum ShopConfigFile {
     public static let maximumIDLength = 64
     /// The longest reservation the file may ask for: one day, in minutes.
     public static let maximumReservationMinutes = 24 * 60
+    /// The longest `unpaidOrderDays`: a year.
+    public static let maximumUnpaidOrderDays = 365
 
     /// Reads and checks a shop configuration file.
     /// - Parameters:
@@ -122,7 +134,7 @@ public enum ShopConfigFile {
             throw ShopConfigError(file: fileName, line: error.line, field: nil, message: "not valid JSON: \(error.message)")
         }
         let top = try ConfigFields(root, file: fileName, path: "", what: "the file")
-        try top.checkKnown(["shipping", "payment", "reservationMinutes", "optionNames"])
+        try top.checkKnown(["shipping", "payment", "reservationMinutes", "optionNames", "unpaidOrderDays"])
 
         guard let list = top.node("shipping") else {
             throw top.error("shipping", "is required: a list of shipping methods, e.g. "
@@ -160,6 +172,11 @@ public enum ShopConfigFile {
             throw top.error("reservationMinutes", "\(minutes) is outside 1…\(maximumReservationMinutes): checkout holds "
                             + "stock for at least one minute and at most a day")
         }
+        let unpaidDays = try top.int("unpaidOrderDays") ?? ShopConfig.defaultUnpaidOrderDays
+        guard (1...maximumUnpaidOrderDays).contains(unpaidDays) else {
+            throw top.error("unpaidOrderDays", "\(unpaidDays) is outside 1…\(maximumUnpaidOrderDays): an order awaits its "
+                            + "payment for at least a day and at most a year before the shop cancels it")
+        }
         var optionNames: [String: LocalizedText] = [:]
         if let glossary = try top.object("optionNames") {
             for name in glossary.fields.keys.sorted() {
@@ -169,7 +186,7 @@ public enum ShopConfigFile {
             }
         }
         return ShopConfig(shippingMethods: methods, paymentInstructions: instructions, reservationMinutes: minutes,
-                          optionNames: OptionNameGlossary(optionNames))
+                          optionNames: OptionNameGlossary(optionNames), unpaidOrderDays: unpaidDays)
     }
 
     /// `true` for an id the file may use: 1…64 of `a`–`z`, `0`–`9`, `-`, `_`, starting with a

@@ -10,12 +10,18 @@ public struct OrderActionRequest: Hashable, Sendable {
     public var fulfilment: Fulfilment?
     /// Who asks: a staff member's email, `cli` for `shoppable orders …`, `shop` for the shop itself.
     public var actor: String
+    /// The status the asker saw: when the order has moved on since (another staff member, the
+    /// shop's own cancel), nothing is done (`OrderActionError.statusChanged`). Nil: any status
+    /// the action is legal from.
+    public var expecting: OrderStatus?
 
-    public init(number: String, action: OrderAction, fulfilment: Fulfilment? = nil, actor: String) {
+    public init(number: String, action: OrderAction, fulfilment: Fulfilment? = nil, actor: String,
+                expecting: OrderStatus? = nil) {
         self.number = number
         self.action = action
         self.fulfilment = fulfilment
         self.actor = actor
+        self.expecting = expecting
     }
 }
 
@@ -62,6 +68,8 @@ public enum OrderActionError: Error, Hashable, Sendable {
     case fulfilmentMissing
     /// A partial refund of lines is not built yet (issue #16); a cancel refunds a paid order whole.
     case lineRefundNotSupported
+    /// The order is no longer in the status the request expected; it is in this one.
+    case statusChanged(OrderStatus)
 }
 
 /// The reads and writes of one order action, all inside ONE write transaction of the backend;
@@ -96,6 +104,7 @@ public enum OrderActions {
         guard let locked = try transaction.lockOrder(number: request.number) else {
             throw OrderActionError.orderNotFound(request.number)
         }
+        if let expected = request.expecting, expected != locked.status { throw OrderActionError.statusChanged(locked.status) }
         let transition = try locked.status.transition(request.action)
         try transaction.setStatus(locked.id, transition.to, fulfilment: fulfilment)
         let returned = transition.returnsStock ? try transaction.returnStock(of: locked.id) : 0
@@ -137,5 +146,24 @@ public enum OrderActions {
          .text(event.action.rawValue), .text(event.from.rawValue), .text(event.to.rawValue),
          event.fulfilment.map { .text($0.carrier) } ?? .null, event.fulfilment.map { .text($0.trackingNumber) } ?? .null,
          .integer(Int64(event.itemsReturned)), .integer(event.refundedMinor)]
+    }
+}
+
+extension OrderStore {
+    /// Cancels, as the shop (`actor` `shop`), every order still awaiting payment that was placed
+    /// before `placedBefore` (issue #16: unpaid orders past their time, stock given back). An
+    /// order paid meanwhile is left alone: each cancel expects `awaitingPayment`.
+    /// - Returns: the cancels applied, oldest order first.
+    public func cancelUnpaid(placedBefore: Date, now: Date) throws -> [OrderActionResult] {
+        var cancelled: [OrderActionResult] = []
+        for number in try unpaidOrders(placedBefore) {
+            do {
+                cancelled.append(try apply(OrderActionRequest(number: number, action: .cancel, actor: "shop",
+                                                              expecting: .awaitingPayment), now))
+            } catch OrderActionError.statusChanged {
+                continue  // paid or cancelled by staff a moment ago
+            }
+        }
+        return cancelled
     }
 }

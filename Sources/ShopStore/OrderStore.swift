@@ -146,6 +146,8 @@ public struct OrderStore: Sendable {
     public var apply: @Sendable (OrderActionRequest, _ now: Date) throws -> OrderActionResult
     /// The order's status changes, oldest first.
     public var history: @Sendable (Order.ID) throws -> [OrderEvent]
+    /// The numbers of orders awaiting payment placed before the date, oldest first.
+    public var unpaidOrders: @Sendable (_ placedBefore: Date) throws -> [String]
     /// Sets the stock of the variants with this SKU (trimmed, case-sensitive) and, in the same
     /// transaction, trims the live holds on them — the latest taken first, partly or wholly —
     /// until they fit the new stock, so that what is left stays sellable; each trimmed shopper
@@ -172,6 +174,7 @@ public struct OrderStore: Sendable {
         allOrders: @escaping @Sendable (OrderStatus?) throws -> [Order],
         apply: @escaping @Sendable (OrderActionRequest, Date) throws -> OrderActionResult,
         history: @escaping @Sendable (Order.ID) throws -> [OrderEvent],
+        unpaidOrders: @escaping @Sendable (Date) throws -> [String],
         setStock: @escaping @Sendable (String, Int, Date) throws -> StockUpdate,
         takeReservationTrims: @escaping @Sendable (Shopper, Date) throws -> [ReservationTrim],
         checkout: @escaping @Sendable (Shopper) throws -> CheckoutState?,
@@ -189,6 +192,7 @@ public struct OrderStore: Sendable {
         self.allOrders = allOrders
         self.apply = apply
         self.history = history
+        self.unpaidOrders = unpaidOrders
         self.setStock = setStock
         self.takeReservationTrims = takeReservationTrims
         self.checkout = checkout

@@ -146,6 +146,13 @@ extension OrderStore {
                     }
                 }
             },
+            unpaidOrders: { placedBefore in
+                try database.withConnection { connection in
+                    try connection.query("""
+                        SELECT number FROM orders WHERE status = 'awaiting_payment' AND placed_at < $1 ORDER BY placed_at, id
+                        """, [.integer(StoredTime.unixSeconds(placedBefore))]).map { try $0.string(0) }
+                }
+            },
             setStock: { sku, quantity, now in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
                 guard let sku = SKUIdentity.key(sku) else { return StockUpdate(variants: 0, trimmedHolds: 0) }

@@ -191,6 +191,13 @@ extension OrderStore {
                     }
                 }
             },
+            unpaidOrders: { placedBefore in
+                try database.withConnection { connection in
+                    try connection.prepare("""
+                        SELECT number FROM orders WHERE status = 'awaiting_payment' AND placed_at < ? ORDER BY placed_at, id
+                        """).query([.integer(StoredTime.unixSeconds(placedBefore))]).map { try $0.string(0) }
+                }
+            },
             setStock: { sku, quantity, now in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
                 guard let sku = SKUIdentity.key(sku) else { return StockUpdate(variants: 0, trimmedHolds: 0) }

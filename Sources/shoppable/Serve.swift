@@ -68,12 +68,22 @@ enum Serve {
                                   log: { printLine($0) })
         let sessions = SessionService(sessions: environment.sessions, crypto: environment.crypto, now: Date.init)
         let throttleHorizon = environment.throttles.longestWindow
+        let unpaidLifetime = shopConfig.unpaidOrderLifetime
         let liveEnvironment = environment
         outbox.housekeeping = {
             let now = Date()
             // Logged with its count: several servers sweep one database, each hold is deleted by one.
             if let swept = try? orders.sweepExpiredReservations(now), swept > 0 {
                 printLine("shoppable: swept \(swept) expired stock hold\(swept == 1 ? "" : "s")")
+            }
+            // Issue #16: unpaid orders past their time give their stock back.
+            do {
+                for cancelled in try orders.cancelUnpaid(placedBefore: now.addingTimeInterval(-unpaidLifetime), now: now) {
+                    printLine("shoppable: cancelled unpaid order \(cancelled.order.number) (placed "
+                              + "\(cancelled.order.placedAt.formatted(.iso8601.year().month().day())))")
+                }
+            } catch {
+                printLine("shoppable: cancelling unpaid orders failed: \(error)")
             }
             _ = try? sessions.purgeExpired()
             _ = try? accounts.purgeAttempts(now.addingTimeInterval(-throttleHorizon))  // outside every window

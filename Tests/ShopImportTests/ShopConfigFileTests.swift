@@ -63,6 +63,9 @@ struct ShopConfigFileTests {
     @Test func reservationMinutesIsRead() throws {
         let config = try Self.read(Self.file([Self.standard], extra: #""reservationMinutes": 30"#))
         #expect(config.reservationMinutes == 30)
+        #expect(config.unpaidOrderDays == 7, "the default")
+        let days = try Self.read(Self.file([Self.standard], extra: #""unpaidOrderDays": 14"#))
+        #expect(days.unpaidOrderDays == 14 && days.unpaidOrderLifetime == 14 * 86_400)
     }
 
     @Test func pricesAreReadInTheShopCurrencyWithoutFloatingPoint() throws {
@@ -193,6 +196,10 @@ struct ShopConfigFileTests {
              field: "reservationMinutes", messagePart: "outside 1…1440"),
         Case(name: "fractional reservation", text: file([standard], extra: #""reservationMinutes": 2.5"#),
              field: "reservationMinutes", messagePart: "not a whole number"),
+        Case(name: "no wait for payment", text: file([standard], extra: #""unpaidOrderDays": 0"#),
+             field: "unpaidOrderDays", messagePart: "outside 1…365"),
+        Case(name: "over a year for payment", text: file([standard], extra: #""unpaidOrderDays": 366"#),
+             field: "unpaidOrderDays", messagePart: "outside 1…365"),
     ]
 
     @Test(arguments: rejected)

@@ -133,4 +133,72 @@ struct OrderLifecycleContractTests {
             #expect(try stores.orders.history(order.id).count == 1)
         }
     }
+
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func unpaidOrdersPastTheirTimeAreCancelledByTheShopAndPaidOnesAreLeftAlone(kind: StoreKind) throws {
+        let (stores, old) = try Self.ordered(kind)  // placed at Fixtures.start: 2 chairs
+        let chair = try stores.variant("chair").variant
+        let week = TimeInterval(7 * 86_400)
+        let paid = try #require(try stores.orders.placeOrder(
+            OrderFixtures.request(try stores.guest("payer"), [(chair, 1)], key: "paid"), Fixtures.start).placedOrder)
+        _ = try stores.orders.apply(Self.request(paid, .markPaid), Fixtures.start)
+        let recent = try #require(try stores.orders.placeOrder(
+            OrderFixtures.request(try stores.guest("recent"), [(chair, 1)], key: "recent"), Fixtures.start + week).placedOrder)
+        #expect(try stores.available("chair") == 6)
+
+        let now = Fixtures.start + week + 60
+        let cancelled = try stores.orders.cancelUnpaid(placedBefore: now - week, now: now)
+        #expect(cancelled.map(\.order.number) == [old.number])
+        #expect(cancelled.first?.event == OrderEvent(at: now, actor: "shop", action: .cancel, from: .awaitingPayment,
+                                                     to: .cancelled, itemsReturned: 2))
+        #expect(try stores.available("chair") == 8)
+        #expect(try stores.orders.order(paid.number)?.status == .paid)
+        #expect(try stores.orders.order(recent.number)?.status == .awaitingPayment)
+        #expect(try stores.orders.cancelUnpaid(placedBefore: now - week, now: now).isEmpty, "once")
+
+        // Asking for a status the order has left changes nothing.
+        #expect(throws: OrderActionError.statusChanged(.paid)) {
+            try stores.orders.apply(OrderActionRequest(number: paid.number, action: .cancel, actor: "ana@shop.example",
+                                                       expecting: .awaitingPayment), now)
+        }
+        #expect(try stores.orders.order(paid.number)?.status == .paid)
+    }
+
+    /// Staff mark an order paid at the moment the shop cancels it as unpaid: either it is paid
+    /// (and stays so, stock kept) or cancelled (and the payment refused) — never cancelled after
+    /// being marked paid.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func markingPaidWhileTheShopCancelsUnpaidOrdersLeavesOneOutcome(kind: StoreKind) throws {
+        let (stores, _) = try Self.ordered(kind, poolSize: 8)
+        let orders = stores.orders
+        let chair = try stores.variant("chair").variant
+        let later = Fixtures.start + 8 * 86_400
+        _ = try orders.setStock("CHAIR-1", 100, Fixtures.start)  // paid orders keep theirs
+        var outcomes: [OrderStatus: Int] = [:]
+        for round in 0..<20 {
+            _ = try stores.orders.cancelUnpaid(placedBefore: later, now: later)  // earlier rounds' leftovers
+            let order = try #require(try orders.placeOrder(
+                OrderFixtures.request(try stores.guest("race-\(round)"), [(chair, 1)], key: "race-\(round)"), Fixtures.start).placedOrder)
+            let before = try #require(try stores.available("chair") ?? nil)
+            let markedPaid = Mutex<Bool?>(nil)
+            SessionStoreContractTests.race([
+                { markedPaid.withLock { $0 = (try? orders.apply(Self.request(order, .markPaid, actor: "staff"), later)) != nil } },
+                { _ = try? orders.cancelUnpaid(placedBefore: later, now: later) },
+            ])
+            let status = try #require(try orders.order(order.number)?.status)
+            outcomes[status, default: 0] += 1
+            let after = try #require(try stores.available("chair") ?? nil)
+            switch status {
+            case .paid:
+                #expect(markedPaid.withLock { $0 } == true)
+                #expect(after == before, "round \(round): a paid order keeps its stock")
+            case .cancelled:
+                #expect(markedPaid.withLock { $0 } == false, "round \(round): cancelled after it was marked paid")
+                #expect(after == before + 1)
+            default:
+                Issue.record("round \(round): \(status)")
+            }
+        }
+        #expect(outcomes.values.reduce(0, +) == 20)
+    }
 }
