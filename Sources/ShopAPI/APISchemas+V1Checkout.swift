@@ -4,7 +4,7 @@ extension APIRoute {
     static var v1CheckoutWireTypes: [any JSONSchemaDescribed.Type] {
         [V1Address.self, V1CheckoutAddress.self, V1ShippingChoice.self, V1ShippingOption.self, V1OrderLine.self,
          V1CheckoutQuote.self, V1Checkout.self, V1Order.self, V1Orders.self, V1StockLeft.self, V1FieldProblem.self,
-         V1CheckoutError.self, V1ChosenValue.self]
+         V1CheckoutError.self, V1ChosenValue.self, V1Fulfilment.self]
     }
 }
 
@@ -113,7 +113,16 @@ extension V1Order: JSONSchemaDescribed {
         "shippingCost": V1Money.schemaReference,
         "total": V1Money.schemaReference,
         "guestToken": .stringSchema("A guest's order secret, only when placing: `GET /api/v1/orders/{number}?token=`."),
-    ], optional: ["voucherCode", "guestToken"])
+        "fulfilment": V1Fulfilment.schemaReference,
+    ], optional: ["voucherCode", "guestToken", "fulfilment"])
+}
+
+extension V1Fulfilment: JSONSchemaDescribed {
+    public static let schemaName = "Fulfilment"
+    public static let jsonSchema: JSONValue = .objectSchema([
+        "carrier": ["type": "string"],
+        "trackingNumber": ["type": "string"],
+    ])
 }
 
 extension V1Orders: JSONSchemaDescribed {

@@ -165,7 +165,7 @@ public struct V1Checkout: Codable, Hashable, Sendable {
 public struct V1Order: Codable, Hashable, Sendable {
     /// Human-friendly and unique (`1042-KX7M`): `GET /api/v1/orders/{number}`.
     public var number: String
-    /// `awaiting_payment`, `paid`, `shipped` or `cancelled`.
+    /// `awaiting_payment`, `paid`, `fulfilled`, `delivered` or `cancelled` (docs/ORDERS.md).
     public var status: String
     public var placedAt: Date
     /// Where confirmations go.
@@ -181,10 +181,13 @@ public struct V1Order: Codable, Hashable, Sendable {
     /// Only in the answer to a guest's `POST /api/v1/orders`: the secret that reads this order
     /// later (`GET /api/v1/orders/{number}?token=`), also in the confirmation email's link.
     public var guestToken: String?
+    /// Once fulfilled: who carries it and its tracking number.
+    public var fulfilment: V1Fulfilment?
 
     public init(number: String, status: String, placedAt: Date, email: String, shippingAddress: V1Address,
                 lines: [V1OrderLine], subtotal: V1Money, discount: V1Money, voucherCode: String?, shippingMethod: String,
-                shippingCost: V1Money, total: V1Money, guestToken: String? = nil) {
+                shippingCost: V1Money, total: V1Money, guestToken: String? = nil, fulfilment: V1Fulfilment? = nil) {
+        self.fulfilment = fulfilment
         self.number = number
         self.status = status
         self.placedAt = placedAt
@@ -198,6 +201,17 @@ public struct V1Order: Codable, Hashable, Sendable {
         self.shippingCost = shippingCost
         self.total = total
         self.guestToken = guestToken
+    }
+}
+
+/// How a fulfilled order travels.
+public struct V1Fulfilment: Codable, Hashable, Sendable {
+    public var carrier: String
+    public var trackingNumber: String
+
+    public init(carrier: String, trackingNumber: String) {
+        self.carrier = carrier
+        self.trackingNumber = trackingNumber
     }
 }
 

@@ -75,6 +75,17 @@ struct V1CheckoutAPITests {
         #expect(try shop.api(.get, "/api/v1/orders/\(order.number)?token=wrong", token: nil).status == 404)
         #expect(try shop.api(.get, "/api/v1/orders/\(order.number)", token: token).status == 404, "a guest needs the token")
         #expect(try shop.api(.get, "/api/v1/orders", token: token).status == 403)
+        #expect(try decoded(V1Order.self, read).fulfilment == nil)
+        #expect(!read.text.contains("fulfilment"), "left out until fulfilled")
+
+        // Issue #16: once fulfilled, the order says who carries it and its tracking number.
+        let orders = try #require(shop.orders)
+        _ = try orders.apply(OrderActionRequest(number: order.number, action: .markPaid, actor: "cli"), Date())
+        _ = try orders.apply(OrderActionRequest(number: order.number, action: .fulfil,
+                                                fulfilment: try Fulfilment(carrier: "UPS", trackingNumber: "1Z999"), actor: "cli"),
+                             Date())
+        let fulfilled = try decoded(V1Order.self, try shop.api(.get, "/api/v1/orders/\(order.number)?token=\(guestToken)", token: nil))
+        #expect(fulfilled.status == "fulfilled" && fulfilled.fulfilment == V1Fulfilment(carrier: "UPS", trackingNumber: "1Z999"))
     }
 
     /// Issue #13, point 2: the lines of an open variant (WooCommerce "any") reach the order with

@@ -285,7 +285,8 @@ extension V1Handlers {
                 shippingAddress: addressJSON(order.shippingAddress), lines: order.lines.map { lineJSON($0, context) },
                 subtotal: money(order.subtotal, context), discount: money(order.discount, context),
                 voucherCode: order.voucherCode, shippingMethod: order.shippingMethodName,
-                shippingCost: money(order.shippingCost, context), total: money(order.total, context), guestToken: guestToken)
+                shippingCost: money(order.shippingCost, context), total: money(order.total, context), guestToken: guestToken,
+                fulfilment: order.fulfilment.map { V1Fulfilment(carrier: $0.carrier, trackingNumber: $0.trackingNumber) })
     }
 
     static func lineJSON(_ line: OrderLine, _ context: RequestContext) -> V1OrderLine {
