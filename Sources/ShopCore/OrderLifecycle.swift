@@ -44,8 +44,12 @@ public struct OrderTransitionRefused: Error, Hashable, Sendable, CustomStringCon
     }
 
     /// For operators (the CLI); the back office says it in the staff member's language.
-    public var description: String {
-        let allowed = from.allowedActions.map(\.rawValue)
+    public var description: String { description(offering: OrderAction.allCases) }
+
+    /// The message naming only the `offered` actions the order allows (a tool that cannot
+    /// refund lines does not suggest it).
+    public func description(offering offered: [OrderAction]) -> String {
+        let allowed = from.allowedActions.filter(offered.contains).map(\.rawValue)
         return "an order that is \(from.phrase) cannot be \(action.pastParticiple)"
             + (allowed.isEmpty ? " (nothing more can be done with it)" : " (it can be: \(allowed.joined(separator: ", ")))")
     }

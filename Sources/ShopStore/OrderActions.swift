@@ -150,20 +150,31 @@ public enum OrderActions {
 }
 
 extension OrderStore {
-    /// Cancels, as the shop (`actor` `shop`), every order still awaiting payment that was placed
-    /// before `placedBefore` (issue #16: unpaid orders past their time, stock given back). An
-    /// order paid meanwhile is left alone: each cancel expects `awaitingPayment`.
-    /// - Returns: the cancels applied, oldest order first.
-    public func cancelUnpaid(placedBefore: Date, now: Date) throws -> [OrderActionResult] {
-        var cancelled: [OrderActionResult] = []
-        for number in try unpaidOrders(placedBefore) {
+    /// What one round of ``cancelUnpaid(placedBefore:now:limit:)`` did.
+    public struct UnpaidCancels: Sendable {
+        /// The cancels applied, oldest order first.
+        public var cancelled: [OrderActionResult] = []
+        /// Orders whose cancel failed (a store error), by number: the round went on without them.
+        public var failed: [(number: String, error: any Error)] = []
+    }
+
+    /// Cancels, as the shop (`actor` `shop`), up to `limit` orders still awaiting payment that were
+    /// placed before `placedBefore` (issue #16: unpaid orders past their time, stock given back).
+    /// An order paid meanwhile is left alone: each cancel expects `awaitingPayment`. Orders placed
+    /// before migration 27 are never cancelled (`unpaidOrders`). One order that fails does not
+    /// stop the others.
+    public func cancelUnpaid(placedBefore: Date, now: Date, limit: Int = 100) throws -> UnpaidCancels {
+        var round = UnpaidCancels()
+        for number in try unpaidOrders(placedBefore, limit) {
             do {
-                cancelled.append(try apply(OrderActionRequest(number: number, action: .cancel, actor: "shop",
-                                                              expecting: .awaitingPayment), now))
+                round.cancelled.append(try apply(OrderActionRequest(number: number, action: .cancel, actor: "shop",
+                                                                    expecting: .awaitingPayment), now))
             } catch OrderActionError.statusChanged {
                 continue  // paid or cancelled by staff a moment ago
+            } catch {
+                round.failed.append((number, error))
             }
         }
-        return cancelled
+        return round
     }
 }

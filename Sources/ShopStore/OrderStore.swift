@@ -146,8 +146,10 @@ public struct OrderStore: Sendable {
     public var apply: @Sendable (OrderActionRequest, _ now: Date) throws -> OrderActionResult
     /// The order's status changes, oldest first.
     public var history: @Sendable (Order.ID) throws -> [OrderEvent]
-    /// The numbers of orders awaiting payment placed before the date, oldest first.
-    public var unpaidOrders: @Sendable (_ placedBefore: Date) throws -> [String]
+    /// The numbers of at most `limit` orders awaiting payment placed before the date, oldest
+    /// first — leaving out orders placed before migration 27, which the shop never cancels as
+    /// unpaid (their payment may have been received outside the shop).
+    public var unpaidOrders: @Sendable (_ placedBefore: Date, _ limit: Int) throws -> [String]
     /// Sets the stock of the variants with this SKU (trimmed, case-sensitive) and, in the same
     /// transaction, trims the live holds on them — the latest taken first, partly or wholly —
     /// until they fit the new stock, so that what is left stays sellable; each trimmed shopper
@@ -174,7 +176,7 @@ public struct OrderStore: Sendable {
         allOrders: @escaping @Sendable (OrderStatus?) throws -> [Order],
         apply: @escaping @Sendable (OrderActionRequest, Date) throws -> OrderActionResult,
         history: @escaping @Sendable (Order.ID) throws -> [OrderEvent],
-        unpaidOrders: @escaping @Sendable (Date) throws -> [String],
+        unpaidOrders: @escaping @Sendable (Date, Int) throws -> [String],
         setStock: @escaping @Sendable (String, Int, Date) throws -> StockUpdate,
         takeReservationTrims: @escaping @Sendable (Shopper, Date) throws -> [ReservationTrim],
         checkout: @escaping @Sendable (Shopper) throws -> CheckoutState?,

@@ -146,11 +146,12 @@ extension OrderStore {
                     }
                 }
             },
-            unpaidOrders: { placedBefore in
+            unpaidOrders: { placedBefore, limit in
                 try database.withConnection { connection in
                     try connection.query("""
-                        SELECT number FROM orders WHERE status = 'awaiting_payment' AND placed_at < $1 ORDER BY placed_at, id
-                        """, [.integer(StoredTime.unixSeconds(placedBefore))]).map { try $0.string(0) }
+                        SELECT number FROM orders WHERE status = 'awaiting_payment' AND placed_at < $1 AND NOT before_lifecycle
+                        ORDER BY placed_at, id LIMIT $2
+                        """, [.integer(StoredTime.unixSeconds(placedBefore)), PostgresValue(limit)]).map { try $0.string(0) }
                 }
             },
             setStock: { sku, quantity, now in

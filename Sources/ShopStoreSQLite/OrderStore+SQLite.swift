@@ -191,11 +191,12 @@ extension OrderStore {
                     }
                 }
             },
-            unpaidOrders: { placedBefore in
+            unpaidOrders: { placedBefore, limit in
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT number FROM orders WHERE status = 'awaiting_payment' AND placed_at < ? ORDER BY placed_at, id
-                        """).query([.integer(StoredTime.unixSeconds(placedBefore))]).map { try $0.string(0) }
+                        SELECT number FROM orders WHERE status = 'awaiting_payment' AND placed_at < ? AND before_lifecycle = 0
+                        ORDER BY placed_at, id LIMIT ?
+                        """).query([.integer(StoredTime.unixSeconds(placedBefore)), SQLValue(limit)]).map { try $0.string(0) }
                 }
             },
             setStock: { sku, quantity, now in

@@ -891,16 +891,20 @@ public enum ShopSchema {
                 voucher_code TEXT,
                 guest_token_hash TEXT UNIQUE,                -- SHA-256 hex of a guest's link token
                 carrier TEXT,                                -- set when fulfilled
-                tracking_number TEXT
+                tracking_number TEXT,
+                -- 1: placed before this migration. What it took from stock was not recorded (no
+                -- order_stock rows: a cancel gives nothing back), and its payment may have been
+                -- received outside the shop: the shop never cancels it as unpaid.
+                before_lifecycle INTEGER NOT NULL DEFAULT 0 CHECK (before_lifecycle IN (0, 1))
             );
             INSERT INTO orders (id, number, status, placed_at, user_id, email, ship_first_name, ship_last_name,
                                 ship_phone, ship_email, ship_line1, ship_line2, ship_city, ship_postal_code, ship_region,
                                 ship_country_code, shipping_method, shipping_minor, subtotal_minor, discount_minor,
-                                total_minor, currency, voucher_code, guest_token_hash)
+                                total_minor, currency, voucher_code, guest_token_hash, before_lifecycle)
                 SELECT id, number, CASE status WHEN 'shipped' THEN 'fulfilled' ELSE status END, placed_at, user_id, email,
                        ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
                        ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor, subtotal_minor,
-                       discount_minor, total_minor, currency, voucher_code, guest_token_hash
+                       discount_minor, total_minor, currency, voucher_code, guest_token_hash, 1
                 FROM orders_v26;
             CREATE TABLE order_lines (
                 order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
@@ -939,19 +943,15 @@ public enum ShopSchema {
 
             -- What each order took from stock, per variant (OrderPlacement step 4), so a cancel
             -- gives back exactly that — a variant's tracking may change later — and only once:
-            -- the rows go when it is given back. Orders placed before this migration: their
-            -- lines of variants limited now, for orders not cancelled.
+            -- the rows go when it is given back. Orders placed before this migration have none:
+            -- whether a variant was counted when they were placed is not known (guessing from
+            -- today's tracking would give back units never taken).
             CREATE TABLE order_stock (
                 order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
                 variant_id INTEGER NOT NULL,                 -- a plain value: the variant may be gone
                 quantity INTEGER NOT NULL CHECK (quantity > 0),
                 PRIMARY KEY (order_id, variant_id)
             ) WITHOUT ROWID;
-            INSERT INTO order_stock (order_id, variant_id, quantity)
-                SELECT l.order_id, l.variant_id, sum(l.quantity) FROM order_lines l
-                JOIN orders o ON o.id = l.order_id JOIN variants v ON v.id = l.variant_id
-                WHERE o.status <> 'cancelled' AND v.inventory_tracked = 1 AND v.allow_backorder = 0
-                GROUP BY l.order_id, l.variant_id;
 
             -- Each status change: who, when, from, to (the order page's history, the CLI's output).
             CREATE TABLE order_events (

@@ -80,7 +80,7 @@ enum OrdersCommand {
         } catch OrderActionError.orderNotFound {
             throw OperatorDataError("no order has the number “\(number)”; `shoppable orders list` shows them all")
         } catch let refused as OrderTransitionRefused {
-            throw OperatorDataError("order \(number): \(refused.description); nothing changed")
+            throw OperatorDataError("order \(number): \(refused.description(offering: actions)); nothing changed")
         }
         print(summary(result))
     }

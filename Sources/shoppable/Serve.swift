@@ -78,9 +78,13 @@ enum Serve {
             }
             // Issue #16: unpaid orders past their time give their stock back.
             do {
-                for cancelled in try orders.cancelUnpaid(placedBefore: now.addingTimeInterval(-unpaidLifetime), now: now) {
+                let round = try orders.cancelUnpaid(placedBefore: now.addingTimeInterval(-unpaidLifetime), now: now)
+                for cancelled in round.cancelled {
                     printLine("shoppable: cancelled unpaid order \(cancelled.order.number) (placed "
                               + "\(cancelled.order.placedAt.formatted(.iso8601.year().month().day())))")
+                }
+                for (number, error) in round.failed {
+                    printLine("shoppable: cancelling unpaid order \(number) failed: \(error)")
                 }
             } catch {
                 printLine("shoppable: cancelling unpaid orders failed: \(error)")

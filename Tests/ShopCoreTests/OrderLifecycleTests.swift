@@ -79,6 +79,14 @@ struct OrderLifecycleTests {
         #expect(OrderTransitionRefused(from: from, action: action).description == message)
     }
 
+    @Test func aRefusalNamesOnlyTheActionsTheToolOffers() {
+        let refused = OrderTransitionRefused(from: .fulfilled, action: .cancel)
+        #expect(refused.description(offering: [.markPaid, .fulfil, .markDelivered, .cancel])
+                == "an order that is fulfilled cannot be cancelled (it can be: mark-delivered)")
+        #expect(OrderTransitionRefused(from: .delivered, action: .cancel).description(offering: [.cancel])
+                == "an order that is delivered cannot be cancelled (nothing more can be done with it)")
+    }
+
     @Test(arguments: [
         ("", "1Z999", FulfilmentError(field: .carrier, problem: .empty)),
         ("  UPS ", " \t", FulfilmentError(field: .trackingNumber, problem: .empty)),

@@ -147,14 +147,14 @@ struct OrderLifecycleContractTests {
         #expect(try stores.available("chair") == 6)
 
         let now = Fixtures.start + week + 60
-        let cancelled = try stores.orders.cancelUnpaid(placedBefore: now - week, now: now)
+        let cancelled = try stores.orders.cancelUnpaid(placedBefore: now - week, now: now).cancelled
         #expect(cancelled.map(\.order.number) == [old.number])
         #expect(cancelled.first?.event == OrderEvent(at: now, actor: "shop", action: .cancel, from: .awaitingPayment,
                                                      to: .cancelled, itemsReturned: 2))
         #expect(try stores.available("chair") == 8)
         #expect(try stores.orders.order(paid.number)?.status == .paid)
         #expect(try stores.orders.order(recent.number)?.status == .awaitingPayment)
-        #expect(try stores.orders.cancelUnpaid(placedBefore: now - week, now: now).isEmpty, "once")
+        #expect(try stores.orders.cancelUnpaid(placedBefore: now - week, now: now).cancelled.isEmpty, "once")
 
         // Asking for a status the order has left changes nothing.
         #expect(throws: OrderActionError.statusChanged(.paid)) {
@@ -200,5 +200,31 @@ struct OrderLifecycleContractTests {
             }
         }
         #expect(outcomes.values.reduce(0, +) == 20)
+    }
+
+    /// One order whose cancel fails (here: a store error) does not stop the round; it is
+    /// reported, and the round's limit bounds the work of one housekeeping tick.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func aFailingCancelDoesNotStopTheOthersAndARoundIsBounded(kind: StoreKind) throws {
+        let (stores, first) = try Self.ordered(kind)
+        let chair = try stores.variant("chair").variant
+        let others = try (1...3).map { index in
+            try #require(try stores.orders.placeOrder(
+                OrderFixtures.request(try stores.guest("other-\(index)"), [(chair, 1)], key: "other-\(index)"),
+                Fixtures.start.addingTimeInterval(Double(index))).placedOrder)
+        }
+        var failing = stores.orders
+        let apply = failing.apply
+        struct Broken: Error {}
+        failing.apply = { request, now in
+            if request.number == first.number { throw Broken() }
+            return try apply(request, now)
+        }
+        let later = Fixtures.start + 8 * 86_400
+        let bounded = try failing.cancelUnpaid(placedBefore: later, now: later, limit: 3)
+        #expect(bounded.failed.map(\.number) == [first.number])
+        #expect(bounded.cancelled.map(\.order.number) == others.prefix(2).map(\.number), "the oldest 3, one failed")
+        let next = try failing.cancelUnpaid(placedBefore: later, now: later, limit: 3)
+        #expect(next.cancelled.map(\.order.number) == [others[2].number] && next.failed.count == 1)
     }
 }

@@ -119,7 +119,7 @@ extension OrderStore {
             allOrders: { _ in throw UnimplementedStoreOperation("OrderStore.allOrders") },
             apply: { _, _ in throw UnimplementedStoreOperation("OrderStore.apply") },
             history: { _ in throw UnimplementedStoreOperation("OrderStore.history") },
-            unpaidOrders: { _ in throw UnimplementedStoreOperation("OrderStore.unpaidOrders") },
+            unpaidOrders: { _, _ in throw UnimplementedStoreOperation("OrderStore.unpaidOrders") },
             setStock: { _, _, _ in throw UnimplementedStoreOperation("OrderStore.setStock") },
             takeReservationTrims: { _, _ in throw UnimplementedStoreOperation("OrderStore.takeReservationTrims") },
             checkout: { _ in throw UnimplementedStoreOperation("OrderStore.checkout") },
