@@ -132,6 +132,8 @@ def test_operator_moves_orders_through_their_life_and_a_cancel_gives_stock_back(
     assert no_tracking.returncode == 64 and "--tracking" in no_tracking.stderr
     blank = empty_server.run("orders", "fulfil", first.number, "--carrier", " ", "--tracking", "1Z999")
     assert blank.returncode == 64 and "the carrier is empty" in blank.stderr
+    reversed_text = empty_server.run("orders", "fulfil", first.number, "--carrier", "UPS", "--tracking", "\u202eabc")
+    assert reversed_text.returncode == 64 and "invisible formatting character" in reversed_text.stderr
 
     paid = empty_server.run("orders", "mark-paid", first.number)
     assert paid.returncode == 0, paid.stderr
@@ -152,13 +154,15 @@ def test_operator_moves_orders_through_their_life_and_a_cancel_gives_stock_back(
         "awaiting_payment → paid", "paid → fulfilled", "fulfilled → delivered"]
     assert available_on_page(empty_server) == 2, "nothing came back on the way"
 
-    cancelled = empty_server.run("orders", "cancel", second.number)
+    cancelled = empty_server.run("orders", "cancel", second.number.lower())  # as typed from an email
     assert cancelled.returncode == 0, cancelled.stderr
     assert cancelled.stdout.strip() == f"order {second.number}: awaiting_payment → cancelled; 1 item back in stock"
     assert available_on_page(empty_server) == 3, "the storefront offers the cancelled item again"
     again = empty_server.run("orders", "cancel", second.number)
     assert again.returncode == 65 and "nothing more can be done with it" in again.stderr
     assert available_on_page(empty_server) == 3
+    assert "cancel by cli: awaiting_payment → cancelled; 1 item back in stock" in empty_server.run(
+        "orders", "show", second.number).stdout
     listing = order_lines(empty_server.run("orders", "list", "--status", "cancelled").stdout)
     assert [row[0] for row in listing] == [second.number]
     unknown = empty_server.run("orders", "mark-paid", "NO-SUCH-1")

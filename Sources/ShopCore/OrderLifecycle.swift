@@ -108,7 +108,8 @@ public struct Fulfilment: Hashable, Sendable {
     public var carrier: String
     public var trackingNumber: String
 
-    /// Both trimmed; neither empty, longer than ``maximumLength`` or holding a control character.
+    /// Both trimmed; neither empty, longer than ``maximumLength`` or holding a control or
+    /// format character (an invisible direction override, a zero-width joiner).
     /// - Throws: `FulfilmentError` naming the field.
     public init(carrier: String, trackingNumber: String) throws(FulfilmentError) {
         self.carrier = try Self.checked(carrier, .carrier)
@@ -125,7 +126,9 @@ public struct Fulfilment: Hashable, Sendable {
         let trimmed = text.trimmedOfWhiteSpace
         guard !trimmed.isEmpty else { throw FulfilmentError(field: field, problem: .empty) }
         guard trimmed.count <= maximumLength else { throw FulfilmentError(field: field, problem: .tooLong) }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        // Control characters, and invisible format characters (a right-to-left override would
+        // show the shopper a reversed tracking number).
+        guard !trimmed.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
             throw FulfilmentError(field: field, problem: .controlCharacter)
         }
         return trimmed
@@ -143,7 +146,7 @@ public struct FulfilmentError: Error, Hashable, Sendable, CustomStringConvertibl
         switch problem {
         case .empty: "the \(field.rawValue) is empty"
         case .tooLong: "the \(field.rawValue) is longer than \(Fulfilment.maximumLength) characters"
-        case .controlCharacter: "the \(field.rawValue) holds a control character"
+        case .controlCharacter: "the \(field.rawValue) holds a control or invisible formatting character"
         }
     }
 }

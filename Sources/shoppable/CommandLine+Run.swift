@@ -70,8 +70,8 @@ extension CommandLine {
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
       --mail-from ADDR  serve: sender address of emails (default shop@localhost)
-      --shop-config FILE  serve: shipping methods, payment instructions, reservation minutes
-                        (JSON, docs/ORDERS.md; default: the demo's shop.json)
+      --shop-config FILE  serve: shipping methods, payment instructions, reservation minutes and
+                        unpaid-order days (JSON, docs/ORDERS.md; default: the demo's shop.json)
       --dry-run         import, campaigns import: read and check the file, write nothing (import: list
                         what would be created, updated and left alone, per product)
       --format NAME     import: the file's format (default auto); export: the format to write

@@ -39,7 +39,7 @@ enum OrdersCommand {
             for order in orders { print(OrderSummary.line(order, timeZone: timeZone)) }
         case "show":
             guard options.arguments.count == 3 else { throw UsageError("orders show needs exactly one order NUMBER") }
-            let number = options.arguments[2].trimmingCharacters(in: .whitespaces)
+            let number = OrderSummary.number(options.arguments[2])
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
             guard let order = try database.orders.order(number) else {
@@ -57,7 +57,7 @@ enum OrdersCommand {
     /// what changed; a step the order's status does not allow is refused, naming what it allows.
     private static func apply(_ action: OrderAction, _ options: Options) throws {
         guard options.arguments.count == 3 else { throw UsageError("orders \(action.rawValue) needs exactly one order NUMBER") }
-        let number = options.arguments[2].trimmingCharacters(in: .whitespaces)
+        let number = OrderSummary.number(options.arguments[2])
         var fulfilment: Fulfilment?
         if action == .fulfil {
             guard let carrier = options.value("carrier"), let tracking = options.value("tracking") else {
@@ -138,6 +138,12 @@ struct OperatorDataError: Error, CustomStringConvertible {
 
 /// Orders as text for the terminal.
 enum OrderSummary {
+    /// An order number as typed: trimmed and upper-cased (numbers are digits and upper-case
+    /// letters, and are often copied from an email or typed by hand in lower case).
+    static func number(_ typed: String) -> String {
+        typed.trimmingCharacters(in: .whitespaces).uppercased()
+    }
+
     /// `1042-KX7M  2026-11-30 14:05  ada@example.com  59.80 USD  awaiting_payment` (tab-separated).
     static func line(_ order: Order, timeZone: TimeZone) -> String {
         [order.number, date(order.placedAt, timeZone: timeZone), order.email, amount(order.total), order.status.rawValue]
@@ -160,8 +166,13 @@ enum OrderSummary {
         field("Delivery", order.shippingMethodName)
         if let fulfilment = order.fulfilment { field("Carrier", "\(fulfilment.carrier), tracking \(fulfilment.trackingNumber)") }
         for (index, event) in history.enumerated() {
-            field(index == 0 ? "History" : "", "\(date(event.at, timeZone: timeZone))  \(event.action.rawValue) by \(event.actor): "
-                  + "\(event.from.rawValue) → \(event.to.rawValue)")
+            var step = "\(date(event.at, timeZone: timeZone))  \(event.action.rawValue) by \(event.actor): "
+                + "\(event.from.rawValue) → \(event.to.rawValue)"
+            if event.itemsReturned > 0 { step += "; \(event.itemsReturned) item\(event.itemsReturned == 1 ? "" : "s") back in stock" }
+            if event.refundedMinor > 0 {
+                step += "; refund of \(amount(Money(minorUnits: event.refundedMinor, currency: order.total.currency))) owed"
+            }
+            field(index == 0 ? "History" : "", step)
         }
         text.append("")
 

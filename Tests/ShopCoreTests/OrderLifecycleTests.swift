@@ -92,6 +92,8 @@ struct OrderLifecycleTests {
         ("  UPS ", " \t", FulfilmentError(field: .trackingNumber, problem: .empty)),
         (String(repeating: "x", count: 101), "1Z999", FulfilmentError(field: .carrier, problem: .tooLong)),
         ("UPS", "1Z\u{7}999", FulfilmentError(field: .trackingNumber, problem: .controlCharacter)),
+        ("UPS", "\u{202E}abc", FulfilmentError(field: .trackingNumber, problem: .controlCharacter)),
+        ("U\u{200B}PS", "1Z999", FulfilmentError(field: .carrier, problem: .controlCharacter)),
     ])
     func aFulfilmentNeedsACarrierAndATrackingNumber(carrier: String, tracking: String, error: FulfilmentError) {
         #expect(throws: error) { try Fulfilment(carrier: carrier, trackingNumber: tracking) }
