@@ -75,9 +75,10 @@ public enum OrderActionError: Error, Hashable, Sendable {
 /// The reads and writes of one order action, all inside ONE write transaction of the backend;
 /// the rules are `OrderActions.apply`, a backend decides nothing.
 public protocol OrderActionTransaction {
-    /// The order's id, status and total with this number, locked until the transaction ends (two
-    /// staff members acting at once take turns: the second sees the first's status).
-    func lockOrder(number: String) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64)?
+    /// The row of ``OrderActions/lockColumns`` of the order with this number, locked until the
+    /// transaction ends (two staff members acting at once take turns: the second sees the
+    /// first's status).
+    func lockOrder(number: String) throws -> (any StoredRow)?
     /// Sets the status and, when given, the carrier and tracking number.
     func setStatus(_ order: Order.ID, _ status: OrderStatus, fulfilment: Fulfilment?) throws
     /// Gives back what the order took from stock (`order_stock`) and forgets it, so it is given
@@ -101,9 +102,10 @@ public enum OrderActions {
         guard request.action != .refund else { throw OrderActionError.lineRefundNotSupported }
         let fulfilment = request.action == .fulfil ? request.fulfilment : nil
         if request.action == .fulfil, fulfilment == nil { throw OrderActionError.fulfilmentMissing }
-        guard let locked = try transaction.lockOrder(number: request.number) else {
+        guard let row = try transaction.lockOrder(number: request.number) else {
             throw OrderActionError.orderNotFound(request.number)
         }
+        let locked = try lockedOrder(row)
         if let expected = request.expecting, expected != locked.status { throw OrderActionError.statusChanged(locked.status) }
         let transition = try locked.status.transition(request.action)
         try transaction.setStatus(locked.id, transition.to, fulfilment: fulfilment)
@@ -113,6 +115,18 @@ public enum OrderActions {
                                itemsReturned: returned, refundedMinor: transition.recordsRefund ? locked.totalMinor : 0)
         try transaction.record(event, of: locked.id)
         return OrderActionResult(order: try transaction.order(locked.id), event: event)
+    }
+
+    /// The columns `lockOrder` reads, of `orders`.
+    public static let lockColumns = "id, status, total_minor"
+
+    /// The locked order's id, status and total from a row of ``lockColumns``.
+    static func lockedOrder(_ row: any StoredRow) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64) {
+        let id = try row.int64(0)
+        guard let status = OrderStatus(rawValue: try row.string(1)) else {
+            throw StoredCatalog.CorruptValue(table: "orders", column: "status", rowID: id)
+        }
+        return (Order.ID(id), status, try row.int64(2))
     }
 
     /// The columns ``event(_:)`` reads, of `order_events`.

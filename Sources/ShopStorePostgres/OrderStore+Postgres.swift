@@ -131,8 +131,12 @@ extension OrderStore {
                 }
             },
             apply: { request, now in
-                try database.transaction { connection in
-                    try OrderActions.apply(request, now: now, in: PGOrderAction(connection: connection))
+                do {
+                    return try database.transaction { connection in
+                        try OrderActions.apply(request, now: now, in: PGOrderAction(connection: connection))
+                    }
+                } catch let corrupt as StoredCatalog.CorruptValue {
+                    throw PostgresStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
                 }
             },
             history: { orderID in
@@ -446,14 +450,8 @@ struct PGPlacement: OrderPlacementTransaction {
 struct PGOrderAction: OrderActionTransaction {
     let connection: PostgresConnection
 
-    func lockOrder(number: String) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64)? {
-        guard let row = try connection.first("SELECT id, status, total_minor FROM orders WHERE number = $1 FOR UPDATE",
-                                              [.text(number)]) else { return nil }
-        let id = try row.int64(0)
-        guard let status = OrderStatus(rawValue: try row.string(1)) else {
-            throw PostgresStoreError.corruptValue(table: "orders", column: "status", rowID: id)
-        }
-        return (Order.ID(id), status, try row.int64(2))
+    func lockOrder(number: String) throws -> (any StoredRow)? {
+        try connection.first("SELECT \(OrderActions.lockColumns) FROM orders WHERE number = $1 FOR UPDATE", [.text(number)])
     }
 
     func setStatus(_ order: Order.ID, _ status: OrderStatus, fulfilment: Fulfilment?) throws {

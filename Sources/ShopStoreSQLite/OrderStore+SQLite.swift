@@ -177,7 +177,13 @@ extension OrderStore {
             apply: { request, now in
                 try database.withConnection { connection in
                     // The write transaction is the lock: SQLite has one writer at a time.
-                    try connection.transaction { try OrderActions.apply(request, now: now, in: SQLOrderAction(connection: connection)) }
+                    do {
+                        return try connection.transaction {
+                            try OrderActions.apply(request, now: now, in: SQLOrderAction(connection: connection))
+                        }
+                    } catch let corrupt as StoredCatalog.CorruptValue {
+                        throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
+                    }
                 }
             },
             history: { orderID in
@@ -505,14 +511,8 @@ private struct OrderedLine: Encodable {
 struct SQLOrderAction: OrderActionTransaction {
     let connection: Connection
 
-    func lockOrder(number: String) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64)? {
-        guard let row = try connection.prepare("SELECT id, status, total_minor FROM orders WHERE number = ?")
-            .first([.text(number)]) else { return nil }
-        let id = try row.int64(0)
-        guard let status = OrderStatus(rawValue: try row.string(1)) else {
-            throw SQLiteStoreError.corruptValue(table: "orders", column: "status", rowID: id)
-        }
-        return (Order.ID(id), status, try row.int64(2))
+    func lockOrder(number: String) throws -> (any StoredRow)? {
+        try connection.prepare("SELECT \(OrderActions.lockColumns) FROM orders WHERE number = ?").first([.text(number)])
     }
 
     func setStatus(_ order: Order.ID, _ status: OrderStatus, fulfilment: Fulfilment?) throws {
