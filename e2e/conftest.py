@@ -283,3 +283,17 @@ def new_browser():
     """Headless Chromium emulating a 390×844 phone that has dismissed the introduction; the
     caller quits it."""
     return make_browser()
+
+
+def click(browser, element):
+    """Scrolls `element` to the middle of the viewport and clicks it (a phone's fixed tab bar
+    would otherwise catch clicks near the bottom)."""
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def wait_for_url(browser, part):
+    """Waits up to 10 s for the browser's URL to contain `part`."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(browser, 10).until(expected_conditions.url_contains(part))

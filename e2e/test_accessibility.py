@@ -11,12 +11,14 @@ The same pass saves a viewport screenshot of every page — phone light and dark
 light in Turkish and Spanish, desktop light in English — as `<page>-<phone|desktop>-<theme>-<lang>.png`
 in `$SHOPPABLE_SCREENSHOTS` (default `.build/e2e-screenshots`; `docs/screenshots` refreshes the
 committed set)."""
+import re
+import subprocess
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
-from conftest import PAGE_SCREENSHOTS, new_browser
+from conftest import BINARY, PAGE_SCREENSHOTS, Client, new_browser
 
 LANGUAGES = ("en", "tr", "es")
 THEMES = ("light", "dark")
@@ -43,6 +45,14 @@ SIGNED_IN_PAGES = {
 SIGNED_OUT_PAGES = {
     "sign-in": "/account/sign-in",
     "register": "/account/register",
+}
+
+# The back office (issue #16), signed in as the shop's owner; `{order}` is the shopper's order.
+ADMIN_PAGES = {
+    "admin-home": "/admin",
+    "admin-orders": "/admin/orders",
+    "admin-order": "/admin/orders/{order}",
+    "admin-staff": "/admin/staff",
 }
 
 
@@ -118,3 +128,36 @@ def test_signed_in_page_has_no_axe_violations(session, name):
     for cookie in client.jar:  # replaces a signed-out visitor's cookies of the same names
         browser.add_cookie({"name": cookie.name, "value": cookie.value, "path": cookie.path or "/"})
     check_page(browser, server, script, name, SIGNED_IN_PAGES[name] or order)
+
+
+@pytest.fixture(scope="module")
+def staff_jar(shop):
+    """The cookies of the shop's owner signed in at /admin (created on the command line)."""
+    server, _, _ = shop
+    created = subprocess.run([BINARY, "staff", "create", "--email", "owner@example.com", "--name", "Olga Owner",
+                              "--role", "owner", "--database", str(server.database)],
+                             input="Harbor9light\n", capture_output=True, text=True, timeout=60)
+    assert created.returncode == 0, created.stderr
+    client = Client(server.url)
+    _, _, page = client.get("/admin/sign-in")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    status, _, body = client.request("POST", "/admin/sign-in",
+                                     {"csrf_token": token, "email": "owner@example.com", "password": "Harbor9light"})
+    assert status == 303, body[:500]
+    return client.jar
+
+
+def test_admin_sign_in_has_no_axe_violations(session):
+    browser, (server, _, _), script = session
+    browser.get(server.url + "/healthz")
+    check_page(browser, server, script, "admin-sign-in", "/admin/sign-in")
+
+
+@pytest.mark.parametrize("name", ADMIN_PAGES)
+def test_admin_page_has_no_axe_violations(session, staff_jar, name):
+    browser, (server, _, order), script = session
+    browser.get(server.url + "/healthz")
+    for cookie in staff_jar:
+        browser.add_cookie({"name": cookie.name, "value": cookie.value, "path": cookie.path or "/admin"})
+    number = urllib.parse.urlsplit(order).path.rsplit("/", 1)[-1]
+    check_page(browser, server, script, name, ADMIN_PAGES[name].replace("{order}", number))

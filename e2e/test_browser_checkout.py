@@ -1,19 +1,11 @@
 """Issue #5, done-when: a shopper goes from the demo catalog to a placed order in a browser
 (headless Chromium at 390×844), as a guest, and the order page says it awaits payment."""
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-from conftest import SCREENSHOTS
-
-
-def click(browser, element):
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
+from conftest import SCREENSHOTS, click, wait_for_url
 
 
-def wait_for_url(browser, ending):
-    WebDriverWait(browser, 10).until(expected_conditions.url_contains(ending))
 
 
 def test_guest_places_an_order_from_the_demo_catalog(server, browser):

@@ -14,8 +14,9 @@ import re
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
+
+from conftest import click, wait_for_url
 
 # English UI words that no Turkish or Spanish page may show (whole words, case-sensitive).
 ENGLISH = ["Add to cart", "Cart", "Checkout", "Continue", "Subtotal", "Total", "Sign in", "Order", "Shipping",
@@ -46,13 +47,6 @@ GUEST = {"email": "misafir@example.com", "first_name": "Ayşe", "last_name": "Y�
          "line1": "Bağdat Cd. 1", "city": "İstanbul", "postal_code": "34710"}
 
 
-def click(browser, element):
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
-
-
-def wait_for_path(browser, ending):
-    WebDriverWait(browser, 10).until(expected_conditions.url_contains(ending))
 
 
 def visible_text(browser):
@@ -94,22 +88,22 @@ def test_shopper_path_in_turkish_and_spanish(server, browser, lang):
     check(browser, lang, "home", problems)
 
     click(browser, browser.find_element(By.CSS_SELECTOR, ".tab-bar a[href='/categories']"))
-    wait_for_path(browser, "/categories")
+    wait_for_url(browser, "/categories")
     check(browser, lang, "categories", problems)
     click(browser, browser.find_element(By.CSS_SELECTOR, ".category-tile[href$='/chairs']"))
-    wait_for_path(browser, "/categories/chairs")
+    wait_for_url(browser, "/categories/chairs")
     text = check(browser, lang, "category", problems)
     assert re.search(MONEY[lang], text), f"category prices in the {lang} form:\n{text}"
 
     click(browser, browser.find_element(By.CSS_SELECTOR, ".card:not(.card-sold-out) .card-link"))
-    wait_for_path(browser, "/products/")
+    wait_for_url(browser, "/products/")
     check(browser, lang, "product", problems)
     click(browser, browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]"))
     browser.find_element(By.CSS_SELECTOR, ".flash")
     check(browser, lang, "product, added", problems)
 
     click(browser, browser.find_element(By.CSS_SELECTOR, ".tab-bar a[href='/cart']"))
-    wait_for_path(browser, "/cart")
+    wait_for_url(browser, "/cart")
     check(browser, lang, "cart", problems)
     browser.find_element(By.ID, "voucher").send_keys("HELLO10")
     click(browser, browser.find_element(By.CSS_SELECTOR, ".voucher-form button[type=submit]"))
@@ -119,22 +113,22 @@ def test_shopper_path_in_turkish_and_spanish(server, browser, lang):
     assert title[lang] in text and title["en"] not in text, f"the campaign's {lang} title:\n{text}"
 
     click(browser, browser.find_element(By.CSS_SELECTOR, ".checkout-button"))
-    wait_for_path(browser, "/checkout/address")
+    wait_for_url(browser, "/checkout/address")
     check(browser, lang, "checkout address", problems)
     for name, value in GUEST.items():
         browser.find_element(By.ID, name).send_keys(value)
     Select(browser.find_element(By.ID, "country")).select_by_value("TR")
     click(browser, browser.find_elements(By.CSS_SELECTOR, "form.form-card button[type=submit]")[-1])
-    wait_for_path(browser, "/checkout/shipping")
+    wait_for_url(browser, "/checkout/shipping")
     text = check(browser, lang, "checkout shipping", problems, merchant)
     assert SHIPPING[lang] in text and "Standard delivery" not in text, f"the {lang} shipping name:\n{text}"
     click(browser, browser.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
-    wait_for_path(browser, "/checkout/review")
+    wait_for_url(browser, "/checkout/review")
     text = check(browser, lang, "checkout review", problems, merchant)
     assert re.search(MONEY[lang], text), f"review amounts in the {lang} form:\n{text}"
 
     click(browser, browser.find_element(By.CSS_SELECTOR, ".place-form button"))
-    wait_for_path(browser, "token=")
+    wait_for_url(browser, "token=")
     assert "/orders/" in browser.current_url
     text = check(browser, lang, "order", problems, merchant)
     assert re.search(MONEY[lang], text), f"order amounts in the {lang} form:\n{text}"

@@ -87,6 +87,16 @@ public struct AccountThrottles: Sendable, Hashable {
             + (email.map { [ThrottleCheck(key: Self.signInAccountKey($0), limit: signIn)] } ?? [])
     }
 
+    /// A back-office sign-in (issue #16), by the same limit as shoppers' but counted apart: a
+    /// staff member's email may also be a shopper's.
+    public func staffSignIn(email: String?, client: String) -> [ThrottleCheck] {
+        [ThrottleCheck(key: "staff-sign-in:ip:\(client)", limit: signIn)]
+            + (email.map { [ThrottleCheck(key: Self.staffSignInAccountKey($0), limit: signIn)] } ?? [])
+    }
+
+    /// The key counting back-office sign-ins to the staff account with this (normalized) email.
+    public static func staffSignInAccountKey(_ email: String) -> String { "staff-sign-in:email:\(email)" }
+
     /// A registration, per client.
     public func registration(client: String) -> [ThrottleCheck] {
         [ThrottleCheck(key: "register:ip:\(client)", limit: registration)]

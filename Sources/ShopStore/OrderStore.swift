@@ -138,8 +138,9 @@ public struct OrderStore: Sendable {
     public var orders: @Sendable (User.ID) throws -> [Order]
     /// The guest order whose link token hashes to this.
     public var guestOrder: @Sendable (_ tokenHash: String) throws -> Order?
-    /// Every order (optionally of one status), newest first (operators).
-    public var allOrders: @Sendable (OrderStatus?) throws -> [Order]
+    /// One page of the orders `OrderQuery` filters, newest first, and how many match (the back
+    /// office's list, `orders list`).
+    public var findOrders: @Sendable (OrderQuery) throws -> OrderPage
     /// Applies a staff action to an order in ONE transaction, by the one decision
     /// (`OrderActions.apply`: lock → `OrderStatus.transition` → status → stock back → history).
     /// - Throws: `OrderActionError`, `OrderTransitionRefused` (nothing written).
@@ -173,7 +174,7 @@ public struct OrderStore: Sendable {
         order: @escaping @Sendable (String) throws -> Order?,
         orders: @escaping @Sendable (User.ID) throws -> [Order],
         guestOrder: @escaping @Sendable (String) throws -> Order?,
-        allOrders: @escaping @Sendable (OrderStatus?) throws -> [Order],
+        findOrders: @escaping @Sendable (OrderQuery) throws -> OrderPage,
         apply: @escaping @Sendable (OrderActionRequest, Date) throws -> OrderActionResult,
         history: @escaping @Sendable (Order.ID) throws -> [OrderEvent],
         unpaidOrders: @escaping @Sendable (Date, Int) throws -> [String],
@@ -191,7 +192,7 @@ public struct OrderStore: Sendable {
         self.order = order
         self.orders = orders
         self.guestOrder = guestOrder
-        self.allOrders = allOrders
+        self.findOrders = findOrders
         self.apply = apply
         self.history = history
         self.unpaidOrders = unpaidOrders

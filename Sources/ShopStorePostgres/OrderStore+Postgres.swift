@@ -124,10 +124,14 @@ extension OrderStore {
             guestOrder: { tokenHash in
                 try PGOrders.read(database) { try PGOrders.orders(where: "guest_token_hash = $1", [.text(tokenHash)], $0).first }
             },
-            allOrders: { status in
+            findOrders: { query in
                 try PGOrders.read(database) { connection in
-                    if let status { return try PGOrders.orders(where: "status = $1", [.text(status.rawValue)], connection) }
-                    return try PGOrders.orders(where: "true", [], connection)
+                    let condition = query.condition
+                    let sql = PGCatalog.numbered(condition.sql)
+                    let values = condition.values.map(PostgresValue.init)
+                    let total = try connection.first("SELECT count(*) FROM orders WHERE \(sql)", values)?.int64(0) ?? 0
+                    let orders = try PGOrders.orders(where: sql, values, connection, limit: query.limit, offset: query.offset)
+                    return OrderPage(orders: orders, total: Int(total))
                 }
             },
             apply: { request, now in
@@ -328,9 +332,11 @@ enum PGOrders {
     }
 
     /// Orders matching `condition` (SQL over `orders`, with `values`), newest first, with their lines.
-    static func orders(where condition: String, _ values: [PostgresValue], _ connection: PostgresConnection) throws -> [Order] {
+    static func orders(where condition: String, _ values: [PostgresValue], _ connection: PostgresConnection,
+                       limit: Int? = nil, offset: Int = 0) throws -> [Order] {
+        let page = limit.map { " LIMIT \($0) OFFSET \(offset)" } ?? ""
         let rows = try connection.query("""
-            SELECT \(StoredOrder.columns) FROM orders WHERE \(condition) ORDER BY placed_at DESC, id DESC
+            SELECT \(StoredOrder.columns) FROM orders WHERE \(condition) ORDER BY placed_at DESC, id DESC\(page)
             """, values)
         guard !rows.isEmpty else { return [] }
         do {

@@ -164,13 +164,15 @@ extension OrderStore {
                     }
                 }
             },
-            allOrders: { status in
+            findOrders: { query in
                 try database.withConnection { connection in
                     try connection.transaction(.deferred) {
-                        if let status {
-                            return try SQLOrders.orders(where: "status = ?", [.text(status.rawValue)], connection)
-                        }
-                        return try SQLOrders.orders(where: "1", [], connection)
+                        let condition = query.condition
+                        let values = condition.values.map(SQLValue.init)
+                        let total = try connection.prepare("SELECT count(*) FROM orders WHERE \(condition.sql)").first(values)?.int(0) ?? 0
+                        let orders = try SQLOrders.orders(where: condition.sql, values, connection,
+                                                          limit: query.limit, offset: query.offset)
+                        return OrderPage(orders: orders, total: total)
                     }
                 }
             },
@@ -380,9 +382,11 @@ enum SQLOrders {
     }
 
     /// Orders matching `condition` (SQL over `orders`, with `values`), newest first, with their lines.
-    static func orders(where condition: String, _ values: [SQLValue], _ connection: Connection) throws -> [Order] {
+    static func orders(where condition: String, _ values: [SQLValue], _ connection: Connection,
+                       limit: Int? = nil, offset: Int = 0) throws -> [Order] {
+        let page = limit.map { " LIMIT \($0) OFFSET \(offset)" } ?? ""
         let rows = try connection.prepare("""
-            SELECT \(StoredOrder.columns) FROM orders WHERE \(condition) ORDER BY placed_at DESC, id DESC
+            SELECT \(StoredOrder.columns) FROM orders WHERE \(condition) ORDER BY placed_at DESC, id DESC\(page)
             """).query(values)
         guard !rows.isEmpty else { return [] }
         do {

@@ -969,5 +969,27 @@ public enum ShopSchema {
             );
             CREATE INDEX order_events_order ON order_events (order_id, id);
             """),
+        // Issue #16: staff accounts and their back-office sessions — separate from shoppers'
+        // accounts and sessions (their own cookie, scoped to /admin).
+        Migration(version: 28, sql: """
+            CREATE TABLE staff_members (
+                id INTEGER PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE,                  -- lower-cased (EmailRules.normalize)
+                name TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('owner', 'manager', 'support')),
+                password_hash TEXT NOT NULL,
+                language TEXT NOT NULL DEFAULT 'en',
+                created_at INTEGER NOT NULL                  -- Unix seconds
+            );
+            CREATE TABLE staff_sessions (
+                id TEXT PRIMARY KEY,                         -- SHA-256 of the cookie's token
+                staff_id INTEGER NOT NULL REFERENCES staff_members(id) ON DELETE CASCADE,
+                csrf_token_hash TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
+            CREATE INDEX staff_sessions_expiry ON staff_sessions (expires_at);
+            """),
     ]
 }

@@ -23,6 +23,9 @@ extension CommandLine {
       shoppable users   create --email EMAIL --name NAME [--operator] [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
       shoppable users   list [--database PATH]
+      shoppable staff   create --email EMAIL --name NAME --role owner|manager|support [--database PATH]
+                        (a back-office account, signed in at /admin; asks for the password like users create)
+      shoppable staff   list [--database PATH]
       shoppable campaigns import FILE [--dry-run] [--database PATH] [--currency USD] [--timezone UTC]
                         (checks the whole file, then replaces every stored campaign: docs/CAMPAIGNS.md)
       shoppable campaigns list [--database PATH] [--timezone UTC]
@@ -98,6 +101,7 @@ extension CommandLine {
             case "export": ["format", "database", "currency", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]
+            case "staff": ["database", "email", "name", "role", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
             case "orders": ["database", "timezone", "status", "carrier", "tracking", "help"]
             case "stock": ["database", "help"]
@@ -115,6 +119,7 @@ extension CommandLine {
             case "migrate": try Migrate.run(options)
             case "db": try DatabaseCopyCommand.run(options)
             case "users": try UsersCommand.run(options)
+            case "staff": try StaffCommand.run(options)
             case "campaigns": try CampaignsCommand.run(options)
             case "orders": try OrdersCommand.run(options)
             case "stock": try StockCommand.run(options)

@@ -34,9 +34,11 @@ enum OrdersCommand {
             }
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
-            let orders = try database.orders.allOrders(status)
+            let found = try database.orders.findOrders(OrderQuery(status: status, limit: 500))
+            let orders = found.orders
             if orders.isEmpty { print(status.map { "no orders with status \($0.rawValue)" } ?? "no orders yet") }
             for order in orders { print(OrderSummary.line(order, timeZone: timeZone)) }
+            if found.total > orders.count { print("… and \(found.total - orders.count) older orders (the back office pages them all)") }
         case "show":
             guard options.arguments.count == 3 else { throw UsageError("orders show needs exactly one order NUMBER") }
             let number = OrderSummary.number(options.arguments[2])

@@ -55,6 +55,7 @@ enum Serve {
         environment.addresses = database.addresses
         environment.savedCarts = database.savedCarts
         environment.apiTokens = database.apiTokens
+        environment.staff = database.staff
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.optionNames = shopConfig.optionNames

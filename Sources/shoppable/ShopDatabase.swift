@@ -66,6 +66,13 @@ enum ShopDatabase {
         }
     }
 
+    var staff: StaffStore {
+        switch self {
+        case let .sqlite(database): .sqlite(database)
+        case let .postgres(database): .postgres(database)
+        }
+    }
+
     /// The 32-byte server secret `name` (`ServerSecrets`).
     func serverSecret(_ name: String) throws -> [UInt8] {
         switch self {

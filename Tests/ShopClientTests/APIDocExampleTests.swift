@@ -49,7 +49,7 @@ struct APIDocExampleTests {
         // Desk Lamp $10.00 × 2, 15 % off: $17.00; standard shipping $4.90.
         let answer = await buyLamps(using: live.client(), voucher: "SAVE15")
         #expect(answer.hasPrefix("Order ") && answer.hasSuffix(": $21.90 (cart $17.00 + $4.90)"), "\(answer)")
-        #expect(try live.shop.orders?.allOrders(nil).count == 1)
+        #expect(try live.shop.orders?.findOrders(.everything).orders.count == 1)
 
         let wrongShop = ShopClient(environment: .custom(URL(string: "http://127.0.0.1:\(try closedPort())")!), retry: .never)
         #expect(await buyLamps(using: wrongShop, voucher: "SAVE15") == "You are offline.")

@@ -95,7 +95,7 @@ struct V1ClientTests {
         // Placing it again with the same key answers the same order; no second one is made.
         let again = try await client.v1.placeOrder(idempotencyKey: key)
         #expect(again.number == order.number && again.total == order.total)
-        #expect(try live.shop.orders?.allOrders(nil).count == 1)
+        #expect(try live.shop.orders?.findOrders(.everything).orders.count == 1)
 
         // Read back with the order's guest token alone, as the confirmation email's link does.
         client.signOut()
@@ -134,7 +134,7 @@ struct V1ClientTests {
         #expect(attempts.count == 2 && sleeps.recorded.count == 1)
         let keys = attempts.map { $0.value(forHTTPHeaderField: "Idempotency-Key") }
         #expect(keys[0] != nil && keys[0] == keys[1], "one key per order attempt, reused on retry")
-        #expect(try live.shop.orders?.allOrders(nil).map(\.number) == [order.number])
+        #expect(try live.shop.orders?.findOrders(.everything).orders.map(\.number) == [order.number])
 
         // Other POSTs carry no key and are never sent twice.
         let dropped = Counter()

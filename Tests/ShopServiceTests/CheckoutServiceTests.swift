@@ -97,7 +97,7 @@ struct CheckoutServiceTests {
         _ = try shop.campaigns.replaceAll([])  // the merchant's campaign file no longer has it
 
         #expect(try checkout.place(try checkout.quote()) == .confirmationNeeded)
-        #expect(try shop.orders.allOrders(nil).isEmpty)
+        #expect(try shop.orders.findOrders(.everything).orders.isEmpty)
         let again = try checkout.review()  // the review shows the new order…
         #expect(again.order.discount == .usd(0) && again.order.total == .usd(74_99))
         guard case let .placed(order, _) = try checkout.place(again) else { Issue.record("not placed"); return }
@@ -128,9 +128,9 @@ struct CheckoutServiceTests {
             other.confirmed = lampOnly
             guard case .placed = try shop.orders.placeOrder(other, shop.clock.now) else { Issue.record("other device"); return }
         }
-        let ordersBefore = try shop.orders.allOrders(nil).count
+        let ordersBefore = try shop.orders.findOrders(.everything).orders.count
         #expect(try checkout.place(reviewed) == .confirmationNeeded, "the stale quote is not charged")
-        #expect(try shop.orders.allOrders(nil).count == ordersBefore, "nothing written")
+        #expect(try shop.orders.findOrders(.everything).orders.count == ordersBefore, "nothing written")
         #expect(try shop.orders.available([try shop.product("lamp").variants[0].id], nil, shop.clock.now)
                 .values.first == .some(3), "no stock taken: 5 less the 2 held (or bought by the other device)")
     }
@@ -142,7 +142,7 @@ struct CheckoutServiceTests {
         _ = try checkout.review()
         _ = try shop.cartService.setQuantity("3", of: try shop.product("lamp").variants[0].id, for: checkout.shopper)
         #expect(try checkout.place(try checkout.quote()) == .confirmationNeeded)
-        #expect(try shop.orders.allOrders(nil).isEmpty)
+        #expect(try shop.orders.findOrders(.everything).orders.isEmpty)
     }
 
     @Test func stockTakenByAnotherShopperSinceTheReviewSaysWhatIsLeft() throws {
@@ -153,7 +153,7 @@ struct CheckoutServiceTests {
         _ = try shop.orders.setStock("LAMP-1", 1, shop.clock.now)  // the hold of 2 is trimmed to 1
         guard case let .holdTrimmed(trims) = try checkout.place(quote) else { Issue.record("not trimmed"); return }
         #expect(trims.map(\.kept) == [1])
-        #expect(try shop.orders.allOrders(nil).isEmpty)
+        #expect(try shop.orders.findOrders(.everything).orders.isEmpty)
     }
 
     /// Two devices of one account place a once-per-account code at the same moment: the

@@ -86,6 +86,6 @@ struct ReservationTrimContractTests {
         let results = try shoppers.map { try stores.orders.placeOrder(OrderFixtures.request($0, [(chair, 1)]), Self.now) }
         #expect(results.prefix(10).allSatisfy { $0.placedOrder != nil })
         #expect(results.dropFirst(10).allSatisfy { $0 == .insufficientStock([chair.id: 0]) })
-        #expect(try stores.orders.allOrders(nil).count == 10)
+        #expect(try stores.orders.findOrders(.everything).orders.count == 10)
     }
 }

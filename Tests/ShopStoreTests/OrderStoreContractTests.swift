@@ -118,9 +118,9 @@ extension PlaceOrderResult {
         #expect(try stores.orders.order(order.number) == order)
         #expect(try stores.orders.guestOrder("hash-1") == order)
         #expect(try stores.orders.guestOrder("hash-2") == nil)
-        #expect(try stores.orders.allOrders(nil) == [order])
-        #expect(try stores.orders.allOrders(.awaitingPayment) == [order])
-        #expect(try stores.orders.allOrders(.paid).isEmpty)
+        #expect(try stores.orders.findOrders(.everything).orders == [order])
+        #expect(try stores.orders.findOrders(OrderQuery(status: .awaitingPayment)).orders == [order])
+        #expect(try stores.orders.findOrders(OrderQuery(status: .paid)).orders.isEmpty)
 
         #expect(try stores.available("chair") == .some(8))
         #expect(try stores.available("lamp") == .some(nil))
@@ -142,7 +142,7 @@ extension PlaceOrderResult {
         let first = try #require(try stores.orders.placeOrder(draft, Fixtures.start).placedOrder)
         #expect(try stores.orders.placeOrder(draft, Fixtures.start.addingTimeInterval(1)) == .alreadyPlaced(first))
         #expect(try stores.available("chair") == .some(7))
-        #expect(try stores.orders.allOrders(nil).count == 1)
+        #expect(try stores.orders.findOrders(.everything).orders.count == 1)
         #expect(try stores.accounts.dueMessages(Fixtures.start.addingTimeInterval(5), 10).count == 1)
 
         // The key belongs to its shopper: another shopper's form with the same key is another order.
@@ -169,7 +169,7 @@ extension PlaceOrderResult {
         guard case let .changed(now) = result else { Issue.record("not changed: \(result)"); return }
         #expect(now.lines.first { $0.variantID == chair.id }?.unitPrice == .usd(49_90), "the price to confirm now")
         #expect(now.total != draft.confirmed.total)
-        #expect(try stores.orders.allOrders(nil).isEmpty)
+        #expect(try stores.orders.findOrders(.everything).orders.isEmpty)
         #expect(try stores.available("chair") == .some(10))
         #expect(try stores.available("mug") == .some(3))
         #expect(try stores.sessions.loadCart(shopper) == cart)
@@ -193,7 +193,7 @@ extension PlaceOrderResult {
         let result = try stores.orders.placeOrder(request, Fixtures.start)
         guard case let .changed(now) = result else { Issue.record("not changed: \(result)"); return }
         #expect(now.discount == .usd(0) && now.voucherCode == nil && now.total == .usd(44_99))
-        #expect(try stores.orders.allOrders(nil).isEmpty)
+        #expect(try stores.orders.findOrders(.everything).orders.isEmpty)
 
         _ = try stores.campaigns.replaceAll([Campaign(
             id: "quarter", title: "Quarter off", startsAt: Fixtures.start - 60, endsAt: Fixtures.start + 3_600,
@@ -215,7 +215,7 @@ extension PlaceOrderResult {
         // The mug (first) could be taken; the chair cannot: the mug's decrement is undone too.
         let draft = OrderFixtures.request(shopper, [(mug, 2), (chair, 2), (poster, 5)], confirmation: Fixtures.message())
         #expect(try stores.orders.placeOrder(draft, Fixtures.start) == .insufficientStock([chair.id: 1]))
-        #expect(try stores.orders.allOrders(nil).isEmpty)
+        #expect(try stores.orders.findOrders(.everything).orders.isEmpty)
         #expect(try stores.available("mug") == .some(3))
         #expect(try stores.available("chair") == .some(1))
         #expect(try stores.accounts.dueMessages(Fixtures.start, 10).isEmpty)
@@ -240,7 +240,7 @@ extension PlaceOrderResult {
 
         let result = try stores.orders.placeOrder(OrderFixtures.request(shopper, [(chair, 1), (mug, 1)]), Fixtures.start)
         #expect(result == .unavailable([chair.id, mug.id]))
-        #expect(try stores.orders.allOrders(nil).isEmpty)
+        #expect(try stores.orders.findOrders(.everything).orders.isEmpty)
         #expect(try stores.orders.available([chair.id, mug.id], nil, Fixtures.start) == [chair.id: .some(0), mug.id: .some(0)])
     }
 
@@ -404,7 +404,7 @@ extension PlaceOrderResult {
         #expect(first.userID == ana.id)
         #expect(try stores.orders.orders(ana.id) == [second, first])
         #expect(try stores.orders.orders(bob.id).isEmpty)
-        #expect(try stores.orders.allOrders(nil) == [second, first])
+        #expect(try stores.orders.findOrders(.everything).orders == [second, first])
         #expect(try stores.orders.order("9999-XXXX") == nil)
         #expect(throws: AccountStoreError.userNotFound) {
             try stores.orders.placeOrder(OrderFixtures.request(.account(User.ID(99)), [(chair, 1)], key: "c", userID: User.ID(99)),
@@ -474,6 +474,6 @@ extension PlaceOrderResult {
         #expect(Set(all.compactMap(\.placedOrder?.number)).count == 10)
         #expect(try stores.available("chair") == .some(0))
         #expect(try stores.variant("chair").variant.inventory == .tracked(quantity: 0, allowsBackorder: false))
-        #expect(try stores.orders.allOrders(nil).count == 10)
+        #expect(try stores.orders.findOrders(.everything).orders.count == 10)
     }
 }

@@ -33,11 +33,12 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     static var allCases: [StoreKind] { [.sqlite, .sqliteFile] }
 
     /// The store contracts, one per contract suite's store.
-    enum Store: Sendable { case accounts, sessions, catalog, campaigns, orders, addresses, apiTokens, savedCarts }
+    enum Store: Sendable { case accounts, sessions, catalog, campaigns, orders, addresses, apiTokens, savedCarts, staff }
 
     /// The stores ported to PostgreSQL, whose contract suites run on it too
     /// (docs/ARCHITECTURE.md §9 keeps this list).
-    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens, .catalog, .sessions, .orders, .savedCarts]
+    static let postgresStores: Set<Store> = [.accounts, .addresses, .campaigns, .apiTokens, .catalog, .sessions, .orders, .savedCarts,
+                                             .staff]
 
     /// The engines the contract of `store` runs on: SQLite's two, and PostgreSQL once the store
     /// is ported and a test server is set.
@@ -65,6 +66,7 @@ final class StoreHarness {
     let addresses: AddressStore
     let apiTokens: APITokenStore
     let savedCarts: SavedCartStore
+    let staff: StaffStore
     /// The SQLite database (SQLite engines only), for tests that look at what it holds.
     var database: SQLiteDatabase {
         get throws { try #require(sqliteDatabase, "a SQLite store harness") }
@@ -111,6 +113,7 @@ final class StoreHarness {
             addresses = .postgres(database)
             apiTokens = .postgres(database)
             savedCarts = .postgres(database)
+            staff = .postgres(database)
             return
         }
         sqliteDatabase = database
@@ -123,6 +126,7 @@ final class StoreHarness {
         addresses = .sqlite(database)
         apiTokens = .sqlite(database)
         savedCarts = .sqlite(database)
+        staff = .sqlite(database)
     }
 
     deinit {

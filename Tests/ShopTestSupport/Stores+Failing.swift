@@ -116,7 +116,7 @@ extension OrderStore {
             order: { _ in throw UnimplementedStoreOperation("OrderStore.order") },
             orders: { _ in throw UnimplementedStoreOperation("OrderStore.orders") },
             guestOrder: { _ in throw UnimplementedStoreOperation("OrderStore.guestOrder") },
-            allOrders: { _ in throw UnimplementedStoreOperation("OrderStore.allOrders") },
+            findOrders: { _ in throw UnimplementedStoreOperation("OrderStore.findOrders") },
             apply: { _, _ in throw UnimplementedStoreOperation("OrderStore.apply") },
             history: { _ in throw UnimplementedStoreOperation("OrderStore.history") },
             unpaidOrders: { _, _ in throw UnimplementedStoreOperation("OrderStore.unpaidOrders") },

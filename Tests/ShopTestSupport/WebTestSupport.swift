@@ -45,6 +45,7 @@ public final class TestShop: @unchecked Sendable {
                       campaigns: .sqlite(database), orders: .sqlite(database), addresses: .sqlite(database))
         environment.savedCarts = .sqlite(database)
         environment.apiTokens = .sqlite(database)
+        environment.staff = .sqlite(database)
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

@@ -74,7 +74,7 @@ struct CheckoutFlowTests {
         let second = try shop.post("/checkout/place", [("idempotency_key", key)])
         #expect(first.status == 303 && second.status == 303)
         #expect(second.header("Location")?.hasPrefix("/orders/") == true)
-        #expect(try shop.orders!.allOrders(nil).count == 1)
+        #expect(try shop.orders!.findOrders(.everything).orders.count == 1)
     }
 
     @Test func aPriceChangeAfterReviewNeedsConfirmation() throws {
@@ -86,10 +86,10 @@ struct CheckoutFlowTests {
         _ = try shop.catalog.upsert([dearer])
         let changed = try shop.post("/checkout/place", [("idempotency_key", key)])
         #expect(changed.status == 409 && changed.text.contains("Your order changed since you reviewed it") && changed.text.contains("$39.90"))
-        #expect(try shop.orders!.allOrders(nil).isEmpty)
+        #expect(try shop.orders!.findOrders(.everything).orders.isEmpty)
         let confirmed = try shop.post("/checkout/place", [("idempotency_key", key)])
         #expect(confirmed.status == 303)
-        let order = try #require(try shop.orders!.allOrders(nil).first)
+        let order = try #require(try shop.orders!.findOrders(.everything).orders.first)
         #expect(order.total == .usd(39_90))
     }
 
@@ -122,10 +122,10 @@ struct CheckoutFlowTests {
         let changed = try shop.post("/checkout/place", [("idempotency_key", key)])
         #expect(changed.status == 409 && changed.text.contains("Your order changed since you reviewed it"))
         #expect(changed.text.contains("$34.90") && !changed.text.contains("Discount (TEN)"))
-        #expect(try shop.orders!.allOrders(nil).isEmpty, "never charged the stale total")
+        #expect(try shop.orders!.findOrders(.everything).orders.isEmpty, "never charged the stale total")
         let confirmed = try shop.post("/checkout/place", [("idempotency_key", key)])
         #expect(confirmed.status == 303)
-        let order = try #require(try shop.orders!.allOrders(nil).first)
+        let order = try #require(try shop.orders!.findOrders(.everything).orders.first)
         #expect(order.total == .usd(34_90) && order.voucherCode == nil)
     }
 
@@ -189,7 +189,7 @@ struct CheckoutFlowTests {
         renamed.title = "Renamed Lamp"
         renamed.variants[0].price = .usd(99_00)
         _ = try shop.catalog.upsert([renamed])
-        let order = try #require(try shop.orders!.allOrders(nil).first)
+        let order = try #require(try shop.orders!.findOrders(.everything).orders.first)
         let page = try shop.get("/orders/\(order.number)?token=x")
         #expect(page.status == 404)
         let stored = try #require(try shop.orders!.order(order.number))
@@ -367,7 +367,7 @@ struct TrialFindingsTests {
         let stale = try shop.post("/checkout/place", [("idempotency_key", key)])
         #expect(stale.status == 409 && stale.text.contains("Your order changed since you reviewed it"))
         #expect(stale.text.contains("Mug Moss"))
-        #expect(try shop.orders!.allOrders(nil).isEmpty)
+        #expect(try shop.orders!.findOrders(.everything).orders.isEmpty)
     }
 
     @Test func lineBreaksInNamesBecomeSpaces() throws {

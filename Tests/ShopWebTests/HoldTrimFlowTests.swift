@@ -40,7 +40,7 @@ struct HoldTrimFlowTests {
                 #expect(placed.text.contains("href=\"/cart\""))
             }
         }
-        #expect(try shop.orders!.allOrders(nil).count == 10)
+        #expect(try shop.orders!.findOrders(.everything).orders.count == 10)
         let variant = try #require(try shop.catalog.productByHandle("chair")).variants[0].id
         #expect(try shop.orders!.available([variant], nil, shop.clock.now)[variant] == .some(0))
     }

@@ -141,7 +141,7 @@ struct V1CheckoutAPITests {
         #expect(first.status == 201 && second.status == 200)
         #expect(try decoded(V1Order.self, first).number == decoded(V1Order.self, second).number)
         #expect(first.header("Location") == second.header("Location"))
-        #expect(try shop.orders!.allOrders(nil).count == 1)
+        #expect(try shop.orders!.findOrders(.everything).orders.count == 1)
     }
 
     @Test func anOrderNeedsAnIdempotencyKey() throws {
@@ -150,7 +150,7 @@ struct V1CheckoutAPITests {
         try fillCheckout(shop, token)
         let missing = try placeOrder(shop, token, key: nil)
         #expect(try missing.status == 400 && (decoded(APIErrorEnvelope.self, missing)).error.code == "missing_idempotency_key")
-        #expect(try shop.orders!.allOrders(nil).isEmpty)
+        #expect(try shop.orders!.findOrders(.everything).orders.isEmpty)
     }
 
     @Test func aVoucherRemovedAfterReviewAsksForConfirmationAtTheNewTotal() throws {
@@ -167,7 +167,7 @@ struct V1CheckoutAPITests {
         let detail = try decoded(V1CheckoutError.self, conflict)
         #expect(detail.error.code == "confirmation_needed")
         #expect(detail.checkout?.quote?.total.minorUnits == 29_90 && detail.checkout?.quote?.voucherCode == nil)
-        #expect(try shop.orders!.allOrders(nil).isEmpty)
+        #expect(try shop.orders!.findOrders(.everything).orders.isEmpty)
 
         let placed = try placeOrder(shop, token, key: "k-voucher")
         #expect(placed.status == 201)

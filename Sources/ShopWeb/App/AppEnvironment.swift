@@ -24,6 +24,8 @@ public struct AppEnvironment: Sendable {
     /// The JSON API's access and refresh tokens (`/api/v1/auth/…`); those routes answer 404
     /// without it.
     public var apiTokens: APITokenStore?
+    /// Staff accounts and back-office sessions (issue #16); `/admin` answers 404 without it.
+    public var staff: StaffStore?
     /// How long an API access token works, in seconds (default 15 minutes; the refresh token
     /// lasts as long as its session).
     public var accessTokenLifetime: TimeInterval = APITokenService.defaultAccessTokenLifetime
@@ -126,6 +128,11 @@ extension AppEnvironment {
     /// The cart use cases on this environment's stores.
     public var carts: CartService {
         CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: currency, now: now)
+    }
+
+    /// Staff sign-in and sessions, when the shop has a back office.
+    public var staffService: StaffService? {
+        staff.map { StaffService(staff: $0, accounts: accounts, crypto: crypto, now: now, dummyPasswordHash: dummyPasswordHash) }
     }
 
     /// The checkout use cases, when the shop takes orders.

@@ -59,6 +59,18 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
+    // The back office (issue #16).
+    case adminTitle, adminSignInTitle, adminSignInIntro, adminSignedOut, adminSignOut, adminSignedInAs, adminNavLabel
+    case adminNavHome, adminNavOrders, adminNavStaff, adminNavStorefront, adminHomeTitle, adminHomeByStatus, adminHomeOrderCount, adminOrdersTitle
+    case adminFilterStatus, adminFilterAnyStatus, adminFilterFrom, adminFilterTo, adminFilterCustomer, adminFilterNumber, adminFilterApply, adminFilterClear
+    case adminFilterBadDate, adminOrdersEmpty, adminOrdersRange, adminPagePrevious, adminPageNext, adminColumnNumber, adminColumnPlaced, adminColumnCustomer
+    case adminColumnTotal, adminColumnStatus, adminColumnWhen, adminColumnWho, adminColumnStep, adminColumnEmail, adminColumnName, adminColumnRole
+    case adminOrderTitle, adminOrderCustomer, adminOrderGuest, adminOrderAccount, adminOrderShopperPage, adminOrderHistory, adminOrderNoHistory, adminOrderNextSteps
+    case adminOrderNoSteps, adminItemsReturned, adminRefundOwed, adminActionMarkPaid, adminActionFulfil, adminActionMarkDelivered, adminActionCancel
+    case adminActionRefund, adminActionCancelHint, adminFieldCarrier, adminFieldTracking, adminFulfilmentInvalid, adminActionDone, adminActionNotAllowed, adminStatusChanged
+    case adminStaffTitle, adminStaffHint, adminRoleOwner, adminRoleManager, adminRoleSupport, adminForbiddenTitle, adminForbiddenText, adminPermissionViewOrders
+    case adminPermissionManageOrders, adminPermissionCancelUnpaidOrders, adminPermissionViewCustomers, adminPermissionManageCatalog, adminPermissionManageCampaigns, adminPermissionManageStaff, adminNotFoundTitle, adminNotFoundText
+    case adminErrorTitle, adminErrorText, adminExpiredTitle, adminExpiredText
     // The JSON API's own messages (issue #10).
     case apiNoRoute, apiMethodNotAllowed, apiUnsupportedMediaType, apiMalformedBody, apiMissingField, apiMissingEither
     case apiWrongType, apiMalformedID, apiMalformedDate, apiUnauthorized, apiTokenRequired, apiForbidden, apiInternal, apiBusy

@@ -42,8 +42,9 @@ public enum ShopApp {
     ///   client accepts it and the body is text worth compressing (`ContentEncoding`).
     public static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
         let accepted = ContentEncoding.accepted(request)
-        var response = APIApp.owns(request.path)
-            ? APIApp.handle(request, environment) : page(request, environment, acceptsGzip: accepted.gzip)
+        var response = APIApp.owns(request.path) ? APIApp.handle(request, environment)
+            : AdminApp.owns(request.path) ? AdminApp.handle(request, environment)
+            : page(request, environment, acceptsGzip: accepted.gzip)
         ContentEncoding.apply(to: &response, accepted: accepted, kept: environment.compressedBodies)
         ConditionalRequest.apply(to: &response, request: request)
         return response

@@ -62,39 +62,44 @@ extension Views {
                     for line in payment.split(separator: "\n", omittingEmptySubsequences: false) { p { String(line) } }
                 }
             }
-            div(.class("form-card")) {
-                ul(.class("review-lines")) {
-                    for line in order.lines {
-                        li {
-                            span {
-                                strong { line.title }
-                                span(.class("muted small")) {
-                                    " " + [line.variantTitle, line.sku ?? "", l10n.number(line.quantity) + " × " + l10n.money(line.unitPrice)]
-                                        .filter { !$0.isEmpty }.joined(separator: " · ")
-                                }
-                            }
-                            span(.class("review-amount")) { l10n.money(line.total) }
-                        }
-                    }
-                }
-                div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { l10n.money(order.subtotal) } }
-                if let code = order.voucherCode {
-                    div(.class("summary-row summary-discount")) {
-                        span { l10n(.cartDiscount, ["code": code]) }
-                        span { "−" + l10n.money(order.discount) }
-                    }
-                }
-                div(.class("summary-row")) {
-                    span { l10n(.checkoutShippingLine, ["method": order.shippingMethodName]) }
-                    span { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
-                }
-                div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong { l10n.money(order.total) } }
-            }
+            orderSummary(order, l10n: l10n)
             div(.class("form-card")) {
                 p(.class("muted small")) { l10n(.orderShipTo) }
                 for line in order.shippingAddress.lines(in: l10n.language) { p { line } }
             }
             if isGuestLink { p(.class("muted small")) { l10n(.orderLinkSaved) } }
+        }
+    }
+
+    /// The order's lines and totals in a card: the shopper's order page and the back office's.
+    static func orderSummary(_ order: Order, l10n: Localizer) -> Node {
+        div(.class("form-card")) {
+            ul(.class("review-lines")) {
+                for line in order.lines {
+                    li {
+                        span {
+                            strong { line.title }
+                            span(.class("muted small")) {
+                                " " + [line.variantTitle, line.sku ?? "", l10n.number(line.quantity) + " × " + l10n.money(line.unitPrice)]
+                                    .filter { !$0.isEmpty }.joined(separator: " · ")
+                            }
+                        }
+                        span(.class("review-amount")) { l10n.money(line.total) }
+                    }
+                }
+            }
+            div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { l10n.money(order.subtotal) } }
+            if let code = order.voucherCode {
+                div(.class("summary-row summary-discount")) {
+                    span { l10n(.cartDiscount, ["code": code]) }
+                    span { "−" + l10n.money(order.discount) }
+                }
+            }
+            div(.class("summary-row")) {
+                span { l10n(.checkoutShippingLine, ["method": order.shippingMethodName]) }
+                span { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
+            }
+            div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong { l10n.money(order.total) } }
         }
     }
 }

@@ -1,0 +1,117 @@
+public import Foundation
+public import ShopCore
+public import ShopStore
+
+/// What is wrong with a new staff account, by field (`email`, `name`, `password`), each with the
+/// account rules' messages.
+public struct StaffFormErrors: Error, Hashable, Sendable {
+    public var byField: [String: [AccountFieldError]]
+
+    public init(byField: [String: [AccountFieldError]]) { self.byField = byField }
+}
+
+/// A back-office session just started: the raw tokens go to the browser (cookie, forms), the
+/// store keeps their hashes.
+public struct IssuedStaffSession: Hashable, Sendable {
+    /// The cookie's value.
+    public var token: String
+    /// What the back office's forms carry.
+    public var csrfToken: String
+    public var session: StaffSession
+    public var member: StaffMember
+}
+
+/// Staff accounts and back-office sign-in (issue #16), by the shoppers' rules: the same password
+/// rules (`PasswordRules`), argon2id hashes, a dummy hash for unknown emails, and the sign-in
+/// throttle counted in the store before the password is looked at — with keys of its own
+/// (`AccountThrottles.staffSignIn`).
+///
+/// A session is a random token whose SHA-256 is the stored id; it lasts `sessionLifetime` from
+/// sign-in and does not slide.
+public struct StaffService: Sendable {
+    public var staff: StaffStore
+    /// The throttle counts (`AccountStore.countAttempt`).
+    public var accounts: AccountStore
+    public var crypto: Crypto
+    public var now: @Sendable () -> Date
+    public var dummyPasswordHash: DummyPasswordHash
+
+    /// How long a back-office session lasts: 12 hours, a working day.
+    public static let sessionLifetime: TimeInterval = 12 * 60 * 60
+    public init(staff: StaffStore, accounts: AccountStore, crypto: Crypto, now: @escaping @Sendable () -> Date,
+                dummyPasswordHash: DummyPasswordHash) {
+        self.staff = staff
+        self.accounts = accounts
+        self.crypto = crypto
+        self.now = now
+        self.dummyPasswordHash = dummyPasswordHash
+    }
+
+    /// Creates a staff account.
+    /// - Throws: `StaffFormErrors` for a bad email, name or password (every problem at once),
+    ///   `StaffStoreError.emailTaken`, or a store or hashing error.
+    public func create(email: String, name: String, role: StaffRole, password: String,
+                       language: Language = .english) throws -> StaffMember {
+        var problems: [String: [AccountFieldError]] = [:]
+        var normalized = ""
+        do {
+            normalized = try EmailRules.normalize(email)
+        } catch {
+            problems["email"] = [error]
+        }
+        let trimmedName = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmedName.isEmpty {
+            problems["name"] = [.nameMissing]
+        } else if trimmedName.count > Registration.maximumNameLength {
+            problems["name"] = [.nameTooLong(maximum: Registration.maximumNameLength)]
+        }
+        let passwordProblems = PasswordRules.problems(password, name: trimmedName)
+        if !passwordProblems.isEmpty { problems["password"] = passwordProblems }
+        guard problems.isEmpty else { throw StaffFormErrors(byField: problems) }
+        return try staff.create(NewStaffMember(email: normalized, name: trimmedName, role: role,
+                                               passwordHash: try crypto.hashPassword(password), createdAt: now(),
+                                               language: language))
+    }
+
+    /// What a back-office sign-in attempt came to.
+    public enum SignInAttempt: Equatable, Sendable {
+        case throttled(retryAfterSeconds: Int)
+        case refused
+        case accepted(IssuedStaffSession)
+    }
+
+    /// Signs a staff member in: counts the attempt (per email and per client) before checking
+    /// the password; an unknown email is checked against the dummy hash so that it takes as long.
+    public func signIn(emailText: String, password: String, client: String, throttles: AccountThrottles) throws -> SignInAttempt {
+        let now = now()
+        let email = try? EmailRules.normalize(emailText)
+        if let retry = try accounts.countAttempt(throttles.staffSignIn(email: email, client: client), now) {
+            return .throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        }
+        guard let found = try email.flatMap({ try staff.credentials($0) }) else {
+            _ = crypto.verifyPassword(password, dummyPasswordHash.value)
+            return .refused
+        }
+        guard crypto.verifyPassword(password, found.passwordHash), let email else { return .refused }
+        try accounts.clearAttempts(AccountThrottles.staffSignInAccountKey(email))
+        let token = crypto.randomToken(), csrf = crypto.randomToken()
+        let session = StaffSession(id: crypto.sha256Hex(token), staffID: found.member.id, csrfTokenHash: crypto.sha256Hex(csrf),
+                                   createdAt: now, expiresAt: now.addingTimeInterval(Self.sessionLifetime))
+        try staff.startSession(session)
+        return .accepted(IssuedStaffSession(token: token, csrfToken: csrf, session: session, member: found.member))
+    }
+
+    /// The session and staff member a cookie's token names, when it has not ended.
+    public func resume(token: String?) throws -> (session: StaffSession, member: StaffMember)? {
+        guard let token, (32...128).contains(token.utf8.count) else { return nil }
+        return try staff.session(crypto.sha256Hex(token), now())
+    }
+
+    /// `true` when `posted` is the CSRF token of `session`.
+    public func isCSRFToken(_ posted: String, of session: StaffSession) -> Bool {
+        crypto.constantTimeEquals(crypto.sha256Hex(posted), session.csrfTokenHash)
+    }
+
+    /// Ends the session.
+    public func signOut(_ session: StaffSession) throws { try staff.endSession(session.id) }
+}

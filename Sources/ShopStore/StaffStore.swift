@@ -1,0 +1,113 @@
+public import Foundation
+public import ShopCore
+
+/// A staff account to store (`shoppable staff create`): the email normalized, the password
+/// already hashed.
+public struct NewStaffMember: Hashable, Sendable {
+    public var email: String
+    public var name: String
+    public var role: StaffRole
+    public var passwordHash: String
+    public var createdAt: Date
+    public var language: Language
+
+    public init(email: String, name: String, role: StaffRole, passwordHash: String, createdAt: Date,
+                language: Language = .english) {
+        self.email = email
+        self.name = name
+        self.role = role
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+        self.language = language
+    }
+}
+
+/// A signed-in staff member's session in the back office: its id is the SHA-256 of the cookie's
+/// token (the token itself is never stored), with the hash of the CSRF token its forms carry.
+public struct StaffSession: Hashable, Sendable {
+    public var id: String
+    public var staffID: StaffMember.ID
+    public var csrfTokenHash: String
+    public var createdAt: Date
+    /// An absolute end: a back-office session does not slide (`StaffService.sessionLifetime`).
+    public var expiresAt: Date
+
+    public init(id: String, staffID: StaffMember.ID, csrfTokenHash: String, createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.staffID = staffID
+        self.csrfTokenHash = csrfTokenHash
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Why a staff store refused.
+public enum StaffStoreError: Error, Hashable, Sendable {
+    /// Another staff account has this email.
+    case emailTaken
+    /// No staff account has this id.
+    case staffNotFound
+}
+
+/// Staff accounts and their back-office sessions (issue #16; tables `staff_members` and
+/// `staff_sessions`, migration 28 on both engines).
+public struct StaffStore: Sendable {
+    /// Stores a new staff account. - Throws: `StaffStoreError.emailTaken`.
+    public var create: @Sendable (NewStaffMember) throws -> StaffMember
+    /// The account with this (normalized) email and its password hash, for signing in.
+    public var credentials: @Sendable (_ email: String) throws -> (member: StaffMember, passwordHash: String)?
+    /// Every staff account, by email.
+    public var members: @Sendable () throws -> [StaffMember]
+    /// Stores a session. - Throws: `StaffStoreError.staffNotFound` when the account is gone.
+    public var startSession: @Sendable (StaffSession) throws -> Void
+    /// The session with this id and its staff member, when it has not expired at `now`.
+    public var session: @Sendable (_ id: String, _ now: Date) throws -> (session: StaffSession, member: StaffMember)?
+    /// Ends a session (signing out); nothing happens for an unknown id.
+    public var endSession: @Sendable (_ id: String) throws -> Void
+    /// Deletes sessions that expired before `now`; returns how many.
+    public var purgeExpiredSessions: @Sendable (_ now: Date) throws -> Int
+
+    public init(create: @escaping @Sendable (NewStaffMember) throws -> StaffMember,
+                credentials: @escaping @Sendable (String) throws -> (member: StaffMember, passwordHash: String)?,
+                members: @escaping @Sendable () throws -> [StaffMember],
+                startSession: @escaping @Sendable (StaffSession) throws -> Void,
+                session: @escaping @Sendable (String, Date) throws -> (session: StaffSession, member: StaffMember)?,
+                endSession: @escaping @Sendable (String) throws -> Void,
+                purgeExpiredSessions: @escaping @Sendable (Date) throws -> Int) {
+        self.create = create
+        self.credentials = credentials
+        self.members = members
+        self.startSession = startSession
+        self.session = session
+        self.endSession = endSession
+        self.purgeExpiredSessions = purgeExpiredSessions
+    }
+}
+
+/// Rows of `staff_members` ↔ `StaffMember`, the same on every engine.
+public enum StoredStaff {
+    /// The columns ``member(_:)`` reads, in order, of `staff_members` aliased `m`.
+    public static let columns = "m.id, m.email, m.name, m.role, m.created_at, m.language"
+
+    /// The staff member of a row of ``columns``.
+    public static func member(_ row: some StoredRow) throws -> StaffMember {
+        let role = try row.string(3), language = try row.string(5)
+        guard let parsedRole = StaffRole(rawValue: role) else {
+            throw StoredCatalog.CorruptValue(table: "staff_members", column: "role", rowID: try row.int64(0))
+        }
+        return StaffMember(id: StaffMember.ID(try row.int64(0)), email: try row.string(1), name: try row.string(2),
+                           role: parsedRole, createdAt: StoredTime.date(unixSeconds: try row.int64(4)),
+                           language: Language(rawValue: language) ?? .english)
+    }
+
+    /// The columns of `staff_sessions` aliased `s` that ``session(_:at:)`` reads, from `offset`.
+    public static let sessionColumns = "s.id, s.staff_id, s.csrf_token_hash, s.created_at, s.expires_at"
+
+    /// The session of a row whose ``sessionColumns`` start at `offset`.
+    public static func session(_ row: some StoredRow, at offset: Int) throws -> StaffSession {
+        StaffSession(id: try row.string(offset), staffID: StaffMember.ID(try row.int64(offset + 1)),
+                     csrfTokenHash: try row.string(offset + 2),
+                     createdAt: StoredTime.date(unixSeconds: try row.int64(offset + 3)),
+                     expiresAt: StoredTime.date(unixSeconds: try row.int64(offset + 4)))
+    }
+}

@@ -1,0 +1,83 @@
+public import ShopStore
+import Foundation
+import Postgres
+import ShopCore
+
+extension StaffStore {
+    /// Staff accounts and back-office sessions in PostgreSQL (migration 28), with the behaviour
+    /// of `StaffStore.sqlite`.
+    /// - Parameter database: the migrated database.
+    public static func postgres(_ database: PostgresDatabase) -> StaffStore {
+        StaffStore(
+            create: { new in
+                try database.transaction { connection in
+                    guard let row = try connection.first("""
+                        INSERT INTO staff_members (email, name, role, password_hash, language, created_at)
+                        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email) DO NOTHING RETURNING id
+                        """, [.text(new.email), .text(new.name), .text(new.role.rawValue), .text(new.passwordHash),
+                              .text(new.language.rawValue), .integer(StoredTime.unixSeconds(new.createdAt))]) else {
+                        throw StaffStoreError.emailTaken
+                    }
+                    return StaffMember(id: StaffMember.ID(try row.int64(0)), email: new.email, name: new.name, role: new.role,
+                                       createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
+                                       language: new.language)
+                }
+            },
+            credentials: { email in
+                try read(database) { connection in
+                    try connection.first("SELECT \(StoredStaff.columns), m.password_hash FROM staff_members AS m WHERE m.email = $1",
+                                         [.text(email)])
+                        .map { (member: try StoredStaff.member($0), passwordHash: try $0.string(6)) }
+                }
+            },
+            members: {
+                try read(database) { connection in
+                    try connection.query("SELECT \(StoredStaff.columns) FROM staff_members AS m ORDER BY m.email")
+                        .map { try StoredStaff.member($0) }
+                }
+            },
+            startSession: { session in
+                do {
+                    _ = try database.withConnection { connection in
+                        try connection.run("""
+                            INSERT INTO staff_sessions (id, staff_id, csrf_token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+                            """, [.text(session.id), .integer(session.staffID.rawValue), .text(session.csrfTokenHash),
+                                  .integer(StoredTime.unixSeconds(session.createdAt)),
+                                  .integer(StoredTime.unixSeconds(session.expiresAt))])
+                    }
+                } catch let error as PostgresError where error.sqlState == .foreignKeyViolation {
+                    throw StaffStoreError.staffNotFound
+                }
+            },
+            session: { id, now in
+                try read(database) { connection in
+                    try connection.first("""
+                        SELECT \(StoredStaff.columns), \(StoredStaff.sessionColumns)
+                        FROM staff_sessions AS s JOIN staff_members AS m ON m.id = s.staff_id
+                        WHERE s.id = $1 AND s.expires_at > $2
+                        """, [.text(id), .integer(StoredTime.unixSeconds(now))])
+                        .map { (session: try StoredStaff.session($0, at: 6), member: try StoredStaff.member($0)) }
+                }
+            },
+            endSession: { id in
+                _ = try database.withConnection { connection in
+                    try connection.run("DELETE FROM staff_sessions WHERE id = $1", [.text(id)])
+                }
+            },
+            purgeExpiredSessions: { now in
+                try database.withConnection { connection in
+                    try connection.run("DELETE FROM staff_sessions WHERE expires_at <= $1", [.integer(StoredTime.unixSeconds(now))])
+                }
+            }
+        )
+    }
+
+    /// A read, with a stored value that cannot be decoded reported as the table's.
+    private static func read<T>(_ database: PostgresDatabase, _ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            return try database.withConnection(body)
+        } catch let corrupt as StoredCatalog.CorruptValue {
+            throw PostgresStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+public import ShopStore
+import Foundation
+import ShopCore
+import SQLite
+
+extension StaffStore {
+    /// Staff accounts and back-office sessions in a SQLite database (migration 28).
+    /// - Parameter database: the migrated database.
+    public static func sqlite(_ database: SQLiteDatabase) -> StaffStore {
+        StaffStore(
+            create: { new in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("""
+                            INSERT INTO staff_members (email, name, role, password_hash, language, created_at)
+                            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING
+                            """).run([.text(new.email), .text(new.name), .text(new.role.rawValue), .text(new.passwordHash),
+                                      .text(new.language.rawValue), .integer(StoredTime.unixSeconds(new.createdAt))])
+                        guard connection.changes == 1 else { throw StaffStoreError.emailTaken }
+                        return StaffMember(id: StaffMember.ID(connection.lastInsertRowID), email: new.email, name: new.name,
+                                           role: new.role, createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
+                                           language: new.language)
+                    }
+                }
+            },
+            credentials: { email in
+                try read(database) { connection in
+                    try connection.prepare("SELECT \(StoredStaff.columns), m.password_hash FROM staff_members AS m WHERE m.email = ?")
+                        .first([.text(email)]).map { (member: try StoredStaff.member($0), passwordHash: try $0.string(6)) }
+                }
+            },
+            members: {
+                try read(database) { connection in
+                    try connection.prepare("SELECT \(StoredStaff.columns) FROM staff_members AS m ORDER BY m.email").query()
+                        .map { try StoredStaff.member($0) }
+                }
+            },
+            startSession: { session in
+                try database.withConnection { connection in
+                    do {
+                        try connection.prepare("""
+                            INSERT INTO staff_sessions (id, staff_id, csrf_token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)
+                            """).run([.text(session.id), .integer(session.staffID.rawValue), .text(session.csrfTokenHash),
+                                      .integer(StoredTime.unixSeconds(session.createdAt)),
+                                      .integer(StoredTime.unixSeconds(session.expiresAt))])
+                    } catch let error as SQLiteError where error.isForeignKeyViolation {
+                        throw StaffStoreError.staffNotFound
+                    }
+                }
+            },
+            session: { id, now in
+                try read(database) { connection in
+                    try connection.prepare("""
+                        SELECT \(StoredStaff.columns), \(StoredStaff.sessionColumns)
+                        FROM staff_sessions AS s JOIN staff_members AS m ON m.id = s.staff_id
+                        WHERE s.id = ? AND s.expires_at > ?
+                        """).first([.text(id), .integer(StoredTime.unixSeconds(now))])
+                        .map { (session: try StoredStaff.session($0, at: 6), member: try StoredStaff.member($0)) }
+                }
+            },
+            endSession: { id in
+                try database.withConnection { connection in
+                    try connection.prepare("DELETE FROM staff_sessions WHERE id = ?").run([.text(id)])
+                }
+            },
+            purgeExpiredSessions: { now in
+                try database.withConnection { connection in
+                    try connection.prepare("DELETE FROM staff_sessions WHERE expires_at <= ?").run([.integer(StoredTime.unixSeconds(now))])
+                    return connection.changes
+                }
+            }
+        )
+    }
+
+    /// A read, with a stored value that cannot be decoded reported as the table's.
+    private static func read<T>(_ database: SQLiteDatabase, _ body: (Connection) throws -> T) throws -> T {
+        do {
+            return try database.withConnection(body)
+        } catch let corrupt as StoredCatalog.CorruptValue {
+            throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
+        }
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+public import HTTPServer
+import HTML
+import ShopAPI
+import ShopCore
+import ShopService
+import ShopStore
+
+/// The back office (issue #16): `/admin`, for staff, on the storefront's mechanisms — routes
+/// declared once (`AdminRoute`), the HTML module, the security headers — but with its own
+/// accounts (`StaffService`), its own session cookie scoped to `/admin` (a shopper's cookie never
+/// opens it, and its cookie never reaches the storefront), CSRF tokens and a flash message.
+///
+/// Every request goes: route → CSRF (actions) → signed in? → the role's permission
+/// (`AdminRoute.access`) → handler. A refusal by role is a 403 page naming the role and what it
+/// cannot do.
+enum AdminApp {
+    /// The staff session's cookie (`Path=/admin`, `SameSite=Strict`).
+    static let sessionCookie = "shoppable_staff"
+    /// The raw CSRF token of the back office's forms: before sign-in, the double-submit token of
+    /// the sign-in form; after, the one whose hash the staff session keeps.
+    static let csrfCookie = "shoppable_staff_csrf"
+    /// A one-time message for the next page.
+    static let flashCookie = "shoppable_staff_flash"
+    static let cookiePath = "/admin"
+    /// Orders per page of the list.
+    static let pageSize = 50
+
+    /// `true` for `/admin` and everything under it.
+    static func owns(_ path: String) -> Bool { path == "/admin" || path.hasPrefix("/admin/") }
+
+    /// Answers one back-office request. Never throws: failures become error pages.
+    static func handle(_ request: Request, _ environment: AppEnvironment) -> Response {
+        var context = AdminContext(request: request, environment: environment)
+        var response: Response
+        do {
+            response = try route(&context)
+        } catch {
+            environment.log("error request_id=\(request.id) \(request.method.rawValue) \(request.path): \(error)")
+            response = context.errorPage(ShopApp.answerable(error).status)
+        }
+        for cookie in context.setCookies { response.setCookie(cookie) }
+        // Nothing of the back office is kept by a browser or a proxy, or indexed.
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers.replaceOrAdd(name: "X-Robots-Tag", value: "noindex, nofollow")
+        SecurityHeaders.apply(to: &response, environment: environment)
+        return response
+    }
+
+    private static func route(_ context: inout AdminContext) throws -> Response {
+        let request = context.request
+        guard context.environment.staff != nil else { return context.errorPage(.notFound) }
+        let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
+        guard let route = AdminRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
+            let allowed = AdminRoute.allowedMethods(path: request.path, query: query)
+            guard !allowed.isEmpty else { return context.errorPage(.notFound) }
+            var response = context.errorPage(.methodNotAllowed)
+            response.headers.replaceOrAdd(name: "Allow", value: allowed.map { $0 == "GET" ? "GET, HEAD" : $0 }.joined(separator: ", "))
+            return response
+        }
+        let signedIn = try context.resumeSession()
+        if route.isAction, !context.hasValidCSRFToken() {
+            context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
+            return context.errorPage(.forbidden)
+        }
+        switch route.access {
+        case .anyone: break
+        case .signedIn, .permission, .orderStep:
+            guard let member = signedIn else {
+                // A page asked for: back to it after signing in; an action: to the page it was on.
+                let next = request.method == .get ? route.path : AdminRoute.home.path
+                return .redirect(to: AdminRoute.signIn(next: next).path)
+            }
+            if case let .permission(permission) = route.access, !member.may(permission) {
+                return context.forbidden(permission)
+            }
+        }
+        switch route {
+        case .home: return try home(&context)
+        case let .signIn(next): return context.signInPage(next: next, form: AccountForm())
+        case .signInSubmit: return try signIn(&context)
+        case .signOut: return try signOut(&context)
+        case let .orders(filter): return try ordersPage(&context, filter: filter)
+        case let .order(number): return try orderPage(&context, number: number)
+        case let .orderAction(number, action): return try orderAction(&context, number: number, action: action)
+        case .staff: return try staffPage(&context)
+        }
+    }
+
+    // MARK: Sign-in
+
+    private static func signIn(_ context: inout AdminContext) throws -> Response {
+        let request = context.request
+        let email = request.formValue("email") ?? "", password = request.formValue("password") ?? ""
+        let next = AdminRoute.localNext(request.formValue("next"))
+        var form = AccountForm(values: ["email": email])
+        switch try context.service.signIn(emailText: email, password: password, client: request.remoteAddress,
+                                          throttles: context.environment.throttles) {
+        case let .throttled(seconds):
+            form.alert = context.l10n.count(max(1, Int((Double(seconds) / 60).rounded(.up))), .throttled)
+            var response = context.signInPage(next: next, form: form, status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
+            return response
+        case .refused:
+            form.alert = context.l10n(.signInWrong)
+            return context.signInPage(next: next, form: form, status: .unprocessableContent)
+        case let .accepted(issued):
+            context.startSession(issued)
+            context.environment.log("staff sign-in \(issued.member.email) (\(issued.member.role.rawValue))")
+            return .redirect(to: next ?? AdminRoute.home.path)
+        }
+    }
+
+    private static func signOut(_ context: inout AdminContext) throws -> Response {
+        if let session = context.session { try context.service.signOut(session) }
+        context.endSession()
+        context.setFlash(context.l10n(.adminSignedOut))
+        return .redirect(to: AdminRoute.signIn(next: nil).path)
+    }
+
+    // MARK: Pages
+
+    private static func home(_ context: inout AdminContext) throws -> Response {
+        var counts: [(OrderStatus, Int)] = []
+        if let orders = context.environment.orders, context.member?.may(.viewOrders) == true {
+            for status in OrderStatus.allCases {
+                counts.append((status, try orders.findOrders(OrderQuery(status: status, limit: 1)).total))
+            }
+        }
+        return context.page(title: context.l10n(.adminHomeTitle), nav: .home, AdminViews.home(counts: counts, l10n: context.l10n))
+    }
+
+    private static func staffPage(_ context: inout AdminContext) throws -> Response {
+        let members = try context.service.staff.members()
+        return context.page(title: context.l10n(.adminStaffTitle), nav: .staff,
+                            AdminViews.staff(members, l10n: context.l10n, timeZone: context.environment.timeZone))
+    }
+
+    private static func ordersPage(_ context: inout AdminContext, filter: AdminOrderFilter) throws -> Response {
+        guard let orders = context.environment.orders else { return context.errorPage(.notFound) }
+        let timeZone = context.environment.timeZone
+        let from = AdminDates.day(filter.from, timeZone: timeZone), to = AdminDates.day(filter.to, timeZone: timeZone)
+        var dateErrors: Set<String> = []
+        if from == nil && !filter.from.isEmpty { dateErrors.insert("from") }
+        if to == nil && !filter.to.isEmpty { dateErrors.insert("to") }
+        let query = OrderQuery(status: filter.status, placedFrom: from,
+                               placedBefore: to.map { Calendar.gregorian(timeZone).date(byAdding: .day, value: 1, to: $0) ?? $0 },
+                               customer: filter.customer, number: filter.number,
+                               limit: pageSize, offset: (filter.page - 1) * pageSize)
+        let found = try orders.findOrders(query)
+        return context.page(title: context.l10n(.adminOrdersTitle), nav: .orders,
+                            AdminViews.orders(found, filter: filter, dateErrors: dateErrors, pageSize: pageSize,
+                                              l10n: context.l10n, timeZone: timeZone),
+                            status: dateErrors.isEmpty ? .ok : .unprocessableContent)
+    }
+
+    private static func orderPage(_ context: inout AdminContext, number: String) throws -> Response {
+        guard let orders = context.environment.orders, let order = try orders.order(number.uppercased()) else {
+            return context.errorPage(.notFound)
+        }
+        let history = try orders.history(order.id)
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        let steps = AdminRoute.orderActions.filter { action in
+            (try? order.status.transition(action)) != nil && member.may(StaffRole.permission(for: action, from: order.status))
+        }
+        return context.page(title: context.l10n(.adminOrderTitle, ["number": order.number]), nav: .orders,
+                            AdminViews.order(order, history: history, steps: steps, csrfToken: context.maskedCSRFToken(),
+                                             payment: context.environment.paymentInstructions.text(in: context.l10n.language),
+                                             l10n: context.l10n, timeZone: context.environment.timeZone))
+    }
+
+    private static func orderAction(_ context: inout AdminContext, number: String, action: OrderAction) throws -> Response {
+        guard let orders = context.environment.orders, let order = try orders.order(number.uppercased()) else {
+            return context.errorPage(.notFound)
+        }
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        let request = context.request
+        let orderPath = AdminRoute.order(number: order.number).path
+        // What the staff member saw when they pressed the button: if the order moved on since,
+        // nothing is done (`OrderActionError.statusChanged`).
+        let expecting = request.formValue("expecting").flatMap(OrderStatus.init(rawValue:)) ?? order.status
+        let permission = StaffRole.permission(for: action, from: expecting)
+        guard member.may(permission) else { return context.forbidden(permission) }
+        var fulfilment: Fulfilment?
+        if action == .fulfil {
+            do {
+                fulfilment = try Fulfilment(carrier: request.formValue("carrier") ?? "", trackingNumber: request.formValue("tracking") ?? "")
+            } catch {
+                context.setFlash(context.l10n(.adminFulfilmentInvalid), error: true)
+                return .redirect(to: orderPath)
+            }
+        }
+        do {
+            let result = try orders.apply(OrderActionRequest(number: order.number, action: action, fulfilment: fulfilment,
+                                                             actor: member.email, expecting: expecting), context.now)
+            context.environment.log("order \(order.number) \(action.rawValue) by \(member.email): \(result.event.from.rawValue) → \(result.event.to.rawValue)")
+            context.setFlash(context.l10n(.adminActionDone, ["number": order.number,
+                                                             "status": Views.statusText(result.order.status, context.l10n)]))
+        } catch let refused as OrderTransitionRefused {
+            context.setFlash(context.l10n(.adminActionNotAllowed, ["status": Views.statusText(refused.from, context.l10n)]), error: true)
+        } catch let error as OrderActionError {
+            switch error {
+            case let .statusChanged(now):
+                context.setFlash(context.l10n(.adminStatusChanged, ["status": Views.statusText(now, context.l10n)]), error: true)
+            case .fulfilmentMissing:
+                context.setFlash(context.l10n(.adminFulfilmentInvalid), error: true)
+            case .orderNotFound:
+                return context.errorPage(.notFound)
+            case .lineRefundNotSupported:
+                return context.errorPage(.notFound)
+            }
+        }
+        return .redirect(to: orderPath)
+    }
+}
+
+/// Dates typed in the order filters.
+enum AdminDates {
+    /// The start of the day `YYYY-MM-DD` in `timeZone`, or nil when the text is not such a date.
+    static func day(_ text: String, timeZone: TimeZone) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let calendar = Calendar.gregorian(timeZone)
+        let components = DateComponents(year: year, month: month, day: day)
+        guard let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == day else { return nil }  // 2026-02-31 is not a day
+        return date
+    }
+}
+
+extension Calendar {
+    /// The Gregorian calendar in `timeZone`.
+    static func gregorian(_ timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+}
+
+extension AdminRoute {
+    /// `next` when it is a back-office path (after signing in, only back there).
+    static func localNext(_ next: String?) -> String? {
+        guard let path = SafeRedirect.localPath(next), AdminApp.owns(path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path)
+        else { return nil }
+        return path
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+public import ShopAPI
+public import ShopCore
+
+/// Every page and action of the back office (issue #16), declared once as the storefront's are
+/// (`SiteRoute`): the declaration parses requests and prints links. What each route needs — no
+/// session, a signed-in staff member, or a permission of their role — is ``access``, the one
+/// table the role × route tests read.
+public enum AdminRoute: Hashable, Sendable {
+    /// `GET /admin` — orders by status, at a glance.
+    case home
+    /// `GET /admin/sign-in?next=/admin/…` and `POST` (email, password, next).
+    case signIn(next: String?)
+    case signInSubmit
+    /// `POST /admin/sign-out`.
+    case signOut
+    /// `GET /admin/orders?status=&from=&to=&customer=&number=&page=`.
+    case orders(AdminOrderFilter)
+    /// `GET /admin/orders/{number}` — lines, totals, addresses, payment, history and the steps
+    /// the order can take.
+    case order(number: String)
+    /// `POST /admin/orders/{number}/{action}` (expecting, carrier, tracking) — one step of the
+    /// order's life (`OrderStatus.transition`).
+    case orderAction(number: String, action: OrderAction)
+    /// `GET /admin/staff` — who can sign in, with which role.
+    case staff
+
+    /// The steps the back office offers (a refund of lines is not built yet).
+    public static let orderActions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel]
+
+    /// What a route needs before it runs.
+    public enum Access: Hashable, Sendable {
+        /// Nothing: the sign-in form.
+        case anyone
+        /// A signed-in staff member, any role.
+        case signedIn
+        /// A signed-in staff member whose role has this permission.
+        case permission(StaffPermission)
+        /// Decided by what the route acts on: an order step needs
+        /// `StaffRole.permission(for:from:)` of the order's status (support may cancel an unpaid
+        /// order, nothing else), checked once the order is read.
+        case orderStep
+    }
+
+    /// What this route needs.
+    public var access: Access {
+        switch self {
+        case .signIn, .signInSubmit: .anyone
+        case .home, .signOut: .signedIn
+        case .orders, .order: .permission(.viewOrders)
+        case .orderAction: .orderStep
+        case .staff: .permission(.manageStaff)
+        }
+    }
+
+    /// The site-relative URL (path and query, percent-encoded).
+    public var path: String { Self.router.url(for: self) }
+
+    /// `true` for routes that change state (POSTed with the back office's CSRF token).
+    public var isAction: Bool { Self.router.declaration(for: self).declaration.traits.contains(.changesState) }
+
+    /// Parses a request's method, decoded path and query; nil when nothing matches (404).
+    public static func parse(method: String, path: String, query: [RouteRequest.QueryItem]) -> AdminRoute? {
+        router.parse(RouteRequest(method: method, path: path, query: query))?.route
+    }
+
+    /// The methods under which this path would be a route (for 405's `Allow`).
+    public static func allowedMethods(path: String, query: [RouteRequest.QueryItem]) -> [String] {
+        ["GET", "POST"].filter { parse(method: $0, path: path, query: query) != nil }
+    }
+
+    typealias Declaration = RouteDeclaration<AdminRoute>
+
+    private static func fixed(_ method: String, _ pattern: String, _ route: AdminRoute) -> Declaration {
+        Declaration(method, pattern, method == "POST" ? [.changesState] : [],
+                    make: { _ in route }, match: { $0 == route ? RouteParameters() : nil })
+    }
+
+    /// Every back-office route.
+    public static let router = Router<AdminRoute>([
+        fixed("GET", "/admin", .home),
+        Declaration("GET", "/admin/sign-in", [],
+                    make: { .signIn(next: $0.queryValue("next")) },
+                    match: { if case let .signIn(next) = $0 { RouteParameters(query: ["next": next]) } else { nil } }),
+        fixed("POST", "/admin/sign-in", .signInSubmit),
+        fixed("POST", "/admin/sign-out", .signOut),
+        Declaration("GET", "/admin/orders", [],
+                    make: { .orders(AdminOrderFilter(parameters: $0)) },
+                    match: { if case let .orders(filter) = $0 { RouteParameters(query: filter.queryItems) } else { nil } }),
+        Declaration("GET", "/admin/orders/{number}", [],
+                    make: { .order(number: $0["number"]) },
+                    match: { if case let .order(number) = $0 { RouteParameters(["number": number]) } else { nil } }),
+        Declaration("POST", "/admin/orders/{number}/{action}", [.changesState],
+                    make: { parameters in
+                        OrderAction(rawValue: parameters["action"]).flatMap { action in
+                            orderActions.contains(action) ? .orderAction(number: parameters["number"], action: action) : nil
+                        }
+                    },
+                    match: { route in
+                        guard case let .orderAction(number, action) = route else { return nil }
+                        return RouteParameters(["number": number, "action": action.rawValue])
+                    }),
+        fixed("GET", "/admin/staff", .staff),
+    ])
+}
+
+/// The order list's filters as the page's form sends them: text as typed, so the form shows it
+/// back (dates are `YYYY-MM-DD`, read in the shop's time zone by the page).
+public struct AdminOrderFilter: Hashable, Sendable {
+    public var status: OrderStatus?
+    public var from: String
+    public var to: String
+    public var customer: String
+    public var number: String
+    /// 1-based.
+    public var page: Int
+
+    public init(status: OrderStatus? = nil, from: String = "", to: String = "", customer: String = "", number: String = "",
+                page: Int = 1) {
+        self.status = status
+        self.from = from
+        self.to = to
+        self.customer = customer
+        self.number = number
+        self.page = max(1, page)
+    }
+
+    init(parameters: RouteParameters) {
+        self.init(status: parameters.queryValue("status").flatMap(OrderStatus.init(rawValue:)),
+                  from: parameters.queryValue("from") ?? "", to: parameters.queryValue("to") ?? "",
+                  customer: parameters.queryValue("customer") ?? "", number: parameters.queryValue("number") ?? "",
+                  page: parameters.queryValue("page").flatMap { Int($0) }.map { min($0, 100_000) } ?? 1)
+    }
+
+    /// The query items of the filters set (none for an empty filter: `/admin/orders`).
+    var queryItems: KeyValuePairs<String, String?> {
+        ["status": status?.rawValue, "from": from.isEmpty ? nil : from, "to": to.isEmpty ? nil : to,
+         "customer": customer.isEmpty ? nil : customer, "number": number.isEmpty ? nil : number,
+         "page": page == 1 ? nil : String(page)]
+    }
+}

@@ -1,0 +1,379 @@
+import Foundation
+import HTML
+import ShopCore
+import ShopStore
+
+/// The back office's pages: one frame (top bar with the staff member and sign-out, a navigation
+/// row, the flash) around each page's content. Mobile-first like the storefront: tables scroll
+/// sideways inside their card on a phone.
+enum AdminViews {
+    enum NavItem { case home, orders, staff }
+
+    /// What every page's frame shows.
+    struct Frame {
+        var title: String
+        var nav: NavItem?
+        var member: StaffMember?
+        var flash: (text: String, isError: Bool)?
+        var csrfToken: String
+        var stylesheetHref: String
+        var theme: Theme
+        var l10n: Localizer
+    }
+
+    static func document(_ frame: Frame, _ content: Node) -> [UInt8] {
+        let l10n = frame.l10n
+        let title = "\(frame.title) · \(l10n(.adminTitle))"
+        let page: Node = HTML.document(lang: l10n.language.rawValue, .data("theme", frame.theme.rawValue)) {
+            head {
+                meta(.charset("utf-8"))
+                meta(.name("viewport"), .content("width=device-width, initial-scale=1, viewport-fit=cover"))
+                meta(.name("color-scheme"), .content(frame.theme == .system ? "light dark" : frame.theme.rawValue))
+                meta(.name("robots"), .content("noindex, nofollow"))
+                HTML.title { title }
+                link(.rel("stylesheet"), .href(frame.stylesheetHref))
+                link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
+            }
+            body(.class("admin")) {
+                a(.class("skip-link"), .href("#main")) { l10n(.skipToContent) }
+                header(.class("top-bar admin-bar")) {
+                    a(.class("brand"), .href(AdminRoute.home.path)) {
+                        span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
+                        l10n(.adminTitle)
+                    }
+                    if let member = frame.member {
+                        div(.class("admin-who")) {
+                            span(.class("admin-member")) {
+                                l10n(.adminSignedInAs, ["name": member.name, "role": roleName(member.role, l10n)])
+                            }
+                            form(.method("post"), .action(AdminRoute.signOut.path)) {
+                                csrfInput(frame.csrfToken)
+                                button(.type("submit"), .class("button button-small")) { l10n(.adminSignOut) }
+                            }
+                        }
+                    }
+                }
+                if let member = frame.member {
+                    nav(.class("admin-nav"), .aria("label", l10n(.adminNavLabel))) {
+                        navLink(.home, AdminRoute.home.path, l10n(.adminNavHome), frame.nav)
+                        if member.may(.viewOrders) {
+                            navLink(.orders, AdminRoute.orders(AdminOrderFilter()).path, l10n(.adminNavOrders), frame.nav)
+                        }
+                        if member.may(.manageStaff) {
+                            navLink(.staff, AdminRoute.staff.path, l10n(.adminNavStaff), frame.nav)
+                        }
+                        a(.href(SiteRoute.catalog(.home).path)) { l10n(.adminNavStorefront) }
+                    }
+                }
+                if let flash = frame.flash {
+                    div(.class(flash.isError ? "flash flash-error" : "flash flash-success"), .role(flash.isError ? "alert" : "status")) {
+                        span { flash.text }
+                    }
+                }
+                main(.id("main"), .class("content admin-content")) { content }
+            }
+        }
+        return render(page, reservingCapacity: 16_384)
+    }
+
+    private static func navLink(_ item: NavItem, _ href: String, _ label: String, _ current: NavItem?) -> Node {
+        a(.href(href), item == current ? .aria("current", "page") : .boolean("data-inactive", false)) { label }
+    }
+
+    static func csrfInput(_ token: String) -> Node {
+        input(.type("hidden"), .name(ShopApp.csrfField), .value(token))
+    }
+
+    static func roleName(_ role: StaffRole, _ l10n: Localizer) -> String {
+        switch role {
+        case .owner: l10n(.adminRoleOwner)
+        case .manager: l10n(.adminRoleManager)
+        case .support: l10n(.adminRoleSupport)
+        }
+    }
+
+    static func permissionText(_ permission: StaffPermission, _ l10n: Localizer) -> String {
+        switch permission {
+        case .viewOrders: l10n(.adminPermissionViewOrders)
+        case .manageOrders: l10n(.adminPermissionManageOrders)
+        case .cancelUnpaidOrders: l10n(.adminPermissionCancelUnpaidOrders)
+        case .viewCustomers: l10n(.adminPermissionViewCustomers)
+        case .manageCatalog: l10n(.adminPermissionManageCatalog)
+        case .manageCampaigns: l10n(.adminPermissionManageCampaigns)
+        case .manageStaff: l10n(.adminPermissionManageStaff)
+        }
+    }
+
+    static func actionLabel(_ action: OrderAction, _ l10n: Localizer) -> String {
+        switch action {
+        case .markPaid: l10n(.adminActionMarkPaid)
+        case .fulfil: l10n(.adminActionFulfil)
+        case .markDelivered: l10n(.adminActionMarkDelivered)
+        case .cancel: l10n(.adminActionCancel)
+        case .refund: l10n(.adminActionRefund)
+        }
+    }
+
+    static func statusPill(_ status: OrderStatus, _ l10n: Localizer) -> Node {
+        span(.class("status-pill \(Views.statusClass(status))")) { Views.statusText(status, l10n) }
+    }
+
+    // MARK: Pages
+
+    static func signIn(form: AccountForm, next: String?, csrfToken: String, l10n: Localizer) -> Node {
+        section(.class("auth")) {
+            h1(.class("page-title")) { l10n(.adminSignInTitle) }
+            p(.class("muted")) { l10n(.adminSignInIntro) }
+            HTML.form(.class("form-card"), .method("post"), .action(AdminRoute.signInSubmit.path), .boolean("novalidate")) {
+                csrfInput(csrfToken)
+                if let next { input(.type("hidden"), .name("next"), .value(next)) }
+                if let alert = form.alert { p(.class("form-alert"), .role("alert")) { alert } }
+                FormField(label: l10n(.fieldEmail), name: "email", id: "email", type: "email", value: form.value("email"),
+                          autocomplete: "username")
+                FormField(label: l10n(.fieldPassword), name: "password", id: "password", type: "password",
+                          autocomplete: "current-password")
+                button(.type("submit"), .class("button button-primary")) { l10n(.signInSubmit) }
+            }
+        }
+    }
+
+    /// An error or refusal: its code, what happened, and the way back to the overview.
+    static func message(title: String, code: String, text: String, l10n: Localizer) -> Node {
+        div(.class("empty-state")) {
+            p(.class("error-code"), .aria("hidden", "true")) { code }
+            h1 { title }
+            p { text }
+            a(.class("button button-primary"), .href(AdminRoute.home.path)) { l10n(.adminNavHome) }
+        }
+    }
+
+    static func home(counts: [(OrderStatus, Int)], l10n: Localizer) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminHomeTitle) }
+            if !counts.isEmpty {
+                h2(.class("admin-subtitle")) { l10n(.adminHomeByStatus) }
+                ul(.class("admin-stats")) {
+                    for (status, count) in counts {
+                        li {
+                            a(.class("admin-stat"), .href(AdminRoute.orders(AdminOrderFilter(status: status)).path)) {
+                                statusPill(status, l10n)
+                                strong { l10n.count(count, .adminHomeOrderCount) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func staff(_ members: [StaffMember], l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminStaffTitle) }
+            div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminStaffTitle))) {
+                table(.class("admin-table")) {
+                    thead {
+                        tr {
+                            th(.scope("col")) { l10n(.adminColumnEmail) }
+                            th(.scope("col")) { l10n(.adminColumnName) }
+                            th(.scope("col")) { l10n(.adminColumnRole) }
+                        }
+                    }
+                    tbody {
+                        for member in members {
+                            tr {
+                                td { member.email }
+                                td { member.name }
+                                td { roleName(member.role, l10n) }
+                            }
+                        }
+                    }
+                }
+            }
+            p(.class("muted small")) { l10n(.adminStaffHint) }
+        }
+    }
+
+    static func orders(_ found: OrderPage, filter: AdminOrderFilter, dateErrors: Set<String>, pageSize: Int,
+                       l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminOrdersTitle) }
+            HTML.form(.class("form-card admin-filters"), .method("get"), .action(AdminRoute.orders(AdminOrderFilter()).path)) {
+                div(.class("field")) {
+                    label(.for("status")) { l10n(.adminFilterStatus) }
+                    select(.name("status"), .id("status")) {
+                        option(.value(""), .selected(filter.status == nil)) { l10n(.adminFilterAnyStatus) }
+                        for status in OrderStatus.allCases {
+                            option(.value(status.rawValue), .selected(filter.status == status)) { Views.statusText(status, l10n) }
+                        }
+                    }
+                }
+                dateField("from", l10n(.adminFilterFrom), filter.from, invalid: dateErrors.contains("from"), l10n)
+                dateField("to", l10n(.adminFilterTo), filter.to, invalid: dateErrors.contains("to"), l10n)
+                FormField(label: l10n(.adminFilterCustomer), name: "customer", id: "customer", type: "text", value: filter.customer,
+                          autocomplete: "off", required: false)
+                FormField(label: l10n(.adminFilterNumber), name: "number", id: "number", type: "text", value: filter.number,
+                          autocomplete: "off", required: false)
+                div(.class("admin-filter-buttons")) {
+                    button(.type("submit"), .class("button button-primary")) { l10n(.adminFilterApply) }
+                    a(.class("button"), .href(AdminRoute.orders(AdminOrderFilter()).path)) { l10n(.adminFilterClear) }
+                }
+            }
+            if found.orders.isEmpty {
+                div(.class("empty-state")) { p { l10n(.adminOrdersEmpty) } }
+            } else {
+                let first = (filter.page - 1) * pageSize + 1
+                p(.class("muted small"), .role("status")) {
+                    l10n(.adminOrdersRange, ["from": l10n.number(first), "to": l10n.number(first + found.orders.count - 1),
+                                             "total": l10n.number(found.total)])
+                }
+                div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminOrdersTitle))) {
+                    table(.class("admin-table")) {
+                        thead {
+                            tr {
+                                th(.scope("col")) { l10n(.adminColumnNumber) }
+                                th(.scope("col")) { l10n(.adminColumnPlaced) }
+                                th(.scope("col")) { l10n(.adminColumnCustomer) }
+                                th(.scope("col"), .class("numeric")) { l10n(.adminColumnTotal) }
+                                th(.scope("col")) { l10n(.adminColumnStatus) }
+                            }
+                        }
+                        tbody {
+                            for order in found.orders {
+                                tr {
+                                    td { a(.href(AdminRoute.order(number: order.number).path)) { strong { order.number } } }
+                                    td { l10n.date(order.placedAt, timeZone: timeZone) + " " + l10n.time(order.placedAt, timeZone: timeZone) }
+                                    td { order.email }
+                                    td(.class("numeric")) { l10n.money(order.total) }
+                                    td { statusPill(order.status, l10n) }
+                                }
+                            }
+                        }
+                    }
+                }
+                nav(.class("admin-pages"), .aria("label", l10n(.adminOrdersTitle))) {
+                    if filter.page > 1 {
+                        var previous = filter
+                        let _ = previous.page -= 1
+                        a(.class("button button-small"), .rel("prev"), .href(AdminRoute.orders(previous).path)) { l10n(.adminPagePrevious) }
+                    }
+                    if filter.page * pageSize < found.total {
+                        var next = filter
+                        let _ = next.page += 1
+                        a(.class("button button-small"), .rel("next"), .href(AdminRoute.orders(next).path)) { l10n(.adminPageNext) }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func dateField(_ name: String, _ label: String, _ value: String, invalid: Bool, _ l10n: Localizer) -> Node {
+        div(.class(invalid ? "field field-invalid" : "field")) {
+            HTML.label(.for(name)) { label }
+            input(.type("date"), .name(name), .id(name), .value(value), .aria("invalid", invalid ? "true" : "false"),
+                  .aria("describedby", "\(name)-help"))
+            div(.id("\(name)-help")) {
+                if invalid { ul(.class("field-errors")) { li { l10n(.adminFilterBadDate) } } }
+            }
+        }
+    }
+
+    static func order(_ order: Order, history: [OrderEvent], steps: [OrderAction], csrfToken: String, payment: String,
+                      l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("stack admin-order")) {
+            h1(.class("page-title")) { l10n(.adminOrderTitle, ["number": order.number]) }
+            p {
+                statusPill(order.status, l10n)
+                " "
+                span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) + " " + l10n.time(order.placedAt, timeZone: timeZone) }
+            }
+            div(.class("admin-columns")) {
+                div(.class("form-card")) {
+                    h2 { l10n(.adminOrderNextSteps) }
+                    if steps.isEmpty { p(.class("muted")) { l10n(.adminOrderNoSteps) } }
+                    for action in steps {
+                        HTML.form(.class("admin-step admin-step-\(action.rawValue)"), .method("post"),
+                                  .action(AdminRoute.orderAction(number: order.number, action: action).path)) {
+                            csrfInput(csrfToken)
+                            input(.type("hidden"), .name("expecting"), .value(order.status.rawValue))
+                            if action == .fulfil {
+                                FormField(label: l10n(.adminFieldCarrier), name: "carrier", id: "carrier", type: "text",
+                                          autocomplete: "off")
+                                FormField(label: l10n(.adminFieldTracking), name: "tracking", id: "tracking", type: "text",
+                                          autocomplete: "off")
+                            }
+                            if action == .cancel { p(.class("muted small")) { l10n(.adminActionCancelHint) } }
+                            button(.type("submit"), .class(action == .cancel ? "button button-danger" : "button button-primary"),
+                                   .data("action", action.rawValue)) { actionLabel(action, l10n) }
+                        }
+                    }
+                }
+                div(.class("form-card")) {
+                    h2 { l10n(.adminOrderCustomer) }
+                    p { a(.href("mailto:" + order.email)) { order.email } }
+                    p(.class("muted small")) {
+                        order.userID.map { l10n(.adminOrderAccount, ["id": String($0.rawValue)]) } ?? l10n(.adminOrderGuest)
+                    }
+                    if order.userID != nil {
+                        p { a(.href(SiteRoute.orders(.order(number: order.number, token: nil)).path)) { l10n(.adminOrderShopperPage) } }
+                    }
+                    p(.class("muted small")) { l10n(.orderShipTo) }
+                    for line in order.shippingAddress.lines(in: l10n.language) { p { line } }
+                    if let fulfilment = order.fulfilment {
+                        p { strong { l10n(.orderShippedWith, ["carrier": fulfilment.carrier]) } }
+                        p { l10n(.orderTrackingNumber, ["number": fulfilment.trackingNumber]) }
+                    }
+                }
+            }
+            Views.orderSummary(order, l10n: l10n)
+            if order.status == .awaitingPayment && !payment.isEmpty {
+                div(.class("form-card")) {
+                    h2 { l10n(.orderPaymentTitle) }
+                    for line in payment.split(separator: "\n", omittingEmptySubsequences: false) { p { String(line) } }
+                }
+            }
+            div(.class("form-card")) {
+                h2 { l10n(.adminOrderHistory) }
+                if history.isEmpty {
+                    p(.class("muted")) { l10n(.adminOrderNoHistory) }
+                } else {
+                    div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminOrderHistory))) {
+                        table(.class("admin-table")) {
+                            thead {
+                                tr {
+                                    th(.scope("col")) { l10n(.adminColumnWhen) }
+                                    th(.scope("col")) { l10n(.adminColumnWho) }
+                                    th(.scope("col")) { l10n(.adminColumnStep) }
+                                    th(.scope("col")) { l10n(.adminColumnStatus) }
+                                }
+                            }
+                            tbody {
+                                for event in history {
+                                    tr {
+                                        td { l10n.date(event.at, timeZone: timeZone) + " " + l10n.time(event.at, timeZone: timeZone) }
+                                        td { event.actor }
+                                        td {
+                                            actionLabel(event.action, l10n)
+                                            if let fulfilment = event.fulfilment {
+                                                span(.class("muted small")) { " · " + fulfilment.carrier + " " + fulfilment.trackingNumber }
+                                            }
+                                            if event.itemsReturned > 0 {
+                                                span(.class("muted small")) { " · " + l10n.count(event.itemsReturned, .adminItemsReturned) }
+                                            }
+                                            if event.refundedMinor > 0 {
+                                                span(.class("muted small")) {
+                                                    " · " + l10n(.adminRefundOwed, ["amount": l10n.money(Money(minorUnits: event.refundedMinor,
+                                                                                                              currency: order.total.currency))])
+                                                }
+                                            }
+                                        }
+                                        td { Views.statusText(event.from, l10n) + " → " + Views.statusText(event.to, l10n) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

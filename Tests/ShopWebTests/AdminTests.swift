@@ -1,0 +1,306 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopService
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+private let lamp = ProductDraft.mock(handle: "lamp", title: "Desk Lamp", category: "Lamps",
+                                     variants: [.mock(sku: "LAMP-1", price: .usd(30_00), inventory: .tracked(quantity: 500, allowsBackorder: false))])
+
+/// The back office's staff password in these tests (it keeps every `PasswordRules` rule).
+let staffPassword = "Sturdy-pass-42"
+
+/// A shop with the lamp, shipping methods and payment instructions.
+func adminShop() throws -> TestShop {
+    let shop = try TestShop([lamp])
+    configureCheckout(shop)
+    return shop
+}
+
+/// Places a guest order for `quantity` lamps (as its own visitor); returns its number.
+@discardableResult
+func placeOrder(_ shop: TestShop, email: String = "guest@example.com", quantity: Int = 1) throws -> String {
+    let shopper = try shop.visitor()
+    try shopper.post("/cart/add", [("product", "lamp"), ("quantity", String(quantity))])
+    let placed = try shopper.post("/checkout/place", [("idempotency_key", try idempotencyKey(try reachReview(shopper, email: email)))])
+    let location = try #require(placed.header("Location"))
+    return String(location.dropFirst("/orders/".count).prefix { $0 != "?" })
+}
+
+/// A staff member's browser, signed in at /admin (their own cookie jar).
+struct StaffBrowser {
+    let browser: TestShop
+    let member: StaffMember
+
+    init(_ shop: TestShop, role: StaffRole, email: String? = nil) throws {
+        let service = try #require(shop.environment.staffService)
+        member = try service.create(email: email ?? "\(role.rawValue)@shop.test", name: "Ada \(role.rawValue.capitalized)", role: role,
+                                    password: staffPassword)
+        browser = try shop.visitor()
+        #expect(try browser.get("/admin/sign-in").status == 200)
+        let signedIn = try browser.send(.post, "/admin/sign-in",
+                                        form: [("email", member.email), ("password", staffPassword), ("csrf_token", browser.csrfToken ?? "")])
+        #expect(signedIn.status == 303 && signedIn.header("Location") == "/admin")
+    }
+
+    @discardableResult
+    func get(_ path: String) throws -> TestResponse { try browser.get(path) }
+
+    /// Posts `form` as the page at `from` would (with the CSRF token it carries).
+    @discardableResult
+    func post(_ path: String, _ form: [(String, String)] = [], from page: String = "/admin") throws -> TestResponse {
+        _ = try browser.get(page)
+        return try browser.send(.post, path, form: form + [("csrf_token", browser.csrfToken ?? "")])
+    }
+}
+
+@Suite("Back office")
+struct AdminTests {
+    @Test func staffSignInAtAdminWithTheirOwnCookieScopedToIt() throws {
+        let shop = try adminShop()
+        let service = try #require(shop.environment.staffService)
+        _ = try service.create(email: "Owner@Shop.test", name: "Olga Owner", role: .owner, password: staffPassword)
+        let browser = try shop.visitor()
+        let start = try browser.get("/admin/orders?status=paid")
+        #expect(start.status == 303 && start.header("Location")?.hasPrefix("/admin/sign-in?next=/admin/orders") == true)
+        let form = try browser.get(try #require(start.header("Location")))
+        #expect(form.status == 200 && form.text.contains("Staff sign-in") && form.text.contains(#"name="next" value="/admin/orders?status=paid""#))
+        #expect(form.header("Cache-Control") == "no-store" && form.header("X-Robots-Tag") == "noindex, nofollow")
+        let wrong = try browser.send(.post, "/admin/sign-in", form: [("email", "owner@shop.test"), ("password", "Wrong-pass-9"),
+                                                                     ("next", "/admin/orders?status=paid"), ("csrf_token", browser.csrfToken ?? "")])
+        #expect(wrong.status == 422 && wrong.text.contains("Email or password is wrong."))
+        let right = try browser.send(.post, "/admin/sign-in", form: [("email", " OWNER@shop.test "), ("password", staffPassword),
+                                                                     ("next", "/admin/orders?status=paid"), ("csrf_token", browser.csrfToken ?? "")])
+        #expect(right.status == 303 && right.header("Location") == "/admin/orders?status=paid")
+        let cookie = try #require(right.response.headers.values(for: "Set-Cookie").first { $0.hasPrefix("shoppable_staff=") })
+        #expect(cookie.contains("Path=/admin") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let home = try browser.get("/admin")
+        #expect(home.status == 200 && home.text.contains("Olga Owner · Owner") && home.text.contains("Orders by status"))
+        // Signing out ends the session in the store: the old cookie no longer opens anything.
+        let token = try #require(browser.cookies["shoppable_staff"]), csrf = try #require(browser.cookies["shoppable_staff_csrf"])
+        let out = try browser.send(.post, "/admin/sign-out", form: [("csrf_token", browser.csrfToken ?? "")])
+        #expect(out.status == 303 && out.header("Location") == "/admin/sign-in")
+        #expect(try browser.get("/admin/sign-in").text.contains("You are signed out of the back office."))
+        browser.cookies["shoppable_staff"] = token
+        browser.cookies["shoppable_staff_csrf"] = csrf
+        #expect(try browser.get("/admin").status == 303)
+    }
+
+    @Test func aShoppersSessionDoesNotOpenTheBackOffice() throws {
+        let shop = try adminShop()
+        _ = try StaffBrowser(shop, role: .owner)
+        let shopper = try shop.visitor()
+        try shopper.post("/account/register", [("name", "Sam Shopper"), ("email", "owner@shop.test"), ("password", staffPassword),
+                                               ("password_confirmation", staffPassword)])
+        #expect(shopper.cookies["shoppable_session"] != nil)
+        #expect(try shopper.get("/admin").status == 303, "a shopper with the staff member's email is still not staff")
+        // A staff cookie is never sent to the storefront (Path=/admin), and a storefront page
+        // does not know it.
+        let staff = try StaffBrowser(shop, role: .manager)
+        #expect(try staff.get("/account").status == 303)
+    }
+
+    @Test func signInIsThrottledLikeTheShoppers() throws {
+        let shop = try adminShop()
+        let browser = try shop.visitor()
+        _ = try browser.get("/admin/sign-in")
+        var last: TestResponse?
+        for _ in 0..<6 {
+            last = try browser.send(.post, "/admin/sign-in", form: [("email", "nobody@shop.test"), ("password", "Wrong-pass-9"),
+                                                                    ("csrf_token", browser.csrfToken ?? "")])
+        }
+        #expect(last?.status == 429 && last?.header("Retry-After") != nil)
+        #expect(last?.text.contains("Too many attempts") == true)
+    }
+
+    @Test func actionsNeedTheSessionsCSRFToken() throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop)
+        let manager = try StaffBrowser(shop, role: .manager)
+        let missing = try manager.browser.send(.post, "/admin/orders/\(number)/mark-paid", form: [("expecting", "awaiting_payment")])
+        #expect(missing.status == 403 && missing.text.contains("That form has expired"))
+        let foreign = try manager.browser.send(.post, "/admin/orders/\(number)/mark-paid",
+                                               form: [("expecting", "awaiting_payment"), ("csrf_token", String(repeating: "a", count: 43))])
+        #expect(foreign.status == 403)
+        #expect(try shop.orders!.order(number)?.status == .awaitingPayment)
+        let signInForm = try shop.visitor()
+        _ = try signInForm.get("/admin/sign-in")
+        #expect(try signInForm.send(.post, "/admin/sign-in", form: [("email", "a@b.co"), ("password", "x")]).status == 403)
+    }
+
+    /// Issue #16's flow in the back office: a manager marks an order paid and fulfils it; the
+    /// history names them; the shopper's page shows the carrier and tracking number.
+    @Test func aManagerMarksAnOrderPaidAndFulfilsIt() throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop, quantity: 2)
+        let manager = try StaffBrowser(shop, role: .manager)
+        let detail = try manager.get("/admin/orders/\(number.lowercased())")
+        #expect(detail.status == 200 && detail.text.contains("Order \(number)") && detail.text.contains("IBAN XX00 0000"))
+        #expect(detail.text.contains(#"data-action="mark-paid""#) && detail.text.contains(#"data-action="cancel""#))
+        #expect(!detail.text.contains(#"data-action="fulfil""#), "not paid yet: nothing to ship")
+        let paid = try manager.post("/admin/orders/\(number)/mark-paid", [("expecting", "awaiting_payment")], from: "/admin/orders/\(number)")
+        #expect(paid.status == 303 && paid.header("Location") == "/admin/orders/\(number)")
+        let afterPaid = try manager.get("/admin/orders/\(number)")
+        #expect(afterPaid.text.contains("Order \(number) is now: Paid."))
+        let badFulfil = try manager.post("/admin/orders/\(number)/fulfil", [("expecting", "paid"), ("carrier", ""), ("tracking", "")],
+                                         from: "/admin/orders/\(number)")
+        #expect(badFulfil.status == 303)
+        #expect(try manager.get("/admin/orders/\(number)").text.contains("Enter the carrier and the tracking number"))
+        #expect(try shop.orders!.order(number)?.status == .paid)
+        try manager.post("/admin/orders/\(number)/fulfil", [("expecting", "paid"), ("carrier", "Yurtiçi Kargo"), ("tracking", "YK 123 456")],
+                         from: "/admin/orders/\(number)")
+        let shipped = try manager.get("/admin/orders/\(number)")
+        #expect(shipped.text.contains("is now: Shipped.") && shipped.text.contains("manager@shop.test"))
+        #expect(shipped.text.contains("Yurtiçi Kargo YK 123 456") && shipped.text.contains(#"data-action="mark-delivered""#))
+        let order = try #require(try shop.orders!.order(number))
+        let expected = try Fulfilment(carrier: "Yurtiçi Kargo", trackingNumber: "YK 123 456")
+        #expect(order.status == .fulfilled && order.fulfilment == expected)
+        #expect(try shop.orders!.history(order.id).map(\.actor) == ["manager@shop.test", "manager@shop.test"])
+    }
+
+    @Test func aStepOnAnOrderThatMovedOnMeanwhileIsRefusedWithItsNewStatus() throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop)
+        let owner = try StaffBrowser(shop, role: .owner)
+        _ = try shop.orders!.apply(OrderActionRequest(number: number, action: .cancel, actor: "cli"), Date())
+        try owner.post("/admin/orders/\(number)/mark-paid", [("expecting", "awaiting_payment")])
+        #expect(try owner.get("/admin/orders/\(number)").text.contains("Someone changed this order meanwhile: it is now “Cancelled”."))
+        #expect(try shop.orders!.order(number)?.status == .cancelled)
+        try owner.post("/admin/orders/\(number)/mark-paid", [("expecting", "cancelled")])
+        #expect(try owner.get("/admin/orders/\(number)").text.contains("An order that is “Cancelled” cannot take this step."))
+        #expect(try owner.get("/admin/orders/NOPE-1").status == 404)
+        #expect(try owner.post("/admin/orders/\(number)/refund").status == 404, "not offered by the back office yet")
+    }
+
+    @Test func theOrderListFiltersAndPages() throws {
+        let shop = try adminShop()
+        var numbers: [String] = []
+        for index in 0..<3 {
+            numbers.append(try placeOrder(shop, email: "buyer\(index)@example.com"))
+            shop.clock.advance(by: 86_400)
+        }
+        _ = try shop.orders!.apply(OrderActionRequest(number: numbers[1], action: .markPaid, actor: "cli"), Date())
+        let support = try StaffBrowser(shop, role: .support)
+        let all = try support.get("/admin/orders")
+        #expect(all.status == 200 && numbers.allSatisfy(all.text.contains) && all.text.contains("1–3 of 3"))
+        let paid = try support.get("/admin/orders?status=paid")
+        #expect(paid.text.contains(numbers[1]) && !paid.text.contains(numbers[0]) && !paid.text.contains(numbers[2]))
+        let customer = try support.get("/admin/orders?customer=BUYER2")
+        #expect(customer.text.contains(numbers[2]) && !customer.text.contains(numbers[1]))
+        let byNumber = try support.get("/admin/orders?number=" + numbers[0].lowercased().prefix(6))
+        #expect(byNumber.text.contains(numbers[0]))
+        let day = ISO8601DateFormatter.string(from: shop.clock.now.addingTimeInterval(-2 * 86_400), timeZone: .gmt,
+                                              formatOptions: [.withFullDate])
+        let oneDay = try support.get("/admin/orders?from=\(day)&to=\(day)")
+        #expect(oneDay.text.contains(numbers[1]) && !oneDay.text.contains(numbers[0]) && oneDay.text.contains("1–1 of 1"))
+        let badDate = try support.get("/admin/orders?from=2026-02-31")
+        #expect(badDate.status == 422 && badDate.text.contains("Use a date like 2026-12-31."))
+        let none = try support.get("/admin/orders?customer=%25")
+        #expect(none.text.contains("No orders match these filters."), "% is matched as typed, not as a wildcard")
+    }
+
+    @Test func theOrderListPagesByFifty() throws {
+        let shop = try adminShop()
+        let orders = try #require(shop.orders)
+        for _ in 0..<51 { try placeOrder(shop) }
+        #expect(try orders.findOrders(OrderQuery(limit: 50)).total == 51)
+        let owner = try StaffBrowser(shop, role: .owner)
+        let first = try owner.get("/admin/orders")
+        #expect(first.text.contains("1–50 of 51") && first.text.contains(#"rel="next" href="/admin/orders?page=2""#))
+        let second = try owner.get("/admin/orders?page=2")
+        #expect(second.text.contains("51–51 of 51") && second.text.contains(#"rel="prev" href="/admin/orders""#))
+    }
+
+    @Test func theBackOfficeSpeaksTheStaffMembersLanguage() throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop)
+        let service = try #require(shop.environment.staffService)
+        let member = try service.create(email: "ayse@shop.test", name: "Ayşe Yılmaz", role: .manager, password: staffPassword,
+                                        language: .turkish)
+        let browser = try shop.visitor()
+        _ = try browser.get("/admin/sign-in?lang=tr")
+        try browser.send(.post, "/admin/sign-in", form: [("email", member.email), ("password", staffPassword),
+                                                         ("csrf_token", browser.csrfToken ?? "")])
+        browser.cookies["shoppable_lang"] = nil
+        let page = try browser.get("/admin/orders/\(number)")
+        #expect(page.text.contains(#"<html lang="tr""#) && page.text.contains("Sipariş \(number)")
+                && page.text.contains("Ödendi olarak işaretle") && page.text.contains("Ayşe Yılmaz · Yönetici"))
+    }
+}
+
+/// Role × route: what each role gets from each back-office page and action (issue #16, point
+/// 1). Refusals are the 403 page naming the role; an allowed action is applied.
+@Suite("Back office permissions")
+struct AdminPermissionTests {
+    /// The order's status before the request, when the route acts on an order.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var role: StaffRole
+        var method: HTTPMethod
+        /// `{n}` stands for the order's number.
+        var path: String
+        var orderStatus: OrderStatus = .awaitingPayment
+        var form: [String: String] = [:]
+        var allowed: Bool
+        var testDescription: String { "\(role.rawValue) \(method.rawValue) \(path) (\(orderStatus.rawValue))" }
+    }
+
+    static let cases: [Case] = StaffRole.allCases.flatMap { role -> [Case] in
+        let manages = role != .support
+        return [
+            Case(role: role, method: .get, path: "/admin", allowed: true),
+            Case(role: role, method: .get, path: "/admin/orders", allowed: true),
+            Case(role: role, method: .get, path: "/admin/orders/{n}", allowed: true),
+            Case(role: role, method: .get, path: "/admin/staff", allowed: role == .owner),
+            Case(role: role, method: .post, path: "/admin/orders/{n}/mark-paid", allowed: manages),
+            Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", allowed: true),
+            Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", orderStatus: .paid, allowed: manages),
+            Case(role: role, method: .post, path: "/admin/orders/{n}/fulfil", orderStatus: .paid,
+                 form: ["carrier": "DHL", "tracking": "JD0001"], allowed: manages),
+            Case(role: role, method: .post, path: "/admin/orders/{n}/mark-delivered", orderStatus: .fulfilled, allowed: manages),
+        ]
+    }
+
+    @Test(arguments: cases)
+    func eachRoleGetsWhatItMayDo(_ test: Case) throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop)
+        let orders = try #require(shop.orders)
+        if test.orderStatus != .awaitingPayment {
+            _ = try orders.apply(OrderActionRequest(number: number, action: .markPaid, actor: "cli"), Date())
+        }
+        if test.orderStatus == .fulfilled {
+            _ = try orders.apply(OrderActionRequest(number: number, action: .fulfil,
+                                                    fulfilment: try Fulfilment(carrier: "DHL", trackingNumber: "1"), actor: "cli"), Date())
+        }
+        let staff = try StaffBrowser(shop, role: test.role)
+        let path = test.path.replacingOccurrences(of: "{n}", with: number)
+        let response = test.method == .get ? try staff.get(path)
+            : try staff.post(path, [("expecting", test.orderStatus.rawValue)] + test.form.sorted { $0.key < $1.key })
+        let status = try #require(try orders.order(number)).status
+        if test.allowed {
+            #expect(response.status == (test.method == .get ? 200 : 303))
+            if test.method == .post { #expect(status != test.orderStatus, "the step was applied") }
+        } else {
+            #expect(response.status == 403)
+            #expect(response.text.contains("Not allowed") && response.text.contains("Your role (\(test.role.rawValue.capitalized)) cannot"))
+            #expect(status == test.orderStatus, "nothing changed")
+        }
+    }
+
+    /// The buttons a role sees are the steps it may take: support sees only the cancel of an
+    /// unpaid order.
+    @Test func supportSeesOnlyTheCancelOfAnUnpaidOrder() throws {
+        let shop = try adminShop()
+        let unpaid = try placeOrder(shop), paid = try placeOrder(shop)
+        _ = try shop.orders!.apply(OrderActionRequest(number: paid, action: .markPaid, actor: "cli"), Date())
+        let support = try StaffBrowser(shop, role: .support)
+        let unpaidPage = try support.get("/admin/orders/\(unpaid)").text
+        #expect(unpaidPage.contains(#"data-action="cancel""#) && !unpaidPage.contains(#"data-action="mark-paid""#))
+        let paidPage = try support.get("/admin/orders/\(paid)").text
+        #expect(!paidPage.contains("data-action=") && paidPage.contains("This order takes no further steps."))
+        #expect(!unpaidPage.contains(#"href="/admin/staff""#), "no link to what the role cannot open")
+    }
+}

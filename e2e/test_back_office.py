@@ -1,0 +1,99 @@
+"""Issue #16: the back office, end to end. A manager created on the command line signs in at
+/admin in a real browser (headless Chromium), marks a shopper's order paid and fulfils it with a
+carrier and tracking number; the shopper's order page then shows them, and the order's history —
+on the page and in `shoppable orders show` — names the manager."""
+import re
+import subprocess
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from conftest import BINARY, PAGE_SCREENSHOTS, click, new_browser, wait_for_url
+
+PASSWORD = "Harbor9light"
+
+
+def staff(server, *args, password=None):
+    return subprocess.run([BINARY, "staff", *args, "--database", str(server.database)], input=password,
+                          capture_output=True, text=True, timeout=60)
+
+
+
+
+def place_guest_order(server, browser):
+    """The shopper's side: a guest order of the first kitchen product; returns the order's URL."""
+    browser.get(server.url + "/categories/kitchen")
+    click(browser, browser.find_elements(By.CSS_SELECTOR, ".card:not(.card-sold-out) .quick-add-form button")[0])
+    browser.get(server.url + "/cart")
+    click(browser, browser.find_element(By.CSS_SELECTOR, ".checkout-button"))
+    wait_for_url(browser, "/checkout/address")
+    for name, value in {"email": "guest@example.com", "first_name": "Ana", "last_name": "Lima", "phone": "+1 555 0100",
+                        "line1": "1 Main St", "city": "Springfield", "postal_code": "12345"}.items():
+        browser.find_element(By.ID, name).send_keys(value)
+    Select(browser.find_element(By.ID, "country")).select_by_value("US")
+    click(browser, browser.find_elements(By.CSS_SELECTOR, "form.form-card button[type=submit]")[-1])
+    wait_for_url(browser, "/checkout/shipping")
+    click(browser, browser.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
+    wait_for_url(browser, "/checkout/review")
+    click(browser, browser.find_element(By.CSS_SELECTOR, ".place-form button"))
+    wait_for_url(browser, "token=")
+    return browser.current_url
+
+
+def test_staff_accounts_are_created_on_the_command_line(server):
+    created = staff(server, "create", "--email", "Owner@Example.com", "--name", "Olga Owner", "--role", "owner",
+                    password=PASSWORD + "\n")
+    assert created.returncode == 0, created.stderr
+    assert "created owner owner@example.com" in created.stdout and PASSWORD not in created.stdout + created.stderr
+    assert re.search(r"owner@example\.com\tOlga Owner\towner", staff(server, "list").stdout)
+    duplicate = staff(server, "create", "--email", "owner@example.com", "--name", "O", "--role", "support",
+                      password=PASSWORD + "\n")
+    assert duplicate.returncode == 65 and "already exists" in duplicate.stderr
+    role = staff(server, "create", "--email", "x@example.com", "--name", "X", "--role", "admin", password=PASSWORD + "\n")
+    assert role.returncode == 64 and "--role “admin” is not a role: use owner, manager or support" in role.stderr
+    weak = staff(server, "create", "--email", "w@example.com", "--name", "Will Weak", "--role", "support", password="will1234\n")
+    assert weak.returncode == 64 and "password: Don't use your name in your password." in weak.stderr
+
+
+def test_a_manager_marks_an_order_paid_and_fulfilled_and_the_shopper_sees_the_tracking_number(server, browser):
+    created = staff(server, "create", "--email", "manager@example.com", "--name", "Mehmet Manager", "--role", "manager",
+                    password=PASSWORD + "\n")
+    assert created.returncode == 0, created.stderr
+    order_url = place_guest_order(server, browser)
+    number = re.search(r"/orders/([^?]+)\?", order_url).group(1)
+
+    manager = new_browser()
+    try:
+        manager.get(server.url + "/admin/orders")
+        wait_for_url(manager, "/admin/sign-in")
+        manager.find_element(By.ID, "email").send_keys("manager@example.com")
+        manager.find_element(By.ID, "password").send_keys(PASSWORD)
+        click(manager, manager.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
+        wait_for_url(manager, "/admin/orders")
+        assert "Mehmet Manager · Manager" in manager.find_element(By.CSS_SELECTOR, ".admin-member").get_attribute("textContent")
+        click(manager, manager.find_element(By.LINK_TEXT, number))
+        wait_for_url(manager, f"/admin/orders/{number}")
+        assert "Awaiting payment" in manager.find_element(By.CSS_SELECTOR, ".status-pill").text
+
+        click(manager, manager.find_element(By.CSS_SELECTOR, "[data-action=mark-paid]"))
+        # The page reloads: wait on its source (an element of the old page would go stale).
+        WebDriverWait(manager, 10).until(lambda b: "is now: Paid." in b.page_source)
+        manager.find_element(By.ID, "carrier").send_keys("DHL Express")
+        manager.find_element(By.ID, "tracking").send_keys("JD014600006281234567")
+        click(manager, manager.find_element(By.CSS_SELECTOR, "[data-action=fulfil]"))
+        WebDriverWait(manager, 10).until(lambda b: "is now: Shipped." in b.page_source)
+        history = manager.find_element(By.CSS_SELECTOR, ".admin-order .form-card:last-child table").text
+        assert history.count("manager@example.com") == 2 and "DHL Express JD014600006281234567" in history
+        PAGE_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        manager.save_screenshot(str(PAGE_SCREENSHOTS / "admin-order-phone-light-en.png"))
+    finally:
+        manager.quit()
+
+    browser.get(order_url)
+    shipment = browser.find_element(By.CSS_SELECTOR, ".shipment-card").text
+    assert "Shipped with DHL Express" in shipment and "JD014600006281234567" in shipment
+    assert "Shipped" in browser.find_element(By.CSS_SELECTOR, ".status-pill").text
+
+    shown = subprocess.run([BINARY, "orders", "show", number, "--database", str(server.database)],
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stdout.count("manager@example.com") == 2, shown.stdout
