@@ -2,8 +2,11 @@
 /admin in a real browser (headless Chromium), marks a shopper's order paid and fulfils it with a
 carrier and tracking number; the shopper's order page then shows them, and the order's history —
 on the page and in `shoppable orders show` — names the manager."""
+import email
+import email.policy
 import re
 import subprocess
+import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -97,3 +100,16 @@ def test_a_manager_marks_an_order_paid_and_fulfilled_and_the_shopper_sees_the_tr
     shown = subprocess.run([BINARY, "orders", "show", number, "--database", str(server.database)],
                            capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0 and shown.stdout.count("manager@example.com") == 2, shown.stdout
+
+    # The shopper was emailed at each step, through the outbox the server delivers (.eml files).
+    outbox = server.workdir / "outbox"
+    deadline = time.time() + 20
+    subjects = {}
+    while time.time() < deadline and len(subjects) < 3:
+        for path in outbox.glob("*.eml"):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            subjects[str(message["Subject"])] = message.get_content()
+        time.sleep(0.2)
+    assert f"Payment received for order {number}" in subjects, subjects.keys()
+    shipped = subjects[f"Your order {number} is on its way"]
+    assert "DHL Express" in shipped and "Tracking number: JD014600006281234567" in shipped

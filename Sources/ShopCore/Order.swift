@@ -186,9 +186,13 @@ public struct Order: Identifiable, Hashable, Sendable {
     public var quote: OrderQuote
     /// The carrier and tracking number, once fulfilled.
     public var fulfilment: Fulfilment?
+    /// The language the shopper placed it in: the emails about it are written in it (issue #16;
+    /// orders placed before migration 28 are English).
+    public var language: Language
 
     public init(id: ID, number: String, status: OrderStatus, placedAt: Date, userID: User.ID?, email: String,
-                shippingAddress: Address, quote: OrderQuote) {
+                shippingAddress: Address, quote: OrderQuote, language: Language = .english) {
+        self.language = language
         self.id = id
         self.number = number
         self.status = status

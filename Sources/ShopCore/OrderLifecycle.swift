@@ -72,7 +72,8 @@ extension OrderStatus {
             from: self, action: action, to: to,
             returnsStock: action == .cancel || (action == .refund && self == .paid),
             recordsRefund: action == .refund || (action == .cancel && self == .paid),
-            emailsShopper: true)
+            // Delivered: the shopper knows already (they hold the parcel).
+            emailsShopper: action != .markDelivered)
     }
 
     /// The actions this status allows, in `OrderAction` order (the back office's buttons).

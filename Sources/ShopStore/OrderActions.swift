@@ -14,9 +14,14 @@ public struct OrderActionRequest: Hashable, Sendable {
     /// shop's own cancel), nothing is done (`OrderActionError.statusChanged`). Nil: any status
     /// the action is legal from.
     public var expecting: OrderStatus?
+    /// The shopper's email about this step, queued in the step's transaction when the step is one
+    /// that emails them (`OrderTransition.emailsShopper`) — written by the asker, who read the
+    /// order (its language, the carrier), for the step it asks with ``expecting``.
+    public var notification: OutboxDraft?
 
     public init(number: String, action: OrderAction, fulfilment: Fulfilment? = nil, actor: String,
-                expecting: OrderStatus? = nil) {
+                expecting: OrderStatus? = nil, notification: OutboxDraft? = nil) {
+        self.notification = notification
         self.number = number
         self.action = action
         self.fulfilment = fulfilment
@@ -88,6 +93,8 @@ public protocol OrderActionTransaction {
     func record(_ event: OrderEvent, of order: Order.ID) throws
     /// The order as it is now in this transaction.
     func order(_ id: Order.ID) throws -> Order
+    /// Queues an email in the outbox.
+    func queue(_ message: OutboxDraft) throws
 }
 
 /// The rules of an order action, in one place for every backend (issue #16): a backend runs
@@ -114,6 +121,7 @@ public enum OrderActions {
                                action: request.action, from: locked.status, to: transition.to, fulfilment: fulfilment,
                                itemsReturned: returned, refundedMinor: transition.recordsRefund ? locked.totalMinor : 0)
         try transaction.record(event, of: locked.id)
+        if transition.emailsShopper, let notification = request.notification { try transaction.queue(notification) }
         return OrderActionResult(order: try transaction.order(locked.id), event: event)
     }
 
@@ -164,7 +172,7 @@ public enum OrderActions {
 }
 
 extension OrderStore {
-    /// What one round of ``cancelUnpaid(placedBefore:now:limit:)`` did.
+    /// What one round of ``cancelUnpaid(placedBefore:now:limit:notification:)`` did.
     public struct UnpaidCancels: Sendable {
         /// The cancels applied, oldest order first.
         public var cancelled: [OrderActionResult] = []
@@ -176,13 +184,16 @@ extension OrderStore {
     /// placed before `placedBefore` (issue #16: unpaid orders past their time, stock given back).
     /// An order paid meanwhile is left alone: each cancel expects `awaitingPayment`. Orders placed
     /// before migration 27 are never cancelled (`unpaidOrders`). One order that fails does not
-    /// stop the others.
-    public func cancelUnpaid(placedBefore: Date, now: Date, limit: Int = 100) throws -> UnpaidCancels {
+    /// stop the others. `notification` writes each shopper's email about their cancel (queued
+    /// with it).
+    public func cancelUnpaid(placedBefore: Date, now: Date, limit: Int = 100,
+                             notification: (Order) -> OutboxDraft? = { _ in nil }) throws -> UnpaidCancels {
         var round = UnpaidCancels()
         for number in try unpaidOrders(placedBefore, limit) {
             do {
+                let email = try order(number).flatMap(notification)
                 round.cancelled.append(try apply(OrderActionRequest(number: number, action: .cancel, actor: "shop",
-                                                                    expecting: .awaitingPayment), now))
+                                                                    expecting: .awaitingPayment, notification: email), now))
             } catch OrderActionError.statusChanged {
                 continue  // paid or cancelled by staff a moment ago
             } catch {

@@ -138,7 +138,7 @@ public enum OrderPlacement {
         address.isDefault = false
         let order = Order(id: Order.ID(id), number: OrderRules.number(sequence: id), status: .awaitingPayment,
                           placedAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(now)), userID: request.userID,
-                          email: request.email, shippingAddress: address, quote: quote)
+                          email: request.email, shippingAddress: address, quote: quote, language: request.language)
         try transaction.insert(order, for: request, orderedVariants: wanted.map(\.0), stockTaken: taken,
                                confirmation: request.confirmation?.fillingOrderNumber(order.number))
         return .placed(order)

@@ -9,7 +9,7 @@ public enum StoredOrder {
         id, number, status, placed_at, user_id, email,
         ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
         ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor,
-        subtotal_minor, discount_minor, total_minor, currency, voucher_code, carrier, tracking_number
+        subtotal_minor, discount_minor, total_minor, currency, voucher_code, carrier, tracking_number, language
         """
 
     /// The columns ``line(_:)`` reads, of `order_lines`.
@@ -68,7 +68,8 @@ public enum StoredOrder {
                      quote: OrderQuote(lines: priced, subtotal: try money(18), discount: try money(19),
                                        voucherCode: try row.optionalString(22),
                                        shippingMethodName: try row.string(16), shippingCost: try money(17),
-                                       total: try money(20)))
+                                       total: try money(20)),
+                     language: Language(rawValue: try row.string(25)) ?? .english)
         if let carrier = try row.optionalString(23), let tracking = try row.optionalString(24) {
             order.fulfilment = Fulfilment(storedCarrier: carrier, trackingNumber: tracking)
         }
@@ -80,7 +81,7 @@ public enum StoredOrder {
         id, number, status, placed_at, user_id, email,
         ship_first_name, ship_last_name, ship_phone, ship_email, ship_line1, ship_line2, ship_city,
         ship_postal_code, ship_region, ship_country_code, shipping_method, shipping_minor,
-        subtotal_minor, discount_minor, total_minor, currency, voucher_code, guest_token_hash
+        subtotal_minor, discount_minor, total_minor, currency, voucher_code, guest_token_hash, language
         """
 
     /// What `orders` stores of an order.
@@ -94,7 +95,7 @@ public enum StoredOrder {
             StoredValue(address.region), .text(address.countryCode), .text(order.shippingMethodName),
             .integer(order.shippingCost.minorUnits), .integer(order.subtotal.minorUnits),
             .integer(order.discount.minorUnits), .integer(order.total.minorUnits), .text(order.total.currency.code),
-            StoredValue(order.voucherCode), StoredValue(guestTokenHash),
+            StoredValue(order.voucherCode), StoredValue(guestTokenHash), .text(order.language.rawValue),
         ]
     }
 

@@ -421,7 +421,7 @@ struct PGPlacement: OrderPlacementTransaction {
                 stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws {
         try connection.run("""
             INSERT INTO orders (\(StoredOrder.insertColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
             """, StoredOrder.values(order, guestTokenHash: request.guestTokenHash).map(PostgresValue.init))
         for values in StoredOrder.lineValues(order) {
             try connection.run("""
@@ -455,6 +455,8 @@ struct PGPlacement: OrderPlacementTransaction {
 /// acting at once, the second reads the first's status once it commits.
 struct PGOrderAction: OrderActionTransaction {
     let connection: PostgresConnection
+
+    func queue(_ message: OutboxDraft) throws { try AccountStore.enqueue(message, connection) }
 
     func lockOrder(number: String) throws -> (any StoredRow)? {
         try connection.first("SELECT \(OrderActions.lockColumns) FROM orders WHERE number = $1 FOR UPDATE", [.text(number)])

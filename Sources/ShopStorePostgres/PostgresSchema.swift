@@ -554,6 +554,7 @@ public enum PostgresSchema {
             );
             CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
             CREATE INDEX staff_sessions_expiry ON staff_sessions (expires_at);
+            ALTER TABLE orders ADD COLUMN language text NOT NULL DEFAULT 'en';
             """),
     ]
 }

@@ -341,7 +341,7 @@ extension AccountStore {
     }
 
     /// Queues a message, due at once.
-    private static func enqueue(_ message: OutboxDraft, _ connection: Connection) throws {
+    static func enqueue(_ message: OutboxDraft, _ connection: Connection) throws {
         let createdAt = StoredTime.unixSeconds(message.createdAt)
         try connection.prepare("""
             INSERT INTO outbox (to_address, to_name, subject, text_body, html_body, created_at, next_attempt_at)

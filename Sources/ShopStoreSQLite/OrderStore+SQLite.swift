@@ -373,7 +373,7 @@ enum SQLOrders {
     static func insert(_ order: Order, guestTokenHash: String?, _ connection: Connection) throws {
         try connection.prepare("""
             INSERT INTO orders (\(StoredOrder.insertColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run(StoredOrder.values(order, guestTokenHash: guestTokenHash).map(SQLValue.init))
         let insertLine = try connection.prepare("""
             INSERT INTO order_lines (\(StoredOrder.lineInsertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -492,14 +492,7 @@ struct SQLPlacement: OrderPlacementTransaction {
         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
         try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
 
-        if let message = confirmation {
-            let createdAt = StoredTime.unixSeconds(message.createdAt)
-            try connection.prepare("""
-                INSERT INTO outbox (to_address, to_name, subject, text_body, html_body, created_at, next_attempt_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).run([.text(message.toAddress), .text(message.toName), .text(message.subject), .text(message.textBody),
-                          SQLValue(message.htmlBody), .integer(createdAt), .integer(createdAt)])
-        }
+        if let message = confirmation { try AccountStore.enqueue(message, connection) }
     }
 }
 
@@ -514,6 +507,8 @@ private struct OrderedLine: Encodable {
 /// `OrderActions.apply`).
 struct SQLOrderAction: OrderActionTransaction {
     let connection: Connection
+
+    func queue(_ message: OutboxDraft) throws { try AccountStore.enqueue(message, connection) }
 
     func lockOrder(number: String) throws -> (any StoredRow)? {
         try connection.prepare("SELECT \(OrderActions.lockColumns) FROM orders WHERE number = ?").first([.text(number)])

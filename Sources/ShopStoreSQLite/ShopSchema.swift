@@ -990,6 +990,9 @@ public enum ShopSchema {
             ) WITHOUT ROWID;
             CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
             CREATE INDEX staff_sessions_expiry ON staff_sessions (expires_at);
+            -- The shopper's language at checkout: the emails about the order's steps are written
+            -- in it. Orders placed before are English.
+            ALTER TABLE orders ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
             """),
     ]
 }

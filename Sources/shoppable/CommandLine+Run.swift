@@ -32,10 +32,11 @@ extension CommandLine {
       shoppable orders  list [--status awaiting_payment|paid|fulfilled|delivered|cancelled] [--database PATH] [--timezone UTC]
                         (one line each: number, date, email, total, status; newest first)
       shoppable orders  show NUMBER [--database PATH] [--timezone UTC]
-      shoppable orders  mark-paid|mark-delivered|cancel NUMBER [--database PATH]
-      shoppable orders  fulfil NUMBER --carrier NAME --tracking NUMBER [--database PATH]
+      shoppable orders  mark-paid|mark-delivered|cancel NUMBER [--database PATH] [--public-url URL]
+      shoppable orders  fulfil NUMBER --carrier NAME --tracking NUMBER [--database PATH] [--public-url URL]
                         (the order's next step, by the rules of docs/ORDERS.md; a cancel gives its
-                        stock back; exit 65 for an unknown order or a step its status does not allow)
+                        stock back; the shopper is emailed through the outbox, linking to --public-url;
+                        exit 65 for an unknown order or a step its status does not allow)
       shoppable stock   set SKU QTY [--database PATH]
                         (sets the variant's stock and tracks it; exit 65 for an unknown SKU)
       shoppable db      copy --from sqlite:PATH --to postgres://USER@HOST/DB [--replace]
@@ -103,7 +104,7 @@ extension CommandLine {
             case "users": ["database", "email", "name", "unverified", "operator", "help"]
             case "staff": ["database", "email", "name", "role", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
-            case "orders": ["database", "timezone", "status", "carrier", "tracking", "help"]
+            case "orders": ["database", "timezone", "status", "carrier", "tracking", "public-url", "help"]
             case "stock": ["database", "help"]
             case "db": ["from", "to", "replace", "help"]
             case "bench-search": ["database", "currency", "rounds", "count-limit", "help"]

@@ -2,6 +2,7 @@ import Foundation
 import ShopCore
 import ShopStore
 import ShopStoreSQLite
+import ShopWeb
 
 /// `shoppable orders list [--status S]` and `shoppable orders show NUMBER` (operators, issue #5);
 /// `shoppable orders mark-paid|fulfil|mark-delivered|cancel NUMBER` (issue #16): the back
@@ -77,8 +78,17 @@ enum OrdersCommand {
         defer { database.close() }
         let result: OrderActionResult
         do {
+            guard let order = try database.orders.order(number) else { throw OrderActionError.orderNotFound(number) }
+            // The shopper's email about the step (in their order's language), queued with it; the
+            // step expects the status read here, so the email never describes another step.
+            let now = Date()
+            let publicURL = options.value("public-url", default: "http://127.0.0.1:8080")!
+            let email = OrderEmails.step(action, order: order, fulfilment: fulfilment,
+                                         publicURL: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL, now: now)
             result = try database.orders.apply(OrderActionRequest(number: number, action: action, fulfilment: fulfilment,
-                                                                  actor: "cli"), Date())
+                                                                  actor: "cli", expecting: order.status, notification: email), now)
+        } catch OrderActionError.statusChanged(let status) {
+            throw OperatorDataError("order \(number) changed meanwhile: it is now \(status.rawValue); nothing changed")
         } catch OrderActionError.orderNotFound {
             throw OperatorDataError("no order has the number “\(number)”; `shoppable orders list` shows them all")
         } catch let refused as OrderTransitionRefused {

@@ -79,7 +79,10 @@ enum Serve {
             }
             // Issue #16: unpaid orders past their time give their stock back.
             do {
-                let round = try orders.cancelUnpaid(placedBefore: now.addingTimeInterval(-unpaidLifetime), now: now)
+                // Each shopper is told, in their order's language, with the cancel.
+                let round = try orders.cancelUnpaid(placedBefore: now.addingTimeInterval(-unpaidLifetime), now: now) { order in
+                    OrderEmails.step(.cancel, order: order, fulfilment: nil, publicURL: publicURL, unpaidInTime: true, now: now)
+                }
                 for cancelled in round.cancelled {
                     printLine("shoppable: cancelled unpaid order \(cancelled.order.number) (placed "
                               + "\(cancelled.order.placedAt.formatted(.iso8601.year().month().day())))")

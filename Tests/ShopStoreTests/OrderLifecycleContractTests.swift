@@ -52,6 +52,37 @@ struct OrderLifecycleContractTests {
         #expect(try stores.orders.history(order.id)[1].fulfilment == ups)
     }
 
+    /// The shopper's email about a step is queued in the step's transaction, only for steps that
+    /// email them, and not at all when the step is refused (issue #16). The order keeps the
+    /// language it was placed in, for those emails.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func aStepsEmailIsQueuedWithItOnlyWhenTheStepEmailsTheShopper(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop()
+        var placing = OrderFixtures.request(try stores.guest("buyer"), [(try stores.variant("chair").variant, 1)])
+        placing.language = .turkish
+        let order = try #require(try stores.orders.placeOrder(placing, Fixtures.start).placedOrder)
+        let stored = try stores.orders.order(order.number)
+        #expect(order.language == .turkish && stored?.language == .turkish)
+        func email(_ subject: String) -> OutboxDraft {
+            OutboxDraft(toAddress: "ana@example.com", toName: "Ana", subject: subject, textBody: "…", createdAt: Fixtures.start)
+        }
+        func subjects() throws -> [String] { try stores.accounts.dueMessages(.distantFuture, 100).map(\.draft.subject) }
+        var request = Self.request(order, .markPaid)
+        request.notification = email("paid")
+        _ = try stores.orders.apply(request, Self.later)
+        request.notification = email("paid twice")
+        #expect(throws: OrderTransitionRefused.self) { try stores.orders.apply(request, Self.later) }
+        #expect(try subjects() == ["paid"], "a refused step queues nothing")
+        request = Self.request(order, .fulfil, fulfilment: try Fulfilment(carrier: "PTT", trackingNumber: "1"))
+        request.notification = email("shipped")
+        _ = try stores.orders.apply(request, Self.later)
+        request = Self.request(order, .markDelivered)
+        request.notification = email("delivered")
+        _ = try stores.orders.apply(request, Self.later)
+        #expect(try subjects() == ["paid", "shipped"], "delivered emails nobody")
+    }
+
     @Test(arguments: StoreKind.engines(for: .orders))
     func cancellingGivesBackWhatTheOrderTookOnceAndRecordsAPaidOrdersRefund(kind: StoreKind) throws {
         let (stores, order) = try Self.ordered(kind)
@@ -147,8 +178,12 @@ struct OrderLifecycleContractTests {
         #expect(try stores.available("chair") == 6)
 
         let now = Fixtures.start + week + 60
-        let cancelled = try stores.orders.cancelUnpaid(placedBefore: now - week, now: now).cancelled
+        let cancelled = try stores.orders.cancelUnpaid(placedBefore: now - week, now: now) { order in
+            OutboxDraft(toAddress: order.email, toName: "", subject: "cancelled \(order.number)", textBody: "…", createdAt: now)
+        }.cancelled
         #expect(cancelled.map(\.order.number) == [old.number])
+        #expect(try stores.accounts.dueMessages(.distantFuture, 10).map(\.draft.subject) == ["cancelled \(old.number)"],
+                "each shopper is told, with the cancel")
         #expect(cancelled.first?.event == OrderEvent(at: now, actor: "shop", action: .cancel, from: .awaitingPayment,
                                                      to: .cancelled, itemsReturned: 2))
         #expect(try stores.available("chair") == 8)

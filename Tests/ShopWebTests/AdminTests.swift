@@ -20,10 +20,11 @@ func adminShop() throws -> TestShop {
     return shop
 }
 
-/// Places a guest order for `quantity` lamps (as its own visitor); returns its number.
+/// Places a guest order for `quantity` lamps (as its own visitor, in `language`); returns its number.
 @discardableResult
-func placeOrder(_ shop: TestShop, email: String = "guest@example.com", quantity: Int = 1) throws -> String {
+func placeOrder(_ shop: TestShop, email: String = "guest@example.com", quantity: Int = 1, language: String? = nil) throws -> String {
     let shopper = try shop.visitor()
+    shopper.cookies["shoppable_lang"] = language
     try shopper.post("/cart/add", [("product", "lamp"), ("quantity", String(quantity))])
     let placed = try shopper.post("/checkout/place", [("idempotency_key", try idempotencyKey(try reachReview(shopper, email: email)))])
     let location = try #require(placed.header("Location"))
@@ -159,6 +160,30 @@ struct AdminTests {
         let expected = try Fulfilment(carrier: "Yurtiçi Kargo", trackingNumber: "YK 123 456")
         #expect(order.status == .fulfilled && order.fulfilment == expected)
         #expect(try shop.orders!.history(order.id).map(\.actor) == ["manager@shop.test", "manager@shop.test"])
+        // The shopper was told at each step, with the step.
+        let emails = try shop.outbox().filter { $0.draft.toAddress == "guest@example.com" }
+        #expect(emails.map(\.draft.subject).suffix(2) == ["Payment received for order \(number)", "Your order \(number) is on its way"])
+        let shippedEmail = try #require(emails.last).draft.textBody
+        #expect(shippedEmail.contains("was handed to Yurtiçi Kargo.\nTracking number: YK 123 456")
+                && shippedEmail.contains("The link in your order confirmation email shows your order."))
+    }
+
+    /// The emails about an order's steps are in the language it was placed in, whoever's
+    /// browser the step came from; a cancel says whether a refund is owed.
+    @Test func theShoppersEmailsAreInTheirOrdersLanguage() throws {
+        let shop = try adminShop()
+        let unpaid = try placeOrder(shop, email: "ayse@example.com", language: "tr")
+        let paid = try placeOrder(shop, email: "ayse@example.com", language: "tr")
+        let placed = try shop.orders!.order(unpaid)
+        #expect(placed?.language == .turkish)
+        _ = try shop.orders!.apply(OrderActionRequest(number: paid, action: .markPaid, actor: "cli"), Date())
+        let owner = try StaffBrowser(shop, role: .owner)
+        try owner.post("/admin/orders/\(unpaid)/cancel", [("expecting", "awaiting_payment")])
+        try owner.post("/admin/orders/\(paid)/cancel", [("expecting", "paid")])
+        let emails = try shop.outbox().filter { $0.draft.subject.contains("iptal edildi") }.map(\.draft)
+        #expect(emails.map(\.subject) == ["\(unpaid) numaralı siparişiniz iptal edildi", "\(paid) numaralı siparişiniz iptal edildi"])
+        #expect(emails[0].textBody.contains("Merhaba Ana,") && !emails[0].textBody.contains("iade"))
+        #expect(emails[1].textBody.contains("Ödediğiniz $34,90 tutarını iade edeceğiz."))
     }
 
     @Test func aStepOnAnOrderThatMovedOnMeanwhileIsRefusedWithItsNewStatus() throws {

@@ -191,8 +191,12 @@ enum AdminApp {
             }
         }
         do {
+            let email = expecting == order.status
+                ? OrderEmails.step(action, order: order, fulfilment: fulfilment, publicURL: context.environment.publicURL,
+                                   now: context.now) : nil
             let result = try orders.apply(OrderActionRequest(number: order.number, action: action, fulfilment: fulfilment,
-                                                             actor: member.email, expecting: expecting), context.now)
+                                                             actor: member.email, expecting: expecting, notification: email),
+                                          context.now)
             context.environment.log("order \(order.number) \(action.rawValue) by \(member.email): \(result.event.from.rawValue) → \(result.event.to.rawValue)")
             context.setFlash(context.l10n(.adminActionDone, ["number": order.number,
                                                              "status": Views.statusText(result.order.status, context.l10n)]))
