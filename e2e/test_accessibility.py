@@ -53,6 +53,7 @@ ADMIN_PAGES = {
     "admin-orders": "/admin/orders",
     "admin-order": "/admin/orders/{order}",
     "admin-staff": "/admin/staff",
+    "admin-audit": "/admin/audit",
 }
 
 

@@ -20,6 +20,8 @@ public enum StaffPermission: String, Hashable, Sendable, CaseIterable {
     case manageCampaigns
     /// Create staff accounts and change their roles.
     case manageStaff
+    /// Read the audit log.
+    case viewAudit
 
     /// What the permission is, for the refusal page and `staff list` ("mark orders paid, …").
     public var summary: String {
@@ -31,6 +33,7 @@ public enum StaffPermission: String, Hashable, Sendable, CaseIterable {
         case .manageCatalog: "change the catalog and stock"
         case .manageCampaigns: "change campaigns and vouchers"
         case .manageStaff: "manage staff"
+        case .viewAudit: "read the audit log"
         }
     }
 }
@@ -44,7 +47,8 @@ public enum StaffRole: String, Hashable, Sendable, CaseIterable {
     public var permissions: Set<StaffPermission> {
         switch self {
         case .owner: Set(StaffPermission.allCases)
-        case .manager: [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .manageCatalog, .manageCampaigns]
+        case .manager: [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .manageCatalog, .manageCampaigns,
+                        .viewAudit]
         case .support: [.viewOrders, .cancelUnpaidOrders, .viewCustomers]
         }
     }

@@ -215,6 +215,8 @@ public struct CampaignReplacePlan: Sendable {
     public var deletions: [Campaign.ID] = []
     /// Campaigns to insert: the new and the changed, in the file's order.
     public var writes: [Campaign] = []
+    /// The stored campaigns, by id (for the audit's "before").
+    private var stored: [Campaign.ID: Campaign] = [:]
 
     /// - Parameters:
     ///   - stored: the campaigns in the store now.
@@ -222,6 +224,7 @@ public struct CampaignReplacePlan: Sendable {
     ///     (`CampaignStore.stored`).
     public init(stored: [Campaign], incoming: [Campaign]) {
         let before = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.stored = before
         for campaign in incoming {
             switch before[campaign.id] {
             case nil: result.added.append(campaign.id)
@@ -234,5 +237,20 @@ public struct CampaignReplacePlan: Sendable {
         result.removed = before.keys.filter { !kept.contains($0) }
             .sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
         deletions = result.removed + result.updated
+    }
+
+    /// The audit log's entries of the replacement: each campaign added (`create`), changed
+    /// (`update`, only the fields that differ) or removed (`delete`).
+    public func auditEntries(actor: AuditActor, now: Date) -> [AuditEntry] {
+        let written = writes.map { campaign in
+            AuditEntry(at: now, actor: actor, subject: "campaign", subjectID: campaign.id.rawValue,
+                       action: stored[campaign.id] == nil ? "create" : "update",
+                       changes: AuditChange.between(stored[campaign.id], campaign))
+        }
+        let removed = result.removed.map { id in
+            AuditEntry(at: now, actor: actor, subject: "campaign", subjectID: id.rawValue, action: "delete",
+                       changes: AuditChange.between(stored[id], Campaign?.none))
+        }
+        return written + removed
     }
 }

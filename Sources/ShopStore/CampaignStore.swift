@@ -61,7 +61,9 @@ public struct CampaignStore: Sendable {
     /// campaigns not in the list are deleted. All or nothing.
     /// - Throws: `CampaignStoreError.duplicateID`, `.duplicateVoucherCode`, `.emptyTimeWindow`
     ///   (nothing written), or the storage's own error.
-    public var replaceAll: @Sendable (_ campaigns: [Campaign]) throws -> CampaignReplaceResult
+    /// Each campaign added, changed or removed is an entry of the audit log, as `actor`'s, in the
+    /// same transaction (`CampaignReplacePlan.auditEntries`); callers use ``replaceAll(_:by:now:)``.
+    public var replaceAllBy: @Sendable (_ campaigns: [Campaign], _ actor: AuditActor, _ now: Date) throws -> CampaignReplaceResult
     /// Every stored campaign, by `startsAt`, then id.
     public var all: @Sendable () throws -> [Campaign]
     /// The campaign with this id, or nil.
@@ -76,13 +78,13 @@ public struct CampaignStore: Sendable {
 
     /// Creates a store from its operations.
     public init(
-        replaceAll: @escaping @Sendable (_ campaigns: [Campaign]) throws -> CampaignReplaceResult,
+        replaceAllBy: @escaping @Sendable (_ campaigns: [Campaign], _ actor: AuditActor, _ now: Date) throws -> CampaignReplaceResult,
         all: @escaping @Sendable () throws -> [Campaign],
         campaign: @escaping @Sendable (_ id: Campaign.ID) throws -> Campaign?,
         byVoucherCode: @escaping @Sendable (_ code: VoucherCode) throws -> Campaign?,
         version: @escaping @Sendable () throws -> Int64
     ) {
-        self.replaceAll = replaceAll
+        self.replaceAllBy = replaceAllBy
         self.all = all
         self.campaign = campaign
         self.byVoucherCode = byVoucherCode
@@ -91,6 +93,11 @@ public struct CampaignStore: Sendable {
 }
 
 extension CampaignStore {
+    /// Makes `campaigns` the whole set (``replaceAllBy``), recorded in the audit log as `actor`'s.
+    public func replaceAll(_ campaigns: [Campaign], by actor: AuditActor = .cli, now: Date = Date()) throws -> CampaignReplaceResult {
+        try replaceAllBy(campaigns, actor, now)
+    }
+
     /// Checks a list before it replaces the stored campaigns, as every store does.
     /// - Throws: `CampaignStoreError.duplicateID`, `.duplicateVoucherCode`, `.emptyTimeWindow`.
     public static func check(_ campaigns: [Campaign]) throws(CampaignStoreError) {

@@ -19,6 +19,16 @@ public struct OrderActionRequest: Hashable, Sendable {
     /// order (its language, the carrier), for the step it asks with ``expecting``.
     public var notification: OutboxDraft?
 
+    /// The actor as the audit log records it: `cli` and `shop` are themselves, anyone else is a
+    /// staff member in the back office.
+    public var auditActor: AuditActor {
+        switch actor {
+        case AuditActor.cli.name: .cli
+        case AuditActor.shop.name: .shop
+        default: .staff(actor)
+        }
+    }
+
     public init(number: String, action: OrderAction, fulfilment: Fulfilment? = nil, actor: String,
                 expecting: OrderStatus? = nil, notification: OutboxDraft? = nil) {
         self.notification = notification
@@ -95,6 +105,8 @@ public protocol OrderActionTransaction {
     func order(_ id: Order.ID) throws -> Order
     /// Queues an email in the outbox.
     func queue(_ message: OutboxDraft) throws
+    /// Appends entries to the audit log.
+    func audit(_ entries: [AuditEntry]) throws
 }
 
 /// The rules of an order action, in one place for every backend (issue #16): a backend runs
@@ -122,19 +134,38 @@ public enum OrderActions {
                                itemsReturned: returned, refundedMinor: transition.recordsRefund ? locked.totalMinor : 0)
         try transaction.record(event, of: locked.id)
         if transition.emailsShopper, let notification = request.notification { try transaction.queue(notification) }
+        try transaction.audit([auditEntry(event, number: request.number, actor: request.auditActor, currency: locked.currency)])
         return OrderActionResult(order: try transaction.order(locked.id), event: event)
     }
 
     /// The columns `lockOrder` reads, of `orders`.
-    public static let lockColumns = "id, status, total_minor"
+    public static let lockColumns = "id, status, total_minor, currency"
 
-    /// The locked order's id, status and total from a row of ``lockColumns``.
-    static func lockedOrder(_ row: any StoredRow) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64) {
+    /// The locked order's id, status, total and currency from a row of ``lockColumns``.
+    static func lockedOrder(_ row: any StoredRow) throws -> (id: Order.ID, status: OrderStatus, totalMinor: Int64, currency: String) {
         let id = try row.int64(0)
         guard let status = OrderStatus(rawValue: try row.string(1)) else {
             throw StoredCatalog.CorruptValue(table: "orders", column: "status", rowID: id)
         }
-        return (Order.ID(id), status, try row.int64(2))
+        return (Order.ID(id), status, try row.int64(2), try row.string(3))
+    }
+
+    /// The audit log's entry of a step: the status, the carrier and tracking number it set, the
+    /// items it gave back and the refund it recorded.
+    static func auditEntry(_ event: OrderEvent, number: String, actor: AuditActor, currency: String) -> AuditEntry {
+        var changes = [AuditChange(field: "status", before: event.from.rawValue, after: event.to.rawValue)]
+        if let fulfilment = event.fulfilment {
+            changes.append(AuditChange(field: "carrier", before: nil, after: fulfilment.carrier))
+            changes.append(AuditChange(field: "trackingNumber", before: nil, after: fulfilment.trackingNumber))
+        }
+        if event.itemsReturned > 0 {
+            changes.append(AuditChange(field: "itemsReturnedToStock", before: nil, after: String(event.itemsReturned)))
+        }
+        if event.refundedMinor > 0 {
+            changes.append(AuditChange(field: "refundOwed", before: nil, after: "\(event.refundedMinor) \(currency) minor units"))
+        }
+        return AuditEntry(at: event.at, actor: actor, subject: "order", subjectID: number, action: event.action.rawValue,
+                          changes: changes)
     }
 
     /// The columns ``event(_:)`` reads, of `order_events`.

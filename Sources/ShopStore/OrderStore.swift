@@ -155,7 +155,9 @@ public struct OrderStore: Sendable {
     /// transaction, trims the live holds on them — the latest taken first, partly or wholly —
     /// until they fit the new stock, so that what is left stays sellable; each trimmed shopper
     /// gets a `ReservationTrim` to be told at their next step (`takeReservationTrims`).
-    public var setStock: @Sendable (_ sku: String, _ quantity: Int, _ now: Date) throws -> StockUpdate
+    /// The change is recorded in the audit log, as `actor`'s, in the same transaction
+    /// (`StockAudit`); callers use ``setStock(_:_:_:by:)``.
+    public var setStockBy: @Sendable (_ sku: String, _ quantity: Int, _ now: Date, _ actor: AuditActor) throws -> StockUpdate
     /// The shopper's trims that have not lapsed with their hold, by variant id, forgetting them:
     /// each is told once.
     public var takeReservationTrims: @Sendable (Shopper, _ now: Date) throws -> [ReservationTrim]
@@ -178,7 +180,7 @@ public struct OrderStore: Sendable {
         apply: @escaping @Sendable (OrderActionRequest, Date) throws -> OrderActionResult,
         history: @escaping @Sendable (Order.ID) throws -> [OrderEvent],
         unpaidOrders: @escaping @Sendable (Date, Int) throws -> [String],
-        setStock: @escaping @Sendable (String, Int, Date) throws -> StockUpdate,
+        setStockBy: @escaping @Sendable (String, Int, Date, AuditActor) throws -> StockUpdate,
         takeReservationTrims: @escaping @Sendable (Shopper, Date) throws -> [ReservationTrim],
         checkout: @escaping @Sendable (Shopper) throws -> CheckoutState?,
         saveCheckout: @escaping @Sendable (Shopper, CheckoutState?) throws -> Void
@@ -196,10 +198,38 @@ public struct OrderStore: Sendable {
         self.apply = apply
         self.history = history
         self.unpaidOrders = unpaidOrders
-        self.setStock = setStock
+        self.setStockBy = setStockBy
         self.takeReservationTrims = takeReservationTrims
         self.checkout = checkout
         self.saveCheckout = saveCheckout
+    }
+}
+
+extension OrderStore {
+    /// Sets the stock of the variants with this SKU (``setStockBy``), recorded in the audit log
+    /// as `actor`'s (an operator at the command line unless told).
+    public func setStock(_ sku: String, _ quantity: Int, _ now: Date, by actor: AuditActor = .cli) throws -> StockUpdate {
+        try setStockBy(sku, quantity, now, actor)
+    }
+}
+
+/// The audit entries of a stock change (`OrderStore.setStockBy`), the same on every engine: one
+/// per variant whose count or tracking changed.
+public enum StockAudit {
+    /// - Parameter before: each variant's id, stock and whether it was tracked, read in the
+    ///   change's transaction before it.
+    public static func entries(sku: String, quantity: Int, before: [(id: Int64, stock: Int64, tracked: Bool)],
+                               actor: AuditActor, now: Date) -> [AuditEntry] {
+        before.compactMap { variant in
+            var changes: [AuditChange] = []
+            if variant.stock != Int64(quantity) {
+                changes.append(AuditChange(field: "stock", before: String(variant.stock), after: String(quantity)))
+            }
+            if !variant.tracked { changes.append(AuditChange(field: "tracked", before: "false", after: "true")) }
+            guard !changes.isEmpty else { return nil }
+            return AuditEntry(at: now, actor: actor, subject: "stock", subjectID: "\(sku) (variant \(variant.id))", action: "set",
+                              changes: changes)
+        }
     }
 }
 

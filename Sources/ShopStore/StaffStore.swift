@@ -10,9 +10,12 @@ public struct NewStaffMember: Hashable, Sendable {
     public var passwordHash: String
     public var createdAt: Date
     public var language: Language
+    /// Who creates it, for the audit log.
+    public var createdBy: AuditActor
 
     public init(email: String, name: String, role: StaffRole, passwordHash: String, createdAt: Date,
-                language: Language = .english) {
+                language: Language = .english, createdBy: AuditActor = .cli) {
+        self.createdBy = createdBy
         self.email = email
         self.name = name
         self.role = role
@@ -88,6 +91,16 @@ public struct StaffStore: Sendable {
 public enum StoredStaff {
     /// The columns ``member(_:)`` reads, in order, of `staff_members` aliased `m`.
     public static let columns = "m.id, m.email, m.name, m.role, m.created_at, m.language"
+
+    /// The audit log's entry of a new account: its email, name, role and language (never the
+    /// password's hash).
+    public static func creationAudit(_ member: StaffMember, by actor: AuditActor) -> AuditEntry {
+        AuditEntry(at: member.createdAt, actor: actor, subject: "staff", subjectID: member.email, action: "create",
+                   changes: [AuditChange(field: "email", before: nil, after: member.email),
+                             AuditChange(field: "name", before: nil, after: member.name),
+                             AuditChange(field: "role", before: nil, after: member.role.rawValue),
+                             AuditChange(field: "language", before: nil, after: member.language.rawValue)])
+    }
 
     /// The staff member of a row of ``columns``.
     public static func member(_ row: some StoredRow) throws -> StaffMember {

@@ -19,7 +19,7 @@ extension CampaignStore {
     /// - Parameter database: the migrated database.
     public static func postgres(_ database: PostgresDatabase) -> CampaignStore {
         CampaignStore(
-            replaceAll: { campaigns in
+            replaceAllBy: { campaigns, actor, now in
                 try check(campaigns)
                 let incoming = campaigns.map(stored)
                 return try database.transaction { connection in
@@ -31,6 +31,7 @@ extension CampaignStore {
                     for campaign in plan.writes {
                         try connection.run(PostgresCampaigns.insert, PostgresCampaigns.values(campaign))
                     }
+                    try PGAudit.insert(plan.auditEntries(actor: actor, now: now), connection)
                     if plan.result.changedAnything {
                         try connection.run("UPDATE campaign_state SET version = version + 1 WHERE id = 1")
                     }

@@ -162,11 +162,17 @@ extension OrderStore {
                         """, [.integer(StoredTime.unixSeconds(placedBefore)), PostgresValue(limit)]).map { try $0.string(0) }
                 }
             },
-            setStock: { sku, quantity, now in
+            setStockBy: { typedSKU, quantity, now, actor in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
-                guard let sku = SKUIdentity.key(sku) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
+                guard let sku = SKUIdentity.key(typedSKU) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
                 return try database.transaction { connection in
                     // The update locks the variants: no hold or order comes between the new count and the trim.
+                    // The audit entry is written with the change, from the rows as locked before it.
+                    let before = try connection.query(
+                        "SELECT id, stock, inventory_tracked FROM variants WHERE sku_key = $1 ORDER BY id FOR UPDATE", [.text(sku)])
+                        .map { (id: try $0.int64(0), stock: try $0.int64(1), tracked: try $0.bool(2)) }
+                    try PGAudit.insert(StockAudit.entries(sku: typedSKU.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                          quantity: quantity, before: before, actor: actor, now: now), connection)
                     let changed = try connection.query("""
                         UPDATE variants SET stock = $1, inventory_tracked = true WHERE sku_key = $2 RETURNING id, allow_backorder
                         """, [PostgresValue(quantity), .text(sku)])
@@ -457,6 +463,8 @@ struct PGOrderAction: OrderActionTransaction {
     let connection: PostgresConnection
 
     func queue(_ message: OutboxDraft) throws { try AccountStore.enqueue(message, connection) }
+
+    func audit(_ entries: [AuditEntry]) throws { try PGAudit.insert(entries, connection) }
 
     func lockOrder(number: String) throws -> (any StoredRow)? {
         try connection.first("SELECT \(OrderActions.lockColumns) FROM orders WHERE number = $1 FOR UPDATE", [.text(number)])

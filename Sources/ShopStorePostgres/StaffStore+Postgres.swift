@@ -18,9 +18,11 @@ extension StaffStore {
                               .text(new.language.rawValue), .integer(StoredTime.unixSeconds(new.createdAt))]) else {
                         throw StaffStoreError.emailTaken
                     }
-                    return StaffMember(id: StaffMember.ID(try row.int64(0)), email: new.email, name: new.name, role: new.role,
-                                       createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
-                                       language: new.language)
+                    let member = StaffMember(id: StaffMember.ID(try row.int64(0)), email: new.email, name: new.name, role: new.role,
+                                             createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
+                                             language: new.language)
+                    try PGAudit.insert([StoredStaff.creationAudit(member, by: new.createdBy)], connection)
+                    return member
                 }
             },
             credentials: { email in

@@ -18,7 +18,7 @@ extension CampaignStore {
     public static func sqlite(_ database: SQLiteDatabase) -> CampaignStore {
         let version = SQLiteDatabase.Memo<Int64>()
         return CampaignStore(
-            replaceAll: { campaigns in
+            replaceAllBy: { campaigns, actor, now in
                 try check(campaigns)
                 let incoming = campaigns.map(stored)
                 return try database.withConnection { connection in
@@ -28,6 +28,7 @@ extension CampaignStore {
                         for id in plan.deletions { try delete.run([.text(id.rawValue)]) }
                         let insert = try connection.prepare(SQLCampaigns.insert)
                         for campaign in plan.writes { try insert.run(SQLCampaigns.values(campaign)) }
+                        try SQLAudit.insert(plan.auditEntries(actor: actor, now: now), connection)
                         let result = plan.result
                         if result.changedAnything {
                             try connection.prepare("UPDATE campaign_state SET version = version + 1 WHERE id = 1").run()

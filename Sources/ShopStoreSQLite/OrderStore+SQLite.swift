@@ -207,12 +207,17 @@ extension OrderStore {
                         """).query([.integer(StoredTime.unixSeconds(placedBefore)), SQLValue(limit)]).map { try $0.string(0) }
                 }
             },
-            setStock: { sku, quantity, now in
+            setStockBy: { typedSKU, quantity, now, actor in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
-                guard let sku = SKUIdentity.key(sku) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
+                guard let sku = SKUIdentity.key(typedSKU) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
                 return try database.withConnection { connection in
-                    // One transaction: no hold or order comes between the new count and the trim.
+                    // One transaction: no hold or order comes between the new count and the trim,
+                    // and the audit entry is written with the change.
                     try connection.transaction {
+                        let before = try connection.prepare("SELECT id, stock, inventory_tracked FROM variants WHERE sku_key = ?")
+                            .query([.text(sku)]).map { (id: try $0.int64(0), stock: try $0.int64(1), tracked: try $0.bool(2)) }
+                        try SQLAudit.insert(StockAudit.entries(sku: typedSKU.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                               quantity: quantity, before: before, actor: actor, now: now), connection)
                         let changed = try connection.prepare("""
                             UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku_key = ? RETURNING id, allow_backorder
                             """).query([SQLValue(quantity), .text(sku)])
@@ -509,6 +514,8 @@ struct SQLOrderAction: OrderActionTransaction {
     let connection: Connection
 
     func queue(_ message: OutboxDraft) throws { try AccountStore.enqueue(message, connection) }
+
+    func audit(_ entries: [AuditEntry]) throws { try SQLAudit.insert(entries, connection) }
 
     func lockOrder(number: String) throws -> (any StoredRow)? {
         try connection.prepare("SELECT \(OrderActions.lockColumns) FROM orders WHERE number = ?").first([.text(number)])

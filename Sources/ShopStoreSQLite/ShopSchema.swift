@@ -994,5 +994,24 @@ public enum ShopSchema {
             -- in it. Orders placed before are English.
             ALTER TABLE orders ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
             """),
+        // Issue #16, point 2: the audit log — who changed what, when, through what, written in
+        // the change's own transaction; append-only (the triggers refuse updates and deletes).
+        Migration(version: 29, sql: """
+            CREATE TABLE audit_events (
+                id INTEGER PRIMARY KEY,
+                at INTEGER NOT NULL,                         -- Unix seconds
+                actor TEXT NOT NULL,                         -- a staff member's email, 'cli', 'shop'
+                source TEXT NOT NULL,                        -- AuditSource: back-office, cli, shop, api
+                subject TEXT NOT NULL,                       -- order, staff, stock, campaign
+                subject_id TEXT NOT NULL,                    -- an order number, an email, a SKU, an id
+                action TEXT NOT NULL,
+                changes TEXT NOT NULL DEFAULT '[]'           -- JSON [{field, before, after}]
+            );
+            CREATE INDEX audit_events_at ON audit_events (at, id);
+            CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+            CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+            """),
     ]
 }

@@ -17,9 +17,11 @@ extension StaffStore {
                             """).run([.text(new.email), .text(new.name), .text(new.role.rawValue), .text(new.passwordHash),
                                       .text(new.language.rawValue), .integer(StoredTime.unixSeconds(new.createdAt))])
                         guard connection.changes == 1 else { throw StaffStoreError.emailTaken }
-                        return StaffMember(id: StaffMember.ID(connection.lastInsertRowID), email: new.email, name: new.name,
-                                           role: new.role, createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
-                                           language: new.language)
+                        let member = StaffMember(id: StaffMember.ID(connection.lastInsertRowID), email: new.email, name: new.name,
+                                                 role: new.role, createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
+                                                 language: new.language)
+                        try SQLAudit.insert([StoredStaff.creationAudit(member, by: new.createdBy)], connection)
+                        return member
                     }
                 }
             },

@@ -56,6 +56,7 @@ enum Serve {
         environment.savedCarts = database.savedCarts
         environment.apiTokens = database.apiTokens
         environment.staff = database.staff
+        environment.audit = database.audit
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.optionNames = shopConfig.optionNames
@@ -166,7 +167,7 @@ extension DemoCatalog {
             guard case let .products(handles) = campaign.target else { continue }
             for handle in handles where try catalog.productByHandle(handle) == nil { return }
         }
-        let result = try campaigns.replaceAll(demo)
+        let result = try campaigns.replaceAll(demo, by: .shop)
         if stored.isEmpty {
             printLine("shoppable: loaded the demo campaigns (\(result.added.count) campaigns)")
         } else {

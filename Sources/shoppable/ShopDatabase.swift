@@ -66,6 +66,13 @@ enum ShopDatabase {
         }
     }
 
+    var audit: AuditStore {
+        switch self {
+        case let .sqlite(database): .sqlite(database)
+        case let .postgres(database): .postgres(database)
+        }
+    }
+
     var staff: StaffStore {
         switch self {
         case let .sqlite(database): .sqlite(database)

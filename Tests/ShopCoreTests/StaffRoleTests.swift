@@ -6,7 +6,7 @@ import Testing
 struct StaffRoleTests {
     @Test(arguments: [
         (StaffRole.owner, Set(StaffPermission.allCases)),
-        (.manager, [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .manageCatalog, .manageCampaigns]),
+        (.manager, [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .manageCatalog, .manageCampaigns, .viewAudit]),
         (.support, [.viewOrders, .cancelUnpaidOrders, .viewCustomers]),
     ] as [(StaffRole, Set<StaffPermission>)])
     func eachRoleHasItsPermissions(role: StaffRole, permissions: Set<StaffPermission>) {

@@ -67,6 +67,7 @@ final class StoreHarness {
     let apiTokens: APITokenStore
     let savedCarts: SavedCartStore
     let staff: StaffStore
+    let audit: AuditStore
     /// The SQLite database (SQLite engines only), for tests that look at what it holds.
     var database: SQLiteDatabase {
         get throws { try #require(sqliteDatabase, "a SQLite store harness") }
@@ -114,6 +115,7 @@ final class StoreHarness {
             apiTokens = .postgres(database)
             savedCarts = .postgres(database)
             staff = .postgres(database)
+            audit = .postgres(database)
             return
         }
         sqliteDatabase = database
@@ -127,6 +129,7 @@ final class StoreHarness {
         apiTokens = .sqlite(database)
         savedCarts = .sqlite(database)
         staff = .sqlite(database)
+        audit = .sqlite(database)
     }
 
     deinit {
@@ -232,9 +235,18 @@ enum Fixtures {
             try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'orders'").first() != nil
                 && connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'order_stock'").first() == nil
         }
+        // Before migration 29 there is no audit_events table, which today's stock and order writes fill.
+        let noAudit = try database.withConnection { connection in
+            try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'audit_events'").first() == nil
+        }
         try database.withConnection { connection in
             if noOrderStock {
                 try connection.execute("CREATE TABLE order_stock (order_id INTEGER, variant_id INTEGER, quantity INTEGER)")
+            }
+            if noAudit {
+                try connection.execute("""
+                    CREATE TABLE audit_events (id INTEGER PRIMARY KEY, at, actor, source, subject, subject_id, action, changes)
+                    """)
             }
             for (table, column, definition) in missing {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(definition)")
@@ -252,6 +264,7 @@ enum Fixtures {
         try database.withConnection { connection in
             for (table, column, _) in missing { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
             if noOrderStock { try connection.execute("DROP TABLE order_stock") }
+            if noAudit { try connection.execute("DROP TABLE audit_events") }
             if noFacts { try connection.execute("DROP VIEW product_variant_facts") }
             if oldSearch {
                 try connection.execute("""

@@ -120,7 +120,7 @@ extension OrderStore {
             apply: { _, _ in throw UnimplementedStoreOperation("OrderStore.apply") },
             history: { _ in throw UnimplementedStoreOperation("OrderStore.history") },
             unpaidOrders: { _, _ in throw UnimplementedStoreOperation("OrderStore.unpaidOrders") },
-            setStock: { _, _, _ in throw UnimplementedStoreOperation("OrderStore.setStock") },
+            setStockBy: { _, _, _, _ in throw UnimplementedStoreOperation("OrderStore.setStock") },
             takeReservationTrims: { _, _ in throw UnimplementedStoreOperation("OrderStore.takeReservationTrims") },
             checkout: { _ in throw UnimplementedStoreOperation("OrderStore.checkout") },
             saveCheckout: { _, _ in throw UnimplementedStoreOperation("OrderStore.saveCheckout") }
@@ -144,7 +144,7 @@ extension CampaignStore {
     /// Campaigns whose every operation throws `UnimplementedStoreOperation`.
     public static var failing: CampaignStore {
         CampaignStore(
-            replaceAll: { _ in throw UnimplementedStoreOperation("CampaignStore.replaceAll") },
+            replaceAllBy: { _, _, _ in throw UnimplementedStoreOperation("CampaignStore.replaceAll") },
             all: { throw UnimplementedStoreOperation("CampaignStore.all") },
             campaign: { _ in throw UnimplementedStoreOperation("CampaignStore.campaign") },
             byVoucherCode: { _ in throw UnimplementedStoreOperation("CampaignStore.byVoucherCode") },

@@ -46,6 +46,7 @@ public final class TestShop: @unchecked Sendable {
         environment.savedCarts = .sqlite(database)
         environment.apiTokens = .sqlite(database)
         environment.staff = .sqlite(database)
+        environment.audit = .sqlite(database)
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

@@ -227,6 +227,27 @@ struct AdminTests {
         #expect(none.text.contains("No orders match these filters."), "% is matched as typed, not as a wildcard")
     }
 
+    /// The audit page shows every change with who made it and through what, field by field,
+    /// and filters them; it has no way to change an entry.
+    @Test func theAuditPageShowsWhoChangedWhat() throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop)
+        let manager = try StaffBrowser(shop, role: .manager)
+        try manager.post("/admin/orders/\(number)/mark-paid", [("expecting", "awaiting_payment")])
+        _ = try shop.orders!.setStock("LAMP-1", 12, Date())
+        let page = try manager.get("/admin/audit")
+        #expect(page.status == 200 && page.text.contains("Nothing here can be edited or deleted."))
+        #expect(page.text.contains("manager@shop.test") && page.text.contains("<strong>status</strong>: awaiting_payment → paid"))
+        #expect(page.text.contains("<strong>stock</strong>: 499 → 12") && page.text.contains("Command line"))
+        #expect(page.text.contains(#"href="/admin/orders/\#(number)""#))
+        let cliOnly = try manager.get("/admin/audit?source=cli")
+        #expect(cliOnly.text.contains("LAMP-1") && !cliOnly.text.contains("awaiting_payment → paid"))
+        let orders = try manager.get("/admin/audit?subject=order&actor=MANAGER")
+        #expect(orders.text.contains("awaiting_payment → paid") && !orders.text.contains("LAMP-1"))
+        #expect(!page.text.contains("<form method=\"post\" action=\"/admin/audit"), "no form changes the log")
+        #expect(try manager.browser.send(.post, "/admin/audit", form: [("csrf_token", manager.browser.csrfToken ?? "")]).status == 405)
+    }
+
     @Test func theOrderListPagesByFifty() throws {
         let shop = try adminShop()
         let orders = try #require(shop.orders)
@@ -279,6 +300,7 @@ struct AdminPermissionTests {
             Case(role: role, method: .get, path: "/admin/orders", allowed: true),
             Case(role: role, method: .get, path: "/admin/orders/{n}", allowed: true),
             Case(role: role, method: .get, path: "/admin/staff", allowed: role == .owner),
+            Case(role: role, method: .get, path: "/admin/audit", allowed: manages),
             Case(role: role, method: .post, path: "/admin/orders/{n}/mark-paid", allowed: manages),
             Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", allowed: true),
             Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", orderStatus: .paid, allowed: manages),

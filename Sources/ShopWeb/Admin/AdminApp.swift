@@ -84,6 +84,7 @@ enum AdminApp {
         case let .order(number): return try orderPage(&context, number: number)
         case let .orderAction(number, action): return try orderAction(&context, number: number, action: action)
         case .staff: return try staffPage(&context)
+        case let .audit(filter): return try auditPage(&context, filter: filter)
         }
     }
 
@@ -134,6 +135,15 @@ enum AdminApp {
         let members = try context.service.staff.members()
         return context.page(title: context.l10n(.adminStaffTitle), nav: .staff,
                             AdminViews.staff(members, l10n: context.l10n, timeZone: context.environment.timeZone))
+    }
+
+    private static func auditPage(_ context: inout AdminContext, filter: AdminAuditFilter) throws -> Response {
+        guard let audit = context.environment.audit else { return context.errorPage(.notFound) }
+        let found = try audit.entries(AuditQuery(source: filter.source, subject: filter.subject, actor: filter.actor,
+                                                 subjectID: filter.subjectID, limit: pageSize, offset: (filter.page - 1) * pageSize))
+        return context.page(title: context.l10n(.adminAuditTitle), nav: .audit,
+                            AdminViews.audit(found, filter: filter, pageSize: pageSize, l10n: context.l10n,
+                                             timeZone: context.environment.timeZone))
     }
 
     private static func ordersPage(_ context: inout AdminContext, filter: AdminOrderFilter) throws -> Response {

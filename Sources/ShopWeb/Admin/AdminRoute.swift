@@ -1,6 +1,7 @@
 import Foundation
 public import ShopAPI
 public import ShopCore
+public import ShopStore
 
 /// Every page and action of the back office (issue #16), declared once as the storefront's are
 /// (`SiteRoute`): the declaration parses requests and prints links. What each route needs — no
@@ -24,6 +25,8 @@ public enum AdminRoute: Hashable, Sendable {
     case orderAction(number: String, action: OrderAction)
     /// `GET /admin/staff` — who can sign in, with which role.
     case staff
+    /// `GET /admin/audit?source=&subject=&actor=&subject_id=&page=` — the audit log, newest first.
+    case audit(AdminAuditFilter)
 
     /// The steps the back office offers (a refund of lines is not built yet).
     public static let orderActions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel]
@@ -50,6 +53,7 @@ public enum AdminRoute: Hashable, Sendable {
         case .orders, .order: .permission(.viewOrders)
         case .orderAction: .orderStep
         case .staff: .permission(.manageStaff)
+        case .audit: .permission(.viewAudit)
         }
     }
 
@@ -101,6 +105,9 @@ public enum AdminRoute: Hashable, Sendable {
                         return RouteParameters(["number": number, "action": action.rawValue])
                     }),
         fixed("GET", "/admin/staff", .staff),
+        Declaration("GET", "/admin/audit", [],
+                    make: { .audit(AdminAuditFilter(parameters: $0)) },
+                    match: { if case let .audit(filter) = $0 { RouteParameters(query: filter.queryItems) } else { nil } }),
     ])
 }
 
@@ -137,5 +144,39 @@ public struct AdminOrderFilter: Hashable, Sendable {
         ["status": status?.rawValue, "from": from.isEmpty ? nil : from, "to": to.isEmpty ? nil : to,
          "customer": customer.isEmpty ? nil : customer, "number": number.isEmpty ? nil : number,
          "page": page == 1 ? nil : String(page)]
+    }
+}
+
+/// The audit page's filters as its form sends them.
+public struct AdminAuditFilter: Hashable, Sendable {
+    public var source: AuditSource?
+    /// `order`, `staff`, `stock`, `campaign`, or empty for all.
+    public var subject: String
+    public var actor: String
+    public var subjectID: String
+    /// 1-based.
+    public var page: Int
+
+    /// What the audit log records changes of.
+    public static let subjects = ["order", "staff", "stock", "campaign"]
+
+    public init(source: AuditSource? = nil, subject: String = "", actor: String = "", subjectID: String = "", page: Int = 1) {
+        self.source = source
+        self.subject = Self.subjects.contains(subject) ? subject : ""
+        self.actor = actor
+        self.subjectID = subjectID
+        self.page = max(1, page)
+    }
+
+    init(parameters: RouteParameters) {
+        self.init(source: parameters.queryValue("source").flatMap(AuditSource.init(rawValue:)),
+                  subject: parameters.queryValue("subject") ?? "", actor: parameters.queryValue("actor") ?? "",
+                  subjectID: parameters.queryValue("subject_id") ?? "",
+                  page: parameters.queryValue("page").flatMap { Int($0) }.map { min($0, 100_000) } ?? 1)
+    }
+
+    var queryItems: KeyValuePairs<String, String?> {
+        ["source": source?.rawValue, "subject": subject.isEmpty ? nil : subject, "actor": actor.isEmpty ? nil : actor,
+         "subject_id": subjectID.isEmpty ? nil : subjectID, "page": page == 1 ? nil : String(page)]
     }
 }

@@ -7,7 +7,7 @@ import ShopStore
 /// row, the flash) around each page's content. Mobile-first like the storefront: tables scroll
 /// sideways inside their card on a phone.
 enum AdminViews {
-    enum NavItem { case home, orders, staff }
+    enum NavItem { case home, orders, staff, audit }
 
     /// What every page's frame shows.
     struct Frame {
@@ -62,6 +62,9 @@ enum AdminViews {
                         if member.may(.manageStaff) {
                             navLink(.staff, AdminRoute.staff.path, l10n(.adminNavStaff), frame.nav)
                         }
+                        if member.may(.viewAudit) {
+                            navLink(.audit, AdminRoute.audit(AdminAuditFilter()).path, l10n(.adminNavAudit), frame.nav)
+                        }
                         a(.href(SiteRoute.catalog(.home).path)) { l10n(.adminNavStorefront) }
                     }
                 }
@@ -101,6 +104,7 @@ enum AdminViews {
         case .manageCatalog: l10n(.adminPermissionManageCatalog)
         case .manageCampaigns: l10n(.adminPermissionManageCampaigns)
         case .manageStaff: l10n(.adminPermissionManageStaff)
+        case .viewAudit: l10n(.adminPermissionViewAudit)
         }
     }
 
@@ -221,11 +225,7 @@ enum AdminViews {
             if found.orders.isEmpty {
                 div(.class("empty-state")) { p { l10n(.adminOrdersEmpty) } }
             } else {
-                let first = (filter.page - 1) * pageSize + 1
-                p(.class("muted small"), .role("status")) {
-                    l10n(.adminOrdersRange, ["from": l10n.number(first), "to": l10n.number(first + found.orders.count - 1),
-                                             "total": l10n.number(found.total)])
-                }
+                pageRange(page: filter.page, pageSize: pageSize, shown: found.orders.count, total: found.total, l10n)
                 div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminOrdersTitle))) {
                     table(.class("admin-table")) {
                         thead {
@@ -250,18 +250,140 @@ enum AdminViews {
                         }
                     }
                 }
-                nav(.class("admin-pages"), .aria("label", l10n(.adminOrdersTitle))) {
-                    if filter.page > 1 {
-                        var previous = filter
-                        let _ = previous.page -= 1
-                        a(.class("button button-small"), .rel("prev"), .href(AdminRoute.orders(previous).path)) { l10n(.adminPagePrevious) }
-                    }
-                    if filter.page * pageSize < found.total {
-                        var next = filter
-                        let _ = next.page += 1
-                        a(.class("button button-small"), .rel("next"), .href(AdminRoute.orders(next).path)) { l10n(.adminPageNext) }
+                pager(page: filter.page, pageSize: pageSize, total: found.total, label: l10n(.adminOrdersTitle), l10n) { page in
+                    var other = filter
+                    other.page = page
+                    return AdminRoute.orders(other).path
+                }
+            }
+        }
+    }
+
+    static func sourceName(_ source: AuditSource, _ l10n: Localizer) -> String {
+        switch source {
+        case .backOffice: l10n(.adminSourceBackOffice)
+        case .cli: l10n(.adminSourceCli)
+        case .shop: l10n(.adminSourceShop)
+        case .api: l10n(.adminSourceApi)
+        }
+    }
+
+    static func subjectName(_ subject: String, _ l10n: Localizer) -> String {
+        switch subject {
+        case "order": l10n(.adminSubjectOrder)
+        case "staff": l10n(.adminSubjectStaff)
+        case "stock": l10n(.adminSubjectStock)
+        case "campaign": l10n(.adminSubjectCampaign)
+        default: subject
+        }
+    }
+
+    static func audit(_ found: AuditPage, filter: AdminAuditFilter, pageSize: Int, l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminAuditTitle) }
+            p(.class("muted")) { l10n(.adminAuditIntro) }
+            HTML.form(.class("form-card admin-filters"), .method("get"), .action(AdminRoute.audit(AdminAuditFilter()).path)) {
+                div(.class("field")) {
+                    label(.for("source")) { l10n(.adminFilterSource) }
+                    select(.name("source"), .id("source")) {
+                        option(.value(""), .selected(filter.source == nil)) { l10n(.adminFilterAnySource) }
+                        for source in AuditSource.allCases {
+                            option(.value(source.rawValue), .selected(filter.source == source)) { sourceName(source, l10n) }
+                        }
                     }
                 }
+                div(.class("field")) {
+                    label(.for("subject")) { l10n(.adminFilterSubject) }
+                    select(.name("subject"), .id("subject")) {
+                        option(.value(""), .selected(filter.subject.isEmpty)) { l10n(.adminFilterAnySubject) }
+                        for subject in AdminAuditFilter.subjects {
+                            option(.value(subject), .selected(filter.subject == subject)) { subjectName(subject, l10n) }
+                        }
+                    }
+                }
+                FormField(label: l10n(.adminFilterActor), name: "actor", id: "actor", type: "text", value: filter.actor,
+                          autocomplete: "off", required: false)
+                FormField(label: l10n(.adminFilterSubjectID), name: "subject_id", id: "subject_id", type: "text",
+                          value: filter.subjectID, autocomplete: "off", required: false)
+                div(.class("admin-filter-buttons")) {
+                    button(.type("submit"), .class("button button-primary")) { l10n(.adminFilterApply) }
+                    a(.class("button"), .href(AdminRoute.audit(AdminAuditFilter()).path)) { l10n(.adminFilterClear) }
+                }
+            }
+            if found.entries.isEmpty {
+                div(.class("empty-state")) { p { l10n(.adminAuditEmpty) } }
+            } else {
+                pageRange(page: filter.page, pageSize: pageSize, shown: found.entries.count, total: found.total, l10n)
+                div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminAuditTitle))) {
+                    table(.class("admin-table admin-audit")) {
+                        thead {
+                            tr {
+                                th(.scope("col")) { l10n(.adminColumnWhen) }
+                                th(.scope("col")) { l10n(.adminColumnWho) }
+                                th(.scope("col")) { l10n(.adminColumnWhat) }
+                                th(.scope("col")) { l10n(.adminColumnChanges) }
+                            }
+                        }
+                        tbody {
+                            for entry in found.entries {
+                                tr {
+                                    td { l10n.date(entry.at, timeZone: timeZone) + " " + l10n.time(entry.at, timeZone: timeZone) }
+                                    td {
+                                        span { entry.actor }
+                                        br()
+                                        span(.class("muted small")) { sourceName(entry.source, l10n) }
+                                    }
+                                    td {
+                                        if entry.subject == "order" {
+                                            a(.href(AdminRoute.order(number: entry.subjectID).path)) { entry.subjectID }
+                                        } else {
+                                            span { entry.subjectID }
+                                        }
+                                        br()
+                                        span(.class("muted small")) { subjectName(entry.subject, l10n) + " · " + entry.action }
+                                    }
+                                    td {
+                                        ul(.class("admin-changes")) {
+                                            for change in entry.changes {
+                                                li {
+                                                    strong { change.field }
+                                                    ": " + (change.before ?? l10n(.adminAuditNone)) + " → "
+                                                        + (change.after ?? l10n(.adminAuditNone))
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                pager(page: filter.page, pageSize: pageSize, total: found.total, label: l10n(.adminAuditTitle), l10n) { page in
+                    var other = filter
+                    other.page = page
+                    return AdminRoute.audit(other).path
+                }
+            }
+        }
+    }
+
+    /// "51–100 of 123": which rows of how many this page shows.
+    static func pageRange(page: Int, pageSize: Int, shown: Int, total: Int, _ l10n: Localizer) -> Node {
+        let first = (page - 1) * pageSize + 1
+        return p(.class("muted small"), .role("status")) {
+            l10n(.adminOrdersRange, ["from": l10n.number(first), "to": l10n.number(first + shown - 1), "total": l10n.number(total)])
+        }
+    }
+
+    /// Previous and next links of a paged list; `link` prints the URL of a page.
+    static func pager(page: Int, pageSize: Int, total: Int, label: String, _ l10n: Localizer,
+                      link: (Int) -> String) -> Node {
+        nav(.class("admin-pages"), .aria("label", label)) {
+            if page > 1 {
+                a(.class("button button-small"), .rel("prev"), .href(link(page - 1))) { l10n(.adminPagePrevious) }
+            }
+            if page * pageSize < total {
+                a(.class("button button-small"), .rel("next"), .href(link(page + 1))) { l10n(.adminPageNext) }
             }
         }
     }

@@ -26,6 +26,8 @@ public struct AppEnvironment: Sendable {
     public var apiTokens: APITokenStore?
     /// Staff accounts and back-office sessions (issue #16); `/admin` answers 404 without it.
     public var staff: StaffStore?
+    /// The audit log (issue #16), read by the back office's audit page.
+    public var audit: AuditStore?
     /// How long an API access token works, in seconds (default 15 minutes; the refresh token
     /// lasts as long as its session).
     public var accessTokenLifetime: TimeInterval = APITokenService.defaultAccessTokenLifetime

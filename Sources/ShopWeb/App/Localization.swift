@@ -60,6 +60,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminNavAudit, adminAuditTitle, adminAuditIntro, adminAuditEmpty, adminFilterSource, adminFilterAnySource, adminSourceBackOffice, adminSourceCli
+    case adminSourceShop, adminSourceApi, adminFilterSubject, adminFilterAnySubject, adminSubjectOrder, adminSubjectStaff, adminSubjectStock, adminSubjectCampaign
+    case adminFilterActor, adminFilterSubjectID, adminColumnWhat, adminColumnChanges, adminAuditNone, adminPermissionViewAudit
     case orderPaidEmailSubject, orderPaidEmailBody, orderShippedEmailSubject, orderShippedEmailBody, orderCancelledEmailSubject, orderCancelledEmailBody, orderCancelledUnpaid, orderCancelledRefund, orderEmailLinkAccount, orderEmailLinkGuest
     case adminTitle, adminSignInTitle, adminSignInIntro, adminSignedOut, adminSignOut, adminSignedInAs, adminNavLabel
     case adminNavHome, adminNavOrders, adminNavStaff, adminNavStorefront, adminHomeTitle, adminHomeByStatus, adminHomeOrderCount, adminOrdersTitle
