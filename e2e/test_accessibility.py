@@ -54,6 +54,8 @@ ADMIN_PAGES = {
     "admin-order": "/admin/orders/{order}",
     "admin-staff": "/admin/staff",
     "admin-audit": "/admin/audit",
+    "admin-customers": "/admin/customers",
+    "admin-customer": "/admin/customers/1",  # the fixture's shopper, the shop's first account
 }
 
 

@@ -14,6 +14,9 @@ public enum StaffPermission: String, Hashable, Sendable, CaseIterable {
     case cancelUnpaidOrders
     /// Read customers' accounts and their orders.
     case viewCustomers
+    /// Send a customer their confirmation email again, or a password-reset link (the link goes
+    /// to the customer only; no staff member sees a token).
+    case emailCustomers
     /// Products, variants, prices, stock, imports.
     case manageCatalog
     /// Campaigns and voucher codes.
@@ -30,6 +33,7 @@ public enum StaffPermission: String, Hashable, Sendable, CaseIterable {
         case .manageOrders: "change orders"
         case .cancelUnpaidOrders: "cancel unpaid orders"
         case .viewCustomers: "read customers"
+        case .emailCustomers: "send customers emails"
         case .manageCatalog: "change the catalog and stock"
         case .manageCampaigns: "change campaigns and vouchers"
         case .manageStaff: "manage staff"
@@ -47,9 +51,9 @@ public enum StaffRole: String, Hashable, Sendable, CaseIterable {
     public var permissions: Set<StaffPermission> {
         switch self {
         case .owner: Set(StaffPermission.allCases)
-        case .manager: [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .manageCatalog, .manageCampaigns,
-                        .viewAudit]
-        case .support: [.viewOrders, .cancelUnpaidOrders, .viewCustomers]
+        case .manager: [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .emailCustomers, .manageCatalog,
+                        .manageCampaigns, .viewAudit]
+        case .support: [.viewOrders, .cancelUnpaidOrders, .viewCustomers, .emailCustomers]
         }
     }
 

@@ -6,8 +6,9 @@ import Testing
 struct StaffRoleTests {
     @Test(arguments: [
         (StaffRole.owner, Set(StaffPermission.allCases)),
-        (.manager, [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .manageCatalog, .manageCampaigns, .viewAudit]),
-        (.support, [.viewOrders, .cancelUnpaidOrders, .viewCustomers]),
+        (.manager, [.viewOrders, .manageOrders, .cancelUnpaidOrders, .viewCustomers, .emailCustomers, .manageCatalog,
+                    .manageCampaigns, .viewAudit]),
+        (.support, [.viewOrders, .cancelUnpaidOrders, .viewCustomers, .emailCustomers]),
     ] as [(StaffRole, Set<StaffPermission>)])
     func eachRoleHasItsPermissions(role: StaffRole, permissions: Set<StaffPermission>) {
         #expect(role.permissions == permissions)

@@ -301,6 +301,7 @@ struct AdminPermissionTests {
             Case(role: role, method: .get, path: "/admin/orders/{n}", allowed: true),
             Case(role: role, method: .get, path: "/admin/staff", allowed: role == .owner),
             Case(role: role, method: .get, path: "/admin/audit", allowed: manages),
+            Case(role: role, method: .get, path: "/admin/customers", allowed: true),
             Case(role: role, method: .post, path: "/admin/orders/{n}/mark-paid", allowed: manages),
             Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", allowed: true),
             Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", orderStatus: .paid, allowed: manages),
@@ -349,5 +350,57 @@ struct AdminPermissionTests {
         let paidPage = try support.get("/admin/orders/\(paid)").text
         #expect(!paidPage.contains("data-action=") && paidPage.contains("This order takes no further steps."))
         #expect(!unpaidPage.contains(#"href="/admin/staff""#), "no link to what the role cannot open")
+    }
+}
+
+/// Customers in the back office (issue #16, point 6): staff read accounts, their addresses and
+/// orders, and send the confirmation or a password-reset link by email — never seeing a hash or
+/// a token.
+@Suite("Back office customers")
+struct AdminCustomerTests {
+    @Test func staffFindACustomerAndSeeTheirOrdersAndAddresses() throws {
+        let shop = try adminShop()
+        let shopper = try shop.visitor()
+        try shopper.post("/account/register", [("name", "Zeynep Kaya"), ("email", "zeynep@example.com"), ("password", staffPassword),
+                                               ("password_confirmation", staffPassword)])
+        try shopper.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let placed = try shopper.post("/checkout/place", [("idempotency_key", try idempotencyKey(try reachReview(shopper)))])
+        let number = String(try #require(placed.header("Location")).dropFirst("/orders/".count).prefix { $0 != "?" })
+        let user = try #require(try shop.accounts.users().first { $0.email == "zeynep@example.com" })
+        let support = try StaffBrowser(shop, role: .support)
+        let list = try support.get("/admin/customers?q=ZEYNEP")
+        #expect(list.status == 200 && list.text.contains(#"href="/admin/customers/\#(user.id.rawValue)""#) && list.text.contains("1–1 of 1"))
+        #expect(try support.get("/admin/customers?q=nobody").text.contains("No customer matches."))
+        let page = try support.get("/admin/customers/\(user.id.rawValue)")
+        #expect(page.status == 200 && page.text.contains("Customer Zeynep Kaya") && page.text.contains(#"href="/admin/orders/\#(number)""#))
+        #expect(page.text.contains("Email confirmed: No") && page.text.contains("Send the confirmation email again"))
+        let hash = try #require(try shop.accounts.credentials("zeynep@example.com")).passwordHash
+        #expect(!page.text.contains(hash), "no staff member sees a password's hash")
+        #expect(try support.get("/admin/customers/999999").status == 404)
+    }
+
+    @Test func staffSendTheConfirmationOrAResetLinkOnlyToTheCustomer() throws {
+        let shop = try adminShop()
+        let shopper = try shop.visitor()
+        try shopper.post("/account/register", [("name", "Zeynep Kaya"), ("email", "zeynep@example.com"), ("password", staffPassword),
+                                               ("password_confirmation", staffPassword)])
+        let user = try #require(try shop.accounts.users().first { $0.email == "zeynep@example.com" })
+        let before = try shop.outbox().count
+        let support = try StaffBrowser(shop, role: .support)
+        let path = "/admin/customers/\(user.id.rawValue)"
+        let sent = try support.post(path + "/verification-email", from: path)
+        #expect(sent.status == 303 && sent.header("Location") == path)
+        let flash = try support.get(path)
+        #expect(flash.text.contains("A new confirmation link was sent to zeynep@example.com."))
+        try support.post(path + "/password-reset", from: path)
+        let emails = try shop.outbox().dropFirst(before).map(\.draft)
+        #expect(emails.map(\.toAddress) == ["zeynep@example.com", "zeynep@example.com"])
+        let links = emails.compactMap { $0.textBody.firstMatch(of: /token=([A-Za-z0-9_-]+)/).map { String($0.1) } }
+        #expect(links.count == 2)
+        let after = try support.get(path).text
+        for token in links { #expect(!flash.text.contains(token) && !after.contains(token)) }
+        // The reset link works for the customer.
+        let reset = try shopper.get("/account/password/reset?token=\(links[1])")
+        #expect(reset.status == 200)
     }
 }

@@ -133,12 +133,18 @@ extension ShopApp {
     // MARK: Email verification
 
     static func verificationEmail(to email: String, name: String, token: String, _ context: RequestContext) -> OutboxDraft {
-        let shop = context.l10n(.shopName)
-        let link = context.environment.publicURL + SiteRoute.account(.verifyEmail(token: token)).path
+        verificationEmail(to: email, name: name, token: token, l10n: context.l10n, publicURL: context.environment.publicURL,
+                          now: context.now)
+    }
+
+    /// The verification email in `l10n`'s language (also the back office's "send it again").
+    static func verificationEmail(to email: String, name: String, token: String, l10n: Localizer, publicURL: String,
+                                  now: Date) -> OutboxDraft {
+        let shop = l10n(.shopName)
+        let link = publicURL + SiteRoute.account(.verifyEmail(token: token)).path
         let firstName = name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name
-        return OutboxDraft(toAddress: email, toName: name, subject: context.l10n(.verifyEmailSubject, ["shop": shop]),
-                           textBody: context.l10n(.verifyEmailBody, ["name": firstName, "shop": shop, "link": link]),
-                           createdAt: context.now)
+        return OutboxDraft(toAddress: email, toName: name, subject: l10n(.verifyEmailSubject, ["shop": shop]),
+                           textBody: l10n(.verifyEmailBody, ["name": firstName, "shop": shop, "link": link]), createdAt: now)
     }
 
     static func verifyEmail(_ context: inout RequestContext, token: String) throws -> Response {
@@ -229,12 +235,16 @@ extension ShopApp {
 
     /// The password-reset email (the form's and the API's): a link to the reset page with `token`.
     static func passwordResetEmail(to user: User, token: String, _ context: RequestContext) -> OutboxDraft {
-        let l10n = context.localizer(for: user)
+        passwordResetEmail(to: user, token: token, l10n: context.localizer(for: user), publicURL: context.environment.publicURL,
+                           now: context.now)
+    }
+
+    /// The password-reset email in `l10n`'s language (also the back office's "send a reset link").
+    static func passwordResetEmail(to user: User, token: String, l10n: Localizer, publicURL: String, now: Date) -> OutboxDraft {
         let shop = l10n(.shopName)
-        let link = context.environment.publicURL + SiteRoute.account(.resetPassword(token: token)).path
+        let link = publicURL + SiteRoute.account(.resetPassword(token: token)).path
         return OutboxDraft(toAddress: user.email, toName: user.name, subject: l10n(.resetEmailSubject, ["shop": shop]),
-                           textBody: l10n(.resetEmailBody, ["name": user.firstName, "shop": shop, "link": link]),
-                           createdAt: context.now)
+                           textBody: l10n(.resetEmailBody, ["name": user.firstName, "shop": shop, "link": link]), createdAt: now)
     }
 
     static func resetPasswordPage(_ context: inout RequestContext, token: String) throws -> Response {

@@ -27,6 +27,14 @@ public enum AdminRoute: Hashable, Sendable {
     case staff
     /// `GET /admin/audit?source=&subject=&actor=&subject_id=&page=` — the audit log, newest first.
     case audit(AdminAuditFilter)
+    /// `GET /admin/customers?q=&page=` — shoppers' accounts.
+    case customers(query: String, page: Int)
+    /// `GET /admin/customers/{id}` — an account: verified or not, addresses, orders.
+    case customer(User.ID)
+    /// `POST /admin/customers/{id}/verification-email` — the confirmation email again.
+    case customerVerificationEmail(User.ID)
+    /// `POST /admin/customers/{id}/password-reset` — a password-reset link, by email.
+    case customerPasswordReset(User.ID)
 
     /// The steps the back office offers (a refund of lines is not built yet).
     public static let orderActions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel]
@@ -54,6 +62,8 @@ public enum AdminRoute: Hashable, Sendable {
         case .orderAction: .orderStep
         case .staff: .permission(.manageStaff)
         case .audit: .permission(.viewAudit)
+        case .customers, .customer: .permission(.viewCustomers)
+        case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
         }
     }
 
@@ -78,6 +88,14 @@ public enum AdminRoute: Hashable, Sendable {
     private static func fixed(_ method: String, _ pattern: String, _ route: AdminRoute) -> Declaration {
         Declaration(method, pattern, method == "POST" ? [.changesState] : [],
                     make: { _ in route }, match: { $0 == route ? RouteParameters() : nil })
+    }
+
+    /// A route whose one path parameter `{id}` is a customer's account id.
+    private static func customer(_ method: String, _ pattern: String, make: @escaping @Sendable (User.ID) -> AdminRoute,
+                                 id: @escaping @Sendable (AdminRoute) -> User.ID?) -> Declaration {
+        Declaration(method, pattern, method == "POST" ? [.changesState] : [],
+                    make: { $0.int64("id").map { make(User.ID($0)) } },
+                    match: { route in id(route).map { RouteParameters(["id": String($0.rawValue)]) } })
     }
 
     /// Every back-office route.
@@ -105,6 +123,22 @@ public enum AdminRoute: Hashable, Sendable {
                         return RouteParameters(["number": number, "action": action.rawValue])
                     }),
         fixed("GET", "/admin/staff", .staff),
+        Declaration("GET", "/admin/customers", [],
+                    make: { .customers(query: $0.queryValue("q") ?? "",
+                                       page: max(1, $0.queryValue("page").flatMap { Int($0) }.map { min($0, 100_000) } ?? 1)) },
+                    match: { route in
+                        guard case let .customers(query, page) = route else { return nil }
+                        return RouteParameters(query: ["q": query.isEmpty ? nil : query, "page": page == 1 ? nil : String(page)])
+                    }),
+        customer("GET", "/admin/customers/{id}", make: AdminRoute.customer) {
+            if case let .customer(id) = $0 { id } else { nil }
+        },
+        customer("POST", "/admin/customers/{id}/verification-email", make: AdminRoute.customerVerificationEmail) {
+            if case let .customerVerificationEmail(id) = $0 { id } else { nil }
+        },
+        customer("POST", "/admin/customers/{id}/password-reset", make: AdminRoute.customerPasswordReset) {
+            if case let .customerPasswordReset(id) = $0 { id } else { nil }
+        },
         Declaration("GET", "/admin/audit", [],
                     make: { .audit(AdminAuditFilter(parameters: $0)) },
                     match: { if case let .audit(filter) = $0 { RouteParameters(query: filter.queryItems) } else { nil } }),

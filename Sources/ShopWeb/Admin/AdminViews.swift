@@ -7,7 +7,7 @@ import ShopStore
 /// row, the flash) around each page's content. Mobile-first like the storefront: tables scroll
 /// sideways inside their card on a phone.
 enum AdminViews {
-    enum NavItem { case home, orders, staff, audit }
+    enum NavItem { case home, orders, customers, staff, audit }
 
     /// What every page's frame shows.
     struct Frame {
@@ -59,6 +59,9 @@ enum AdminViews {
                         if member.may(.viewOrders) {
                             navLink(.orders, AdminRoute.orders(AdminOrderFilter()).path, l10n(.adminNavOrders), frame.nav)
                         }
+                        if member.may(.viewCustomers) {
+                            navLink(.customers, AdminRoute.customers(query: "", page: 1).path, l10n(.adminNavCustomers), frame.nav)
+                        }
                         if member.may(.manageStaff) {
                             navLink(.staff, AdminRoute.staff.path, l10n(.adminNavStaff), frame.nav)
                         }
@@ -105,6 +108,7 @@ enum AdminViews {
         case .manageCampaigns: l10n(.adminPermissionManageCampaigns)
         case .manageStaff: l10n(.adminPermissionManageStaff)
         case .viewAudit: l10n(.adminPermissionViewAudit)
+        case .emailCustomers: l10n(.adminPermissionEmailCustomers)
         }
     }
 
@@ -362,6 +366,116 @@ enum AdminViews {
                     var other = filter
                     other.page = page
                     return AdminRoute.audit(other).path
+                }
+            }
+        }
+    }
+
+    static func customers(_ users: [User], total: Int, query: String, page: Int, pageSize: Int, l10n: Localizer,
+                          timeZone: TimeZone) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminCustomersTitle) }
+            HTML.form(.class("form-card admin-search"), .method("get"), .action(AdminRoute.customers(query: "", page: 1).path)) {
+                FormField(label: l10n(.adminCustomersSearch), name: "q", id: "q", type: "search", value: query, autocomplete: "off",
+                          required: false)
+                div(.class("admin-filter-buttons")) {
+                    button(.type("submit"), .class("button button-primary")) { l10n(.adminFilterApply) }
+                    a(.class("button"), .href(AdminRoute.customers(query: "", page: 1).path)) { l10n(.adminFilterClear) }
+                }
+            }
+            if users.isEmpty {
+                div(.class("empty-state")) { p { l10n(.adminCustomersEmpty) } }
+            } else {
+                pageRange(page: page, pageSize: pageSize, shown: users.count, total: total, l10n)
+                div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminCustomersTitle))) {
+                    table(.class("admin-table")) {
+                        thead {
+                            tr {
+                                th(.scope("col")) { l10n(.adminColumnEmail) }
+                                th(.scope("col")) { l10n(.adminColumnName) }
+                                th(.scope("col")) { l10n(.adminColumnVerified) }
+                                th(.scope("col")) { l10n(.adminColumnJoined) }
+                            }
+                        }
+                        tbody {
+                            for user in users {
+                                tr {
+                                    td { a(.href(AdminRoute.customer(user.id).path)) { user.email } }
+                                    td { user.name }
+                                    td { user.isVerified ? l10n(.adminYes) : l10n(.adminNo) }
+                                    td { l10n.date(user.createdAt, timeZone: timeZone) }
+                                }
+                            }
+                        }
+                    }
+                }
+                pager(page: page, pageSize: pageSize, total: total, label: l10n(.adminCustomersTitle), l10n) {
+                    AdminRoute.customers(query: query, page: $0).path
+                }
+            }
+        }
+    }
+
+    /// An account as staff see it: who, whether the email is confirmed, language, addresses and
+    /// orders; never a password's hash or a token (the `User` value holds neither).
+    static func customer(_ user: User, addresses: [Address], orders: [Order], mayEmail: Bool, csrfToken: String,
+                         l10n: Localizer, timeZone: TimeZone) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminCustomerTitle, ["name": user.name]) }
+            div(.class("admin-columns")) {
+                div(.class("form-card")) {
+                    p { a(.href("mailto:" + user.email)) { user.email } }
+                    p(.class("muted small")) {
+                        l10n(.adminColumnVerified) + ": " + (user.isVerified ? l10n(.adminYes) : l10n(.adminNo))
+                    }
+                    p(.class("muted small")) { l10n(.adminColumnJoined) + ": " + l10n.date(user.createdAt, timeZone: timeZone) }
+                    if let language = user.locale {
+                        p(.class("muted small")) { l10n(.adminCustomerLanguage, ["language": language.nativeName]) }
+                    }
+                    if !user.profile.phone.isEmpty { p(.class("muted small")) { user.profile.phone } }
+                    if user.isOperator { p { span(.class("status-pill status-muted")) { l10n(.adminCustomerOperator) } } }
+                }
+                if mayEmail {
+                    div(.class("form-card")) {
+                        h2 { l10n(.adminCustomerEmails) }
+                        p(.class("muted small")) { l10n(.adminCustomerEmailsHint) }
+                        if !user.isVerified {
+                            HTML.form(.method("post"), .action(AdminRoute.customerVerificationEmail(user.id).path)) {
+                                csrfInput(csrfToken)
+                                button(.type("submit"), .class("button"), .data("action", "verification-email")) {
+                                    l10n(.adminCustomerResendVerification)
+                                }
+                            }
+                        }
+                        HTML.form(.method("post"), .action(AdminRoute.customerPasswordReset(user.id).path)) {
+                            csrfInput(csrfToken)
+                            button(.type("submit"), .class("button"), .data("action", "password-reset")) { l10n(.adminCustomerSendReset) }
+                        }
+                    }
+                }
+            }
+            div(.class("form-card")) {
+                h2 { l10n(.adminColumnOrders) }
+                if orders.isEmpty { p(.class("muted")) { l10n(.adminCustomerNoOrders) } }
+                for order in orders {
+                    div(.class("summary-row admin-row")) {
+                        span {
+                            a(.href(AdminRoute.order(number: order.number).path)) { order.number }
+                            " "
+                            span(.class("muted small")) { l10n.date(order.placedAt, timeZone: timeZone) }
+                        }
+                        span {
+                            statusPill(order.status, l10n)
+                            " " + l10n.money(order.total)
+                        }
+                    }
+                }
+            }
+            div(.class("form-card")) {
+                h2 { l10n(.adminCustomerAddresses) }
+                if addresses.isEmpty { p(.class("muted")) { l10n(.adminCustomerNoAddresses) } }
+                for address in addresses {
+                    p { address.lines(in: l10n.language).joined(separator: ", ") }
                 }
             }
         }

@@ -60,6 +60,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminNavCustomers, adminCustomersTitle, adminCustomersSearch, adminCustomersEmpty, adminColumnVerified, adminColumnJoined, adminColumnOrders, adminYes
+    case adminNo, adminCustomerTitle, adminCustomerLanguage, adminCustomerOperator, adminCustomerAddresses, adminCustomerNoAddresses, adminCustomerNoOrders, adminCustomerEmails
+    case adminCustomerResendVerification, adminCustomerSendReset, adminCustomerEmailsHint, adminCustomerVerificationSent, adminCustomerAlreadyVerified, adminCustomerResetSent, adminPermissionEmailCustomers
     case adminNavAudit, adminAuditTitle, adminAuditIntro, adminAuditEmpty, adminFilterSource, adminFilterAnySource, adminSourceBackOffice, adminSourceCli
     case adminSourceShop, adminSourceApi, adminFilterSubject, adminFilterAnySubject, adminSubjectOrder, adminSubjectStaff, adminSubjectStock, adminSubjectCampaign
     case adminFilterActor, adminFilterSubjectID, adminColumnWhat, adminColumnChanges, adminAuditNone, adminPermissionViewAudit
