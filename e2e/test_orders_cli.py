@@ -52,9 +52,10 @@ def test_operator_lists_and_shows_a_placed_order(empty_server):
     for part in ("Ada Lovelace", ADDRESS["line1"], "97201 Portland", "United States"):
         assert part in detail
     assert field(detail, "Phone") == ADDRESS["phone"]
-    line = next(line for line in detail.splitlines() if line.startswith(SKU))
+    line = next(line for line in detail.splitlines() if re.match(r"\s*1\s+" + re.escape(SKU), line))  # numbered from 1
     assert "The Last Ten Lamp" in line
-    assert re.search(r"10\.00 USD\s+2\s+-\s+20\.00 USD$", line), line  # unit price, quantity, no discount, line total
+    # unit price, quantity, no discount, line total, nothing refunded
+    assert re.search(r"10\.00 USD\s+2\s+-\s+20\.00 USD\s+-$", line), line
     subtotal, shipping = money(field(detail, "Subtotal")), money(field(detail, "Shipping"))
     assert subtotal == 2000
     assert money(field(detail, "Total")) == subtotal + shipping
@@ -144,14 +145,23 @@ def test_operator_moves_orders_through_their_life_and_a_cancel_gives_stock_back(
     assert empty_server.run("orders", "mark-delivered", first.number).returncode == 0
     too_late = empty_server.run("orders", "cancel", first.number)
     assert too_late.returncode == 65
-    assert "delivered cannot be cancelled (nothing more can be done with it)" in too_late.stderr  # no refund offered
+    assert "delivered cannot be cancelled (it can be: refund)" in too_late.stderr
+
+    # A refund of some units, by line number as `orders show` prints them; more than is left is refused.
+    refunded = empty_server.run("orders", "refund", first.number, "1=1")
+    assert refunded.returncode == 0, refunded.stderr
+    assert refunded.stdout.strip().startswith(f"order {first.number}: delivered; refund of ") and "recorded" in refunded.stdout
+    too_many = empty_server.run("orders", "refund", first.number, "1=2")
+    assert too_many.returncode == 65 and "line 1 has 1 unit left to refund; nothing changed" in too_many.stderr
+    bad = empty_server.run("orders", "refund", first.number, "one")
+    assert bad.returncode == 64 and "is not LINE=QTY" in bad.stderr
 
     detail = empty_server.run("orders", "show", first.number).stdout
     assert field(detail, "Status") == "delivered"
     assert field(detail, "Carrier") == "UPS, tracking 1Z999AA1"
     history = [line for line in detail.splitlines() if " by cli: " in line]
-    assert [line.split(" by cli: ")[1] for line in history] == [
-        "awaiting_payment → paid", "paid → fulfilled", "fulfilled → delivered"]
+    assert [line.split(" by cli: ")[1].split(";")[0] for line in history] == [
+        "awaiting_payment → paid", "paid → fulfilled", "fulfilled → delivered", "delivered → delivered"]
     assert available_on_page(empty_server) == 2, "nothing came back on the way"
 
     cancelled = empty_server.run("orders", "cancel", second.number.lower())  # as typed from an email

@@ -67,10 +67,15 @@ public struct OrderLine: Hashable, Sendable {
     /// The values the shopper picked for the variant's open options (WooCommerce "any"); their
     /// values are also in `variantTitle`.
     public var chosen: ChosenValues
+    /// Units refunded so far (issue #16: partial refunds); what they came to is
+    /// `refunded` (OrderRefund.swift).
+    public var refundedQuantity: Int
 
     public init(productID: Product.ID?, variantID: Variant.ID?, title: String, variantTitle: String, sku: String?,
-                unitPrice: Money, quantity: Int, discount: Money, total: Money, chosen: ChosenValues = .none) {
+                unitPrice: Money, quantity: Int, discount: Money, total: Money, chosen: ChosenValues = .none,
+                refundedQuantity: Int = 0) {
         self.chosen = chosen
+        self.refundedQuantity = refundedQuantity
         self.productID = productID
         self.variantID = variantID
         self.title = title

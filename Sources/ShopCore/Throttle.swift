@@ -90,12 +90,15 @@ public struct AccountThrottles: Sendable, Hashable {
     /// A back-office sign-in (issue #16), by the same limit as shoppers' but counted apart: a
     /// staff member's email may also be a shopper's.
     public func staffSignIn(email: String?, client: String) -> [ThrottleCheck] {
-        [ThrottleCheck(key: "staff-sign-in:ip:\(client)", limit: signIn)]
+        [ThrottleCheck(key: Self.staffSignInClientKey(client), limit: signIn)]
             + (email.map { [ThrottleCheck(key: Self.staffSignInAccountKey($0), limit: signIn)] } ?? [])
     }
 
     /// The key counting back-office sign-ins to the staff account with this (normalized) email.
     public static func staffSignInAccountKey(_ email: String) -> String { "staff-sign-in:email:\(email)" }
+
+    /// The key counting back-office sign-ins from this client address.
+    public static func staffSignInClientKey(_ client: String) -> String { "staff-sign-in:ip:\(client)" }
 
     /// A registration, per client.
     public func registration(client: String) -> [ThrottleCheck] {

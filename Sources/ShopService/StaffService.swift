@@ -93,7 +93,10 @@ public struct StaffService: Sendable {
             return .refused
         }
         guard crypto.verifyPassword(password, found.passwordHash), let email else { return .refused }
+        // As for shoppers: the account's count is cleared and the address gets its attempt back,
+        // so a team signing in from one office address never locks itself out.
         try accounts.clearAttempts(AccountThrottles.staffSignInAccountKey(email))
+        try accounts.uncountAttempt(AccountThrottles.staffSignInClientKey(client), now)
         let token = crypto.randomToken(), csrf = crypto.randomToken()
         let session = StaffSession(id: crypto.sha256Hex(token), staffID: found.member.id, csrfTokenHash: crypto.sha256Hex(csrf),
                                    createdAt: now, expiresAt: now.addingTimeInterval(Self.sessionLifetime))

@@ -18,6 +18,12 @@ public struct OrderActionRequest: Hashable, Sendable {
     /// that emails them (`OrderTransition.emailsShopper`) — written by the asker, who read the
     /// order (its language, the carrier), for the step it asks with ``expecting``.
     public var notification: OutboxDraft?
+    /// `.refund`: the lines and units to refund.
+    public var refundLines: [LineRefund] = []
+    /// `.refund`: the total the asker was shown (`Order.refundPlan`); when the order's refunds
+    /// changed meanwhile and it would come to another amount, nothing is done
+    /// (`OrderActionError.refundChanged`).
+    public var expectedRefundMinor: Int64?
 
     /// The actor as the audit log records it: `cli` and `shop` are themselves, anyone else is a
     /// staff member in the back office.
@@ -81,8 +87,9 @@ public enum OrderActionError: Error, Hashable, Sendable {
     case orderNotFound(String)
     /// `.fulfil` without a carrier and tracking number.
     case fulfilmentMissing
-    /// A partial refund of lines is not built yet (issue #16); a cancel refunds a paid order whole.
-    case lineRefundNotSupported
+    /// The order's refunds changed since the asker read it (another refund came first): what
+    /// this one would give back is not what they were shown.
+    case refundChanged
     /// The order is no longer in the status the request expected; it is in this one.
     case statusChanged(OrderStatus)
 }
@@ -97,8 +104,11 @@ public protocol OrderActionTransaction {
     /// Sets the status and, when given, the carrier and tracking number.
     func setStatus(_ order: Order.ID, _ status: OrderStatus, fulfilment: Fulfilment?) throws
     /// Gives back what the order took from stock (`order_stock`) and forgets it, so it is given
-    /// back once; answers how many items.
-    func returnStock(of order: Order.ID) throws -> Int
+    /// back once; answers how many items. `only`: at most these units of these variants (a
+    /// refund of lines), else everything (a cancel).
+    func returnStock(of order: Order.ID, only: [Variant.ID: Int]?) throws -> Int
+    /// Adds `quantity` to the refunded units of the order's line at `position` (from 0).
+    func addRefunded(_ quantity: Int, toLine position: Int, of order: Order.ID) throws
     /// Appends the event to the order's history.
     func record(_ event: OrderEvent, of order: Order.ID) throws
     /// The order as it is now in this transaction.
@@ -118,7 +128,6 @@ public enum OrderActions {
     /// - Throws: `OrderActionError`, `OrderTransitionRefused`, the backend's errors.
     public static func apply(_ request: OrderActionRequest, now: Date,
                              in transaction: some OrderActionTransaction) throws -> OrderActionResult {
-        guard request.action != .refund else { throw OrderActionError.lineRefundNotSupported }
         let fulfilment = request.action == .fulfil ? request.fulfilment : nil
         if request.action == .fulfil, fulfilment == nil { throw OrderActionError.fulfilmentMissing }
         guard let row = try transaction.lockOrder(number: request.number) else {
@@ -128,13 +137,36 @@ public enum OrderActions {
         if let expected = request.expecting, expected != locked.status { throw OrderActionError.statusChanged(locked.status) }
         let transition = try locked.status.transition(request.action)
         try transaction.setStatus(locked.id, transition.to, fulfilment: fulfilment)
-        let returned = transition.returnsStock ? try transaction.returnStock(of: locked.id) : 0
+        var returned = 0, refundedMinor: Int64 = 0
+        var refundedLines: [RefundPlan.Line] = []
+        if request.action == .refund {
+            // The plan is made again from the order as locked: units refunded already are not
+            // refunded twice, whatever two staff members send at once.
+            let plan = try transaction.order(locked.id).refundPlan(request.refundLines)
+            if let expected = request.expectedRefundMinor, expected != plan.total.minorUnits {
+                throw OrderActionError.refundChanged
+            }
+            for line in plan.lines { try transaction.addRefunded(line.quantity, toLine: line.line - 1, of: locked.id) }
+            refundedLines = plan.lines
+            refundedMinor = plan.total.minorUnits
+            if transition.returnsStock {
+                let units = plan.lines.reduce(into: [Variant.ID: Int]()) { units, line in
+                    if let variant = line.variantID { units[variant, default: 0] += line.quantity }
+                }
+                returned = try transaction.returnStock(of: locked.id, only: units)
+            }
+        } else {
+            if transition.returnsStock { returned = try transaction.returnStock(of: locked.id, only: nil) }
+            // A paid order's cancel owes what was paid less what its lines' refunds gave back.
+            if transition.recordsRefund { refundedMinor = locked.totalMinor - (try transaction.order(locked.id).refundedTotal.minorUnits) }
+        }
         let event = OrderEvent(at: StoredTime.date(unixSeconds: StoredTime.unixSeconds(now)), actor: request.actor,
                                action: request.action, from: locked.status, to: transition.to, fulfilment: fulfilment,
-                               itemsReturned: returned, refundedMinor: transition.recordsRefund ? locked.totalMinor : 0)
+                               itemsReturned: returned, refundedMinor: refundedMinor)
         try transaction.record(event, of: locked.id)
         if transition.emailsShopper, let notification = request.notification { try transaction.queue(notification) }
-        try transaction.audit([auditEntry(event, number: request.number, actor: request.auditActor, currency: locked.currency)])
+        try transaction.audit([auditEntry(event, number: request.number, actor: request.auditActor, currency: locked.currency,
+                                          refundedLines: refundedLines)])
         return OrderActionResult(order: try transaction.order(locked.id), event: event)
     }
 
@@ -152,8 +184,14 @@ public enum OrderActions {
 
     /// The audit log's entry of a step: the status, the carrier and tracking number it set, the
     /// items it gave back and the refund it recorded.
-    static func auditEntry(_ event: OrderEvent, number: String, actor: AuditActor, currency: String) -> AuditEntry {
-        var changes = [AuditChange(field: "status", before: event.from.rawValue, after: event.to.rawValue)]
+    static func auditEntry(_ event: OrderEvent, number: String, actor: AuditActor, currency: String,
+                           refundedLines: [RefundPlan.Line] = []) -> AuditEntry {
+        var changes = event.from == event.to ? []
+            : [AuditChange(field: "status", before: event.from.rawValue, after: event.to.rawValue)]
+        for line in refundedLines {
+            changes.append(AuditChange(field: "line \(line.line) refunded", before: nil,
+                                       after: "\(line.quantity) × (\(line.amount.minorUnits) \(currency) minor units)"))
+        }
         if let fulfilment = event.fulfilment {
             changes.append(AuditChange(field: "carrier", before: nil, after: fulfilment.carrier))
             changes.append(AuditChange(field: "trackingNumber", before: nil, after: fulfilment.trackingNumber))

@@ -15,7 +15,7 @@ public enum StoredOrder {
     /// The columns ``line(_:)`` reads, of `order_lines`.
     public static let lineColumns = """
         order_id, product_id, variant_id, title, variant_title, sku, unit_price_minor, quantity,
-        discount_minor, total_minor, chosen_values
+        discount_minor, total_minor, chosen_values, refunded_quantity
         """
 
     /// An order line as stored, before its order's currency is known.
@@ -34,7 +34,7 @@ public enum StoredOrder {
                              variantID: try row.optionalInt64(2).map { Variant.ID($0) }, title: try row.string(3),
                              variantTitle: try row.string(4), sku: try row.optionalString(5), unitPrice: zero,
                              quantity: Int(try row.int64(7)), discount: zero, total: zero,
-                             chosen: ChosenValues(text: try row.string(10)))
+                             chosen: ChosenValues(text: try row.string(10)), refundedQuantity: Int(try row.int64(11)))
         return StoredLine(orderID: try row.int64(0), line: line, unitMinor: try row.int64(6),
                           discountMinor: try row.int64(8), totalMinor: try row.int64(9))
     }

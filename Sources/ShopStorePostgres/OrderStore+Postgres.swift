@@ -478,18 +478,41 @@ struct PGOrderAction: OrderActionTransaction {
                   .integer(order.rawValue)])
     }
 
-    func returnStock(of order: Order.ID) throws -> Int {
+    func returnStock(of order: Order.ID, only: [Variant.ID: Int]?) throws -> Int {
         let variants = try connection.query("SELECT variant_id FROM order_stock WHERE order_id = $1", [.integer(order.rawValue)])
-            .map { Variant.ID(try $0.int64(0)) }
+            .map { Variant.ID(try $0.int64(0)) }.filter { only?[$0] != nil || only == nil }
         guard !variants.isEmpty else { return 0 }
         // Products, then variants, in id order, as a placement locks them: no deadlock between the two.
         try PGOrders.lockProducts(of: variants, connection)
+        if let only {
+            var items = 0
+            for variant in variants.sorted(by: { $0.rawValue < $1.rawValue }) {
+                let key: [PostgresValue] = [.integer(order.rawValue), .integer(variant.rawValue)]
+                guard let taken = try connection.first("SELECT quantity FROM order_stock WHERE order_id = $1 AND variant_id = $2", key)?
+                    .int(0) else { continue }
+                let back = min(only[variant] ?? 0, taken)
+                items += try connection.run("UPDATE variants SET stock = stock + $1 WHERE id = $2",
+                                            [.integer(Int64(back)), .integer(variant.rawValue)]) == 1 ? back : 0
+                if back < taken {
+                    try connection.run("UPDATE order_stock SET quantity = quantity - $3 WHERE order_id = $1 AND variant_id = $2",
+                                       key + [.integer(Int64(back))])
+                } else {
+                    try connection.run("DELETE FROM order_stock WHERE order_id = $1 AND variant_id = $2", key)
+                }
+            }
+            return items
+        }
         let returned = try connection.query("""
             UPDATE variants v SET stock = v.stock + s.quantity FROM order_stock s
             WHERE s.order_id = $1 AND s.variant_id = v.id RETURNING s.quantity
             """, [.integer(order.rawValue)])
         try connection.run("DELETE FROM order_stock WHERE order_id = $1", [.integer(order.rawValue)])
         return try returned.reduce(0) { total, row in total + (try row.int(0)) }
+    }
+
+    func addRefunded(_ quantity: Int, toLine position: Int, of order: Order.ID) throws {
+        try connection.run("UPDATE order_lines SET refunded_quantity = refunded_quantity + $1 WHERE order_id = $2 AND position = $3",
+                           [.integer(Int64(quantity)), .integer(order.rawValue), .integer(Int64(position))])
     }
 
     func record(_ event: OrderEvent, of order: Order.ID) throws {

@@ -573,5 +573,8 @@ public enum PostgresSchema {
             CREATE TRIGGER audit_events_append_only BEFORE UPDATE OR DELETE ON audit_events
                 FOR EACH ROW EXECUTE FUNCTION audit_events_append_only();
             """),
+        PostgresMigration(version: 30, sql: """
+            ALTER TABLE order_lines ADD COLUMN refunded_quantity bigint NOT NULL DEFAULT 0 CHECK (refunded_quantity >= 0);
+            """),
     ]
 }

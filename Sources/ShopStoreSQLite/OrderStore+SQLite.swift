@@ -529,8 +529,26 @@ struct SQLOrderAction: OrderActionTransaction {
                       .integer(order.rawValue)])
     }
 
-    func returnStock(of order: Order.ID) throws -> Int {
+    func returnStock(of order: Order.ID, only: [Variant.ID: Int]?) throws -> Int {
         let id = SQLValue.integer(order.rawValue)
+        if let only {
+            var items = 0
+            for (variant, wanted) in only.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                let key: [SQLValue] = [id, .integer(variant.rawValue)]
+                guard let taken = try connection.prepare("SELECT quantity FROM order_stock WHERE order_id = ? AND variant_id = ?")
+                    .first(key)?.int(0) else { continue }
+                let back = min(wanted, taken)
+                try connection.prepare("UPDATE variants SET stock = stock + ? WHERE id = ?").run([.integer(Int64(back)), .integer(variant.rawValue)])
+                if connection.changes == 1 { items += back }
+                if back < taken {
+                    try connection.prepare("UPDATE order_stock SET quantity = quantity - ? WHERE order_id = ? AND variant_id = ?")
+                        .run([.integer(Int64(back))] + key)
+                } else {
+                    try connection.prepare("DELETE FROM order_stock WHERE order_id = ? AND variant_id = ?").run(key)
+                }
+            }
+            return items
+        }
         let items = try connection.prepare("""
             SELECT coalesce(sum(s.quantity), 0) FROM order_stock s JOIN variants v ON v.id = s.variant_id WHERE s.order_id = ?
             """).first([id])?.int(0) ?? 0
@@ -540,6 +558,11 @@ struct SQLOrderAction: OrderActionTransaction {
             """).run([id])
         try connection.prepare("DELETE FROM order_stock WHERE order_id = ?").run([id])
         return items
+    }
+
+    func addRefunded(_ quantity: Int, toLine position: Int, of order: Order.ID) throws {
+        try connection.prepare("UPDATE order_lines SET refunded_quantity = refunded_quantity + ? WHERE order_id = ? AND position = ?")
+            .run([.integer(Int64(quantity)), .integer(order.rawValue), .integer(Int64(position))])
     }
 
     func record(_ event: OrderEvent, of order: Order.ID) throws {

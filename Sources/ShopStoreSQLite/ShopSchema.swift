@@ -1013,5 +1013,9 @@ public enum ShopSchema {
             CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
             BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
             """),
+        // Issue #16: refunds of some units of a line.
+        Migration(version: 30, sql: """
+            ALTER TABLE order_lines ADD COLUMN refunded_quantity INTEGER NOT NULL DEFAULT 0 CHECK (refunded_quantity >= 0);
+            """),
     ]
 }

@@ -23,7 +23,8 @@ extension CommandLine {
       shoppable users   create --email EMAIL --name NAME [--operator] [--unverified] [--database PATH]
                         (asks for the password without echo; reads it from standard input in scripts)
       shoppable users   list [--database PATH]
-      shoppable staff   create --email EMAIL --name NAME --role owner|manager|support [--database PATH]
+      shoppable staff   create --email EMAIL --name NAME --role owner|manager|support [--language en|tr|es]
+                        [--database PATH]
                         (a back-office account, signed in at /admin; asks for the password like users create)
       shoppable staff   list [--database PATH]
       shoppable campaigns import FILE [--dry-run] [--database PATH] [--currency USD] [--timezone UTC]
@@ -34,6 +35,7 @@ extension CommandLine {
       shoppable orders  show NUMBER [--database PATH] [--timezone UTC]
       shoppable orders  mark-paid|mark-delivered|cancel NUMBER [--database PATH] [--public-url URL]
       shoppable orders  fulfil NUMBER --carrier NAME --tracking NUMBER [--database PATH] [--public-url URL]
+      shoppable orders  refund NUMBER LINE=QTY [LINE=QTY…] [--database PATH] [--public-url URL]
                         (the order's next step, by the rules of docs/ORDERS.md; a cancel gives its
                         stock back; the shopper is emailed through the outbox, linking to --public-url;
                         exit 65 for an unknown order or a step its status does not allow)
@@ -102,7 +104,7 @@ extension CommandLine {
             case "export": ["format", "database", "currency", "help"]
             case "migrate": ["database", "help"]
             case "users": ["database", "email", "name", "unverified", "operator", "help"]
-            case "staff": ["database", "email", "name", "role", "help"]
+            case "staff": ["database", "email", "name", "role", "language", "help"]
             case "campaigns": ["database", "currency", "timezone", "dry-run", "help"]
             case "orders": ["database", "timezone", "status", "carrier", "tracking", "public-url", "help"]
             case "stock": ["database", "help"]

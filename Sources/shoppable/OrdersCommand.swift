@@ -10,7 +10,7 @@ import ShopWeb
 /// done by `cli`.
 enum OrdersCommand {
     /// The actions the command line offers, by their `OrderAction` names.
-    static let actions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel]
+    static let actions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel, .refund]
 
     static func run(_ options: Options) throws {
         guard options.arguments.count >= 2 else {
@@ -59,8 +59,21 @@ enum OrdersCommand {
     /// `orders ACTION NUMBER` (`fulfil` also `--carrier NAME --tracking NUMBER`): one line saying
     /// what changed; a step the order's status does not allow is refused, naming what it allows.
     private static func apply(_ action: OrderAction, _ options: Options) throws {
-        guard options.arguments.count == 3 else { throw UsageError("orders \(action.rawValue) needs exactly one order NUMBER") }
+        if action == .refund {
+            guard options.arguments.count >= 4 else {
+                throw UsageError("orders refund needs an order NUMBER and at least one LINE=QTY (lines as `orders show` numbers them)")
+            }
+        } else {
+            guard options.arguments.count == 3 else { throw UsageError("orders \(action.rawValue) needs exactly one order NUMBER") }
+        }
         let number = OrderSummary.number(options.arguments[2])
+        let refundLines = try options.arguments.dropFirst(3).map { text -> LineRefund in
+            let parts = text.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, let line = Int(parts[0]), let quantity = Int(parts[1]), line > 0, quantity > 0 else {
+                throw UsageError("“\(text)” is not LINE=QTY (e.g. 2=1: one unit of line 2)")
+            }
+            return LineRefund(line: line, quantity: quantity)
+        }
         var fulfilment: Fulfilment?
         if action == .fulfil {
             guard let carrier = options.value("carrier"), let tracking = options.value("tracking") else {
@@ -83,10 +96,18 @@ enum OrdersCommand {
             // step expects the status read here, so the email never describes another step.
             let now = Date()
             let publicURL = options.value("public-url", default: "http://127.0.0.1:8080")!
-            let email = OrderEmails.step(action, order: order, fulfilment: fulfilment,
+            let refund = action == .refund ? try order.refundPlan(refundLines) : nil
+            let email = OrderEmails.step(action, order: order, fulfilment: fulfilment, refund: refund,
                                          publicURL: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL, now: now)
-            result = try database.orders.apply(OrderActionRequest(number: number, action: action, fulfilment: fulfilment,
-                                                                  actor: "cli", expecting: order.status, notification: email), now)
+            var asked = OrderActionRequest(number: number, action: action, fulfilment: fulfilment, actor: "cli",
+                                           expecting: order.status, notification: email)
+            asked.refundLines = refundLines
+            asked.expectedRefundMinor = refund?.total.minorUnits
+            result = try database.orders.apply(asked, now)
+        } catch let refused as RefundError {
+            throw OperatorDataError("order \(number): \(refused.description); nothing changed")
+        } catch OrderActionError.refundChanged {
+            throw OperatorDataError("order \(number): its refunds changed meanwhile; nothing changed")
         } catch OrderActionError.statusChanged(let status) {
             throw OperatorDataError("order \(number) changed meanwhile: it is now \(status.rawValue); nothing changed")
         } catch OrderActionError.orderNotFound {
@@ -100,7 +121,7 @@ enum OrdersCommand {
     /// "order 1042-KX7M: awaiting_payment → cancelled; 2 items back in stock".
     static func summary(_ result: OrderActionResult) -> String {
         let event = result.event
-        var text = "order \(result.order.number): \(event.from.rawValue) → \(event.to.rawValue)"
+        var text = "order \(result.order.number): " + (event.from == event.to ? event.to.rawValue : "\(event.from.rawValue) → \(event.to.rawValue)")
         if let fulfilment = event.fulfilment { text += " (\(fulfilment.carrier), tracking \(fulfilment.trackingNumber))" }
         if event.itemsReturned > 0 { text += "; \(event.itemsReturned) item\(event.itemsReturned == 1 ? "" : "s") back in stock" }
         if event.refundedMinor > 0 {
@@ -188,15 +209,17 @@ enum OrderSummary {
         }
         text.append("")
 
-        let header = ["SKU", "Item", "Unit price", "Qty", "Discount", "Line total"]
+        // Lines are numbered from 1: what `orders refund NUMBER LINE=QTY` names.
+        let header = ["#", "SKU", "Item", "Unit price", "Qty", "Discount", "Line total", "Refunded"]
         var rows = [header]
-        for line in order.lines {
+        for (index, line) in order.lines.enumerated() {
             let item = line.variantTitle.isEmpty ? line.title : "\(line.title) (\(line.variantTitle))"
-            rows.append([line.sku ?? "-", item, amount(line.unitPrice), String(line.quantity),
-                         line.discount.isZero ? "-" : "-" + amount(line.discount), amount(line.total)])
+            rows.append([String(index + 1), line.sku ?? "-", item, amount(line.unitPrice), String(line.quantity),
+                         line.discount.isZero ? "-" : "-" + amount(line.discount), amount(line.total),
+                         line.refundedQuantity == 0 ? "-" : "\(line.refundedQuantity) (\(amount(line.refunded)))"])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        let rightAligned: Set<Int> = [2, 3, 4, 5]
+        let rightAligned: Set<Int> = [0, 3, 4, 5, 6, 7]
         for row in rows {
             text.append(row.indices.map { column in
                 let cell = row[column]

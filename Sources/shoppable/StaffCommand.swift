@@ -10,7 +10,10 @@ import ShopWebLive
 /// back office's accounts, signed in at `/admin`.
 enum StaffCommand {
     static func run(_ options: Options) throws {
-        guard options.arguments.count == 2 else { throw UsageError("staff needs one subcommand: create or list") }
+        guard options.arguments.count == 2 else {
+            throw UsageError(options.arguments.count < 2 ? "staff needs one subcommand: create or list"
+                             : "staff \(options.arguments[1]) takes no arguments besides its options")
+        }
         switch options.arguments[1] {
         case "list":
             let database = try openDatabase(options, poolSize: 1)
@@ -28,6 +31,10 @@ enum StaffCommand {
             guard let role = StaffRole(rawValue: roleText) else {
                 throw UsageError("--role “\(roleText)” is not a role: use owner, manager or support")
             }
+            let languageText = options.value("language", default: "en")!
+            guard let language = Language(rawValue: languageText) else {
+                throw UsageError("--language “\(languageText)” is not a language of the back office: use en, tr or es")
+            }
             let password = try PasswordPrompt.read(prompt: "Password for \(email): ")
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
@@ -35,7 +42,7 @@ enum StaffCommand {
             let service = StaffService(staff: database.staff, accounts: database.accounts, crypto: crypto, now: Date.init,
                                        dummyPasswordHash: DummyPasswordHash(crypto: crypto))
             do {
-                let member = try service.create(email: email, name: name, role: role, password: password)
+                let member = try service.create(email: email, name: name, role: role, password: password, language: language)
                 print("created \(member.role.rawValue) \(member.email) (staff \(member.id.rawValue)); sign in at /admin")
             } catch let errors as StaffFormErrors {
                 let english = Localizer()

@@ -83,6 +83,75 @@ struct OrderLifecycleContractTests {
         #expect(try subjects() == ["paid", "shipped"], "delivered emails nobody")
     }
 
+    /// Refunds of some units (issue #16): from a paid order they go back to stock once; the
+    /// units refunded are kept per line, more than are left is refused; a later cancel owes only
+    /// the rest; a shipped order's refund leaves stock alone.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func refundingSomeUnitsReturnsThemOnceAndKeepsCount(kind: StoreKind) throws {
+        let (stores, order) = try Self.ordered(kind)  // 2 chairs (tracked), 1 lamp, 1 poster
+        _ = try stores.orders.apply(Self.request(order, .markPaid), Self.later)
+        var refund = Self.request(order, .refund)
+        refund.refundLines = [LineRefund(line: 1, quantity: 1)]
+        refund.notification = OutboxDraft(toAddress: "ana@example.com", toName: "Ana", subject: "refund", textBody: "…",
+                                          createdAt: Self.later)
+        let first = try stores.orders.apply(refund, Self.later)
+        let chairLine = order.lines[0]
+        #expect(first.order.status == .paid && first.order.lines[0].refundedQuantity == 1)
+        #expect(first.event.itemsReturned == 1 && first.event.refundedMinor == chairLine.amount(ofFirst: 1).minorUnits)
+        #expect(try stores.available("chair") == 9)
+        #expect(try stores.accounts.dueMessages(.distantFuture, 10).map(\.draft.subject) == ["refund"])
+        refund.refundLines = [LineRefund(line: 1, quantity: 2)]
+        #expect(throws: RefundError.quantityNotAvailable(line: 1, remaining: 1)) { try stores.orders.apply(refund, Self.later) }
+        refund.refundLines = [LineRefund(line: 1, quantity: 1)]
+        refund.expectedRefundMinor = 1
+        #expect(throws: OrderActionError.refundChanged) { try stores.orders.apply(refund, Self.later) }
+        #expect(try stores.available("chair") == 9, "refused refunds change nothing")
+
+        let cancelled = try stores.orders.apply(Self.request(order, .cancel), Self.later)
+        #expect(cancelled.event.itemsReturned == 1, "the other chair: the lamp is untracked, the poster backordered")
+        #expect(cancelled.event.refundedMinor == order.total.minorUnits - chairLine.amount(ofFirst: 1).minorUnits)
+        #expect(try stores.available("chair") == 10)
+        let audit = try stores.audit.entries(AuditQuery(subject: "order")).entries
+        #expect(audit.contains { $0.action == "refund" && $0.changes.map(\.field) == ["line 1 refunded", "itemsReturnedToStock", "refundOwed"] })
+    }
+
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func aShippedOrdersRefundLeavesStockAlone(kind: StoreKind) throws {
+        let (stores, order) = try Self.ordered(kind)
+        _ = try stores.orders.apply(Self.request(order, .markPaid), Self.later)
+        _ = try stores.orders.apply(Self.request(order, .fulfil, fulfilment: try Fulfilment(carrier: "UPS", trackingNumber: "1")), Self.later)
+        var refund = Self.request(order, .refund)
+        refund.refundLines = [LineRefund(line: 1, quantity: 2), LineRefund(line: 2, quantity: 1)]
+        let result = try stores.orders.apply(refund, Self.later)
+        #expect(result.order.status == .fulfilled && result.event.itemsReturned == 0)
+        #expect(result.event.refundedMinor == order.lines[0].total.minorUnits + order.lines[1].total.minorUnits)
+        #expect(try stores.available("chair") == 8)
+    }
+
+    /// Two staff members refund the last unit of a line at the same moment: one refund is
+    /// applied, the other refused, and the unit goes back to stock once.
+    @Test(arguments: StoreKind.engines(for: .orders).filter { $0 != .sqlite })
+    func twoRefundsOfTheLastUnitAtOnceRefundItOnce(kind: StoreKind) throws {
+        for _ in 0..<10 {
+            let (stores, order) = try Self.ordered(kind, poolSize: 8)
+            _ = try stores.orders.apply(Self.request(order, .markPaid), Self.later)
+            var refund = Self.request(order, .refund)
+            refund.refundLines = [LineRefund(line: 1, quantity: 2)]
+            let request = refund, orders = stores.orders
+            let outcomes = try ConcurrentRun.together(2) { _ -> Bool in
+                do {
+                    _ = try orders.apply(request, Self.later)
+                    return true
+                } catch is RefundError {
+                    return false
+                }
+            }
+            #expect(outcomes.filter { $0 }.count == 1)
+            #expect(try stores.available("chair") == 10)
+            #expect(try stores.orders.order(order.number)?.lines[0].refundedQuantity == 2)
+        }
+    }
+
     @Test(arguments: StoreKind.engines(for: .orders))
     func cancellingGivesBackWhatTheOrderTookOnceAndRecordsAPaidOrdersRefund(kind: StoreKind) throws {
         let (stores, order) = try Self.ordered(kind)
@@ -118,7 +187,9 @@ struct OrderLifecycleContractTests {
             try stores.orders.apply(Self.request(order, .fulfil, fulfilment: ups), Self.later)
         }
         #expect(throws: OrderActionError.fulfilmentMissing) { try stores.orders.apply(Self.request(order, .fulfil), Self.later) }
-        #expect(throws: OrderActionError.lineRefundNotSupported) { try stores.orders.apply(Self.request(order, .refund), Self.later) }
+        #expect(throws: OrderTransitionRefused(from: .awaitingPayment, action: .refund)) {
+            try stores.orders.apply(Self.request(order, .refund), Self.later)
+        }
         #expect(throws: OrderActionError.orderNotFound("9999-ZZZZ")) {
             try stores.orders.apply(OrderActionRequest(number: "9999-ZZZZ", action: .markPaid, actor: "cli"), Self.later)
         }

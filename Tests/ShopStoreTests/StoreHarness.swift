@@ -203,6 +203,7 @@ enum Fixtures {
                      ("order_lines", "chosen_values", "TEXT NOT NULL DEFAULT ''"),
                      ("orders", "carrier", "TEXT"), ("orders", "tracking_number", "TEXT"),
                      ("orders", "language", "TEXT NOT NULL DEFAULT 'en'"),
+                     ("order_lines", "refunded_quantity", "INTEGER NOT NULL DEFAULT 0"),
                      ("catalog_state", "is_bulk_writing", "INTEGER NOT NULL DEFAULT 0")]
         let missing = try database.withConnection { connection in
             try later.filter { table, column, _ in

@@ -146,9 +146,16 @@ enum AdminApp {
     private static func customersPage(_ context: inout AdminContext, query: String, page: Int) throws -> Response {
         // Every account, filtered here: fine for a shop's thousands of accounts; a store-side
         // search is the next step when that grows (noted on issue #16).
-        let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
-        let matching = try context.environment.accounts.users()
-            .filter { needle.isEmpty || $0.email.lowercased().contains(needle) || $0.name.lowercased().contains(needle) }
+        // Folded as the storefront's search folds (case, accents, Turkish ı/İ): `yilmaz` finds Yılmaz.
+        let needle = SearchFolding.foldBothFamilies(query)
+        func matches(_ user: User) -> Bool {
+            guard !needle.standard.isEmpty else { return true }
+            return [user.email, user.name].contains { text in
+                let folded = SearchFolding.foldBothFamilies(text)
+                return folded.standard.contains(needle.standard) || folded.turkish.contains(needle.turkish)
+            }
+        }
+        let matching = try context.environment.accounts.users().filter(matches)
             .sorted { ($0.createdAt, $0.id.rawValue) > ($1.createdAt, $1.id.rawValue) }
         let shown = Array(matching.dropFirst((page - 1) * pageSize).prefix(pageSize))
         return context.page(title: context.l10n(.adminCustomersTitle), nav: .customers,
@@ -175,6 +182,15 @@ enum AdminApp {
         let l10n = Localizer(language: user.locale ?? environment.defaultLanguage)
         let now = context.now
         let service = environment.accountService
+        // The customers' own limits (per email or account, and per staff member as the client):
+        // no one can flood a customer's inbox from the back office either.
+        let checks = passwordReset ? environment.throttles.passwordReset(email: user.email, client: "staff:\(context.member?.email ?? "")")
+            : environment.throttles.verificationEmail(user: user.id, client: "staff:\(context.member?.email ?? "")")
+        if let retry = try environment.accounts.countAttempt(checks, now) {
+            let minutes = max(1, Int((retry.timeIntervalSince(now) / 60).rounded(.up)))
+            context.setFlash(context.l10n.count(minutes, .throttled), error: true)
+            return .redirect(to: AdminRoute.customer(id).path)
+        }
         if passwordReset {
             try service.requestPasswordReset(email: user.email) { user, token in
                 ShopApp.passwordResetEmail(to: user, token: token, l10n: l10n, publicURL: environment.publicURL, now: now)
@@ -211,7 +227,8 @@ enum AdminApp {
                                placedBefore: to.map { Calendar.gregorian(timeZone).date(byAdding: .day, value: 1, to: $0) ?? $0 },
                                customer: filter.customer, number: filter.number,
                                limit: pageSize, offset: (filter.page - 1) * pageSize)
-        let found = try orders.findOrders(query)
+        // A date that is not one filters nothing: no list, rather than every order under the error.
+        let found = dateErrors.isEmpty ? try orders.findOrders(query) : OrderPage(orders: [], total: 0)
         return context.page(title: context.l10n(.adminOrdersTitle), nav: .orders,
                             AdminViews.orders(found, filter: filter, dateErrors: dateErrors, pageSize: pageSize,
                                               l10n: context.l10n, timeZone: timeZone),
@@ -242,9 +259,29 @@ enum AdminApp {
         let orderPath = AdminRoute.order(number: order.number).path
         // What the staff member saw when they pressed the button: if the order moved on since,
         // nothing is done (`OrderActionError.statusChanged`).
-        let expecting = request.formValue("expecting").flatMap(OrderStatus.init(rawValue:)) ?? order.status
+        var expecting = order.status
+        if let text = request.formValue("expecting") {
+            guard let status = OrderStatus(rawValue: text) else { return context.errorPage(.badRequest) }
+            expecting = status
+        }
         let permission = StaffRole.permission(for: action, from: expecting)
         guard member.may(permission) else { return context.forbidden(permission) }
+        var refund: RefundPlan?
+        var refundLines: [LineRefund] = []
+        if action == .refund {
+            // `line-N` fields: units of line N (from 1); empty or 0 leaves the line alone.
+            refundLines = order.lines.indices.compactMap { index in
+                let text = request.formValue("line-\(index + 1)")?.trimmingCharacters(in: .whitespaces) ?? ""
+                guard !text.isEmpty, text != "0" else { return nil }
+                return LineRefund(line: index + 1, quantity: Int(text) ?? -1)
+            }
+            do {
+                refund = try order.refundPlan(refundLines)
+            } catch {
+                context.setFlash(AdminViews.refundProblem(error, context.l10n), error: true)
+                return .redirect(to: orderPath)
+            }
+        }
         var fulfilment: Fulfilment?
         if action == .fulfil {
             do {
@@ -256,26 +293,39 @@ enum AdminApp {
         }
         do {
             let email = expecting == order.status
-                ? OrderEmails.step(action, order: order, fulfilment: fulfilment, publicURL: context.environment.publicURL,
-                                   now: context.now) : nil
-            let result = try orders.apply(OrderActionRequest(number: order.number, action: action, fulfilment: fulfilment,
-                                                             actor: member.email, expecting: expecting, notification: email),
-                                          context.now)
+                ? OrderEmails.step(action, order: order, fulfilment: fulfilment, refund: refund,
+                                   publicURL: context.environment.publicURL, now: context.now) : nil
+            var asked = OrderActionRequest(number: order.number, action: action, fulfilment: fulfilment, actor: member.email,
+                                           expecting: expecting, notification: email)
+            asked.refundLines = refundLines
+            asked.expectedRefundMinor = refund?.total.minorUnits
+            let result = try orders.apply(asked, context.now)
             context.environment.log("order \(order.number) \(action.rawValue) by \(member.email): \(result.event.from.rawValue) → \(result.event.to.rawValue)")
-            context.setFlash(context.l10n(.adminActionDone, ["number": order.number,
-                                                             "status": Views.statusText(result.order.status, context.l10n)]))
+            if let refund {
+                context.setFlash(context.l10n(.adminRefundDone, ["number": order.number, "amount": context.l10n.money(refund.total)]))
+            } else {
+                context.setFlash(context.l10n(.adminActionDone, ["number": order.number,
+                                                                 "status": Views.statusText(result.order.status, context.l10n)]))
+            }
         } catch let refused as OrderTransitionRefused {
             context.setFlash(context.l10n(.adminActionNotAllowed, ["status": Views.statusText(refused.from, context.l10n)]), error: true)
+        } catch let error as RefundError {
+            context.setFlash(AdminViews.refundProblem(error, context.l10n), error: true)
         } catch let error as OrderActionError {
             switch error {
             case let .statusChanged(now):
-                context.setFlash(context.l10n(.adminStatusChanged, ["status": Views.statusText(now, context.l10n)]), error: true)
+                if action != .refund, (try? expecting.transition(action))?.to == now {
+                    // A double click: the first press did what this one asks.
+                    context.setFlash(context.l10n(.adminActionDone, ["number": order.number, "status": Views.statusText(now, context.l10n)]))
+                } else {
+                    context.setFlash(context.l10n(.adminStatusChanged, ["status": Views.statusText(now, context.l10n)]), error: true)
+                }
             case .fulfilmentMissing:
                 context.setFlash(context.l10n(.adminFulfilmentInvalid), error: true)
             case .orderNotFound:
                 return context.errorPage(.notFound)
-            case .lineRefundNotSupported:
-                return context.errorPage(.notFound)
+            case .refundChanged:
+                context.setFlash(context.l10n(.adminRefundChanged), error: true)
             }
         }
         return .redirect(to: orderPath)
@@ -310,7 +360,10 @@ extension Calendar {
 extension AdminRoute {
     /// `next` when it is a back-office path (after signing in, only back there).
     static func localNext(_ next: String?) -> String? {
-        guard let path = SafeRedirect.localPath(next), AdminApp.owns(path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path)
+        guard let path = SafeRedirect.localPath(next) else { return nil }
+        let pathPart = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        // `/admin/../account` would leave the back office once the browser resolves it.
+        guard AdminApp.owns(pathPart), !pathPart.split(separator: "/").contains(where: { $0 == "." || $0 == ".." || $0.contains("%") })
         else { return nil }
         return path
     }

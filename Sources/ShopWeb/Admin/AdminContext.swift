@@ -21,6 +21,13 @@ struct AdminContext {
         self.request = request
         self.environment = environment
         self.l10n = Localizer(language: Self.language(request, environment, account: nil))
+        // A language picked with `?lang=` is remembered (the storefront's cookie), so the next
+        // page and the redirect after a step speak it too.
+        if request.method == .get, let asked = request.queryValue(ShopApp.languageParameter).flatMap(Language.init(rawValue:)),
+           request.cookies[ShopApp.languageCookie] != asked.rawValue {
+            setCookies.append(Cookie(name: ShopApp.languageCookie, value: asked.rawValue,
+                                     maxAge: RequestContext.languageCookieLifetime, secure: environment.secureCookies))
+        }
     }
 
     var now: Date { environment.now() }

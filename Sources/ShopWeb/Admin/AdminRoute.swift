@@ -36,8 +36,8 @@ public enum AdminRoute: Hashable, Sendable {
     /// `POST /admin/customers/{id}/password-reset` — a password-reset link, by email.
     case customerPasswordReset(User.ID)
 
-    /// The steps the back office offers (a refund of lines is not built yet).
-    public static let orderActions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel]
+    /// The steps the back office offers (a refund names its lines: `line-1=2`, …).
+    public static let orderActions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel, .refund]
 
     /// What a route needs before it runs.
     public enum Access: Hashable, Sendable {

@@ -122,6 +122,15 @@ enum AdminViews {
         }
     }
 
+    /// What was wrong with a refund, for the staff member.
+    static func refundProblem(_ error: RefundError, _ l10n: Localizer) -> String {
+        switch error {
+        case .nothingToRefund, .unknownLine, .repeatedLine: l10n(.adminRefundNothing)
+        case let .quantityNotAvailable(line, remaining):
+            l10n(.adminRefundTooMany, ["line": l10n.number(line), "count": l10n.number(remaining)])
+        }
+    }
+
     static func statusPill(_ status: OrderStatus, _ l10n: Localizer) -> Node {
         span(.class("status-pill \(Views.statusClass(status))")) { Views.statusText(status, l10n) }
     }
@@ -525,17 +534,17 @@ enum AdminViews {
             div(.class("admin-columns")) {
                 div(.class("form-card")) {
                     h2 { l10n(.adminOrderNextSteps) }
-                    if steps.isEmpty { p(.class("muted")) { l10n(.adminOrderNoSteps) } }
-                    for action in steps {
+                    if steps.allSatisfy({ $0 == .refund }) { p(.class("muted")) { l10n(.adminOrderNoSteps) } }
+                    for action in steps where action != .refund {
                         HTML.form(.class("admin-step admin-step-\(action.rawValue)"), .method("post"),
                                   .action(AdminRoute.orderAction(number: order.number, action: action).path)) {
                             csrfInput(csrfToken)
                             input(.type("hidden"), .name("expecting"), .value(order.status.rawValue))
                             if action == .fulfil {
                                 FormField(label: l10n(.adminFieldCarrier), name: "carrier", id: "carrier", type: "text",
-                                          autocomplete: "off")
+                                          autocomplete: "off", maxLength: Fulfilment.maximumLength)
                                 FormField(label: l10n(.adminFieldTracking), name: "tracking", id: "tracking", type: "text",
-                                          autocomplete: "off")
+                                          autocomplete: "off", maxLength: Fulfilment.maximumLength)
                             }
                             if action == .cancel { p(.class("muted small")) { l10n(.adminActionCancelHint) } }
                             button(.type("submit"), .class(action == .cancel ? "button button-danger" : "button button-primary"),
@@ -561,6 +570,32 @@ enum AdminViews {
                 }
             }
             Views.orderSummary(order, l10n: l10n)
+            if !order.refundedTotal.isZero {
+                p(.class("muted")) { l10n(.adminRefundedTotal, ["amount": l10n.money(order.refundedTotal)]) }
+            }
+            if steps.contains(.refund), order.lines.contains(where: { $0.refundedQuantity < $0.quantity }) {
+                HTML.form(.class("form-card admin-refund"), .method("post"),
+                          .action(AdminRoute.orderAction(number: order.number, action: .refund).path)) {
+                    h2 { l10n(.adminRefundTitle) }
+                    p(.class("muted small")) { l10n(.adminRefundHint) }
+                    csrfInput(csrfToken)
+                    input(.type("hidden"), .name("expecting"), .value(order.status.rawValue))
+                    for (index, line) in order.lines.enumerated() where line.refundedQuantity < line.quantity {
+                        let remaining = line.quantity - line.refundedQuantity
+                        div(.class("field")) {
+                            label(.for("line-\(index + 1)")) {
+                                l10n(.adminRefundUnits, ["title": "\(index + 1). \(line.title)", "count": l10n.number(remaining)])
+                            }
+                            input(.type("number"), .name("line-\(index + 1)"), .id("line-\(index + 1)"), .min(0), .max(remaining),
+                                  .value("0"), .inputmode("numeric"))
+                            if line.refundedQuantity > 0 {
+                                p(.class("field-hint")) { l10n.count(line.refundedQuantity, .adminRefundedUnits) }
+                            }
+                        }
+                    }
+                    button(.type("submit"), .class("button"), .data("action", "refund")) { l10n(.adminRefundSubmit) }
+                }
+            }
             if order.status == .awaitingPayment && !payment.isEmpty {
                 div(.class("form-card")) {
                     h2 { l10n(.orderPaymentTitle) }

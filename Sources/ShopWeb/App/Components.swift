@@ -168,12 +168,15 @@ struct FormField: Component {
     var autocomplete: String
     var hint: String?
     var required = true
+    /// The longest value the server accepts, when it has a limit (`maxlength`).
+    var maxLength: Int?
 
     var body: Node {
         div(.class(errors.isEmpty ? "field" : "field field-invalid")) {
             HTML.label(.for(id)) { label }
             input(.type(type), .name(name), .id(id), .value(value),
                   .autocomplete(autocomplete), .required(required),
+                  maxLength.map { .maxlength($0) } ?? .boolean("maxlength", false),
                   .aria("describedby", "\(id)-help"), .aria("invalid", errors.isEmpty ? "false" : "true"))
             div(.id("\(id)-help")) {
                 if let hint { p(.class("field-hint")) { hint } }

@@ -14,8 +14,9 @@ public enum OrderEmails {
     ///   - fulfilment: the carrier and tracking number of a `.fulfil`.
     ///   - publicURL: the shop's address, without a trailing slash, for the order's link.
     ///   - unpaidInTime: a cancel by the shop because the payment did not come (the email says so).
-    public static func step(_ action: OrderAction, order: Order, fulfilment: Fulfilment?, publicURL: String,
-                            unpaidInTime: Bool = false, now: Date) -> OutboxDraft? {
+    ///   - refund: `.refund`'s plan (`Order.refundPlan`), the lines and amounts the email lists.
+    public static func step(_ action: OrderAction, order: Order, fulfilment: Fulfilment?, refund: RefundPlan? = nil,
+                            publicURL: String, unpaidInTime: Bool = false, now: Date) -> OutboxDraft? {
         guard let transition = try? order.status.transition(action), transition.emailsShopper else { return nil }
         let l10n = Localizer(language: order.language)
         let number = order.number
@@ -39,7 +40,14 @@ public enum OrderEmails {
             let reason = transition.recordsRefund ? l10n(.orderCancelledRefund, ["amount": l10n.money(order.total)])
                 : unpaidInTime ? l10n(.orderCancelledUnpaid) : ""
             body = l10n(.orderCancelledEmailBody, ["name": name, "number": number, "refund": reason, "link": link])
-        case .markDelivered, .refund:
+        case .refund:
+            guard let refund else { return nil }
+            subject = l10n(.orderRefundEmailSubject, ["number": number])
+            let lines = refund.lines.map { planned in
+                "\(l10n.number(planned.quantity)) × \(order.lines[planned.line - 1].title) — \(l10n.money(planned.amount))"
+            }.joined(separator: "\n")
+            body = l10n(.orderRefundEmailBody, ["name": name, "amount": l10n.money(refund.total), "lines": lines, "link": link])
+        case .markDelivered:
             return nil
         }
         return OutboxDraft(toAddress: order.email, toName: order.shippingAddress.fullName, subject: subject, textBody: body,
