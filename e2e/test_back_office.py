@@ -57,6 +57,19 @@ def test_staff_accounts_are_created_on_the_command_line(server):
     weak = staff(server, "create", "--email", "w@example.com", "--name", "Will Weak", "--role", "support", password="will1234\n")
     assert weak.returncode == 64 and "password: Don't use your name in your password." in weak.stderr
 
+    # Roles change and accounts go; the shop's last owner stays.
+    assert staff(server, "create", "--email", "s@example.com", "--name", "Sam Support", "--role", "support", "--language", "tr",
+                 password=PASSWORD + "\n").returncode == 0
+    last = staff(server, "remove", "owner@example.com")
+    assert last.returncode == 65 and "only owner" in last.stderr
+    promoted = staff(server, "set-role", "S@example.com", "owner")
+    assert promoted.returncode == 0 and promoted.stdout.strip() == "s@example.com is now owner"
+    removed = staff(server, "remove", "owner@example.com")
+    assert removed.returncode == 0 and "removed owner@example.com" in removed.stdout
+    assert "owner@example.com" not in staff(server, "list").stdout
+    assert staff(server, "remove", "nobody@example.com").returncode == 65
+    assert staff(server, "set-role", "s@example.com").returncode == 64
+
 
 def test_a_manager_marks_an_order_paid_and_fulfilled_and_the_shopper_sees_the_tracking_number(server, browser):
     created = staff(server, "create", "--email", "manager@example.com", "--name", "Mehmet Manager", "--role", "manager",

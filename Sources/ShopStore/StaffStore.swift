@@ -50,6 +50,8 @@ public enum StaffStoreError: Error, Hashable, Sendable {
     case emailTaken
     /// No staff account has this id.
     case staffNotFound
+    /// The change would leave the shop without an owner (a shop always keeps one).
+    case lastOwner
 }
 
 /// Staff accounts and their back-office sessions (issue #16; tables `staff_members` and
@@ -69,6 +71,12 @@ public struct StaffStore: Sendable {
     public var endSession: @Sendable (_ id: String) throws -> Void
     /// Deletes sessions that expired before `now`; returns how many.
     public var purgeExpiredSessions: @Sendable (_ now: Date) throws -> Int
+    /// Gives the account another role, audited as `actor`'s; its sessions go on with the new one.
+    /// - Throws: `StaffStoreError.staffNotFound`, `.lastOwner`.
+    public var setRole: @Sendable (_ id: StaffMember.ID, _ role: StaffRole, _ actor: AuditActor, _ now: Date) throws -> StaffMember
+    /// Deletes the account and ends its sessions, audited as `actor`'s.
+    /// - Throws: `StaffStoreError.staffNotFound`, `.lastOwner`.
+    public var remove: @Sendable (_ id: StaffMember.ID, _ actor: AuditActor, _ now: Date) throws -> Void
 
     public init(create: @escaping @Sendable (NewStaffMember) throws -> StaffMember,
                 credentials: @escaping @Sendable (String) throws -> (member: StaffMember, passwordHash: String)?,
@@ -76,7 +84,11 @@ public struct StaffStore: Sendable {
                 startSession: @escaping @Sendable (StaffSession) throws -> Void,
                 session: @escaping @Sendable (String, Date) throws -> (session: StaffSession, member: StaffMember)?,
                 endSession: @escaping @Sendable (String) throws -> Void,
-                purgeExpiredSessions: @escaping @Sendable (Date) throws -> Int) {
+                purgeExpiredSessions: @escaping @Sendable (Date) throws -> Int,
+                setRole: @escaping @Sendable (StaffMember.ID, StaffRole, AuditActor, Date) throws -> StaffMember,
+                remove: @escaping @Sendable (StaffMember.ID, AuditActor, Date) throws -> Void) {
+        self.setRole = setRole
+        self.remove = remove
         self.create = create
         self.credentials = credentials
         self.members = members
@@ -100,6 +112,21 @@ public enum StoredStaff {
                              AuditChange(field: "name", before: nil, after: member.name),
                              AuditChange(field: "role", before: nil, after: member.role.rawValue),
                              AuditChange(field: "language", before: nil, after: member.language.rawValue)])
+    }
+
+    /// What a role change or a removal does, decided above the engines from the account and the
+    /// number of owners, both read (and on PostgreSQL locked) in the change's transaction: the
+    /// audit entry to write, or the refusal that keeps the shop's last owner.
+    /// - Parameter newRole: the new role; nil for a removal.
+    public static func change(_ member: StaffMember, to newRole: StaffRole?, owners: Int, actor: AuditActor,
+                              now: Date) throws(StaffStoreError) -> AuditEntry {
+        if member.role == .owner, newRole != .owner, owners <= 1 { throw .lastOwner }
+        guard let newRole else {
+            return AuditEntry(at: now, actor: actor, subject: "staff", subjectID: member.email, action: "delete",
+                              changes: [AuditChange(field: "role", before: member.role.rawValue, after: nil)])
+        }
+        return AuditEntry(at: now, actor: actor, subject: "staff", subjectID: member.email, action: "update",
+                          changes: [AuditChange(field: "role", before: member.role.rawValue, after: newRole.rawValue)])
     }
 
     /// The staff member of a row of ``columns``.

@@ -70,8 +70,42 @@ extension StaffStore {
                 try database.withConnection { connection in
                     try connection.run("DELETE FROM staff_sessions WHERE expires_at <= $1", [.integer(StoredTime.unixSeconds(now))])
                 }
+            },
+            setRole: { id, role, actor, now in
+                try change(database, id) { member, owners, connection in
+                    try PGAudit.insert([try StoredStaff.change(member, to: role, owners: owners, actor: actor, now: now)], connection)
+                    _ = try connection.run("UPDATE staff_members SET role = $1 WHERE id = $2", [.text(role.rawValue), .integer(id.rawValue)])
+                    var changed = member
+                    changed.role = role
+                    return changed
+                }
+            },
+            remove: { id, actor, now in
+                try change(database, id) { member, owners, connection in
+                    try PGAudit.insert([try StoredStaff.change(member, to: nil, owners: owners, actor: actor, now: now)], connection)
+                    _ = try connection.run("DELETE FROM staff_members WHERE id = $1", [.integer(id.rawValue)])
+                }
             }
         )
+    }
+
+    /// A change of one account in a transaction that first locks every owner's row (in id
+    /// order) and the account: two owners demoting each other at once take turns, and the second
+    /// sees one owner left.
+    private static func change<T>(_ database: PostgresDatabase, _ id: StaffMember.ID,
+                                  _ body: (StaffMember, Int, PostgresConnection) throws -> T) throws -> T {
+        do {
+            return try database.transaction { connection in
+                let owners = try connection.query("SELECT id FROM staff_members WHERE role = 'owner' ORDER BY id FOR UPDATE").count
+                guard let member = try connection.first("SELECT \(StoredStaff.columns) FROM staff_members AS m WHERE m.id = $1 FOR UPDATE",
+                                                         [.integer(id.rawValue)]).map({ try StoredStaff.member($0) }) else {
+                    throw StaffStoreError.staffNotFound
+                }
+                return try body(member, owners, connection)
+            }
+        } catch let corrupt as StoredCatalog.CorruptValue {
+            throw PostgresStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
+        }
     }
 
     /// A read, with a stored value that cannot be decoded reported as the table's.

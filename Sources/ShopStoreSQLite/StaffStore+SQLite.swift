@@ -70,8 +70,38 @@ extension StaffStore {
                     try connection.prepare("DELETE FROM staff_sessions WHERE expires_at <= ?").run([.integer(StoredTime.unixSeconds(now))])
                     return connection.changes
                 }
+            },
+            setRole: { id, role, actor, now in
+                try change(database, id) { member, owners, connection in
+                    try SQLAudit.insert([try StoredStaff.change(member, to: role, owners: owners, actor: actor, now: now)], connection)
+                    try connection.prepare("UPDATE staff_members SET role = ? WHERE id = ?").run([.text(role.rawValue), .integer(id.rawValue)])
+                    var changed = member
+                    changed.role = role
+                    return changed
+                }
+            },
+            remove: { id, actor, now in
+                try change(database, id) { member, owners, connection in
+                    try SQLAudit.insert([try StoredStaff.change(member, to: nil, owners: owners, actor: actor, now: now)], connection)
+                    // Its sessions go with it (ON DELETE CASCADE).
+                    try connection.prepare("DELETE FROM staff_members WHERE id = ?").run([.integer(id.rawValue)])
+                }
             }
         )
+    }
+
+    /// A change of one account in a write transaction (SQLite's one writer keeps the owner count
+    /// true until it commits), given the account and how many owners there are.
+    private static func change<T>(_ database: SQLiteDatabase, _ id: StaffMember.ID,
+                                  _ body: (StaffMember, Int, Connection) throws -> T) throws -> T {
+        try read(database) { connection in
+            try connection.transaction {
+                guard let member = try connection.prepare("SELECT \(StoredStaff.columns) FROM staff_members AS m WHERE m.id = ?")
+                    .first([.integer(id.rawValue)]).map({ try StoredStaff.member($0) }) else { throw StaffStoreError.staffNotFound }
+                let owners = try connection.prepare("SELECT count(*) FROM staff_members WHERE role = 'owner'").first()?.int(0) ?? 0
+                return try body(member, owners, connection)
+            }
+        }
     }
 
     /// A read, with a stored value that cannot be decoded reported as the table's.

@@ -27,6 +27,8 @@ extension CommandLine {
                         [--database PATH]
                         (a back-office account, signed in at /admin; asks for the password like users create)
       shoppable staff   list [--database PATH]
+      shoppable staff   set-role EMAIL owner|manager|support [--database PATH]
+      shoppable staff   remove EMAIL [--database PATH]   (ends their sessions; the last owner stays)
       shoppable campaigns import FILE [--dry-run] [--database PATH] [--currency USD] [--timezone UTC]
                         (checks the whole file, then replaces every stored campaign: docs/CAMPAIGNS.md)
       shoppable campaigns list [--database PATH] [--timezone UTC]

@@ -10,11 +10,42 @@ import ShopWebLive
 /// back office's accounts, signed in at `/admin`.
 enum StaffCommand {
     static func run(_ options: Options) throws {
-        guard options.arguments.count == 2 else {
-            throw UsageError(options.arguments.count < 2 ? "staff needs one subcommand: create or list"
-                             : "staff \(options.arguments[1]) takes no arguments besides its options")
+        guard options.arguments.count >= 2 else { throw UsageError("staff needs a subcommand: create, list, set-role or remove") }
+        let expected = ["set-role": 4, "remove": 3][options.arguments[1]] ?? 2
+        guard options.arguments.count == expected else {
+            let message = switch options.arguments[1] {
+            case "set-role": "staff set-role needs an EMAIL and a ROLE (owner, manager or support)"
+            case "remove": "staff remove needs exactly one EMAIL"
+            default: "staff \(options.arguments[1]) takes no arguments besides its options"
+            }
+            throw UsageError(message)
         }
         switch options.arguments[1] {
+        case "set-role", "remove":
+            let email = options.arguments[2].trimmingCharacters(in: .whitespaces).lowercased()
+            var role: StaffRole?
+            if options.arguments[1] == "set-role" {
+                guard let parsed = StaffRole(rawValue: options.arguments[3]) else {
+                    throw UsageError("“\(options.arguments[3])” is not a role: use owner, manager or support")
+                }
+                role = parsed
+            }
+            let database = try openDatabase(options, poolSize: 1)
+            defer { database.close() }
+            guard let member = try database.staff.credentials(email)?.member else {
+                throw OperatorDataError("no staff account has the email \(email); `shoppable staff list` shows them")
+            }
+            do {
+                if let role {
+                    _ = try database.staff.setRole(member.id, role, .cli, Date())
+                    print("\(email) is now \(role.rawValue)")
+                } else {
+                    try database.staff.remove(member.id, .cli, Date())
+                    print("removed \(email); their sessions have ended")
+                }
+            } catch StaffStoreError.lastOwner {
+                throw OperatorDataError("\(email) is the shop's only owner; make another owner first")
+            }
         case "list":
             let database = try openDatabase(options, poolSize: 1)
             defer { database.close() }
@@ -53,7 +84,7 @@ enum StaffCommand {
                 throw OperatorDataError("a staff account with \(email.lowercased()) already exists")
             }
         default:
-            throw UsageError("unknown staff subcommand “\(options.arguments[1])”: use create or list")
+            throw UsageError("unknown staff subcommand “\(options.arguments[1])”: use create, list, set-role or remove")
         }
     }
 }

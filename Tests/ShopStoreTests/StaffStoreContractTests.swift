@@ -48,4 +48,50 @@ struct StaffStoreContractTests {
         let ghost = StaffMember(id: 9_999, email: "ghost@shop.test", name: "Ghost", role: .owner, createdAt: Fixtures.start)
         #expect(throws: StaffStoreError.staffNotFound) { try stores.staff.startSession(Self.session("s3", ghost)) }
     }
+
+    /// Roles change and accounts go, audited; a removed member's sessions end; the shop's last
+    /// owner can be neither demoted nor removed.
+    @Test(arguments: StoreKind.engines(for: .staff))
+    func rolesChangeAndAccountsGoButTheLastOwnerStays(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let owner = try stores.staff.create(Self.new("owner@shop.test", role: .owner))
+        let manager = try stores.staff.create(Self.new("manager@shop.test", role: .manager))
+        try stores.staff.startSession(Self.session("s-manager", manager))
+        #expect(throws: StaffStoreError.lastOwner) { try stores.staff.setRole(owner.id, .manager, .cli, Fixtures.start) }
+        #expect(throws: StaffStoreError.lastOwner) { try stores.staff.remove(owner.id, .cli, Fixtures.start) }
+        #expect(try stores.staff.setRole(manager.id, .owner, .staff("owner@shop.test"), Fixtures.start).role == .owner)
+        #expect(try stores.staff.setRole(owner.id, .support, .cli, Fixtures.start).role == .support, "another owner exists now")
+        #expect(throws: StaffStoreError.lastOwner) { try stores.staff.remove(manager.id, .cli, Fixtures.start) }
+        _ = try stores.staff.setRole(owner.id, .owner, .cli, Fixtures.start)
+        try stores.staff.remove(manager.id, .cli, Fixtures.start.addingTimeInterval(60))
+        #expect(try stores.staff.session("s-manager", Fixtures.start) == nil, "their sessions end with them")
+        #expect(try stores.staff.members().map(\.email) == ["owner@shop.test"])
+        #expect(throws: StaffStoreError.staffNotFound) { try stores.staff.remove(manager.id, .cli, Fixtures.start) }
+        let audit = try stores.audit.entries(AuditQuery(subject: "staff")).entries.map { "\($0.action) \($0.subjectID) \($0.changes.first?.after ?? "-")" }
+        #expect(audit == ["delete manager@shop.test -", "update owner@shop.test owner", "update owner@shop.test support",
+                          "update manager@shop.test owner",
+                          "create manager@shop.test manager@shop.test", "create owner@shop.test owner@shop.test"])
+    }
+
+    /// Two owners demote each other at the same moment: one demotion goes through, the other is
+    /// refused, and the shop keeps an owner.
+    @Test(arguments: StoreKind.engines(for: .staff).filter { $0 != .sqlite })
+    func twoOwnersDemotingEachOtherAtOnceLeaveOne(kind: StoreKind) throws {
+        for round in 0..<10 {
+            let stores = try StoreHarness(kind, poolSize: 4)
+            let first = try stores.staff.create(Self.new("a\(round)@shop.test", role: .owner))
+            let second = try stores.staff.create(Self.new("b\(round)@shop.test", role: .owner))
+            let staff = stores.staff
+            let outcomes = try ConcurrentRun.together(2) { index -> Bool in
+                do {
+                    _ = try staff.setRole(index == 0 ? first.id : second.id, .manager, .cli, Fixtures.start)
+                    return true
+                } catch StaffStoreError.lastOwner {
+                    return false
+                }
+            }
+            #expect(outcomes.filter { $0 }.count == 1)
+            #expect(try stores.staff.members().filter { $0.role == .owner }.count == 1)
+        }
+    }
 }

@@ -306,6 +306,24 @@ struct AdminTests {
         #expect(try shop.orders!.order(number)?.lines[0].refundedQuantity == 2)
     }
 
+    /// An owner changes a role and removes an account (its sessions end); a manager cannot; the
+    /// last owner stays.
+    @Test func anOwnerManagesStaffButTheLastOwnerStays() throws {
+        let shop = try adminShop()
+        let owner = try StaffBrowser(shop, role: .owner)
+        let support = try StaffBrowser(shop, role: .support)
+        let manager = try StaffBrowser(shop, role: .manager)
+        #expect(try manager.post("/admin/staff/\(support.member.id.rawValue)/remove", from: "/admin").status == 403)
+        try owner.post("/admin/staff/\(support.member.id.rawValue)/role", [("role", "manager")], from: "/admin/staff")
+        #expect(try owner.get("/admin/staff").text.contains("support@shop.test is now: Manager."))
+        #expect(try support.get("/admin/audit").status == 200, "the new role applies to the live session")
+        try owner.post("/admin/staff/\(support.member.id.rawValue)/remove", from: "/admin/staff")
+        #expect(try support.get("/admin").status == 303, "a removed member's session has ended")
+        try owner.post("/admin/staff/\(owner.member.id.rawValue)/role", [("role", "support")], from: "/admin/staff")
+        #expect(try owner.get("/admin/staff").text.contains("A shop keeps at least one owner"))
+        #expect(try owner.post("/admin/staff/\(owner.member.id.rawValue)/role", [("role", "boss")], from: "/admin/staff").status == 400)
+    }
+
     @Test func theOrderListPagesByFifty() throws {
         let shop = try adminShop()
         let orders = try #require(shop.orders)

@@ -84,6 +84,8 @@ enum AdminApp {
         case let .order(number): return try orderPage(&context, number: number)
         case let .orderAction(number, action): return try orderAction(&context, number: number, action: action)
         case .staff: return try staffPage(&context)
+        case let .staffRole(id): return try staffChange(&context, id: id, role: context.request.formValue("role"), remove: false)
+        case let .staffRemove(id): return try staffChange(&context, id: id, role: nil, remove: true)
         case let .audit(filter): return try auditPage(&context, filter: filter)
         case let .customers(query, page): return try customersPage(&context, query: query, page: page)
         case let .customer(id): return try customerPage(&context, id: id)
@@ -138,7 +140,35 @@ enum AdminApp {
     private static func staffPage(_ context: inout AdminContext) throws -> Response {
         let members = try context.service.staff.members()
         return context.page(title: context.l10n(.adminStaffTitle), nav: .staff,
-                            AdminViews.staff(members, l10n: context.l10n, timeZone: context.environment.timeZone))
+                            AdminViews.staff(members, csrfToken: context.maskedCSRFToken(), l10n: context.l10n,
+                                             timeZone: context.environment.timeZone))
+    }
+
+    /// An owner changes a staff member's role or removes them (their sessions end with them); the
+    /// shop's last owner stays (`StaffStoreError.lastOwner`).
+    private static func staffChange(_ context: inout AdminContext, id: StaffMember.ID, role text: String?,
+                                    remove: Bool) throws -> Response {
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        let staff = context.service.staff
+        do {
+            if remove {
+                try staff.remove(id, .staff(member.email), context.now)
+                if id == member.id {
+                    context.endSession()
+                    return .redirect(to: AdminRoute.signIn(next: nil).path)
+                }
+                context.setFlash(context.l10n(.adminStaffRemoved))
+            } else {
+                guard let role = text.flatMap(StaffRole.init(rawValue:)) else { return context.errorPage(.badRequest) }
+                let changed = try staff.setRole(id, role, .staff(member.email), context.now)
+                context.setFlash(context.l10n(.adminStaffRoleChanged, ["email": changed.email, "role": AdminViews.roleName(role, context.l10n)]))
+            }
+        } catch StaffStoreError.staffNotFound {
+            return context.errorPage(.notFound)
+        } catch StaffStoreError.lastOwner {
+            context.setFlash(context.l10n(.adminStaffLastOwner), error: true)
+        }
+        return .redirect(to: AdminRoute.staff.path)
     }
 
     // MARK: Customers

@@ -25,6 +25,9 @@ public enum AdminRoute: Hashable, Sendable {
     case orderAction(number: String, action: OrderAction)
     /// `GET /admin/staff` — who can sign in, with which role.
     case staff
+    /// `POST /admin/staff/{id}/role` (role) and `POST /admin/staff/{id}/remove` — owners only.
+    case staffRole(StaffMember.ID)
+    case staffRemove(StaffMember.ID)
     /// `GET /admin/audit?source=&subject=&actor=&subject_id=&page=` — the audit log, newest first.
     case audit(AdminAuditFilter)
     /// `GET /admin/customers?q=&page=` — shoppers' accounts.
@@ -60,7 +63,7 @@ public enum AdminRoute: Hashable, Sendable {
         case .home, .signOut: .signedIn
         case .orders, .order: .permission(.viewOrders)
         case .orderAction: .orderStep
-        case .staff: .permission(.manageStaff)
+        case .staff, .staffRole, .staffRemove: .permission(.manageStaff)
         case .audit: .permission(.viewAudit)
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
@@ -123,6 +126,12 @@ public enum AdminRoute: Hashable, Sendable {
                         return RouteParameters(["number": number, "action": action.rawValue])
                     }),
         fixed("GET", "/admin/staff", .staff),
+        Declaration("POST", "/admin/staff/{id}/role", [.changesState],
+                    make: { $0.int64("id").map { .staffRole(StaffMember.ID($0)) } },
+                    match: { if case let .staffRole(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),
+        Declaration("POST", "/admin/staff/{id}/remove", [.changesState],
+                    make: { $0.int64("id").map { .staffRemove(StaffMember.ID($0)) } },
+                    match: { if case let .staffRemove(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),
         Declaration("GET", "/admin/customers", [],
                     make: { .customers(query: $0.queryValue("q") ?? "",
                                        page: max(1, $0.queryValue("page").flatMap { Int($0) }.map { min($0, 100_000) } ?? 1)) },

@@ -183,7 +183,7 @@ enum AdminViews {
         }
     }
 
-    static func staff(_ members: [StaffMember], l10n: Localizer, timeZone: TimeZone) -> Node {
+    static func staff(_ members: [StaffMember], csrfToken: String, l10n: Localizer, timeZone: TimeZone) -> Node {
         section(.class("stack")) {
             h1(.class("page-title")) { l10n(.adminStaffTitle) }
             div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminStaffTitle))) {
@@ -193,6 +193,7 @@ enum AdminViews {
                             th(.scope("col")) { l10n(.adminColumnEmail) }
                             th(.scope("col")) { l10n(.adminColumnName) }
                             th(.scope("col")) { l10n(.adminColumnRole) }
+                            th(.scope("col")) { l10n(.adminStaffRemove) }
                         }
                     }
                     tbody {
@@ -200,7 +201,24 @@ enum AdminViews {
                             tr {
                                 td { member.email }
                                 td { member.name }
-                                td { roleName(member.role, l10n) }
+                                td {
+                                    HTML.form(.class("admin-inline"), .method("post"), .action(AdminRoute.staffRole(member.id).path)) {
+                                        csrfInput(csrfToken)
+                                        select(.name("role"), .aria("label", l10n(.adminColumnRole) + ": " + member.email)) {
+                                            for role in StaffRole.allCases {
+                                                option(.value(role.rawValue), .selected(role == member.role)) { roleName(role, l10n) }
+                                            }
+                                        }
+                                        button(.type("submit"), .class("button button-small")) { l10n(.adminStaffChangeRole) }
+                                    }
+                                }
+                                td {
+                                    HTML.form(.method("post"), .action(AdminRoute.staffRemove(member.id).path)) {
+                                        csrfInput(csrfToken)
+                                        button(.type("submit"), .class("button button-small button-danger"),
+                                               .aria("label", l10n(.adminStaffRemove) + ": " + member.email)) { l10n(.adminStaffRemove) }
+                                    }
+                                }
                             }
                         }
                     }

@@ -60,6 +60,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminStaffChangeRole, adminStaffRemove, adminStaffRemoved, adminStaffRoleChanged, adminStaffLastOwner
     case adminRefundTitle, adminRefundHint, adminRefundUnits, adminRefundSubmit, adminRefundedUnits, adminRefundedTotal, adminRefundDone, adminRefundNothing
     case adminRefundTooMany, adminRefundChanged, orderRefundEmailSubject, orderRefundEmailBody
     case adminNavCustomers, adminCustomersTitle, adminCustomersSearch, adminCustomersEmpty, adminColumnVerified, adminColumnJoined, adminColumnOrders, adminYes
