@@ -66,6 +66,13 @@ enum ShopDatabase {
         }
     }
 
+    var dashboard: DashboardStore {
+        switch self {
+        case let .sqlite(database): .sqlite(database)
+        case let .postgres(database): .postgres(database)
+        }
+    }
+
     var audit: AuditStore {
         switch self {
         case let .sqlite(database): .sqlite(database)

@@ -68,6 +68,7 @@ final class StoreHarness {
     let savedCarts: SavedCartStore
     let staff: StaffStore
     let audit: AuditStore
+    let dashboard: DashboardStore
     /// The SQLite database (SQLite engines only), for tests that look at what it holds.
     var database: SQLiteDatabase {
         get throws { try #require(sqliteDatabase, "a SQLite store harness") }
@@ -116,6 +117,7 @@ final class StoreHarness {
             savedCarts = .postgres(database)
             staff = .postgres(database)
             audit = .postgres(database)
+            dashboard = .postgres(database)
             return
         }
         sqliteDatabase = database
@@ -130,6 +132,7 @@ final class StoreHarness {
         savedCarts = .sqlite(database)
         staff = .sqlite(database)
         audit = .sqlite(database)
+        dashboard = .sqlite(database)
     }
 
     deinit {

@@ -47,6 +47,7 @@ public final class TestShop: @unchecked Sendable {
         environment.apiTokens = .sqlite(database)
         environment.staff = .sqlite(database)
         environment.audit = .sqlite(database)
+        environment.dashboard = .sqlite(database)
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

@@ -324,6 +324,26 @@ struct AdminTests {
         #expect(try owner.post("/admin/staff/\(owner.member.id.rawValue)/role", [("role", "boss")], from: "/admin/staff").status == 400)
     }
 
+    /// The dashboard (issue #16, point 7): today's and 30 days' orders and sales, a chart drawn as
+    /// SVG on the server, best sellers, low stock and failing emails.
+    @Test func theDashboardSumsUpTheShop() throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop, quantity: 2)
+        try placeOrder(shop, quantity: 1)
+        _ = try shop.orders!.apply(OrderActionRequest(number: number, action: .cancel, actor: "cli"), Date())
+        _ = try shop.orders!.setStock("LAMP-1", 3, Date())
+        let outbox = try #require(try shop.outbox().first)
+        try shop.accounts.markFailed(outbox.id, "connection refused", shop.clock.now.addingTimeInterval(600))
+        let owner = try StaffBrowser(shop, role: .owner)
+        let page = try owner.get("/admin").text
+        #expect(page.contains("Today") && page.contains("1 order") && page.contains("$30.00"), "the cancelled order is left out")
+        #expect(page.contains("Average order") && page.contains(#"<svg class="admin-chart" viewbox="0 0 600 161" role="img""#))
+        #expect(page.contains("Most orders on one day: 1"))
+        #expect(page.contains("Desk Lamp") && page.contains("1 sold"))
+        #expect(page.contains("Low stock") && page.contains("Desk Lamp · LAMP-1") && page.contains("3 left"))
+        #expect(page.contains("1 email is waiting after a failed attempt"))
+    }
+
     @Test func theOrderListPagesByFifty() throws {
         let shop = try adminShop()
         let orders = try #require(shop.orders)

@@ -127,14 +127,32 @@ enum AdminApp {
 
     // MARK: Pages
 
+    /// The dashboard: orders by status, sales today and over 30 days with a chart of orders per
+    /// day, best sellers, low stock and emails that failed (issue #16, point 7).
     private static func home(_ context: inout AdminContext) throws -> Response {
         var counts: [(OrderStatus, Int)] = []
-        if let orders = context.environment.orders, context.member?.may(.viewOrders) == true {
+        var summary: SalesSummary?
+        let environment = context.environment
+        if let orders = environment.orders, context.member?.may(.viewOrders) == true {
             for status in OrderStatus.allCases {
                 counts.append((status, try orders.findOrders(OrderQuery(status: status, limit: 1)).total))
             }
+            // The last 30 days' orders, a page of 500 at a time (a shop's month fits in a few).
+            let now = context.now
+            let since = Calendar.gregorian(environment.timeZone).date(byAdding: .day, value: -30, to: now) ?? now
+            var placed: [Order] = []
+            while placed.count < 20_000 {
+                let page = try orders.findOrders(OrderQuery(placedFrom: since, limit: 500, offset: placed.count))
+                placed += page.orders
+                if page.orders.count < 500 { break }
+            }
+            summary = SalesSummary(orders: placed, now: now, timeZone: environment.timeZone, currency: environment.currency)
         }
-        return context.page(title: context.l10n(.adminHomeTitle), nav: .home, AdminViews.home(counts: counts, l10n: context.l10n))
+        let lowStock = try environment.dashboard?.lowStock(5, 10) ?? []
+        let failing = try environment.dashboard?.failingEmails() ?? 0
+        return context.page(title: context.l10n(.adminHomeTitle), nav: .home,
+                            AdminViews.home(counts: counts, summary: summary, lowStock: lowStock, failingEmails: failing,
+                                            l10n: context.l10n, timeZone: environment.timeZone))
     }
 
     private static func staffPage(_ context: inout AdminContext) throws -> Response {

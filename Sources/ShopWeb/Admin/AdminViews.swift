@@ -164,9 +164,60 @@ enum AdminViews {
         }
     }
 
-    static func home(counts: [(OrderStatus, Int)], l10n: Localizer) -> Node {
+    static func home(counts: [(OrderStatus, Int)], summary: SalesSummary?, lowStock: [LowStockVariant], failingEmails: Int,
+                     l10n: Localizer, timeZone: TimeZone) -> Node {
         section(.class("stack")) {
             h1(.class("page-title")) { l10n(.adminHomeTitle) }
+            if let summary {
+                ul(.class("admin-stats")) {
+                    li(.class("admin-stat")) {
+                        span(.class("muted small")) { l10n(.adminDashToday) }
+                        strong { l10n.count(summary.today.orders, .adminHomeOrderCount) }
+                        span { l10n.money(summary.today.sales) }
+                    }
+                    li(.class("admin-stat")) {
+                        span(.class("muted small")) { l10n(.adminDashLast30) }
+                        strong { l10n.count(summary.orders, .adminHomeOrderCount) }
+                        span { l10n(.adminDashSales) + ": " + l10n.money(summary.sales) }
+                    }
+                    li(.class("admin-stat")) {
+                        span(.class("muted small")) { l10n(.adminDashAverage) }
+                        strong { summary.averageOrder.map { l10n.money($0) } ?? "—" }
+                    }
+                }
+                div(.class("form-card")) {
+                    h2 { l10n(.adminDashChartTitle) }
+                    ordersChart(summary, l10n: l10n, timeZone: timeZone)
+                }
+                div(.class("admin-columns")) {
+                    div(.class("form-card")) {
+                        h2 { l10n(.adminDashTop) }
+                        if summary.topProducts.isEmpty { p(.class("muted")) { l10n(.adminDashNoSales) } }
+                        for product in summary.topProducts {
+                            div(.class("summary-row admin-row")) {
+                                span { product.title }
+                                span(.class("muted small")) { l10n.count(product.units, .adminDashUnits) + " · " + l10n.money(product.sales) }
+                            }
+                        }
+                    }
+                    div(.class("form-card")) {
+                        h2 { l10n(.adminDashLowStock) }
+                        if lowStock.isEmpty { p(.class("muted")) { l10n(.adminDashLowStockNone) } }
+                        for variant in lowStock {
+                            div(.class("summary-row admin-row")) {
+                                span { variant.productTitle + (variant.sku.map { " · " + $0 } ?? "") }
+                                span(.class(variant.stock == 0 ? "status-pill status-warn" : "muted small")) {
+                                    l10n.count(variant.stock, .adminDashLeft)
+                                }
+                            }
+                        }
+                        h2 { l10n(.adminDashEmails) }
+                        p(.class(failingEmails > 0 ? "form-alert" : "muted"), .role(failingEmails > 0 ? "alert" : "status")) {
+                            failingEmails > 0 ? l10n.count(failingEmails, .adminDashEmailsFailing) : l10n(.adminDashEmailsNone)
+                        }
+                    }
+                }
+            }
             if !counts.isEmpty {
                 h2(.class("admin-subtitle")) { l10n(.adminHomeByStatus) }
                 ul(.class("admin-stats")) {
@@ -506,6 +557,34 @@ enum AdminViews {
                 }
             }
         }
+    }
+
+    /// Orders per day as bars, drawn on the server as SVG (no script): one bar per day, scaled to
+    /// the busiest, with the chart's text for screen readers and a `<title>` per bar. Attribute
+    /// names are written in lower case: the HTML parser gives SVG its `viewBox`.
+    static func ordersChart(_ summary: SalesSummary, l10n: Localizer, timeZone: TimeZone) -> Node {
+        let width = 600, height = 160, gap = 2
+        let most = summary.days.map(\.orders).max() ?? 0
+        let barWidth = (width - gap * (summary.days.count - 1)) / max(1, summary.days.count)
+        let busiest = summary.days.last { $0.orders == most }
+        let description = most == 0 ? l10n(.adminDashNoSales)
+            : l10n(.adminDashChartDesc, ["most": l10n.number(most), "day": l10n.date(busiest?.start ?? Date(), timeZone: timeZone)])
+        var bars: [Node] = []
+        for (index, day) in summary.days.enumerated() {
+            let barHeight = most == 0 ? 0 : max(day.orders > 0 ? 2 : 0, day.orders * (height - 4) / most)
+            bars.append(.element("rect", [
+                .attribute("class", index == summary.days.count - 1 ? "chart-bar chart-today" : "chart-bar"),
+                .attribute("x", String(index * (barWidth + gap))), .attribute("y", String(height - barHeight)),
+                .attribute("width", String(barWidth)), .attribute("height", String(barHeight)),
+            ], [.element("title", [], [.text(l10n.date(day.start, timeZone: timeZone) + ": "
+                                                   + l10n.count(day.orders, .adminHomeOrderCount))])]))
+        }
+        bars.append(.element("line", [.attribute("class", "chart-axis"), .attribute("x1", "0"), .attribute("x2", String(width)),
+                                      .attribute("y1", String(height)), .attribute("y2", String(height))], []))
+        return .element("svg", [.attribute("class", "admin-chart"), .attribute("viewbox", "0 0 \(width) \(height + 1)"),
+                                .attribute("role", "img"), .attribute("aria-label", l10n(.adminDashChartTitle) + ". " + description),
+                                .attribute("preserveaspectratio", "none")],
+                        bars)
     }
 
     /// "51–100 of 123": which rows of how many this page shows.

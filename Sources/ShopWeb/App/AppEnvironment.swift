@@ -28,6 +28,8 @@ public struct AppEnvironment: Sendable {
     public var staff: StaffStore?
     /// The audit log (issue #16), read by the back office's audit page.
     public var audit: AuditStore?
+    /// The dashboard's low-stock and outbox reads (issue #16, point 7).
+    public var dashboard: DashboardStore?
     /// How long an API access token works, in seconds (default 15 minutes; the refresh token
     /// lasts as long as its session).
     public var accessTokenLifetime: TimeInterval = APITokenService.defaultAccessTokenLifetime

@@ -60,6 +60,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminDashToday, adminDashLast30, adminDashSales, adminDashAverage, adminDashChartTitle, adminDashChartDesc, adminDashTop, adminDashUnits
+    case adminDashNoSales, adminDashLowStock, adminDashLowStockNone, adminDashLeft, adminDashEmails, adminDashEmailsNone, adminDashEmailsFailing
     case adminStaffChangeRole, adminStaffRemove, adminStaffRemoved, adminStaffRoleChanged, adminStaffLastOwner
     case adminRefundTitle, adminRefundHint, adminRefundUnits, adminRefundSubmit, adminRefundedUnits, adminRefundedTotal, adminRefundDone, adminRefundNothing
     case adminRefundTooMany, adminRefundChanged, orderRefundEmailSubject, orderRefundEmailBody
