@@ -271,15 +271,19 @@ struct AdminTests {
         _ = try shop.orders!.setStock("LAMP-1", 12, Date())
         let page = try manager.get("/admin/audit")
         #expect(page.status == 200 && page.text.contains("Nothing here can be edited or deleted."))
-        #expect(page.text.contains("manager@shop.test") && page.text.contains("<strong>status</strong>: awaiting_payment → paid"))
-        #expect(page.text.contains("<strong>stock</strong>: 499 → 12") && page.text.contains("Command line"))
+        #expect(page.text.contains("manager@shop.test") && page.text.contains("<strong>Status</strong>: Awaiting payment → Paid"))
+        #expect(page.text.contains("<strong>Stock</strong>: 499 → 12") && page.text.contains("Command line"))
+        #expect(page.text.contains("Order · Mark paid"))
         #expect(page.text.contains(#"href="/admin/orders/\#(number)""#))
         let cliOnly = try manager.get("/admin/audit?source=cli")
-        #expect(cliOnly.text.contains("LAMP-1") && !cliOnly.text.contains("awaiting_payment → paid"))
+        #expect(cliOnly.text.contains("LAMP-1") && !cliOnly.text.contains("Awaiting payment → Paid"))
         let orders = try manager.get("/admin/audit?subject=order&actor=MANAGER")
-        #expect(orders.text.contains("awaiting_payment → paid") && !orders.text.contains("LAMP-1"))
+        #expect(orders.text.contains("Awaiting payment → Paid") && !orders.text.contains("LAMP-1"))
         #expect(!page.text.contains("<form method=\"post\" action=\"/admin/audit"), "no form changes the log")
         #expect(try manager.browser.send(.post, "/admin/audit", form: [("csrf_token", manager.browser.csrfToken ?? "")]).status == 405)
+        let turkish = try manager.get("/admin/audit?lang=tr").text
+        #expect(turkish.contains("<strong>Durum</strong>: Ödeme bekleniyor → Ödendi") && turkish.contains("<strong>Stok</strong>: 499 → 12"),
+                "the log speaks the staff member's language")
     }
 
     /// A refund of some units (issue #16): the page offers each line's units left, refuses more,

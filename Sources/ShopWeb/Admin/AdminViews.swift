@@ -341,6 +341,57 @@ enum AdminViews {
         }
     }
 
+    /// An audit entry's action in the staff member's language: an order step by its button's
+    /// label, the others by name; anything unknown as stored.
+    static func auditAction(_ action: String, _ l10n: Localizer) -> String {
+        if let step = OrderAction(rawValue: action) { return actionLabel(step, l10n) }
+        return switch action {
+        case "create": l10n(.adminAuditActionCreate)
+        case "update": l10n(.adminAuditActionUpdate)
+        case "delete": l10n(.adminAuditActionDelete)
+        case "set": l10n(.adminAuditActionSet)
+        default: action
+        }
+    }
+
+    /// A changed field's name in the staff member's language, for the fields the shop's own
+    /// entries use; a campaign's fields (named by `Mirror`) stay as stored.
+    static func auditField(_ field: String, _ l10n: Localizer) -> String {
+        if let line = field.wholeMatch(of: /line (\d+) refunded/) {
+            return l10n(.adminAuditFieldLineRefunded, ["line": String(line.1)])
+        }
+        return switch field {
+        case "status": l10n(.adminAuditFieldStatus)
+        case "carrier": l10n(.adminAuditFieldCarrier)
+        case "trackingNumber": l10n(.adminAuditFieldTracking)
+        case "itemsReturnedToStock": l10n(.adminAuditFieldItemsBack)
+        case "refundOwed": l10n(.adminAuditFieldRefund)
+        case "stock": l10n(.adminAuditFieldStock)
+        case "tracked": l10n(.adminAuditFieldTracked)
+        case "email": l10n(.adminColumnEmail)
+        case "name": l10n(.adminColumnName)
+        case "role": l10n(.adminColumnRole)
+        default: field
+        }
+    }
+
+    /// A value as the staff member reads it: an order status by its name, a role by its name,
+    /// `N CUR minor units` as money, nothing as "none"; anything else as stored.
+    static func auditValue(_ value: String?, _ l10n: Localizer) -> String {
+        guard let value else { return l10n(.adminAuditNone) }
+        if let status = OrderStatus(rawValue: value) { return Views.statusText(status, l10n) }
+        if let role = StaffRole(rawValue: value) { return roleName(role, l10n) }
+        if let money = value.wholeMatch(of: /(-?\d+) ([A-Z]{3}) minor units/), let minor = Int64(money.1),
+           let currency = try? Currency(code: String(money.2)) {
+            return l10n.money(Money(minorUnits: minor, currency: currency))
+        }
+        if let units = value.wholeMatch(of: /(\d+) × \((-?\d+) ([A-Z]{3}) minor units\)/), let minor = Int64(units.2),
+           let currency = try? Currency(code: String(units.3)) {
+            return "\(units.1) · " + l10n.money(Money(minorUnits: minor, currency: currency))
+        }
+        return value
+    }
+
     static func sourceName(_ source: AuditSource, _ l10n: Localizer) -> String {
         switch source {
         case .backOffice: l10n(.adminSourceBackOffice)
@@ -422,15 +473,14 @@ enum AdminViews {
                                             span { entry.subjectID }
                                         }
                                         br()
-                                        span(.class("muted small")) { subjectName(entry.subject, l10n) + " · " + entry.action }
+                                        span(.class("muted small")) { subjectName(entry.subject, l10n) + " · " + auditAction(entry.action, l10n) }
                                     }
                                     td {
                                         ul(.class("admin-changes")) {
                                             for change in entry.changes {
                                                 li {
-                                                    strong { change.field }
-                                                    ": " + (change.before ?? l10n(.adminAuditNone)) + " → "
-                                                        + (change.after ?? l10n(.adminAuditNone))
+                                                    strong { auditField(change.field, l10n) }
+                                                    ": " + auditValue(change.before, l10n) + " → " + auditValue(change.after, l10n)
                                                 }
                                             }
                                         }

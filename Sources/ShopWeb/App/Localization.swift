@@ -60,6 +60,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminAuditActionCreate, adminAuditActionUpdate, adminAuditActionDelete, adminAuditActionSet, adminAuditFieldStatus, adminAuditFieldCarrier, adminAuditFieldTracking, adminAuditFieldItemsBack
+    case adminAuditFieldRefund, adminAuditFieldStock, adminAuditFieldTracked, adminAuditFieldLineRefunded
     case adminDashToday, adminDashLast30, adminDashSales, adminDashAverage, adminDashChartTitle, adminDashChartDesc, adminDashTop, adminDashUnits
     case adminDashNoSales, adminDashLowStock, adminDashLowStockNone, adminDashLeft, adminDashEmails, adminDashEmailsNone, adminDashEmailsFailing
     case adminStaffChangeRole, adminStaffRemove, adminStaffRemoved, adminStaffRoleChanged, adminStaffLastOwner
