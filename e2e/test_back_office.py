@@ -23,6 +23,16 @@ def staff(server, *args, password=None):
 
 
 
+def sign_in(browser, server, path, email_address):
+    """Opens `path` of the back office, signs in there as `email_address` and lands back on it."""
+    browser.get(server.url + path)
+    wait_for_url(browser, "/admin/sign-in")
+    browser.find_element(By.ID, "email").send_keys(email_address)
+    browser.find_element(By.ID, "password").send_keys(PASSWORD)
+    click(browser, browser.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
+    wait_for_url(browser, path.split("?")[0])
+
+
 def place_guest_order(server, browser):
     """The shopper's side: a guest order of the first kitchen product; returns the order's URL."""
     browser.get(server.url + "/categories/kitchen")
@@ -80,12 +90,7 @@ def test_a_manager_marks_an_order_paid_and_fulfilled_and_the_shopper_sees_the_tr
 
     manager = new_browser()
     try:
-        manager.get(server.url + "/admin/orders")
-        wait_for_url(manager, "/admin/sign-in")
-        manager.find_element(By.ID, "email").send_keys("manager@example.com")
-        manager.find_element(By.ID, "password").send_keys(PASSWORD)
-        click(manager, manager.find_element(By.CSS_SELECTOR, "form.form-card button[type=submit]"))
-        wait_for_url(manager, "/admin/orders")
+        sign_in(manager, server, "/admin/orders", "manager@example.com")
         assert "Mehmet Manager · Manager" in manager.find_element(By.CSS_SELECTOR, ".admin-member").get_attribute("textContent")
         click(manager, manager.find_element(By.LINK_TEXT, number))
         wait_for_url(manager, f"/admin/orders/{number}")
@@ -126,3 +131,42 @@ def test_a_manager_marks_an_order_paid_and_fulfilled_and_the_shopper_sees_the_tr
     assert f"Payment received for order {number}" in subjects, subjects.keys()
     shipped = subjects[f"Your order {number} is on its way"]
     assert "DHL Express" in shipped and "Tracking number: JD014600006281234567" in shipped
+
+
+def test_a_manager_creates_and_pauses_a_campaign_in_the_browser_and_shoppers_follow(server, browser):
+    """Point 5: a campaign made in the form (an amount typed the Turkish way) is on the
+    storefront at once; paused from the list, it is gone and its code refused."""
+    created = staff(server, "create", "--email", "kampanya@example.com", "--name", "Kaan Kampanya", "--role", "manager",
+                    "--language", "tr", password=PASSWORD + "\n")
+    assert created.returncode == 0, created.stderr
+    manager = new_browser()
+    try:
+        sign_in(manager, server, "/admin/campaigns/new", "kampanya@example.com")
+        manager.find_element(By.ID, "id").send_keys("bahar")
+        manager.find_element(By.ID, "title").send_keys("Bahar indirimi")
+        click(manager, manager.find_element(By.ID, "discount-fixed"))
+        # Only the chosen discount's field shows (CSS :has); the amount is typed with a comma.
+        assert not manager.find_element(By.ID, "percent").is_displayed()
+        manager.find_element(By.ID, "amount").send_keys("2,50")
+        manager.find_element(By.ID, "code").send_keys("bahar5")
+        starts = manager.find_element(By.ID, "starts")
+        manager.execute_script("arguments[0].value = '2020-01-01T00:00'", starts)
+        click(manager, manager.find_element(By.CSS_SELECTOR, ".campaign-form button[type=submit]"))
+        wait_for_url(manager, "/admin/campaigns")
+        WebDriverWait(manager, 10).until(lambda b: "“Bahar indirimi” kampanyası oluşturuldu." in b.page_source)
+        row = manager.find_element(By.CSS_SELECTOR, "tr[data-campaign=bahar]")
+        assert "BAHAR5" in row.text and "Yayında" in row.text, row.text
+
+        browser.get(server.url + "/campaigns")
+        assert "Bahar indirimi" in browser.page_source
+
+        click(manager, row.find_element(By.CSS_SELECTOR, "button"))
+        WebDriverWait(manager, 10).until(lambda b: "“Bahar indirimi” kampanyası duraklatıldı." in b.page_source)
+        assert "Duraklatıldı" in manager.find_element(By.CSS_SELECTOR, "tr[data-campaign=bahar]").text
+    finally:
+        manager.quit()
+    browser.get(server.url + "/campaigns")
+    assert "Bahar indirimi" not in browser.page_source
+    listed = subprocess.run([BINARY, "campaigns", "list", "--database", str(server.database)],
+                            capture_output=True, text=True, timeout=60)
+    assert re.search(r"bahar .*2\.50 USD off.*code BAHAR5.*\[paused\]", listed.stdout), listed.stdout

@@ -2,7 +2,11 @@ public import Foundation
 
 /// A `Campaign` property, named as in Swift; a campaign-file reader maps it to its own key when
 /// it words a message.
-public enum CampaignField: String, Hashable, Sendable {
+public enum CampaignField: String, CaseIterable, Hashable, Sendable {
+    /// `Campaign.id`.
+    case id
+    /// `Campaign.imageURL`.
+    case imageURL
     /// `Campaign.discount`.
     case discount
     /// `Campaign.startsAt`.
@@ -27,24 +31,32 @@ public enum CampaignValidationError: Error, Hashable, Sendable, LocalizedError {
     case fixedAmountNotPositive(Money)
     /// An amount is in `found`, not the shop currency `expected`.
     case currencyMismatch(field: CampaignField, expected: Currency, found: Currency)
-    /// A minimum subtotal cannot be negative.
-    case minimumSubtotalNegative(Money)
+    /// A minimum subtotal must be more than zero (leave it out for no minimum).
+    case minimumSubtotalNotPositive(Money)
     /// The window `[startsAt, endsAt)` must not be empty: `startsAt < endsAt`.
     case endsNotAfterStart(startsAt: Date, endsAt: Date)
     /// A usage limit per account must be at least 1 (leave it out for no limit).
     case usageLimitNotPositive(Int)
     /// A category target needs a handle; a products target needs at least one product handle.
     case emptyTarget
+    /// A products target lists this handle twice.
+    case repeatedProduct(String)
+    /// Not 1…64 of `a`–`z`, `0`–`9`, `-`, `_` (`Campaign.isValidID`).
+    case invalidID(String)
+    /// An image must be a site path (`/static/…`) or an http(s) URL.
+    case imageNotSitePathOrWebURL(String)
 
     /// The campaign property at fault.
     public var field: CampaignField {
         switch self {
         case .percentageOutOfRange, .fixedAmountNotPositive: .discount
         case let .currencyMismatch(field, _, _): field
-        case .minimumSubtotalNegative: .minimumSubtotal
+        case .minimumSubtotalNotPositive: .minimumSubtotal
         case .endsNotAfterStart: .endsAt
         case .usageLimitNotPositive: .usageLimitPerAccount
-        case .emptyTarget: .target
+        case .emptyTarget, .repeatedProduct: .target
+        case .invalidID: .id
+        case .imageNotSitePathOrWebURL: .imageURL
         }
     }
 
@@ -55,11 +67,14 @@ public enum CampaignValidationError: Error, Hashable, Sendable, LocalizedError {
         case let .percentageOutOfRange(percent): "a percentage must be more than 0 and at most 100, not \(percent)"
         case let .fixedAmountNotPositive(amount): "a fixed amount off must be more than zero, not \(amount)"
         case let .currencyMismatch(_, expected, found): "the amount is in \(found.code), but the shop sells in \(expected.code)"
-        case let .minimumSubtotalNegative(amount): "a minimum subtotal cannot be negative (\(amount))"
+        case let .minimumSubtotalNotPositive(amount): "a minimum subtotal must be more than zero, not \(amount) (leave it out for no minimum)"
         case let .endsNotAfterStart(startsAt, endsAt):
             "the end (\(endsAt.formatted(.iso8601))) must be after the start (\(startsAt.formatted(.iso8601)))"
         case let .usageLimitNotPositive(limit): "a usage limit must be at least 1, not \(limit) (leave it out for no limit)"
         case .emptyTarget: "the target names no category or no products"
+        case let .repeatedProduct(handle): "the target lists “\(handle)” twice"
+        case let .invalidID(id): "“\(id)” is not a usable id: use 1–\(Campaign.maximumIDLength) lower-case letters, digits, “-” and “_”"
+        case let .imageNotSitePathOrWebURL(image): "“\(image)” is not a site path such as /static/images/campaigns/winter.svg or an http(s) URL"
         }
         return "\(field.rawValue): \(problem)"
     }
@@ -85,25 +100,39 @@ extension Discount {
 }
 
 extension Campaign {
-    /// Checks the rules the pricing engine relies on, in this order: the discount
+    /// Checks the rules every campaign keeps — whether it comes from the merchant's file or the
+    /// back office's form — in this order: the id, the image, the discount
     /// (`Discount.validated(currency:)`), `startsAt < endsAt`, the minimum subtotal (shop currency,
-    /// not negative), the usage limit (≥ 1) and the target (not empty).
+    /// more than zero), the usage limit (≥ 1) and the target (not empty, no handle twice).
     /// - Parameter currency: the shop currency.
     /// - Throws: the first `CampaignValidationError` found.
     public func validate(currency: Currency) throws(CampaignValidationError) {
+        guard Campaign.isValidID(id.rawValue) else { throw .invalidID(id.rawValue) }
+        if let imageURL, !Self.isSitePathOrWebURL(imageURL) { throw .imageNotSitePathOrWebURL(imageURL) }
         _ = try discount.validated(currency: currency)
         guard startsAt < endsAt else { throw .endsNotAfterStart(startsAt: startsAt, endsAt: endsAt) }
         if let minimumSubtotal {
             guard minimumSubtotal.currency == currency else {
                 throw .currencyMismatch(field: .minimumSubtotal, expected: currency, found: minimumSubtotal.currency)
             }
-            guard minimumSubtotal.minorUnits >= 0 else { throw .minimumSubtotalNegative(minimumSubtotal) }
+            guard minimumSubtotal.minorUnits > 0 else { throw .minimumSubtotalNotPositive(minimumSubtotal) }
         }
         if let usageLimitPerAccount, usageLimitPerAccount < 1 { throw .usageLimitNotPositive(usageLimitPerAccount) }
         switch target {
         case .wholeCart: break
         case let .category(handle): if handle.isEmpty { throw .emptyTarget }
-        case let .products(handles): if handles.isEmpty || handles.contains(where: \.isEmpty) { throw .emptyTarget }
+        case let .products(handles):
+            if handles.isEmpty || handles.contains(where: \.isEmpty) { throw .emptyTarget }
+            var seen: Set<String> = []
+            for handle in handles where !seen.insert(handle).inserted { throw .repeatedProduct(handle) }
         }
+    }
+
+    /// `true` for `/a/site/path` (not `//host`) or an `http(s)://` URL, without spaces or `\\`.
+    public static func isSitePathOrWebURL(_ text: String) -> Bool {
+        guard !text.contains(where: { $0.isWhitespace || $0 == "\\" }) else { return false }
+        let lower = text.lowercased()
+        if text.hasPrefix("/") { return !text.hasPrefix("//") }
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && lower.count > "https://".count
     }
 }

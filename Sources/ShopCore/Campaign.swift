@@ -29,11 +29,14 @@ public struct Campaign: Identifiable, Hashable, Sendable {
     public var voucherCode: VoucherCode?
     /// How many orders of one account may use it (enforced when orders exist, issue #5).
     public var usageLimitPerAccount: Int?
+    /// Held back by the merchant (issue #16): a paused campaign is not shown and its code is not
+    /// accepted, whatever its window says, until it is resumed.
+    public var isPaused: Bool
 
     /// Creates a campaign value (validation happens when reading files: `CampaignFile`).
     public init(id: ID, title: LocalizedText, description: LocalizedText = "", imageURL: String? = nil, startsAt: Date, endsAt: Date,
                 discount: Discount, target: DiscountTarget = .wholeCart, minimumSubtotal: Money? = nil,
-                voucherCode: VoucherCode? = nil, usageLimitPerAccount: Int? = nil) {
+                voucherCode: VoucherCode? = nil, usageLimitPerAccount: Int? = nil, isPaused: Bool = false) {
         self.id = id
         self.title = title
         self.description = description
@@ -45,10 +48,45 @@ public struct Campaign: Identifiable, Hashable, Sendable {
         self.minimumSubtotal = minimumSubtotal
         self.voucherCode = voucherCode
         self.usageLimitPerAccount = usageLimitPerAccount
+        self.isPaused = isPaused
     }
 
-    /// `true` when `now` is within `[startsAt, endsAt)`.
-    public func isActive(at now: Date) -> Bool { startsAt <= now && now < endsAt }
+    /// `true` when `now` is within `[startsAt, endsAt)` and the campaign is not paused.
+    public func isActive(at now: Date) -> Bool { !isPaused && startsAt <= now && now < endsAt }
+
+    /// Where a campaign stands at `now`, for lists of campaigns (the CLI, the back office).
+    public func state(at now: Date) -> CampaignState {
+        if isPaused { return .paused }
+        if now < startsAt { return .scheduled }
+        return now < endsAt ? .active : .ended
+    }
+
+    /// The longest campaign id, in characters.
+    public static let maximumIDLength = 64
+
+    /// `true` for a usable id: 1…64 of `a`–`z`, `0`–`9`, `-`, `_`, starting with a letter or
+    /// digit (it appears in URLs: `/campaigns/winter-sale`).
+    public static func isValidID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, id.unicodeScalars.count <= maximumIDLength,
+              isIDScalar(first), first != "-", first != "_" else { return false }
+        return id.unicodeScalars.allSatisfy(isIDScalar)
+    }
+
+    private static func isIDScalar(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+    }
+}
+
+/// Where a campaign stands at a moment (`Campaign.state(at:)`).
+public enum CampaignState: String, CaseIterable, Hashable, Sendable {
+    /// Running now: shown, and its code accepted.
+    case active
+    /// Its window has not begun.
+    case scheduled
+    /// Its window is over.
+    case ended
+    /// Held back by the merchant, whatever the window says.
+    case paused
 }
 
 /// How much a campaign takes off.

@@ -125,7 +125,9 @@ public enum CartPricing {
     static func decideVoucher(_ code: VoucherCode?, campaign: Campaign?, items: [CartQuote.Item],
                               subtotal: Money, now: Date, accountUses: Int? = 0) throws(MoneyError) -> VoucherStatus {
         guard let code else { return .none }
-        guard let campaign, campaign.voucherCode == code else { return .rejected(code: code, .unknown) }
+        // A paused code is answered as one that does not exist (as shops answer a deactivated
+        // discount): the shopper learns nothing of the merchant's plans for it.
+        guard let campaign, campaign.voucherCode == code, !campaign.isPaused else { return .rejected(code: code, .unknown) }
         if now < campaign.startsAt { return .rejected(code: code, .notStarted(startsAt: campaign.startsAt)) }
         if now >= campaign.endsAt { return .rejected(code: code, .expired(endedAt: campaign.endsAt)) }
         if let limit = campaign.usageLimitPerAccount {

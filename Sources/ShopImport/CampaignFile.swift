@@ -81,23 +81,14 @@ public enum CampaignFile {
         return campaigns
     }
 
-    /// The longest campaign id, in characters.
-    public static let maximumIDLength = 64
+    /// The longest campaign id, in characters (`Campaign.maximumIDLength`).
+    public static let maximumIDLength = Campaign.maximumIDLength
 
-    /// `true` for an id the file may use: 1…64 of `a`–`z`, `0`–`9`, `-`, `_`, starting with a
-    /// letter or digit (it appears in URLs: `/campaigns/winter-sale`).
-    public static func isValidID(_ id: String) -> Bool {
-        guard let first = id.unicodeScalars.first, id.unicodeScalars.count <= maximumIDLength,
-              isIDScalar(first), first != "-", first != "_" else { return false }
-        return id.unicodeScalars.allSatisfy(isIDScalar)
-    }
-
-    private static func isIDScalar(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
-    }
+    /// `true` for an id the file may use (`Campaign.isValidID`).
+    public static func isValidID(_ id: String) -> Bool { Campaign.isValidID(id) }
 
     private static let campaignFields = ["id", "title", "description", "image", "startsAt", "endsAt", "rule",
-                                         "appliesTo", "minimumSubtotal", "voucherCode", "usageLimitPerAccount"]
+                                         "appliesTo", "minimumSubtotal", "voucherCode", "usageLimitPerAccount", "paused"]
 
     private static func readCampaign(_ fields: Fields, currency: Currency) throws(CampaignFileError) -> Campaign {
         try fields.checkKnown(campaignFields)
@@ -109,7 +100,7 @@ public enum CampaignFile {
         let title = try fields.requiredLocalizedText("title")
         let description = try fields.localizedText("description") ?? ""
         let image = try fields.string("image")?.trimmingCharacters(in: .whitespaces)
-        if let image, !image.isEmpty, !isSitePathOrWebURL(image) {
+        if let image, !image.isEmpty, !Campaign.isSitePathOrWebURL(image) {
             throw fields.error("image", "“\(image)” is not a site path such as /static/images/campaigns/winter.svg "
                                + "or an http(s) URL")
         }
@@ -142,10 +133,19 @@ public enum CampaignFile {
         if let usageLimit, usageLimit < 1 {
             throw fields.error("usageLimitPerAccount", "must be at least 1 (leave it out for no limit)")
         }
-        return Campaign(id: Campaign.ID(id), title: title, description: description,
-                        imageURL: image.flatMap { $0.isEmpty ? nil : $0 }, startsAt: startsAt, endsAt: endsAt,
-                        discount: discount, target: target, minimumSubtotal: minimum, voucherCode: voucherCode,
-                        usageLimitPerAccount: usageLimit)
+        let paused = try fields.bool("paused") ?? false
+        let campaign = Campaign(id: Campaign.ID(id), title: title, description: description,
+                                imageURL: image.flatMap { $0.isEmpty ? nil : $0 }, startsAt: startsAt, endsAt: endsAt,
+                                discount: discount, target: target, minimumSubtotal: minimum, voucherCode: voucherCode,
+                                usageLimitPerAccount: usageLimit, isPaused: paused)
+        // The core's rules, which the back office's form keeps too: the file's own checks above
+        // word each problem for the file; this one is the backstop both share.
+        do {
+            try campaign.validate(currency: currency)
+        } catch {
+            throw fields.error(key(for: error.field), error.localizedDescription)
+        }
+        return campaign
     }
 
     private static func readRule(_ rule: Fields, currency: Currency) throws(CampaignFileError) -> Discount {
@@ -208,11 +208,18 @@ public enum CampaignFile {
     }
 
     /// A site path (`/static/…`, not `//host`) or an `http(s)://` URL; never `javascript:` or `data:`.
-    private static func isSitePathOrWebURL(_ text: String) -> Bool {
-        guard !text.contains(where: { $0.isWhitespace || $0 == "\\" }) else { return false }
-        let lower = text.lowercased()
-        if text.hasPrefix("/") { return !text.hasPrefix("//") }
-        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && lower.count > "https://".count
+    /// The file's key of a campaign property, for the core's messages.
+    private static func key(for field: CampaignField) -> String {
+        switch field {
+        case .id: "id"
+        case .imageURL: "image"
+        case .discount: "rule"
+        case .startsAt: "startsAt"
+        case .endsAt: "endsAt"
+        case .target: "appliesTo"
+        case .minimumSubtotal: "minimumSubtotal"
+        case .usageLimitPerAccount: "usageLimitPerAccount"
+        }
     }
 }
 

@@ -95,6 +95,13 @@ extension JSONFieldReader {
         return text
     }
 
+    /// `true` or `false`.
+    func bool(_ key: String) throws(Failure) -> Bool? {
+        guard let node = node(key) else { return nil }
+        guard case let .bool(value) = node.value else { throw error(key, "expected true or false, found \(node.kindName)") }
+        return value
+    }
+
     /// A whole number written as a JSON number (or, when `acceptsText`, a string holding one).
     func int(_ key: String, acceptsText: Bool = false) throws(Failure) -> Int? {
         guard let node = node(key) else { return nil }

@@ -29,12 +29,14 @@ public struct CampaignRecord: Equatable, Sendable {
     public var usageLimitPerAccount: Int64?
     public var titleTranslations: String?
     public var descriptionTranslations: String?
+    /// `Campaign.isPaused` (migration 31).
+    public var paused: Bool
 
     /// The columns in the order of ``values`` and of a row read with ``CampaignRecord/columns``.
     public static let columns = [
         "id", "title", "description", "image_url", "starts_at", "ends_at", "discount_percent", "discount_amount",
         "discount_currency", "target", "target_category", "target_products", "minimum_subtotal", "minimum_currency",
-        "voucher_code", "usage_limit_per_account", "title_translations", "description_translations",
+        "voucher_code", "usage_limit_per_account", "title_translations", "description_translations", "paused",
     ]
 
     /// The columns as both engines bind them, in ``columns``' order.
@@ -43,7 +45,7 @@ public struct CampaignRecord: Equatable, Sendable {
          StoredValue(discountPercent), StoredValue(discountAmount), StoredValue(discountCurrency), .text(target),
          StoredValue(targetCategory), StoredValue(targetProducts), StoredValue(minimumSubtotal), StoredValue(minimumCurrency),
          StoredValue(voucherCode), StoredValue(usageLimitPerAccount), StoredValue(titleTranslations),
-         StoredValue(descriptionTranslations)]
+         StoredValue(descriptionTranslations), .bool(paused)]
     }
 
     /// The columns of a row read with ``columns`` starting at column `first`.
@@ -56,7 +58,8 @@ public struct CampaignRecord: Equatable, Sendable {
             targetCategory: try row.optionalString(first + 10), targetProducts: try row.optionalString(first + 11),
             minimumSubtotal: try row.optionalInt64(first + 12), minimumCurrency: try row.optionalString(first + 13),
             voucherCode: try row.optionalString(first + 14), usageLimitPerAccount: try row.optionalInt64(first + 15),
-            titleTranslations: try row.optionalString(first + 16), descriptionTranslations: try row.optionalString(first + 17))
+            titleTranslations: try row.optionalString(first + 16), descriptionTranslations: try row.optionalString(first + 17),
+            paused: try row.bool(first + 18))
     }
 
     /// A stored value that is not part of any campaign: the column it is in.
@@ -69,7 +72,7 @@ public struct CampaignRecord: Equatable, Sendable {
                 discountPercent: Int64?, discountAmount: Int64?, discountCurrency: String?, target: String,
                 targetCategory: String?, targetProducts: String?, minimumSubtotal: Int64?, minimumCurrency: String?,
                 voucherCode: String?, usageLimitPerAccount: Int64?, titleTranslations: String?,
-                descriptionTranslations: String?) {
+                descriptionTranslations: String?, paused: Bool = false) {
         self.id = id
         self.title = title
         self.description = description
@@ -88,6 +91,7 @@ public struct CampaignRecord: Equatable, Sendable {
         self.usageLimitPerAccount = usageLimitPerAccount
         self.titleTranslations = titleTranslations
         self.descriptionTranslations = descriptionTranslations
+        self.paused = paused
     }
 
     /// The columns of `campaign`.
@@ -111,7 +115,7 @@ public struct CampaignRecord: Equatable, Sendable {
                   minimumSubtotal: campaign.minimumSubtotal?.minorUnits, minimumCurrency: campaign.minimumSubtotal?.currency.code,
                   voucherCode: campaign.voucherCode?.normalized, usageLimitPerAccount: campaign.usageLimitPerAccount.map(Int64.init),
                   titleTranslations: Self.translationsJSON(campaign.title),
-                  descriptionTranslations: Self.translationsJSON(campaign.description))
+                  descriptionTranslations: Self.translationsJSON(campaign.description), paused: campaign.isPaused)
     }
 
     /// The campaign these columns hold.
@@ -158,7 +162,7 @@ public struct CampaignRecord: Equatable, Sendable {
             description: try text(description, descriptionTranslations, "description_translations"),
             imageURL: imageURL, startsAt: StoredTime.date(unixSeconds: startsAt), endsAt: StoredTime.date(unixSeconds: endsAt),
             discount: discount, target: target, minimumSubtotal: try money(minimumSubtotal, minimumCurrency, "minimum_currency"),
-            voucherCode: code, usageLimitPerAccount: usageLimitPerAccount.flatMap { Int(exactly: $0) })
+            voucherCode: code, usageLimitPerAccount: usageLimitPerAccount.flatMap { Int(exactly: $0) }, isPaused: paused)
     }
 
     /// A text's translations as a JSON object by language code (sorted keys); nil without any.

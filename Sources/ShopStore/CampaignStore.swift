@@ -33,6 +33,13 @@ public enum CampaignStoreError: Error, Equatable, Sendable, LocalizedError {
     case duplicateVoucherCode(VoucherCode)
     /// The campaign's `endsAt` is not after its `startsAt` (compared to the whole second, as stored).
     case emptyTimeWindow(Campaign.ID)
+    /// A new campaign's id is taken.
+    case idTaken(Campaign.ID)
+    /// No campaign has this id (any more).
+    case campaignNotFound(Campaign.ID)
+    /// The campaign changed since its editor read it (its ``CampaignStore/revision(of:)``
+    /// differs): someone else saved it first. Nothing is written; read it again.
+    case changedSinceRead(Campaign.ID)
 
     /// English text for logs and the CLI.
     public var errorDescription: String? {
@@ -40,6 +47,9 @@ public enum CampaignStoreError: Error, Equatable, Sendable, LocalizedError {
         case let .duplicateID(id): "Two campaigns have the id “\(id.rawValue)”."
         case let .duplicateVoucherCode(code): "Two campaigns have the voucher code \(code.normalized)."
         case let .emptyTimeWindow(id): "Campaign “\(id.rawValue)” ends before it starts."
+        case let .idTaken(id): "A campaign with the id “\(id.rawValue)” exists already."
+        case let .campaignNotFound(id): "No campaign has the id “\(id.rawValue)”."
+        case let .changedSinceRead(id): "Campaign “\(id.rawValue)” was changed by someone else since it was read."
         }
     }
 }
@@ -57,13 +67,14 @@ public enum CampaignStoreError: Error, Equatable, Sendable, LocalizedError {
 /// let welcome = try store.byVoucherCode(VoucherCode("welcome10")!)
 /// ```
 public struct CampaignStore: Sendable {
-    /// Makes `campaigns` the whole set, in one transaction: the file is the truth, so stored
-    /// campaigns not in the list are deleted. All or nothing.
-    /// - Throws: `CampaignStoreError.duplicateID`, `.duplicateVoucherCode`, `.emptyTimeWindow`
-    ///   (nothing written), or the storage's own error.
+    /// Applies `change` in one transaction: the stored set is read under the engine's writer
+    /// lock, `CampaignChange.applied(to:)` makes the new set from it (refusing an edit of a
+    /// campaign changed since it was read), and what differs is written. All or nothing.
+    /// - Throws: `CampaignStoreError` (nothing written), or the storage's own error.
     /// Each campaign added, changed or removed is an entry of the audit log, as `actor`'s, in the
-    /// same transaction (`CampaignReplacePlan.auditEntries`); callers use ``replaceAll(_:by:now:)``.
-    public var replaceAllBy: @Sendable (_ campaigns: [Campaign], _ actor: AuditActor, _ now: Date) throws -> CampaignReplaceResult
+    /// same transaction (`CampaignReplacePlan.auditEntries`); callers use ``replaceAll(_:by:now:)``,
+    /// ``save(_:revision:by:now:)`` and ``delete(_:revision:by:now:)``.
+    public var changeBy: @Sendable (_ change: CampaignChange, _ actor: AuditActor, _ now: Date) throws -> CampaignReplaceResult
     /// Every stored campaign, by `startsAt`, then id.
     public var all: @Sendable () throws -> [Campaign]
     /// The campaign with this id, or nil.
@@ -78,13 +89,13 @@ public struct CampaignStore: Sendable {
 
     /// Creates a store from its operations.
     public init(
-        replaceAllBy: @escaping @Sendable (_ campaigns: [Campaign], _ actor: AuditActor, _ now: Date) throws -> CampaignReplaceResult,
+        changeBy: @escaping @Sendable (_ change: CampaignChange, _ actor: AuditActor, _ now: Date) throws -> CampaignReplaceResult,
         all: @escaping @Sendable () throws -> [Campaign],
         campaign: @escaping @Sendable (_ id: Campaign.ID) throws -> Campaign?,
         byVoucherCode: @escaping @Sendable (_ code: VoucherCode) throws -> Campaign?,
         version: @escaping @Sendable () throws -> Int64
     ) {
-        self.replaceAllBy = replaceAllBy
+        self.changeBy = changeBy
         self.all = all
         self.campaign = campaign
         self.byVoucherCode = byVoucherCode
@@ -93,9 +104,45 @@ public struct CampaignStore: Sendable {
 }
 
 extension CampaignStore {
-    /// Makes `campaigns` the whole set (``replaceAllBy``), recorded in the audit log as `actor`'s.
+    /// Makes `campaigns` the whole set: the file is the truth, so stored campaigns not in the
+    /// list are deleted. Recorded in the audit log as `actor`'s.
+    /// - Throws: `CampaignStoreError.duplicateID`, `.duplicateVoucherCode`, `.emptyTimeWindow`
+    ///   (nothing written), or the storage's own error.
     public func replaceAll(_ campaigns: [Campaign], by actor: AuditActor = .cli, now: Date = Date()) throws -> CampaignReplaceResult {
-        try replaceAllBy(campaigns, actor, now)
+        try changeBy(.replaceAll(campaigns), actor, now)
+    }
+
+    /// Adds `campaign` (`revision` nil) or replaces the stored campaign of its id, provided that
+    /// one's revision is still `revision` — what its editor read.
+    /// - Throws: `CampaignStoreError.idTaken`, `.campaignNotFound`, `.changedSinceRead`,
+    ///   `.duplicateVoucherCode`, `.emptyTimeWindow` (nothing written).
+    public func save(_ campaign: Campaign, revision: String?, by actor: AuditActor, now: Date = Date()) throws -> CampaignReplaceResult {
+        try changeBy(.save(campaign, revision: revision), actor, now)
+    }
+
+    /// Deletes the campaign `id`, provided its revision is still `revision`.
+    /// - Throws: `CampaignStoreError.campaignNotFound`, `.changedSinceRead` (nothing written).
+    public func delete(_ id: Campaign.ID, revision: String, by actor: AuditActor, now: Date = Date()) throws -> CampaignReplaceResult {
+        try changeBy(.delete(id, revision: revision), actor, now)
+    }
+
+    /// A short text that changes whenever anything of `campaign` as stored changes: an editor
+    /// keeps it with the form and hands it back to ``save(_:revision:by:now:)`` so that two
+    /// people editing one campaign never overwrite each other unknowingly. The same on every
+    /// engine and every server (a hash of the stored columns, not Swift's seeded `hashValue`).
+    public static func revision(of campaign: Campaign) -> String {
+        var bytes: [UInt8] = []
+        for value in CampaignRecord(stored(campaign)).values {
+            let text: String = switch value {
+            case .null: "n"
+            case let .integer(number): "i\(number)"
+            case let .text(text): "t\(text)"
+            case let .bool(flag): flag ? "b1" : "b0"
+            }
+            // Length-prefixed, so that no two column lists give the same bytes.
+            bytes += Array("\(text.utf8.count):".utf8) + Array(text.utf8)
+        }
+        return ContentHash(of: bytes).hex
     }
 
     /// Checks a list before it replaces the stored campaigns, as every store does.
@@ -118,5 +165,44 @@ extension CampaignStore {
         campaign.startsAt = StoredTime.normalized(campaign.startsAt)
         campaign.endsAt = StoredTime.normalized(campaign.endsAt)
         return campaign
+    }
+}
+
+/// One change of the stored campaigns, decided by ``applied(to:)`` above the engines on the set
+/// they read inside their transaction (so that nothing read is stale by the time it is written).
+public enum CampaignChange: Sendable {
+    /// The merchant's file: this is the whole set.
+    case replaceAll([Campaign])
+    /// Add (`revision` nil) or replace one campaign, as its editor read it.
+    case save(Campaign, revision: String?)
+    /// Delete one campaign, as its editor read it.
+    case delete(Campaign.ID, revision: String)
+
+    /// The set after the change, checked (`CampaignStore.check`) and as stored.
+    /// - Throws: `CampaignStoreError`.
+    public func applied(to stored: [Campaign]) throws(CampaignStoreError) -> [Campaign] {
+        var campaigns: [Campaign]
+        switch self {
+        case let .replaceAll(incoming):
+            campaigns = incoming
+        case let .save(campaign, revision):
+            campaigns = stored
+            let index = stored.firstIndex { $0.id == campaign.id }
+            switch (index, revision) {
+            case (nil, nil): campaigns.append(campaign)
+            case (.some, nil): throw .idTaken(campaign.id)
+            case (nil, .some): throw .campaignNotFound(campaign.id)
+            case let (index?, revision?):
+                guard CampaignStore.revision(of: stored[index]) == revision else { throw .changedSinceRead(campaign.id) }
+                campaigns[index] = campaign
+            }
+        case let .delete(id, revision):
+            guard let index = stored.firstIndex(where: { $0.id == id }) else { throw .campaignNotFound(id) }
+            guard CampaignStore.revision(of: stored[index]) == revision else { throw .changedSinceRead(id) }
+            campaigns = stored
+            campaigns.remove(at: index)
+        }
+        try CampaignStore.check(campaigns)
+        return campaigns.map(CampaignStore.stored)
     }
 }

@@ -16,6 +16,25 @@ public struct LowStockVariant: Hashable, Sendable {
     }
 }
 
+/// What orders with one voucher code came to (the back office's campaign list, issue #16
+/// point 5). Cancelled orders do not count; refunds are not taken off.
+public struct VoucherUsage: Hashable, Sendable {
+    /// Orders placed with the code and not cancelled.
+    public var orders: Int
+    /// Their totals, as paid (after the discount), in minor units of `currency`.
+    public var revenueMinor: Int64
+    /// What the code took off them, in minor units.
+    public var discountMinor: Int64
+    public var currency: String
+
+    public init(orders: Int, revenueMinor: Int64, discountMinor: Int64, currency: String) {
+        self.orders = orders
+        self.revenueMinor = revenueMinor
+        self.discountMinor = discountMinor
+        self.currency = currency
+    }
+}
+
 /// The few reads of the back office's dashboard that no other store answers (issue #16, point 7).
 public struct DashboardStore: Sendable {
     /// Tracked, not backorderable variants of published products with at most `threshold` in
@@ -23,11 +42,36 @@ public struct DashboardStore: Sendable {
     public var lowStock: @Sendable (_ threshold: Int, _ limit: Int) throws -> [LowStockVariant]
     /// Emails of the outbox not delivered yet after at least one failed attempt.
     public var failingEmails: @Sendable () throws -> Int
+    /// Each voucher code's use so far, by code (upper case), summed in the database.
+    public var voucherUsage: @Sendable () throws -> [String: VoucherUsage]
 
     public init(lowStock: @escaping @Sendable (Int, Int) throws -> [LowStockVariant],
-                failingEmails: @escaping @Sendable () throws -> Int) {
+                failingEmails: @escaping @Sendable () throws -> Int,
+                voucherUsage: @escaping @Sendable () throws -> [String: VoucherUsage]) {
         self.lowStock = lowStock
         self.failingEmails = failingEmails
+        self.voucherUsage = voucherUsage
+    }
+
+    /// The SQL of ``voucherUsage``, the same on every engine.
+    public static let voucherUsageSQL = """
+        SELECT voucher_code, currency, count(*), CAST(sum(total_minor) AS bigint), CAST(sum(discount_minor) AS bigint) FROM orders
+        WHERE voucher_code IS NOT NULL AND status <> 'cancelled'
+        GROUP BY voucher_code, currency ORDER BY voucher_code, currency
+        """
+
+    /// The rows of ``voucherUsageSQL`` by code (a shop sells in one currency; were a code's
+    /// orders in two, the first is kept).
+    public static func voucherUsage(_ rows: [some StoredRow]) throws -> [String: VoucherUsage] {
+        var usage: [String: VoucherUsage] = [:]
+        for row in rows {
+            let code = try row.string(0)
+            if usage[code] == nil {
+                usage[code] = VoucherUsage(orders: Int(try row.int64(2)), revenueMinor: try row.int64(3),
+                                           discountMinor: try row.int64(4), currency: try row.string(1))
+            }
+        }
+        return usage
     }
 
     /// The SQL of ``lowStock`` with `?` placeholders (threshold, limit), the same on every engine

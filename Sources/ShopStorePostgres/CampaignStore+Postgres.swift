@@ -19,12 +19,11 @@ extension CampaignStore {
     /// - Parameter database: the migrated database.
     public static func postgres(_ database: PostgresDatabase) -> CampaignStore {
         CampaignStore(
-            replaceAllBy: { campaigns, actor, now in
-                try check(campaigns)
-                let incoming = campaigns.map(stored)
+            changeBy: { change, actor, now in
                 return try database.transaction { connection in
                     _ = try connection.first("SELECT version FROM campaign_state WHERE id = 1 FOR UPDATE")
-                    let plan = CampaignReplacePlan(stored: try PostgresCampaigns.all(connection), incoming: incoming)
+                    let current = try PostgresCampaigns.all(connection)
+                    let plan = CampaignReplacePlan(stored: current, incoming: try change.applied(to: current))
                     for id in plan.deletions {
                         try connection.run("DELETE FROM campaigns WHERE id = $1", [.text(id.rawValue)])
                     }

@@ -14,6 +14,9 @@ extension DashboardStore {
             },
             failingEmails: {
                 try database.withConnection { connection in Int(try connection.first(failingEmailsSQL)?.int64(0) ?? 0) }
+            },
+            voucherUsage: {
+                try database.withConnection { connection in try voucherUsage(try connection.query(voucherUsageSQL)) }
             })
     }
 }

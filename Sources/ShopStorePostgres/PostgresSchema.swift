@@ -576,5 +576,8 @@ public enum PostgresSchema {
         PostgresMigration(version: 30, sql: """
             ALTER TABLE order_lines ADD COLUMN refunded_quantity bigint NOT NULL DEFAULT 0 CHECK (refunded_quantity >= 0);
             """),
+        PostgresMigration(version: 31, sql: """
+            ALTER TABLE campaigns ADD COLUMN paused boolean NOT NULL DEFAULT false;
+            """),
     ]
 }

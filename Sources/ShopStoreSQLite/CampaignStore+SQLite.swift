@@ -18,12 +18,11 @@ extension CampaignStore {
     public static func sqlite(_ database: SQLiteDatabase) -> CampaignStore {
         let version = SQLiteDatabase.Memo<Int64>()
         return CampaignStore(
-            replaceAllBy: { campaigns, actor, now in
-                try check(campaigns)
-                let incoming = campaigns.map(stored)
+            changeBy: { change, actor, now in
                 return try database.withConnection { connection in
                     try connection.transaction {
-                        let plan = CampaignReplacePlan(stored: try SQLCampaigns.all(connection), incoming: incoming)
+                        let current = try SQLCampaigns.all(connection)
+                        let plan = CampaignReplacePlan(stored: current, incoming: try change.applied(to: current))
                         let delete = try connection.prepare("DELETE FROM campaigns WHERE id = ?")
                         for id in plan.deletions { try delete.run([.text(id.rawValue)]) }
                         let insert = try connection.prepare(SQLCampaigns.insert)

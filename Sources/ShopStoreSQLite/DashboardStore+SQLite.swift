@@ -14,6 +14,9 @@ extension DashboardStore {
             },
             failingEmails: {
                 try database.withConnection { connection in try connection.prepare(failingEmailsSQL).first()?.int(0) ?? 0 }
+            },
+            voucherUsage: {
+                try database.withConnection { connection in try voucherUsage(try connection.prepare(voucherUsageSQL).query()) }
             })
     }
 }

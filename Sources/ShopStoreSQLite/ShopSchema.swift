@@ -1017,5 +1017,9 @@ public enum ShopSchema {
         Migration(version: 30, sql: """
             ALTER TABLE order_lines ADD COLUMN refunded_quantity INTEGER NOT NULL DEFAULT 0 CHECK (refunded_quantity >= 0);
             """),
+        // Issue #16: a campaign the merchant paused from the back office (or the file's "paused").
+        Migration(version: 31, sql: """
+            ALTER TABLE campaigns ADD COLUMN paused INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1));
+            """),
     ]
 }

@@ -72,7 +72,12 @@ enum CampaignSummary {
         if let minimum = campaign.minimumSubtotal { parts.append("minimum \(minimum.decimalString) \(minimum.currency.code)") }
         parts.append(campaign.voucherCode.map { "code \($0.normalized)" } ?? "no code")
         if let limit = campaign.usageLimitPerAccount { parts.append("\(limit) use\(limit == 1 ? "" : "s") per account") }
-        let status = campaign.isActive(at: now) ? "active" : (now < campaign.startsAt ? "upcoming" : "ended")
+        let status = switch campaign.state(at: now) {
+        case .active: "active"
+        case .scheduled: "upcoming"
+        case .ended: "ended"
+        case .paused: "paused"
+        }
         let id = campaign.id.rawValue.padding(toLength: max(idWidth, campaign.id.rawValue.count), withPad: " ", startingAt: 0)
         return "\(id)  \(dates.string(from: campaign.startsAt)) → \(dates.string(from: campaign.endsAt))  "
             + parts.joined(separator: ", ") + "  [\(status)]"

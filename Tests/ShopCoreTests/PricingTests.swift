@@ -411,7 +411,7 @@ struct CampaignValidationTests {
     @Test(arguments: [Discount.percentage(1), .percentage(100), .fixedAmount(usd(1)), .fixedAmount(usd(20_00))])
     func validDiscountsPass(_ discount: Discount) throws {
         #expect(try discount.validated(currency: .usd) == discount)
-        try campaign(discount, target: .products(handles: ["mug"]), minimum: usd(0)).validate(currency: .usd)
+        try campaign(discount, target: .products(handles: ["mug"]), minimum: usd(1)).validate(currency: .usd)
     }
 
     @Test(arguments: [
@@ -437,7 +437,7 @@ struct CampaignValidationTests {
         ValidationCase(name: "minimum in euros", campaign: campaign(.percentage(10), minimum: Money(minorUnits: 1, currency: .eur)),
                        error: .currencyMismatch(field: .minimumSubtotal, expected: .usd, found: .eur)),
         ValidationCase(name: "negative minimum", campaign: campaign(.percentage(10), minimum: usd(-1)),
-                       error: .minimumSubtotalNegative(usd(-1))),
+                       error: .minimumSubtotalNotPositive(usd(-1))),
         ValidationCase(name: "no products", campaign: campaign(.percentage(10), target: .products(handles: [])),
                        error: .emptyTarget),
         ValidationCase(name: "empty category", campaign: campaign(.percentage(10), target: .category(handle: "")),
@@ -447,6 +447,20 @@ struct CampaignValidationTests {
             offer.usageLimitPerAccount = 0
             return offer
         }(), error: .usageLimitNotPositive(0)),
+        ValidationCase(name: "zero minimum", campaign: campaign(.percentage(10), minimum: usd(0)),
+                       error: .minimumSubtotalNotPositive(usd(0))),
+        ValidationCase(name: "a product twice", campaign: campaign(.percentage(10), target: .products(handles: ["a", "b", "a"])),
+                       error: .repeatedProduct("a")),
+        ValidationCase(name: "upper-case id", campaign: {
+            var offer = campaign(.percentage(10))
+            offer.id = "Winter"
+            return offer
+        }(), error: .invalidID("Winter")),
+        ValidationCase(name: "image on another host without scheme", campaign: {
+            var offer = campaign(.percentage(10))
+            offer.imageURL = "//evil.example/x.png"
+            return offer
+        }(), error: .imageNotSitePathOrWebURL("//evil.example/x.png")),
     ])
     func invalidCampaignsAreRejected(_ example: ValidationCase) {
         #expect(throws: example.error) { try example.campaign.validate(currency: .usd) }

@@ -379,7 +379,7 @@ struct CampaignFileTests {
             #expect(error.description
                 == "typo.json:13: campaign “typo” (#2), field “startAt”: unknown field “startAt” — did you mean “startsAt”? "
                 + "Known here: id, title, description, image, startsAt, endsAt, rule, appliesTo, minimumSubtotal, "
-                + "voucherCode, usageLimitPerAccount.")
+                + "voucherCode, usageLimitPerAccount, paused.")
         }
     }
 

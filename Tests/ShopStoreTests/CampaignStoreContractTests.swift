@@ -200,6 +200,114 @@ struct CampaignStoreContractTests {
         #expect(try store.version() != v2)
     }
 
+    // MARK: One campaign at a time (the back office, issue #16 point 5)
+
+    /// Save adds a new campaign and edits a stored one as its editor read it; pausing is kept;
+    /// delete removes one. The others are never touched, and each change is audited as its
+    /// staff member's.
+    @Test(arguments: StoreKind.engines(for: .campaigns))
+    func saveAndDeleteChangeOneCampaignAsItsEditorReadIt(kind: StoreKind) throws {
+        let harness = try StoreHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
+        let store = harness.campaigns
+        _ = try store.replaceAll(Self.everyKind)
+        let actor = AuditActor.staff("ada@shop.test")
+        let added = try store.save(Self.campaign("spring", startOffset: 60, code: "SPRING5"), revision: nil, by: actor, now: Self.start)
+        #expect(added.added == ["spring"] && added.removed.isEmpty && added.unchanged.count == 3)
+        #expect(throws: CampaignStoreError.idTaken("spring")) {
+            try store.save(Self.campaign("spring"), revision: nil, by: actor, now: Self.start)
+        }
+        var spring = try #require(try store.campaign("spring"))
+        let read = CampaignStore.revision(of: spring)
+        spring.isPaused = true
+        spring.discount = .percentage(15)
+        #expect(try store.save(spring, revision: read, by: actor, now: Self.start).updated == ["spring"])
+        #expect(try store.campaign("spring") == spring && spring.isActive(at: Self.start.addingTimeInterval(120)) == false)
+        #expect(CampaignStore.revision(of: spring) != read, "a change gives a new revision")
+        // Someone saving from the form read before that change is refused; nothing is written.
+        var stale = spring
+        stale.title = "Stale"
+        #expect(throws: CampaignStoreError.changedSinceRead("spring")) { try store.save(stale, revision: read, by: actor, now: Self.start) }
+        #expect(throws: CampaignStoreError.changedSinceRead("spring")) { try store.delete("spring", revision: read, by: actor, now: Self.start) }
+        #expect(throws: CampaignStoreError.campaignNotFound("nope")) {
+            try store.save(Self.campaign("nope"), revision: read, by: actor, now: Self.start)
+        }
+        // A code another campaign has is refused as the file's would be.
+        var copy = spring
+        copy.voucherCode = VoucherCode("welcome10")
+        #expect(throws: CampaignStoreError.duplicateVoucherCode(VoucherCode("WELCOME10")!)) {
+            try store.save(copy, revision: CampaignStore.revision(of: spring), by: actor, now: Self.start)
+        }
+        #expect(try store.campaign("spring")?.title.defaultText == "A campaign")
+        let removed = try store.delete("spring", revision: CampaignStore.revision(of: spring), by: actor, now: Self.start)
+        #expect(removed.removed == ["spring"])
+        #expect(try store.all().map(\.id).sorted { $0.rawValue < $1.rawValue } == ["take-a-seat", "welcome", "winter-light"])
+        let entries = try harness.audit.entries(AuditQuery(subject: "campaign", actor: "ada@shop.test")).entries
+        #expect(entries.map(\.action) == ["delete", "update", "create"], "newest first, one per change")
+        #expect(entries[1].changes.map(\.field).sorted() == ["discount", "isPaused"])
+    }
+
+    /// The revision is the stored campaign's, the same whoever computes it, and changes with
+    /// any field.
+    @Test func theRevisionChangesWithEveryField() throws {
+        let base = Self.everyKind[0]
+        var variants: [Campaign] = []
+        func with(_ change: (inout Campaign) -> Void) { var copy = base; change(&copy); variants.append(copy) }
+        with { $0.title = LocalizedText("Other", translations: base.title.translations) }
+        with { $0.title = LocalizedText(base.title.defaultText, translations: [.turkish: "Başka"]) }
+        with { $0.description = "Other" }
+        with { $0.imageURL = nil }
+        with { $0.startsAt += 1 }
+        with { $0.endsAt += 1 }
+        with { $0.discount = .percentage(11) }
+        with { $0.target = .category(handle: "lamps") }
+        with { $0.minimumSubtotal = nil }
+        with { $0.voucherCode = VoucherCode("OTHER") }
+        with { $0.usageLimitPerAccount = 2 }
+        with { $0.isPaused = true }
+        let revisions = Set([CampaignStore.revision(of: base)] + variants.map(CampaignStore.revision(of:)))
+        #expect(revisions.count == variants.count + 1)
+        #expect(CampaignStore.revision(of: base) == CampaignStore.revision(of: base))
+        var subSecond = base
+        subSecond.startsAt += 0.25
+        #expect(CampaignStore.revision(of: subSecond) == CampaignStore.revision(of: base), "as stored: whole seconds")
+    }
+
+    /// Two staff members save different campaigns at once: both saves land (each re-reads the
+    /// set inside its transaction; neither writes back a stale copy of the other's campaign).
+    /// Two saving the same campaign from the same read: exactly one wins, the other is told.
+    @Test(arguments: StoreKind.engines(for: .campaigns).filter { $0 != .sqlite })
+    func savesAtOnceNeverLoseOneAnother(kind: StoreKind) throws {
+        let harness = try StoreHarness(kind, poolSize: 4)
+        let store = harness.campaigns
+        let ids = (0..<12).map { Campaign.ID("c\($0)") }
+        _ = try store.replaceAll(ids.map { Self.campaign($0) })
+        let read = try Dictionary(uniqueKeysWithValues: store.all().map { ($0.id, CampaignStore.revision(of: $0)) })
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            var campaign = Self.campaign(ids[index])
+            campaign.discount = .percentage(20 + index)
+            do {
+                _ = try store.save(campaign, revision: read[ids[index]], by: .staff("s\(index)@shop.test"), now: Self.start)
+            } catch {
+                failures.withLock { $0.append("\(index): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try store.all().map(\.discount).sorted { "\($0)" < "\($1)" }
+                == (0..<12).map { Discount.percentage(20 + $0) }.sorted { "\($0)" < "\($1)" })
+
+        let c0 = CampaignStore.revision(of: try #require(try store.campaign("c0")))
+        let outcomes = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            var campaign = Self.campaign("c0")
+            campaign.title = LocalizedText("Editor \(index)")
+            let saved = (try? store.save(campaign, revision: c0, by: .staff("e\(index)@shop.test"), now: Self.start)) != nil
+            outcomes.withLock { $0.append(saved) }
+        }
+        #expect(outcomes.withLock { $0.filter { $0 }.count } == 1, "one save from that read, the others refused")
+    }
+
     // MARK: SQLite only
 
     /// Another process's replace is seen within `otherWritersSeenWithin` (10 ms; the version

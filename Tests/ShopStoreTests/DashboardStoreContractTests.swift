@@ -23,4 +23,28 @@ struct DashboardStoreContractTests {
         try stores.accounts.markSent(due[1].id, Fixtures.start)
         #expect(try stores.dashboard.failingEmails() == 1)
     }
+
+    /// Each code's orders, revenue and discount given, summed in the database; cancelled
+    /// orders and orders without a code do not count (issue #16, point 5).
+    @Test(arguments: StoreKind.engines(for: [.orders, .campaigns]))
+    func voucherUsageCountsEachCodesOrdersThatStand(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop()
+        let (_, lamp) = try stores.variant("lamp")
+        _ = try stores.campaigns.replaceAll([Campaign(
+            id: "quarter", title: "Quarter off", startsAt: Fixtures.start - 60, endsAt: Fixtures.start + 3_600,
+            discount: .percentage(25), voucherCode: VoucherCode("QUARTER"))])
+        #expect(try stores.dashboard.voucherUsage().isEmpty)
+        var numbers: [String] = []
+        for index in 0..<3 {
+            let request = OrderFixtures.request(try stores.guest("buyer-\(index)"), [(lamp, 2)], key: "key-\(index)",
+                                                voucherCode: VoucherCode("quarter"), discounts: [lamp.id: .usd(10_00)])
+            numbers.append(try #require(try stores.orders.placeOrder(request, Fixtures.start).placedOrder).number)
+        }
+        _ = try stores.orders.placeOrder(OrderFixtures.request(try stores.guest("plain"), [(lamp, 1)], key: "plain"), Fixtures.start)
+        _ = try stores.orders.apply(OrderActionRequest(number: numbers[1], action: .cancel, actor: "cli"), Fixtures.start)
+        #expect(try stores.dashboard.voucherUsage() == [
+            "QUARTER": VoucherUsage(orders: 2, revenueMinor: 2 * 34_99, discountMinor: 2 * 10_00, currency: "USD"),
+        ])
+    }
 }

@@ -144,7 +144,7 @@ extension CampaignStore {
     /// Campaigns whose every operation throws `UnimplementedStoreOperation`.
     public static var failing: CampaignStore {
         CampaignStore(
-            replaceAllBy: { _, _, _ in throw UnimplementedStoreOperation("CampaignStore.replaceAll") },
+            changeBy: { _, _, _ in throw UnimplementedStoreOperation("CampaignStore.change") },
             all: { throw UnimplementedStoreOperation("CampaignStore.all") },
             campaign: { _ in throw UnimplementedStoreOperation("CampaignStore.campaign") },
             byVoucherCode: { _ in throw UnimplementedStoreOperation("CampaignStore.byVoucherCode") },

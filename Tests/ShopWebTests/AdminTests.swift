@@ -404,6 +404,8 @@ struct AdminPermissionTests {
             Case(role: role, method: .get, path: "/admin/staff", allowed: role == .owner),
             Case(role: role, method: .get, path: "/admin/audit", allowed: manages),
             Case(role: role, method: .get, path: "/admin/customers", allowed: true),
+            Case(role: role, method: .get, path: "/admin/campaigns", allowed: manages),
+            Case(role: role, method: .get, path: "/admin/campaigns/new", allowed: manages),
             Case(role: role, method: .post, path: "/admin/orders/{n}/mark-paid", allowed: manages),
             Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", allowed: true),
             Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", orderStatus: .paid, allowed: manages),

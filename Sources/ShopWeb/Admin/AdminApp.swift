@@ -91,6 +91,14 @@ enum AdminApp {
         case let .customer(id): return try customerPage(&context, id: id)
         case let .customerVerificationEmail(id): return try customerEmail(&context, id: id, passwordReset: false)
         case let .customerPasswordReset(id): return try customerEmail(&context, id: id, passwordReset: true)
+        case .campaigns: return try campaignsPage(&context)
+        case .campaignNew: return try campaignForm(&context, editing: nil, form: AdminCampaignForm.blank(context))
+        case .campaignCreate: return try campaignSave(&context, id: nil)
+        case let .campaignEdit(id): return try campaignEditPage(&context, id: id)
+        case let .campaignSave(id): return try campaignSave(&context, id: id)
+        case let .campaignPause(id): return try campaignPause(&context, id: id, paused: true)
+        case let .campaignResume(id): return try campaignPause(&context, id: id, paused: false)
+        case let .campaignDelete(id): return try campaignDelete(&context, id: id)
         }
     }
 

@@ -38,6 +38,19 @@ public enum AdminRoute: Hashable, Sendable {
     case customerVerificationEmail(User.ID)
     /// `POST /admin/customers/{id}/password-reset` — a password-reset link, by email.
     case customerPasswordReset(User.ID)
+    /// `GET /admin/campaigns` — every campaign with its state, code, uses and revenue.
+    case campaigns
+    /// `GET /admin/campaigns/new` — the form; `POST /admin/campaigns` creates from it.
+    case campaignNew
+    case campaignCreate
+    /// `GET /admin/campaigns/{id}/edit` — the form filled in; `POST` the same path saves it
+    /// (with the `revision` the form was read at).
+    case campaignEdit(Campaign.ID)
+    case campaignSave(Campaign.ID)
+    /// `POST /admin/campaigns/{id}/pause`, `…/resume` and `…/delete` (with `revision`).
+    case campaignPause(Campaign.ID)
+    case campaignResume(Campaign.ID)
+    case campaignDelete(Campaign.ID)
 
     /// The steps the back office offers (a refund names its lines: `line-1=2`, …).
     public static let orderActions: [OrderAction] = [.markPaid, .fulfil, .markDelivered, .cancel, .refund]
@@ -67,6 +80,8 @@ public enum AdminRoute: Hashable, Sendable {
         case .audit: .permission(.viewAudit)
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
+        case .campaigns, .campaignNew, .campaignCreate, .campaignEdit, .campaignSave, .campaignPause, .campaignResume,
+             .campaignDelete: .permission(.manageCampaigns)
         }
     }
 
@@ -99,6 +114,14 @@ public enum AdminRoute: Hashable, Sendable {
         Declaration(method, pattern, method == "POST" ? [.changesState] : [],
                     make: { $0.int64("id").map { make(User.ID($0)) } },
                     match: { route in id(route).map { RouteParameters(["id": String($0.rawValue)]) } })
+    }
+
+    /// A route whose one path parameter `{id}` is a campaign's id (anything else is a 404).
+    private static func campaign(_ method: String, _ pattern: String, make: @escaping @Sendable (Campaign.ID) -> AdminRoute,
+                                 id: @escaping @Sendable (AdminRoute) -> Campaign.ID?) -> Declaration {
+        Declaration(method, pattern, method == "POST" ? [.changesState] : [],
+                    make: { Campaign.isValidID($0["id"]) ? make(Campaign.ID($0["id"])) : nil },
+                    match: { route in id(route).map { RouteParameters(["id": $0.rawValue]) } })
     }
 
     /// Every back-office route.
@@ -147,6 +170,24 @@ public enum AdminRoute: Hashable, Sendable {
         },
         customer("POST", "/admin/customers/{id}/password-reset", make: AdminRoute.customerPasswordReset) {
             if case let .customerPasswordReset(id) = $0 { id } else { nil }
+        },
+        fixed("GET", "/admin/campaigns", .campaigns),
+        fixed("POST", "/admin/campaigns", .campaignCreate),
+        fixed("GET", "/admin/campaigns/new", .campaignNew),
+        campaign("GET", "/admin/campaigns/{id}/edit", make: AdminRoute.campaignEdit) {
+            if case let .campaignEdit(id) = $0 { id } else { nil }
+        },
+        campaign("POST", "/admin/campaigns/{id}/edit", make: AdminRoute.campaignSave) {
+            if case let .campaignSave(id) = $0 { id } else { nil }
+        },
+        campaign("POST", "/admin/campaigns/{id}/pause", make: AdminRoute.campaignPause) {
+            if case let .campaignPause(id) = $0 { id } else { nil }
+        },
+        campaign("POST", "/admin/campaigns/{id}/resume", make: AdminRoute.campaignResume) {
+            if case let .campaignResume(id) = $0 { id } else { nil }
+        },
+        campaign("POST", "/admin/campaigns/{id}/delete", make: AdminRoute.campaignDelete) {
+            if case let .campaignDelete(id) = $0 { id } else { nil }
         },
         Declaration("GET", "/admin/audit", [],
                     make: { .audit(AdminAuditFilter(parameters: $0)) },

@@ -7,7 +7,7 @@ import ShopStore
 /// row, the flash) around each page's content. Mobile-first like the storefront: tables scroll
 /// sideways inside their card on a phone.
 enum AdminViews {
-    enum NavItem { case home, orders, customers, staff, audit }
+    enum NavItem { case home, orders, customers, campaigns, staff, audit }
 
     /// What every page's frame shows.
     struct Frame {
@@ -61,6 +61,9 @@ enum AdminViews {
                         }
                         if member.may(.viewCustomers) {
                             navLink(.customers, AdminRoute.customers(query: "", page: 1).path, l10n(.adminNavCustomers), frame.nav)
+                        }
+                        if member.may(.manageCampaigns) {
+                            navLink(.campaigns, AdminRoute.campaigns.path, l10n(.adminNavCampaigns), frame.nav)
                         }
                         if member.may(.manageStaff) {
                             navLink(.staff, AdminRoute.staff.path, l10n(.adminNavStaff), frame.nav)
@@ -355,7 +358,7 @@ enum AdminViews {
     }
 
     /// A changed field's name in the staff member's language, for the fields the shop's own
-    /// entries use; a campaign's fields (named by `Mirror`) stay as stored.
+    /// entries use and a campaign's (named by `Mirror`); anything unknown as stored.
     static func auditField(_ field: String, _ l10n: Localizer) -> String {
         if let line = field.wholeMatch(of: /line (\d+) refunded/) {
             return l10n(.adminAuditFieldLineRefunded, ["line": String(line.1)])
@@ -371,6 +374,18 @@ enum AdminViews {
         case "email": l10n(.adminColumnEmail)
         case "name": l10n(.adminColumnName)
         case "role": l10n(.adminColumnRole)
+        // A campaign's fields, by the labels of the campaign form.
+        case "title": l10n(.adminFieldTitle)
+        case "description": l10n(.adminFieldDescription)
+        case "imageURL": l10n(.adminFieldImage)
+        case "startsAt": l10n(.adminFieldStarts)
+        case "endsAt": l10n(.adminFieldEnds)
+        case "discount": l10n(.adminAuditFieldDiscount)
+        case "target": l10n(.adminAuditFieldTarget)
+        case "minimumSubtotal": l10n(.adminFieldMinimum, ["currency": ""]).replacingOccurrences(of: " ()", with: "")
+        case "voucherCode": l10n(.adminFieldCode)
+        case "usageLimitPerAccount": l10n(.adminFieldLimit)
+        case "isPaused": l10n(.adminCampaignStatePaused)
         default: field
         }
     }

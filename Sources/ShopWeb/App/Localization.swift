@@ -60,6 +60,16 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminNavCampaigns, adminCampaignsTitle, adminCampaignsIntro, adminCampaignsEmpty, adminCampaignNew, adminCampaignEditTitle, adminColumnCampaign, adminColumnCode
+    case adminColumnDiscount, adminColumnWindow, adminColumnUses, adminColumnRevenue, adminCampaignStateActive, adminCampaignStateScheduled, adminCampaignStateEnded, adminCampaignStatePaused
+    case adminCampaignNoCode, adminCampaignPercentOff, adminCampaignAmountOff, adminCampaignDiscountGiven, adminCampaignPause, adminCampaignResume, adminCampaignDelete, adminCampaignSave
+    case adminCampaignCreate, adminCampaignBack, adminFieldCampaignID, adminFieldCampaignIDHint, adminFieldTitle, adminFieldDescription, adminFieldImage, adminFieldImageHint
+    case adminFieldStarts, adminFieldEnds, adminFieldWindowHint, adminFieldDiscountType, adminDiscountPercentage, adminDiscountFixed, adminFieldPercent, adminFieldAmount
+    case adminFieldAppliesTo, adminTargetCart, adminTargetCategory, adminTargetProducts, adminFieldCategory, adminFieldProducts, adminFieldProductsHint, adminFieldMinimum
+    case adminFieldLeaveEmpty, adminFieldCode, adminFieldCodeHint, adminFieldLimit, adminFieldPaused, adminFieldAmountHint, adminCampaignErrorTitle, adminCampaignErrorID
+    case adminCampaignErrorIDTaken, adminCampaignErrorImage, adminCampaignErrorDate, adminCampaignErrorEnds, adminCampaignErrorPercent, adminCampaignErrorAmount, adminCampaignErrorMinimum, adminCampaignErrorCategory
+    case adminCampaignErrorProducts, adminCampaignErrorProductTwice, adminCampaignErrorCode, adminCampaignErrorCodeTaken, adminCampaignErrorLimit, adminCampaignErrorForm, adminCampaignChanged, adminCampaignSaved
+    case adminCampaignCreated, adminCampaignPausedDone, adminCampaignResumedDone, adminCampaignDeleted, adminCampaignDeleteHint, adminCampaignTranslationsKept, adminAuditFieldDiscount, adminAuditFieldTarget
     case adminAuditActionCreate, adminAuditActionUpdate, adminAuditActionDelete, adminAuditActionSet, adminAuditFieldStatus, adminAuditFieldCarrier, adminAuditFieldTracking, adminAuditFieldItemsBack
     case adminAuditFieldRefund, adminAuditFieldStock, adminAuditFieldTracked, adminAuditFieldLineRefunded
     case adminDashToday, adminDashLast30, adminDashSales, adminDashAverage, adminDashChartTitle, adminDashChartDesc, adminDashTop, adminDashUnits

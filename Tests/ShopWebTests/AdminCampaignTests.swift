@@ -1,0 +1,206 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+/// Campaigns and voucher codes from the browser (issue #16, point 5): the same rules as the
+/// campaigns file, amounts in the staff member's language, times in the shop's zone, pause,
+/// delete, each code's orders and revenue — and no edit lost to another's.
+@Suite("Back office campaigns")
+struct AdminCampaignTests {
+    /// The campaign form as a manager fills it in (the shop's clock is 2026-05-28 20:26 UTC).
+    static func form(_ changes: [String: String] = [:]) -> [(String, String)] {
+        var values = ["id": "spring-sale", "title": "Spring sale", "description": "Lamps for less.", "image": "",
+                      "starts": "2026-05-28T00:00", "ends": "2026-06-30T00:00", "discount": "percentage", "percent": "20",
+                      "amount": "", "target": "cart", "category": "", "products": "", "minimum": "", "code": "SPRING20",
+                      "limit": "", "revision": ""]
+        for (key, value) in changes { values[key] = value }
+        return values.sorted { $0.key < $1.key }.filter { !($0.key == "paused" && $0.value.isEmpty) }
+    }
+
+    @Test func aManagerCreatesACampaignThatShoppersSeeAndUse() throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let form = try manager.get("/admin/campaigns/new")
+        #expect(form.status == 200 && form.text.contains(#"name="starts" id="starts" value="2026-05-28T21:00""#),
+                "a new campaign starts at the next whole hour")
+        let created = try manager.post("/admin/campaigns", Self.form(["minimum": "25.00", "limit": "2"]), from: "/admin/campaigns/new")
+        #expect(created.status == 303 && created.header("Location") == "/admin/campaigns")
+        let stored = try #require(try shop.campaigns.campaign("spring-sale"))
+        #expect(stored.discount == .percentage(20) && stored.voucherCode == VoucherCode("SPRING20"))
+        #expect(stored.minimumSubtotal == .usd(25_00) && stored.usageLimitPerAccount == 2 && !stored.isPaused)
+        #expect(stored.startsAt == Date(timeIntervalSince1970: 1_779_926_400), "2026-05-28T00:00 in the shop's zone (UTC)")
+        let list = try manager.get("/admin/campaigns").text
+        #expect(list.contains("Campaign “Spring sale” created.") && list.contains(#"data-state="active""#) && list.contains("SPRING20"))
+        // The storefront shows it at once, and its code works in the cart.
+        let shopper = try shop.visitor()
+        #expect(try shopper.get("/campaigns").text.contains("Spring sale"))
+        try shopper.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shopper.post("/cart/voucher", [("code", "spring20")])
+        #expect(try shopper.get("/cart").text.contains("SPRING20"))
+        // The audit log has it, as the manager's.
+        let entries = try #require(shop.environment.audit).entries(AuditQuery(subject: "campaign")).entries
+        #expect(entries.first?.action == "create" && entries.first?.actor == "manager@shop.test")
+    }
+
+    /// Every mistake at once, each under its field, the form as it was sent; nothing stored.
+    @Test func aFormWithMistakesComesBackWithEachUnderItsField() throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let response = try manager.post("/admin/campaigns", Self.form([
+            "id": "Spring Sale!", "title": " ", "percent": "150", "ends": "2026-05-01T00:00", "minimum": "0",
+            "code": "TWO WORDS", "limit": "0", "image": "//evil.example/x.png",
+        ]), from: "/admin/campaigns/new")
+        #expect(response.status == 422)
+        let page = response.text
+        for message in ["Use 1–64 lower-case letters", "Enter a title.", "Enter a whole percentage from 1 to 100.",
+                        "The end must be after the start.", "Enter an amount more than zero, for example 19.99, or leave it empty.",
+                        "Use 1–40 letters, digits", "Enter a whole number of at least 1, or leave it empty.",
+                        "Enter a site path such as", "Please correct the fields marked below."] {
+            #expect(page.contains(message), "\(message)")
+        }
+        #expect(page.contains(#"value="TWO WORDS""#), "the form comes back as sent")
+        #expect(try shop.campaigns.all().isEmpty)
+        // A category target needs a category; a products target its handles, none twice.
+        let category = try manager.post("/admin/campaigns", Self.form(["target": "category"]), from: "/admin/campaigns/new")
+        #expect(category.status == 422 && category.text.contains("Choose a category."))
+        let twice = try manager.post("/admin/campaigns", Self.form(["target": "products", "products": "lamp, Lamp"]),
+                                     from: "/admin/campaigns/new")
+        #expect(twice.status == 422 && twice.text.contains("“lamp” is listed twice."))
+        // A code another campaign has, or an id taken.
+        try manager.post("/admin/campaigns", Self.form(), from: "/admin/campaigns/new")
+        let taken = try manager.post("/admin/campaigns", Self.form(["id": "other"]), from: "/admin/campaigns/new")
+        #expect(taken.status == 409 && taken.text.contains("Another campaign uses this code."))
+        let sameID = try manager.post("/admin/campaigns", Self.form(["code": "OTHER"]), from: "/admin/campaigns/new")
+        #expect(sameID.status == 409 && sameID.text.contains("Another campaign has this id."))
+    }
+
+    /// "Prices typed in the staff member's locale": a Turkish manager types `19,99`, and the form
+    /// shows it back that way.
+    @Test func aTurkishManagerTypesAmountsWithADecimalComma() throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = "tr"
+        let created = try manager.post("/admin/campaigns", Self.form(["discount": "fixed", "amount": "7,50", "minimum": "1.000,00"]),
+                                       from: "/admin/campaigns/new")
+        #expect(created.status == 303)
+        let stored = try #require(try shop.campaigns.campaign("spring-sale"))
+        #expect(stored.discount == .fixedAmount(.usd(7_50)) && stored.minimumSubtotal == .usd(1_000_00))
+        let edit = try manager.get("/admin/campaigns/spring-sale/edit").text
+        #expect(edit.contains(#"value="7,50""#) && edit.contains(#"value="1000,00""#) && edit.contains("Kampanyayı kaydet"))
+        let list = try manager.get("/admin/campaigns").text
+        #expect(list.contains("Planlandı") || list.contains("Yayında"))
+    }
+
+    /// An edit saved from a form read before someone else's save is refused, with the form kept;
+    /// an edit from the current form lands and keeps the file's translations.
+    @Test func anEditFromAStaleFormIsRefusedNotSavedOverAnothers() throws {
+        let shop = try adminShop()
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "spring-sale", title: LocalizedText("Spring sale", translations: [.turkish: "Bahar indirimi"]),
+            startsAt: shop.clock.now - 3_600, endsAt: shop.clock.now + 86_400, discount: .percentage(10), voucherCode: VoucherCode("SPRING"))])
+        let ada = try StaffBrowser(shop, role: .manager, email: "ada@shop.test")
+        let bo = try StaffBrowser(shop, role: .owner, email: "bo@shop.test")
+        let adaForm = try ada.get("/admin/campaigns/spring-sale/edit").text
+        let revision = try #require(adaForm.firstMatch(of: /name="revision" value="([0-9a-f]+)"/)?.1)
+        #expect(adaForm.contains("Translations of the title and description from the campaigns file are kept"))
+        let boSaves = try bo.post("/admin/campaigns/spring-sale/edit", Self.form(["percent": "15", "code": "SPRING",
+                                                                                  "revision": String(revision)]),
+                                  from: "/admin/campaigns/spring-sale/edit")
+        #expect(boSaves.status == 303)
+        let adaSaves = try ada.post("/admin/campaigns/spring-sale/edit", Self.form(["percent": "30", "code": "SPRING",
+                                                                                    "revision": String(revision)]),
+                                    from: "/admin/campaigns/spring-sale/edit")
+        #expect(adaSaves.status == 409 && adaSaves.text.contains("Someone else changed this campaign"))
+        #expect(adaSaves.text.contains(#"name="percent" id="percent" value="30""#), "Ada's input is kept")
+        let stored = try #require(try shop.campaigns.campaign("spring-sale"))
+        #expect(stored.discount == .percentage(15) && stored.title.text(in: .turkish) == "Bahar indirimi")
+        // The id of a campaign cannot change through its form.
+        #expect(try stored.id == "spring-sale" && shop.campaigns.all().count == 1)
+    }
+
+    /// Pausing hides the campaign and refuses its code at once; resuming brings both back;
+    /// deleting removes it. Each press is audited; a second press is harmless.
+    @Test func pauseResumeAndDelete() throws {
+        let shop = try adminShop()
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "spring-sale", title: "Spring sale", startsAt: shop.clock.now - 3_600, endsAt: shop.clock.now + 86_400,
+            discount: .percentage(10), voucherCode: VoucherCode("SPRING"))])
+        let manager = try StaffBrowser(shop, role: .manager)
+        func revision() throws -> String { CampaignStore.revision(of: try #require(try shop.campaigns.campaign("spring-sale"))) }
+        let read = try revision()
+        #expect(try manager.post("/admin/campaigns/spring-sale/pause", [("revision", read)], from: "/admin/campaigns").status == 303)
+        #expect(try manager.post("/admin/campaigns/spring-sale/pause", [("revision", read)], from: "/admin/campaigns").status == 303)
+        #expect(try shop.campaigns.campaign("spring-sale")?.isPaused == true)
+        let shopper = try shop.visitor()
+        #expect(try !shopper.get("/campaigns").text.contains("Spring sale"))
+        #expect(try shopper.get("/campaigns/spring-sale").status == 404)
+        try shopper.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shopper.post("/cart/voucher", [("code", "spring")])
+        #expect(try shopper.get("/cart").text.contains("know the code SPRING"))
+        #expect(try manager.get("/admin/campaigns").text.contains(#"data-state="paused""#))
+        let whilePaused = try revision()
+        try manager.post("/admin/campaigns/spring-sale/resume", [("revision", whilePaused)], from: "/admin/campaigns")
+        #expect(try shopper.get("/campaigns").text.contains("Spring sale"))
+        // Delete from a stale read is refused; from the current one it goes.
+        let stale = try manager.post("/admin/campaigns/spring-sale/delete", [("revision", whilePaused)], from: "/admin/campaigns")
+        #expect(stale.status == 303 && stale.header("Location") == "/admin/campaigns/spring-sale/edit")
+        #expect(try shop.campaigns.campaign("spring-sale") != nil)
+        try manager.post("/admin/campaigns/spring-sale/delete", [("revision", try revision())], from: "/admin/campaigns")
+        #expect(try shop.campaigns.campaign("spring-sale") == nil)
+        #expect(try manager.post("/admin/campaigns/spring-sale/delete", [("revision", read)]).header("Location") == "/admin/campaigns")
+        let actions = try #require(shop.environment.audit).entries(AuditQuery(subject: "campaign", actor: "manager@shop.test")).entries.map(\.action)
+        #expect(actions == ["delete", "update", "update"], "pause once (the second press changed nothing), resume, delete")
+        let audit = try manager.get("/admin/audit?subject=campaign").text
+        #expect(audit.contains("Paused"), "a campaign's field by its label")
+    }
+
+    /// Each code's orders and revenue; cancelled orders do not count.
+    @Test func theListShowsEachCodesOrdersAndRevenue() throws {
+        let shop = try adminShop()
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "spring-sale", title: "Spring sale", startsAt: shop.clock.now - 3_600, endsAt: shop.clock.now + 86_400,
+            discount: .percentage(10), voucherCode: VoucherCode("SPRING"))])
+        for index in 0..<2 {
+            let shopper = try shop.visitor()
+            try shopper.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+            try shopper.post("/cart/voucher", [("code", "spring")])
+            let review = try reachReview(shopper, email: "buyer\(index)@example.com")
+            #expect(try shopper.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))]).status == 303)
+        }
+        let manager = try StaffBrowser(shop, role: .manager)
+        let list = try manager.get("/admin/campaigns").text
+        #expect(list.contains(#"data-uses="2""#))
+        #expect(list.contains("$6.00 given"), "10% of two $30 lamps")
+    }
+
+    @Test func supportCannotOpenCampaigns() throws {
+        let shop = try adminShop()
+        let support = try StaffBrowser(shop, role: .support)
+        #expect(try support.get("/admin/campaigns").status == 403)
+        #expect(try support.post("/admin/campaigns", Self.form()).status == 403)
+        #expect(try shop.campaigns.all().isEmpty)
+        #expect(try !support.get("/admin").text.contains(#"href="/admin/campaigns""#))
+    }
+
+    @Test(arguments: ["/admin/campaigns/Bad%20Id/edit", "/admin/campaigns/nope/edit"])
+    func anUnknownOrMalformedCampaignIs404(_ path: String) throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        #expect(try manager.get(path).status == 404)
+    }
+
+    /// Each campaign route prints a path that parses back to it, with the method its
+    /// declaration says.
+    @Test(arguments: [AdminRoute.campaigns, .campaignNew, .campaignCreate, .campaignEdit("new"), .campaignSave("spring-sale"),
+                      .campaignPause("a_b"), .campaignResume("x1"), .campaignDelete("spring-sale")])
+    func campaignRoutesRoundTrip(_ route: AdminRoute) {
+        let method = route.isAction ? "POST" : "GET"
+        let path = route.path.split(separator: "?").first.map(String.init) ?? route.path
+        #expect(AdminRoute.parse(method: method, path: path, query: []) == route)
+        #expect(route.access == .permission(.manageCampaigns))
+    }
+}
