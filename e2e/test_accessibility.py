@@ -56,6 +56,8 @@ ADMIN_PAGES = {
     "admin-audit": "/admin/audit",
     "admin-customers": "/admin/customers",
     "admin-customer": "/admin/customers/1",  # the fixture's shopper, the shop's first account
+    "admin-products": "/admin/products",
+    "admin-product": "/admin/products/1",  # the demo's first product
     "admin-campaigns": "/admin/campaigns",
     "admin-campaign": "/admin/campaigns/welcome/edit",  # the demo's welcome campaign
 }

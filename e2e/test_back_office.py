@@ -170,3 +170,30 @@ def test_a_manager_creates_and_pauses_a_campaign_in_the_browser_and_shoppers_fol
     listed = subprocess.run([BINARY, "campaigns", "list", "--database", str(server.database)],
                             capture_output=True, text=True, timeout=60)
     assert re.search(r"bahar .*2\.50 USD off.*code BAHAR5.*\[paused\]", listed.stdout), listed.stdout
+
+
+def test_a_manager_edits_a_products_price_in_spanish_and_the_storefront_shows_it(server, browser):
+    """Point 4: the product form in a real browser — a price typed with a decimal comma."""
+    created = staff(server, "create", "--email", "gestor@example.com", "--name", "Gema Gestora", "--role", "manager",
+                    "--language", "es", password=PASSWORD + "\n")
+    assert created.returncode == 0, created.stderr
+    manager = new_browser()
+    try:
+        sign_in(manager, server, "/admin/products", "gestor@example.com")
+        # A published product with one variant: its page shows that variant's price.
+        row = next(row for row in manager.find_elements(By.CSS_SELECTOR, "tr[data-product]")
+                   if row.find_element(By.CSS_SELECTOR, "td:last-child").text == "1"
+                   and "status-ok" in row.find_element(By.CSS_SELECTOR, ".status-pill").get_attribute("class"))
+        handle = row.get_attribute("data-product")
+        click(manager, row.find_element(By.CSS_SELECTOR, "a"))
+        WebDriverWait(manager, 10).until(lambda b: b.find_elements(By.ID, "price-1"))
+        price = manager.find_element(By.ID, "price-1")
+        price.clear()
+        price.send_keys("12,50")
+        click(manager, manager.find_element(By.CSS_SELECTOR, ".campaign-form button[type=submit]"))
+        WebDriverWait(manager, 10).until(lambda b: "guardado." in b.page_source)
+        assert manager.find_element(By.ID, "price-1").get_attribute("value") == "12,50"
+    finally:
+        manager.quit()
+    browser.get(server.url + f"/products/{handle}?lang=en")
+    assert "$12.50" in browser.page_source

@@ -110,7 +110,7 @@ public struct CatalogAdminService: Sendable {
     /// - Throws: `AccessError`, `CatalogAdminError`, or a store error.
     public func update(_ id: Product.ID, _ fields: ProductFields, replacing: Bool, by account: User) throws -> StoredProduct {
         try account.requireOperator()
-        let changed = try catalog.changeProduct(id) { current in
+        let changed = try catalog.changeProduct(id, by: AuditActor(name: account.email, source: .api), now: now()) { current in
             guard current.isPublished else { throw CatalogAdminError.notFound }
             var fields = fields
             if replacing {
@@ -145,7 +145,7 @@ public struct CatalogAdminService: Sendable {
     /// - Throws: `AccessError`, `CatalogAdminError.notFound`, or a store error.
     public func delete(_ id: Product.ID, by account: User) throws -> StoredProduct {
         try account.requireOperator()
-        let changed = try catalog.changeProduct(id) { current in
+        let changed = try catalog.changeProduct(id, by: AuditActor(name: account.email, source: .api), now: now()) { current in
             guard current.isPublished else { throw CatalogAdminError.notFound }
             var next = current
             next.isPublished = false
@@ -195,4 +195,15 @@ public struct CatalogAdminService: Sendable {
             throw CatalogAdminError.invalid(field: error.column, message: error.message)
         }
     }
+}
+
+extension CatalogAdminService {
+    /// A description typed as HTML, through the importers' sanitizer (`HTMLSanitizer`, the one
+    /// home of what HTML a product may carry): the safe HTML and its plain text.
+    public static func sanitizedDescription(_ html: String) -> (html: String, text: String) { HTMLSanitizer.sanitize(html) }
+
+    /// The importers' limits, in UTF-8 bytes, of what the back office's product form takes.
+    public static let limits = (title: TextLimit.title.maximumBytes, name: TextLimit.name.maximumBytes,
+                                tag: TextLimit.tag.maximumBytes, sku: TextLimit.sku.maximumBytes,
+                                altText: TextLimit.altText.maximumBytes, description: TextLimit.description.maximumBytes)
 }

@@ -1,3 +1,4 @@
+public import Foundation
 public import ShopCore
 
 /// A category with the number of published products listed under it.
@@ -318,9 +319,16 @@ public struct CatalogStore: Sendable {
     /// a draft (`ProductDraft(_:categoryName:)`) and returns what it becomes, written with
     /// `upsert`'s rules under the product's own handle (a different handle in the result is
     /// ignored). No other writer runs between the read and the write, so simultaneous changes
-    /// of different fields all land. An error thrown by `change` writes nothing.
+    /// of different fields all land. An error thrown by `change` writes nothing. What changed is
+    /// an entry of the audit log as `actor`'s, in the same transaction (`ProductAudit`); callers
+    /// use ``changeProduct(_:by:now:_:)``.
     /// - Returns: the product after the change; nil when no product has this id.
-    public var changeProduct: @Sendable (_ id: Product.ID, _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?
+    public var changeProductBy: @Sendable (_ id: Product.ID, _ actor: AuditActor, _ now: Date,
+                                           _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?
+    /// A page of every product, published or not, for the back office (`CatalogListQuery`).
+    public var findProducts: @Sendable (_ query: CatalogListQuery) throws -> CatalogListPage
+    /// The product with this id, published or not, with its category's name; nil when none.
+    public var storedProduct: @Sendable (_ id: Product.ID) throws -> StoredProduct?
     /// Number of products, published or not.
     public var productCount: @Sendable () throws -> Int
     /// A number that changes whenever anything in the catalog changes (categories, products,
@@ -337,12 +345,17 @@ public struct CatalogStore: Sendable {
         productsByID: @escaping @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product],
         upsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
         insertProduct: @escaping @Sendable (_ draft: ProductDraft) throws -> StoredProduct,
-        changeProduct: @escaping @Sendable (_ id: Product.ID, _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?,
+        changeProductBy: @escaping @Sendable (_ id: Product.ID, _ actor: AuditActor, _ now: Date,
+                                              _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?,
         productCount: @escaping @Sendable () throws -> Int,
         version: @escaping @Sendable () throws -> Int64,
         previewUpsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
-        allProducts: @escaping @Sendable () throws -> [StoredProduct]
+        allProducts: @escaping @Sendable () throws -> [StoredProduct],
+        findProducts: @escaping @Sendable (_ query: CatalogListQuery) throws -> CatalogListPage,
+        storedProduct: @escaping @Sendable (_ id: Product.ID) throws -> StoredProduct?
     ) {
+        self.findProducts = findProducts
+        self.storedProduct = storedProduct
         self.categories = categories
         self.categoryByHandle = categoryByHandle
         self.products = products
@@ -350,10 +363,18 @@ public struct CatalogStore: Sendable {
         self.productsByID = productsByID
         self.upsert = upsert
         self.insertProduct = insertProduct
-        self.changeProduct = changeProduct
+        self.changeProductBy = changeProductBy
         self.productCount = productCount
         self.version = version
         self.previewUpsert = previewUpsert
         self.allProducts = allProducts
+    }
+}
+
+extension CatalogStore {
+    /// Changes one product (``changeProductBy``), recorded in the audit log as `actor`'s.
+    public func changeProduct(_ id: Product.ID, by actor: AuditActor = .cli, now: Date = Date(),
+                              _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct? {
+        try changeProductBy(id, actor, now, change)
     }
 }

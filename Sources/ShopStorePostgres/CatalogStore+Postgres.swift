@@ -90,13 +90,19 @@ extension CatalogStore {
                     return try PGCatalog.storedProduct(handle: draft.handle, connection)
                 }
             },
-            changeProduct: { id, change in
+            changeProductBy: { id, actor, now, change in
                 try write { connection in
                     guard let stored = try PGCatalog.storedProduct(id: id.rawValue, connection) else { return nil }
-                    var changed = try change(ProductDraft(stored.product, categoryName: stored.categoryName))
+                    let before = ProductDraft(stored.product, categoryName: stored.categoryName)
+                    var changed = try change(before)
                     changed.handle = stored.product.handle
                     _ = try PGCatalog.upsert(try CheckedDrafts.check([changed], currency: currency), connection)
-                    return try PGCatalog.storedProduct(id: id.rawValue, connection)
+                    let after = try PGCatalog.storedProduct(id: id.rawValue, connection)
+                    if let after, let entry = ProductAudit.entry(before: before, after: ProductDraft(after.product, categoryName: after.categoryName),
+                                                                 actor: actor, now: now) {
+                        try PGAudit.insert([entry], connection)
+                    }
+                    return after
                 }
             },
             productCount: {
@@ -128,6 +134,18 @@ extension CatalogStore {
                         StoredProduct(product: product, categoryName: product.categoryID.flatMap { names[$0.rawValue] })
                     }
                 }
+            },
+            findProducts: { query in
+                let page = query.pageSQL(isTrue: { $0 })
+                return try read { connection in
+                    let values = page.values.map(PostgresValue.init)
+                    let total = Int(try connection.first(PGCatalog.numbered(page.count), Array(values.dropLast(2)))?.int64(0) ?? 0)
+                    let rows = try connection.query(PGCatalog.numbered(page.sql), values).map { try CatalogListQuery.row($0) }
+                    return CatalogListPage(rows: rows, total: total)
+                }
+            },
+            storedProduct: { id in
+                try read { connection in try PGCatalog.storedProduct(id: id.rawValue, connection) }
             }
         )
     }

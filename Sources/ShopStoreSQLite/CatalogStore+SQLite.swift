@@ -99,15 +99,21 @@ extension CatalogStore {
                     }
                 }
             },
-            changeProduct: { id, change in
+            changeProductBy: { id, actor, now, change in
                 try database.withConnection { connection in
                     // BEGIN IMMEDIATE: the read below and the write are one step for every writer.
                     try connection.transaction {
                         guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { return nil }
-                        var changed = try change(ProductDraft(stored.product, categoryName: stored.categoryName))
+                        let before = ProductDraft(stored.product, categoryName: stored.categoryName)
+                        var changed = try change(before)
                         changed.handle = stored.product.handle
                         _ = try SQLCatalog.upsert(try CheckedDrafts.check([changed], currency: currency), connection)
-                        return try SQLCatalog.storedProduct(id: id.rawValue, connection)
+                        let after = try SQLCatalog.storedProduct(id: id.rawValue, connection)
+                        if let after, let entry = ProductAudit.entry(before: before, after: ProductDraft(after.product, categoryName: after.categoryName),
+                                                                     actor: actor, now: now) {
+                            try SQLAudit.insert([entry], connection)
+                        }
+                        return after
                     }
                 }
             },
@@ -139,6 +145,22 @@ extension CatalogStore {
                             StoredProduct(product: product, categoryName: product.categoryID.flatMap { names[$0.rawValue] })
                         }
                     }
+                }
+            },
+            findProducts: { query in
+                let page = query.pageSQL(isTrue: { "\($0) = 1" })
+                return try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        let values = page.values.map(SQLValue.init)
+                        let total = try connection.prepare(page.count).first(Array(values.dropLast(2)))?.int(0) ?? 0
+                        let rows = try connection.prepare(page.sql).query(values).map { try CatalogListQuery.row($0) }
+                        return CatalogListPage(rows: rows, total: total)
+                    }
+                }
+            },
+            storedProduct: { id in
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) { try SQLCatalog.storedProduct(id: id.rawValue, connection) }
                 }
             }
         )

@@ -39,11 +39,13 @@ extension CatalogStore {
             productsByID: { _ in throw UnimplementedStoreOperation("CatalogStore.productsByID") },
             upsert: { _ in throw UnimplementedStoreOperation("CatalogStore.upsert") },
             insertProduct: { _ in throw UnimplementedStoreOperation("CatalogStore.insertProduct") },
-            changeProduct: { _, _ in throw UnimplementedStoreOperation("CatalogStore.changeProduct") },
+            changeProductBy: { _, _, _, _ in throw UnimplementedStoreOperation("CatalogStore.changeProduct") },
             productCount: { throw UnimplementedStoreOperation("CatalogStore.productCount") },
             version: { throw UnimplementedStoreOperation("CatalogStore.version") },
             previewUpsert: { _ in throw UnimplementedStoreOperation("CatalogStore.previewUpsert") },
-            allProducts: { throw UnimplementedStoreOperation("CatalogStore.allProducts") }
+            allProducts: { throw UnimplementedStoreOperation("CatalogStore.allProducts") },
+            findProducts: { _ in throw UnimplementedStoreOperation("CatalogStore.findProducts") },
+            storedProduct: { _ in throw UnimplementedStoreOperation("CatalogStore.storedProduct") }
         )
     }
 }

@@ -405,6 +405,7 @@ struct AdminPermissionTests {
             Case(role: role, method: .get, path: "/admin/audit", allowed: manages),
             Case(role: role, method: .get, path: "/admin/customers", allowed: true),
             Case(role: role, method: .get, path: "/admin/campaigns", allowed: manages),
+            Case(role: role, method: .get, path: "/admin/products", allowed: manages),
             Case(role: role, method: .get, path: "/admin/campaigns/new", allowed: manages),
             Case(role: role, method: .post, path: "/admin/orders/{n}/mark-paid", allowed: manages),
             Case(role: role, method: .post, path: "/admin/orders/{n}/cancel", allowed: true),

@@ -4,6 +4,7 @@ import ShopAPI
 import ShopCore
 import ShopStore
 import ShopTestSupport
+import ShopWeb
 import Testing
 
 private let chair = ProductDraft.mock(handle: "oak-chair", title: "Oak Chair", category: "Chairs",
@@ -125,6 +126,11 @@ struct FakeStoreProductWriteTests {
         #expect(stored.variants.map(\.price) == [.usd(45_00), .usd(59_90)], "the shown variant's price")
         #expect(stored.variants.map(\.sku) == ["OAK-S", "OAK-L"] && stored.variants[0].inventory == .tracked(quantity: 4, allowsBackorder: false))
         #expect(stored.images.map(\.url) == ["/a.jpg", "/b.jpg"])
+        // An API write is in the audit log as the operator's, through the API (issue #16).
+        let audit = try #require(shop.environment.audit)
+        let entry = try #require(try audit.entries(AuditQuery(subject: "product")).entries.first)
+        #expect(entry.actor == "op@example.com" && entry.source == .api)
+        #expect(entry.changes == [AuditChange(field: "variant OAK-S price", before: "4990 USD minor units", after: "4500 USD minor units")])
     }
 
     @Test func putReplacesTheFakeStoreFields() throws {

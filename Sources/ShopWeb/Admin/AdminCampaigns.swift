@@ -457,7 +457,8 @@ extension AdminViews {
                 }
                 FormField(label: l10n(.adminFieldTitle), name: "title", id: "title", value: form.value("title"),
                           errors: form.errors("title"), autocomplete: "off", maxLength: 200)
-                textField("description", l10n(.adminFieldDescription), form, rows: 3)
+                textArea("description", l10n(.adminFieldDescription), value: form.value("description"), errors: form.errors("description"),
+                         rows: 3)
                 FormField(label: l10n(.adminFieldImage), name: "image", id: "image", value: form.value("image"),
                           errors: form.errors("image"), autocomplete: "off", hint: l10n(.adminFieldImageHint), required: false)
                 if let editing, !(editing.title.translations.isEmpty && editing.description.translations.isEmpty) {
@@ -506,7 +507,8 @@ extension AdminViews {
                     div(.id("category-help")) { fieldErrors(form.errors("category")) }
                 }
                 div(.class("only-products")) {
-                    textField("products", l10n(.adminFieldProducts), form, rows: 3, hint: l10n(.adminFieldProductsHint))
+                    textArea("products", l10n(.adminFieldProducts), value: form.value("products"), errors: form.errors("products"),
+                             rows: 3, hint: l10n(.adminFieldProductsHint))
                 }
                 div(.class("admin-field-pair")) {
                     FormField(label: l10n(.adminFieldMinimum, ["currency": currency.code]), name: "minimum", id: "minimum",
@@ -545,12 +547,12 @@ extension AdminViews {
         }
     }
 
-    private static func textField(_ name: String, _ label: String, _ form: AdminCampaignForm, rows: Int, hint: String? = nil) -> Node {
-        let errors = form.errors(name)
-        return div(.class(errors.isEmpty ? "field" : "field field-invalid")) {
+    /// A labelled `<textarea>` with its hint and errors, as `FormField` is for inputs.
+    static func textArea(_ name: String, _ label: String, value: String, errors: [String], rows: Int, hint: String? = nil) -> Node {
+        div(.class(errors.isEmpty ? "field" : "field field-invalid")) {
             HTML.label(.for(name)) { label }
             textarea(.name(name), .id(name), .rows(rows), .aria("describedby", "\(name)-help"),
-                     .aria("invalid", errors.isEmpty ? "false" : "true")) { form.value(name) }
+                     .aria("invalid", errors.isEmpty ? "false" : "true")) { value }
             div(.id("\(name)-help")) {
                 if let hint { p(.class("field-hint")) { hint } }
                 fieldErrors(errors)
@@ -558,7 +560,7 @@ extension AdminViews {
         }
     }
 
-    private static func fieldErrors(_ errors: [String]) -> Node {
+    static func fieldErrors(_ errors: [String]) -> Node {
         if errors.isEmpty { return .empty }
         return ul(.class("field-errors")) { for error in errors { li { error } } }
     }

@@ -38,6 +38,11 @@ public enum AdminRoute: Hashable, Sendable {
     case customerVerificationEmail(User.ID)
     /// `POST /admin/customers/{id}/password-reset` — a password-reset link, by email.
     case customerPasswordReset(User.ID)
+    /// `GET /admin/products?q=&shown=&category=&page=` — every product, published or not.
+    case products(AdminProductFilter)
+    /// `GET /admin/products/{id}` — the product's form; `POST` saves it.
+    case product(Product.ID)
+    case productSave(Product.ID)
     /// `GET /admin/campaigns` — every campaign with its state, code, uses and revenue.
     case campaigns
     /// `GET /admin/campaigns/new` — the form; `POST /admin/campaigns` creates from it.
@@ -80,6 +85,7 @@ public enum AdminRoute: Hashable, Sendable {
         case .audit: .permission(.viewAudit)
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
+        case .products, .product, .productSave: .permission(.manageCatalog)
         case .campaigns, .campaignNew, .campaignCreate, .campaignEdit, .campaignSave, .campaignPause, .campaignResume,
              .campaignDelete: .permission(.manageCampaigns)
         }
@@ -171,6 +177,15 @@ public enum AdminRoute: Hashable, Sendable {
         customer("POST", "/admin/customers/{id}/password-reset", make: AdminRoute.customerPasswordReset) {
             if case let .customerPasswordReset(id) = $0 { id } else { nil }
         },
+        Declaration("GET", "/admin/products", [],
+                    make: { .products(AdminProductFilter(parameters: $0)) },
+                    match: { if case let .products(filter) = $0 { RouteParameters(query: filter.queryItems) } else { nil } }),
+        Declaration("GET", "/admin/products/{id}", [],
+                    make: { $0.int64("id").map { .product(Product.ID($0)) } },
+                    match: { if case let .product(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),
+        Declaration("POST", "/admin/products/{id}", [.changesState],
+                    make: { $0.int64("id").map { .productSave(Product.ID($0)) } },
+                    match: { if case let .productSave(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),
         fixed("GET", "/admin/campaigns", .campaigns),
         fixed("POST", "/admin/campaigns", .campaignCreate),
         fixed("GET", "/admin/campaigns/new", .campaignNew),
@@ -242,7 +257,7 @@ public struct AdminAuditFilter: Hashable, Sendable {
     public var page: Int
 
     /// What the audit log records changes of.
-    public static let subjects = ["order", "staff", "stock", "campaign"]
+    public static let subjects = ["order", "staff", "stock", "campaign", "product"]
 
     public init(source: AuditSource? = nil, subject: String = "", actor: String = "", subjectID: String = "", page: Int = 1) {
         self.source = source
@@ -262,5 +277,33 @@ public struct AdminAuditFilter: Hashable, Sendable {
     var queryItems: KeyValuePairs<String, String?> {
         ["source": source?.rawValue, "subject": subject.isEmpty ? nil : subject, "actor": actor.isEmpty ? nil : actor,
          "subject_id": subjectID.isEmpty ? nil : subjectID, "page": page == 1 ? nil : String(page)]
+    }
+}
+
+/// The product list's filters as its form sends them.
+public struct AdminProductFilter: Hashable, Sendable {
+    public var text: String
+    public var visibility: CatalogListQuery.Visibility
+    public var category: String
+    /// 1-based.
+    public var page: Int
+
+    public init(text: String = "", visibility: CatalogListQuery.Visibility = .all, category: String = "", page: Int = 1) {
+        self.text = text
+        self.visibility = visibility
+        self.category = category
+        self.page = max(1, page)
+    }
+
+    init(parameters: RouteParameters) {
+        self.init(text: parameters.queryValue("q") ?? "",
+                  visibility: parameters.queryValue("shown").flatMap(CatalogListQuery.Visibility.init(rawValue:)) ?? .all,
+                  category: parameters.queryValue("category") ?? "",
+                  page: parameters.queryValue("page").flatMap { Int($0) }.map { min($0, 100_000) } ?? 1)
+    }
+
+    var queryItems: KeyValuePairs<String, String?> {
+        ["q": text.isEmpty ? nil : text, "shown": visibility == .all ? nil : visibility.rawValue,
+         "category": category.isEmpty ? nil : category, "page": page == 1 ? nil : String(page)]
     }
 }

@@ -7,7 +7,7 @@ import ShopStore
 /// row, the flash) around each page's content. Mobile-first like the storefront: tables scroll
 /// sideways inside their card on a phone.
 enum AdminViews {
-    enum NavItem { case home, orders, customers, campaigns, staff, audit }
+    enum NavItem { case home, orders, customers, products, campaigns, staff, audit }
 
     /// What every page's frame shows.
     struct Frame {
@@ -61,6 +61,9 @@ enum AdminViews {
                         }
                         if member.may(.viewCustomers) {
                             navLink(.customers, AdminRoute.customers(query: "", page: 1).path, l10n(.adminNavCustomers), frame.nav)
+                        }
+                        if member.may(.manageCatalog) {
+                            navLink(.products, AdminRoute.products(AdminProductFilter()).path, l10n(.adminNavProducts), frame.nav)
                         }
                         if member.may(.manageCampaigns) {
                             navLink(.campaigns, AdminRoute.campaigns.path, l10n(.adminNavCampaigns), frame.nav)
@@ -363,6 +366,17 @@ enum AdminViews {
         if let line = field.wholeMatch(of: /line (\d+) refunded/) {
             return l10n(.adminAuditFieldLineRefunded, ["line": String(line.1)])
         }
+        // A product's fields (`ProductAudit`): per variant and per image.
+        if let variant = field.wholeMatch(of: /variant (.+) (sku|price|compareAtPrice|stock)/) {
+            let label = switch variant.2 {
+            case "sku": l10n(.adminFieldSKU)
+            case "price": l10n(.adminColumnPrice)
+            case "compareAtPrice": l10n(.adminFieldCompareAt, ["currency": ""]).replacingOccurrences(of: " ()", with: "")
+            default: l10n(.adminColumnStock)
+            }
+            return "\(variant.1): \(label)"
+        }
+        if let image = field.wholeMatch(of: /image (\d+) alt/) { return l10n(.adminFieldAltText, ["number": String(image.1)]) }
         return switch field {
         case "status": l10n(.adminAuditFieldStatus)
         case "carrier": l10n(.adminAuditFieldCarrier)
@@ -386,6 +400,10 @@ enum AdminViews {
         case "voucherCode": l10n(.adminFieldCode)
         case "usageLimitPerAccount": l10n(.adminFieldLimit)
         case "isPaused": l10n(.adminCampaignStatePaused)
+        case "vendor": l10n(.adminFieldVendor)
+        case "category": l10n(.adminFieldCategory)
+        case "tags": l10n(.adminFieldTags)
+        case "published": l10n(.adminVisibilityPublished)
         default: field
         }
     }
@@ -422,6 +440,7 @@ enum AdminViews {
         case "staff": l10n(.adminSubjectStaff)
         case "stock": l10n(.adminSubjectStock)
         case "campaign": l10n(.adminSubjectCampaign)
+        case "product": l10n(.adminSubjectProduct)
         default: subject
         }
     }

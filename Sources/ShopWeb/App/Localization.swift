@@ -60,6 +60,13 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminProductErrorSKU
+    case adminNavProducts, adminProductsTitle, adminProductsSearch, adminProductsEmpty, adminFilterVisibility, adminVisibilityAll, adminVisibilityPublished, adminVisibilityUnpublished
+    case adminFilterCategory, adminFilterAnyCategory, adminColumnProduct, adminColumnPrice, adminColumnStock, adminColumnVariants, adminStockUntracked, adminPriceFrom
+    case adminProductEditTitle, adminProductBack, adminProductView, adminFieldVendor, adminFieldTags, adminFieldTagsHint, adminFieldDescriptionHTML, adminFieldPublished
+    case adminProductImages, adminFieldAltText, adminProductVariants, adminFieldSKU, adminFieldPrice, adminFieldCompareAt, adminFieldTracked, adminFieldStock
+    case adminProductSave, adminProductSaved, adminProductUnchanged, adminProductChanged, adminProductErrorTitle, adminProductErrorPrice, adminProductErrorCompareAt, adminProductErrorStock
+    case adminProductErrorText, adminProductErrorStore, adminSubjectProduct
     case adminNavCampaigns, adminCampaignsTitle, adminCampaignsIntro, adminCampaignsEmpty, adminCampaignNew, adminCampaignEditTitle, adminColumnCampaign, adminColumnCode
     case adminColumnDiscount, adminColumnWindow, adminColumnUses, adminColumnRevenue, adminCampaignStateActive, adminCampaignStateScheduled, adminCampaignStateEnded, adminCampaignStatePaused
     case adminCampaignNoCode, adminCampaignPercentOff, adminCampaignAmountOff, adminCampaignDiscountGiven, adminCampaignPause, adminCampaignResume, adminCampaignDelete, adminCampaignSave

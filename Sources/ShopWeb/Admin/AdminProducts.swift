@@ -1,0 +1,474 @@
+import Foundation
+import HTML
+import HTTPServer
+import ShopCore
+import ShopService
+import ShopStore
+
+// Products in the back office (issue #16, point 4, first part): the list of every product,
+// published or not, with search and filters, and a product's form — text, vendor, category,
+// tags, published, images' alt text, and each variant's SKU, price, "was" price, stock and
+// tracking, amounts typed in the staff member's language.
+//
+// A save is a merge, not an overwrite: the form carries each field as it was read (`was:…`),
+// and `CatalogStore.changeProduct` — one write transaction — applies only the fields the staff
+// member changed, refusing the save when one of those changed underneath (another staff member,
+// an import, or an order taking stock). Nothing anyone else wrote is lost, and every change is
+// an audit entry as theirs (`ProductAudit`).
+
+extension AdminApp {
+    static func productsPage(_ context: inout AdminContext, filter: AdminProductFilter) throws -> Response {
+        let catalog = context.environment.catalog
+        let found = try catalog.findProducts(CatalogListQuery(text: filter.text, visibility: filter.visibility,
+                                                              categoryHandle: filter.category, limit: pageSize,
+                                                              offset: (filter.page - 1) * pageSize))
+        let categories = try catalog.categories().map(\.category)
+        return context.page(title: context.l10n(.adminProductsTitle), nav: .products,
+                            AdminViews.products(found, filter: filter, categories: categories, currency: context.environment.currency,
+                                                pageSize: pageSize, l10n: context.l10n))
+    }
+
+    static func productPage(_ context: inout AdminContext, id: Product.ID) throws -> Response {
+        guard let stored = try context.environment.catalog.storedProduct(id) else { return context.errorPage(.notFound) }
+        let draft = ProductDraft(stored.product, categoryName: stored.categoryName)
+        return try productForm(&context, id: id, draft: draft, form: AdminProductForm(draft, language: context.l10n.language))
+    }
+
+    static func productForm(_ context: inout AdminContext, id: Product.ID, draft: ProductDraft, form: AdminProductForm,
+                            status: HTTPStatus = .ok) throws -> Response {
+        let categories = try context.environment.catalog.categories().map(\.category)
+        let title = context.l10n(.adminProductEditTitle, ["title": draft.title])
+        return context.page(title: title, nav: .products,
+                            AdminViews.productForm(form, id: id, draft: draft, categories: categories, title: title,
+                                                   currency: context.environment.currency, csrfToken: context.maskedCSRFToken(),
+                                                   l10n: context.l10n),
+                            status: status)
+    }
+
+    static func productSave(_ context: inout AdminContext, id: Product.ID) throws -> Response {
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        let catalog = context.environment.catalog
+        let l10n = context.l10n, currency = context.environment.currency
+        guard let stored = try catalog.storedProduct(id) else { return context.errorPage(.notFound) }
+        var form = AdminProductForm(request: context.request)
+        guard let edit = form.parse(currency: currency, language: l10n.language, l10n: l10n) else {
+            form.alert = l10n(.adminCampaignErrorForm)
+            return try productForm(&context, id: id, draft: ProductDraft(stored.product, categoryName: stored.categoryName),
+                                   form: form, status: .unprocessableContent)
+        }
+        var conflicts: [String] = []
+        var changedAnything = false
+        do {
+            let saved = try catalog.changeProduct(id, by: .staff(member.email), now: context.now) { current in
+                let now = AdminProductForm(current, language: l10n.language)
+                conflicts = form.conflicts(with: now)
+                guard conflicts.isEmpty else { throw AdminProductForm.Conflict() }
+                let next = edit.applied(to: current, changed: form.changedFields)
+                changedAnything = next != current
+                return next
+            }
+            guard let saved else { return context.errorPage(.notFound) }
+            context.setFlash(changedAnything ? l10n(.adminProductSaved, ["title": saved.product.title]) : l10n(.adminProductUnchanged))
+            if changedAnything { context.environment.log("product \(saved.product.handle) saved by \(member.email)") }
+            return .redirect(to: AdminRoute.product(id).path)
+        } catch is AdminProductForm.Conflict {
+            // The page again with what is stored now, and which fields moved under the staff member.
+            guard let fresh = try catalog.storedProduct(id) else { return context.errorPage(.notFound) }
+            let draft = ProductDraft(fresh.product, categoryName: fresh.categoryName)
+            var again = AdminProductForm(draft, language: l10n.language)
+            let names = conflicts.map { AdminViews.productFieldName($0, l10n) }
+            again.alert = l10n(.adminProductChanged, ["fields": names.formatted(.list(type: .and).locale(l10n.language.locale))])
+            return try productForm(&context, id: id, draft: draft, form: again, status: .conflict)
+        } catch let error as CatalogStoreError {
+            switch error {
+            case let .skuTaken(sku, _, _, _), let .duplicateSKU(_, sku, _):
+                for (key, value) in form.values where key.hasPrefix("sku-") && value.trimmedOfWhiteSpace == sku {
+                    form.errors[key, default: []].append(l10n(.adminProductErrorSKU))
+                }
+            default: break
+            }
+            form.alert = l10n(.adminProductErrorStore, ["reason": error.errorDescription ?? "\(error)"])
+            return try productForm(&context, id: id, draft: ProductDraft(stored.product, categoryName: stored.categoryName),
+                                   form: form, status: .conflict)
+        }
+    }
+}
+
+/// The product form's values as sent (each with the value it was read at, `was:NAME`), its
+/// mistakes, and the reading of it.
+struct AdminProductForm: Sendable {
+    var values: [String: String] = [:]
+    /// The values the page was read at, by field name.
+    var was: [String: String] = [:]
+    var errors: [String: [String]] = [:]
+    var alert: String?
+
+    struct Conflict: Error {}
+
+    func value(_ name: String) -> String { values[name] ?? "" }
+    func errors(_ name: String) -> [String] { errors[name] ?? [] }
+
+    /// The form of a stored product, every field's `was` the same as its value.
+    init(_ draft: ProductDraft, language: Language) {
+        var values = ["title": draft.title, "description": draft.descriptionHTML, "vendor": draft.vendor,
+                      "category": draft.categoryName ?? "", "tags": draft.tags.joined(separator: ", "),
+                      "published": draft.isPublished ? "1" : "",
+                      "variants": String(draft.variants.count), "images": String(draft.images.count)]
+        for (index, image) in draft.images.enumerated() { values["alt-\(index + 1)"] = image.altText }
+        for (index, variant) in draft.variants.enumerated() {
+            let n = index + 1
+            values["sku-\(n)"] = variant.sku ?? ""
+            values["price-\(n)"] = variant.price.typedString(language: language)
+            values["compare-\(n)"] = variant.compareAtPrice?.typedString(language: language) ?? ""
+            switch variant.inventory {
+            case .untracked: values["tracked-\(n)"] = ""; values["stock-\(n)"] = ""
+            case let .tracked(quantity, _): values["tracked-\(n)"] = "1"; values["stock-\(n)"] = String(quantity)
+            }
+        }
+        self.values = values
+        self.was = values
+    }
+
+    /// The fields a product form has, for `variants` variants and `images` images.
+    static func fieldNames(variants: Int, images: Int) -> [String] {
+        ["title", "description", "vendor", "category", "tags", "published"]
+            + (0..<images).map { "alt-\($0 + 1)" }
+            + (0..<variants).flatMap { index in ["sku", "price", "compare", "tracked", "stock"].map { "\($0)-\(index + 1)" } }
+    }
+
+    init(request: Request) {
+        let variants = min(Int(request.formValue("was:variants") ?? "") ?? 0, 1_000)
+        let images = min(Int(request.formValue("was:images") ?? "") ?? 0, 1_000)
+        values["variants"] = String(variants)
+        values["images"] = String(images)
+        was["variants"] = String(variants)
+        was["images"] = String(images)
+        for name in Self.fieldNames(variants: variants, images: images) {
+            // An unticked checkbox is not sent: it is "".
+            values[name] = request.formValue(name) ?? ""
+            was[name] = request.formValue("was:\(name)") ?? ""
+        }
+    }
+
+    /// The fields the staff member changed from what the page was read at.
+    var changedFields: Set<String> {
+        Set(values.keys.filter { values[$0] != was[$0] })
+    }
+
+    /// The changed fields that also changed in the store since the page was read (`now`: the
+    /// form of the product as it is in the write transaction). The whole form conflicts when its
+    /// variants or images are not the ones read (an import added one meanwhile).
+    func conflicts(with now: AdminProductForm) -> [String] {
+        guard now.values["variants"] == was["variants"], now.values["images"] == was["images"] else { return ["variants"] }
+        return changedFields.filter { now.values[$0] != was[$0] }.sorted()
+    }
+
+    /// The typed values, read and checked; nil with `errors` filled in.
+    mutating func parse(currency: Currency, language: Language, l10n: Localizer) -> AdminProductEdit? {
+        func fail(_ field: String, _ message: String) { errors[field, default: []].append(message) }
+        func limited(_ field: String, _ limit: Int) -> String {
+            let text = value(field).trimmedOfWhiteSpace
+            if text.utf8.count > limit { fail(field, l10n(.adminProductErrorText, ["limit": l10n.number(limit)])) }
+            return text
+        }
+        let limits = CatalogAdminService.limits
+        let example = Money(minorUnits: 1999, currency: currency).typedString(language: language)
+        var edit = AdminProductEdit()
+        edit.title = limited("title", limits.title)
+        if edit.title.isEmpty { fail("title", l10n(.adminProductErrorTitle)) }
+        let description = value("description")
+        if description.utf8.count > limits.description { fail("description", l10n(.adminProductErrorText, ["limit": l10n.number(limits.description)])) }
+        edit.description = CatalogAdminService.sanitizedDescription(description)
+        edit.vendor = limited("vendor", limits.name)
+        edit.category = limited("category", limits.name)
+        edit.tags = value("tags").split(separator: ",").map { String($0).trimmedOfWhiteSpace }.filter { !$0.isEmpty }
+        if edit.tags.contains(where: { $0.utf8.count > limits.tag }) { fail("tags", l10n(.adminProductErrorText, ["limit": l10n.number(limits.tag)])) }
+        var seenTags: Set<String> = []
+        edit.tags = edit.tags.filter { seenTags.insert($0.lowercased()).inserted }
+        edit.isPublished = !value("published").isEmpty
+        let images = Int(value("images")) ?? 0, variants = Int(value("variants")) ?? 0
+        edit.altTexts = (0..<images).map { limited("alt-\($0 + 1)", limits.altText) }
+        for index in 0..<variants {
+            let n = index + 1
+            var variant = AdminProductEdit.Variant()
+            let sku = limited("sku-\(n)", limits.sku)
+            variant.sku = sku.isEmpty ? nil : sku
+            if let price = try? Money.parse(typed: value("price-\(n)"), language: language, currency: currency), price.minorUnits >= 0 {
+                variant.price = price
+            } else {
+                fail("price-\(n)", l10n(.adminProductErrorPrice, ["example": example]))
+            }
+            let compare = value("compare-\(n)").trimmedOfWhiteSpace
+            if !compare.isEmpty {
+                if let amount = try? Money.parse(typed: compare, language: language, currency: currency), amount.minorUnits >= 0 {
+                    variant.compareAtPrice = amount
+                } else {
+                    fail("compare-\(n)", l10n(.adminProductErrorCompareAt, ["example": example]))
+                }
+            }
+            variant.tracked = !value("tracked-\(n)").isEmpty
+            let stock = value("stock-\(n)").trimmedOfWhiteSpace
+            if variant.tracked || !stock.isEmpty {
+                if let quantity = Int(stock), abs(quantity) <= 1_000_000_000 { variant.stock = quantity } else if variant.tracked {
+                    fail("stock-\(n)", l10n(.adminProductErrorStock))
+                }
+            }
+            edit.variants.append(variant)
+        }
+        return errors.isEmpty ? edit : nil
+    }
+}
+
+/// A product form read into typed values; ``applied(to:changed:)`` writes the changed ones.
+struct AdminProductEdit: Sendable {
+    struct Variant: Sendable {
+        var sku: String?
+        var price = Money(minorUnits: 0, currency: .usd)
+        var compareAtPrice: Money?
+        var tracked = false
+        var stock = 0
+    }
+
+    var title = ""
+    var description = (html: "", text: "")
+    var vendor = ""
+    var category = ""
+    var tags: [String] = []
+    var isPublished = true
+    var altTexts: [String] = []
+    var variants: [Variant] = []
+
+    /// `current` with the fields in `changed` set from this edit; the others as they are.
+    func applied(to current: ProductDraft, changed: Set<String>) -> ProductDraft {
+        var next = current
+        if changed.contains("title") { next.title = title }
+        if changed.contains("description") {
+            next.descriptionHTML = description.html
+            next.descriptionText = description.text
+        }
+        if changed.contains("vendor") { next.vendor = vendor }
+        if changed.contains("category") { next.categoryName = category.isEmpty ? nil : category }
+        if changed.contains("tags") { next.tags = tags }
+        if changed.contains("published") { next.isPublished = isPublished }
+        for (index, alt) in altTexts.enumerated() where changed.contains("alt-\(index + 1)") && next.images.indices.contains(index) {
+            next.images[index].altText = alt
+        }
+        for (index, variant) in variants.enumerated() where next.variants.indices.contains(index) {
+            let n = index + 1
+            if changed.contains("sku-\(n)") { next.variants[index].sku = variant.sku }
+            if changed.contains("price-\(n)") { next.variants[index].price = variant.price }
+            if changed.contains("compare-\(n)") { next.variants[index].compareAtPrice = variant.compareAtPrice }
+            if changed.contains("tracked-\(n)") || changed.contains("stock-\(n)") {
+                let backorder = if case let .tracked(_, allows) = next.variants[index].inventory { allows } else { false }
+                next.variants[index].inventory = variant.tracked ? .tracked(quantity: variant.stock, allowsBackorder: backorder) : .untracked
+            }
+        }
+        return next
+    }
+}
+
+extension AdminViews {
+    /// A product form field's name for messages ("Price of variant 2").
+    static func productFieldName(_ field: String, _ l10n: Localizer) -> String {
+        let parts = field.split(separator: "-", maxSplits: 1).map(String.init)
+        let number = parts.count == 2 ? parts[1] : ""
+        return switch parts[0] {
+        case "title": l10n(.adminFieldTitle)
+        case "description": l10n(.adminFieldDescription)
+        case "vendor": l10n(.adminFieldVendor)
+        case "category": l10n(.adminFieldCategory)
+        case "tags": l10n(.adminFieldTags)
+        case "published": l10n(.adminVisibilityPublished)
+        case "alt": l10n(.adminFieldAltText, ["number": number])
+        case "sku": l10n(.adminFieldSKU) + " \(number)"
+        case "price": l10n(.adminColumnPrice) + " \(number)"
+        case "compare": l10n(.adminFieldCompareAt, ["currency": ""]).replacingOccurrences(of: " ()", with: "") + " \(number)"
+        case "tracked", "stock": l10n(.adminColumnStock) + " \(number)"
+        default: l10n(.adminProductVariants)
+        }
+    }
+
+    static func products(_ found: CatalogListPage, filter: AdminProductFilter, categories: [ShopCore.Category], currency: Currency,
+                         pageSize: Int, l10n: Localizer) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminProductsTitle) }
+            HTML.form(.class("form-card admin-filters"), .method("get"), .action(AdminRoute.products(AdminProductFilter()).path)) {
+                FormField(label: l10n(.adminProductsSearch), name: "q", id: "q", type: "search", value: filter.text,
+                          autocomplete: "off", required: false)
+                div(.class("field")) {
+                    label(.for("shown")) { l10n(.adminFilterVisibility) }
+                    select(.name("shown"), .id("shown")) {
+                        for visibility in CatalogListQuery.Visibility.allCases {
+                            option(.value(visibility.rawValue), .selected(filter.visibility == visibility)) {
+                                switch visibility {
+                                case .all: l10n(.adminVisibilityAll)
+                                case .published: l10n(.adminVisibilityPublished)
+                                case .unpublished: l10n(.adminVisibilityUnpublished)
+                                }
+                            }
+                        }
+                    }
+                }
+                div(.class("field")) {
+                    label(.for("category")) { l10n(.adminFilterCategory) }
+                    select(.name("category"), .id("category")) {
+                        option(.value(""), .selected(filter.category.isEmpty)) { l10n(.adminFilterAnyCategory) }
+                        for category in categories {
+                            option(.value(category.handle), .selected(filter.category == category.handle)) { category.name }
+                        }
+                    }
+                }
+                div(.class("admin-filter-buttons")) {
+                    button(.type("submit"), .class("button button-primary")) { l10n(.adminFilterApply) }
+                    a(.class("button"), .href(AdminRoute.products(AdminProductFilter()).path)) { l10n(.adminFilterClear) }
+                }
+            }
+            if found.rows.isEmpty {
+                div(.class("empty-state")) { p { l10n(.adminProductsEmpty) } }
+            } else {
+                pageRange(page: filter.page, pageSize: pageSize, shown: found.rows.count, total: found.total, l10n)
+                div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminProductsTitle))) {
+                    table(.class("admin-table")) {
+                        thead {
+                            tr {
+                                th(.scope("col")) { l10n(.adminColumnProduct) }
+                                th(.scope("col")) { l10n(.adminColumnStatus) }
+                                th(.scope("col")) { l10n(.adminFilterCategory) }
+                                th(.scope("col"), .class("numeric")) { l10n(.adminColumnPrice) }
+                                th(.scope("col"), .class("numeric")) { l10n(.adminColumnStock) }
+                                th(.scope("col"), .class("numeric")) { l10n(.adminColumnVariants) }
+                            }
+                        }
+                        tbody {
+                            for row in found.rows {
+                                tr(.data("product", row.handle)) {
+                                    td(.class("admin-wrap")) {
+                                        a(.href(AdminRoute.product(row.id).path)) { strong { row.title } }
+                                        br()
+                                        span(.class("muted small")) { row.handle }
+                                    }
+                                    td {
+                                        span(.class(row.isPublished ? "status-pill status-ok" : "status-pill status-muted")) {
+                                            l10n(row.isPublished ? .adminVisibilityPublished : .adminVisibilityUnpublished)
+                                        }
+                                    }
+                                    td { row.categoryName ?? "—" }
+                                    td(.class("numeric")) {
+                                        if let minor = row.lowestPriceMinor {
+                                            let price = l10n.money(Money(minorUnits: minor, currency: currency))
+                                            row.variantCount > 1 ? l10n(.adminPriceFrom, ["price": price]) : price
+                                        } else {
+                                            "—"
+                                        }
+                                    }
+                                    td(.class("numeric")) { row.trackedStock.map { l10n.number($0) } ?? l10n(.adminStockUntracked) }
+                                    td(.class("numeric")) { l10n.number(row.variantCount) }
+                                }
+                            }
+                        }
+                    }
+                }
+                pager(page: filter.page, pageSize: pageSize, total: found.total, label: l10n(.adminProductsTitle), l10n) { page in
+                    var other = filter
+                    other.page = page
+                    return AdminRoute.products(other).path
+                }
+            }
+        }
+    }
+
+    static func productForm(_ form: AdminProductForm, id: Product.ID, draft: ProductDraft, categories: [ShopCore.Category],
+                            title: String, currency: Currency, csrfToken: String, l10n: Localizer) -> Node {
+        let limits = CatalogAdminService.limits
+        let names = AdminProductForm.fieldNames(variants: Int(form.value("variants")) ?? 0, images: Int(form.value("images")) ?? 0)
+        return section(.class("stack admin-product")) {
+            p {
+                a(.href(AdminRoute.products(AdminProductFilter()).path)) { "← " + l10n(.adminProductBack) }
+                if draft.isPublished {
+                    " · "
+                    a(.href(SiteRoute.catalog(.product(handle: draft.handle, variant: nil)).path)) { l10n(.adminProductView) }
+                }
+            }
+            h1(.class("page-title")) { title }
+            HTML.form(.class("form-card campaign-form"), .method("post"), .action(AdminRoute.productSave(id).path), .boolean("novalidate")) {
+                csrfInput(csrfToken)
+                for name in names + ["variants", "images"] {
+                    input(.type("hidden"), .name("was:\(name)"), .value(form.was[name] ?? ""))
+                }
+                if let alert = form.alert { p(.class("form-alert"), .role("alert")) { alert } }
+                FormField(label: l10n(.adminFieldTitle), name: "title", id: "title", value: form.value("title"),
+                          errors: form.errors("title"), autocomplete: "off", maxLength: limits.title)
+                textArea("description", l10n(.adminFieldDescriptionHTML), value: form.value("description"),
+                         errors: form.errors("description"), rows: 6)
+                div(.class("admin-field-pair")) {
+                    FormField(label: l10n(.adminFieldVendor), name: "vendor", id: "vendor", value: form.value("vendor"),
+                              errors: form.errors("vendor"), autocomplete: "off", required: false, maxLength: limits.name)
+                    div(.class(form.errors("category").isEmpty ? "field" : "field field-invalid")) {
+                        label(.for("category")) { l10n(.adminFieldCategory) }
+                        input(.type("text"), .name("category"), .id("category"), .value(form.value("category")), .autocomplete("off"),
+                              .attribute("list", "category-names"), .maxlength(limits.name), .aria("describedby", "category-help"))
+                        datalist(categories)
+                        div(.id("category-help")) { fieldErrors(form.errors("category")) }
+                    }
+                }
+                FormField(label: l10n(.adminFieldTags), name: "tags", id: "tags", value: form.value("tags"), errors: form.errors("tags"),
+                          autocomplete: "off", hint: l10n(.adminFieldTagsHint), required: false)
+                div(.class("field field-check")) {
+                    label(.for("published")) {
+                        input(.type("checkbox"), .name("published"), .id("published"), .value("1"), .checked(!form.value("published").isEmpty))
+                        " " + l10n(.adminFieldPublished)
+                    }
+                }
+                if !draft.images.isEmpty {
+                    fieldset(.class("field admin-fieldset")) {
+                        legend { l10n(.adminProductImages) }
+                        for (index, image) in draft.images.enumerated() where index < (Int(form.value("images")) ?? 0) {
+                            div(.class("admin-image-row")) {
+                                img(.src(image.url), .alt(""), .width(64), .height(64), .loading("lazy"))
+                                FormField(label: l10n(.adminFieldAltText, ["number": String(index + 1)]), name: "alt-\(index + 1)",
+                                          id: "alt-\(index + 1)", value: form.value("alt-\(index + 1)"),
+                                          errors: form.errors("alt-\(index + 1)"), autocomplete: "off", required: false,
+                                          maxLength: limits.altText)
+                            }
+                        }
+                    }
+                }
+                fieldset(.class("field admin-fieldset")) {
+                    legend { l10n(.adminProductVariants) }
+                    for (index, variant) in draft.variants.enumerated() where index < (Int(form.value("variants")) ?? 0) {
+                        let n = index + 1
+                        div(.class("admin-variant"), .data("variant", String(n))) {
+                            p(.class("admin-variant-name")) {
+                                strong { "\(n)." }
+                                " " + (variant.optionValues.isEmpty ? draft.title : variant.optionValues.joined(separator: " / "))
+                            }
+                            div(.class("admin-field-pair")) {
+                                FormField(label: l10n(.adminFieldSKU), name: "sku-\(n)", id: "sku-\(n)", value: form.value("sku-\(n)"),
+                                          errors: form.errors("sku-\(n)"), autocomplete: "off", required: false, maxLength: limits.sku)
+                                FormField(label: l10n(.adminFieldPrice, ["currency": currency.code]), name: "price-\(n)", id: "price-\(n)",
+                                          value: form.value("price-\(n)"), errors: form.errors("price-\(n)"), autocomplete: "off")
+                                FormField(label: l10n(.adminFieldCompareAt, ["currency": currency.code]), name: "compare-\(n)",
+                                          id: "compare-\(n)", value: form.value("compare-\(n)"), errors: form.errors("compare-\(n)"),
+                                          autocomplete: "off", required: false)
+                                FormField(label: l10n(.adminFieldStock), name: "stock-\(n)", id: "stock-\(n)", value: form.value("stock-\(n)"),
+                                          errors: form.errors("stock-\(n)"), autocomplete: "off", required: false)
+                            }
+                            div(.class("field field-check")) {
+                                label(.for("tracked-\(n)")) {
+                                    input(.type("checkbox"), .name("tracked-\(n)"), .id("tracked-\(n)"), .value("1"),
+                                          .checked(!form.value("tracked-\(n)").isEmpty))
+                                    " " + l10n(.adminFieldTracked)
+                                }
+                            }
+                        }
+                    }
+                }
+                button(.type("submit"), .class("button button-primary")) { l10n(.adminProductSave) }
+            }
+        }
+    }
+
+    private static func datalist(_ categories: [ShopCore.Category]) -> Node {
+        .element("datalist", [.id("category-names")], categories.map { option(.value($0.name)) })
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import Testing
+
+/// The back office's product reads and audited product changes on every engine (issue #16,
+/// point 4).
+@Suite("Catalog list contract")
+struct CatalogListContractTests {
+    @Test(arguments: StoreKind.engines(for: [.catalog, .orders]))
+    func theListFindsPublishedAndUnpublishedProductsByTextVisibilityAndCategory(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop()  // chair (CHAIR-1, 10 tracked), lamp (untracked), mug (3 tracked), poster (0 tracked)
+        _ = try stores.catalog.upsert([.mock(handle: "old-100%-mug", title: "Old Mug", category: "Kitchen", isPublished: false,
+                                             variants: [.mock(sku: "OLD_1", price: .usd(3_00))])])
+        let all = try stores.catalog.findProducts(CatalogListQuery())
+        #expect(all.total == 5 && all.rows.first?.handle == "old-100%-mug", "newest first")
+        let chair = try #require(all.rows.first { $0.handle == "chair" })
+        #expect(chair.title == "Oak Chair" && chair.isPublished && chair.lowestPriceMinor == 49_90 && chair.variantCount == 1)
+        #expect(chair.trackedStock == 10 && all.rows.first { $0.handle == "lamp" }?.trackedStock == nil)
+        #expect(try stores.catalog.findProducts(CatalogListQuery(visibility: .unpublished)).rows.map(\.handle) == ["old-100%-mug"])
+        #expect(try stores.catalog.findProducts(CatalogListQuery(visibility: .published)).total == 4)
+        #expect(try stores.catalog.findProducts(CatalogListQuery(text: "mug-1")).rows.map(\.handle) == ["mug"], "by SKU, any case")
+        #expect(try stores.catalog.findProducts(CatalogListQuery(text: "OAK")).rows.map(\.handle) == ["chair"])
+        #expect(try stores.catalog.findProducts(CatalogListQuery(text: "100%")).rows.map(\.handle) == ["old-100%-mug"])
+        #expect(try stores.catalog.findProducts(CatalogListQuery(text: "d_1")).rows.map(\.handle) == ["old-100%-mug"], "_ as typed")
+        #expect(try stores.catalog.findProducts(CatalogListQuery(text: "o_d")).total == 0)
+        let kitchen = try stores.catalog.findProducts(CatalogListQuery(categoryHandle: "kitchen"))
+        #expect(kitchen.rows.map(\.handle) == ["old-100%-mug"] && kitchen.rows[0].categoryName == "Kitchen")
+        let page = try stores.catalog.findProducts(CatalogListQuery(limit: 2, offset: 4))
+        #expect(page.total == 5 && page.rows.count == 1)
+        let unpublished = try #require(try stores.catalog.findProducts(CatalogListQuery(visibility: .unpublished)).rows.first)
+        #expect(try stores.catalog.storedProduct(unpublished.id)?.product.title == "Old Mug", "unpublished products are read too")
+        #expect(try stores.catalog.storedProduct(Product.ID(999_999)) == nil)
+    }
+
+    /// A product change is audited in its transaction as its actor's, field by field; a change
+    /// that changes nothing and a refused change leave no entry.
+    @Test(arguments: StoreKind.engines(for: [.catalog, .orders]))
+    func aProductChangeIsAuditedFieldByField(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop()
+        let (chair, _) = try stores.variant("chair")
+        let actor = AuditActor.staff("ada@shop.test")
+        _ = try stores.catalog.changeProduct(chair.id, by: actor, now: Fixtures.start) { draft in
+            var next = draft
+            next.title = "Oak Chair II"
+            next.variants[0].price = .usd(55_00)
+            next.variants[0].inventory = .tracked(quantity: 7, allowsBackorder: false)
+            return next
+        }
+        _ = try stores.catalog.changeProduct(chair.id, by: actor, now: Fixtures.start) { $0 }
+        #expect(throws: CatalogStoreError.self) {
+            try stores.catalog.changeProduct(chair.id, by: actor, now: Fixtures.start) { draft in
+                var next = draft
+                next.variants[0].sku = "MUG-1"  // the mug's
+                return next
+            }
+        }
+        let entries = try stores.audit.entries(AuditQuery(subject: "product")).entries
+        #expect(entries.count == 1)
+        #expect(entries.first?.actor == "ada@shop.test" && entries.first?.source == .backOffice && entries.first?.subjectID == "chair")
+        #expect(entries.first?.changes == [
+            AuditChange(field: "title", before: "Oak Chair", after: "Oak Chair II"),
+            AuditChange(field: "variant CHAIR-1 price", before: "4990 USD minor units", after: "5500 USD minor units"),
+            AuditChange(field: "variant CHAIR-1 stock", before: "10", after: "7"),
+        ])
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HTTPServer
+import ShopCore
+import ShopStore
+import ShopTestSupport
+import ShopWeb
+import Testing
+
+private let chair = ProductDraft.mock(handle: "oak-chair", title: "Oak Chair", category: "Chairs", optionNames: ["Size"],
+                                      variants: [.mock(sku: "CHAIR-S", options: ["Small"], price: .usd(49_90),
+                                                       inventory: .tracked(quantity: 10, allowsBackorder: false)),
+                                                 .mock(sku: "CHAIR-L", options: ["Large"], price: .usd(59_90),
+                                                       inventory: .tracked(quantity: 4, allowsBackorder: false))])
+private let hidden = ProductDraft.mock(handle: "old-lamp", title: "Old Lamp", category: "Lamps", isPublished: false,
+                                       variants: [.mock(sku: "OLD-1", price: .usd(10_00))])
+
+/// Products in the back office (issue #16, point 4): every product in a list, and a form whose
+/// save changes only what the staff member changed — never what someone else did meanwhile.
+@Suite("Back office products")
+struct AdminProductTests {
+    static func shop() throws -> (TestShop, Product.ID) {
+        let shop = try adminShop()
+        _ = try shop.catalog.upsert([chair, hidden])
+        let id = try #require(try shop.catalog.findProducts(CatalogListQuery(text: "oak")).rows.first?.id)
+        return (shop, id)
+    }
+
+    /// The form as the page has it now (every field and its `was:`), with `changes` typed in.
+    static func form(_ staff: StaffBrowser, _ id: Product.ID, _ changes: [String: String] = [:]) throws -> [(String, String)] {
+        let page = try staff.get("/admin/products/\(id.rawValue)").text
+        var fields: [(String, String)] = []
+        for match in page.matches(of: /<input type="(?:hidden|text|search)" name="([^"]+)"[^>]* value="([^"]*)"/) {
+            fields.append((String(match.1), String(match.2)))
+        }
+        for match in page.matches(of: /<input type="checkbox" name="([^"]+)"[^>]*value="1"( checked)?/) where match.2 != nil {
+            fields.append((String(match.1), "1"))
+        }
+        if let description = page.firstMatch(of: /<textarea name="description"[^>]*>([^<]*)<\/textarea>/) {
+            fields.append(("description", String(description.1)))
+        }
+        let names = Set(changes.keys)
+        fields = fields.filter { !names.contains($0.0) } + changes.map { ($0.key, $0.value) }.filter { !$0.1.isEmpty }
+        func unescaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+        }
+        return fields.filter { $0.0 != "csrf_token" }.map { ($0.0, names.contains($0.0) ? $0.1 : unescaped($0.1)) }
+    }
+
+    @Test func theListShowsEveryProductWithFilters() throws {
+        let (shop, _) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let all = try manager.get("/admin/products").text
+        #expect(all.contains(#"data-product="oak-chair""#) && all.contains(#"data-product="old-lamp""#))
+        #expect(all.contains("from $49.90") && all.contains(">14<"), "lowest price of two variants; tracked stock together")
+        let hiddenOnly = try manager.get("/admin/products?shown=unpublished").text
+        #expect(hiddenOnly.contains("old-lamp") && !hiddenOnly.contains(#"data-product="oak-chair""#))
+        let bySKU = try manager.get("/admin/products?q=chair-l").text
+        #expect(bySKU.contains(#"data-product="oak-chair""#) && !bySKU.contains(#"data-product="old-lamp""#))
+        let byCategory = try manager.get("/admin/products?category=lamps").text
+        #expect(byCategory.contains("old-lamp") && !byCategory.contains(#"data-product="oak-chair""#))
+        #expect(try manager.get("/admin/products?q=%25").text.contains("No products match."), "% is matched as typed")
+    }
+
+    /// A manager changes the title, a price typed the Turkish way, stock and publishing; the
+    /// storefront shows it, and the audit log names each field with before → after.
+    @Test func aManagerEditsAProductAndTheChangeIsAudited() throws {
+        let (shop, id) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = "tr"
+        let saved = try manager.post("/admin/products/\(id.rawValue)",
+                                     try Self.form(manager, id, ["title": "Meşe Sandalye", "price-2": "64,50", "stock-1": "12",
+                                                                 "description": "<p>Sturdy <script>alert(1)</script>oak</p>"]),
+                                     from: "/admin/products/\(id.rawValue)")
+        #expect(saved.status == 303)
+        let product = try #require(try shop.catalog.storedProduct(id)).product
+        #expect(product.title == "Meşe Sandalye" && product.variants[1].price == .usd(64_50))
+        #expect(product.variants[0].inventory == .tracked(quantity: 12, allowsBackorder: false))
+        #expect(product.variants[1].inventory == .tracked(quantity: 4, allowsBackorder: false), "untouched")
+        #expect(!product.descriptionHTML.contains("script") && product.descriptionHTML.contains("oak"))
+        #expect(try manager.get("/admin/products/\(id.rawValue)").text.contains("“Meşe Sandalye” ürünü kaydedildi."))
+        #expect(try shop.visitor().get("/products/oak-chair").text.contains("Meşe Sandalye"))
+        let audit = try #require(shop.environment.audit)
+        let entry = try #require(try audit.entries(AuditQuery(subject: "product")).entries.first)
+        #expect(entry.actor == "manager@shop.test" && entry.subjectID == "oak-chair")
+        #expect(entry.changes.map(\.field) == ["title", "description", "variant CHAIR-S stock", "variant CHAIR-L price"])
+        // A save that changes nothing writes nothing.
+        try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id), from: "/admin/products/\(id.rawValue)")
+        #expect(try audit.entries(AuditQuery(subject: "product")).total == 1)
+    }
+
+    /// Another save of other fields meanwhile is kept (a merge); a save of a field that moved
+    /// underneath — here, stock an order took — is refused, naming it, and nothing is written.
+    @Test func aSaveNeverOverwritesWhatChangedSinceThePageWasRead() throws {
+        let (shop, id) = try Self.shop()
+        let ada = try StaffBrowser(shop, role: .manager, email: "ada@shop.test")
+        let bo = try StaffBrowser(shop, role: .owner, email: "bo@shop.test")
+        let adaForm = try Self.form(ada, id, ["vendor": "Ada's Workshop", "stock-2": "20"])
+        let boForm = try Self.form(bo, id, ["title": "Oak Chair II"])
+        #expect(try bo.post("/admin/products/\(id.rawValue)", boForm, from: "/admin/products/\(id.rawValue)").status == 303)
+        // An order takes one large chair.
+        let large = try #require(try shop.catalog.storedProduct(id)).product.variants[1]
+        _ = try #require(shop.orders).setStock("CHAIR-L", 3, Date())
+        let refused = try ada.post("/admin/products/\(id.rawValue)", adaForm, from: "/admin/products/\(id.rawValue)")
+        #expect(refused.status == 409 && refused.text.contains("Someone else changed Stock 2"))
+        var product = try #require(try shop.catalog.storedProduct(id)).product
+        #expect(product.title == "Oak Chair II" && product.vendor != "Ada's Workshop" && product.variants[1].id == large.id)
+        #expect(product.variants[1].inventory == .tracked(quantity: 3, allowsBackorder: false), "the order's stock is kept")
+        // Without the stock, Ada's vendor goes in and Bo's title stays.
+        let adaAgain = try Self.form(ada, id, ["vendor": "Ada's Workshop"])
+        #expect(try ada.post("/admin/products/\(id.rawValue)", adaAgain, from: "/admin/products/\(id.rawValue)").status == 303)
+        product = try #require(try shop.catalog.storedProduct(id)).product
+        #expect(product.title == "Oak Chair II" && product.vendor == "Ada's Workshop")
+    }
+
+    @Test func mistakesComeBackUnderTheirFields() throws {
+        let (shop, id) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let response = try manager.post("/admin/products/\(id.rawValue)",
+                                        try Self.form(manager, id, ["title": " ", "price-1": "abc", "compare-2": "-1", "stock-1": "many"]),
+                                        from: "/admin/products/\(id.rawValue)")
+        #expect(response.status == 422)
+        for message in ["Enter a title of at most 1,000 characters.", "Enter a price of zero or more, for example 19.99.",
+                        "Enter a price, for example 19.99, or leave it empty.", "Enter a whole number."] {
+            #expect(response.text.contains(message), "\(message)")
+        }
+        #expect(try shop.catalog.storedProduct(id)?.product.title == "Oak Chair")
+        let taken = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["sku-1": "OLD-1"]),
+                                     from: "/admin/products/\(id.rawValue)")
+        #expect(taken.status == 409 && taken.text.contains("Another product or variant has this SKU."))
+    }
+
+    @Test func supportCannotOpenProducts() throws {
+        let (shop, id) = try Self.shop()
+        let support = try StaffBrowser(shop, role: .support)
+        #expect(try support.get("/admin/products").status == 403)
+        #expect(try support.post("/admin/products/\(id.rawValue)", [("title", "Hacked")]).status == 403)
+        #expect(try shop.catalog.storedProduct(id)?.product.title == "Oak Chair")
+        #expect(try StaffBrowser(shop, role: .manager, email: "m2@shop.test").get("/admin/products/999999").status == 404)
+    }
+}
