@@ -111,7 +111,7 @@ let package = Package(
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopAPI", "HTML", "HTTPServer", "Zlib", "Brotli"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopImport", "ShopAPI", "HTML", "HTTPServer", "Zlib", "Brotli"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "ShopImport", "Sodium", "Vips", "Fetch"]),

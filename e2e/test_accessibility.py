@@ -58,6 +58,7 @@ ADMIN_PAGES = {
     "admin-customer": "/admin/customers/1",  # the fixture's shopper, the shop's first account
     "admin-products": "/admin/products",
     "admin-product": "/admin/products/1",  # the demo's first product
+    "admin-account": "/admin/account",
     "admin-campaigns": "/admin/campaigns",
     "admin-campaign": "/admin/campaigns/welcome/edit",  # the demo's welcome campaign
 }

@@ -117,4 +117,21 @@ public struct StaffService: Sendable {
 
     /// Ends the session.
     public func signOut(_ session: StaffSession) throws { try staff.endSession(session.id) }
+
+    /// A staff member changes their own password: the current one first (as a sign-in checks
+    /// it), the new one by `PasswordRules`. Their other sessions end; this one goes on.
+    /// - Throws: `StaffFormErrors` (`current`: wrong; `password`: the rules' problems;
+    ///   `confirmation`: not the same), or a store or hashing error.
+    public func changePassword(of member: StaffMember, in session: StaffSession, current: String, new password: String,
+                               confirmation: String) throws {
+        guard let found = try staff.credentials(member.email), crypto.verifyPassword(current, found.passwordHash) else {
+            throw StaffFormErrors(byField: ["current": [.passwordWrong]])
+        }
+        var problems: [String: [AccountFieldError]] = [:]
+        let passwordProblems = PasswordRules.problems(password, name: member.name)
+        if !passwordProblems.isEmpty { problems["password"] = passwordProblems }
+        if password != confirmation { problems["confirmation"] = [.passwordsDoNotMatch] }
+        guard problems.isEmpty else { throw StaffFormErrors(byField: problems) }
+        try staff.setPassword(member.id, try crypto.hashPassword(password), session.id, now())
+    }
 }

@@ -77,6 +77,10 @@ public struct StaffStore: Sendable {
     /// Deletes the account and ends its sessions, audited as `actor`'s.
     /// - Throws: `StaffStoreError.staffNotFound`, `.lastOwner`.
     public var remove: @Sendable (_ id: StaffMember.ID, _ actor: AuditActor, _ now: Date) throws -> Void
+    /// Replaces the account's password hash and ends its other sessions (every session but
+    /// `keepingSession`), audited as the account's own change (the hash never in the log).
+    /// - Throws: `StaffStoreError.staffNotFound`.
+    public var setPassword: @Sendable (_ id: StaffMember.ID, _ passwordHash: String, _ keepingSession: String, _ now: Date) throws -> Void
 
     public init(create: @escaping @Sendable (NewStaffMember) throws -> StaffMember,
                 credentials: @escaping @Sendable (String) throws -> (member: StaffMember, passwordHash: String)?,
@@ -86,7 +90,9 @@ public struct StaffStore: Sendable {
                 endSession: @escaping @Sendable (String) throws -> Void,
                 purgeExpiredSessions: @escaping @Sendable (Date) throws -> Int,
                 setRole: @escaping @Sendable (StaffMember.ID, StaffRole, AuditActor, Date) throws -> StaffMember,
-                remove: @escaping @Sendable (StaffMember.ID, AuditActor, Date) throws -> Void) {
+                remove: @escaping @Sendable (StaffMember.ID, AuditActor, Date) throws -> Void,
+                setPassword: @escaping @Sendable (StaffMember.ID, String, String, Date) throws -> Void) {
+        self.setPassword = setPassword
         self.setRole = setRole
         self.remove = remove
         self.create = create
@@ -101,6 +107,12 @@ public struct StaffStore: Sendable {
 
 /// Rows of `staff_members` ↔ `StaffMember`, the same on every engine.
 public enum StoredStaff {
+    /// The audit log's entry of a password change: that it changed, never a hash.
+    public static func passwordAudit(_ member: StaffMember, now: Date) -> AuditEntry {
+        AuditEntry(at: now, actor: .staff(member.email), subject: "staff", subjectID: member.email, action: "update",
+                   changes: [AuditChange(field: "password", before: nil, after: "changed")])
+    }
+
     /// The columns ``member(_:)`` reads, in order, of `staff_members` aliased `m`.
     public static let columns = "m.id, m.email, m.name, m.role, m.created_at, m.language"
 

@@ -85,6 +85,13 @@ extension StaffStore {
                     try PGAudit.insert([try StoredStaff.change(member, to: nil, owners: owners, actor: actor, now: now)], connection)
                     _ = try connection.run("DELETE FROM staff_members WHERE id = $1", [.integer(id.rawValue)])
                 }
+            },
+            setPassword: { id, hash, keeping, now in
+                try change(database, id) { member, _, connection in
+                    _ = try connection.run("UPDATE staff_members SET password_hash = $1 WHERE id = $2", [.text(hash), .integer(id.rawValue)])
+                    _ = try connection.run("DELETE FROM staff_sessions WHERE staff_id = $1 AND id <> $2", [.integer(id.rawValue), .text(keeping)])
+                    try PGAudit.insert([StoredStaff.passwordAudit(member, now: now)], connection)
+                }
             }
         )
     }

@@ -86,6 +86,13 @@ extension StaffStore {
                     // Its sessions go with it (ON DELETE CASCADE).
                     try connection.prepare("DELETE FROM staff_members WHERE id = ?").run([.integer(id.rawValue)])
                 }
+            },
+            setPassword: { id, hash, keeping, now in
+                try change(database, id) { member, _, connection in
+                    try connection.prepare("UPDATE staff_members SET password_hash = ? WHERE id = ?").run([.text(hash), .integer(id.rawValue)])
+                    try connection.prepare("DELETE FROM staff_sessions WHERE staff_id = ? AND id <> ?").run([.integer(id.rawValue), .text(keeping)])
+                    try SQLAudit.insert([StoredStaff.passwordAudit(member, now: now)], connection)
+                }
             }
         )
     }

@@ -51,6 +51,25 @@ struct StaffStoreContractTests {
 
     /// Roles change and accounts go, audited; a removed member's sessions end; the shop's last
     /// owner can be neither demoted nor removed.
+    /// A new password hash ends every other session of the account, keeps the one named, and
+    /// is audited without the hash.
+    @Test(arguments: StoreKind.engines(for: .staff))
+    func aNewPasswordEndsTheOtherSessions(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let member = try stores.staff.create(Self.new("owner@shop.test", role: .owner))
+        let other = try stores.staff.create(Self.new("ayse@shop.test", role: .support))
+        for id in ["s1", "s2"] { try stores.staff.startSession(Self.session(id, member)) }
+        try stores.staff.startSession(Self.session("o1", other))
+        try stores.staff.setPassword(member.id, "new-hash", "s1", Fixtures.start)
+        #expect(try stores.staff.credentials("owner@shop.test")?.passwordHash == "new-hash")
+        #expect(try stores.staff.session("s1", Fixtures.start) != nil && stores.staff.session("s2", Fixtures.start) == nil)
+        #expect(try stores.staff.session("o1", Fixtures.start) != nil, "another account's sessions stay")
+        #expect(throws: StaffStoreError.staffNotFound) { try stores.staff.setPassword(StaffMember.ID(999_999), "x", "s1", Fixtures.start) }
+        let entries = try stores.audit.entries(AuditQuery(subject: "staff", actor: "owner@shop.test")).entries
+        #expect(entries.map(\.changes) == [[AuditChange(field: "password", before: nil, after: "changed")]])
+        #expect(!entries.description.contains("new-hash"))
+    }
+
     @Test(arguments: StoreKind.engines(for: .staff))
     func rolesChangeAndAccountsGoButTheLastOwnerStays(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)

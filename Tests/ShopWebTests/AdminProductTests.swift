@@ -131,6 +131,21 @@ struct AdminProductTests {
         #expect(taken.status == 409 && taken.text.contains("Another product or variant has this SKU."))
     }
 
+    /// The whole catalog as a file, as `shoppable export` writes it (unpublished products too).
+    @Test(arguments: [("shopify-csv", "text/csv; charset=utf-8", "catalog-shopify-csv.csv"),
+                      ("woocommerce-csv", "text/csv; charset=utf-8", "catalog-woocommerce-csv.csv"),
+                      ("shoppable-json", "application/json; charset=utf-8", "catalog-shoppable-json.json")])
+    func theCatalogIsExportedAsAFile(format: String, type: String, file: String) throws {
+        let (shop, _) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let response = try manager.get("/admin/products/export?format=\(format)")
+        #expect(response.status == 200 && response.header("Content-Type") == type)
+        #expect(response.header("Content-Disposition") == "attachment; filename=\"\(file)\"")
+        #expect(response.text.contains("oak-chair") && response.text.contains("old-lamp") && response.text.contains("CHAIR-L"))
+        #expect(try manager.get("/admin/products/export?format=fakestore").status == 404, "a format that is read, not written")
+        #expect(try StaffBrowser(shop, role: .support).get("/admin/products/export?format=\(format)").status == 403)
+    }
+
     @Test func supportCannotOpenProducts() throws {
         let (shop, id) = try Self.shop()
         let support = try StaffBrowser(shop, role: .support)

@@ -379,6 +379,39 @@ struct AdminTests {
     }
 }
 
+/// A staff member changes their own password (issue #16, point 1): the current one first, the
+/// shoppers' password rules, their other sessions ended, audited without any hash.
+@Suite("Back office own account")
+struct AdminAccountTests {
+    @Test func aStaffMemberChangesTheirPasswordAndTheirOtherSessionsEnd() throws {
+        let shop = try adminShop()
+        let here = try StaffBrowser(shop, role: .support)
+        let elsewhere = try shop.visitor()
+        _ = try elsewhere.get("/admin/sign-in")
+        try elsewhere.send(.post, "/admin/sign-in", form: [("email", "support@shop.test"), ("password", staffPassword),
+                                                          ("csrf_token", elsewhere.csrfToken ?? "")])
+        #expect(try elsewhere.get("/admin").status == 200)
+        #expect(try here.get("/admin").text.contains(#"href="/admin/account""#))
+        let wrong = try here.post("/admin/account/password", [("current_password", "Wrong-pass-9"), ("password", "Brand-new-77x"),
+                                                              ("password_confirmation", "Brand-new-77x")], from: "/admin/account")
+        #expect(wrong.status == 422 && wrong.text.contains(#"id="current_password-help""#))
+        let weak = try here.post("/admin/account/password", [("current_password", staffPassword), ("password", "short"),
+                                                             ("password_confirmation", "other")], from: "/admin/account")
+        #expect(weak.status == 422 && weak.text.contains("field-invalid"))
+        let changed = try here.post("/admin/account/password", [("current_password", staffPassword), ("password", "Brand-new-77x"),
+                                                                ("password_confirmation", "Brand-new-77x")], from: "/admin/account")
+        #expect(changed.status == 303 && changed.header("Location") == "/admin/account")
+        #expect(try here.get("/admin/account").text.contains("Your password is changed."))
+        #expect(try elsewhere.get("/admin").status == 303, "the other session is signed out")
+        let old = try shop.environment.staffService?.signIn(emailText: "support@shop.test", password: staffPassword, client: "t",
+                                                            throttles: shop.environment.throttles)
+        #expect(old == .refused)
+        let audit = try #require(shop.environment.audit)
+        let entry = try #require(try audit.entries(AuditQuery(subject: "staff", actor: "support@shop.test")).entries.first)
+        #expect(entry.changes == [AuditChange(field: "password", before: nil, after: "changed")])
+    }
+}
+
 /// Role × route: what each role gets from each back-office page and action (issue #16, point
 /// 1). Refusals are the 403 page naming the role; an allowed action is applied.
 @Suite("Back office permissions")

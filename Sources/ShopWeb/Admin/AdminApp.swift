@@ -80,6 +80,10 @@ enum AdminApp {
         case let .signIn(next): return context.signInPage(next: next, form: AccountForm())
         case .signInSubmit: return try signIn(&context)
         case .signOut: return try signOut(&context)
+        case .account: return context.page(title: context.l10n(.adminAccountTitle), nav: nil,
+                                           AdminViews.account(AccountForm(), member: context.member, csrfToken: context.maskedCSRFToken(),
+                                                              l10n: context.l10n))
+        case .accountPassword: return try changePassword(&context)
         case let .orders(filter): return try ordersPage(&context, filter: filter)
         case let .order(number): return try orderPage(&context, number: number)
         case let .orderAction(number, action): return try orderAction(&context, number: number, action: action)
@@ -93,6 +97,7 @@ enum AdminApp {
         case let .customerPasswordReset(id): return try customerEmail(&context, id: id, passwordReset: true)
         case let .products(filter): return try productsPage(&context, filter: filter)
         case let .product(id): return try productPage(&context, id: id)
+        case let .productsExport(format): return try productsExport(&context, format: format)
         case let .productSave(id): return try productSave(&context, id: id)
         case .campaigns: return try campaignsPage(&context)
         case .campaignNew: return try campaignForm(&context, editing: nil, form: AdminCampaignForm.blank(context))
@@ -134,6 +139,29 @@ enum AdminApp {
         context.endSession()
         context.setFlash(context.l10n(.adminSignedOut))
         return .redirect(to: AdminRoute.signIn(next: nil).path)
+    }
+
+    /// A staff member changes their own password; their other sessions end.
+    private static func changePassword(_ context: inout AdminContext) throws -> Response {
+        guard let member = context.member, let session = context.session else { return context.errorPage(.forbidden) }
+        let request = context.request
+        do {
+            try context.service.changePassword(of: member, in: session, current: request.formValue("current_password") ?? "",
+                                               new: request.formValue("password") ?? "",
+                                               confirmation: request.formValue("password_confirmation") ?? "")
+        } catch let problems as StaffFormErrors {
+            var form = AccountForm()
+            let fields = ["current": "current_password", "password": "password", "confirmation": "password_confirmation"]
+            for (field, errors) in problems.byField {
+                form.errors[fields[field] ?? field] = errors.map { context.l10n.message(for: $0) }
+            }
+            return context.page(title: context.l10n(.adminAccountTitle), nav: nil,
+                                AdminViews.account(form, member: member, csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
+                                status: .unprocessableContent)
+        }
+        context.environment.log("staff \(member.email) changed their password")
+        context.setFlash(context.l10n(.adminPasswordChanged))
+        return .redirect(to: AdminRoute.account.path)
     }
 
     // MARK: Pages

@@ -2,6 +2,7 @@ import Foundation
 import HTML
 import HTTPServer
 import ShopCore
+import ShopImport
 import ShopService
 import ShopStore
 
@@ -26,6 +27,22 @@ extension AdminApp {
         return context.page(title: context.l10n(.adminProductsTitle), nav: .products,
                             AdminViews.products(found, filter: filter, categories: categories, currency: context.environment.currency,
                                                 pageSize: pageSize, l10n: context.l10n))
+    }
+
+    /// The whole catalog as a file to download, written by `CatalogExportService` as the CLI's
+    /// `export` writes it; an unknown format is a 404.
+    static func productsExport(_ context: inout AdminContext, format name: String) throws -> Response {
+        guard let format = CatalogFormat(rawValue: name), CatalogWriter.formats.contains(format) else {
+            return context.errorPage(.notFound)
+        }
+        let data = try CatalogExportService(catalog: context.environment.catalog, currency: context.environment.currency)
+            .export(as: format)
+        let isJSON = format == .shoppableJSON
+        var response = Response(status: .ok, body: [UInt8](data))
+        response.headers.replaceOrAdd(name: "Content-Type", value: isJSON ? "application/json; charset=utf-8" : "text/csv; charset=utf-8")
+        response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"catalog-\(format.rawValue).\(isJSON ? "json" : "csv")\"")
+        context.environment.log("catalog exported as \(format.rawValue) by \(context.member?.email ?? "?")")
+        return response
     }
 
     static func productPage(_ context: inout AdminContext, id: Product.ID) throws -> Response {
@@ -291,7 +308,18 @@ extension AdminViews {
     static func products(_ found: CatalogListPage, filter: AdminProductFilter, categories: [ShopCore.Category], currency: Currency,
                          pageSize: Int, l10n: Localizer) -> Node {
         section(.class("stack")) {
-            h1(.class("page-title")) { l10n(.adminProductsTitle) }
+            div(.class("admin-title-row")) {
+                h1(.class("page-title")) { l10n(.adminProductsTitle) }
+                nav(.class("admin-inline"), .aria("label", l10n(.adminProductsExport))) {
+                    span(.class("muted small")) { l10n(.adminProductsExport) }
+                    a(.class("button button-small"), .href(AdminRoute.productsExport(format: CatalogFormat.shopifyCSV.rawValue).path),
+                      .attribute("download", "")) { "Shopify CSV" }
+                    a(.class("button button-small"), .href(AdminRoute.productsExport(format: CatalogFormat.wooCommerceCSV.rawValue).path),
+                      .attribute("download", "")) { "WooCommerce CSV" }
+                    a(.class("button button-small"), .href(AdminRoute.productsExport(format: CatalogFormat.shoppableJSON.rawValue).path),
+                      .attribute("download", "")) { "JSON" }
+                }
+            }
             HTML.form(.class("form-card admin-filters"), .method("get"), .action(AdminRoute.products(AdminProductFilter()).path)) {
                 FormField(label: l10n(.adminProductsSearch), name: "q", id: "q", type: "search", value: filter.text,
                           autocomplete: "off", required: false)

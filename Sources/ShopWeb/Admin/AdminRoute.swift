@@ -15,6 +15,10 @@ public enum AdminRoute: Hashable, Sendable {
     case signInSubmit
     /// `POST /admin/sign-out`.
     case signOut
+    /// `GET /admin/account` — the staff member's own account; `POST /admin/account/password`
+    /// changes their password.
+    case account
+    case accountPassword
     /// `GET /admin/orders?status=&from=&to=&customer=&number=&page=`.
     case orders(AdminOrderFilter)
     /// `GET /admin/orders/{number}` — lines, totals, addresses, payment, history and the steps
@@ -40,6 +44,9 @@ public enum AdminRoute: Hashable, Sendable {
     case customerPasswordReset(User.ID)
     /// `GET /admin/products?q=&shown=&category=&page=` — every product, published or not.
     case products(AdminProductFilter)
+    /// `GET /admin/products/export?format=shopify-csv|woocommerce-csv|shoppable-json` — the whole
+    /// catalog as a file, as `shoppable export` writes it.
+    case productsExport(format: String)
     /// `GET /admin/products/{id}` — the product's form; `POST` saves it.
     case product(Product.ID)
     case productSave(Product.ID)
@@ -78,14 +85,14 @@ public enum AdminRoute: Hashable, Sendable {
     public var access: Access {
         switch self {
         case .signIn, .signInSubmit: .anyone
-        case .home, .signOut: .signedIn
+        case .home, .signOut, .account, .accountPassword: .signedIn
         case .orders, .order: .permission(.viewOrders)
         case .orderAction: .orderStep
         case .staff, .staffRole, .staffRemove: .permission(.manageStaff)
         case .audit: .permission(.viewAudit)
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
-        case .products, .product, .productSave: .permission(.manageCatalog)
+        case .products, .product, .productSave, .productsExport: .permission(.manageCatalog)
         case .campaigns, .campaignNew, .campaignCreate, .campaignEdit, .campaignSave, .campaignPause, .campaignResume,
              .campaignDelete: .permission(.manageCampaigns)
         }
@@ -138,6 +145,8 @@ public enum AdminRoute: Hashable, Sendable {
                     match: { if case let .signIn(next) = $0 { RouteParameters(query: ["next": next]) } else { nil } }),
         fixed("POST", "/admin/sign-in", .signInSubmit),
         fixed("POST", "/admin/sign-out", .signOut),
+        fixed("GET", "/admin/account", .account),
+        fixed("POST", "/admin/account/password", .accountPassword),
         Declaration("GET", "/admin/orders", [],
                     make: { .orders(AdminOrderFilter(parameters: $0)) },
                     match: { if case let .orders(filter) = $0 { RouteParameters(query: filter.queryItems) } else { nil } }),
@@ -180,6 +189,9 @@ public enum AdminRoute: Hashable, Sendable {
         Declaration("GET", "/admin/products", [],
                     make: { .products(AdminProductFilter(parameters: $0)) },
                     match: { if case let .products(filter) = $0 { RouteParameters(query: filter.queryItems) } else { nil } }),
+        Declaration("GET", "/admin/products/export", [],
+                    make: { .productsExport(format: $0.queryValue("format") ?? "") },
+                    match: { if case let .productsExport(format) = $0 { RouteParameters(query: ["format": format]) } else { nil } }),
         Declaration("GET", "/admin/products/{id}", [],
                     make: { $0.int64("id").map { .product(Product.ID($0)) } },
                     match: { if case let .product(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),

@@ -43,7 +43,7 @@ enum AdminViews {
                     }
                     if let member = frame.member {
                         div(.class("admin-who")) {
-                            span(.class("admin-member")) {
+                            a(.class("admin-member"), .href(AdminRoute.account.path)) {
                                 l10n(.adminSignedInAs, ["name": member.name, "role": roleName(member.role, l10n)])
                             }
                             form(.method("post"), .action(AdminRoute.signOut.path)) {
@@ -90,6 +90,27 @@ enum AdminViews {
 
     private static func navLink(_ item: NavItem, _ href: String, _ label: String, _ current: NavItem?) -> Node {
         a(.href(href), item == current ? .aria("current", "page") : .boolean("data-inactive", false)) { label }
+    }
+
+    static func account(_ form: AccountForm, member: StaffMember?, csrfToken: String, l10n: Localizer) -> Node {
+        section(.class("stack")) {
+            h1(.class("page-title")) { l10n(.adminAccountTitle) }
+            if let member {
+                p { member.name + " · " + member.email + " · " + roleName(member.role, l10n) }
+            }
+            HTML.form(.class("form-card"), .method("post"), .action(AdminRoute.accountPassword.path), .boolean("novalidate")) {
+                h2 { l10n(.accountChangePassword) }
+                csrfInput(csrfToken)
+                FormField(label: l10n(.fieldCurrentPassword), name: "current_password", id: "current_password", type: "password",
+                          errors: form.errors("current_password"), autocomplete: "current-password")
+                FormField(label: l10n(.fieldNewPassword), name: "password", id: "password", type: "password",
+                          errors: form.errors("password"), autocomplete: "new-password", hint: l10n(.passwordHint))
+                FormField(label: l10n(.fieldPasswordConfirmation), name: "password_confirmation", id: "password_confirmation",
+                          type: "password", errors: form.errors("password_confirmation"), autocomplete: "new-password")
+                p(.class("muted small")) { l10n(.adminPasswordHint) }
+                button(.type("submit"), .class("button button-primary")) { l10n(.accountChangePassword) }
+            }
+        }
     }
 
     static func csrfInput(_ token: String) -> Node {

@@ -60,7 +60,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
-    case adminProductErrorSKU
+    case adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
     case adminNavProducts, adminProductsTitle, adminProductsSearch, adminProductsEmpty, adminFilterVisibility, adminVisibilityAll, adminVisibilityPublished, adminVisibilityUnpublished
     case adminFilterCategory, adminFilterAnyCategory, adminColumnProduct, adminColumnPrice, adminColumnStock, adminColumnVariants, adminStockUntracked, adminPriceFrom
     case adminProductEditTitle, adminProductBack, adminProductView, adminFieldVendor, adminFieldTags, adminFieldTagsHint, adminFieldDescriptionHTML, adminFieldPublished
