@@ -52,6 +52,16 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
@@ -90,6 +100,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
+        .target(name: "QRCode", dependencies: ["CQREncode"]),
+        .target(name: "LibCrypto", dependencies: ["CLibCrypto"]),
         .target(name: "Mailer", dependencies: ["CCurl"]),
         // http(s) downloads for `import --fetch-images`: SSRF rules, byte cap, time limits.
         .target(name: "Fetch", dependencies: ["CCurl"]),
@@ -114,7 +126,8 @@ let package = Package(
             dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopImport", "ShopAPI", "HTML", "HTTPServer", "Zlib", "Brotli"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
-        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "ShopImport", "Sodium", "Vips", "Fetch"]),
+        .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "ShopImport", "Sodium", "Vips", "Fetch",
+                                                    "LibCrypto", "QRCode"]),
         .executableTarget(
             name: "shoppable",
             dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopStorePostgres", "ShopImport", "ShopService", "ShopWeb",
@@ -129,7 +142,7 @@ let package = Package(
             dependencies: ["ShopCore", "ShopStore", "ShopStoreSQLite", "ShopService", "HTTPServer", "ShopWeb", "ShopWebLive", "Sodium", "ShopClient"],
             path: "Tests/ShopTestSupport"
         ),
-        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
+        .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "LibCrypto"]),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"]),
         .testTarget(name: "RoutingTests", dependencies: ["ShopAPI"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI"]),
@@ -147,6 +160,8 @@ let package = Package(
         // Needs a server: SHOPPABLE_TEST_POSTGRES_URL (`make test` starts one); skipped without it.
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "SodiumTests", dependencies: ["Sodium"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
+        .testTarget(name: "LibCryptoTests", dependencies: ["LibCrypto"]),
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "HTTPServer", "ShopTestSupport"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),

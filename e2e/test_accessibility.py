@@ -59,6 +59,7 @@ ADMIN_PAGES = {
     "admin-products": "/admin/products",
     "admin-product": "/admin/products/1",  # the demo's first product
     "admin-account": "/admin/account",
+    "admin-second-factor": "/admin/account/second-factor",
     "admin-campaigns": "/admin/campaigns",
     "admin-campaign": "/admin/campaigns/welcome/edit",  # the demo's welcome campaign
 }

@@ -22,6 +22,10 @@ public struct Crypto: Sendable {
     /// so a visitor's simultaneous first adds create one session, not one each. Nil: every new
     /// guest session gets a random token.
     public var guestSessionToken: (@Sendable (_ csrfCookie: String) -> String)?
+    /// `count` random bytes (a TOTP secret); nil where the wiring offers none.
+    public var randomBytes: (@Sendable (_ count: Int) -> [UInt8])?
+    /// HMAC-SHA1 (RFC 2104), for TOTP; nil where the wiring offers none (no second factor then).
+    public var hmacSHA1: (@Sendable (_ key: [UInt8], _ message: [UInt8]) -> [UInt8])?
 
     /// Creates the value from its operations.
     public init(hashPassword: @escaping @Sendable (String) throws -> String,

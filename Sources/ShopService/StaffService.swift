@@ -93,13 +93,15 @@ public struct StaffService: Sendable {
             return .refused
         }
         guard crypto.verifyPassword(password, found.passwordHash), let email else { return .refused }
+        // A second factor: the session opens only the code's form until the code is given.
+        let needsCode = try staff.secondFactor(found.member.id) != nil
         // As for shoppers: the account's count is cleared and the address gets its attempt back,
         // so a team signing in from one office address never locks itself out.
         try accounts.clearAttempts(AccountThrottles.staffSignInAccountKey(email))
         try accounts.uncountAttempt(AccountThrottles.staffSignInClientKey(client), now)
         let token = crypto.randomToken(), csrf = crypto.randomToken()
         let session = StaffSession(id: crypto.sha256Hex(token), staffID: found.member.id, csrfTokenHash: crypto.sha256Hex(csrf),
-                                   createdAt: now, expiresAt: now.addingTimeInterval(Self.sessionLifetime))
+                                   createdAt: now, expiresAt: now.addingTimeInterval(Self.sessionLifetime), needsSecondFactor: needsCode)
         try staff.startSession(session)
         return .accepted(IssuedStaffSession(token: token, csrfToken: csrf, session: session, member: found.member))
     }
@@ -117,6 +119,62 @@ public struct StaffService: Sendable {
 
     /// Ends the session.
     public func signOut(_ session: StaffSession) throws { try staff.endSession(session.id) }
+
+    // MARK: Second factor (TOTP, RFC 6238)
+
+    /// `true` when the wiring can do TOTP (HMAC-SHA1 and random bytes).
+    public var offersSecondFactor: Bool { crypto.hmacSHA1 != nil && crypto.randomBytes != nil }
+
+    /// A new secret for an enrolment: 20 random bytes (160 bits, RFC 4226's recommendation).
+    public func newSecondFactorSecret() -> [UInt8]? { crypto.randomBytes?(20) }
+
+    /// What a code came to.
+    public enum CodeAttempt: Equatable, Sendable {
+        case throttled(retryAfterSeconds: Int)
+        /// Wrong, too old, or already used.
+        case refused
+        case accepted
+    }
+
+    /// The second step of a sign-in: the code of the account's authenticator, counted against
+    /// the sign-in throttle before it is checked, each step usable once.
+    public func completeSignIn(_ session: StaffSession, member: StaffMember, code: String, client: String,
+                               throttles: AccountThrottles) throws -> CodeAttempt {
+        let now = now()
+        if let retry = try accounts.countAttempt(throttles.staffSignIn(email: member.email, client: client), now) {
+            return .throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        }
+        guard let step = try matchingStep(code, member: member, now: now),
+              try staff.useSecondFactorStep(member.id, step, session.id) else { return .refused }
+        try accounts.clearAttempts(AccountThrottles.staffSignInAccountKey(member.email))
+        try accounts.uncountAttempt(AccountThrottles.staffSignInClientKey(client), now)
+        return .accepted
+    }
+
+    /// Turns the second factor on with `secret` (Base32, from ``newSecondFactorSecret()``) once
+    /// `code` shows the authenticator app has it; the code's step is then used up.
+    /// - Returns: `false` when the code is not the secret's (nothing changes).
+    public func enableSecondFactor(_ member: StaffMember, secret: String, code: String) throws -> Bool {
+        guard let hmac = crypto.hmacSHA1, let bytes = Base32.decode(secret), bytes.count >= 16,
+              let step = TOTP(hmacSHA1: hmac).matchingStep(code, secret: bytes, now: now()) else { return false }
+        try staff.setSecondFactor(member.id, Base32.encode(bytes), now())
+        _ = try staff.useSecondFactorStep(member.id, step, nil)
+        return true
+    }
+
+    /// Turns the second factor off, given a current code (a stolen session alone cannot).
+    /// - Returns: `false` for a wrong or used code.
+    public func disableSecondFactor(_ member: StaffMember, code: String) throws -> Bool {
+        guard let step = try matchingStep(code, member: member, now: now()),
+              try staff.useSecondFactorStep(member.id, step, nil) else { return false }
+        try staff.setSecondFactor(member.id, nil, now())
+        return true
+    }
+
+    private func matchingStep(_ code: String, member: StaffMember, now: Date) throws -> Int64? {
+        guard let hmac = crypto.hmacSHA1, let secret = try staff.secondFactor(member.id).flatMap(Base32.decode) else { return nil }
+        return TOTP(hmacSHA1: hmac).matchingStep(code, secret: secret, now: now)
+    }
 
     /// A staff member changes their own password: the current one first (as a sign-in checks
     /// it), the new one by `PasswordRules`. Their other sessions end; this one goes on.

@@ -34,8 +34,13 @@ public struct StaffSession: Hashable, Sendable {
     public var createdAt: Date
     /// An absolute end: a back-office session does not slide (`StaffService.sessionLifetime`).
     public var expiresAt: Date
+    /// The password was right but the account's second factor is still to be given: the session
+    /// opens nothing but the code's form (migration 32).
+    public var needsSecondFactor: Bool
 
-    public init(id: String, staffID: StaffMember.ID, csrfTokenHash: String, createdAt: Date, expiresAt: Date) {
+    public init(id: String, staffID: StaffMember.ID, csrfTokenHash: String, createdAt: Date, expiresAt: Date,
+                needsSecondFactor: Bool = false) {
+        self.needsSecondFactor = needsSecondFactor
         self.id = id
         self.staffID = staffID
         self.csrfTokenHash = csrfTokenHash
@@ -81,6 +86,17 @@ public struct StaffStore: Sendable {
     /// `keepingSession`), audited as the account's own change (the hash never in the log).
     /// - Throws: `StaffStoreError.staffNotFound`.
     public var setPassword: @Sendable (_ id: StaffMember.ID, _ passwordHash: String, _ keepingSession: String, _ now: Date) throws -> Void
+    /// The account's TOTP secret (Base32) when it has a second factor.
+    public var secondFactor: @Sendable (_ id: StaffMember.ID) throws -> String?
+    /// Turns the account's second factor on (a Base32 secret) or off (nil), audited as the
+    /// account's own change (the secret never in the log); the steps used are forgotten.
+    /// - Throws: `StaffStoreError.staffNotFound`.
+    public var setSecondFactor: @Sendable (_ id: StaffMember.ID, _ secret: String?, _ now: Date) throws -> Void
+    /// Records that the account's code of `step` was given: `true` once per step — a step not
+    /// later than the last one used is refused (a code seen over a shoulder cannot be replayed)
+    /// — and then the session `sessionID` no longer needs the second factor. One conditional
+    /// update in the database, so two tabs sending one code get one `true`.
+    public var useSecondFactorStep: @Sendable (_ id: StaffMember.ID, _ step: Int64, _ sessionID: String?) throws -> Bool
 
     public init(create: @escaping @Sendable (NewStaffMember) throws -> StaffMember,
                 credentials: @escaping @Sendable (String) throws -> (member: StaffMember, passwordHash: String)?,
@@ -91,7 +107,13 @@ public struct StaffStore: Sendable {
                 purgeExpiredSessions: @escaping @Sendable (Date) throws -> Int,
                 setRole: @escaping @Sendable (StaffMember.ID, StaffRole, AuditActor, Date) throws -> StaffMember,
                 remove: @escaping @Sendable (StaffMember.ID, AuditActor, Date) throws -> Void,
-                setPassword: @escaping @Sendable (StaffMember.ID, String, String, Date) throws -> Void) {
+                setPassword: @escaping @Sendable (StaffMember.ID, String, String, Date) throws -> Void,
+                secondFactor: @escaping @Sendable (StaffMember.ID) throws -> String?,
+                setSecondFactor: @escaping @Sendable (StaffMember.ID, String?, Date) throws -> Void,
+                useSecondFactorStep: @escaping @Sendable (StaffMember.ID, Int64, String?) throws -> Bool) {
+        self.secondFactor = secondFactor
+        self.setSecondFactor = setSecondFactor
+        self.useSecondFactorStep = useSecondFactorStep
         self.setPassword = setPassword
         self.setRole = setRole
         self.remove = remove
@@ -111,6 +133,12 @@ public enum StoredStaff {
     public static func passwordAudit(_ member: StaffMember, now: Date) -> AuditEntry {
         AuditEntry(at: now, actor: .staff(member.email), subject: "staff", subjectID: member.email, action: "update",
                    changes: [AuditChange(field: "password", before: nil, after: "changed")])
+    }
+
+    /// The audit log's entry of a second factor turned on or off (never the secret).
+    public static func secondFactorAudit(_ member: StaffMember, on: Bool, now: Date) -> AuditEntry {
+        AuditEntry(at: now, actor: .staff(member.email), subject: "staff", subjectID: member.email, action: "update",
+                   changes: [AuditChange(field: "secondFactor", before: on ? "off" : "on", after: on ? "on" : "off")])
     }
 
     /// The columns ``member(_:)`` reads, in order, of `staff_members` aliased `m`.
@@ -153,13 +181,13 @@ public enum StoredStaff {
     }
 
     /// The columns of `staff_sessions` aliased `s` that ``session(_:at:)`` reads, from `offset`.
-    public static let sessionColumns = "s.id, s.staff_id, s.csrf_token_hash, s.created_at, s.expires_at"
+    public static let sessionColumns = "s.id, s.staff_id, s.csrf_token_hash, s.created_at, s.expires_at, s.needs_second_factor"
 
     /// The session of a row whose ``sessionColumns`` start at `offset`.
     public static func session(_ row: some StoredRow, at offset: Int) throws -> StaffSession {
         StaffSession(id: try row.string(offset), staffID: StaffMember.ID(try row.int64(offset + 1)),
                      csrfTokenHash: try row.string(offset + 2),
                      createdAt: StoredTime.date(unixSeconds: try row.int64(offset + 3)),
-                     expiresAt: StoredTime.date(unixSeconds: try row.int64(offset + 4)))
+                     expiresAt: StoredTime.date(unixSeconds: try row.int64(offset + 4)), needsSecondFactor: try row.bool(offset + 5))
     }
 }

@@ -579,5 +579,10 @@ public enum PostgresSchema {
         PostgresMigration(version: 31, sql: """
             ALTER TABLE campaigns ADD COLUMN paused boolean NOT NULL DEFAULT false;
             """),
+        PostgresMigration(version: 32, sql: """
+            ALTER TABLE staff_members ADD COLUMN totp_secret text;
+            ALTER TABLE staff_members ADD COLUMN totp_last_step bigint;
+            ALTER TABLE staff_sessions ADD COLUMN needs_second_factor boolean NOT NULL DEFAULT false;
+            """),
     ]
 }

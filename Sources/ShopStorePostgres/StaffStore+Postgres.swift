@@ -42,10 +42,11 @@ extension StaffStore {
                 do {
                     _ = try database.withConnection { connection in
                         try connection.run("""
-                            INSERT INTO staff_sessions (id, staff_id, csrf_token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+                            INSERT INTO staff_sessions (id, staff_id, csrf_token_hash, created_at, expires_at, needs_second_factor)
+                            VALUES ($1, $2, $3, $4, $5, $6)
                             """, [.text(session.id), .integer(session.staffID.rawValue), .text(session.csrfTokenHash),
                                   .integer(StoredTime.unixSeconds(session.createdAt)),
-                                  .integer(StoredTime.unixSeconds(session.expiresAt))])
+                                  .integer(StoredTime.unixSeconds(session.expiresAt)), .bool(session.needsSecondFactor)])
                     }
                 } catch let error as PostgresError where error.sqlState == .foreignKeyViolation {
                     throw StaffStoreError.staffNotFound
@@ -91,6 +92,35 @@ extension StaffStore {
                     _ = try connection.run("UPDATE staff_members SET password_hash = $1 WHERE id = $2", [.text(hash), .integer(id.rawValue)])
                     _ = try connection.run("DELETE FROM staff_sessions WHERE staff_id = $1 AND id <> $2", [.integer(id.rawValue), .text(keeping)])
                     try PGAudit.insert([StoredStaff.passwordAudit(member, now: now)], connection)
+                }
+            },
+            secondFactor: { id in
+                try read(database) { connection in
+                    try connection.first("SELECT totp_secret FROM staff_members WHERE id = $1", [.integer(id.rawValue)])?.optionalString(0)
+                }
+            },
+            setSecondFactor: { id, secret, now in
+                try change(database, id) { member, _, connection in
+                    _ = try connection.run("UPDATE staff_members SET totp_secret = $1, totp_last_step = NULL WHERE id = $2",
+                                           [secret.map { .text($0) } ?? .null, .integer(id.rawValue)])
+                    try PGAudit.insert([StoredStaff.secondFactorAudit(member, on: secret != nil, now: now)], connection)
+                }
+            },
+            useSecondFactorStep: { id, step, sessionID in
+                try database.transaction { connection in
+                    // One conditional update: of two requests with the same code, the second
+                    // waits on the row and then finds the step used.
+                    let used = try connection.first("""
+                        UPDATE staff_members SET totp_last_step = $1
+                        WHERE id = $2 AND totp_secret IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < $1)
+                        RETURNING id
+                        """, [.integer(step), .integer(id.rawValue)])
+                    guard used != nil else { return false }
+                    if let sessionID {
+                        _ = try connection.run("UPDATE staff_sessions SET needs_second_factor = false WHERE id = $1 AND staff_id = $2",
+                                               [.text(sessionID), .integer(id.rawValue)])
+                    }
+                    return true
                 }
             }
         )

@@ -1021,5 +1021,12 @@ public enum ShopSchema {
         Migration(version: 31, sql: """
             ALTER TABLE campaigns ADD COLUMN paused INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1));
             """),
+        // Issue #16: the staff's optional second factor (TOTP). The secret is Base32; the last
+        // step used refuses a code's replay; a session waits for the code before it opens anything.
+        Migration(version: 32, sql: """
+            ALTER TABLE staff_members ADD COLUMN totp_secret TEXT;
+            ALTER TABLE staff_members ADD COLUMN totp_last_step INTEGER;
+            ALTER TABLE staff_sessions ADD COLUMN needs_second_factor INTEGER NOT NULL DEFAULT 0 CHECK (needs_second_factor IN (0, 1));
+            """),
     ]
 }

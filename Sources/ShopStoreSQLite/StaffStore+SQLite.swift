@@ -41,10 +41,11 @@ extension StaffStore {
                 try database.withConnection { connection in
                     do {
                         try connection.prepare("""
-                            INSERT INTO staff_sessions (id, staff_id, csrf_token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)
+                            INSERT INTO staff_sessions (id, staff_id, csrf_token_hash, created_at, expires_at, needs_second_factor)
+                            VALUES (?, ?, ?, ?, ?, ?)
                             """).run([.text(session.id), .integer(session.staffID.rawValue), .text(session.csrfTokenHash),
                                       .integer(StoredTime.unixSeconds(session.createdAt)),
-                                      .integer(StoredTime.unixSeconds(session.expiresAt))])
+                                      .integer(StoredTime.unixSeconds(session.expiresAt)), .integer(session.needsSecondFactor ? 1 : 0)])
                     } catch let error as SQLiteError where error.isForeignKeyViolation {
                         throw StaffStoreError.staffNotFound
                     }
@@ -92,6 +93,34 @@ extension StaffStore {
                     try connection.prepare("UPDATE staff_members SET password_hash = ? WHERE id = ?").run([.text(hash), .integer(id.rawValue)])
                     try connection.prepare("DELETE FROM staff_sessions WHERE staff_id = ? AND id <> ?").run([.integer(id.rawValue), .text(keeping)])
                     try SQLAudit.insert([StoredStaff.passwordAudit(member, now: now)], connection)
+                }
+            },
+            secondFactor: { id in
+                try read(database) { connection in
+                    try connection.prepare("SELECT totp_secret FROM staff_members WHERE id = ?").first([.integer(id.rawValue)])?.optionalString(0)
+                }
+            },
+            setSecondFactor: { id, secret, now in
+                try change(database, id) { member, _, connection in
+                    try connection.prepare("UPDATE staff_members SET totp_secret = ?, totp_last_step = NULL WHERE id = ?")
+                        .run([secret.map { .text($0) } ?? .null, .integer(id.rawValue)])
+                    try SQLAudit.insert([StoredStaff.secondFactorAudit(member, on: secret != nil, now: now)], connection)
+                }
+            },
+            useSecondFactorStep: { id, step, sessionID in
+                try database.withConnection { connection in
+                    try connection.transaction {
+                        try connection.prepare("""
+                            UPDATE staff_members SET totp_last_step = ?
+                            WHERE id = ? AND totp_secret IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < ?)
+                            """).run([.integer(step), .integer(id.rawValue), .integer(step)])
+                        guard connection.changes == 1 else { return false }
+                        if let sessionID {
+                            try connection.prepare("UPDATE staff_sessions SET needs_second_factor = 0 WHERE id = ? AND staff_id = ?")
+                                .run([.text(sessionID), .integer(id.rawValue)])
+                        }
+                        return true
+                    }
                 }
             }
         )

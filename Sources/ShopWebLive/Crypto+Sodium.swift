@@ -1,6 +1,8 @@
 public import ShopWeb
 public import ShopService
 public import Sodium
+import LibCrypto
+import QRCode
 
 /// The storefront's live dependencies on C libraries, wired in one place for the server and the
 /// tests (ShopWeb itself imports no C wrapper).
@@ -21,9 +23,19 @@ extension Crypto {
             sessionToken: { SecureRandom.hexToken(byteCount: 16) },  // randombytes_buf, DESIGN.md §3
             sha256Hex: { Digest.sha256Hex($0) },
             constantTimeEquals: { ConstantTime.equals($0, $1) })
+        crypto.randomBytes = { SecureRandom.bytes($0) }
+        crypto.hmacSHA1 = { HMAC.sha1(key: $0, message: $1) }
         if let guestSessionKey {
             crypto.guestSessionToken = { String(Digest.hmacSHA256Hex(key: guestSessionKey, message: "guest-session:" + $0).prefix(32)) }
         }
         return crypto
+    }
+}
+
+extension AppEnvironment {
+    /// libqrencode: a text's QR code modules, for the back office's TOTP enrolment (nil when the
+    /// text is too long for any QR code).
+    public static let liveQRCode: @Sendable (String) -> (size: Int, modules: [Bool])? = { text in
+        (try? QRCode(text)).map { (size: $0.size, modules: $0.modules) }
     }
 }

@@ -57,6 +57,7 @@ enum Serve {
         environment.apiTokens = database.apiTokens
         environment.staff = database.staff
         environment.audit = database.audit
+        environment.qrCode = AppEnvironment.liveQRCode
         environment.dashboard = database.dashboard
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions

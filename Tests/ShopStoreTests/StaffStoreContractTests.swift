@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import ShopCore
 import ShopStore
@@ -68,6 +69,32 @@ struct StaffStoreContractTests {
         let entries = try stores.audit.entries(AuditQuery(subject: "staff", actor: "owner@shop.test")).entries
         #expect(entries.map(\.changes) == [[AuditChange(field: "password", before: nil, after: "changed")]])
         #expect(!entries.description.contains("new-hash"))
+    }
+
+    /// A second factor's step is used once: a step not later than the last is refused, also
+    /// when threads send the same one at once; using it opens the waiting session.
+    @Test(arguments: StoreKind.engines(for: .staff))
+    func aSecondFactorsStepIsUsedOnceAndOpensTheWaitingSession(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind, poolSize: 4)
+        let member = try stores.staff.create(Self.new("owner@shop.test", role: .owner))
+        #expect(try stores.staff.secondFactor(member.id) == nil)
+        #expect(try !stores.staff.useSecondFactorStep(member.id, 100, nil), "no second factor, no step")
+        try stores.staff.setSecondFactor(member.id, "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", Fixtures.start)
+        #expect(try stores.staff.secondFactor(member.id) == "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+        var waiting = Self.session("s1", member)
+        waiting.needsSecondFactor = true
+        try stores.staff.startSession(waiting)
+        #expect(try stores.staff.session("s1", Fixtures.start)?.session.needsSecondFactor == true)
+        let wins = Mutex(0), staff = stores.staff
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            if (try? staff.useSecondFactorStep(member.id, 100, "s1")) == true { wins.withLock { $0 += 1 } }
+        }
+        #expect(wins.withLock { $0 } == 1)
+        #expect(try stores.staff.session("s1", Fixtures.start)?.session.needsSecondFactor == false)
+        #expect(try !stores.staff.useSecondFactorStep(member.id, 99, nil) && stores.staff.useSecondFactorStep(member.id, 101, nil))
+        try stores.staff.setSecondFactor(member.id, nil, Fixtures.start)
+        #expect(try stores.staff.secondFactor(member.id) == nil)
+        #expect(throws: StaffStoreError.staffNotFound) { try stores.staff.setSecondFactor(StaffMember.ID(999_999), nil, Fixtures.start) }
     }
 
     @Test(arguments: StoreKind.engines(for: .staff))

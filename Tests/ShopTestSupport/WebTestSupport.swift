@@ -48,6 +48,7 @@ public final class TestShop: @unchecked Sendable {
         environment.staff = .sqlite(database)
         environment.audit = .sqlite(database)
         environment.dashboard = .sqlite(database)
+        environment.qrCode = AppEnvironment.liveQRCode
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

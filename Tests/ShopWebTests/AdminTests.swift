@@ -412,6 +412,72 @@ struct AdminAccountTests {
     }
 }
 
+/// The optional second factor (issue #16, point 1): TOTP (RFC 6238) enrolled from a QR code
+/// drawn on the server, asked after the password, each code usable once.
+@Suite("Back office second factor")
+struct AdminSecondFactorTests {
+    static func code(_ shop: TestShop, secret: String, offset: TimeInterval = 0) throws -> String {
+        let hmac = try #require(shop.environment.crypto.hmacSHA1)
+        return TOTP(hmacSHA1: hmac).code(secret: try #require(Base32.decode(secret)), step: TOTP.step(at: shop.clock.now + offset))
+    }
+
+    static func signIn(_ shop: TestShop, _ email: String) throws -> (TestShop, TestResponse) {
+        let browser = try shop.visitor()
+        _ = try browser.get("/admin/sign-in")
+        let response = try browser.send(.post, "/admin/sign-in", form: [("email", email), ("password", staffPassword),
+                                                                       ("csrf_token", browser.csrfToken ?? "")])
+        return (browser, response)
+    }
+
+    @Test func aStaffMemberTurnsOnACodeThatIsThenAskedAfterThePasswordOnceEach() throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let page = try manager.get("/admin/account/second-factor").text
+        #expect(page.contains(#"<svg xmlns="http://www.w3.org/2000/svg" viewbox="#) && page.contains(#"class="totp-qr""#))
+        #expect(page.contains(#"<path d="M4 4h1v1h-1z"#), "the finder pattern's corner, after the quiet zone")
+        let secret = String(try #require(page.firstMatch(of: /name="secret" value="([A-Z2-7]+)"/)?.1))
+        #expect(secret.count == 32, "160 bits")
+        let wrong = try manager.post("/admin/account/second-factor", [("secret", secret), ("code", "000000")],
+                                     from: "/admin/account/second-factor")
+        #expect(wrong.status == 422 && wrong.text.contains("That code is not right") && wrong.text.contains(secret),
+                "the same secret again, so the app's entry stays right")
+        let enrolCode = try Self.code(shop, secret: secret)
+        let on = try manager.post("/admin/account/second-factor", [("secret", secret), ("code", enrolCode)],
+                                  from: "/admin/account/second-factor")
+        #expect(on.status == 303)
+
+        // Signing in now asks for the code; nothing else opens meanwhile.
+        let (browser, passwordStep) = try Self.signIn(shop, "manager@shop.test")
+        #expect(passwordStep.header("Location") == "/admin/sign-in/code")
+        #expect(try browser.get("/admin/orders").header("Location") == "/admin/sign-in/code")
+        let code = { (form: [(String, String)]) in try browser.send(.post, "/admin/sign-in/code", form: form + [("csrf_token", browser.csrfToken ?? "")]) }
+        _ = try browser.get("/admin/sign-in/code")
+        #expect(try code([("code", "123456")]).status == 422)
+        #expect(try code([("code", enrolCode)]).status == 422, "the enrolment's code is used up")
+        shop.clock.advance(by: 30)
+        let next = try Self.code(shop, secret: secret)
+        let accepted = try code([("code", String(next.prefix(3)) + " " + String(next.suffix(3)))])
+        #expect(accepted.status == 303 && accepted.header("Location") == "/admin")
+        #expect(try browser.get("/admin/orders").status == 200)
+        // The same code in another browser (seen over a shoulder) is refused.
+        let (thief, _) = try Self.signIn(shop, "manager@shop.test")
+        _ = try thief.get("/admin/sign-in/code")
+        #expect(try thief.send(.post, "/admin/sign-in/code", form: [("code", next), ("csrf_token", thief.csrfToken ?? "")]).status == 422)
+        #expect(try thief.get("/admin").header("Location") == "/admin/sign-in/code")
+
+        // Off again, with a current code; the audit has both, never the secret.
+        shop.clock.advance(by: 30)
+        let off = try manager.post("/admin/account/second-factor/off", [("code", try Self.code(shop, secret: secret))],
+                                   from: "/admin/account/second-factor")
+        #expect(off.status == 303)
+        #expect(try Self.signIn(shop, "manager@shop.test").1.header("Location") == "/admin")
+        let audit = try #require(shop.environment.audit)
+        let entries = try audit.entries(AuditQuery(subject: "staff", actor: "manager@shop.test")).entries
+        #expect(entries.map { $0.changes.map(\.after) } == [["off"], ["on"]])
+        #expect(!entries.description.contains(secret))
+    }
+}
+
 /// Role × route: what each role gets from each back-office page and action (issue #16, point
 /// 1). Refusals are the 403 page naming the role; an allowed action is applied.
 @Suite("Back office permissions")

@@ -63,8 +63,15 @@ enum AdminApp {
             context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
             return context.errorPage(.forbidden)
         }
+        // A session still waiting for its code opens only the code's form (and signing out).
+        let awaitingCode = context.session?.needsSecondFactor == true
+        if awaitingCode, route.access != .awaitingCode, route != .signOut {
+            return .redirect(to: AdminRoute.signInCode.path)
+        }
         switch route.access {
         case .anyone: break
+        case .awaitingCode:
+            guard awaitingCode else { return .redirect(to: signedIn == nil ? AdminRoute.signIn(next: nil).path : AdminRoute.home.path) }
         case .signedIn, .permission, .orderStep:
             guard let member = signedIn else {
                 // A page asked for: back to it after signing in; an action: to the page it was on.
@@ -79,6 +86,12 @@ enum AdminApp {
         case .home: return try home(&context)
         case let .signIn(next): return context.signInPage(next: next, form: AccountForm())
         case .signInSubmit: return try signIn(&context)
+        case .signInCode: return context.page(title: context.l10n(.adminCodeTitle), nav: nil,
+                                              AdminViews.codeForm(alert: nil, csrfToken: context.maskedCSRFToken(), l10n: context.l10n))
+        case .signInCodeSubmit: return try signInCode(&context)
+        case .secondFactor: return try secondFactorPage(&context, secret: nil, alert: nil)
+        case .secondFactorEnable: return try secondFactorEnable(&context)
+        case .secondFactorDisable: return try secondFactorDisable(&context)
         case .signOut: return try signOut(&context)
         case .account: return context.page(title: context.l10n(.adminAccountTitle), nav: nil,
                                            AdminViews.account(AccountForm(), member: context.member, csrfToken: context.maskedCSRFToken(),
@@ -129,9 +142,83 @@ enum AdminApp {
             return context.signInPage(next: next, form: form, status: .unprocessableContent)
         case let .accepted(issued):
             context.startSession(issued)
+            if issued.session.needsSecondFactor {
+                context.environment.log("staff sign-in \(issued.member.email): password right, code asked")
+                return .redirect(to: AdminRoute.signInCode.path)
+            }
             context.environment.log("staff sign-in \(issued.member.email) (\(issued.member.role.rawValue))")
             return .redirect(to: next ?? AdminRoute.home.path)
         }
+    }
+
+    /// The second step of a sign-in with TOTP.
+    private static func signInCode(_ context: inout AdminContext) throws -> Response {
+        guard let session = context.session, let member = context.member else { return context.errorPage(.forbidden) }
+        let request = context.request
+        switch try context.service.completeSignIn(session, member: member, code: request.formValue("code") ?? "",
+                                                  client: request.remoteAddress, throttles: context.environment.throttles) {
+        case let .throttled(seconds):
+            let alert = context.l10n.count(max(1, Int((Double(seconds) / 60).rounded(.up))), .throttled)
+            var response = context.page(title: context.l10n(.adminCodeTitle), nav: nil,
+                                        AdminViews.codeForm(alert: alert, csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
+                                        status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
+            return response
+        case .refused:
+            return context.page(title: context.l10n(.adminCodeTitle), nav: nil,
+                                AdminViews.codeForm(alert: context.l10n(.adminCodeWrong), csrfToken: context.maskedCSRFToken(),
+                                                    l10n: context.l10n),
+                                status: .unprocessableContent)
+        case .accepted:
+            context.environment.log("staff sign-in \(member.email) (\(member.role.rawValue)) with a code")
+            return .redirect(to: AdminRoute.home.path)
+        }
+    }
+
+    /// The enrolment: a new secret as a QR code and as text, and the form that turns it on with
+    /// a first code; or, when it is on, the form that turns it off.
+    private static func secondFactorPage(_ context: inout AdminContext, secret: String?, alert: String?,
+                                         status: HTTPStatus = .ok) throws -> Response {
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        let service = context.service
+        guard service.offersSecondFactor else { return context.errorPage(.notFound) }
+        let isOn = try service.staff.secondFactor(member.id) != nil
+        var key: String?
+        var picture: (size: Int, modules: [Bool])?
+        if !isOn {
+            key = secret ?? service.newSecondFactorSecret().map(Base32.encode)
+            if let key, let bytes = Base32.decode(key) {
+                // The app lists the account under the shop's host name ("shop.example").
+                let issuer = URL(string: context.environment.publicURL)?.host ?? "Shoppable"
+                picture = context.environment.qrCode?(TOTP.provisioningURI(secret: bytes, issuer: issuer, account: member.email))
+            }
+        }
+        return context.page(title: context.l10n(.adminSecondFactorTitle), nav: nil,
+                            AdminViews.secondFactor(isOn: isOn, secret: key, picture: picture, alert: alert,
+                                                    csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
+                            status: status)
+    }
+
+    private static func secondFactorEnable(_ context: inout AdminContext) throws -> Response {
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        let secret = context.request.formValue("secret") ?? ""
+        guard try context.service.enableSecondFactor(member, secret: secret, code: context.request.formValue("code") ?? "") else {
+            return try secondFactorPage(&context, secret: Base32.decode(secret) == nil ? nil : secret,
+                                        alert: context.l10n(.adminCodeWrong), status: .unprocessableContent)
+        }
+        context.environment.log("staff \(member.email) turned the second factor on")
+        context.setFlash(context.l10n(.adminSecondFactorOn))
+        return .redirect(to: AdminRoute.account.path)
+    }
+
+    private static func secondFactorDisable(_ context: inout AdminContext) throws -> Response {
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        guard try context.service.disableSecondFactor(member, code: context.request.formValue("code") ?? "") else {
+            return try secondFactorPage(&context, secret: nil, alert: context.l10n(.adminCodeWrong), status: .unprocessableContent)
+        }
+        context.environment.log("staff \(member.email) turned the second factor off")
+        context.setFlash(context.l10n(.adminSecondFactorOff))
+        return .redirect(to: AdminRoute.account.path)
     }
 
     private static func signOut(_ context: inout AdminContext) throws -> Response {

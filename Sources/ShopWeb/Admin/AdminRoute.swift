@@ -13,6 +13,14 @@ public enum AdminRoute: Hashable, Sendable {
     /// `GET /admin/sign-in?next=/admin/…` and `POST` (email, password, next).
     case signIn(next: String?)
     case signInSubmit
+    /// `GET /admin/sign-in/code` and `POST` (code) — the second step for an account with TOTP.
+    case signInCode
+    case signInCodeSubmit
+    /// `GET /admin/account/second-factor` — a new secret as a QR code; `POST` (secret, code) turns
+    /// it on; `POST /admin/account/second-factor/off` (code) turns it off.
+    case secondFactor
+    case secondFactorEnable
+    case secondFactorDisable
     /// `POST /admin/sign-out`.
     case signOut
     /// `GET /admin/account` — the staff member's own account; `POST /admin/account/password`
@@ -71,6 +79,8 @@ public enum AdminRoute: Hashable, Sendable {
     public enum Access: Hashable, Sendable {
         /// Nothing: the sign-in form.
         case anyone
+        /// A session whose password was right and whose code is still to come.
+        case awaitingCode
         /// A signed-in staff member, any role.
         case signedIn
         /// A signed-in staff member whose role has this permission.
@@ -85,6 +95,8 @@ public enum AdminRoute: Hashable, Sendable {
     public var access: Access {
         switch self {
         case .signIn, .signInSubmit: .anyone
+        case .signInCode, .signInCodeSubmit: .awaitingCode
+        case .secondFactor, .secondFactorEnable, .secondFactorDisable: .signedIn
         case .home, .signOut, .account, .accountPassword: .signedIn
         case .orders, .order: .permission(.viewOrders)
         case .orderAction: .orderStep
@@ -144,6 +156,11 @@ public enum AdminRoute: Hashable, Sendable {
                     make: { .signIn(next: $0.queryValue("next")) },
                     match: { if case let .signIn(next) = $0 { RouteParameters(query: ["next": next]) } else { nil } }),
         fixed("POST", "/admin/sign-in", .signInSubmit),
+        fixed("GET", "/admin/sign-in/code", .signInCode),
+        fixed("POST", "/admin/sign-in/code", .signInCodeSubmit),
+        fixed("GET", "/admin/account/second-factor", .secondFactor),
+        fixed("POST", "/admin/account/second-factor", .secondFactorEnable),
+        fixed("POST", "/admin/account/second-factor/off", .secondFactorDisable),
         fixed("POST", "/admin/sign-out", .signOut),
         fixed("GET", "/admin/account", .account),
         fixed("POST", "/admin/account/password", .accountPassword),

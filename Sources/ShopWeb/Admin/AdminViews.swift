@@ -92,6 +92,84 @@ enum AdminViews {
         a(.href(href), item == current ? .aria("current", "page") : .boolean("data-inactive", false)) { label }
     }
 
+    /// The second step of signing in: the authenticator app's code.
+    static func codeForm(alert: String?, csrfToken: String, l10n: Localizer) -> Node {
+        section(.class("auth")) {
+            h1(.class("page-title")) { l10n(.adminCodeTitle) }
+            p(.class("muted")) { l10n(.adminCodeIntro) }
+            HTML.form(.class("form-card"), .method("post"), .action(AdminRoute.signInCodeSubmit.path), .boolean("novalidate")) {
+                csrfInput(csrfToken)
+                if let alert { p(.class("form-alert"), .role("alert")) { alert } }
+                div(.class("field")) {
+                    label(.for("code")) { l10n(.adminCodeLabel) }
+                    input(.type("text"), .name("code"), .id("code"), .inputmode("numeric"), .autocomplete("one-time-code"),
+                          .pattern("[0-9 ]*"), .maxlength(7), .required(true))
+                }
+                button(.type("submit"), .class("button button-primary")) { l10n(.adminCodeSubmit) }
+            }
+            HTML.form(.method("post"), .action(AdminRoute.signOut.path)) {
+                csrfInput(csrfToken)
+                button(.type("submit"), .class("button")) { l10n(.adminSignOut) }
+            }
+        }
+    }
+
+    /// The second factor's page: on (a form to turn it off with a code) or off (a new secret as
+    /// a QR code drawn as SVG on the server and as text, and the form to turn it on).
+    static func secondFactor(isOn: Bool, secret: String?, picture: (size: Int, modules: [Bool])?, alert: String?,
+                             csrfToken: String, l10n: Localizer) -> Node {
+        section(.class("stack")) {
+            p { a(.href(AdminRoute.account.path)) { "← " + l10n(.adminAccountTitle) } }
+            h1(.class("page-title")) { l10n(.adminSecondFactorTitle) }
+            if let alert { p(.class("form-alert"), .role("alert")) { alert } }
+            if isOn {
+                HTML.form(.class("form-card"), .method("post"), .action(AdminRoute.secondFactorDisable.path), .boolean("novalidate")) {
+                    csrfInput(csrfToken)
+                    p { l10n(.adminSecondFactorIsOn) }
+                    codeField(l10n)
+                    button(.type("submit"), .class("button button-danger")) { l10n(.adminSecondFactorTurnOff) }
+                }
+            } else if let secret {
+                HTML.form(.class("form-card"), .method("post"), .action(AdminRoute.secondFactorEnable.path), .boolean("novalidate")) {
+                    csrfInput(csrfToken)
+                    input(.type("hidden"), .name("secret"), .value(secret))
+                    p { l10n(.adminSecondFactorScan) }
+                    if let picture { qrSVG(picture, label: l10n(.adminSecondFactorQRLabel)) }
+                    p(.class("muted small")) { l10n(.adminSecondFactorKey) }
+                    p { code(.class("totp-key")) { stride(from: 0, to: secret.count, by: 4).map { offset in
+                        String(secret.dropFirst(offset).prefix(4)) }.joined(separator: " ") } }
+                    codeField(l10n)
+                    button(.type("submit"), .class("button button-primary")) { l10n(.adminSecondFactorTurnOn) }
+                }
+            }
+        }
+    }
+
+    private static func codeField(_ l10n: Localizer) -> Node {
+        div(.class("field")) {
+            label(.for("code")) { l10n(.adminCodeLabel) }
+            input(.type("text"), .name("code"), .id("code"), .inputmode("numeric"), .autocomplete("one-time-code"),
+                  .pattern("[0-9 ]*"), .maxlength(7), .required(true))
+        }
+    }
+
+    /// A QR code as one SVG path (a square of 1×1 per dark module, 4 modules of quiet zone).
+    static func qrSVG(_ picture: (size: Int, modules: [Bool]), label: String) -> Node {
+        let quiet = 4, side = picture.size + 2 * quiet
+        var path = ""
+        path.reserveCapacity(picture.modules.count * 4)
+        for y in 0..<picture.size {
+            for x in 0..<picture.size where picture.modules[y * picture.size + x] {
+                path += "M\(x + quiet) \(y + quiet)h1v1h-1z"
+            }
+        }
+        return .element("svg", [.attribute("xmlns", "http://www.w3.org/2000/svg"), .attribute("viewbox", "0 0 \(side) \(side)"),
+                                .class("totp-qr"), .role("img"), .aria("label", label), .attribute("shape-rendering", "crispedges")], [
+            .element("rect", [.attribute("width", String(side)), .attribute("height", String(side)), .attribute("fill", "#fff")], []),
+            .element("path", [.attribute("d", path), .attribute("fill", "#000")], []),
+        ])
+    }
+
     static func account(_ form: AccountForm, member: StaffMember?, csrfToken: String, l10n: Localizer) -> Node {
         section(.class("stack")) {
             h1(.class("page-title")) { l10n(.adminAccountTitle) }
@@ -109,6 +187,11 @@ enum AdminViews {
                           type: "password", errors: form.errors("password_confirmation"), autocomplete: "new-password")
                 p(.class("muted small")) { l10n(.adminPasswordHint) }
                 button(.type("submit"), .class("button button-primary")) { l10n(.accountChangePassword) }
+            }
+            div(.class("form-card")) {
+                h2 { l10n(.adminSecondFactorTitle) }
+                p(.class("muted small")) { l10n(.adminSecondFactorIntro) }
+                a(.class("button"), .href(AdminRoute.secondFactor.path)) { l10n(.adminSecondFactorManage) }
             }
         }
     }

@@ -30,6 +30,9 @@ public struct AppEnvironment: Sendable {
     public var audit: AuditStore?
     /// The dashboard's low-stock and outbox reads (issue #16, point 7).
     public var dashboard: DashboardStore?
+    /// A text's QR code modules (libqrencode, wired by ShopWebLive), for the TOTP enrolment's
+    /// picture; nil: the page shows the key to type instead.
+    public var qrCode: (@Sendable (String) -> (size: Int, modules: [Bool])?)?
     /// How long an API access token works, in seconds (default 15 minutes; the refresh token
     /// lasts as long as its session).
     public var accessTokenLifetime: TimeInterval = APITokenService.defaultAccessTokenLifetime
