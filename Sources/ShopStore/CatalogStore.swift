@@ -323,8 +323,10 @@ public struct CatalogStore: Sendable {
     /// an entry of the audit log as `actor`'s, in the same transaction (`ProductAudit`); callers
     /// use ``changeProduct(_:by:now:_:)``.
     /// - Returns: the product after the change; nil when no product has this id.
-    public var changeProductBy: @Sendable (_ id: Product.ID, _ actor: AuditActor, _ now: Date,
-                                           _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?
+    /// Several products in one transaction (a bulk change): each is changed as above, and all
+    /// are written together or none is. Ids no product has are left out of the result.
+    public var changeProductsBy: @Sendable (_ ids: [Product.ID], _ actor: AuditActor, _ now: Date,
+                                            _ change: (ProductDraft) throws -> ProductDraft) throws -> [StoredProduct]
     /// A page of every product, published or not, for the back office (`CatalogListQuery`).
     public var findProducts: @Sendable (_ query: CatalogListQuery) throws -> CatalogListPage
     /// The product with this id, published or not, with its category's name; nil when none.
@@ -345,8 +347,8 @@ public struct CatalogStore: Sendable {
         productsByID: @escaping @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product],
         upsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
         insertProduct: @escaping @Sendable (_ draft: ProductDraft) throws -> StoredProduct,
-        changeProductBy: @escaping @Sendable (_ id: Product.ID, _ actor: AuditActor, _ now: Date,
-                                              _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct?,
+        changeProductsBy: @escaping @Sendable (_ ids: [Product.ID], _ actor: AuditActor, _ now: Date,
+                                               _ change: (ProductDraft) throws -> ProductDraft) throws -> [StoredProduct],
         productCount: @escaping @Sendable () throws -> Int,
         version: @escaping @Sendable () throws -> Int64,
         previewUpsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
@@ -363,7 +365,7 @@ public struct CatalogStore: Sendable {
         self.productsByID = productsByID
         self.upsert = upsert
         self.insertProduct = insertProduct
-        self.changeProductBy = changeProductBy
+        self.changeProductsBy = changeProductsBy
         self.productCount = productCount
         self.version = version
         self.previewUpsert = previewUpsert
@@ -372,9 +374,10 @@ public struct CatalogStore: Sendable {
 }
 
 extension CatalogStore {
-    /// Changes one product (``changeProductBy``), recorded in the audit log as `actor`'s.
+    /// Changes one product (``changeProductsBy``), recorded in the audit log as `actor`'s.
+    /// - Returns: the product after the change; nil when no product has this id.
     public func changeProduct(_ id: Product.ID, by actor: AuditActor = .cli, now: Date = Date(),
                               _ change: (ProductDraft) throws -> ProductDraft) throws -> StoredProduct? {
-        try changeProductBy(id, actor, now, change)
+        try changeProductsBy([id], actor, now, change).first
     }
 }

@@ -99,21 +99,31 @@ extension CatalogStore {
                     }
                 }
             },
-            changeProductBy: { id, actor, now, change in
+            changeProductsBy: { ids, actor, now, change in
                 try database.withConnection { connection in
-                    // BEGIN IMMEDIATE: the read below and the write are one step for every writer.
+                    // BEGIN IMMEDIATE: the reads below and the write are one step for every writer.
                     try connection.transaction {
-                        guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { return nil }
-                        let before = ProductDraft(stored.product, categoryName: stored.categoryName)
-                        var changed = try change(before)
-                        changed.handle = stored.product.handle
-                        _ = try SQLCatalog.upsert(try CheckedDrafts.check([changed], currency: currency), connection)
-                        let after = try SQLCatalog.storedProduct(id: id.rawValue, connection)
-                        if let after, let entry = ProductAudit.entry(before: before, after: ProductDraft(after.product, categoryName: after.categoryName),
-                                                                     actor: actor, now: now) {
-                            try SQLAudit.insert([entry], connection)
+                        var befores: [(id: Product.ID, draft: ProductDraft)] = [], changed: [ProductDraft] = []
+                        for id in ids {
+                            guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { continue }
+                            let before = ProductDraft(stored.product, categoryName: stored.categoryName)
+                            var next = try change(before)
+                            next.handle = stored.product.handle
+                            befores.append((id, before))
+                            changed.append(next)
                         }
-                        return after
+                        guard !changed.isEmpty else { return [] }
+                        _ = try SQLCatalog.upsert(try CheckedDrafts.check(changed, currency: currency), connection)
+                        var result: [StoredProduct] = []
+                        for (id, before) in befores {
+                            guard let after = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { continue }
+                            if let entry = ProductAudit.entry(before: before, after: ProductDraft(after.product, categoryName: after.categoryName),
+                                                              actor: actor, now: now) {
+                                try SQLAudit.insert([entry], connection)
+                            }
+                            result.append(after)
+                        }
+                        return result
                     }
                 }
             },

@@ -67,4 +67,30 @@ struct CatalogListContractTests {
             AuditChange(field: "variant CHAIR-1 stock", before: "10", after: "7"),
         ])
     }
+
+    /// A bulk change writes every product or none: one product whose change breaks a catalog
+    /// rule (a SKU another has) leaves all of them as they were.
+    @Test(arguments: StoreKind.engines(for: [.catalog, .orders]))
+    func aBulkChangeIsAllOrNothing(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop()
+        let (chair, _) = try stores.variant("chair"), (mug, _) = try stores.variant("mug")
+        let actor = AuditActor.staff("ada@shop.test")
+        #expect(throws: CatalogStoreError.self) {
+            try stores.catalog.changeProductsBy([chair.id, mug.id], actor, Fixtures.start) { draft in
+                var next = draft
+                next.variants[0].price = .usd(1_00)
+                if draft.handle == "mug" { next.variants[0].sku = "CHAIR-1" }
+                return next
+            }
+        }
+        #expect(try stores.variant("chair").variant.price == .usd(49_90) && stores.variant("mug").variant.price == .usd(5_00))
+        let changed = try stores.catalog.changeProductsBy([chair.id, mug.id, Product.ID(999_999)], actor, Fixtures.start) { draft in
+            var next = draft
+            next.variants[0].price = .usd(1_00)
+            return next
+        }
+        #expect(changed.map(\.product.handle) == ["chair", "mug"], "an unknown id is left out")
+        #expect(try stores.audit.entries(AuditQuery(subject: "product")).total == 2)
+    }
 }

@@ -39,7 +39,7 @@ extension CatalogStore {
             productsByID: { _ in throw UnimplementedStoreOperation("CatalogStore.productsByID") },
             upsert: { _ in throw UnimplementedStoreOperation("CatalogStore.upsert") },
             insertProduct: { _ in throw UnimplementedStoreOperation("CatalogStore.insertProduct") },
-            changeProductBy: { _, _, _, _ in throw UnimplementedStoreOperation("CatalogStore.changeProduct") },
+            changeProductsBy: { _, _, _, _ in throw UnimplementedStoreOperation("CatalogStore.changeProducts") },
             productCount: { throw UnimplementedStoreOperation("CatalogStore.productCount") },
             version: { throw UnimplementedStoreOperation("CatalogStore.version") },
             previewUpsert: { _ in throw UnimplementedStoreOperation("CatalogStore.previewUpsert") },

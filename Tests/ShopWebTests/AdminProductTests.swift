@@ -146,6 +146,41 @@ struct AdminProductTests {
         #expect(try StaffBrowser(shop, role: .support).get("/admin/products/export?format=\(format)").status == 403)
     }
 
+    /// Bulk changes (point 4): one change to every variant of the ticked products, all in one
+    /// transaction, audited per product; a value that does not fit changes nothing.
+    @Test func aBulkChangeAppliesToEveryVariantOfTheTickedProducts() throws {
+        let (shop, chairID) = try Self.shop()
+        let lampID = try #require(try shop.catalog.findProducts(CatalogListQuery(text: "old-lamp")).rows.first?.id)
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = "tr"
+        let list = try manager.get("/admin/products").text
+        #expect(list.contains(#"name="product" value="\#(chairID.rawValue)""#))
+        let lowered = try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("product", String(lampID.rawValue)),
+                                                                ("change", "adjust-price"), ("value", "-10"),
+                                                                ("return_to", "/admin/products?shown=all")], from: "/admin/products")
+        #expect(lowered.status == 303 && lowered.header("Location") == "/admin/products?shown=all")
+        #expect(try shop.catalog.storedProduct(chairID)?.product.variants.map(\.price) == [.usd(44_91), .usd(53_91)])
+        #expect(try shop.catalog.storedProduct(lampID)?.product.variants.map(\.price) == [.usd(9_00)])
+        #expect(try manager.get("/admin/products").text.contains("2 ürün değişti."))
+        try manager.post("/admin/products/bulk", [("product", String(lampID.rawValue)), ("change", "set-price"), ("value", "12,50")],
+                         from: "/admin/products")
+        #expect(try shop.catalog.storedProduct(lampID)?.product.variants.map(\.price) == [.usd(12_50)])
+        try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "set-stock"), ("value", "30")],
+                         from: "/admin/products")
+        #expect(try shop.catalog.storedProduct(chairID)?.product.variants.map(\.inventory)
+                == [.tracked(quantity: 30, allowsBackorder: false), .tracked(quantity: 30, allowsBackorder: false)])
+        // A value that does not fit, or nothing ticked: nothing changes, the list says why.
+        try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "adjust-price"), ("value", "-100")],
+                         from: "/admin/products")
+        #expect(try manager.get("/admin/products").text.contains("Bu değer değişikliğe uymuyor"))
+        try manager.post("/admin/products/bulk", [("change", "set-stock"), ("value", "1")], from: "/admin/products")
+        #expect(try shop.catalog.storedProduct(chairID)?.product.variants[0].inventory == .tracked(quantity: 30, allowsBackorder: false))
+        let audit = try #require(shop.environment.audit)
+        #expect(try audit.entries(AuditQuery(subject: "product", actor: "manager@shop.test")).total == 4, "one entry per product changed")
+        #expect(try StaffBrowser(shop, role: .support).post("/admin/products/bulk", [("product", String(lampID.rawValue)),
+                                                                                    ("change", "set-stock"), ("value", "0")]).status == 403)
+    }
+
     @Test func supportCannotOpenProducts() throws {
         let (shop, id) = try Self.shop()
         let support = try StaffBrowser(shop, role: .support)

@@ -111,6 +111,7 @@ enum AdminApp {
         case let .products(filter): return try productsPage(&context, filter: filter)
         case let .product(id): return try productPage(&context, id: id)
         case let .productsExport(format): return try productsExport(&context, format: format)
+        case .productsBulk: return try productsBulk(&context)
         case let .productSave(id): return try productSave(&context, id: id)
         case .campaigns: return try campaignsPage(&context)
         case .campaignNew: return try campaignForm(&context, editing: nil, form: AdminCampaignForm.blank(context))

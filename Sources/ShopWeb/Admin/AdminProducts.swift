@@ -26,7 +26,7 @@ extension AdminApp {
         let categories = try catalog.categories().map(\.category)
         return context.page(title: context.l10n(.adminProductsTitle), nav: .products,
                             AdminViews.products(found, filter: filter, categories: categories, currency: context.environment.currency,
-                                                pageSize: pageSize, l10n: context.l10n))
+                                                pageSize: pageSize, csrfToken: context.maskedCSRFToken(), l10n: context.l10n))
     }
 
     /// The whole catalog as a file to download, written by `CatalogExportService` as the CLI's
@@ -43,6 +43,57 @@ extension AdminApp {
         response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"catalog-\(format.rawValue).\(isJSON ? "json" : "csv")\"")
         context.environment.log("catalog exported as \(format.rawValue) by \(context.member?.email ?? "?")")
         return response
+    }
+
+    /// One change to every variant of the ticked products, in one transaction: all of them or,
+    /// when one cannot take it, none (the list says which and why).
+    static func productsBulk(_ context: inout AdminContext) throws -> Response {
+        guard let member = context.member else { return context.errorPage(.forbidden) }
+        let request = context.request, l10n = context.l10n, currency = context.environment.currency
+        let back = SafeRedirect.localPath(request.formValue("return_to")).flatMap { AdminRoute.localNext($0) }
+            ?? AdminRoute.products(AdminProductFilter()).path
+        let ids = request.form.filter { $0.name == "product" }.compactMap { Int64($0.value) }.prefix(500).map { Product.ID($0) }
+        guard !ids.isEmpty else {
+            context.setFlash(l10n(.adminBulkNoneTicked), error: true)
+            return .redirect(to: back)
+        }
+        let value = request.formValue("value") ?? ""
+        let change: BulkChange
+        switch request.formValue("change") {
+        case "set-price":
+            guard let price = try? Money.parse(typed: value, language: l10n.language, currency: currency), price.minorUnits >= 0 else {
+                context.setFlash(l10n(.adminBulkBadValue), error: true)
+                return .redirect(to: back)
+            }
+            change = .setPrice(price)
+        case "adjust-price":
+            guard let percent = Int(value.trimmedOfWhiteSpace.replacingOccurrences(of: "%", with: "")),
+                  BulkChange.percentRange.contains(percent) else {
+                context.setFlash(l10n(.adminBulkBadValue), error: true)
+                return .redirect(to: back)
+            }
+            change = .adjustPrice(percent: percent)
+        case "set-stock":
+            guard let quantity = Int(value.trimmedOfWhiteSpace), quantity >= 0 else {
+                context.setFlash(l10n(.adminBulkBadValue), error: true)
+                return .redirect(to: back)
+            }
+            change = .setStock(quantity)
+        default:
+            return context.errorPage(.badRequest)
+        }
+        do {
+            let changed = try context.environment.catalog.changeProductsBy(ids, .staff(member.email), context.now) { draft in
+                try change.applied(to: draft)
+            }
+            context.environment.log("bulk \(request.formValue("change") ?? "?") on \(changed.count) products by \(member.email)")
+            context.setFlash(l10n.count(changed.count, .adminBulkDone))
+        } catch is BulkChange.Problem {
+            context.setFlash(l10n(.adminBulkBadValue), error: true)
+        } catch let error as CatalogStoreError {
+            context.setFlash(l10n(.adminProductErrorStore, ["reason": error.errorDescription ?? "\(error)"]), error: true)
+        }
+        return .redirect(to: back)
     }
 
     static func productPage(_ context: inout AdminContext, id: Product.ID) throws -> Response {
@@ -306,11 +357,11 @@ extension AdminViews {
     }
 
     static func products(_ found: CatalogListPage, filter: AdminProductFilter, categories: [ShopCore.Category], currency: Currency,
-                         pageSize: Int, l10n: Localizer) -> Node {
+                         pageSize: Int, csrfToken: String, l10n: Localizer) -> Node {
         section(.class("stack")) {
             div(.class("admin-title-row")) {
                 h1(.class("page-title")) { l10n(.adminProductsTitle) }
-                nav(.class("admin-inline"), .aria("label", l10n(.adminProductsExport))) {
+                nav(.class("admin-inline admin-export"), .aria("label", l10n(.adminProductsExport))) {
                     span(.class("muted small")) { l10n(.adminProductsExport) }
                     a(.class("button button-small"), .href(AdminRoute.productsExport(format: CatalogFormat.shopifyCSV.rawValue).path),
                       .attribute("download", "")) { "Shopify CSV" }
@@ -355,10 +406,27 @@ extension AdminViews {
                 div(.class("empty-state")) { p { l10n(.adminProductsEmpty) } }
             } else {
                 pageRange(page: filter.page, pageSize: pageSize, shown: found.rows.count, total: found.total, l10n)
+                HTML.form(.class("stack"), .method("post"), .action(AdminRoute.productsBulk.path)) {
+                csrfInput(csrfToken)
+                input(.type("hidden"), .name("return_to"), .value(AdminRoute.products(filter).path))
+                div(.class("form-card admin-bulk")) {
+                    div(.class("field")) {
+                        label(.for("bulk-change")) { l10n(.adminBulkChange) }
+                        select(.name("change"), .id("bulk-change")) {
+                            option(.value("adjust-price")) { l10n(.adminBulkAdjustPrice) }
+                            option(.value("set-price")) { l10n(.adminBulkSetPrice, ["currency": currency.code]) }
+                            option(.value("set-stock")) { l10n(.adminBulkSetStock) }
+                        }
+                    }
+                    FormField(label: l10n(.adminBulkValue), name: "value", id: "bulk-value", autocomplete: "off",
+                              hint: l10n(.adminBulkHint))
+                    button(.type("submit"), .class("button")) { l10n(.adminBulkApply) }
+                }
                 div(.class("admin-table-wrap"), .tabindex(0), .role("region"), .aria("label", l10n(.adminProductsTitle))) {
                     table(.class("admin-table")) {
                         thead {
                             tr {
+                                th(.scope("col")) { span(.class("visually-hidden")) { l10n(.adminBulkTick) } }
                                 th(.scope("col")) { l10n(.adminColumnProduct) }
                                 th(.scope("col")) { l10n(.adminColumnStatus) }
                                 th(.scope("col")) { l10n(.adminFilterCategory) }
@@ -370,6 +438,10 @@ extension AdminViews {
                         tbody {
                             for row in found.rows {
                                 tr(.data("product", row.handle)) {
+                                    td {
+                                        input(.type("checkbox"), .name("product"), .value(String(row.id.rawValue)),
+                                              .aria("label", l10n(.adminBulkTick) + ": " + row.title))
+                                    }
                                     td(.class("admin-wrap")) {
                                         a(.href(AdminRoute.product(row.id).path)) { strong { row.title } }
                                         br()
@@ -395,6 +467,7 @@ extension AdminViews {
                             }
                         }
                     }
+                }
                 }
                 pager(page: filter.page, pageSize: pageSize, total: found.total, label: l10n(.adminProductsTitle), l10n) { page in
                     var other = filter

@@ -55,6 +55,9 @@ public enum AdminRoute: Hashable, Sendable {
     /// `GET /admin/products/export?format=shopify-csv|woocommerce-csv|shoppable-json` — the whole
     /// catalog as a file, as `shoppable export` writes it.
     case productsExport(format: String)
+    /// `POST /admin/products/bulk` (product=ID…, change, value) — one change to every variant of
+    /// the products ticked on the list, all in one transaction (`BulkChange`).
+    case productsBulk
     /// `GET /admin/products/{id}` — the product's form; `POST` saves it.
     case product(Product.ID)
     case productSave(Product.ID)
@@ -104,7 +107,7 @@ public enum AdminRoute: Hashable, Sendable {
         case .audit: .permission(.viewAudit)
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
-        case .products, .product, .productSave, .productsExport: .permission(.manageCatalog)
+        case .products, .product, .productSave, .productsExport, .productsBulk: .permission(.manageCatalog)
         case .campaigns, .campaignNew, .campaignCreate, .campaignEdit, .campaignSave, .campaignPause, .campaignResume,
              .campaignDelete: .permission(.manageCampaigns)
         }
@@ -209,6 +212,7 @@ public enum AdminRoute: Hashable, Sendable {
         Declaration("GET", "/admin/products/export", [],
                     make: { .productsExport(format: $0.queryValue("format") ?? "") },
                     match: { if case let .productsExport(format) = $0 { RouteParameters(query: ["format": format]) } else { nil } }),
+        fixed("POST", "/admin/products/bulk", .productsBulk),
         Declaration("GET", "/admin/products/{id}", [],
                     make: { $0.int64("id").map { .product(Product.ID($0)) } },
                     match: { if case let .product(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),

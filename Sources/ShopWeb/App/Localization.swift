@@ -60,9 +60,11 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
+    case adminBulkChange, adminBulkAdjustPrice, adminBulkSetPrice, adminBulkSetStock, adminBulkValue, adminBulkHint, adminBulkApply, adminBulkTick
+    case adminBulkNoneTicked, adminBulkBadValue
     case adminCodeTitle, adminCodeIntro, adminCodeLabel, adminCodeSubmit, adminCodeWrong, adminSecondFactorTitle, adminSecondFactorIntro, adminSecondFactorManage
     case adminSecondFactorScan, adminSecondFactorQRLabel, adminSecondFactorKey, adminSecondFactorTurnOn, adminSecondFactorTurnOff, adminSecondFactorIsOn, adminSecondFactorOn, adminSecondFactorOff
-    case adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
+    case adminBulkDone, adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
     case adminNavProducts, adminProductsTitle, adminProductsSearch, adminProductsEmpty, adminFilterVisibility, adminVisibilityAll, adminVisibilityPublished, adminVisibilityUnpublished
     case adminFilterCategory, adminFilterAnyCategory, adminColumnProduct, adminColumnPrice, adminColumnStock, adminColumnVariants, adminStockUntracked, adminPriceFrom
     case adminProductEditTitle, adminProductBack, adminProductView, adminFieldVendor, adminFieldTags, adminFieldTagsHint, adminFieldDescriptionHTML, adminFieldPublished

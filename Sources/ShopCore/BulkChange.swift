@@ -1,0 +1,46 @@
+/// A change the back office applies to many products at once (issue #16, point 4: "bulk
+/// price/stock changes"), to every variant of each. One home for the rule, so the page and any
+/// later caller (an API, a CLI) change prices the same way.
+public enum BulkChange: Hashable, Sendable {
+    /// Every variant's price becomes this amount.
+    case setPrice(Money)
+    /// Every variant's price changes by this many percent (−99…+1000), rounded half-up to the
+    /// minor unit once: `(price × (100 + percent) + 50) / 100`. "Was" prices stay.
+    case adjustPrice(percent: Int)
+    /// Every variant's stock becomes this count, tracked from now on (backorders as they were).
+    case setStock(Int)
+
+    /// The percentages ``adjustPrice(percent:)`` takes.
+    public static let percentRange = -99...1000
+
+    /// Why a bulk change cannot be applied.
+    public enum Problem: Error, Hashable, Sendable {
+        case percentOutOfRange(Int)
+        case negativePrice
+        case negativeStock
+        case overflow
+    }
+
+    /// `draft` with the change applied to each variant.
+    public func applied(to draft: ProductDraft) throws(Problem) -> ProductDraft {
+        var next = draft
+        for index in next.variants.indices {
+            switch self {
+            case let .setPrice(price):
+                guard price.minorUnits >= 0 else { throw .negativePrice }
+                next.variants[index].price = price
+            case let .adjustPrice(percent):
+                guard Self.percentRange.contains(percent) else { throw .percentOutOfRange(percent) }
+                let price = next.variants[index].price
+                let (product, overflow) = price.minorUnits.multipliedReportingOverflow(by: Int64(100 + percent))
+                guard !overflow, product <= Int64.max - 50 else { throw .overflow }
+                next.variants[index].price = Money(minorUnits: (product + 50) / 100, currency: price.currency)
+            case let .setStock(quantity):
+                guard quantity >= 0 else { throw .negativeStock }
+                let backorder = if case let .tracked(_, allows) = next.variants[index].inventory { allows } else { false }
+                next.variants[index].inventory = .tracked(quantity: quantity, allowsBackorder: backorder)
+            }
+        }
+        return next
+    }
+}
