@@ -51,3 +51,42 @@ public enum ProductAudit {
         }
     }
 }
+
+/// What `CatalogStore.changeProductsBy` does inside an engine's write transaction, decided once
+/// above the engines: read each product, let `change` make its next draft (under its own
+/// handle), write them all together, and audit each product that changed.
+public enum ProductChangeBatch {
+    /// - Parameters:
+    ///   - read: the product with this id as stored now, or nil.
+    ///   - write: writes the drafts (with `upsert`'s checks and rules).
+    ///   - audit: inserts the audit entries.
+    /// - Returns: the products after the change, in the order of `ids`; unknown ids left out.
+    public static func run(_ ids: [Product.ID], actor: AuditActor, now: Date,
+                           read: (Product.ID) throws -> StoredProduct?,
+                           write: ([ProductDraft]) throws -> Void,
+                           audit: ([AuditEntry]) throws -> Void,
+                           change: (ProductDraft) throws -> ProductDraft) throws -> [StoredProduct] {
+        var befores: [(id: Product.ID, draft: ProductDraft)] = [], changed: [ProductDraft] = []
+        for id in ids {
+            guard let stored = try read(id) else { continue }
+            let before = ProductDraft(stored.product, categoryName: stored.categoryName)
+            var next = try change(before)
+            next.handle = stored.product.handle
+            befores.append((id, before))
+            changed.append(next)
+        }
+        guard !changed.isEmpty else { return [] }
+        try write(changed)
+        var result: [StoredProduct] = [], entries: [AuditEntry] = []
+        for (id, before) in befores {
+            guard let after = try read(id) else { continue }
+            if let entry = ProductAudit.entry(before: before, after: ProductDraft(after.product, categoryName: after.categoryName),
+                                              actor: actor, now: now) {
+                entries.append(entry)
+            }
+            result.append(after)
+        }
+        try audit(entries)
+        return result
+    }
+}

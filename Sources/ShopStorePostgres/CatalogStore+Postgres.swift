@@ -92,27 +92,11 @@ extension CatalogStore {
             },
             changeProductsBy: { ids, actor, now, change in
                 try write { connection in
-                    var befores: [(id: Product.ID, draft: ProductDraft)] = [], changed: [ProductDraft] = []
-                    for id in ids {
-                        guard let stored = try PGCatalog.storedProduct(id: id.rawValue, connection) else { continue }
-                        let before = ProductDraft(stored.product, categoryName: stored.categoryName)
-                        var next = try change(before)
-                        next.handle = stored.product.handle
-                        befores.append((id, before))
-                        changed.append(next)
-                    }
-                    guard !changed.isEmpty else { return [] }
-                    _ = try PGCatalog.upsert(try CheckedDrafts.check(changed, currency: currency), connection)
-                    var result: [StoredProduct] = []
-                    for (id, before) in befores {
-                        guard let after = try PGCatalog.storedProduct(id: id.rawValue, connection) else { continue }
-                        if let entry = ProductAudit.entry(before: before, after: ProductDraft(after.product, categoryName: after.categoryName),
-                                                          actor: actor, now: now) {
-                            try PGAudit.insert([entry], connection)
-                        }
-                        result.append(after)
-                    }
-                    return result
+                    try ProductChangeBatch.run(
+                        ids, actor: actor, now: now,
+                        read: { try PGCatalog.storedProduct(id: $0.rawValue, connection) },
+                        write: { _ = try PGCatalog.upsert(try CheckedDrafts.check($0, currency: currency), connection) },
+                        audit: { try PGAudit.insert($0, connection) }, change: change)
                 }
             },
             productCount: {

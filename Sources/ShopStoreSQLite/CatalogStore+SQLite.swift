@@ -101,29 +101,13 @@ extension CatalogStore {
             },
             changeProductsBy: { ids, actor, now, change in
                 try database.withConnection { connection in
-                    // BEGIN IMMEDIATE: the reads below and the write are one step for every writer.
+                    // BEGIN IMMEDIATE: the reads and the write are one step for every writer.
                     try connection.transaction {
-                        var befores: [(id: Product.ID, draft: ProductDraft)] = [], changed: [ProductDraft] = []
-                        for id in ids {
-                            guard let stored = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { continue }
-                            let before = ProductDraft(stored.product, categoryName: stored.categoryName)
-                            var next = try change(before)
-                            next.handle = stored.product.handle
-                            befores.append((id, before))
-                            changed.append(next)
-                        }
-                        guard !changed.isEmpty else { return [] }
-                        _ = try SQLCatalog.upsert(try CheckedDrafts.check(changed, currency: currency), connection)
-                        var result: [StoredProduct] = []
-                        for (id, before) in befores {
-                            guard let after = try SQLCatalog.storedProduct(id: id.rawValue, connection) else { continue }
-                            if let entry = ProductAudit.entry(before: before, after: ProductDraft(after.product, categoryName: after.categoryName),
-                                                              actor: actor, now: now) {
-                                try SQLAudit.insert([entry], connection)
-                            }
-                            result.append(after)
-                        }
-                        return result
+                        try ProductChangeBatch.run(
+                            ids, actor: actor, now: now,
+                            read: { try SQLCatalog.storedProduct(id: $0.rawValue, connection) },
+                            write: { _ = try SQLCatalog.upsert(try CheckedDrafts.check($0, currency: currency), connection) },
+                            audit: { try SQLAudit.insert($0, connection) }, change: change)
                     }
                 }
             },
