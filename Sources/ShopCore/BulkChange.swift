@@ -28,12 +28,14 @@ public enum BulkChange: Hashable, Sendable {
             switch self {
             case let .setPrice(price):
                 guard price.minorUnits >= 0 else { throw .negativePrice }
+                guard price.minorUnits <= VariantDraft.maximumPriceMinorUnits else { throw .overflow }
                 next.variants[index].price = price
             case let .adjustPrice(percent):
                 guard Self.percentRange.contains(percent) else { throw .percentOutOfRange(percent) }
                 let price = next.variants[index].price
                 let (product, overflow) = price.minorUnits.multipliedReportingOverflow(by: Int64(100 + percent))
                 guard !overflow, product <= Int64.max - 50 else { throw .overflow }
+                guard (product + 50) / 100 <= VariantDraft.maximumPriceMinorUnits else { throw .overflow }
                 next.variants[index].price = Money(minorUnits: (product + 50) / 100, currency: price.currency)
             case let .setStock(quantity):
                 guard quantity >= 0 else { throw .negativeStock }

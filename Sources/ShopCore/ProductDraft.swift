@@ -66,6 +66,9 @@ public struct ProductDraft: Hashable, Sendable {
 
 /// A variant read from a catalog file, before it has a store identifier.
 public struct VariantDraft: Hashable, Sendable {
+    /// The highest price a variant may have, in minor units (a billion in major units of a
+    /// two-decimal currency): 99 of it, summed over a cart's lines, stay far from `Int64.max`.
+    public static let maximumPriceMinorUnits: Int64 = 100_000_000_000
     /// Trimmed SKU, or nil when the file gives none; compared by `SKUIdentity.key(_:)`.
     public var sku: String?
     /// Option values in the order of the product's option names.

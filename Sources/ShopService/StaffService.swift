@@ -4,6 +4,11 @@ public import ShopStore
 
 /// What is wrong with a new staff account, by field (`email`, `name`, `password`), each with the
 /// account rules' messages.
+/// Too many attempts: try again after this many seconds.
+public struct StaffThrottled: Error, Hashable, Sendable {
+    public var retryAfterSeconds: Int
+}
+
 public struct StaffFormErrors: Error, Hashable, Sendable {
     public var byField: [String: [AccountFieldError]]
 
@@ -153,11 +158,17 @@ public struct StaffService: Sendable {
 
     /// Turns the second factor on with `secret` (Base32, from ``newSecondFactorSecret()``) once
     /// `code` shows the authenticator app has it; the code's step is then used up.
-    /// - Returns: `false` when the code is not the secret's (nothing changes).
+    /// - Returns: `false` when the code is not the secret's, or the second factor is on already
+    ///   (nothing changes: it is turned off, with a code, first).
     public func enableSecondFactor(_ member: StaffMember, secret: String, code: String) throws -> Bool {
+        guard try staff.secondFactor(member.id) == nil else { return false }
         guard let hmac = crypto.hmacSHA1, let bytes = Base32.decode(secret), bytes.count >= 16,
               let step = TOTP(hmacSHA1: hmac).matchingStep(code, secret: bytes, now: now()) else { return false }
-        try staff.setSecondFactor(member.id, Base32.encode(bytes), now())
+        do {
+            try staff.setSecondFactor(member.id, Base32.encode(bytes), now())
+        } catch StaffStoreError.secondFactorOn {
+            return false  // another tab turned it on meanwhile; that one's secret stays
+        }
         _ = try staff.useSecondFactorStep(member.id, step, nil)
         return true
     }
@@ -180,16 +191,24 @@ public struct StaffService: Sendable {
     /// it), the new one by `PasswordRules`. Their other sessions end; this one goes on.
     /// - Throws: `StaffFormErrors` (`current`: wrong; `password`: the rules' problems;
     ///   `confirmation`: not the same), or a store or hashing error.
+    /// Wrong current passwords count against the sign-in's throttle (a session left open is not
+    /// a way to guess the password).
+    /// - Throws: also `StaffThrottled` when there were too many attempts.
     public func changePassword(of member: StaffMember, in session: StaffSession, current: String, new password: String,
-                               confirmation: String) throws {
+                               confirmation: String, client: String, throttles: AccountThrottles) throws {
+        let now = now()
+        if let retry = try accounts.countAttempt(throttles.staffSignIn(email: member.email, client: client), now) {
+            throw StaffThrottled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        }
         guard let found = try staff.credentials(member.email), crypto.verifyPassword(current, found.passwordHash) else {
             throw StaffFormErrors(byField: ["current": [.passwordWrong]])
         }
+        try accounts.uncountAttempt(AccountThrottles.staffSignInClientKey(client), now)
         var problems: [String: [AccountFieldError]] = [:]
         let passwordProblems = PasswordRules.problems(password, name: member.name)
         if !passwordProblems.isEmpty { problems["password"] = passwordProblems }
         if password != confirmation { problems["confirmation"] = [.passwordsDoNotMatch] }
         guard problems.isEmpty else { throw StaffFormErrors(byField: problems) }
-        try staff.setPassword(member.id, try crypto.hashPassword(password), session.id, now())
+        try staff.setPassword(member.id, try crypto.hashPassword(password), session.id, now)
     }
 }

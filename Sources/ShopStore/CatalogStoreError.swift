@@ -22,6 +22,9 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     case currencyMismatch(handle: String, expected: Currency, found: Currency, line: Int)
     /// A price is below zero.
     case negativePrice(handle: String, line: Int)
+    /// A price above `VariantDraft.maximumPriceMinorUnits`: carts multiply and add prices, and a
+    /// price near the integer limit would overflow a shopper's cart.
+    case priceTooLarge(handle: String, line: Int)
     /// A product to create has a handle another product (published or not) already has.
     case handleTaken(String)
 
@@ -45,6 +48,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
             "Line \(line): product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
         case let .negativePrice(handle, line):
             "Line \(line): product “\(handle)” has a negative price."
+        case let .priceTooLarge(handle, line):
+            "Line \(line): product “\(handle)” has a price above 1000000000.00 (\(VariantDraft.maximumPriceMinorUnits) minor units)."
         case let .handleTaken(handle):
             "Another product already has the handle “\(handle)”."
         }
@@ -94,6 +99,9 @@ public enum CatalogUpsertRules {
                     throw .currencyMismatch(handle: draft.handle, expected: currency, found: price.currency, line: line)
                 }
                 guard price.minorUnits >= 0 else { throw .negativePrice(handle: draft.handle, line: line) }
+                guard price.minorUnits <= VariantDraft.maximumPriceMinorUnits else {
+                    throw .priceTooLarge(handle: draft.handle, line: line)
+                }
             }
         }
     }

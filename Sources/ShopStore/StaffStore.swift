@@ -57,6 +57,8 @@ public enum StaffStoreError: Error, Hashable, Sendable {
     case staffNotFound
     /// The change would leave the shop without an owner (a shop always keeps one).
     case lastOwner
+    /// The account's second factor is on already: it is turned off (with a code) first.
+    case secondFactorOn
 }
 
 /// Staff accounts and their back-office sessions (issue #16; tables `staff_members` and
@@ -90,7 +92,9 @@ public struct StaffStore: Sendable {
     public var secondFactor: @Sendable (_ id: StaffMember.ID) throws -> String?
     /// Turns the account's second factor on (a Base32 secret) or off (nil), audited as the
     /// account's own change (the secret never in the log); the steps used are forgotten.
-    /// - Throws: `StaffStoreError.staffNotFound`.
+    /// Turning it on is conditional in the database: an account whose second factor is on keeps
+    /// its secret (a stale tab, or a session without the phone, cannot swap it).
+    /// - Throws: `StaffStoreError.staffNotFound`, `.secondFactorOn`.
     public var setSecondFactor: @Sendable (_ id: StaffMember.ID, _ secret: String?, _ now: Date) throws -> Void
     /// Records that the account's code of `step` was given: `true` once per step — a step not
     /// later than the last one used is refused (a code seen over a shoulder cannot be replayed)

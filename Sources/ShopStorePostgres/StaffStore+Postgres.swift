@@ -101,8 +101,11 @@ extension StaffStore {
             },
             setSecondFactor: { id, secret, now in
                 try change(database, id) { member, _, connection in
-                    _ = try connection.run("UPDATE staff_members SET totp_secret = $1, totp_last_step = NULL WHERE id = $2",
-                                           [secret.map { .text($0) } ?? .null, .integer(id.rawValue)])
+                    let changed = try connection.run("""
+                        UPDATE staff_members SET totp_secret = $1, totp_last_step = NULL
+                        WHERE id = $2 AND ($1::text IS NULL OR totp_secret IS NULL)
+                        """, [secret.map { .text($0) } ?? .null, .integer(id.rawValue)])
+                    guard changed == 1 else { throw StaffStoreError.secondFactorOn }
                     try PGAudit.insert([StoredStaff.secondFactorAudit(member, on: secret != nil, now: now)], connection)
                 }
             },

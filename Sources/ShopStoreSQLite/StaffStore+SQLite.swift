@@ -102,8 +102,10 @@ extension StaffStore {
             },
             setSecondFactor: { id, secret, now in
                 try change(database, id) { member, _, connection in
-                    try connection.prepare("UPDATE staff_members SET totp_secret = ?, totp_last_step = NULL WHERE id = ?")
-                        .run([secret.map { .text($0) } ?? .null, .integer(id.rawValue)])
+                    try connection.prepare("""
+                        UPDATE staff_members SET totp_secret = ?, totp_last_step = NULL WHERE id = ? AND (? IS NULL OR totp_secret IS NULL)
+                        """).run([secret.map { .text($0) } ?? .null, .integer(id.rawValue), secret.map { .text($0) } ?? .null])
+                    guard connection.changes == 1 else { throw StaffStoreError.secondFactorOn }
                     try SQLAudit.insert([StoredStaff.secondFactorAudit(member, on: secret != nil, now: now)], connection)
                 }
             },

@@ -271,6 +271,8 @@ struct CatalogStoreContractTests {
             (.mock(handle: "euro", variants: [.mock(price: Money(minorUnits: 100, currency: .eur))], sourceLine: 8),
              .currencyMismatch(handle: "euro", expected: .usd, found: .eur, line: 8)),
             (.mock(handle: "neg", variants: [.mock(price: .usd(-1))], sourceLine: 9), .negativePrice(handle: "neg", line: 9)),
+            (.mock(handle: "huge", variants: [.mock(price: .usd(VariantDraft.maximumPriceMinorUnits + 1))], sourceLine: 4),
+             .priceTooLarge(handle: "huge", line: 4)),
         ]
         for (draft, expected) in cases {
             let error = #expect(throws: CatalogStoreError.self) { try stores.catalog.upsert([draft]) }

@@ -81,6 +81,8 @@ struct StaffStoreContractTests {
         #expect(try !stores.staff.useSecondFactorStep(member.id, 100, nil), "no second factor, no step")
         try stores.staff.setSecondFactor(member.id, "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", Fixtures.start)
         #expect(try stores.staff.secondFactor(member.id) == "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+        #expect(throws: StaffStoreError.secondFactorOn) { try stores.staff.setSecondFactor(member.id, "AAAAAAAAAAAAAAAA", Fixtures.start) }
+        #expect(try stores.staff.secondFactor(member.id) == "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", "kept")
         var waiting = Self.session("s1", member)
         waiting.needsSecondFactor = true
         try stores.staff.startSession(waiting)

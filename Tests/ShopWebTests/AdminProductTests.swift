@@ -126,6 +126,10 @@ struct AdminProductTests {
             #expect(response.text.contains(message), "\(message)")
         }
         #expect(try shop.catalog.storedProduct(id)?.product.title == "Oak Chair")
+        // Found by a fresh tester: a price near the integer limit broke shoppers' carts.
+        let huge = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["price-1": "92233720368547758.07"]),
+                                    from: "/admin/products/\(id.rawValue)")
+        #expect(huge.status == 422 && huge.text.contains("Enter a price of zero or more"))
         let taken = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["sku-1": "OLD-1"]),
                                      from: "/admin/products/\(id.rawValue)")
         #expect(taken.status == 409 && taken.text.contains("Another product or variant has this SKU."))
@@ -162,8 +166,9 @@ struct AdminProductTests {
         #expect(try shop.catalog.storedProduct(chairID)?.product.variants.map(\.price) == [.usd(44_91), .usd(53_91)])
         #expect(try shop.catalog.storedProduct(lampID)?.product.variants.map(\.price) == [.usd(9_00)])
         #expect(try manager.get("/admin/products").text.contains("2 ürün değişti."))
-        try manager.post("/admin/products/bulk", [("product", String(lampID.rawValue)), ("change", "set-price"), ("value", "12,50")],
-                         from: "/admin/products")
+        // The same id twice (found by a fresh tester) is one product.
+        try manager.post("/admin/products/bulk", [("product", String(lampID.rawValue)), ("product", String(lampID.rawValue)),
+                                                  ("change", "set-price"), ("value", "12,50")], from: "/admin/products")
         #expect(try shop.catalog.storedProduct(lampID)?.product.variants.map(\.price) == [.usd(12_50)])
         try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "set-stock"), ("value", "30")],
                          from: "/admin/products")
@@ -177,6 +182,9 @@ struct AdminProductTests {
         #expect(try shop.catalog.storedProduct(chairID)?.product.variants[0].inventory == .tracked(quantity: 30, allowsBackorder: false))
         let audit = try #require(shop.environment.audit)
         #expect(try audit.entries(AuditQuery(subject: "product", actor: "manager@shop.test")).total == 4, "one entry per product changed")
+        try manager.post("/admin/products/bulk", [("product", String(lampID.rawValue)), ("change", "set-price"),
+                                                  ("value", "999999999999,00")], from: "/admin/products")
+        #expect(try shop.catalog.storedProduct(lampID)?.product.variants.map(\.price) == [.usd(12_50)], "above the highest price")
         #expect(try StaffBrowser(shop, role: .support).post("/admin/products/bulk", [("product", String(lampID.rawValue)),
                                                                                     ("change", "set-stock"), ("value", "0")]).status == 403)
     }

@@ -395,6 +395,14 @@ struct AdminAccountTests {
         let wrong = try here.post("/admin/account/password", [("current_password", "Wrong-pass-9"), ("password", "Brand-new-77x"),
                                                               ("password_confirmation", "Brand-new-77x")], from: "/admin/account")
         #expect(wrong.status == 422 && wrong.text.contains(#"id="current_password-help""#))
+        // Found by a fresh tester: guesses of the current password count like sign-in attempts.
+        var last = wrong
+        for _ in 0..<6 {
+            last = try here.post("/admin/account/password", [("current_password", "Wrong-pass-9"), ("password", "Brand-new-77x"),
+                                                             ("password_confirmation", "Brand-new-77x")], from: "/admin/account")
+        }
+        #expect(last.status == 429 && last.header("Retry-After") != nil)
+        shop.clock.advance(by: 3_600)
         let weak = try here.post("/admin/account/password", [("current_password", staffPassword), ("password", "short"),
                                                              ("password_confirmation", "other")], from: "/admin/account")
         #expect(weak.status == 422 && weak.text.contains("field-invalid"))
@@ -445,6 +453,15 @@ struct AdminSecondFactorTests {
         let on = try manager.post("/admin/account/second-factor", [("secret", secret), ("code", enrolCode)],
                                   from: "/admin/account/second-factor")
         #expect(on.status == 303)
+        // Found by a fresh tester: while it is on, a new secret cannot replace it (a stale tab,
+        // or a session without the phone) — it is turned off with a code first.
+        shop.clock.advance(by: 30)
+        let other = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+        let swap = try manager.post("/admin/account/second-factor", [("secret", other), ("code", try Self.code(shop, secret: other))],
+                                    from: "/admin/account")
+        #expect(swap.status == 422)
+        #expect(try shop.environment.staff?.secondFactor(manager.member.id) == secret)
+        shop.clock.advance(by: -30)
 
         // Signing in now asks for the code; nothing else opens meanwhile.
         let (browser, passwordStep) = try Self.signIn(shop, "manager@shop.test")

@@ -236,7 +236,16 @@ enum AdminApp {
         do {
             try context.service.changePassword(of: member, in: session, current: request.formValue("current_password") ?? "",
                                                new: request.formValue("password") ?? "",
-                                               confirmation: request.formValue("password_confirmation") ?? "")
+                                               confirmation: request.formValue("password_confirmation") ?? "",
+                                               client: request.remoteAddress, throttles: context.environment.throttles)
+        } catch let throttled as StaffThrottled {
+            var form = AccountForm()
+            form.errors["current_password"] = [context.l10n.count(max(1, Int((Double(throttled.retryAfterSeconds) / 60).rounded(.up))), .throttled)]
+            var response = context.page(title: context.l10n(.adminAccountTitle), nav: nil,
+                                        AdminViews.account(form, member: member, csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
+                                        status: .tooManyRequests)
+            response.headers.replaceOrAdd(name: "Retry-After", value: String(throttled.retryAfterSeconds))
+            return response
         } catch let problems as StaffFormErrors {
             var form = AccountForm()
             let fields = ["current": "current_password", "password": "password", "confirmation": "password_confirmation"]

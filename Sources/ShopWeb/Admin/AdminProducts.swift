@@ -52,7 +52,10 @@ extension AdminApp {
         let request = context.request, l10n = context.l10n, currency = context.environment.currency
         let back = SafeRedirect.localPath(request.formValue("return_to")).flatMap { AdminRoute.localNext($0) }
             ?? AdminRoute.products(AdminProductFilter()).path
-        let ids = request.form.filter { $0.name == "product" }.compactMap { Int64($0.value) }.prefix(500).map { Product.ID($0) }
+        // Each product once (a list ticked twice, or a crafted post), at most 500.
+        var seen: Set<Int64> = []
+        let ids = request.form.filter { $0.name == "product" }.compactMap { Int64($0.value) }.filter { seen.insert($0).inserted }
+            .prefix(500).map { Product.ID($0) }
         guard !ids.isEmpty else {
             context.setFlash(l10n(.adminBulkNoneTicked), error: true)
             return .redirect(to: back)
@@ -61,7 +64,8 @@ extension AdminApp {
         let change: BulkChange
         switch request.formValue("change") {
         case "set-price":
-            guard let price = try? Money.parse(typed: value, language: l10n.language, currency: currency), price.minorUnits >= 0 else {
+            guard let price = try? Money.parse(typed: value, language: l10n.language, currency: currency), price.minorUnits >= 0,
+                  price.minorUnits <= VariantDraft.maximumPriceMinorUnits else {
                 context.setFlash(l10n(.adminBulkBadValue), error: true)
                 return .redirect(to: back)
             }
@@ -155,7 +159,9 @@ extension AdminApp {
                 }
             default: break
             }
-            form.alert = l10n(.adminProductErrorStore, ["reason": error.errorDescription ?? "\(error)"])
+            // A field's own message says it; otherwise the store's reason.
+            form.alert = form.errors.isEmpty ? l10n(.adminProductErrorStore, ["reason": error.errorDescription ?? "\(error)"])
+                : l10n(.adminCampaignErrorForm)
             return try productForm(&context, id: id, draft: ProductDraft(stored.product, categoryName: stored.categoryName),
                                    form: form, status: .conflict)
         }
@@ -261,14 +267,16 @@ struct AdminProductForm: Sendable {
             var variant = AdminProductEdit.Variant()
             let sku = limited("sku-\(n)", limits.sku)
             variant.sku = sku.isEmpty ? nil : sku
-            if let price = try? Money.parse(typed: value("price-\(n)"), language: language, currency: currency), price.minorUnits >= 0 {
+            if let price = try? Money.parse(typed: value("price-\(n)"), language: language, currency: currency), price.minorUnits >= 0,
+               price.minorUnits <= VariantDraft.maximumPriceMinorUnits {
                 variant.price = price
             } else {
                 fail("price-\(n)", l10n(.adminProductErrorPrice, ["example": example]))
             }
             let compare = value("compare-\(n)").trimmedOfWhiteSpace
             if !compare.isEmpty {
-                if let amount = try? Money.parse(typed: compare, language: language, currency: currency), amount.minorUnits >= 0 {
+                if let amount = try? Money.parse(typed: compare, language: language, currency: currency), amount.minorUnits >= 0,
+                   amount.minorUnits <= VariantDraft.maximumPriceMinorUnits {
                     variant.compareAtPrice = amount
                 } else {
                     fail("compare-\(n)", l10n(.adminProductErrorCompareAt, ["example": example]))
