@@ -58,6 +58,7 @@ ADMIN_PAGES = {
     "admin-customer": "/admin/customers/1",  # the fixture's shopper, the shop's first account
     "admin-products": "/admin/products",
     "admin-product": "/admin/products/1",  # the demo's first product
+    "admin-products-import": "/admin/products/import",
     "admin-account": "/admin/account",
     "admin-second-factor": "/admin/account/second-factor",
     "admin-campaigns": "/admin/campaigns",

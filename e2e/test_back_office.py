@@ -197,3 +197,39 @@ def test_a_manager_edits_a_products_price_in_spanish_and_the_storefront_shows_it
         manager.quit()
     browser.get(server.url + f"/products/{handle}?lang=en")
     assert "$12.50" in browser.page_source
+
+
+def test_a_manager_imports_a_catalog_file_in_turkish_and_shoppers_find_it(server, browser, tmp_path):
+    """Point 4: a CSV uploaded through the real server (multipart, the upload path's larger body
+    limit), checked first — nothing written — then imported; a bad line refuses the whole file."""
+    created = staff(server, "create", "--email", "yonetici@example.com", "--name", "Yeliz Yönetici", "--role", "manager",
+                    "--language", "tr", password=PASSWORD + "\n")
+    assert created.returncode == 0, created.stderr
+    # Over the default 1 MiB body limit: 1 500 products with long descriptions (~1.6 MB).
+    rows = ["Handle,Title,Body (HTML),Variant SKU,Variant Price,Variant Inventory Qty"]
+    rows += [f"fener-{n},Bakır Fener {n},<p>{'El yapımı bakır fener. ' * 40}</p>,FENER-{n},12.50,3" for n in range(1500)]
+    good = tmp_path / "fenerler.csv"
+    good.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert good.stat().st_size > 1 << 20
+    bad = tmp_path / "bozuk.csv"
+    bad.write_text("Handle,Title,Variant SKU,Variant Price\nlamba,Lamba,LAMBA-1,on iki\n", encoding="utf-8")
+    manager = new_browser()
+    try:
+        sign_in(manager, server, "/admin/products/import", "yonetici@example.com")
+        manager.find_element(By.ID, "file").send_keys(str(bad))
+        click(manager, manager.find_element(By.CSS_SELECTOR, "button[value=import]"))
+        WebDriverWait(manager, 20).until(lambda b: "Dosya içe aktarılamıyor" in b.page_source)
+        assert "bozuk.csv:2" in manager.page_source and "Kataloğa hiçbir şey yazılmadı." in manager.page_source
+        manager.find_element(By.ID, "file").send_keys(str(good))
+        click(manager, manager.find_element(By.CSS_SELECTOR, "button[value=check]"))
+        WebDriverWait(manager, 60).until(lambda b: "Dosya geçerli" in b.page_source)
+        assert "İçe aktarma 1500 ürün oluşturur" in manager.page_source
+        manager.find_element(By.ID, "file").send_keys(str(good))
+        click(manager, manager.find_element(By.CSS_SELECTOR, "button[value=import]"))
+        WebDriverWait(manager, 120).until(lambda b: "1500 oluşturuldu" in b.page_source)
+        manager.get(server.url + "/admin/audit?subject=product&actor=yonetici")
+        assert "fener-1499" in manager.page_source and "içe aktarıldı" in manager.page_source
+    finally:
+        manager.quit()
+    browser.get(server.url + "/products/fener-7?lang=en")
+    assert "Bakır Fener 7" in browser.page_source and "$12.50" in browser.page_source

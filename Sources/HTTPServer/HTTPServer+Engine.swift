@@ -168,6 +168,8 @@ final class RequestState {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var discardedBytes = 0
+    /// The body limit of this request (``HTTPServer/Configuration/bodyLimit(method:rawTarget:)``).
+    var maxBodyBytes = 0
     /// The handler's answer when MHD could not take it yet (see `mhdAccessHandler`).
     var pendingResponse: Response?
 
@@ -269,10 +271,12 @@ func mhdAccessHandler(
         let state = RequestState(rawTarget: peer?.pendingTarget ?? url.map { String(cString: $0) } ?? "/")
         peer?.pendingTarget = nil
         peer?.idleSince.store(0, ordering: .releasing)
-        peer?.deadline.store(context.deadline(in: limits.requestBodyTimeout), ordering: .releasing)
         context.inFlight.add(1, ordering: .acquiringAndReleasing)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
         state.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET")
+        let bodyLimit = limits.bodyLimit(method: state.method, rawTarget: state.rawTarget)
+        state.maxBodyBytes = bodyLimit.maxBodyBytes
+        peer?.deadline.store(context.deadline(in: bodyLimit.bodyTimeout), ordering: .releasing)
         state.headers = readHeaders(of: connection)
         if state.rawTarget.utf8.count > limits.maxURIBytes {
             return refuse(.uriTooLong, "The address is longer than \(limits.maxURIBytes) bytes.",
@@ -285,9 +289,9 @@ func mhdAccessHandler(
                           connection, state, context)
         }
         if let declared = state.headers["Content-Length"].flatMap({ Int($0) }),
-            declared > limits.maxBodyBytes
+            declared > state.maxBodyBytes
         {
-            return refuse(.contentTooLarge, "The request body is larger than \(limits.maxBodyBytes) bytes.",
+            return refuse(.contentTooLarge, "The request body is larger than \(state.maxBodyBytes) bytes.",
                           connection, state, context)
         }
         // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
@@ -315,13 +319,13 @@ func mhdAccessHandler(
     //    but close the connection if the client keeps sending far beyond the limit.
     let chunkSize = uploadDataSize.pointee
     if chunkSize > 0 {
-        if !state.bodyTooLarge && state.body.count + chunkSize > limits.maxBodyBytes {
+        if !state.bodyTooLarge && state.body.count + chunkSize > state.maxBodyBytes {
             state.bodyTooLarge = true
             state.body = []
         }
         if state.bodyTooLarge {
             state.discardedBytes += chunkSize
-            if state.discardedBytes > max(limits.maxBodyBytes, 64 << 10) {
+            if state.discardedBytes > max(state.maxBodyBytes, 64 << 10) {
                 context.logger("\(AccessLog.escaped(state.method.rawValue)) \(state.logPath) body far over the limit, closing \(state.id)")
                 return .NO
             }
@@ -343,8 +347,19 @@ func mhdAccessHandler(
         return send(pending, connection, state, context, close: false, mayDefer: false)
     }
     if state.bodyTooLarge {
-        return refuse(.contentTooLarge, "The request body is larger than \(limits.maxBodyBytes) bytes.",
+        return refuse(.contentTooLarge, "The request body is larger than \(state.maxBodyBytes) bytes.",
                       connection, state, context)
+    }
+    // A multipart/form-data body (an upload form) is split by the engine's post processor: its
+    // text fields join `Request.form`, its files `Request.files`, and the raw body is dropped.
+    var parts: MultipartParts?
+    if MultipartParts.isMultipart(state.headers) {
+        guard let split = MultipartParts.split(state.body, connection) else {
+            return refuse(.badRequest, "The multipart/form-data body could not be read.", connection, state, context,
+                          close: false)
+        }
+        parts = split
+        state.body = []
     }
     let request: Request
     do {
@@ -361,7 +376,12 @@ func mhdAccessHandler(
     } catch {
         return refuse(.badRequest, error.description, connection, state, context, close: false)
     }
-    let response = context.handler(request)
+    var handled = request
+    if let parts {
+        handled.form += parts.fields
+        handled.files = parts.files
+    }
+    let response = context.handler(handled)
     return send(response, connection, state, context, close: false, mayDefer: true)
 }
 
@@ -556,4 +576,76 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
+}
+
+// MARK: - Multipart bodies
+
+/// The parts of a multipart/form-data body (RFC 7578), split by libmicrohttpd's post processor.
+final class MultipartParts {
+    var fields: [(name: String, value: String)] = []
+    var files: [UploadedFile] = []
+    private var current: (name: String, fileName: String?, contentType: String?, data: [UInt8])?
+
+    /// Whether the request's `Content-Type` is `multipart/form-data`.
+    static func isMultipart(_ headers: HTTPHeaders) -> Bool {
+        guard let type = headers["Content-Type"] else { return false }
+        let mediaType = type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(Substring(mediaType.utf8.trimmingOptionalWhiteSpace)).lowercased() == "multipart/form-data"
+    }
+
+    /// Splits a whole body; nil when it is not valid multipart (no boundary, a broken part).
+    static func split(_ body: [UInt8], _ connection: OpaquePointer) -> MultipartParts? {
+        let parts = MultipartParts()
+        let opaque = Unmanaged.passUnretained(parts).toOpaque()
+        guard let processor = MHD_create_post_processor(connection, 64 << 10, mhdPostPart, opaque) else { return nil }
+        defer { MHD_destroy_post_processor(processor) }
+        let processed = body.isEmpty ? MHD_Result.YES : body.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { bytes in
+                MHD_post_process(processor, bytes, buffer.count)
+            }
+        }
+        guard processed == .YES else { return nil }
+        parts.finishPart()
+        return parts
+    }
+
+    /// Receives `size` bytes of the value named `name`, at `offset` (0 starts a new value).
+    func receive(name: String, fileName: String?, contentType: String?, bytes: UnsafeBufferPointer<UInt8>, offset: UInt64) {
+        if offset == 0 || current?.name != name {
+            finishPart()
+            current = (name, fileName, contentType, [])
+        }
+        current?.data.append(contentsOf: bytes)
+    }
+
+    func finishPart() {
+        guard let part = current else { return }
+        current = nil
+        if let fileName = part.fileName {
+            files.append(UploadedFile(fieldName: part.name, fileName: fileName, contentType: part.contentType, data: part.data))
+        } else {
+            fields.append((part.name, String(decoding: part.data, as: UTF8.self)))
+        }
+    }
+}
+
+/// `MHD_PostDataIterator` feeding the ``MultipartParts`` at `cls`.
+func mhdPostPart(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ filename: UnsafePointer<CChar>?,
+    _ contentType: UnsafePointer<CChar>?,
+    _ transferEncoding: UnsafePointer<CChar>?,
+    _ data: UnsafePointer<CChar>?,
+    _ offset: UInt64,
+    _ size: Int
+) -> MHD_Result {
+    guard let cls, let key else { return .NO }
+    let parts = Unmanaged<MultipartParts>.fromOpaque(cls).takeUnretainedValue()
+    let bytes = data.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: size) }
+        ?? UnsafeBufferPointer(start: nil, count: 0)
+    parts.receive(name: String(cString: key), fileName: filename.map { String(cString: $0) },
+                  contentType: contentType.map { String(cString: $0) }, bytes: bytes, offset: offset)
+    return .YES
 }

@@ -69,6 +69,22 @@ public final class HTTPServer: Sendable {
         /// Seconds ``HTTPServer/stop()`` waits for in-flight requests before closing anyway.
         /// Default 30.
         public var shutdownGracePeriod: Int
+        /// Upload forms: exact `POST` paths (as sent, without the query) allowed a larger body
+        /// than ``maxBodyBytes``, with their own limit and body timeout. Default none.
+        public var uploads: [String: UploadLimit]
+
+        /// A larger body limit for one upload path.
+        public struct UploadLimit: Sendable, Hashable {
+            /// Largest accepted body in bytes.
+            public var maxBodyBytes: Int
+            /// Seconds the body has to arrive in full once the head has.
+            public var bodyTimeout: Int
+
+            public init(maxBodyBytes: Int, bodyTimeout: Int) {
+                self.maxBodyBytes = maxBodyBytes
+                self.bodyTimeout = bodyTimeout
+            }
+        }
 
         /// A configuration; every parameter has the documented default.
         public init(
@@ -84,8 +100,10 @@ public final class HTTPServer: Sendable {
             maxConnections: Int = 1000,
             maxConnectionsPerAddress: Int = 128,
             trustedProxies: [String] = [],
-            shutdownGracePeriod: Int = 30
+            shutdownGracePeriod: Int = 30,
+            uploads: [String: UploadLimit] = [:]
         ) {
+            self.uploads = uploads
             self.host = host
             self.port = port
             self.threadCount = threadCount
@@ -99,6 +117,15 @@ public final class HTTPServer: Sendable {
             self.maxConnectionsPerAddress = maxConnectionsPerAddress
             self.trustedProxies = trustedProxies
             self.shutdownGracePeriod = shutdownGracePeriod
+        }
+
+        /// The body limit and body timeout of a request: an upload path's, or the defaults.
+        func bodyLimit(method: HTTPMethod, rawTarget: String) -> UploadLimit {
+            guard method == .post, !uploads.isEmpty else {
+                return UploadLimit(maxBodyBytes: maxBodyBytes, bodyTimeout: requestBodyTimeout)
+            }
+            let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? rawTarget
+            return uploads[path] ?? UploadLimit(maxBodyBytes: maxBodyBytes, bodyTimeout: requestBodyTimeout)
         }
 
         /// Number of online CPU cores (at least 1).
@@ -139,6 +166,9 @@ public final class HTTPServer: Sendable {
                 throw invalid("trusted proxy \"\(proxy)\" is not a numeric IPv4/IPv6 address")
             }
             guard shutdownGracePeriod >= 0 else { throw invalid("shutdownGracePeriod must not be negative") }
+            for (path, limit) in uploads where limit.maxBodyBytes < 0 || limit.bodyTimeout < 1 || !path.hasPrefix("/") {
+                throw invalid("upload \(path) needs a path from / , a body limit of 0 or more and a positive timeout")
+            }
         }
     }
 

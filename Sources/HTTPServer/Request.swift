@@ -42,8 +42,12 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// The peer's numeric IP address, e.g. `"127.0.0.1"` or `"::1"` (the proxy's, behind nginx).
     public var remoteAddress: String
-    /// Fields of an `application/x-www-form-urlencoded` body in order; empty for other bodies.
+    /// Fields of an `application/x-www-form-urlencoded` body in order, or the text fields of a
+    /// `multipart/form-data` body (filled by the server); empty for other bodies.
     public var form: [(name: String, value: String)]
+    /// The files of a `multipart/form-data` body (an upload form), in order; the server fills
+    /// them and ``form`` and leaves ``body`` empty. Empty for other bodies.
+    public var files: [UploadedFile] = []
     /// Short random hex id of this request; also in the access log and the `X-Request-ID`
     /// response header.
     public var id: String
@@ -171,5 +175,31 @@ public struct Request: Sendable {
             return []
         }
         return try URLEncoding.decodeForm(body)
+    }
+}
+
+/// A file sent with an upload form (`<input type="file">` in a `multipart/form-data` body).
+public struct UploadedFile: Sendable, Hashable {
+    /// The form field's name.
+    public var fieldName: String
+    /// The file's name as the browser sent it (may be empty: no file was chosen).
+    public var fileName: String
+    /// The part's `Content-Type`, when sent.
+    public var contentType: String?
+    /// The file's bytes.
+    public var data: [UInt8]
+
+    public init(fieldName: String, fileName: String, contentType: String? = nil, data: [UInt8]) {
+        self.fieldName = fieldName
+        self.fileName = fileName
+        self.contentType = contentType
+        self.data = data
+    }
+}
+
+extension Request {
+    /// The first file sent in the field called `name`, or `nil`.
+    public func file(_ name: String) -> UploadedFile? {
+        files.first { $0.fieldName == name }
     }
 }

@@ -134,6 +134,8 @@ extension AccountService {
             update.verification = (tokenDraft(.emailVerification, token: token),
                                    verificationEmail(email, update.name ?? current.name, token))
         }
+        // An operator changing someone else's account is a staff change: audited.
+        if viewer.id != id { update.auditedAs = (AuditActor(name: viewer.email, source: .api), now()) }
         do {
             return try accounts.updateUser(id, update)
         } catch let error as AccountStoreError {
@@ -151,7 +153,8 @@ extension AccountService {
     public func delete(_ id: User.ID, by viewer: User) throws -> User {
         _ = try user(id, visibleTo: viewer)
         do {
-            guard let deleted = try accounts.deleteUser(id) else { throw AccountServiceError.accountNotFound }
+            let audit = viewer.id == id ? nil : (actor: AuditActor(name: viewer.email, source: .api), at: now())
+            guard let deleted = try accounts.deleteUser(id, audit) else { throw AccountServiceError.accountNotFound }
             return deleted
         } catch let error as AccountStoreError {
             throw Self.serviceError(error)

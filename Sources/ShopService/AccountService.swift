@@ -165,14 +165,29 @@ public struct AccountService: Sendable {
 
     /// Sends the verification email again with a new link (earlier links stop working); nothing
     /// for an account already verified.
+    /// - Parameters:
+    ///   - user: the account.
+    ///   - sender: the staff member who sent it, recorded in the audit log with the email; nil
+    ///     when the customer asked.
+    ///   - email: the email carrying the raw token's link.
     /// - Returns: whether an email was queued.
     /// - Throws: `AccountStoreError.userNotFound`, or a store error.
     @discardableResult
-    public func resendVerification(to user: User, email: (_ token: String) -> OutboxDraft) throws -> Bool {
+    public func resendVerification(to user: User, by sender: AuditActor? = nil,
+                                   email: (_ token: String) -> OutboxDraft) throws -> Bool {
         guard !user.isVerified else { return false }
         let token = crypto.randomToken()
-        try accounts.issueToken(user.id, tokenDraft(.emailVerification, token: token), email(token))
+        let message = email(token)
+        try accounts.issueToken(user.id, tokenDraft(.emailVerification, token: token), message,
+                                sender.map { emailAudit(message, to: user, action: "send-verification-email", by: $0) })
         return true
+    }
+
+    /// The audit entry of an email a staff member sent a customer: to whom, and its subject
+    /// (never its link).
+    private func emailAudit(_ message: OutboxDraft, to user: User, action: String, by sender: AuditActor) -> AuditEntry {
+        AuditEntry(at: now(), actor: sender, subject: "customer", subjectID: user.email, action: action,
+                   changes: [AuditChange(field: "email", before: nil, after: message.subject)])
     }
 
     /// Uses an emailed verification link's token.
@@ -191,12 +206,17 @@ public struct AccountService: Sendable {
     /// the caller answers the same either way.
     /// - Parameters:
     ///   - email: the normalized email.
+    ///   - sender: the staff member who started it, recorded in the audit log; nil when the
+    ///     customer asked.
     ///   - message: the email for the account, carrying the raw token's link.
     /// - Throws: a store error.
-    public func requestPasswordReset(email: String, message: (_ user: User, _ token: String) -> OutboxDraft) throws {
+    public func requestPasswordReset(email: String, by sender: AuditActor? = nil,
+                                     message: (_ user: User, _ token: String) -> OutboxDraft) throws {
         guard let user = try accounts.credentials(email)?.user else { return }
         let token = crypto.randomToken()
-        try accounts.issueToken(user.id, tokenDraft(.passwordReset, token: token), message(user, token))
+        let draft = message(user, token)
+        try accounts.issueToken(user.id, tokenDraft(.passwordReset, token: token), draft,
+                                sender.map { emailAudit(draft, to: user, action: "send-password-reset", by: $0) })
     }
 
     /// The account a password-reset link is for, without using it (to show the form).

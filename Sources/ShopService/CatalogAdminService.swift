@@ -88,7 +88,7 @@ public struct CatalogAdminService: Sendable {
         for number in 1... {
             draft.handle = number == 1 ? base : "\(base)-\(number)"
             do {
-                return try catalog.insertProduct(draft)
+                return try catalog.insertProduct(draft, AuditActor(name: account.email, source: .api), now())
             } catch CatalogStoreError.handleTaken {
                 continue  // another product has it (maybe created this instant): try the next
             } catch let error as CatalogStoreError {

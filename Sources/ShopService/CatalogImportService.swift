@@ -88,6 +88,9 @@ public struct CatalogImportService: Sendable {
         /// (`--fetch-images`); nil keeps every remote URL as it is. A dry run downloads and checks
         /// them too, and stores nothing.
         public var remoteMedia: RemoteMedia?
+        /// Who the audit log names for each product written: the operator at the command line,
+        /// a staff member importing in the back office, or the shop seeding its demo catalog.
+        public var actor: AuditActor
 
         /// Creates options.
         /// - Parameters:
@@ -97,9 +100,11 @@ public struct CatalogImportService: Sendable {
         ///   - mergesDuplicateSKUs: merge repeated SKUs (with a warning) instead of refusing the file.
         ///   - phase: called as each step starts.
         ///   - remoteMedia: which remote images are downloaded; nil keeps them remote.
+        ///   - actor: who the audit log names.
         public init(dryRun: Bool = false, localMedia: LocalMedia = .none,
                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil, mergesDuplicateSKUs: Bool = false,
-                    phase: ((_ phase: Phase) -> Void)? = nil, remoteMedia: RemoteMedia? = nil) {
+                    phase: ((_ phase: Phase) -> Void)? = nil, remoteMedia: RemoteMedia? = nil, actor: AuditActor = .cli) {
+            self.actor = actor
             self.remoteMedia = remoteMedia
             self.mergesDuplicateSKUs = mergesDuplicateSKUs
             self.phase = phase
@@ -145,7 +150,7 @@ public struct CatalogImportService: Sendable {
             if options.dryRun {
                 report.preview = try catalog.previewUpsert(products)
             } else {
-                report.changes = try catalog.upsert(products)
+                report.changes = try catalog.upsert(products, by: options.actor, now: now())
             }
         } catch let error as CatalogStoreError {
             throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")

@@ -12,6 +12,9 @@ public struct NewAccount: Hashable, Sendable {
     public var role: User.Role
     /// Username, phone and address, already checked (`UsernameRules`, `ProfileRules`).
     public var profile: AccountProfile
+    /// Who made the account when not its holder (an operator at the command line): the creation
+    /// is then an entry of the audit log (`AccountAudit.creation`). Nil: the shopper registered.
+    public var createdBy: AuditActor?
 
     /// Creates the value.
     public init(email: String, name: String, passwordHash: String, createdAt: Date, role: User.Role = .shopper,
@@ -134,6 +137,9 @@ public struct AccountUpdate: Sendable {
     public var verification: (token: TokenDraft, email: OutboxDraft)?
     /// The language the shopper chose (the storefront's picker, or the one they registered in).
     public var locale: Language?
+    /// Who makes the change when it is not the account's own holder (an operator through the
+    /// API), and when: the change is then an entry of the audit log (`AccountAudit`).
+    public var auditedAs: (actor: AuditActor, at: Date)?
 
     /// Creates an update that changes nothing yet.
     public init(email: String? = nil, name: String? = nil, username: String?? = nil, phone: String? = nil,
@@ -176,10 +182,13 @@ public struct AccountStore: Sendable {
     /// as it was, nil when there was none.
     /// - Throws: `.lastOperator` when it is the only operator left — decided by the delete
     ///   itself (a conditional write), so two operators deleting each other at once leave one.
-    public var deleteUser: @Sendable (User.ID) throws -> User?
+    /// The deletion is an entry of the audit log when `audit` names who made it (an operator
+    /// deleting someone else's account).
+    public var deleteUser: @Sendable (User.ID, _ audit: (actor: AuditActor, at: Date)?) throws -> User?
     /// Stores a new token for the account (earlier unused tokens of the same purpose stop
-    /// working) and queues its email, in one transaction. - Throws: `.userNotFound`.
-    public var issueToken: @Sendable (User.ID, TokenDraft, OutboxDraft) throws -> Void
+    /// working) and queues its email, in one transaction — with the audit entry, when a staff
+    /// member sent it (nil: the customer asked). - Throws: `.userNotFound`.
+    public var issueToken: @Sendable (User.ID, TokenDraft, OutboxDraft, AuditEntry?) throws -> Void
     /// Uses an email-verification token: marks the account verified and the token used, in one
     /// transaction. Nil when the token is unknown, used, expired or for another purpose.
     public var verifyEmail: @Sendable (_ tokenHash: String, _ now: Date) throws -> User?
@@ -233,8 +242,8 @@ public struct AccountStore: Sendable {
         users: @escaping @Sendable () throws -> [User],
         userNamed: @escaping @Sendable (String) throws -> User?,
         updateUser: @escaping @Sendable (User.ID, AccountUpdate) throws -> User,
-        deleteUser: @escaping @Sendable (User.ID) throws -> User?,
-        issueToken: @escaping @Sendable (User.ID, TokenDraft, OutboxDraft) throws -> Void,
+        deleteUser: @escaping @Sendable (User.ID, _ audit: (actor: AuditActor, at: Date)?) throws -> User?,
+        issueToken: @escaping @Sendable (User.ID, TokenDraft, OutboxDraft, AuditEntry?) throws -> Void,
         verifyEmail: @escaping @Sendable (String, Date) throws -> User?,
         passwordResetUser: @escaping @Sendable (String, Date) throws -> User?,
         resetPassword: @escaping @Sendable (String, String, Date) throws -> User?,

@@ -65,6 +65,10 @@ public struct AuditChange: Hashable, Sendable, Codable {
         }
     }
 
+    /// An amount as the audit shows it, `1999 USD minor units` (without `Mirror`: an import
+    /// writes one per variant).
+    static func text(_ money: Money) -> String { "\(money.minorUnits) \(money.currency.code) minor units" }
+
     /// A value as the audit shows it: optionals unwrapped ("none" for nil), tagged ids by their
     /// raw value, dates in ISO 8601, money with its currency.
     static func text(_ value: Any) -> String {
@@ -75,7 +79,7 @@ public struct AuditChange: Hashable, Sendable, Codable {
         }
         switch value {
         case let date as Date: return ISO8601DateFormatter().string(from: date)
-        case let money as Money: return "\(money.minorUnits) \(money.currency.code) minor units"
+        case let money as Money: return text(money)
         case let raw as any RawRepresentable: return String(describing: raw.rawValue)
         default: return String(describing: value)
         }
@@ -178,9 +182,57 @@ public enum StoredAudit {
 
     /// What `audit_events` stores of an entry.
     public static func values(_ entry: AuditEntry) -> [StoredValue] {
-        let changes = (try? JSONEncoder().encode(entry.changes)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        let changes = json(entry.changes)
         return [.integer(StoredTime.unixSeconds(entry.at)), .text(entry.actor), .text(entry.source.rawValue), .text(entry.subject),
                 .text(entry.subjectID), .text(entry.action), .text(changes)]
+    }
+
+    /// The changes as the JSON `entry(_:)` decodes: `[{"field":…,"before":…,"after":…}]`, a nil
+    /// value left out. Written by hand, as bytes: `JSONEncoder` was most of what auditing added
+    /// to a 30 000-product import (docs/BENCHMARKS.md, 2026-12-03), and this shape is only strings.
+    public static func json(_ changes: [AuditChange]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(changes.reduce(2) { $0 + 40 + $1.field.utf8.count + ($1.before?.utf8.count ?? 0) + ($1.after?.utf8.count ?? 0) })
+        out.append(UInt8(ascii: "["))
+        for (index, change) in changes.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += #"{"field":"#.utf8
+            appendString(change.field, to: &out)
+            if let before = change.before {
+                out += #","before":"#.utf8
+                appendString(before, to: &out)
+            }
+            if let after = change.after {
+                out += #","after":"#.utf8
+                appendString(after, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped.
+    /// Byte by byte: every byte of a multi-byte UTF-8 sequence is ≥ 0x80, so none is escaped.
+    private static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let bytes = text.utf8
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += bytes
+        } else {
+            let hex = Array("0123456789abcdef".utf8)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case ..<0x20: out += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                default: out.append(byte)
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The entry of a row of ``columns``.

@@ -302,8 +302,10 @@ public struct CatalogStore: Sendable {
     public var productsByID: @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product]
     /// Inserts or updates the drafts in one transaction: products by handle, variants by SKU or
     /// option values. All or nothing: on error nothing is written. A product its draft leaves
-    /// unchanged (`CatalogUpsertRules.leavesUnchanged`) is not written at all.
-    public var upsert: @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult
+    /// unchanged (`CatalogUpsertRules.leavesUnchanged`) is not written at all. Each product
+    /// written is an `import` entry of the audit log as `actor`'s, in the same transaction
+    /// (`ProductAudit.Recorder`); callers use ``upsert(_:by:now:)``.
+    public var upsertBy: @Sendable (_ drafts: [ProductDraft], _ actor: AuditActor, _ now: Date) throws -> CatalogUpsertResult
     /// What `upsert` would do with the drafts — the same checks, matching and counts, in a write
     /// transaction that is then rolled back: nothing is written.
     public var previewUpsert: @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult
@@ -313,8 +315,9 @@ public struct CatalogStore: Sendable {
     /// Creates one product from `draft`, checked like `upsert`, in one transaction — unless a
     /// product (published or not) already has its handle: then nothing is written, so a create
     /// never overwrites another product, however many run at once.
+    /// The product is a `create` entry of the audit log as `actor`'s, in the same transaction.
     /// - Throws: `CatalogStoreError.handleTaken`, or a `CatalogStoreError` of `upsert`'s rules.
-    public var insertProduct: @Sendable (_ draft: ProductDraft) throws -> StoredProduct
+    public var insertProduct: @Sendable (_ draft: ProductDraft, _ actor: AuditActor, _ now: Date) throws -> StoredProduct
     /// Changes one product (published or not) in one write transaction: `change` receives it as
     /// a draft (`ProductDraft(_:categoryName:)`) and returns what it becomes, written with
     /// `upsert`'s rules under the product's own handle (a different handle in the result is
@@ -345,8 +348,8 @@ public struct CatalogStore: Sendable {
         products: @escaping @Sendable (ProductQuery) throws -> ProductPage,
         productByHandle: @escaping @Sendable (_ handle: String) throws -> Product?,
         productsByID: @escaping @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product],
-        upsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
-        insertProduct: @escaping @Sendable (_ draft: ProductDraft) throws -> StoredProduct,
+        upsertBy: @escaping @Sendable (_ drafts: [ProductDraft], _ actor: AuditActor, _ now: Date) throws -> CatalogUpsertResult,
+        insertProduct: @escaping @Sendable (_ draft: ProductDraft, _ actor: AuditActor, _ now: Date) throws -> StoredProduct,
         changeProductsBy: @escaping @Sendable (_ ids: [Product.ID], _ actor: AuditActor, _ now: Date,
                                                _ change: (ProductDraft) throws -> ProductDraft) throws -> [StoredProduct],
         productCount: @escaping @Sendable () throws -> Int,
@@ -363,7 +366,7 @@ public struct CatalogStore: Sendable {
         self.products = products
         self.productByHandle = productByHandle
         self.productsByID = productsByID
-        self.upsert = upsert
+        self.upsertBy = upsertBy
         self.insertProduct = insertProduct
         self.changeProductsBy = changeProductsBy
         self.productCount = productCount
@@ -374,6 +377,13 @@ public struct CatalogStore: Sendable {
 }
 
 extension CatalogStore {
+    /// Upserts the drafts (``upsertBy``), recorded in the audit log as `actor`'s: the shop
+    /// itself unless told (its demo catalog at first start); an import names its operator.
+    @discardableResult
+    public func upsert(_ drafts: [ProductDraft], by actor: AuditActor = .shop, now: Date = Date()) throws -> CatalogUpsertResult {
+        try upsertBy(drafts, actor, now)
+    }
+
     /// Changes one product (``changeProductsBy``), recorded in the audit log as `actor`'s.
     /// - Returns: the product after the change; nil when no product has this id.
     public func changeProduct(_ id: Product.ID, by actor: AuditActor = .cli, now: Date = Date(),

@@ -59,7 +59,7 @@ extension AccountStore {
             updateUser: { id, update in
                 try database.transaction { connection in try updateUser(id, update, connection) }
             },
-            deleteUser: { id in
+            deleteUser: { id, audit in
                 try database.transaction { connection in
                     // Operators are locked in one order by every deletion, so of two deleting each
                     // other the second sees the first gone when its turn comes.
@@ -76,16 +76,18 @@ extension AccountStore {
                         guard try findUser(id.rawValue, connection) != nil else { return nil }
                         throw AccountStoreError.lastOperator
                     }
+                    if let audit { try PGAudit.insert([AccountAudit.deletion(of: user, actor: audit.actor, now: audit.at)], connection) }
                     return user
                 }
             },
-            issueToken: { userID, token, message in
+            issueToken: { userID, token, message, audit in
                 try database.transaction { connection in
                     guard try connection.first("SELECT 1 FROM users WHERE id = $1", [.integer(userID.rawValue)]) != nil else {
                         throw AccountStoreError.userNotFound
                     }
                     try insertToken(token, for: userID, connection)
                     try enqueue(message, connection)
+                    if let audit { try PGAudit.insert([audit], connection) }
                 }
             },
             verifyEmail: { tokenHash, now in
@@ -241,7 +243,16 @@ extension AccountStore {
     /// Inserts an account.
     /// - Throws: `AccountStoreError.emailTaken` or `.usernameTaken` (email first, as on SQLite);
     ///   the database's own unique violation for any other conflict (an id after a copy, say).
+    /// Inserts the account, with its audit entry when someone else made it (`NewAccount.createdBy`).
     private static func insertUser(_ account: NewAccount, verified: Bool, _ connection: PostgresConnection) throws -> User {
+        let user = try insertUserRow(account, verified: verified, connection)
+        if let actor = account.createdBy {
+            try PGAudit.insert([AccountAudit.creation(of: user, actor: actor, now: account.createdAt)], connection)
+        }
+        return user
+    }
+
+    private static func insertUserRow(_ account: NewAccount, verified: Bool, _ connection: PostgresConnection) throws -> User {
         let createdAt = StoredTime.unixSeconds(account.createdAt)
         let profile = account.profile, address = profile.address
         let insert = """
@@ -294,6 +305,8 @@ extension AccountStore {
                                                   [.integer(id.rawValue), .text(update.email ?? "")]) else {
             throw AccountStoreError.userNotFound
         }
+        // The account as it was, for the audit (the row is locked above).
+        let before = update.auditedAs == nil ? nil : try findUser(id.rawValue, connection)
         if let email = update.email, try isTaken("email", email, except: id, connection) { throw AccountStoreError.emailTaken }
         if case let .some(.some(username)) = update.username, try isTaken("username", username, except: id, connection) {
             throw AccountStoreError.usernameTaken
@@ -327,6 +340,11 @@ extension AccountStore {
             try enqueue(verification.email, connection)
         }
         guard let user = try findUser(id.rawValue, connection) else { throw AccountStoreError.userNotFound }
+        if let audit = update.auditedAs, let before,
+           let entry = AccountAudit.update(before: before, after: user, passwordChanged: plan.endsSessions, actor: audit.actor,
+                                           now: audit.at) {
+            try PGAudit.insert([entry], connection)
+        }
         return user
     }
 

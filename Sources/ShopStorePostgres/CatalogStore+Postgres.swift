@@ -76,17 +76,20 @@ extension CatalogStore {
                     return Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 }
             },
-            upsert: { drafts in
+            upsertBy: { drafts, actor, now in
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
-                return try write { connection in try PGCatalog.upsert(checked, connection) }
+                return try write { connection in
+                    try PGCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), connection)
+                }
             },
-            insertProduct: { draft in
+            insertProduct: { draft, actor, now in
                 let checked = try CheckedDrafts.check([draft], currency: currency)
                 return try write { connection in
                     guard try connection.first("SELECT 1 FROM products WHERE handle = $1", [.text(draft.handle)]) == nil else {
                         throw CatalogStoreError.handleTaken(draft.handle)
                     }
-                    _ = try PGCatalog.upsert(checked, allowsTakeOver: false, connection)
+                    _ = try PGCatalog.upsert(checked, allowsTakeOver: false, audit: .init(actor: actor, action: "create", now: now),
+                                         connection)
                     return try PGCatalog.storedProduct(handle: draft.handle, connection)
                 }
             },
@@ -406,8 +409,9 @@ enum PGCatalog {
     /// handle, else by its SKUs); a product its draft leaves unchanged is not written. The
     /// variants' triggers keep each product's price and availability; migration 2's triggers
     /// bump the version once.
-    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true,
+    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
                        _ connection: PostgresConnection) throws -> CatalogUpsertResult {
+        let recorder = audit.map { ProductAudit.Recorder($0) { try PGAudit.insert($0, connection) } }
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
         let importHandles = Set(checked.drafts.map(\.handle))
@@ -473,6 +477,11 @@ enum PGCatalog {
                 result.products.append(.init(handle: draft.handle, change: .created))
             }
             let isNew = target == nil
+            if let recorder {
+                var written = draft
+                written.categoryName = category?.name  // the stored category's own spelling
+                try recorder.record(replacing: target, with: written)
+            }
             try upsertVariants(of: draft, productID: productID, storedVariants: target?.product.variants ?? [],
                                isNew: isNew, connection, &result)
             if !isNew {
@@ -498,6 +507,7 @@ enum PGCatalog {
             addedWords.formUnion(prepared.vocabulary)
             addedWords.formUnion(folded.words)
         }
+        try recorder?.finish()
         return result
     }
 

@@ -64,7 +64,7 @@ extension AccountStore {
                     try connection.transaction { try updateUser(id, update, connection) }
                 }
             },
-            deleteUser: { id in
+            deleteUser: { id, audit in
                 try database.withConnection { connection in
                     try connection.transaction {
                         guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
@@ -78,11 +78,12 @@ extension AccountStore {
                                AND (role <> 'operator' OR EXISTS (SELECT 1 FROM users WHERE role = 'operator' AND id <> ?1))
                             """).run([.integer(id.rawValue)])
                         guard connection.changes == 1 else { throw AccountStoreError.lastOperator }
+                        if let audit { try SQLAudit.insert([AccountAudit.deletion(of: user, actor: audit.actor, now: audit.at)], connection) }
                         return user
                     }
                 }
             },
-            issueToken: { userID, token, message in
+            issueToken: { userID, token, message, audit in
                 try database.withConnection { connection in
                     try connection.transaction {
                         guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
@@ -90,6 +91,7 @@ extension AccountStore {
                         }
                         try insertToken(token, for: userID, connection)
                         try enqueue(message, connection)
+                        if let audit { try SQLAudit.insert([audit], connection) }
                     }
                 }
             },
@@ -260,7 +262,16 @@ extension AccountStore {
     }
 
     /// Inserts an account. - Throws: `AccountStoreError.emailTaken` or `.usernameTaken`.
+    /// Inserts the account, with its audit entry when someone else made it (`NewAccount.createdBy`).
     private static func insertUser(_ account: NewAccount, verified: Bool, _ connection: Connection) throws -> User {
+        let user = try insertUserRow(account, verified: verified, connection)
+        if let actor = account.createdBy {
+            try SQLAudit.insert([AccountAudit.creation(of: user, actor: actor, now: account.createdAt)], connection)
+        }
+        return user
+    }
+
+    private static func insertUserRow(_ account: NewAccount, verified: Bool, _ connection: Connection) throws -> User {
         let createdAt = StoredTime.unixSeconds(account.createdAt)
         let profile = account.profile, address = profile.address
         try connection.prepare("""
@@ -289,7 +300,8 @@ extension AccountStore {
 
     /// Writes the fields an update names with one `UPDATE` (inside the caller's transaction).
     private static func updateUser(_ id: User.ID, _ update: AccountUpdate, _ connection: Connection) throws -> User {
-        guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(id.rawValue)]) != nil else {
+        guard let before = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+            .first([.integer(id.rawValue)]).map(user(from:)) else {
             throw AccountStoreError.userNotFound
         }
         // The write lock is held (BEGIN IMMEDIATE): nobody can take the email or name between
@@ -316,6 +328,11 @@ extension AccountStore {
         }
         guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
             .first([.integer(id.rawValue)]).map(user(from:)) else { throw AccountStoreError.userNotFound }
+        if let audit = update.auditedAs,
+           let entry = AccountAudit.update(before: before, after: user, passwordChanged: plan.endsSessions, actor: audit.actor,
+                                           now: audit.at) {
+            try SQLAudit.insert([entry], connection)
+        }
         return user
     }
 

@@ -79,22 +79,25 @@ extension CatalogStore {
                     }
                 }
             },
-            upsert: { drafts in
+            upsertBy: { drafts, actor, now in
                 // Every draft is checked before the write transaction opens; each is folded
                 // inside it just before it is written (SQLCatalog.upsert).
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try database.withConnection { connection in
-                    try connection.transaction { try SQLCatalog.upsert(checked, connection) }
+                    try connection.transaction {
+                        try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), connection)
+                    }
                 }
             },
-            insertProduct: { draft in
+            insertProduct: { draft, actor, now in
                 let checked = try CheckedDrafts.check([draft], currency: currency)
                 return try database.withConnection { connection in
                     try connection.transaction {
                         guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
                             throw CatalogStoreError.handleTaken(draft.handle)
                         }
-                        _ = try SQLCatalog.upsert(checked, allowsTakeOver: false, connection)
+                        _ = try SQLCatalog.upsert(checked, allowsTakeOver: false, audit: .init(actor: actor, action: "create", now: now),
+                                         connection)
                         return try SQLCatalog.storedProduct(handle: draft.handle, connection)
                     }
                 }
@@ -429,8 +432,10 @@ enum SQLCatalog {
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
     /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs);
     /// a product its draft leaves unchanged is not written.
-    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, bulkWriteMinimum: Int = bulkWriteMinimum,
+    static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
+                       bulkWriteMinimum: Int = bulkWriteMinimum,
                        _ connection: Connection) throws -> CatalogUpsertResult {
+        let recorder = audit.map { ProductAudit.Recorder($0) { try SQLAudit.insert($0, connection) } }
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
         let importHandles = Set(checked.drafts.map(\.handle))
@@ -527,6 +532,11 @@ enum SQLCatalog {
 
             // A product created just now has no variants, images, tags or search row to replace.
             let isNew = target == nil
+            if let recorder {
+                var written = draft
+                written.categoryName = category?.name  // the stored category's own spelling
+                try recorder.record(replacing: target, with: written)
+            }
             try upsertVariants(of: draft, productID: productID, storedVariants: target?.product.variants ?? [],
                                isNew: isNew, connection, &result)
             try refreshProduct.run([.integer(productID)])
@@ -561,6 +571,7 @@ enum SQLCatalog {
             UPDATE catalog_state SET is_bulk_writing = 0, version = version + (CASE WHEN ? THEN 1 ELSE 0 END) WHERE id = 1
             """).run([SQLValue(wroteAnything)])
         isBulkWriting = false
+        try recorder?.finish()
         return result
     }
 

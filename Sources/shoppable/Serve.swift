@@ -105,7 +105,8 @@ enum Serve {
         let configuration = HTTPServer.Configuration(host: host, port: port,
                                                      threadCount: max(threads, 1),
                                                      maxConnectionsPerAddress: perAddress,
-                                                     trustedProxies: proxies)
+                                                     trustedProxies: proxies,
+                                                     uploads: ShopApp.uploads)
         let server = HTTPServer(configuration: configuration, logger: { printLine($0) },
                                 refusal: { ShopApp.refusal($0, $1, liveEnvironment) }) { request in
             ShopApp.handle(request, liveEnvironment)
@@ -126,7 +127,7 @@ enum DemoCatalog {
             return
         }
         let report = try CatalogImportService(catalog: catalog, media: media, currency: currency)
-            .importCatalog(data, fileName: "demo catalog", format: .shoppableJSON)
+            .importCatalog(data, fileName: "demo catalog", format: .shoppableJSON, options: .init(actor: .shop))
         let created = report.changes?.productsCreated ?? 0
         // Another server sharing the database may have loaded it a moment before (PostgreSQL).
         printLine(created > 0 ? "shoppable: loaded the demo catalog (\(created) products)"

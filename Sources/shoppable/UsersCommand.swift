@@ -38,11 +38,11 @@ enum UsersCommand {
                 throw UsageError("cannot create the account — " + messages.joined(separator: "; "))
             }
             do {
-                let user = try accounts.createUser(
-                    NewAccount(email: registration.email, name: registration.name,
-                               passwordHash: try Crypto.sodium().hashPassword(registration.password), createdAt: Date(),
-                               role: options.has("operator") ? .operator : .shopper),
-                    options.has("unverified") == false)
+                var account = NewAccount(email: registration.email, name: registration.name,
+                                         passwordHash: try Crypto.sodium().hashPassword(registration.password), createdAt: Date(),
+                                         role: options.has("operator") ? .operator : .shopper)
+                account.createdBy = .cli
+                let user = try accounts.createUser(account, options.has("unverified") == false)
                 print("created \(user.isOperator ? "operator " : "")account \(user.id.rawValue) for \(user.email)"
                     + (user.isVerified ? " (verified)" : ""))
             } catch AccountStoreError.emailTaken {

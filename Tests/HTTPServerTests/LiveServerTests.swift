@@ -116,6 +116,38 @@ struct LiveServerTests {
         }
     }
 
+    /// An upload path takes a body over the default limit, split into text fields and files
+    /// (binary bytes kept exactly); every other path keeps the default limit.
+    @Test func anUploadPathTakesALargerMultipartBody() throws {
+        let configuration = HTTPServer.Configuration(
+            port: 0, threadCount: 2, maxBodyBytes: 100,
+            uploads: ["/upload": .init(maxBodyBytes: 300_000, bodyTimeout: 30)])
+        let fileBytes: [UInt8] = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) } + Array("\r\n--ed".utf8)  // part of a boundary
+        try withServer(configuration, handler: { request in
+            let files = request.files.map { "\($0.fieldName):\($0.fileName):\($0.contentType ?? "-"):\($0.data.count):\($0.data == fileBytes)" }
+            let fields = request.form.map { "\($0.name)=\($0.value)" }
+            return .text((fields + files + ["body=\(request.body.count)"]).joined(separator: "\n"))
+        }) { server in
+            var body = Array("--edge\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\ntök\r\n".utf8)
+            body += Array("--edge\r\nContent-Disposition: form-data; name=\"file\"; filename=\"ürünler.csv\"\r\n".utf8)
+            body += Array("Content-Type: text/csv\r\n\r\n".utf8) + fileBytes + Array("\r\n".utf8)
+            body += Array("--edge\r\nContent-Disposition: form-data; name=\"dry_run\"\r\n\r\n1\r\n--edge--\r\n".utf8)
+            let head = "POST /upload?x=1 HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=edge\r\n"
+                + "Content-Length: \(body.count)\r\n\r\n"
+            let client = try RawHTTPClient(port: server.port)
+            #expect(client.send(Array(head.utf8) + body))
+            let reply = try client.readResponse()
+            #expect(reply.status == 200)
+            #expect(reply.text == "csrf_token=tök\ndry_run=1\nfile:ürünler.csv:text/csv:200006:true\nbody=0")
+            let other = try RawHTTPClient(port: server.port).exchange(
+                "POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 101\r\n\r\n" + String(repeating: "a", count: 101))
+            #expect(other.status == 413, "other paths keep the default limit")
+            let broken = try RawHTTPClient(port: server.port).exchange(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data\r\nContent-Length: 3\r\n\r\nabc")
+            #expect(broken.status == 400, "no boundary")
+        }
+    }
+
     @Test func chunkedBodyOverLimitIsAnswered413() throws {
         let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxBodyBytes: 100)
         try withServer(configuration, handler: { _ in .text("no") }) { server in

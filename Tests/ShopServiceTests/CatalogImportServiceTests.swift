@@ -112,6 +112,20 @@ struct CatalogImportServiceTests {
         #expect(mug.images.map(\.url) == ["https://cdn.example.com/mug.png"])  // protocol-relative made https
     }
 
+    /// Each product an import writes is in the audit log as the importer's; a dry run records nothing.
+    @Test func anImportNamesItsOperatorInTheAuditLog() throws {
+        let bench = try ImportBench()
+        let audit = AuditStore.sqlite(bench.database)
+        _ = try bench.service.importCatalog(shopifyCSV, fileName: "products.csv", options: .init(dryRun: true))
+        #expect(try audit.entries(AuditQuery()).total == 0)
+        _ = try bench.service.importCatalog(shopifyCSV, fileName: "products.csv", options: .init(actor: .staff("ada@shop.test")))
+        let entries = try audit.entries(AuditQuery()).entries
+        #expect(Set(entries.map(\.subjectID)) == ["cap", "mug"])
+        #expect(entries.allSatisfy { $0.action == "import" && $0.actor == "ada@shop.test" && $0.source == .backOffice })
+        _ = try bench.service.importCatalog(shopifyCSV, fileName: "products.csv")
+        #expect(try audit.entries(AuditQuery(source: .cli)).total == 0, "an unchanged file records nothing")
+    }
+
     @Test func jsonReimportUpdatesTheSameProductsAndVariants() throws {
         let bench = try ImportBench()
         let first = try bench.service.importCatalog(shoppableJSON([("Board", []), ("Tray", [])]), fileName: "catalog.json")

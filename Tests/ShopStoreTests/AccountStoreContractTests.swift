@@ -80,7 +80,7 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.credentials("nobody@example.com") == nil)
         #expect(try stores.accounts.users().isEmpty)
         #expect(throws: AccountStoreError.userNotFound) {
-            try stores.accounts.issueToken(1, Fixtures.token("t"), Fixtures.message())
+            try stores.accounts.issueToken(1, Fixtures.token("t"), Fixtures.message(), nil)
         }
         #expect(throws: AccountStoreError.userNotFound) { try stores.accounts.changePassword(1, "new-hash", nil) }
         #expect(try stores.accounts.dueMessages(Self.start, 10).isEmpty)
@@ -119,7 +119,7 @@ struct AccountStoreContractTests {
         let stores = try StoreHarness(kind)
         let expiry = Self.start.addingTimeInterval(3_600)
         let user = try stores.accounts.register(Fixtures.newAccount(), Fixtures.token("v1", expiresAt: expiry), Fixtures.message())
-        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset, expiresAt: expiry), Fixtures.message())
+        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset, expiresAt: expiry), Fixtures.message(), nil)
 
         #expect(try stores.accounts.verifyEmail("v1", expiry) == nil)  // expired at its expiry time
         #expect(try stores.accounts.verifyEmail("v1", expiry.addingTimeInterval(0.5)) == nil)
@@ -140,9 +140,9 @@ struct AccountStoreContractTests {
         let stores = try StoreHarness(kind)
         let user = try stores.accounts.register(Fixtures.newAccount(), Fixtures.token("v1"), Fixtures.message())
         let bo = try stores.account("bo@example.com", name: "Bo Berg")
-        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset), Fixtures.message(subject: "Reset"))
-        try stores.accounts.issueToken(bo.id, Fixtures.token("bo-v", .emailVerification), Fixtures.message(subject: "Bo"))
-        try stores.accounts.issueToken(user.id, Fixtures.token("v2"), Fixtures.message(subject: "Confirm again"))
+        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset), Fixtures.message(subject: "Reset"), nil)
+        try stores.accounts.issueToken(bo.id, Fixtures.token("bo-v", .emailVerification), Fixtures.message(subject: "Bo"), nil)
+        try stores.accounts.issueToken(user.id, Fixtures.token("v2"), Fixtures.message(subject: "Confirm again"), nil)
 
         #expect(try stores.accounts.dueMessages(Self.start, 10).map(\.draft.subject)
                 == ["Confirm your email", "Reset", "Bo", "Confirm again"])
@@ -163,7 +163,7 @@ struct AccountStoreContractTests {
         try stores.session("ana-phone", user: user.id)
         try stores.session("bo-phone", user: bo.id)
         try stores.session("guest")
-        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset), Fixtures.message())
+        try stores.accounts.issueToken(user.id, Fixtures.token("r1", .passwordReset), Fixtures.message(), nil)
 
         #expect(try stores.accounts.passwordResetUser("r1", Self.start) == user)
         #expect(try stores.accounts.passwordResetUser("r1", Self.start) == user)  // looking does not use it
@@ -225,6 +225,40 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.verifyEmail("v-new", Self.start)?.email == "ana@new.example")
     }
 
+    /// An audited update records what differs, read in its transaction; an audited deletion
+    /// what the account held; a refused deletion (the last operator) records nothing.
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func anOperatorsAccountWritesAreAuditedInTheirTransaction(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let op = try stores.accounts.createUser(NewAccount(email: "op@example.com", name: "Op", passwordHash: "h",
+                                                           createdAt: Self.start, role: .operator), true)
+        let shopper = try stores.account()
+        let actor = AuditActor(name: op.email, source: .api)
+        var update = AccountUpdate(name: "Ana Souza", passwordHash: "new-hash")
+        update.auditedAs = (actor, Self.start)
+        _ = try stores.accounts.updateUser(shopper.id, update)
+        _ = try stores.accounts.updateUser(shopper.id, AccountUpdate(name: "Ana L."))  // the holder's own: not audited
+        var entries = try stores.audit.entries(AuditQuery(subject: "customer")).entries
+        #expect(entries.count == 1 && entries[0].action == "update" && entries[0].actor == "op@example.com")
+        #expect(entries[0].changes == [AuditChange(field: "name", before: shopper.name, after: "Ana Souza"),
+                                       AuditChange(field: "password", before: nil, after: "changed")])
+        #expect(throws: AccountStoreError.lastOperator) { try stores.accounts.deleteUser(op.id, (actor, Self.start)) }
+        _ = try stores.accounts.deleteUser(shopper.id, (actor, Self.start))
+        entries = try stores.audit.entries(AuditQuery(subject: "customer", limit: 10)).entries
+        #expect(entries.map(\.action).sorted() == ["delete", "update"])
+        #expect(entries.first { $0.action == "delete" }?.changes.contains(AuditChange(field: "name", before: "Ana L.", after: nil)) == true)
+        // An account an operator makes at the command line is recorded with its role; one a
+        // shopper registers is not.
+        var made = NewAccount(email: "op2@example.com", name: "Op Two", passwordHash: "secret-hash", createdAt: Self.start, role: .operator)
+        made.createdBy = .cli
+        _ = try stores.accounts.createUser(made, true)
+        let creation = try #require(try stores.audit.entries(AuditQuery(source: .cli, subject: "customer")).entries.first)
+        #expect(creation.action == "create" && creation.subjectID == "op2@example.com")
+        #expect(creation.changes.contains(AuditChange(field: "role", before: nil, after: "operator")))
+        #expect(!creation.changes.contains { $0.after == "secret-hash" })
+        #expect(try stores.audit.entries(AuditQuery(subject: "customer")).total == 3)
+    }
+
     @Test(arguments: StoreKind.engines(for: .accounts))
     func deletingAnAccountEndsItsSessionsAndTheLastOperatorStays(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
@@ -232,11 +266,11 @@ struct AccountStoreContractTests {
                                                                   createdAt: Self.start, role: .operator), true)
         let shopper = try stores.account()
         try stores.session("shopper-phone", user: shopper.id)
-        #expect(try stores.accounts.deleteUser(shopper.id) == shopper)
+        #expect(try stores.accounts.deleteUser(shopper.id, nil) == shopper)
         #expect(try stores.accounts.user(shopper.id) == nil)
         #expect(try stores.sessions.find("shopper-phone") == nil)
-        #expect(try stores.accounts.deleteUser(shopper.id) == nil)
-        #expect(throws: AccountStoreError.lastOperator) { try stores.accounts.deleteUser(operator1.id) }
+        #expect(try stores.accounts.deleteUser(shopper.id, nil) == nil)
+        #expect(throws: AccountStoreError.lastOperator) { try stores.accounts.deleteUser(operator1.id, nil) }
         #expect(try stores.accounts.user(operator1.id) == operator1)
     }
 
@@ -252,7 +286,7 @@ struct AccountStoreContractTests {
                                                    createdAt: Self.start, role: .operator), true)
             }
             let results = try ConcurrentRun.together(2) { index in
-                Result { () throws -> User? in try accounts.deleteUser(pair[1 - index].id) }
+                Result { () throws -> User? in try accounts.deleteUser(pair[1 - index].id, nil) }
             }
             #expect(results.filter { (try? $0.get()) != nil }.count == 1)
             #expect(results.filter { if case let .failure(error) = $0 { (error as? AccountStoreError) == .lastOperator } else { false } }
@@ -271,7 +305,7 @@ struct AccountStoreContractTests {
             let accounts = stores.accounts
             let shopper = try stores.account()
             let results = try ConcurrentRun.together(4) { _ in
-                Result { () throws -> User? in try accounts.deleteUser(shopper.id) }
+                Result { () throws -> User? in try accounts.deleteUser(shopper.id, nil) }
             }
             #expect(results.compactMap { try? $0.get() } == [shopper], "round \(round)")
             #expect(results.filter { if case .failure = $0 { true } else { false } }.isEmpty, "round \(round)")

@@ -52,7 +52,7 @@ struct CatalogIdentityContractTests {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [.mock(sku: "MUG-1")])])
         #expect(throws: CatalogStoreError.skuTaken(sku: "MUG-1", handle: "cup", line: 0, owner: "mug")) {
-            try stores.catalog.insertProduct(.mock(handle: "cup", variants: [.mock(sku: "MUG-1")]))
+            try stores.catalog.insertProduct(.mock(handle: "cup", variants: [.mock(sku: "MUG-1")]), .cli, Date())
         }
         #expect(try stores.catalog.productByHandle("cup") == nil)
         #expect(try stores.product("mug").variants.map(\.sku) == ["MUG-1"])

@@ -58,7 +58,7 @@ struct CatalogListContractTests {
                 return next
             }
         }
-        let entries = try stores.audit.entries(AuditQuery(subject: "product")).entries
+        let entries = try stores.audit.entries(AuditQuery(source: .backOffice, subject: "product")).entries
         #expect(entries.count == 1)
         #expect(entries.first?.actor == "ada@shop.test" && entries.first?.source == .backOffice && entries.first?.subjectID == "chair")
         #expect(entries.first?.changes == [
@@ -91,6 +91,57 @@ struct CatalogListContractTests {
             return next
         }
         #expect(changed.map(\.product.handle) == ["chair", "mug"], "an unknown id is left out")
-        #expect(try stores.audit.entries(AuditQuery(subject: "product")).total == 2)
+        #expect(try stores.audit.entries(AuditQuery(source: .backOffice, subject: "product")).total == 2)
+    }
+
+    /// An import writes an `import` entry per product it creates or changes, in its transaction,
+    /// as its actor's; an unchanged product, a preview and a refused file leave none.
+    @Test(arguments: StoreKind.engines(for: [.catalog, .orders]))
+    func anImportIsAuditedProductByProduct(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let ada = AuditActor.staff("ada@shop.test")
+        let stool = ProductDraft.mock(handle: "stool", title: "Stool", category: "Chairs",
+                                      variants: [.mock(sku: "STOOL-1", price: .usd(20_00), compareAt: .usd(10_00))])
+        let desk = ProductDraft.mock(handle: "desk", title: "Desk", variants: [.mock(sku: "DESK-1", price: .usd(90_00))])
+        try stores.catalog.upsert([stool, desk], by: ada, now: Fixtures.start)
+        var entries = try stores.audit.entries(AuditQuery(subject: "product")).entries
+        #expect(Set(entries.map(\.subjectID)) == ["stool", "desk"] && entries.allSatisfy { $0.action == "import" && $0.actor == ada.name })
+        let created = try #require(entries.first { $0.subjectID == "stool" })
+        #expect(created.changes.contains(AuditChange(field: "title", before: nil, after: "Stool")))
+        #expect(created.changes.contains(AuditChange(field: "category", before: nil, after: "Chairs")))
+        #expect(created.changes.contains(AuditChange(field: "variant STOOL-1 price", before: nil, after: "2000 USD minor units")))
+        #expect(!created.changes.contains { $0.field.hasSuffix("compareAtPrice") }, "a compare-at price below the price is not kept")
+
+        var renamed = stool
+        renamed.title = "Bar Stool"
+        renamed.categoryName = "chairs"  // the same category, spelt as the file spells it
+        _ = try stores.catalog.previewUpsert([renamed])
+        try stores.catalog.upsert([renamed, desk], by: .cli, now: Fixtures.start.addingTimeInterval(60))
+        entries = try stores.audit.entries(AuditQuery(source: .cli)).entries
+        #expect(entries.count == 1, "the unchanged desk and the preview leave no entry")
+        #expect(entries.first?.subjectID == "stool" && entries.first?.changes == [AuditChange(field: "title", before: "Stool", after: "Bar Stool")])
+
+        var clash = desk
+        clash.title = "Standing Desk"
+        clash.variants[0].sku = "STOOL-1"
+        #expect(throws: CatalogStoreError.self) { try stores.catalog.upsert([clash, .mock(handle: "desk-2", variants: [.mock(sku: "STOOL-1")])], by: .cli) }
+        #expect(try stores.audit.entries(AuditQuery(source: .cli)).total == 1, "a refused import records nothing")
+
+        _ = try stores.catalog.insertProduct(.mock(handle: "lamp", title: "Lamp", variants: [.mock(sku: "LAMP-1")]),
+                                             AuditActor(name: "op@shop.test", source: .api), Fixtures.start)
+        let insert = try #require(try stores.audit.entries(AuditQuery(source: .api)).entries.first)
+        #expect(insert.action == "create" && insert.subjectID == "lamp" && insert.actor == "op@shop.test")
+    }
+
+    /// A large import (past the bulk-write path and several batches of entries) records each
+    /// product once.
+    @Test(arguments: StoreKind.engines(for: [.catalog, .orders]))
+    func aLargeImportRecordsEveryProductOnce(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let drafts = (0..<600).map { ProductDraft.mock(handle: "p\($0)", variants: [.mock(sku: "P\($0)")]) }
+        try stores.catalog.upsert(drafts, by: .cli)
+        let entries = try stores.audit.entries(AuditQuery(source: .cli, limit: 500)).entries
+        #expect(try stores.audit.entries(AuditQuery(source: .cli)).total == 600)
+        #expect(Set(entries.map(\.subjectID)).count == 500)
     }
 }

@@ -23,7 +23,7 @@ extension StoreHarness {
             .mock(handle: "poster", title: "Poster", variants: [
                 .mock(sku: "POSTER-1", price: .usd(8_00), inventory: .tracked(quantity: 0, allowsBackorder: true)),
             ]),
-        ])
+        ], by: .shop, now: Fixtures.start)  // four `import` entries of the audit log, at the start
     }
 
     func variant(_ handle: String) throws -> (product: Product, variant: Variant) {

@@ -18,7 +18,7 @@ struct OrdersSchemaTests {
         #expect(try database.migrate(Array(ShopSchema.migrations.prefix(26))) == Array(1...26))
         let stores = (catalog: CatalogStore.sqlite(database), sessions: SessionStore.sqlite(database),
                       orders: OrderStore.sqlite(database))
-        _ = try stores.catalog.upsert([
+        try Fixtures.upsertIntoOldSchema(database, [
             .mock(handle: "chair", variants: [.mock(sku: "CHAIR-1", price: .usd(49_90),
                                                     inventory: .tracked(quantity: 5, allowsBackorder: false))]),
             .mock(handle: "mug", variants: [.mock(sku: "MUG-1", price: .usd(5_00))]),

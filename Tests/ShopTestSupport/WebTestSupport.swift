@@ -86,7 +86,10 @@ public final class TestShop: @unchecked Sendable {
     /// Sends a request as the visitor (with their cookies) and keeps the cookies it sets. POSTs
     /// carry the visitor's CSRF token unless `csrf` is false or the form has its own.
     @discardableResult
+    /// With `files`, the form is an upload form's (`multipart/form-data`), arriving as the server
+    /// hands it over once split: text fields in `form`, files in `files`, no raw body.
     public func send(_ method: HTTPMethod = .get, _ target: String, form: [(String, String)]? = nil,
+                     files: [UploadedFile] = [],
                      headers: HTTPHeaders = [:], csrf: Bool = true, remoteAddress: String = "127.0.0.1") throws -> TestResponse {
         var form = form
         if method == .post, csrf, form?.contains(where: { $0.0 == "csrf_token" }) != true {
@@ -99,11 +102,17 @@ public final class TestShop: @unchecked Sendable {
             headers.add(name: "Cookie", value: cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
         }
         var body: [UInt8] = []
-        if let form {
+        if !files.isEmpty {
+            headers.add(name: "Content-Type", value: "multipart/form-data; boundary=test-boundary")
+        } else if let form {
             headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             body = Array(form.map { "\(URLEncoding.formEncode($0.0))=\(URLEncoding.formEncode($0.1))" }.joined(separator: "&").utf8)
         }
-        let request = try Request(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress)
+        var request = try Request(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress)
+        if !files.isEmpty {
+            request.form = (form ?? []).map { (name: $0.0, value: $0.1) }
+            request.files = files
+        }
         let response = ShopApp.handle(request, environment)
         let html = String(decoding: response.body, as: UTF8.self)
         if let token = html.firstMatch(of: /name="csrf_token" value="([^"]+)"/)?.1 { csrfToken = String(token) }

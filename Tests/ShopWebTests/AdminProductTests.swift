@@ -29,7 +29,7 @@ struct AdminProductTests {
     static func form(_ staff: StaffBrowser, _ id: Product.ID, _ changes: [String: String] = [:]) throws -> [(String, String)] {
         let page = try staff.get("/admin/products/\(id.rawValue)").text
         var fields: [(String, String)] = []
-        for match in page.matches(of: /<input type="(?:hidden|text|search)" name="([^"]+)"[^>]* value="([^"]*)"/) {
+        for match in page.matches(of: /<input type="(?:hidden|text|search|number)" name="([^"]+)"[^>]* value="([^"]*)"/) {
             fields.append((String(match.1), String(match.2)))
         }
         for match in page.matches(of: /<input type="checkbox" name="([^"]+)"[^>]*value="1"( checked)?/) where match.2 != nil {
@@ -82,12 +82,34 @@ struct AdminProductTests {
         #expect(try manager.get("/admin/products/\(id.rawValue)").text.contains("“Meşe Sandalye” ürünü kaydedildi."))
         #expect(try shop.visitor().get("/products/oak-chair").text.contains("Meşe Sandalye"))
         let audit = try #require(shop.environment.audit)
-        let entry = try #require(try audit.entries(AuditQuery(subject: "product")).entries.first)
+        let entry = try #require(try audit.entries(AuditQuery(source: .backOffice, subject: "product")).entries.first)
         #expect(entry.actor == "manager@shop.test" && entry.subjectID == "oak-chair")
         #expect(entry.changes.map(\.field) == ["title", "description", "variant CHAIR-S stock", "variant CHAIR-L price"])
         // A save that changes nothing writes nothing.
         try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id), from: "/admin/products/\(id.rawValue)")
-        #expect(try audit.entries(AuditQuery(subject: "product")).total == 1)
+        #expect(try audit.entries(AuditQuery(source: .backOffice, subject: "product")).total == 1)
+    }
+
+    /// Images are put in order by position, with their alt text; a position out of range is
+    /// named under its field and nothing is written.
+    @Test func aManagerReordersImagesAndTheAuditShowsTheNewOrder() throws {
+        let shop = try adminShop()
+        let images = ["a", "b", "c"].map { ProductImage(url: "https://cdn.example.com/\($0).jpg", altText: $0.uppercased()) }
+        _ = try shop.catalog.upsert([.mock(handle: "vase", title: "Vase", images: images)])
+        let id = try #require(try shop.catalog.findProducts(CatalogListQuery(text: "vase")).rows.first?.id)
+        let manager = try StaffBrowser(shop, role: .manager)
+        let path = "/admin/products/\(id.rawValue)"
+        let bad = try manager.post(path, try Self.form(manager, id, ["position-1": "4"]), from: path)
+        #expect(bad.status == 422 && bad.text.contains("Give a position from 1 to 3."))
+        let saved = try manager.post(path, try Self.form(manager, id, ["position-3": "1", "alt-3": "Cee"]), from: path)
+        #expect(saved.status == 303)
+        let stored = try #require(try shop.catalog.storedProduct(id)).product.images
+        #expect(stored.map(\.url) == ["c", "a", "b"].map { "https://cdn.example.com/\($0).jpg" }, "the third image first")
+        #expect(stored.map(\.altText) == ["Cee", "A", "B"])
+        let audit = try #require(shop.environment.audit)
+        let entry = try #require(try audit.entries(AuditQuery(source: .backOffice, subject: "product")).entries.first)
+        #expect(entry.changes.first == AuditChange(field: "image 1", before: "https://cdn.example.com/a.jpg",
+                                                   after: "https://cdn.example.com/c.jpg"))
     }
 
     /// Another save of other fields meanwhile is kept (a merge); a save of a field that moved
@@ -198,3 +220,4 @@ struct AdminProductTests {
         #expect(try StaffBrowser(shop, role: .manager, email: "m2@shop.test").get("/admin/products/999999").status == 404)
     }
 }
+

@@ -50,6 +50,13 @@ struct StaffBrowser {
     @discardableResult
     func get(_ path: String) throws -> TestResponse { try browser.get(path) }
 
+    /// Posts an upload form from the page at `from` (with the CSRF token it carries).
+    @discardableResult
+    func upload(_ path: String, _ form: [(String, String)], files: [UploadedFile], from page: String) throws -> TestResponse {
+        _ = try browser.get(page)
+        return try browser.send(.post, path, form: form + [("csrf_token", browser.csrfToken ?? "")], files: files)
+    }
+
     /// Posts `form` as the page at `from` would (with the CSRF token it carries).
     @discardableResult
     func post(_ path: String, _ form: [(String, String)] = [], from page: String = "/admin") throws -> TestResponse {
@@ -628,6 +635,18 @@ struct AdminCustomerTests {
         for _ in 0..<3 { try support.post(path + "/password-reset", from: path) }
         #expect(try support.get(path).text.contains("Too many attempts"))
         #expect(try shop.outbox().dropFirst(before).count == 4)
+        // Each email sent is in the audit log as the staff member's, with its subject, never its link.
+        let audit = try #require(shop.environment.audit)
+        let entries = try audit.entries(AuditQuery(subject: "customer")).entries
+        #expect(entries.map(\.action).sorted() == ["send-password-reset", "send-password-reset", "send-password-reset",
+                                                   "send-verification-email"])
+        #expect(entries.allSatisfy { $0.actor == "support@shop.test" && $0.source == .backOffice && $0.subjectID == "zeynep@example.com" })
+        #expect(entries.last?.changes.first.map { $0.field == "email" && $0.after == emails[0].subject } == true)
+        for token in links { #expect(!entries.contains { $0.changes.contains { ($0.after ?? "").contains(token) } }) }
+        #expect(try audit.entries(AuditQuery(actor: "zeynep")).total == 0, "a customer's own request is not a staff change")
+        let owner = try StaffBrowser(shop, role: .owner)
+        let page = try owner.get("/admin/audit?subject=customer").text
+        #expect(page.contains("confirmation email sent") && page.contains("password-reset link sent"))
     }
 }
 

@@ -128,7 +128,7 @@ struct FakeStoreProductWriteTests {
         #expect(stored.images.map(\.url) == ["/a.jpg", "/b.jpg"])
         // An API write is in the audit log as the operator's, through the API (issue #16).
         let audit = try #require(shop.environment.audit)
-        let entry = try #require(try audit.entries(AuditQuery(subject: "product")).entries.first)
+        let entry = try #require(try audit.entries(AuditQuery(source: .api, subject: "product")).entries.first)
         #expect(entry.actor == "op@example.com" && entry.source == .api)
         #expect(entry.changes == [AuditChange(field: "variant OAK-S price", before: "4990 USD minor units", after: "4500 USD minor units")])
     }

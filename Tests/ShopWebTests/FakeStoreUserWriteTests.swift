@@ -3,6 +3,7 @@ import HTTPServer
 import ShopAPI
 import ShopCore
 import ShopStore
+import ShopWeb
 import ShopTestSupport
 import Testing
 
@@ -137,6 +138,29 @@ struct FakeStoreUserWriteTests {
         #expect(try shop.accounts.user(bea.id)?.email == "bea@example.com")
         #expect(try decode(FakeStoreUser.self, try shop.api(.patch, "/api/users/\(bea.id.rawValue)", token: opToken,
                                                             json: #"{"phone": "123"}"#)).phone == "123")
+    }
+
+    /// An operator's change of someone else's account is audited as theirs, field by field (a
+    /// password as "changed", never its hash); a shopper's change of their own is not.
+    @Test func anOperatorsWritesOfOtherAccountsAreAudited() throws {
+        let shop = try TestShop()
+        let (_, opToken) = try shop.apiAccount("op@example.com", role: .operator)
+        let (ana, anaToken) = try shop.apiAccount("ana@example.com")
+        let (bea, _) = try shop.apiAccount("bea@example.com", name: "Bea Souza")
+        let audit = try #require(shop.environment.audit)
+        #expect(try shop.api(.patch, "/api/users/\(ana.id.rawValue)", token: anaToken, json: #"{"phone": "555"}"#).status == 200)
+        #expect(try audit.entries(AuditQuery(subject: "customer")).total == 0, "a shopper's own change")
+        #expect(try shop.api(.patch, "/api/users/\(bea.id.rawValue)", token: opToken,
+                             json: #"{"phone": "123", "password": "Longer-pass-9"}"#).status == 200)
+        let update = try #require(try audit.entries(AuditQuery(subject: "customer")).entries.first)
+        #expect(update.actor == "op@example.com" && update.source == .api && update.action == "update" && update.subjectID == "bea@example.com")
+        #expect(update.changes == [AuditChange(field: "phone", before: "", after: "123"),
+                                   AuditChange(field: "password", before: nil, after: "changed")])
+        let hash = try #require(try shop.accounts.credentials("bea@example.com")).passwordHash
+        #expect(!update.changes.contains { $0.after == hash })
+        #expect(try shop.api(.delete, "/api/users/\(bea.id.rawValue)", token: opToken).status == 200)
+        let deletion = try #require(try audit.entries(AuditQuery(subject: "customer")).entries.first)
+        #expect(deletion.action == "delete" && deletion.changes.contains(AuditChange(field: "name", before: "Bea Souza", after: nil)))
     }
 
     @Test func deletingAnAccountEndsItsTokensAndFreesItsEmail() throws {

@@ -112,6 +112,8 @@ enum AdminApp {
         case let .product(id): return try productPage(&context, id: id)
         case let .productsExport(format): return try productsExport(&context, format: format)
         case .productsBulk: return try productsBulk(&context)
+        case .productsImport: return productsImportPage(&context, outcome: nil)
+        case .productsImportRun: return try productsImport(&context)
         case let .productSave(id): return try productSave(&context, id: id)
         case .campaigns: return try campaignsPage(&context)
         case .campaignNew: return try campaignForm(&context, editing: nil, form: AdminCampaignForm.blank(context))
@@ -376,12 +378,12 @@ enum AdminApp {
             return .redirect(to: AdminRoute.customer(id).path)
         }
         if passwordReset {
-            try service.requestPasswordReset(email: user.email) { user, token in
+            try service.requestPasswordReset(email: user.email, by: context.actor) { user, token in
                 ShopApp.passwordResetEmail(to: user, token: token, l10n: l10n, publicURL: environment.publicURL, now: now)
             }
             context.setFlash(context.l10n(.adminCustomerResetSent, ["email": user.email]))
         } else {
-            let sent = try service.resendVerification(to: user) { token in
+            let sent = try service.resendVerification(to: user, by: context.actor) { token in
                 ShopApp.verificationEmail(to: user.email, name: user.name, token: token, l10n: l10n,
                                           publicURL: environment.publicURL, now: now)
             }

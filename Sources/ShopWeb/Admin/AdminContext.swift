@@ -14,6 +14,8 @@ struct AdminContext {
     var setCookies: [Cookie] = []
     private(set) var session: StaffSession?
     private(set) var member: StaffMember?
+    /// The signed-in staff member as the audit log names them; nil before sign-in.
+    var actor: AuditActor? { member.map { .staff($0.email) } }
     /// The raw CSRF token this response's forms carry.
     private var formToken: String?
 

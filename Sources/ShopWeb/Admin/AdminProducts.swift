@@ -188,7 +188,10 @@ struct AdminProductForm: Sendable {
                       "category": draft.categoryName ?? "", "tags": draft.tags.joined(separator: ", "),
                       "published": draft.isPublished ? "1" : "",
                       "variants": String(draft.variants.count), "images": String(draft.images.count)]
-        for (index, image) in draft.images.enumerated() { values["alt-\(index + 1)"] = image.altText }
+        for (index, image) in draft.images.enumerated() {
+            values["alt-\(index + 1)"] = image.altText
+            values["position-\(index + 1)"] = String(index + 1)
+        }
         for (index, variant) in draft.variants.enumerated() {
             let n = index + 1
             values["sku-\(n)"] = variant.sku ?? ""
@@ -206,7 +209,7 @@ struct AdminProductForm: Sendable {
     /// The fields a product form has, for `variants` variants and `images` images.
     static func fieldNames(variants: Int, images: Int) -> [String] {
         ["title", "description", "vendor", "category", "tags", "published"]
-            + (0..<images).map { "alt-\($0 + 1)" }
+            + (0..<images).flatMap { ["alt-\($0 + 1)", "position-\($0 + 1)"] }
             + (0..<variants).flatMap { index in ["sku", "price", "compare", "tracked", "stock"].map { "\($0)-\(index + 1)" } }
     }
 
@@ -262,6 +265,15 @@ struct AdminProductForm: Sendable {
         edit.isPublished = !value("published").isEmpty
         let images = Int(value("images")) ?? 0, variants = Int(value("variants")) ?? 0
         edit.altTexts = (0..<images).map { limited("alt-\($0 + 1)", limits.altText) }
+        // Positions 1…images (`applied(to:changed:)` says who goes first at one position).
+        edit.imagePositions = (0..<images).map { index in
+            let field = "position-\(index + 1)"
+            guard let position = Int(value(field).trimmedOfWhiteSpace), (1...images).contains(position) else {
+                fail(field, l10n(.adminProductErrorPosition, ["count": String(images)]))
+                return index + 1
+            }
+            return position
+        }
         for index in 0..<variants {
             let n = index + 1
             var variant = AdminProductEdit.Variant()
@@ -312,6 +324,8 @@ struct AdminProductEdit: Sendable {
     var tags: [String] = []
     var isPublished = true
     var altTexts: [String] = []
+    /// Where each image (by its position when read, from 1) goes.
+    var imagePositions: [Int] = []
     var variants: [Variant] = []
 
     /// `current` with the fields in `changed` set from this edit; the others as they are.
@@ -328,6 +342,14 @@ struct AdminProductEdit: Sendable {
         if changed.contains("published") { next.isPublished = isPublished }
         for (index, alt) in altTexts.enumerated() where changed.contains("alt-\(index + 1)") && next.images.indices.contains(index) {
             next.images[index].altText = alt
+        }
+        let moved = imagePositions.indices.contains { changed.contains("position-\($0 + 1)") }
+        if moved, imagePositions.count == next.images.count {
+            // An image given a position goes before one that keeps it ("3 → 1" puts the third first).
+            func key(_ index: Int) -> (Int, Int, Int) {
+                (imagePositions[index], changed.contains("position-\(index + 1)") ? 0 : 1, index)
+            }
+            next.images = next.images.indices.sorted { key($0) < key($1) }.map { next.images[$0] }
         }
         for (index, variant) in variants.enumerated() where next.variants.indices.contains(index) {
             let n = index + 1
@@ -356,6 +378,7 @@ extension AdminViews {
         case "tags": l10n(.adminFieldTags)
         case "published": l10n(.adminVisibilityPublished)
         case "alt": l10n(.adminFieldAltText, ["number": number])
+        case "position": l10n(.adminFieldImagePosition, ["number": number])
         case "sku": l10n(.adminFieldSKU) + " \(number)"
         case "price": l10n(.adminColumnPrice) + " \(number)"
         case "compare": l10n(.adminFieldCompareAt, ["currency": ""]).replacingOccurrences(of: " ()", with: "") + " \(number)"
@@ -377,6 +400,7 @@ extension AdminViews {
                       .attribute("download", "")) { "WooCommerce CSV" }
                     a(.class("button button-small"), .href(AdminRoute.productsExport(format: CatalogFormat.shoppableJSON.rawValue).path),
                       .attribute("download", "")) { "JSON" }
+                    a(.class("button button-small button-primary"), .href(AdminRoute.productsImport.path)) { l10n(.adminProductsImport) }
                 }
             }
             HTML.form(.class("form-card admin-filters"), .method("get"), .action(AdminRoute.products(AdminProductFilter()).path)) {
@@ -538,6 +562,10 @@ extension AdminViews {
                                           id: "alt-\(index + 1)", value: form.value("alt-\(index + 1)"),
                                           errors: form.errors("alt-\(index + 1)"), autocomplete: "off", required: false,
                                           maxLength: limits.altText)
+                                FormField(label: l10n(.adminFieldImagePosition, ["number": String(index + 1)]),
+                                          name: "position-\(index + 1)", id: "position-\(index + 1)", type: "number",
+                                          value: form.value("position-\(index + 1)"), errors: form.errors("position-\(index + 1)"),
+                                          autocomplete: "off", required: false)
                             }
                         }
                     }

@@ -58,6 +58,10 @@ public enum AdminRoute: Hashable, Sendable {
     /// `POST /admin/products/bulk` (product=ID…, change, value) — one change to every variant of
     /// the products ticked on the list, all in one transaction (`BulkChange`).
     case productsBulk
+    /// `GET /admin/products/import` — the upload form; `POST` (multipart: `file`, `format`,
+    /// `mode=check|import`) checks the file or imports it, all or nothing, as `shoppable import`.
+    case productsImport
+    case productsImportRun
     /// `GET /admin/products/{id}` — the product's form; `POST` saves it.
     case product(Product.ID)
     case productSave(Product.ID)
@@ -107,7 +111,8 @@ public enum AdminRoute: Hashable, Sendable {
         case .audit: .permission(.viewAudit)
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
-        case .products, .product, .productSave, .productsExport, .productsBulk: .permission(.manageCatalog)
+        case .products, .product, .productSave, .productsExport, .productsBulk, .productsImport, .productsImportRun:
+            .permission(.manageCatalog)
         case .campaigns, .campaignNew, .campaignCreate, .campaignEdit, .campaignSave, .campaignPause, .campaignResume,
              .campaignDelete: .permission(.manageCampaigns)
         }
@@ -213,6 +218,8 @@ public enum AdminRoute: Hashable, Sendable {
                     make: { .productsExport(format: $0.queryValue("format") ?? "") },
                     match: { if case let .productsExport(format) = $0 { RouteParameters(query: ["format": format]) } else { nil } }),
         fixed("POST", "/admin/products/bulk", .productsBulk),
+        fixed("GET", "/admin/products/import", .productsImport),
+        fixed("POST", "/admin/products/import", .productsImportRun),
         Declaration("GET", "/admin/products/{id}", [],
                     make: { $0.int64("id").map { .product(Product.ID($0)) } },
                     match: { if case let .product(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),
@@ -290,7 +297,7 @@ public struct AdminAuditFilter: Hashable, Sendable {
     public var page: Int
 
     /// What the audit log records changes of.
-    public static let subjects = ["order", "staff", "stock", "campaign", "product"]
+    public static let subjects = ["order", "staff", "stock", "campaign", "product", "customer"]
 
     public init(source: AuditSource? = nil, subject: String = "", actor: String = "", subjectID: String = "", page: Int = 1) {
         self.source = source

@@ -460,6 +460,9 @@ enum AdminViews {
         case "update": l10n(.adminAuditActionUpdate)
         case "delete": l10n(.adminAuditActionDelete)
         case "set": l10n(.adminAuditActionSet)
+        case "import": l10n(.adminAuditActionImport)
+        case "send-verification-email": l10n(.adminAuditActionSendVerification)
+        case "send-password-reset": l10n(.adminAuditActionSendReset)
         default: action
         }
     }
@@ -490,6 +493,11 @@ enum AdminViews {
         case "stock": l10n(.adminAuditFieldStock)
         case "tracked": l10n(.adminAuditFieldTracked)
         case "email": l10n(.adminColumnEmail)
+        // An account's fields (`AccountAudit`).
+        case "phone": l10n(.fieldPhone)
+        case "password": l10n(.fieldPassword)
+        case "username": l10n(.adminAuditFieldUsername)
+        case "address": l10n(.adminAuditFieldAddress)
         case "name": l10n(.adminColumnName)
         case "role": l10n(.adminColumnRole)
         // A campaign's fields, by the labels of the campaign form.
@@ -545,6 +553,7 @@ enum AdminViews {
         case "stock": l10n(.adminSubjectStock)
         case "campaign": l10n(.adminSubjectCampaign)
         case "product": l10n(.adminSubjectProduct)
+        case "customer": l10n(.adminSubjectCustomer)
         default: subject
         }
     }

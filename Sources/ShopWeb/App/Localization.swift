@@ -65,6 +65,10 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminCodeTitle, adminCodeIntro, adminCodeLabel, adminCodeSubmit, adminCodeWrong, adminSecondFactorTitle, adminSecondFactorIntro, adminSecondFactorManage
     case adminSecondFactorScan, adminSecondFactorQRLabel, adminSecondFactorKey, adminSecondFactorTurnOn, adminSecondFactorTurnOff, adminSecondFactorIsOn, adminSecondFactorOn, adminSecondFactorOff
     case adminBulkDone, adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
+    case adminAuditFieldUsername, adminAuditFieldAddress
+    case adminFieldImagePosition, adminProductErrorPosition
+    case adminImportTitle, adminImportIntro, adminImportFile, adminImportFormat, adminImportFormatDetect, adminImportHint, adminImportCheck, adminImportRun, adminImportNoFile, adminImportRefused, adminImportNothingWritten, adminImportChecked, adminImportDone, adminImportRead, adminImportWould, adminImportChanged, adminImportWarnings, adminProductsImport
+    case adminAuditActionImport, adminAuditActionSendVerification, adminAuditActionSendReset, adminSubjectCustomer
     case adminNavProducts, adminProductsTitle, adminProductsSearch, adminProductsEmpty, adminFilterVisibility, adminVisibilityAll, adminVisibilityPublished, adminVisibilityUnpublished
     case adminFilterCategory, adminFilterAnyCategory, adminColumnProduct, adminColumnPrice, adminColumnStock, adminColumnVariants, adminStockUntracked, adminPriceFrom
     case adminProductEditTitle, adminProductBack, adminProductView, adminFieldVendor, adminFieldTags, adminFieldTagsHint, adminFieldDescriptionHTML, adminFieldPublished

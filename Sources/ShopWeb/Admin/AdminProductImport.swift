@@ -1,0 +1,133 @@
+import Foundation
+import HTML
+public import HTTPServer
+import ShopCore
+import ShopImport
+import ShopService
+import ShopStore
+
+// Importing a catalog file from the browser (issue #16, point 4): the same `CatalogImportService`
+// as `shoppable import`, so the same readers, checks and messages (file, line, column), the same
+// dry run ("Check the file") and the same all-or-nothing write, recorded in the audit log as the
+// staff member's. An upload has no folder, so local image paths are refused (as the CLI refuses
+// paths outside its roots) and remote image URLs are kept as they are.
+//
+// The form is `multipart/form-data`; the server lets this one path take a body of up to
+// `AdminApp.importUploadLimit` (`HTTPServer.Configuration.uploads`).
+
+extension ShopApp {
+    /// The paths allowed a larger body than the server's default, with their limits: the
+    /// back office's catalog upload (`HTTPServer.Configuration.uploads`).
+    public static let uploads = [AdminApp.importUpload.path: AdminApp.importUpload.limit]
+}
+
+extension AdminApp {
+    /// The upload path and its body limit and timeout (64 MiB in at most 5 minutes).
+    static let importUpload = (path: "/admin/products/import",
+                                      limit: HTTPServer.Configuration.UploadLimit(maxBodyBytes: 64 << 20, bodyTimeout: 300))
+
+    /// What the last check or import of the page did.
+    enum ImportOutcome {
+        case report(CatalogImportReport)
+        case refused(String)
+    }
+
+    static func productsImportPage(_ context: inout AdminContext, outcome: ImportOutcome?, status: HTTPStatus = .ok) -> Response {
+        context.page(title: context.l10n(.adminImportTitle), nav: .products,
+                     AdminViews.productsImport(outcome: outcome, csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
+                     status: status)
+    }
+
+    /// Checks or imports the uploaded file; a refused file is a 422 naming the line and column.
+    static func productsImport(_ context: inout AdminContext) throws -> Response {
+        guard let actor = context.actor else { return context.errorPage(.forbidden) }
+        let request = context.request, l10n = context.l10n
+        guard let file = request.file("file"), !file.data.isEmpty else {
+            return productsImportPage(&context, outcome: .refused(l10n(.adminImportNoFile)), status: .unprocessableContent)
+        }
+        let format = request.formValue("format").flatMap { CatalogFormat(rawValue: $0) }
+        let dryRun = request.formValue("mode") != "import"
+        let fileName = file.fileName.isEmpty ? "upload" : String(file.fileName.split(separator: "/").last ?? "upload")
+        let environment = context.environment
+        let service = CatalogImportService(catalog: environment.catalog,
+                                           media: .directory(environment.mediaDirectory ?? FileManager.default.temporaryDirectory),
+                                           currency: environment.currency, now: environment.now)
+        do {
+            let report = try service.importCatalog(Data(file.data), fileName: fileName, format: format,
+                                                   options: .init(dryRun: dryRun, actor: actor))
+            environment.log("catalog file \(fileName) \(dryRun ? "checked" : "imported") by \(actor.name)")
+            return productsImportPage(&context, outcome: .report(report))
+        } catch let error as ImportError {
+            return productsImportPage(&context, outcome: .refused(error.description), status: .unprocessableContent)
+        } catch let error as CatalogStoreError {
+            return productsImportPage(&context, outcome: .refused("\(fileName): \(error.errorDescription ?? "\(error)")"),
+                                      status: .unprocessableContent)
+        }
+    }
+}
+
+extension AdminViews {
+    static func productsImport(outcome: AdminApp.ImportOutcome?, csrfToken: String, l10n: Localizer) -> Node {
+        section(.class("stack")) {
+            a(.class("back-link"), .href(AdminRoute.products(AdminProductFilter()).path)) { l10n(.adminProductsTitle) }
+            h1(.class("page-title")) { l10n(.adminImportTitle) }
+            switch outcome {
+            case nil: p(.class("muted")) { l10n(.adminImportIntro) }
+            case let .refused(message):
+                div(.class("form-card"), .role("alert")) {
+                    h2 { l10n(.adminImportRefused) }
+                    p { code { message } }
+                    p(.class("muted small")) { l10n(.adminImportNothingWritten) }
+                }
+            case let .report(report): importReport(report, l10n: l10n)
+            }
+            HTML.form(.class("form-card"), .method("post"), .action(AdminRoute.productsImportRun.path),
+                      .attribute("enctype", "multipart/form-data")) {
+                csrfInput(csrfToken)
+                div(.class("field")) {
+                    label(.for("file")) { l10n(.adminImportFile) }
+                    input(.type("file"), .name("file"), .id("file"), .attribute("accept", ".csv,.json,text/csv,application/json"),
+                          .boolean("required"))
+                }
+                div(.class("field")) {
+                    label(.for("format")) { l10n(.adminImportFormat) }
+                    select(.name("format"), .id("format")) {
+                        option(.value(""), .selected(true)) { l10n(.adminImportFormatDetect) }
+                        option(.value(CatalogFormat.shopifyCSV.rawValue)) { "Shopify CSV" }
+                        option(.value(CatalogFormat.wooCommerceCSV.rawValue)) { "WooCommerce CSV" }
+                        option(.value(CatalogFormat.shoppableJSON.rawValue)) { "JSON" }
+                    }
+                }
+                p(.class("muted small")) { l10n(.adminImportHint) }
+                div(.class("admin-filter-buttons")) {
+                    button(.type("submit"), .name("mode"), .value("check"), .class("button")) { l10n(.adminImportCheck) }
+                    button(.type("submit"), .name("mode"), .value("import"), .class("button button-primary")) { l10n(.adminImportRun) }
+                }
+            }
+        }
+    }
+
+    private static func importReport(_ report: CatalogImportReport, l10n: Localizer) -> Node {
+        let counts = ["products": String(report.productCount), "variants": String(report.variantCount),
+                      "images": String(report.imageCount), "file": report.fileName]
+        return div(.class("form-card"), .role("status")) {
+            h2 { l10n(report.isDryRun ? .adminImportChecked : .adminImportDone) }
+            p { l10n(.adminImportRead, counts) }
+            if let outcome = report.changes ?? report.preview {
+                p {
+                    l10n(report.isDryRun ? .adminImportWould : .adminImportChanged,
+                         ["created": String(outcome.productsCreated), "updated": String(outcome.productsUpdated),
+                          "unchanged": String(outcome.productsUnchanged)])
+                }
+            }
+            if report.isDryRun { p(.class("muted small")) { l10n(.adminImportNothingWritten) } }
+            if !report.warnings.isEmpty || !report.skipped.isEmpty {
+                h3 { l10n(.adminImportWarnings) }
+                ul {
+                    for warning in report.warnings { li { code { warning.description } } }
+                    for row in report.skipped { li { code { row.description } } }
+                }
+            }
+        }
+    }
+}
