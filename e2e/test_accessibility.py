@@ -59,6 +59,7 @@ ADMIN_PAGES = {
     "admin-products": "/admin/products",
     "admin-product": "/admin/products/1",  # the demo's first product
     "admin-products-import": "/admin/products/import",
+    "admin-product-new": "/admin/products/new",
     "admin-account": "/admin/account",
     "admin-second-factor": "/admin/account/second-factor",
     "admin-campaigns": "/admin/campaigns",

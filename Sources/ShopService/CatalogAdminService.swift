@@ -83,19 +83,34 @@ public struct CatalogAdminService: Sendable {
     public func create(_ fields: ProductFields, by account: User) throws -> StoredProduct {
         try account.requireOperator()
         let record = try record(fields, current: nil)
-        let base = Handle.make(from: record.title).isEmpty ? "product" : Handle.make(from: record.title)
-        var draft = try checked(record, handle: base)
+        let draft = try checked(record, handle: Self.baseHandle(for: record.title))
+        do {
+            return try insert(draft, by: AuditActor(name: account.email, source: .api))
+        } catch let error as CatalogStoreError {
+            throw CatalogAdminError.invalid(field: nil, message: error.errorDescription ?? "\(error)")
+        }
+    }
+
+    /// Adds `draft` as a new product under a handle made from its title (`oak-chair`, then
+    /// `oak-chair-2`, … when taken by any product, published or not), audited as `actor`'s. For
+    /// the API's `POST /api/products` and the back office's new-product form.
+    /// - Throws: a `CatalogStoreError` of `upsert`'s rules (a SKU another product has, …).
+    public func insert(_ draft: ProductDraft, by actor: AuditActor) throws -> StoredProduct {
+        let base = Self.baseHandle(for: draft.title)
+        var draft = draft
         for number in 1... {
             draft.handle = number == 1 ? base : "\(base)-\(number)"
             do {
-                return try catalog.insertProduct(draft, AuditActor(name: account.email, source: .api), now())
+                return try catalog.insertProduct(draft, actor, now())
             } catch CatalogStoreError.handleTaken {
                 continue  // another product has it (maybe created this instant): try the next
-            } catch let error as CatalogStoreError {
-                throw CatalogAdminError.invalid(field: nil, message: error.errorDescription ?? "\(error)")
             }
         }
         fatalError("unreachable")
+    }
+
+    private static func baseHandle(for title: String) -> String {
+        Handle.make(from: title).isEmpty ? "product" : Handle.make(from: title)
     }
 
     /// Changes a published product's Fake Store fields in one store transaction.

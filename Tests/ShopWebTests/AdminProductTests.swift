@@ -90,6 +90,38 @@ struct AdminProductTests {
         #expect(try audit.entries(AuditQuery(source: .backOffice, subject: "product")).total == 1)
     }
 
+    /// A manager adds a product with one variant: checked as a product's page is, under a
+    /// handle from its title (a taken one gets "-2"), audited as a creation.
+    @Test func aManagerAddsAProductInTheBrowser() throws {
+        let (shop, _) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = "tr"
+        let page = "/admin/products/new"
+        #expect(try manager.get(page).text.contains("Yeni ürün"))
+        let fields = [("title", "Oak Chair"), ("description", "<p>Second <b>oak</b> chair</p>"), ("vendor", "Nordwood"),
+                      ("category", "Chairs"), ("tags", "oak, new"), ("published", "1"), ("sku-1", "CHAIR-X"),
+                      ("price-1", "1.249,50"), ("compare-1", ""), ("tracked-1", "1"), ("stock-1", "7")]
+        let invalid = try manager.post(page, fields.map { $0.0 == "price-1" ? ($0.0, "bedava") : $0 }
+                                       .filter { $0.0 != "title" }, from: page)
+        #expect(invalid.status == 422 && invalid.text.contains("field-invalid"))
+        let taken = try manager.post(page, fields.map { $0.0 == "sku-1" ? ($0.0, "chair-s") : $0 }, from: page)
+        #expect(taken.status == 409, "a SKU another product has")
+        let created = try manager.post(page, fields, from: page)
+        #expect(created.status == 303)
+        let location = try #require(created.header("Location"))
+        let newID = try #require(Int64(location.split(separator: "/").last ?? ""))
+        let stored = try #require(try shop.catalog.storedProduct(Product.ID(newID)))
+        let product = stored.product
+        #expect(product.handle == "oak-chair-2" && product.title == "Oak Chair" && product.isPublished)
+        #expect(product.variants.map(\.price) == [.usd(1_249_50)] && product.variants[0].sku == "CHAIR-X")
+        #expect(product.variants[0].inventory == .tracked(quantity: 7, allowsBackorder: false))
+        #expect(try shop.visitor().get("/products/oak-chair-2").status == 200)
+        let audit = try #require(shop.environment.audit)
+        let entry = try #require(try audit.entries(AuditQuery(source: .backOffice, subject: "product")).entries.first)
+        #expect(entry.action == "create" && entry.subjectID == "oak-chair-2" && entry.actor == "manager@shop.test")
+        #expect(try StaffBrowser(shop, role: .support).get(page).status == 403)
+    }
+
     /// Images are put in order by position, with their alt text; a position out of range is
     /// named under its field and nothing is written.
     @Test func aManagerReordersImagesAndTheAuditShowsTheNewOrder() throws {

@@ -114,6 +114,8 @@ enum AdminApp {
         case .productsBulk: return try productsBulk(&context)
         case .productsImport: return productsImportPage(&context, outcome: nil)
         case .productsImportRun: return try productsImport(&context)
+        case .productNew: return try productNewPage(&context)
+        case .productCreate: return try productCreate(&context)
         case let .productSave(id): return try productSave(&context, id: id)
         case .campaigns: return try campaignsPage(&context)
         case .campaignNew: return try campaignForm(&context, editing: nil, form: AdminCampaignForm.blank(context))

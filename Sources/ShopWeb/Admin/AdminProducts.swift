@@ -100,16 +100,51 @@ extension AdminApp {
         return .redirect(to: back)
     }
 
+    /// A new product as the form starts it: one variant, untracked, published.
+    static let newProduct = ProductDraft(handle: "", title: "", variants: [VariantDraft(sku: nil, price: Money(minorUnits: 0, currency: .usd))])
+
+    static func productNewPage(_ context: inout AdminContext) throws -> Response {
+        var form = AdminProductForm(Self.newProduct, language: context.l10n.language)
+        form.values["price-1"] = ""
+        return try productForm(&context, id: nil, draft: Self.newProduct, form: form)
+    }
+
+    /// Adds a product from the new-product form — the same fields and checks as a product's
+    /// page, one variant — under a handle made from its title, audited as a `create`; then its page.
+    static func productCreate(_ context: inout AdminContext) throws -> Response {
+        guard let actor = context.actor else { return context.errorPage(.forbidden) }
+        let l10n = context.l10n, currency = context.environment.currency
+        var form = AdminProductForm(creating: context.request)
+        guard let edit = form.parse(currency: currency, language: l10n.language, l10n: l10n) else {
+            form.alert = l10n(.adminCampaignErrorForm)
+            return try productForm(&context, id: nil, draft: Self.newProduct, form: form, status: .unprocessableContent)
+        }
+        let draft = edit.applied(to: Self.newProduct, changed: Set(AdminProductForm.fieldNames(variants: 1, images: 0)))
+        let service = CatalogAdminService(catalog: context.environment.catalog, currency: currency, now: context.environment.now)
+        do {
+            let created = try service.insert(draft, by: actor)
+            context.setFlash(l10n(.adminProductCreated, ["title": created.product.title]))
+            context.environment.log("product \(created.product.handle) created by \(actor.name)")
+            return .redirect(to: AdminRoute.product(created.product.id).path)
+        } catch let error as CatalogStoreError {
+            if case .skuTaken = error { form.errors["sku-1", default: []].append(l10n(.adminProductErrorSKU)) }
+            form.alert = form.errors.isEmpty ? l10n(.adminProductErrorStore, ["reason": error.errorDescription ?? "\(error)"])
+                : l10n(.adminCampaignErrorForm)
+            return try productForm(&context, id: nil, draft: Self.newProduct, form: form, status: .conflict)
+        }
+    }
+
     static func productPage(_ context: inout AdminContext, id: Product.ID) throws -> Response {
         guard let stored = try context.environment.catalog.storedProduct(id) else { return context.errorPage(.notFound) }
         let draft = ProductDraft(stored.product, categoryName: stored.categoryName)
         return try productForm(&context, id: id, draft: draft, form: AdminProductForm(draft, language: context.l10n.language))
     }
 
-    static func productForm(_ context: inout AdminContext, id: Product.ID, draft: ProductDraft, form: AdminProductForm,
+    /// A product's form (`id` nil: a new product's).
+    static func productForm(_ context: inout AdminContext, id: Product.ID?, draft: ProductDraft, form: AdminProductForm,
                             status: HTTPStatus = .ok) throws -> Response {
         let categories = try context.environment.catalog.categories().map(\.category)
-        let title = context.l10n(.adminProductEditTitle, ["title": draft.title])
+        let title = id == nil ? context.l10n(.adminProductNewTitle) : context.l10n(.adminProductEditTitle, ["title": draft.title])
         return context.page(title: title, nav: .products,
                             AdminViews.productForm(form, id: id, draft: draft, categories: categories, title: title,
                                                    currency: context.environment.currency, csrfToken: context.maskedCSRFToken(),
@@ -211,6 +246,13 @@ struct AdminProductForm: Sendable {
         ["title", "description", "vendor", "category", "tags", "published"]
             + (0..<images).flatMap { ["alt-\($0 + 1)", "position-\($0 + 1)"] }
             + (0..<variants).flatMap { index in ["sku", "price", "compare", "tracked", "stock"].map { "\($0)-\(index + 1)" } }
+    }
+
+    /// A new product's form as sent: one variant, no images, nothing it was read at.
+    init(creating request: Request) {
+        values["variants"] = "1"
+        values["images"] = "0"
+        for name in Self.fieldNames(variants: 1, images: 0) { values[name] = request.formValue(name) ?? "" }
     }
 
     init(request: Request) {
@@ -400,7 +442,10 @@ extension AdminViews {
                       .attribute("download", "")) { "WooCommerce CSV" }
                     a(.class("button button-small"), .href(AdminRoute.productsExport(format: CatalogFormat.shoppableJSON.rawValue).path),
                       .attribute("download", "")) { "JSON" }
-                    a(.class("button button-small button-primary"), .href(AdminRoute.productsImport.path)) { l10n(.adminProductsImport) }
+                }
+                div(.class("admin-inline admin-export")) {
+                    a(.class("button button-small"), .href(AdminRoute.productsImport.path)) { l10n(.adminProductsImport) }
+                    a(.class("button button-small button-primary"), .href(AdminRoute.productNew.path)) { l10n(.adminProductsNew) }
                 }
             }
             HTML.form(.class("form-card admin-filters"), .method("get"), .action(AdminRoute.products(AdminProductFilter()).path)) {
@@ -510,23 +555,26 @@ extension AdminViews {
         }
     }
 
-    static func productForm(_ form: AdminProductForm, id: Product.ID, draft: ProductDraft, categories: [ShopCore.Category],
+    static func productForm(_ form: AdminProductForm, id: Product.ID?, draft: ProductDraft, categories: [ShopCore.Category],
                             title: String, currency: Currency, csrfToken: String, l10n: Localizer) -> Node {
         let limits = CatalogAdminService.limits
         let names = AdminProductForm.fieldNames(variants: Int(form.value("variants")) ?? 0, images: Int(form.value("images")) ?? 0)
         return section(.class("stack admin-product")) {
             p {
                 a(.href(AdminRoute.products(AdminProductFilter()).path)) { "← " + l10n(.adminProductBack) }
-                if draft.isPublished {
+                if id != nil, draft.isPublished {
                     " · "
                     a(.href(SiteRoute.catalog(.product(handle: draft.handle, variant: nil)).path)) { l10n(.adminProductView) }
                 }
             }
             h1(.class("page-title")) { title }
-            HTML.form(.class("form-card campaign-form"), .method("post"), .action(AdminRoute.productSave(id).path), .boolean("novalidate")) {
+            HTML.form(.class("form-card campaign-form"), .method("post"),
+                      .action(id.map { AdminRoute.productSave($0).path } ?? AdminRoute.productCreate.path), .boolean("novalidate")) {
                 csrfInput(csrfToken)
-                for name in names + ["variants", "images"] {
-                    input(.type("hidden"), .name("was:\(name)"), .value(form.was[name] ?? ""))
+                if id != nil {
+                    for name in names + ["variants", "images"] {
+                        input(.type("hidden"), .name("was:\(name)"), .value(form.was[name] ?? ""))
+                    }
                 }
                 if let alert = form.alert { p(.class("form-alert"), .role("alert")) { alert } }
                 FormField(label: l10n(.adminFieldTitle), name: "title", id: "title", value: form.value("title"),
@@ -600,7 +648,7 @@ extension AdminViews {
                         }
                     }
                 }
-                button(.type("submit"), .class("button button-primary")) { l10n(.adminProductSave) }
+                button(.type("submit"), .class("button button-primary")) { l10n(id == nil ? .adminProductCreate : .adminProductSave) }
             }
         }
     }

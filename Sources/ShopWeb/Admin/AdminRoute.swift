@@ -62,6 +62,9 @@ public enum AdminRoute: Hashable, Sendable {
     /// `mode=check|import`) checks the file or imports it, all or nothing, as `shoppable import`.
     case productsImport
     case productsImportRun
+    /// `GET /admin/products/new` — a new product's form (one variant); `POST` adds it.
+    case productNew
+    case productCreate
     /// `GET /admin/products/{id}` — the product's form; `POST` saves it.
     case product(Product.ID)
     case productSave(Product.ID)
@@ -111,7 +114,8 @@ public enum AdminRoute: Hashable, Sendable {
         case .audit: .permission(.viewAudit)
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
-        case .products, .product, .productSave, .productsExport, .productsBulk, .productsImport, .productsImportRun:
+        case .products, .product, .productSave, .productsExport, .productsBulk, .productsImport, .productsImportRun,
+             .productNew, .productCreate:
             .permission(.manageCatalog)
         case .campaigns, .campaignNew, .campaignCreate, .campaignEdit, .campaignSave, .campaignPause, .campaignResume,
              .campaignDelete: .permission(.manageCampaigns)
@@ -220,6 +224,8 @@ public enum AdminRoute: Hashable, Sendable {
         fixed("POST", "/admin/products/bulk", .productsBulk),
         fixed("GET", "/admin/products/import", .productsImport),
         fixed("POST", "/admin/products/import", .productsImportRun),
+        fixed("GET", "/admin/products/new", .productNew),
+        fixed("POST", "/admin/products/new", .productCreate),
         Declaration("GET", "/admin/products/{id}", [],
                     make: { $0.int64("id").map { .product(Product.ID($0)) } },
                     match: { if case let .product(id) = $0 { RouteParameters(["id": String(id.rawValue)]) } else { nil } }),

@@ -65,6 +65,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminCodeTitle, adminCodeIntro, adminCodeLabel, adminCodeSubmit, adminCodeWrong, adminSecondFactorTitle, adminSecondFactorIntro, adminSecondFactorManage
     case adminSecondFactorScan, adminSecondFactorQRLabel, adminSecondFactorKey, adminSecondFactorTurnOn, adminSecondFactorTurnOff, adminSecondFactorIsOn, adminSecondFactorOn, adminSecondFactorOff
     case adminBulkDone, adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
+    case adminProductNewTitle, adminProductsNew, adminProductCreate, adminProductCreated
     case adminAuditFieldUsername, adminAuditFieldAddress
     case adminFieldImagePosition, adminProductErrorPosition
     case adminImportTitle, adminImportIntro, adminImportFile, adminImportFormat, adminImportFormatDetect, adminImportHint, adminImportCheck, adminImportRun, adminImportNoFile, adminImportRefused, adminImportNothingWritten, adminImportChecked, adminImportDone, adminImportRead, adminImportWould, adminImportChanged, adminImportWarnings, adminProductsImport
