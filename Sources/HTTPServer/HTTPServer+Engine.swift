@@ -274,10 +274,10 @@ func mhdAccessHandler(
         context.inFlight.add(1, ordering: .acquiringAndReleasing)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
         state.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "GET")
-        let bodyLimit = limits.bodyLimit(method: state.method, rawTarget: state.rawTarget)
+        state.headers = readHeaders(of: connection)
+        let bodyLimit = limits.bodyLimit(method: state.method, rawTarget: state.rawTarget, headers: state.headers)
         state.maxBodyBytes = bodyLimit.maxBodyBytes
         peer?.deadline.store(context.deadline(in: bodyLimit.bodyTimeout), ordering: .releasing)
-        state.headers = readHeaders(of: connection)
         if state.rawTarget.utf8.count > limits.maxURIBytes {
             return refuse(.uriTooLong, "The address is longer than \(limits.maxURIBytes) bytes.",
                           connection, state, context)
@@ -598,13 +598,15 @@ final class MultipartParts {
         let parts = MultipartParts()
         let opaque = Unmanaged.passUnretained(parts).toOpaque()
         guard let processor = MHD_create_post_processor(connection, 64 << 10, mhdPostPart, opaque) else { return nil }
-        defer { MHD_destroy_post_processor(processor) }
         let processed = body.isEmpty ? MHD_Result.YES : body.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { bytes in
                 MHD_post_process(processor, bytes, buffer.count)
             }
         }
-        guard processed == .YES else { return nil }
+        // NO from the destroy: the body ended before its closing delimiter (a truncated upload,
+        // whose last part would otherwise arrive cut short, or not at all).
+        let completed = MHD_destroy_post_processor(processor)
+        guard processed == .YES, completed == .YES else { return nil }
         parts.finishPart()
         return parts
     }

@@ -74,15 +74,20 @@ public final class HTTPServer: Sendable {
         public var uploads: [String: UploadLimit]
 
         /// A larger body limit for one upload path.
-        public struct UploadLimit: Sendable, Hashable {
+        public struct UploadLimit: Sendable {
             /// Largest accepted body in bytes.
             public var maxBodyBytes: Int
             /// Seconds the body has to arrive in full once the head has.
             public var bodyTimeout: Int
+            /// Whether a request, by its head alone (its cookies: a signed-in staff member who may
+            /// upload), gets this limit; others keep the defaults, so a stranger cannot make the
+            /// server hold a large body before the handler refuses it.
+            public var admits: @Sendable (HTTPHeaders) -> Bool
 
-            public init(maxBodyBytes: Int, bodyTimeout: Int) {
+            public init(maxBodyBytes: Int, bodyTimeout: Int, admits: @escaping @Sendable (HTTPHeaders) -> Bool = { _ in true }) {
                 self.maxBodyBytes = maxBodyBytes
                 self.bodyTimeout = bodyTimeout
+                self.admits = admits
             }
         }
 
@@ -120,12 +125,12 @@ public final class HTTPServer: Sendable {
         }
 
         /// The body limit and body timeout of a request: an upload path's, or the defaults.
-        func bodyLimit(method: HTTPMethod, rawTarget: String) -> UploadLimit {
-            guard method == .post, !uploads.isEmpty else {
-                return UploadLimit(maxBodyBytes: maxBodyBytes, bodyTimeout: requestBodyTimeout)
-            }
+        func bodyLimit(method: HTTPMethod, rawTarget: String, headers: HTTPHeaders) -> UploadLimit {
+            let defaults = UploadLimit(maxBodyBytes: maxBodyBytes, bodyTimeout: requestBodyTimeout)
+            guard method == .post, !uploads.isEmpty else { return defaults }
             let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? rawTarget
-            return uploads[path] ?? UploadLimit(maxBodyBytes: maxBodyBytes, bodyTimeout: requestBodyTimeout)
+            guard let upload = uploads[path], upload.admits(headers) else { return defaults }
+            return upload
         }
 
         /// Number of online CPU cores (at least 1).

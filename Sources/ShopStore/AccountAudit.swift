@@ -28,7 +28,7 @@ public enum AccountAudit {
 
     private static func changes(before: User?, after: User?) -> [AuditChange] {
         func fields(_ user: User?) -> [(String, String?)] {
-            [("email", user?.email), ("name", user?.name), ("username", user.map { $0.profile.username ?? "none" }),
+            [("email", user?.email), ("name", user?.name), ("username", user.map { $0.profile.username ?? "" }),
              ("phone", user?.profile.phone), ("address", user.map { address($0.profile.address) })]
         }
         return zip(fields(before), fields(after)).compactMap { old, new in

@@ -106,7 +106,7 @@ enum Serve {
                                                      threadCount: max(threads, 1),
                                                      maxConnectionsPerAddress: perAddress,
                                                      trustedProxies: proxies,
-                                                     uploads: ShopApp.uploads)
+                                                     uploads: ShopApp.uploads(liveEnvironment))
         let server = HTTPServer(configuration: configuration, logger: { printLine($0) },
                                 refusal: { ShopApp.refusal($0, $1, liveEnvironment) }) { request in
             ShopApp.handle(request, liveEnvironment)

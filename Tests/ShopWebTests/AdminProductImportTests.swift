@@ -35,6 +35,11 @@ struct AdminProductImportTests {
         #expect(checked.text.contains("The file is valid") && checked.text.contains("products.csv: 2 products, 3 variants, 1 images."))
         #expect(checked.text.contains("An import would create 2, update 0 and leave 0 unchanged."))
         #expect(try shop.catalog.productCount() == before, "a check writes nothing")
+        // The format asked for stays chosen for the import that follows; an unknown one is named.
+        let named = try manager.upload(Self.page, [("mode", "check"), ("format", "shopify-csv")], files: [shopifyCSV()], from: Self.page)
+        #expect(named.status == 200 && named.text.contains(#"value="shopify-csv" selected"#))
+        let unknown = try manager.upload(Self.page, [("mode", "check"), ("format", "xyz")], files: [shopifyCSV()], from: Self.page)
+        #expect(unknown.status == 422 && unknown.text.contains("Choose one of the formats listed"))
     }
 
     @Test func anImportWritesEveryProductAndAuditsEachAsTheStaffMembers() throws {
@@ -71,6 +76,24 @@ struct AdminProductImportTests {
             """.utf8))
         let noFolder = try manager.upload(Self.page, [("mode", "check")], files: [local], from: Self.page)
         #expect(noFolder.status == 422 && noFolder.text.contains("local.csv:2"), "an upload has no folder to read images from")
+    }
+
+    /// The server's larger body limit is only for a signed-in staff member who may import
+    /// (found by a tester: anyone could make the server hold 64 MB before the 403).
+    @Test func onlyStaffWhoMayImportGetTheLargerBodyLimit() throws {
+        let shop = try adminShop()
+        let admits = try #require(ShopApp.uploads(shop.environment)[Self.page]).admits
+        func headers(_ browser: TestShop) -> HTTPHeaders {
+            var headers = HTTPHeaders()
+            headers.add(name: "Cookie", value: browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+            return headers
+        }
+        #expect(!admits(HTTPHeaders()), "no cookie")
+        #expect(!admits(headers(try StaffBrowser(shop, role: .support).browser)), "support may not import")
+        #expect(admits(headers(try StaffBrowser(shop, role: .manager).browser)))
+        var forged = HTTPHeaders()
+        forged.add(name: "Cookie", value: "shoppable_staff=" + String(repeating: "a", count: 43))
+        #expect(!admits(forged))
     }
 
     @Test func supportCannotImportAndTheFormNeedsItsToken() throws {

@@ -3,7 +3,7 @@ import HTTPServer
 import ShopCore
 import ShopStore
 import ShopTestSupport
-import ShopWeb
+@testable import ShopWeb
 import Testing
 
 private let chair = ProductDraft.mock(handle: "oak-chair", title: "Oak Chair", category: "Chairs", optionNames: ["Size"],
@@ -142,6 +142,22 @@ struct AdminProductTests {
         let entry = try #require(try audit.entries(AuditQuery(source: .backOffice, subject: "product")).entries.first)
         #expect(entry.changes.first == AuditChange(field: "image 1", before: "https://cdn.example.com/a.jpg",
                                                    after: "https://cdn.example.com/c.jpg"))
+        // Later, too (found by a tester: "1 → 3" put the first image second); two images cannot
+        // move to one position.
+        #expect(try manager.post(path, try Self.form(manager, id, ["position-1": "3"]), from: path).status == 303)
+        #expect(try shop.catalog.storedProduct(id)?.product.images.map(\.altText) == ["A", "B", "Cee"])
+        let twice = try manager.post(path, try Self.form(manager, id, ["position-2": "1", "position-3": "1"]), from: path)
+        #expect(twice.status == 422 && twice.text.contains("Another image is moving to position 1 too"))
+    }
+
+    /// Moving images: each moved one is taken out and put back at its target.
+    @Test(arguments: [
+        ([(0, 1)], "bac"), ([(0, 2)], "bca"), ([(2, 0)], "cab"), ([(1, 2)], "acb"), ([(2, 1)], "acb"),
+        ([(0, 2), (2, 0)], "cba"), ([(0, 1), (1, 0)], "bac"), ([], "abc"), ([(1, 0), (2, 1)], "bca"),
+    ] as [([(Int, Int)], String)])
+    func imagesMoveToTheirTargets(moves: [(Int, Int)], expected: String) {
+        let moved = AdminProductEdit.reordered(Array("abc"), moving: moves.map { (from: $0.0, to: $0.1) })
+        #expect(String(moved) == expected)
     }
 
     /// Another save of other fields meanwhile is kept (a merge); a save of a field that moved

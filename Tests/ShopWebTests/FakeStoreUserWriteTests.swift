@@ -158,6 +158,10 @@ struct FakeStoreUserWriteTests {
                                    AuditChange(field: "password", before: nil, after: "changed")])
         let hash = try #require(try shop.accounts.credentials("bea@example.com")).passwordHash
         #expect(!update.changes.contains { $0.after == hash })
+        let owner = try StaffBrowser(shop, role: .owner)
+        owner.browser.cookies["shoppable_lang"] = "tr"
+        let page = try owner.get("/admin/audit?subject=customer").text
+        #expect(page.contains("Şifre</strong>: yok → değiştirildi") && !page.contains(hash), "the page in Turkish, no hash")
         #expect(try shop.api(.delete, "/api/users/\(bea.id.rawValue)", token: opToken).status == 200)
         let deletion = try #require(try audit.entries(AuditQuery(subject: "customer")).entries.first)
         #expect(deletion.action == "delete" && deletion.changes.contains(AuditChange(field: "name", before: "Bea Souza", after: nil)))

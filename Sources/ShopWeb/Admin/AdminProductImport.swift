@@ -17,11 +17,26 @@ import ShopStore
 
 extension ShopApp {
     /// The paths allowed a larger body than the server's default, with their limits: the
-    /// back office's catalog upload (`HTTPServer.Configuration.uploads`).
-    public static let uploads = [AdminApp.importUpload.path: AdminApp.importUpload.limit]
+    /// back office's catalog upload (`HTTPServer.Configuration.uploads`) — only for a request
+    /// whose cookies name a signed-in staff member who may change the catalog, decided from its
+    /// head before any of the body is read; anyone else keeps the 1 MiB limit.
+    public static func uploads(_ environment: AppEnvironment) -> [String: HTTPServer.Configuration.UploadLimit] {
+        var limit = AdminApp.importUpload.limit
+        limit.admits = { headers in AdminApp.mayUpload(headers, environment) }
+        return [AdminApp.importUpload.path: limit]
+    }
 }
 
 extension AdminApp {
+    /// Whether a request's cookies name a live staff session, past its second factor, of a role
+    /// that may change the catalog.
+    static func mayUpload(_ headers: HTTPHeaders, _ environment: AppEnvironment) -> Bool {
+        let cookies = Cookie.parse(headerValues: headers.values(for: "Cookie"))
+        guard let service = environment.staffService,
+              let found = try? service.resume(token: cookies[sessionCookie]) else { return false }
+        return !found.session.needsSecondFactor && found.member.role.allows(.manageCatalog)
+    }
+
     /// The upload path and its body limit and timeout (64 MiB in at most 5 minutes).
     static let importUpload = (path: "/admin/products/import",
                                       limit: HTTPServer.Configuration.UploadLimit(maxBodyBytes: 64 << 20, bodyTimeout: 300))
@@ -32,9 +47,12 @@ extension AdminApp {
         case refused(String)
     }
 
-    static func productsImportPage(_ context: inout AdminContext, outcome: ImportOutcome?, status: HTTPStatus = .ok) -> Response {
+    /// The page, with what the last check or import did and the format it was asked for.
+    static func productsImportPage(_ context: inout AdminContext, outcome: ImportOutcome?, format: String = "",
+                                   status: HTTPStatus = .ok) -> Response {
         context.page(title: context.l10n(.adminImportTitle), nav: .products,
-                     AdminViews.productsImport(outcome: outcome, csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
+                     AdminViews.productsImport(outcome: outcome, format: format, csrfToken: context.maskedCSRFToken(),
+                                               l10n: context.l10n),
                      status: status)
     }
 
@@ -42,10 +60,15 @@ extension AdminApp {
     static func productsImport(_ context: inout AdminContext) throws -> Response {
         guard let actor = context.actor else { return context.errorPage(.forbidden) }
         let request = context.request, l10n = context.l10n
+        let formatText = request.formValue("format") ?? ""
         guard let file = request.file("file"), !file.data.isEmpty else {
-            return productsImportPage(&context, outcome: .refused(l10n(.adminImportNoFile)), status: .unprocessableContent)
+            return productsImportPage(&context, outcome: .refused(l10n(.adminImportNoFile)), format: formatText,
+                                      status: .unprocessableContent)
         }
-        let format = request.formValue("format").flatMap { CatalogFormat(rawValue: $0) }
+        let format = CatalogFormat(rawValue: formatText)
+        if format == nil && !formatText.isEmpty {
+            return productsImportPage(&context, outcome: .refused(l10n(.adminImportUnknownFormat)), status: .unprocessableContent)
+        }
         let dryRun = request.formValue("mode") != "import"
         let fileName = file.fileName.isEmpty ? "upload" : String(file.fileName.split(separator: "/").last ?? "upload")
         let environment = context.environment
@@ -56,18 +79,19 @@ extension AdminApp {
             let report = try service.importCatalog(Data(file.data), fileName: fileName, format: format,
                                                    options: .init(dryRun: dryRun, actor: actor))
             environment.log("catalog file \(fileName) \(dryRun ? "checked" : "imported") by \(actor.name)")
-            return productsImportPage(&context, outcome: .report(report))
+            return productsImportPage(&context, outcome: .report(report), format: formatText)
         } catch let error as ImportError {
-            return productsImportPage(&context, outcome: .refused(error.description), status: .unprocessableContent)
+            return productsImportPage(&context, outcome: .refused(error.description), format: formatText,
+                                      status: .unprocessableContent)
         } catch let error as CatalogStoreError {
             return productsImportPage(&context, outcome: .refused("\(fileName): \(error.errorDescription ?? "\(error)")"),
-                                      status: .unprocessableContent)
+                                      format: formatText, status: .unprocessableContent)
         }
     }
 }
 
 extension AdminViews {
-    static func productsImport(outcome: AdminApp.ImportOutcome?, csrfToken: String, l10n: Localizer) -> Node {
+    static func productsImport(outcome: AdminApp.ImportOutcome?, format: String, csrfToken: String, l10n: Localizer) -> Node {
         section(.class("stack")) {
             a(.class("back-link"), .href(AdminRoute.products(AdminProductFilter()).path)) { l10n(.adminProductsTitle) }
             h1(.class("page-title")) { l10n(.adminImportTitle) }
@@ -92,10 +116,11 @@ extension AdminViews {
                 div(.class("field")) {
                     label(.for("format")) { l10n(.adminImportFormat) }
                     select(.name("format"), .id("format")) {
-                        option(.value(""), .selected(true)) { l10n(.adminImportFormatDetect) }
-                        option(.value(CatalogFormat.shopifyCSV.rawValue)) { "Shopify CSV" }
-                        option(.value(CatalogFormat.wooCommerceCSV.rawValue)) { "WooCommerce CSV" }
-                        option(.value(CatalogFormat.shoppableJSON.rawValue)) { "JSON" }
+                        option(.value(""), .selected(CatalogFormat(rawValue: format) == nil)) { l10n(.adminImportFormatDetect) }
+                        for (choice, name) in [(CatalogFormat.shopifyCSV, "Shopify CSV"), (.wooCommerceCSV, "WooCommerce CSV"),
+                                               (.shoppableJSON, "JSON")] {
+                            option(.value(choice.rawValue), .selected(format == choice.rawValue)) { name }
+                        }
                     }
                 }
                 p(.class("muted small")) { l10n(.adminImportHint) }

@@ -307,7 +307,7 @@ struct AdminProductForm: Sendable {
         edit.isPublished = !value("published").isEmpty
         let images = Int(value("images")) ?? 0, variants = Int(value("variants")) ?? 0
         edit.altTexts = (0..<images).map { limited("alt-\($0 + 1)", limits.altText) }
-        // Positions 1…images (`applied(to:changed:)` says who goes first at one position).
+        // Positions 1…images; two images cannot move to one position.
         edit.imagePositions = (0..<images).map { index in
             let field = "position-\(index + 1)"
             guard let position = Int(value(field).trimmedOfWhiteSpace), (1...images).contains(position) else {
@@ -315,6 +315,10 @@ struct AdminProductForm: Sendable {
                 return index + 1
             }
             return position
+        }
+        var targets: Set<Int> = []
+        for move in edit.movedImages(changed: changedFields) where !targets.insert(move.to).inserted {
+            fail("position-\(move.from + 1)", l10n(.adminProductErrorPositionTwice, ["position": String(move.to + 1)]))
         }
         for index in 0..<variants {
             let n = index + 1
@@ -351,6 +355,26 @@ struct AdminProductForm: Sendable {
 
 /// A product form read into typed values; ``applied(to:changed:)`` writes the changed ones.
 struct AdminProductEdit: Sendable {
+    /// The images given a new position: (index when read, target index), from 0.
+    func movedImages(changed: Set<String>) -> [(from: Int, to: Int)] {
+        imagePositions.indices.compactMap { index in
+            let target = imagePositions[index] - 1
+            return changed.contains("position-\(index + 1)") && target != index ? (index, target) : nil
+        }
+    }
+
+    /// `items` with each moved one taken out and put back at its target (by target, so "1 → 3"
+    /// puts the first last and "3 → 1" the third first); the others keep their order.
+    static func reordered<Item>(_ items: [Item], moving moves: [(from: Int, to: Int)]) -> [Item] {
+        guard !moves.isEmpty else { return items }
+        let movedIndices = Set(moves.map(\.from))
+        var result = items.indices.filter { !movedIndices.contains($0) }.map { items[$0] }
+        for move in moves.sorted(by: { ($0.to, $0.from) < ($1.to, $1.from) }) {
+            result.insert(items[move.from], at: min(move.to, result.count))
+        }
+        return result
+    }
+
     struct Variant: Sendable {
         var sku: String?
         var price = Money(minorUnits: 0, currency: .usd)
@@ -385,13 +409,8 @@ struct AdminProductEdit: Sendable {
         for (index, alt) in altTexts.enumerated() where changed.contains("alt-\(index + 1)") && next.images.indices.contains(index) {
             next.images[index].altText = alt
         }
-        let moved = imagePositions.indices.contains { changed.contains("position-\($0 + 1)") }
-        if moved, imagePositions.count == next.images.count {
-            // An image given a position goes before one that keeps it ("3 → 1" puts the third first).
-            func key(_ index: Int) -> (Int, Int, Int) {
-                (imagePositions[index], changed.contains("position-\(index + 1)") ? 0 : 1, index)
-            }
-            next.images = next.images.indices.sorted { key($0) < key($1) }.map { next.images[$0] }
+        if imagePositions.count == next.images.count {
+            next.images = Self.reordered(next.images, moving: movedImages(changed: changed))
         }
         for (index, variant) in variants.enumerated() where next.variants.indices.contains(index) {
             let n = index + 1

@@ -481,7 +481,8 @@ enum AdminViews {
             case "compareAtPrice": l10n(.adminFieldCompareAt, ["currency": ""]).replacingOccurrences(of: " ()", with: "")
             default: l10n(.adminColumnStock)
             }
-            return "\(variant.1): \(label)"
+            // A variant without a SKU is named by its position.
+            return (Int(variant.1) != nil ? "#\(variant.1)" : String(variant.1)) + ": \(label)"
         }
         if let image = field.wholeMatch(of: /image (\d+) alt/) { return l10n(.adminFieldAltText, ["number": String(image.1)]) }
         return switch field {
@@ -534,7 +535,16 @@ enum AdminViews {
            let currency = try? Currency(code: String(units.3)) {
             return "\(units.1) · " + l10n.money(Money(minorUnits: minor, currency: currency))
         }
-        return value
+        // The few words the shop's own entries use (`published`, a password "changed").
+        return switch value {
+        case "true": l10n(.adminYes)
+        case "false": l10n(.adminNo)
+        case "changed": l10n(.adminAuditValueChanged)
+        case "untracked": l10n(.adminAuditValueUntracked)
+        case "shopper": l10n(.adminAuditValueShopper)
+        case "operator": l10n(.adminAuditValueOperator)
+        default: value
+        }
     }
 
     static func sourceName(_ source: AuditSource, _ l10n: Localizer) -> String {
