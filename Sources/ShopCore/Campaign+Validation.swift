@@ -5,6 +5,10 @@ public import Foundation
 public enum CampaignField: String, CaseIterable, Hashable, Sendable {
     /// `Campaign.id`.
     case id
+    /// `Campaign.title` (every translation).
+    case title
+    /// `Campaign.description` (every translation).
+    case description
     /// `Campaign.imageURL`.
     case imageURL
     /// `Campaign.discount`.
@@ -45,6 +49,8 @@ public enum CampaignValidationError: Error, Hashable, Sendable, LocalizedError {
     case invalidID(String)
     /// An image must be a site path (`/static/…`) or an http(s) URL.
     case imageNotSitePathOrWebURL(String)
+    /// A title or description (or one of its translations) is longer than `maximum` characters.
+    case textTooLong(CampaignField, maximum: Int)
 
     /// The campaign property at fault.
     public var field: CampaignField {
@@ -57,6 +63,7 @@ public enum CampaignValidationError: Error, Hashable, Sendable, LocalizedError {
         case .emptyTarget, .repeatedProduct: .target
         case .invalidID: .id
         case .imageNotSitePathOrWebURL: .imageURL
+        case let .textTooLong(field, _): field
         }
     }
 
@@ -74,7 +81,9 @@ public enum CampaignValidationError: Error, Hashable, Sendable, LocalizedError {
         case .emptyTarget: "the target names no category or no products"
         case let .repeatedProduct(handle): "the target lists “\(handle)” twice"
         case let .invalidID(id): "“\(id)” is not a usable id: use 1–\(Campaign.maximumIDLength) lower-case letters, digits, “-” and “_”"
-        case let .imageNotSitePathOrWebURL(image): "“\(image)” is not a site path such as /static/images/campaigns/winter.svg or an http(s) URL"
+        case let .imageNotSitePathOrWebURL(image):
+            "“\(image)” is not a site path such as /static/images/campaigns/winter.svg or an http(s) URL"
+        case let .textTooLong(_, maximum): "at most \(maximum) characters (in every language)"
         }
         return "\(field.rawValue): \(problem)"
     }
@@ -100,14 +109,24 @@ extension Discount {
 }
 
 extension Campaign {
+    /// The longest title, in characters, in any language.
+    public static let maximumTitleLength = 200
+    /// The longest description, in characters, in any language.
+    public static let maximumDescriptionLength = 2_000
+
     /// Checks the rules every campaign keeps — whether it comes from the merchant's file or the
-    /// back office's form — in this order: the id, the image, the discount
+    /// back office's form — in this order: the id, the title's and description's lengths, the image, the discount
     /// (`Discount.validated(currency:)`), `startsAt < endsAt`, the minimum subtotal (shop currency,
     /// more than zero), the usage limit (≥ 1) and the target (not empty, no handle twice).
     /// - Parameter currency: the shop currency.
     /// - Throws: the first `CampaignValidationError` found.
     public func validate(currency: Currency) throws(CampaignValidationError) {
         guard Campaign.isValidID(id.rawValue) else { throw .invalidID(id.rawValue) }
+        for (field, text, maximum) in [(CampaignField.title, title, Campaign.maximumTitleLength),
+                                       (.description, description, Campaign.maximumDescriptionLength)]
+        where ([text.defaultText] + text.translations.values).contains(where: { $0.count > maximum }) {
+            throw .textTooLong(field, maximum: maximum)
+        }
         if let imageURL, !Self.isSitePathOrWebURL(imageURL) { throw .imageNotSitePathOrWebURL(imageURL) }
         _ = try discount.validated(currency: currency)
         guard startsAt < endsAt else { throw .endsNotAfterStart(startsAt: startsAt, endsAt: endsAt) }
@@ -132,7 +151,11 @@ extension Campaign {
     public static func isSitePathOrWebURL(_ text: String) -> Bool {
         guard !text.contains(where: { $0.isWhitespace || $0 == "\\" }) else { return false }
         let lower = text.lowercased()
-        if text.hasPrefix("/") { return !text.hasPrefix("//") }
+        // A site path, never climbing out of the site (`/../`, `/./`, or their %2e spellings).
+        if text.hasPrefix("/") {
+            return !text.hasPrefix("//") && !lower.contains("%2e")
+                && !text.split(separator: "/").contains { $0 == ".." || $0 == "." }
+        }
         return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && lower.count > "https://".count
     }
 }

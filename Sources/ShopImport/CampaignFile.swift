@@ -212,6 +212,8 @@ public enum CampaignFile {
     private static func key(for field: CampaignField) -> String {
         switch field {
         case .id: "id"
+        case .title: "title"
+        case .description: "description"
         case .imageURL: "image"
         case .discount: "rule"
         case .startsAt: "startsAt"

@@ -461,6 +461,26 @@ struct CampaignValidationTests {
             offer.imageURL = "//evil.example/x.png"
             return offer
         }(), error: .imageNotSitePathOrWebURL("//evil.example/x.png")),
+        ValidationCase(name: "image path climbing out of the site", campaign: {
+            var offer = campaign(.percentage(10))
+            offer.imageURL = "/static/../../etc/passwd"
+            return offer
+        }(), error: .imageNotSitePathOrWebURL("/static/../../etc/passwd")),
+        ValidationCase(name: "image path climbing out, encoded", campaign: {
+            var offer = campaign(.percentage(10))
+            offer.imageURL = "/static/%2E%2E/secret.png"
+            return offer
+        }(), error: .imageNotSitePathOrWebURL("/static/%2E%2E/secret.png")),
+        ValidationCase(name: "title too long", campaign: {
+            var offer = campaign(.percentage(10))
+            offer.title = LocalizedText(String(repeating: "a", count: 201))
+            return offer
+        }(), error: .textTooLong(.title, maximum: 200)),
+        ValidationCase(name: "a translation of the description too long", campaign: {
+            var offer = campaign(.percentage(10))
+            offer.description = LocalizedText("Short", translations: [.turkish: String(repeating: "ş", count: 2_001)])
+            return offer
+        }(), error: .textTooLong(.description, maximum: 2_000)),
     ])
     func invalidCampaignsAreRejected(_ example: ValidationCase) {
         #expect(throws: example.error) { try example.campaign.validate(currency: .usd) }

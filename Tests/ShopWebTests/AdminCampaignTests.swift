@@ -70,6 +70,11 @@ struct AdminCampaignTests {
         let twice = try manager.post("/admin/campaigns", Self.form(["target": "products", "products": "lamp, Lamp"]),
                                      from: "/admin/campaigns/new")
         #expect(twice.status == 422 && twice.text.contains("“lamp” is listed twice."))
+        // Found by a tester: a title of any length, and an image path climbing out of the site.
+        let long = try manager.post("/admin/campaigns", Self.form(["title": String(repeating: "a", count: 201),
+                                                                    "image": "/static/../secret.png"]),
+                                    from: "/admin/campaigns/new")
+        #expect(long.status == 422 && long.text.contains("At most 200 characters.") && long.text.contains("Enter a site path such as"))
         // A code another campaign has, or an id taken.
         try manager.post("/admin/campaigns", Self.form(), from: "/admin/campaigns/new")
         let taken = try manager.post("/admin/campaigns", Self.form(["id": "other"]), from: "/admin/campaigns/new")

@@ -273,6 +273,8 @@ struct AdminCampaignForm: Sendable {
         case let .repeatedProduct(handle): ("products", l10n(.adminCampaignErrorProductTwice, ["handle": handle]))
         case .invalidID: ("id", l10n(.adminCampaignErrorID))
         case .imageNotSitePathOrWebURL: ("image", l10n(.adminCampaignErrorImage))
+        case let .textTooLong(field, maximum):
+            (field == .title ? "title" : "description", l10n(.adminProductErrorText, ["limit": l10n.number(maximum)]))
         }
     }
 
@@ -281,6 +283,8 @@ struct AdminCampaignForm: Sendable {
         var campaign = campaign
         switch error.field {
         case .id: campaign.id = "valid"
+        case .title: campaign.title = "valid"
+        case .description: campaign.description = ""
         case .imageURL: campaign.imageURL = nil
         case .discount: campaign.discount = .percentage(1)
         case .startsAt, .endsAt: campaign.startsAt = .distantPast; campaign.endsAt = .distantFuture
