@@ -121,30 +121,43 @@ extension Campaign {
     /// - Parameter currency: the shop currency.
     /// - Throws: the first `CampaignValidationError` found.
     public func validate(currency: Currency) throws(CampaignValidationError) {
-        guard Campaign.isValidID(id.rawValue) else { throw .invalidID(id.rawValue) }
+        if let first = problems(currency: currency).first { throw first }
+    }
+
+    /// Every rule the campaign breaks, one error per rule, in ``validate(currency:)``'s order —
+    /// for a form that shows each mistake under its field.
+    /// - Parameter currency: the shop currency.
+    public func problems(currency: Currency) -> [CampaignValidationError] {
+        var found: [CampaignValidationError] = []
+        if !Campaign.isValidID(id.rawValue) { found.append(.invalidID(id.rawValue)) }
         for (field, text, maximum) in [(CampaignField.title, title, Campaign.maximumTitleLength),
                                        (.description, description, Campaign.maximumDescriptionLength)]
         where ([text.defaultText] + text.translations.values).contains(where: { $0.count > maximum }) {
-            throw .textTooLong(field, maximum: maximum)
+            found.append(.textTooLong(field, maximum: maximum))
         }
-        if let imageURL, !Self.isSitePathOrWebURL(imageURL) { throw .imageNotSitePathOrWebURL(imageURL) }
-        _ = try discount.validated(currency: currency)
-        guard startsAt < endsAt else { throw .endsNotAfterStart(startsAt: startsAt, endsAt: endsAt) }
+        if let imageURL, !Self.isSitePathOrWebURL(imageURL) { found.append(.imageNotSitePathOrWebURL(imageURL)) }
+        do { _ = try discount.validated(currency: currency) } catch { found.append(error) }
+        if startsAt >= endsAt { found.append(.endsNotAfterStart(startsAt: startsAt, endsAt: endsAt)) }
         if let minimumSubtotal {
-            guard minimumSubtotal.currency == currency else {
-                throw .currencyMismatch(field: .minimumSubtotal, expected: currency, found: minimumSubtotal.currency)
+            if minimumSubtotal.currency != currency {
+                found.append(.currencyMismatch(field: .minimumSubtotal, expected: currency, found: minimumSubtotal.currency))
+            } else if minimumSubtotal.minorUnits <= 0 {
+                found.append(.minimumSubtotalNotPositive(minimumSubtotal))
             }
-            guard minimumSubtotal.minorUnits > 0 else { throw .minimumSubtotalNotPositive(minimumSubtotal) }
         }
-        if let usageLimitPerAccount, usageLimitPerAccount < 1 { throw .usageLimitNotPositive(usageLimitPerAccount) }
+        if let usageLimitPerAccount, usageLimitPerAccount < 1 { found.append(.usageLimitNotPositive(usageLimitPerAccount)) }
         switch target {
         case .wholeCart: break
-        case let .category(handle): if handle.isEmpty { throw .emptyTarget }
+        case let .category(handle): if handle.isEmpty { found.append(.emptyTarget) }
         case let .products(handles):
-            if handles.isEmpty || handles.contains(where: \.isEmpty) { throw .emptyTarget }
-            var seen: Set<String> = []
-            for handle in handles where !seen.insert(handle).inserted { throw .repeatedProduct(handle) }
+            if handles.isEmpty || handles.contains(where: \.isEmpty) {
+                found.append(.emptyTarget)
+            } else {
+                var seen: Set<String> = []
+                if let twice = handles.first(where: { !seen.insert($0).inserted }) { found.append(.repeatedProduct(twice)) }
+            }
         }
+        return found
     }
 
     /// `true` for `/a/site/path` (not `//host`) or an `http(s)://` URL, without spaces or `\\`.

@@ -484,6 +484,21 @@ struct CampaignValidationTests {
     ])
     func invalidCampaignsAreRejected(_ example: ValidationCase) {
         #expect(throws: example.error) { try example.campaign.validate(currency: .usd) }
+        #expect(example.campaign.problems(currency: .usd) == [example.error], "each case breaks one rule")
+    }
+
+    /// `problems` lists every rule broken, in `validate`'s order; `validate` throws the first.
+    @Test func everyBrokenRuleIsListed() {
+        var offer = campaign(.percentage(150), target: .products(handles: ["a", "a"]), minimum: usd(0))
+        offer.id = "Bad Id"
+        offer.imageURL = "javascript:alert(1)"
+        offer.usageLimitPerAccount = 0
+        #expect(offer.problems(currency: .usd) == [
+            .invalidID("Bad Id"), .imageNotSitePathOrWebURL("javascript:alert(1)"), .percentageOutOfRange(150),
+            .minimumSubtotalNotPositive(usd(0)), .usageLimitNotPositive(0), .repeatedProduct("a"),
+        ])
+        #expect(throws: CampaignValidationError.invalidID("Bad Id")) { try offer.validate(currency: .usd) }
+        #expect(campaign(.percentage(10)).problems(currency: .usd).isEmpty)
     }
 
     @Test func messagesNameTheField() {

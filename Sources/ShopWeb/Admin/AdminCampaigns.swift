@@ -244,17 +244,10 @@ struct AdminCampaignForm: Sendable {
             imageURL: image.isEmpty ? nil : image, startsAt: starts ?? .distantPast, endsAt: ends ?? .distantFuture,
             discount: discount ?? .percentage(1), target: target, minimumSubtotal: minimum, voucherCode: code,
             usageLimitPerAccount: limit, isPaused: !value("paused").isEmpty)
-        // Checked one rule at a time, so that every mistake is reported, not only the first.
-        var checks = campaign
-        for _ in CampaignField.allCases {
-            do {
-                try checks.validate(currency: currency)
-                break
-            } catch {
-                let (field, message) = Self.message(error, target: checks.target, l10n: l10n, example: example)
-                fail(field, message)
-                checks = Self.repaired(checks, after: error)
-            }
+        // Every mistake, not only the first.
+        for problem in campaign.problems(currency: currency) {
+            let (field, message) = Self.message(problem, target: campaign.target, l10n: l10n, example: example)
+            fail(field, message)
         }
         return errors.isEmpty ? campaign : nil
     }
@@ -276,23 +269,6 @@ struct AdminCampaignForm: Sendable {
         case let .textTooLong(field, maximum):
             (field == .title ? "title" : "description", l10n(.adminProductErrorText, ["limit": l10n.number(maximum)]))
         }
-    }
-
-    /// `campaign` with the rule `error` names mended, so that checking goes on to the next rule.
-    static func repaired(_ campaign: Campaign, after error: CampaignValidationError) -> Campaign {
-        var campaign = campaign
-        switch error.field {
-        case .id: campaign.id = "valid"
-        case .title: campaign.title = "valid"
-        case .description: campaign.description = ""
-        case .imageURL: campaign.imageURL = nil
-        case .discount: campaign.discount = .percentage(1)
-        case .startsAt, .endsAt: campaign.startsAt = .distantPast; campaign.endsAt = .distantFuture
-        case .minimumSubtotal: campaign.minimumSubtotal = nil
-        case .usageLimitPerAccount: campaign.usageLimitPerAccount = nil
-        case .target: campaign.target = .wholeCart
-        }
-        return campaign
     }
 }
 

@@ -146,6 +146,26 @@ extension AdminViews {
                 }
             }
             if report.isDryRun { p(.class("muted small")) { l10n(.adminImportNothingWritten) } }
+            // Which products, as `shoppable import --dry-run` lists them: the new and the changed.
+            if let outcome = report.changes ?? report.preview {
+                let touched = outcome.products.filter { $0.change != .unchanged }
+                if !touched.isEmpty {
+                    details {
+                        summary { l10n(.adminImportWhich, ["count": String(touched.count)]) }
+                        ul(.class("admin-import-list")) {
+                            for product in touched.prefix(1_000) {
+                                li {
+                                    span(.class("muted small")) {
+                                        l10n(product.change == .created ? .adminImportNew : .adminImportChangedOne) + " "
+                                    }
+                                    code { product.handle }
+                                }
+                            }
+                            if touched.count > 1_000 { li(.class("muted small")) { "…" } }
+                        }
+                    }
+                }
+            }
             if !report.warnings.isEmpty || !report.skipped.isEmpty {
                 h3 { l10n(.adminImportWarnings) }
                 ul {
