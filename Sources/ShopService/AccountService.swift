@@ -134,12 +134,12 @@ public struct AccountService: Sendable {
                        throttles: AccountThrottles) throws -> SignInAttempt {
         let now = now()
         let email = try signInEmail(emailText)
-        if let retry = try accounts.countAttempt(throttles.signIn(email: email, client: client), now) {
-            return .throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        if let wait = try accounts.secondsToWait(throttles.signIn(email: email, client: client), at: now) {
+            return .throttled(retryAfterSeconds: wait)
         }
         guard let user = try authenticate(email: email, password: password), let email else { return .refused }
-        try accounts.clearAttempts(AccountThrottles.signInAccountKey(email))
-        try accounts.uncountAttempt(AccountThrottles.signInClientKey(client), now)
+        try accounts.forgiveAttempt(accountKey: AccountThrottles.signInAccountKey(email),
+                                    clientKey: AccountThrottles.signInClientKey(client), at: now)
         return .accepted(user)
     }
 

@@ -90,8 +90,8 @@ public struct StaffService: Sendable {
     public func signIn(emailText: String, password: String, client: String, throttles: AccountThrottles) throws -> SignInAttempt {
         let now = now()
         let email = try? EmailRules.normalize(emailText)
-        if let retry = try accounts.countAttempt(throttles.staffSignIn(email: email, client: client), now) {
-            return .throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        if let wait = try accounts.secondsToWait(throttles.staffSignIn(email: email, client: client), at: now) {
+            return .throttled(retryAfterSeconds: wait)
         }
         guard let found = try email.flatMap({ try staff.credentials($0) }) else {
             _ = crypto.verifyPassword(password, dummyPasswordHash.value)
@@ -100,10 +100,8 @@ public struct StaffService: Sendable {
         guard crypto.verifyPassword(password, found.passwordHash), let email else { return .refused }
         // A second factor: the session opens only the code's form until the code is given.
         let needsCode = try staff.secondFactor(found.member.id) != nil
-        // As for shoppers: the account's count is cleared and the address gets its attempt back,
-        // so a team signing in from one office address never locks itself out.
-        try accounts.clearAttempts(AccountThrottles.staffSignInAccountKey(email))
-        try accounts.uncountAttempt(AccountThrottles.staffSignInClientKey(client), now)
+        try accounts.forgiveAttempt(accountKey: AccountThrottles.staffSignInAccountKey(email),
+                                    clientKey: AccountThrottles.staffSignInClientKey(client), at: now)
         let token = crypto.randomToken(), csrf = crypto.randomToken()
         let session = StaffSession(id: crypto.sha256Hex(token), staffID: found.member.id, csrfTokenHash: crypto.sha256Hex(csrf),
                                    createdAt: now, expiresAt: now.addingTimeInterval(Self.sessionLifetime), needsSecondFactor: needsCode)
@@ -146,13 +144,13 @@ public struct StaffService: Sendable {
     public func completeSignIn(_ session: StaffSession, member: StaffMember, code: String, client: String,
                                throttles: AccountThrottles) throws -> CodeAttempt {
         let now = now()
-        if let retry = try accounts.countAttempt(throttles.staffSignIn(email: member.email, client: client), now) {
-            return .throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        if let wait = try accounts.secondsToWait(throttles.staffSignIn(email: member.email, client: client), at: now) {
+            return .throttled(retryAfterSeconds: wait)
         }
         guard let step = try matchingStep(code, member: member, now: now),
               try staff.useSecondFactorStep(member.id, step, session.id) else { return .refused }
-        try accounts.clearAttempts(AccountThrottles.staffSignInAccountKey(member.email))
-        try accounts.uncountAttempt(AccountThrottles.staffSignInClientKey(client), now)
+        try accounts.forgiveAttempt(accountKey: AccountThrottles.staffSignInAccountKey(member.email),
+                                    clientKey: AccountThrottles.staffSignInClientKey(client), at: now)
         return .accepted
     }
 
@@ -197,13 +195,13 @@ public struct StaffService: Sendable {
     public func changePassword(of member: StaffMember, in session: StaffSession, current: String, new password: String,
                                confirmation: String, client: String, throttles: AccountThrottles) throws {
         let now = now()
-        if let retry = try accounts.countAttempt(throttles.staffSignIn(email: member.email, client: client), now) {
-            throw StaffThrottled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))))
+        if let wait = try accounts.secondsToWait(throttles.staffSignIn(email: member.email, client: client), at: now) {
+            throw StaffThrottled(retryAfterSeconds: wait)
         }
         guard let found = try staff.credentials(member.email), crypto.verifyPassword(current, found.passwordHash) else {
             throw StaffFormErrors(byField: ["current": [.passwordWrong]])
         }
-        try accounts.uncountAttempt(AccountThrottles.staffSignInClientKey(client), now)
+        try accounts.forgiveAttempt(accountKey: nil, clientKey: AccountThrottles.staffSignInClientKey(client), at: now)
         var problems: [String: [AccountFieldError]] = [:]
         let passwordProblems = PasswordRules.problems(password, name: member.name)
         if !passwordProblems.isEmpty { problems["password"] = passwordProblems }

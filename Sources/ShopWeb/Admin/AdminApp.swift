@@ -138,7 +138,7 @@ enum AdminApp {
         switch try context.service.signIn(emailText: email, password: password, client: request.remoteAddress,
                                           throttles: context.environment.throttles) {
         case let .throttled(seconds):
-            form.alert = context.l10n.count(max(1, Int((Double(seconds) / 60).rounded(.up))), .throttled)
+            form.alert = Throttled(retryAfterSeconds: seconds, l10n: context.l10n).message
             var response = context.signInPage(next: next, form: form, status: .tooManyRequests)
             response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
             return response
@@ -163,7 +163,7 @@ enum AdminApp {
         switch try context.service.completeSignIn(session, member: member, code: request.formValue("code") ?? "",
                                                   client: request.remoteAddress, throttles: context.environment.throttles) {
         case let .throttled(seconds):
-            let alert = context.l10n.count(max(1, Int((Double(seconds) / 60).rounded(.up))), .throttled)
+            let alert = Throttled(retryAfterSeconds: seconds, l10n: context.l10n).message
             var response = context.page(title: context.l10n(.adminCodeTitle), nav: nil,
                                         AdminViews.codeForm(alert: alert, csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
                                         status: .tooManyRequests)
@@ -244,7 +244,7 @@ enum AdminApp {
                                                client: request.remoteAddress, throttles: context.environment.throttles)
         } catch let throttled as StaffThrottled {
             var form = AccountForm()
-            form.errors["current_password"] = [context.l10n.count(max(1, Int((Double(throttled.retryAfterSeconds) / 60).rounded(.up))), .throttled)]
+            form.errors["current_password"] = [Throttled(retryAfterSeconds: throttled.retryAfterSeconds, l10n: context.l10n).message]
             var response = context.page(title: context.l10n(.adminAccountTitle), nav: nil,
                                         AdminViews.account(form, member: member, csrfToken: context.maskedCSRFToken(), l10n: context.l10n),
                                         status: .tooManyRequests)
@@ -374,9 +374,8 @@ enum AdminApp {
         // no one can flood a customer's inbox from the back office either.
         let checks = passwordReset ? environment.throttles.passwordReset(email: user.email, client: "staff:\(context.member?.email ?? "")")
             : environment.throttles.verificationEmail(user: user.id, client: "staff:\(context.member?.email ?? "")")
-        if let retry = try environment.accounts.countAttempt(checks, now) {
-            let minutes = max(1, Int((retry.timeIntervalSince(now) / 60).rounded(.up)))
-            context.setFlash(context.l10n.count(minutes, .throttled), error: true)
+        if let wait = try environment.accounts.secondsToWait(checks, at: now) {
+            context.setFlash(Throttled(retryAfterSeconds: wait, l10n: context.l10n).message, error: true)
             return .redirect(to: AdminRoute.customer(id).path)
         }
         if passwordReset {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
 
 /// An attempt a throttle refused: what to tell the visitor, and when to come back.
@@ -31,7 +32,7 @@ extension RequestContext {
     /// store step. Returns nil when the attempt may go ahead, else what to tell the visitor.
     /// - Parameter now: the attempt's time (pass the same time to `uncountAttempt` later).
     func countAttempt(_ checks: [ThrottleCheck], at now: Date) throws -> Throttled? {
-        guard let retry = try environment.accounts.countAttempt(checks, now) else { return nil }
-        return Throttled(retryAfterSeconds: max(1, Int(retry.timeIntervalSince(now).rounded(.up))), l10n: l10n)
+        guard let wait = try environment.accounts.secondsToWait(checks, at: now) else { return nil }
+        return Throttled(retryAfterSeconds: wait, l10n: l10n)
     }
 }
