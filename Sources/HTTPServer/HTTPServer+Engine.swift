@@ -168,7 +168,7 @@ final class RequestState {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var discardedBytes = 0
-    /// The body limit of this request (``HTTPServer/Configuration/bodyLimit(method:rawTarget:)``).
+    /// The body limit of this request (``HTTPServer/Configuration/bodyLimit(method:rawTarget:headers:)``).
     var maxBodyBytes = 0
     /// The handler's answer when MHD could not take it yet (see `mhdAccessHandler`).
     var pendingResponse: Response?

@@ -13,7 +13,7 @@ import ShopStore
 // paths outside its roots) and remote image URLs are kept as they are.
 //
 // The form is `multipart/form-data`; the server lets this one path take a body of up to
-// `AdminApp.importUploadLimit` (`HTTPServer.Configuration.uploads`).
+// `AdminApp.importUpload`'s limit (`ShopApp.uploads`, `HTTPServer.Configuration.uploads`).
 
 extension ShopApp {
     /// The paths allowed a larger body than the server's default, with their limits: the
@@ -39,7 +39,7 @@ extension AdminApp {
 
     /// The upload path and its body limit and timeout (64 MiB in at most 5 minutes).
     static let importUpload = (path: "/admin/products/import",
-                                      limit: HTTPServer.Configuration.UploadLimit(maxBodyBytes: 64 << 20, bodyTimeout: 300))
+                               limit: HTTPServer.Configuration.UploadLimit(maxBodyBytes: 64 << 20, bodyTimeout: 300))
 
     /// What the last check or import of the page did.
     enum ImportOutcome {
@@ -70,7 +70,8 @@ extension AdminApp {
             return productsImportPage(&context, outcome: .refused(l10n(.adminImportUnknownFormat)), status: .unprocessableContent)
         }
         let dryRun = request.formValue("mode") != "import"
-        let fileName = file.fileName.isEmpty ? "upload" : String(file.fileName.split(separator: "/").last ?? "upload")
+        // The name only (a browser may send a whole Windows path), for messages.
+        let fileName = file.fileName.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? "upload"
         let environment = context.environment
         let service = CatalogImportService(catalog: environment.catalog,
                                            media: .directory(environment.mediaDirectory ?? FileManager.default.temporaryDirectory),
