@@ -300,10 +300,12 @@ extension AccountStore {
 
     /// Writes the fields an update names with one `UPDATE` (inside the caller's transaction).
     private static func updateUser(_ id: User.ID, _ update: AccountUpdate, _ connection: Connection) throws -> User {
-        guard let before = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
-            .first([.integer(id.rawValue)]).map(user(from:)) else {
+        guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(id.rawValue)]) != nil else {
             throw AccountStoreError.userNotFound
         }
+        // The account as it was, for the audit only (the write lock is held).
+        let before = update.auditedAs == nil ? nil : try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+            .first([.integer(id.rawValue)]).map(user(from:))
         // The write lock is held (BEGIN IMMEDIATE): nobody can take the email or name between
         // this check and the UPDATE below.
         if let email = update.email, try isTaken("email", email, except: id, connection) { throw AccountStoreError.emailTaken }
@@ -328,7 +330,7 @@ extension AccountStore {
         }
         guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
             .first([.integer(id.rawValue)]).map(user(from:)) else { throw AccountStoreError.userNotFound }
-        if let audit = update.auditedAs,
+        if let audit = update.auditedAs, let before,
            let entry = AccountAudit.update(before: before, after: user, passwordChanged: plan.endsSessions, actor: audit.actor,
                                            now: audit.at) {
             try SQLAudit.insert([entry], connection)
