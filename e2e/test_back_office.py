@@ -11,7 +11,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import BINARY, PAGE_SCREENSHOTS, click, new_browser, wait_for_url
+from conftest import BINARY, PAGE_SCREENSHOTS, Server, click, new_browser, wait_for_url
 
 PASSWORD = "Harbor9light"
 
@@ -233,3 +233,48 @@ def test_a_manager_imports_a_catalog_file_in_turkish_and_shoppers_find_it(server
         manager.quit()
     browser.get(server.url + "/products/fener-7?lang=en")
     assert "Bakır Fener 7" in browser.page_source and "$12.50" in browser.page_source
+
+
+def test_a_long_import_shows_its_progress_until_its_result(tmp_path):
+    """Point 4, "with progress": with `--import-wait 0` the upload answers at once with the job's
+    page, which reloads itself (a meta refresh, no script) and shows the step and a bar until the
+    import ends, then what it did. 20 000 products take a few seconds to write."""
+    server = Server(tmp_path, extra_args=["--no-demo", "--import-wait", "0"])
+    server.start()
+    manager = None
+    try:
+        created = staff(server, "create", "--email", "yonetici@example.com", "--name", "Yeliz Yönetici", "--role", "manager",
+                        "--language", "tr", password=PASSWORD + "\n")
+        assert created.returncode == 0, created.stderr
+        rows = ["Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty"]
+        rows += [f"mum-{n},Kokulu Mum {n},MUM-{n},4.25,7" for n in range(20_000)]
+        big = tmp_path / "mumlar.csv"
+        big.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        manager = new_browser()
+        sign_in(manager, server, "/admin/products/import", "yonetici@example.com")
+        manager.find_element(By.ID, "file").send_keys(str(big))
+        click(manager, manager.find_element(By.CSS_SELECTOR, "button[value=import]"))
+        WebDriverWait(manager, 20).until(lambda b: "/admin/products/import/" in b.current_url)
+        job_url = manager.current_url
+        source = manager.page_source
+        assert "mumlar.csv içe aktarılıyor" in source, source
+        assert "<progress" in source and 'http-equiv="refresh"' in source
+        assert "yonetici@example.com tarafından" in source
+        PAGE_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        manager.save_screenshot(str(PAGE_SCREENSHOTS / "admin-import-progress-phone-light-tr.png"))
+        manager.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+        WebDriverWait(manager, 10).until(lambda b: "içe aktarılıyor" in b.page_source)
+        manager.save_screenshot(str(PAGE_SCREENSHOTS / "admin-import-progress-desktop-light-tr.png"))
+        # The page reloads itself until the import is done.
+        WebDriverWait(manager, 180).until(lambda b: "20000 oluşturuldu, 0 güncellendi, 0 değişmedi." in b.page_source)
+        assert manager.current_url == job_url and "<progress" not in manager.page_source
+        # The result stays at the job's address.
+        manager.get(job_url)
+        assert "İçe aktarıldı" in manager.page_source
+    finally:
+        if manager:
+            manager.quit()
+        server.stop()
+    exported = server.run("export", "-", "--format", "shoppable-json")
+    assert exported.returncode == 0 and '"mum-19999"' in exported.stdout

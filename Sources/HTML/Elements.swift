@@ -322,6 +322,12 @@ public func time(_ attributes: Attribute..., @NodeBuilder content: () -> Node = 
     .element("time", attributes, content().children)
 }
 
+/// `<progress>`: how far a task is; give it `max` and `value` (without `value` it shows a task
+/// under way whose end is unknown). Its content is the fallback text.
+public func progress(_ attributes: Attribute..., @NodeBuilder content: () -> Node = { .empty }) -> Node {
+    .element("progress", attributes, content().children)
+}
+
 /// `<details>`: a disclosure widget.
 public func details(_ attributes: Attribute..., @NodeBuilder content: () -> Node = { .empty }) -> Node {
     .element("details", attributes, content().children)

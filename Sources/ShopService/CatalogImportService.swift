@@ -77,7 +77,8 @@ public struct CatalogImportService: Sendable {
         /// The folders local images may be read from (the catalog file's folder, a media root);
         /// `.none` refuses every local image (an upload has no folder).
         public var localMedia: LocalMedia
-        /// Called with (records done, records total) while the file is read.
+        /// Called with (done, total) within the current step: records read while the file is
+        /// read; products written (or compared, for a dry run) while writing.
         public var progress: ((_ done: Int, _ total: Int) -> Void)?
         /// Called as each step starts, for a progress display.
         public var phase: ((_ phase: Phase) -> Void)?
@@ -96,7 +97,7 @@ public struct CatalogImportService: Sendable {
         /// - Parameters:
         ///   - dryRun: check only, write nothing.
         ///   - localMedia: where local images may be read from.
-        ///   - progress: reading progress.
+        ///   - progress: how far the reading and the writing are.
         ///   - mergesDuplicateSKUs: merge repeated SKUs (with a warning) instead of refusing the file.
         ///   - phase: called as each step starts.
         ///   - remoteMedia: which remote images are downloaded; nil keeps them remote.
@@ -146,11 +147,12 @@ public struct CatalogImportService: Sendable {
         let paths = copies.paths.merging(downloads.paths) { local, _ in local }
         let products = result.products.map { Self.pointingAtCopies($0, paths) }
         options.phase?(.writing(products: products.count))
+        let written: UpsertProgress? = options.progress.map { progress in { passed in progress(passed, products.count) } }
         do {
             if options.dryRun {
-                report.preview = try catalog.previewUpsert(products)
+                report.preview = try catalog.previewUpsert(products, progress: written)
             } else {
-                report.changes = try catalog.upsert(products, by: options.actor, now: now())
+                report.changes = try catalog.upsert(products, by: options.actor, now: now(), progress: written)
             }
         } catch let error as CatalogStoreError {
             throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")

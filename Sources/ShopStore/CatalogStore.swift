@@ -233,6 +233,11 @@ public struct ProductFacets: Hashable, Sendable {
     }
 }
 
+/// Hears how far an upsert (or its preview) is: the number of drafts passed so far — written,
+/// or found unchanged — out of all of them. It is called on the caller's thread, inside the
+/// write transaction, once per draft: it must be quick and must not touch the store.
+public typealias UpsertProgress = (_ passed: Int) -> Void
+
 /// What an import changed, as counts, and what it did to each product.
 public struct CatalogUpsertResult: Hashable, Sendable {
     public var productsCreated = 0
@@ -304,11 +309,14 @@ public struct CatalogStore: Sendable {
     /// option values. All or nothing: on error nothing is written. A product its draft leaves
     /// unchanged (`CatalogUpsertRules.leavesUnchanged`) is not written at all. Each product
     /// written is an `import` entry of the audit log as `actor`'s, in the same transaction
-    /// (`ProductAudit.Recorder`); callers use ``upsert(_:by:now:)``.
-    public var upsertBy: @Sendable (_ drafts: [ProductDraft], _ actor: AuditActor, _ now: Date) throws -> CatalogUpsertResult
+    /// (`ProductAudit.Recorder`); callers use ``upsert(_:by:now:progress:)``. `progress`, when
+    /// given, hears how far the write is.
+    public var upsertBy: @Sendable (_ drafts: [ProductDraft], _ actor: AuditActor, _ now: Date,
+                                    _ progress: UpsertProgress?) throws -> CatalogUpsertResult
     /// What `upsert` would do with the drafts — the same checks, matching and counts, in a write
-    /// transaction that is then rolled back: nothing is written.
-    public var previewUpsert: @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult
+    /// transaction that is then rolled back: nothing is written. Callers use
+    /// ``previewUpsert(_:progress:)``.
+    public var previewUpsertWith: @Sendable (_ drafts: [ProductDraft], _ progress: UpsertProgress?) throws -> CatalogUpsertResult
     /// Every product, published or not, with its variants, images and category name, by id
     /// (the order they were created in). For exports.
     public var allProducts: @Sendable () throws -> [StoredProduct]
@@ -348,13 +356,14 @@ public struct CatalogStore: Sendable {
         products: @escaping @Sendable (ProductQuery) throws -> ProductPage,
         productByHandle: @escaping @Sendable (_ handle: String) throws -> Product?,
         productsByID: @escaping @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product],
-        upsertBy: @escaping @Sendable (_ drafts: [ProductDraft], _ actor: AuditActor, _ now: Date) throws -> CatalogUpsertResult,
+        upsertBy: @escaping @Sendable (_ drafts: [ProductDraft], _ actor: AuditActor, _ now: Date,
+                                       _ progress: UpsertProgress?) throws -> CatalogUpsertResult,
         insertProduct: @escaping @Sendable (_ draft: ProductDraft, _ actor: AuditActor, _ now: Date) throws -> StoredProduct,
         changeProductsBy: @escaping @Sendable (_ ids: [Product.ID], _ actor: AuditActor, _ now: Date,
                                                _ change: (ProductDraft) throws -> ProductDraft) throws -> [StoredProduct],
         productCount: @escaping @Sendable () throws -> Int,
         version: @escaping @Sendable () throws -> Int64,
-        previewUpsert: @escaping @Sendable (_ drafts: [ProductDraft]) throws -> CatalogUpsertResult,
+        previewUpsertWith: @escaping @Sendable (_ drafts: [ProductDraft], _ progress: UpsertProgress?) throws -> CatalogUpsertResult,
         allProducts: @escaping @Sendable () throws -> [StoredProduct],
         findProducts: @escaping @Sendable (_ query: CatalogListQuery) throws -> CatalogListPage,
         storedProduct: @escaping @Sendable (_ id: Product.ID) throws -> StoredProduct?
@@ -371,7 +380,7 @@ public struct CatalogStore: Sendable {
         self.changeProductsBy = changeProductsBy
         self.productCount = productCount
         self.version = version
-        self.previewUpsert = previewUpsert
+        self.previewUpsertWith = previewUpsertWith
         self.allProducts = allProducts
     }
 }
@@ -380,8 +389,15 @@ extension CatalogStore {
     /// Upserts the drafts (``upsertBy``), recorded in the audit log as `actor`'s: the shop
     /// itself unless told (its demo catalog at first start); an import names its operator.
     @discardableResult
-    public func upsert(_ drafts: [ProductDraft], by actor: AuditActor = .shop, now: Date = Date()) throws -> CatalogUpsertResult {
-        try upsertBy(drafts, actor, now)
+    public func upsert(_ drafts: [ProductDraft], by actor: AuditActor = .shop, now: Date = Date(),
+                       progress: UpsertProgress? = nil) throws -> CatalogUpsertResult {
+        try upsertBy(drafts, actor, now, progress)
+    }
+
+    /// What ``upsert(_:by:now:progress:)`` would do with the drafts (``previewUpsertWith``);
+    /// nothing is written.
+    public func previewUpsert(_ drafts: [ProductDraft], progress: UpsertProgress? = nil) throws -> CatalogUpsertResult {
+        try previewUpsertWith(drafts, progress)
     }
 
     /// Changes one product (``changeProductsBy``), recorded in the audit log as `actor`'s.

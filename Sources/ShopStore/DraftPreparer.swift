@@ -20,6 +20,8 @@ public final class DraftPreparer: @unchecked Sendable {
 
     private let drafts: [ProductDraft]
     private let window: Int
+    /// Told, on the writer's thread, of each draft the writer passes (taken or skipped).
+    private let progress: UpsertProgress?
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var ready: [Int: PreparedDraft] = [:]
@@ -38,8 +40,11 @@ public final class DraftPreparer: @unchecked Sendable {
     private var inlineCategoryHandles: [String: String?] = [:]
 
     /// Starts folding `drafts` on a new thread (or not at all, for a small batch).
-    public init(_ drafts: [ProductDraft], window: Int = 256) {
+    /// - Parameter progress: told how many drafts the writer has passed, as it passes each —
+    ///   the upsert's progress (`CatalogStore.upsertBy`).
+    public init(_ drafts: [ProductDraft], window: Int = 256, progress: UpsertProgress? = nil) {
         self.drafts = drafts
+        self.progress = progress
         self.window = max(window, 1)
         inline = drafts.count <= Self.inlineLimit
         inlineStemmer = inline ? ProductSearchStemmer() : nil
@@ -80,6 +85,7 @@ public final class DraftPreparer: @unchecked Sendable {
 
     /// The fold of draft `index`, waiting for it if needed. Called in increasing `index` order.
     public func take(_ index: Int) -> PreparedDraft {
+        defer { progress?(index + 1) }
         if inline {
             return PreparedDraft(drafts[index], stemmer: inlineStemmer!, categoryHandles: &inlineCategoryHandles)
         }
@@ -97,6 +103,7 @@ public final class DraftPreparer: @unchecked Sendable {
 
     /// Draft `index` is not written: its fold is dropped, or never made.
     public func skip(_ index: Int) {
+        defer { progress?(index + 1) }
         guard !inline else { return }
         condition.lock()
         passed = max(passed, index + 1)

@@ -76,10 +76,11 @@ extension CatalogStore {
                     return Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 }
             },
-            upsertBy: { drafts, actor, now in
+            upsertBy: { drafts, actor, now, progress in
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try write { connection in
-                    try PGCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), connection)
+                    try PGCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), progress: progress,
+                                         connection)
                 }
             },
             insertProduct: { draft, actor, now in
@@ -112,11 +113,11 @@ extension CatalogStore {
                     try connection.first("SELECT version FROM catalog_state WHERE id = 1")?.int64(0) ?? 0
                 }
             },
-            previewUpsert: { drafts in
+            previewUpsertWith: { drafts, progress in
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 do {
                     return try write { connection -> CatalogUpsertResult in
-                        throw PGCatalog.Preview(result: try PGCatalog.upsert(checked, connection))
+                        throw PGCatalog.Preview(result: try PGCatalog.upsert(checked, progress: progress, connection))
                     }
                 } catch let preview as PGCatalog.Preview {
                     return preview.result  // thrown out of the transaction, so it rolled back
@@ -410,6 +411,7 @@ enum PGCatalog {
     /// variants' triggers keep each product's price and availability; migration 2's triggers
     /// bump the version once.
     static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
+                       progress: UpsertProgress? = nil,
                        _ connection: PostgresConnection) throws -> CatalogUpsertResult {
         let recorder = audit.map { ProductAudit.Recorder($0) { try PGAudit.insert($0, connection) } }
         let stemmer = ProductSearchStemmer()
@@ -418,7 +420,7 @@ enum PGCatalog {
         var categories: [String: (id: Int64, name: String)] = [:]
         var foldedCategories: [String: FoldedCategoryName] = [:]
         var addedWords: Set<String> = []
-        let preparer = DraftPreparer(checked.drafts)
+        let preparer = DraftPreparer(checked.drafts, progress: progress)
         defer { preparer.stop() }
         for (index, draft) in checked.drafts.enumerated() {
             let stored = try connection.first("SELECT id FROM products WHERE handle = $1", [.text(draft.handle)])

@@ -584,5 +584,20 @@ public enum PostgresSchema {
             ALTER TABLE staff_members ADD COLUMN totp_last_step bigint;
             ALTER TABLE staff_sessions ADD COLUMN needs_second_factor boolean NOT NULL DEFAULT false;
             """),
+        PostgresMigration(version: 33, sql: """
+            CREATE TABLE import_jobs (
+                id text PRIMARY KEY,
+                started_by text NOT NULL,
+                file_name text NOT NULL,
+                dry_run boolean NOT NULL,
+                step text NOT NULL CHECK (step IN ('reading', 'checking-images', 'downloading-images', 'writing', 'finished')),
+                done bigint NOT NULL DEFAULT 0,
+                total bigint NOT NULL DEFAULT 0,
+                outcome text,
+                started_at bigint NOT NULL,
+                updated_at bigint NOT NULL
+            );
+            CREATE INDEX import_jobs_started ON import_jobs (started_at);
+            """),
     ]
 }

@@ -79,13 +79,14 @@ extension CatalogStore {
                     }
                 }
             },
-            upsertBy: { drafts, actor, now in
+            upsertBy: { drafts, actor, now, progress in
                 // Every draft is checked before the write transaction opens; each is folded
                 // inside it just before it is written (SQLCatalog.upsert).
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try database.withConnection { connection in
                     try connection.transaction {
-                        try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), connection)
+                        try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), progress: progress,
+                                         connection)
                     }
                 }
             },
@@ -120,12 +121,12 @@ extension CatalogStore {
                 }
             },
             version: { try catalogVersion() },
-            previewUpsert: { drafts in
+            previewUpsertWith: { drafts, progress in
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try database.withConnection { connection in
                     do {
                         return try connection.transaction { () throws -> CatalogUpsertResult in
-                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(checked, connection))
+                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(checked, progress: progress, connection))
                         }
                     } catch let preview as SQLCatalog.Preview {
                         return preview.result  // thrown out of the transaction, so it rolled back
@@ -433,6 +434,7 @@ enum SQLCatalog {
     /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs);
     /// a product its draft leaves unchanged is not written.
     static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
+                       progress: UpsertProgress? = nil,
                        bulkWriteMinimum: Int = bulkWriteMinimum,
                        _ connection: Connection) throws -> CatalogUpsertResult {
         let recorder = audit.map { ProductAudit.Recorder($0) { try SQLAudit.insert($0, connection) } }
@@ -450,7 +452,7 @@ enum SQLCatalog {
         var foldedCategories: [String: FoldedCategoryName] = [:]
         var searchRows = SearchIndexBatch()
         // Drafts are folded on a second thread ahead of this one (DraftPreparer).
-        let preparer = DraftPreparer(checked.drafts)
+        let preparer = DraftPreparer(checked.drafts, progress: progress)
         defer { preparer.stop() }
         // The per-row triggers stand aside (migration 26): each product written is refreshed
         // once below, and the version is bumped once at the end.

@@ -1028,5 +1028,22 @@ public enum ShopSchema {
             ALTER TABLE staff_members ADD COLUMN totp_last_step INTEGER;
             ALTER TABLE staff_sessions ADD COLUMN needs_second_factor INTEGER NOT NULL DEFAULT 0 CHECK (needs_second_factor IN (0, 1));
             """),
+        // Issue #16, point 4: a catalog file checked or imported from the back office, with where
+        // it is (step, counts) and, once finished, what it did (JSON) — read by every app server.
+        Migration(version: 33, sql: """
+            CREATE TABLE import_jobs (
+                id TEXT PRIMARY KEY,                         -- a random token, in the job page's address
+                started_by TEXT NOT NULL,                    -- a staff member's email
+                file_name TEXT NOT NULL,
+                dry_run INTEGER NOT NULL CHECK (dry_run IN (0, 1)),
+                step TEXT NOT NULL CHECK (step IN ('reading', 'checking-images', 'downloading-images', 'writing', 'finished')),
+                done INTEGER NOT NULL DEFAULT 0,
+                total INTEGER NOT NULL DEFAULT 0,
+                outcome TEXT,                                -- JSON (ImportJobOutcome), once finished
+                started_at INTEGER NOT NULL,                 -- Unix seconds
+                updated_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX import_jobs_started ON import_jobs (started_at);
+            """),
     ]
 }

@@ -78,6 +78,8 @@ extension CommandLine {
       --smtp-url URL    serve: deliver email over SMTP (e.g. smtp://127.0.0.1:1025); without it
                         emails are written as .eml files to var/outbox/ (SHOPPABLE_SMTP_URL)
       --mail-from ADDR  serve: sender address of emails (default shop@localhost)
+      --import-wait SECONDS  serve: how long the back office's catalog upload waits for its check
+                        or import before it shows the job's progress page instead (default 2, 0…60)
       --shop-config FILE  serve: shipping methods, payment instructions, reservation minutes and
                         unpaid-order days (JSON, docs/ORDERS.md; default: the demo's shop.json)
       --dry-run         import, campaigns import: read and check the file, write nothing (import: list
@@ -100,7 +102,7 @@ extension CommandLine {
             let known: Set<String> = switch command {
             case "serve": ["host", "port", "database", "currency", "timezone", "locale", "threads", "public-url", "media", "no-demo",
                            "smtp-url", "mail-from", "shop-config", "max-connections-per-address",
-                           "trusted-proxy", "cors-origin", "help"]
+                           "trusted-proxy", "cors-origin", "import-wait", "help"]
             case "import": ["format", "dry-run", "merge-duplicate-skus", "database", "currency", "media", "media-root", "fetch-images",
                              "fetch-images-ca", "help"]
             case "export": ["format", "database", "currency", "help"]

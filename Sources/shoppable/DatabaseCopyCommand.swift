@@ -26,7 +26,7 @@ enum DatabaseCopyCommand {
         "account_tokens", "throttle_events", "outbox", "campaigns", "cart_vouchers", "stock_reservations", "checkouts",
         "addresses", "orders", "order_lines", "order_idempotency_keys", "order_stock", "order_events", "reservation_trims",
         "server_secrets",
-        "api_carts", "api_cart_lines", "api_tokens", "staff_members", "staff_sessions", "audit_events",
+        "api_carts", "api_cart_lines", "api_tokens", "staff_members", "staff_sessions", "audit_events", "import_jobs",
     ]
     /// Emptied with the copied ones by `--replace` (derived from them).
     static let derivedTables = ["product_search", "product_tags", "search_vocabulary"]

@@ -47,7 +47,7 @@ enum ImportCommand {
             defer { display.finish() }
             report = try service.importCatalog(data, fileName: fileName, format: format, options: .init(
                 dryRun: dryRun, localMedia: localMedia,
-                progress: { done, total in display.records(done: done, total: total) },
+                progress: { done, total in display.advance(done: done, total: total) },
                 mergesDuplicateSKUs: options.has("merge-duplicate-skus"),
                 phase: { phase in display.start(phase, dryRun: dryRun) }, remoteMedia: remoteMedia))
         }
@@ -132,14 +132,16 @@ private func certificateAuthorities(_ options: Options) throws -> String? {
 }
 
 /// What `shoppable import` shows on stderr while it works. On a terminal: a bar for the records
-/// read, then a line for each later step, each overwriting the last (cleared at the end). Not on
-/// a terminal (a log, a pipe, a test): one plain line per step, and only for files over 1 MB,
-/// so small imports and tests print nothing but their report.
+/// read, a line for each later step, then a bar for the products written, each overwriting the
+/// last (cleared at the end). Not on a terminal (a log, a pipe, a test): one plain line per
+/// step, and only for files over 1 MB, so small imports and tests print nothing but their report.
 final class ImportProgressDisplay {
     private let isTerminal: Bool
     private let isShown: Bool
     private var lastPercent = -1
     private var isLineOpen = false
+    /// The bar's words for the current step.
+    private var step = (verb: "reading", unit: "records")
 
     init(isTerminal: Bool, isLarge: Bool) {
         self.isTerminal = isTerminal
@@ -148,6 +150,12 @@ final class ImportProgressDisplay {
 
     /// A step starts.
     func start(_ phase: CatalogImportService.Phase, dryRun: Bool) {
+        lastPercent = -1
+        step = switch phase {
+        case .writing where dryRun: ("comparing", "products")
+        case .writing: ("writing", "products")
+        default: ("reading", "records")
+        }
         let text = switch phase {
         case .reading: "reading the file…"
         case let .checkingImages(count): "checking \(count) local images…"
@@ -158,16 +166,17 @@ final class ImportProgressDisplay {
         show(text)
     }
 
-    /// Records read so far: a bar on a terminal, nothing otherwise.
-    func records(done: Int, total: Int) {
+    /// How far the step is (records read, products written or compared): a bar on a terminal,
+    /// nothing otherwise.
+    func advance(done: Int, total: Int) {
         guard isTerminal, total > 0 else { return }
         let percent = done * 100 / total
         guard percent != lastPercent else { return }
         lastPercent = percent
         let width = 30
         let filled = done * width / total
-        show("reading [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            + "] \(percent) % (\(done)/\(total) records)")
+        show("\(step.verb) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            + "] \(percent) % (\(done)/\(total) \(step.unit))")
     }
 
     /// Clears the terminal line (the report follows on stdout).

@@ -59,6 +59,14 @@ enum Serve {
         environment.audit = database.audit
         environment.qrCode = AppEnvironment.liveQRCode
         environment.dashboard = database.dashboard
+        if let text = options.value("import-wait") {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 60 else {
+                throw UsageError("--import-wait must be a number of seconds from 0 to 60")
+            }
+            environment.importAnswerWait = seconds
+        }
+        environment.importJobs = ImportJobs(store: database.importJobs, now: Date.init, newID: environment.crypto.randomToken,
+                                            log: { printLine($0) })
         environment.shippingMethods = shopConfig.shippingMethods
         environment.paymentInstructions = shopConfig.paymentInstructions
         environment.optionNames = shopConfig.optionNames
@@ -114,6 +122,13 @@ enum Serve {
         try server.start()
         printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(try options.database), \(threads) threads). Ctrl-C stops.")
         server.runUntilSignalled()
+        // A catalog import started from the back office runs on its own thread: let it end.
+        if let jobs = liveEnvironment.importJobs, !jobs.waitForAll(upTo: 0) {
+            printLine("shoppable: waiting up to 60 s for a catalog import to finish")
+            if !jobs.waitForAll(upTo: 60) {
+                printLine("shoppable: a catalog import is still running; it stops with the server and writes nothing")
+            }
+        }
         printLine("shoppable: stopped; in-flight requests finished, closing the database")
     }
 }

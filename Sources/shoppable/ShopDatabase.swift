@@ -80,6 +80,13 @@ enum ShopDatabase {
         }
     }
 
+    var importJobs: ImportJobStore {
+        switch self {
+        case let .sqlite(database): .sqlite(database)
+        case let .postgres(database): .postgres(database)
+        }
+    }
+
     var staff: StaffStore {
         switch self {
         case let .sqlite(database): .sqlite(database)

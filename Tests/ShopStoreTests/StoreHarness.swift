@@ -69,6 +69,7 @@ final class StoreHarness {
     let staff: StaffStore
     let audit: AuditStore
     let dashboard: DashboardStore
+    let importJobs: ImportJobStore
     /// The SQLite database (SQLite engines only), for tests that look at what it holds.
     var database: SQLiteDatabase {
         get throws { try #require(sqliteDatabase, "a SQLite store harness") }
@@ -117,6 +118,7 @@ final class StoreHarness {
             savedCarts = .postgres(database)
             staff = .postgres(database)
             audit = .postgres(database)
+            importJobs = .postgres(database)
             dashboard = .postgres(database)
             return
         }
@@ -132,6 +134,7 @@ final class StoreHarness {
         savedCarts = .sqlite(database)
         staff = .sqlite(database)
         audit = .sqlite(database)
+        importJobs = .sqlite(database)
         dashboard = .sqlite(database)
     }
 

@@ -49,6 +49,9 @@ public final class TestShop: @unchecked Sendable {
         environment.audit = .sqlite(database)
         environment.dashboard = .sqlite(database)
         environment.qrCode = AppEnvironment.liveQRCode
+        let clock = self.clock, log = environment.log
+        environment.importJobs = ImportJobs(store: .sqlite(database), now: { clock.now }, newID: { UUID().uuidString },
+                                            log: log)
     }
 
     private init(_ drafts: [ProductDraft], catalog: CatalogStore, sessions: SessionStore, accounts: AccountStore,

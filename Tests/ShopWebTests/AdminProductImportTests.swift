@@ -1,7 +1,9 @@
 import Foundation
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
+import ShopStoreSQLite
 import ShopTestSupport
 import ShopWeb
 import Testing
@@ -108,4 +110,84 @@ struct AdminProductImportTests {
         #expect(forged.status == 403)
         #expect(try shop.catalog.productByHandle("cap") == nil)
     }
+
+    /// A file that takes longer than the POST waits for (`importAnswerWait`, 0 here) answers
+    /// with its job's page: it shows the step and the products written so far, reloads itself,
+    /// and once the import ends shows what it did — in the staff member's language. The import
+    /// is held after its first product, inside its write transaction, while the page is read.
+    @Test func aLongImportShowsItsProgressThenItsResult() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 4)
+        defer { database.close() }
+        let shop = try TestShop([], sqlite: database)
+        shop.environment.importAnswerWait = 0
+        let arrived = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let base = shop.environment.catalog
+        shop.environment.catalog.upsertBy = { drafts, actor, now, progress in
+            try base.upsertBy(drafts, actor, now, { passed in
+                progress?(passed)
+                if passed == 1 {
+                    arrived.signal()
+                    release.wait()
+                }
+            })
+        }
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = "tr"
+        let started = try manager.upload(Self.page, [("mode", "import")], files: [shopifyCSV()], from: Self.page)
+        #expect(started.status == 303)
+        let location = try #require(started.header("Location"))
+        #expect(location.hasPrefix(Self.page + "/"))
+        #expect(arrived.wait(timeout: .now() + 30) == .success)
+
+        let running = try manager.get(location)
+        #expect(running.status == 200)
+        #expect(running.text.contains(#"<meta http-equiv="refresh" content="1">"#))
+        #expect(running.text.contains("products.csv içe aktarılıyor"))
+        #expect(running.text.contains("Ürünler yazılıyor: 2 üründen 1 tanesi"))
+        #expect(running.text.contains(#"max="2" value="1""#))
+        #expect(running.text.contains("manager@shop.test tarafından"))
+        // Another app server (no live counts) reads the step from the job's row.
+        let jobs = try #require(shop.environment.importJobs)
+        let id = String(location.dropFirst(Self.page.count + 1))
+        let otherServer = ImportJobs(store: .sqlite(database), now: { Date(timeIntervalSince1970: 1_780_000_000) },
+                                     newID: { "unused" })
+        let seen = try #require(try otherServer.status(id))
+        #expect(seen.outcome == nil && seen.job.step == .writing && seen.job.total == 2 && seen.job.done == 0)
+        #expect(try shop.catalog.productByHandle("cap") == nil, "nothing is committed before the end")
+
+        #expect(!jobs.waitForAll(upTo: 0.05), "a stopping server sees the job running")
+        release.signal()
+        #expect(jobs.wait(id, upTo: 30))
+        #expect(jobs.waitForAll(upTo: 0))
+        let done = try manager.get(location)
+        #expect(done.status == 200 && !done.text.contains("http-equiv"))
+        #expect(done.text.contains("İçe aktarıldı") && done.text.contains("2 oluşturuldu, 0 güncellendi, 0 değişmedi."))
+        #expect(try shop.catalog.productByHandle("mug") != nil)
+        let report = try #require(try otherServer.status(id)?.outcome)
+        guard case let .report(summary) = report else { Issue.record("not a report: \(report)"); return }
+        #expect(summary.created == 2 && !summary.isDryRun && summary.products.map(\.handle) == ["cap", "mug"])
+        #expect(try manager.get(Self.page + "/no-such-job").status == 404)
+        #expect(try StaffBrowser(shop, role: .support).get(location).status == 403)
+    }
+
+    /// A job whose server stopped (its row not changed for `ImportJobs.stallTime`) is shown as
+    /// stopped, with nothing written, not as running for ever.
+    @Test func aJobWhoseServerStoppedIsShownAsStopped() throws {
+        let database = try SQLiteDatabase.open(path: ":memory:", poolSize: 1)
+        defer { database.close() }
+        let shop = try TestShop([], sqlite: database)
+        let store = ImportJobStore.sqlite(database)
+        try store.insert(ImportJob(id: "lost", startedBy: "manager@shop.test", fileName: "big.csv", isDryRun: false,
+                                   step: .writing, total: 30_000, startedAt: shop.clock.now))
+        let manager = try StaffBrowser(shop, role: .manager)
+        let running = try manager.get(Self.page + "/lost")
+        #expect(running.text.contains("Writing products: 0 of 30,000") && running.text.contains("http-equiv"))
+        shop.clock.advance(by: ImportJobs.stallTime + 1)
+        let stopped = try manager.get(Self.page + "/lost")
+        #expect(stopped.status == 200 && !stopped.text.contains("http-equiv"))
+        #expect(stopped.text.contains("Stopped without finishing") && stopped.text.contains("Nothing was written"))
+    }
 }
+

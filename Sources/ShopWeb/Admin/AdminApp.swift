@@ -114,6 +114,7 @@ enum AdminApp {
         case .productsBulk: return try productsBulk(&context)
         case .productsImport: return productsImportPage(&context, outcome: nil)
         case .productsImportRun: return try productsImport(&context)
+        case let .productsImportJob(id): return try productsImportJob(&context, id: id)
         case .productNew: return try productNewPage(&context)
         case .productCreate: return try productCreate(&context)
         case let .productSave(id): return try productSave(&context, id: id)

@@ -139,10 +139,14 @@ struct AdminContext {
     }
 
     /// A whole back-office page.
-    mutating func page(title: String, nav: AdminViews.NavItem?, _ content: Node, status: HTTPStatus = .ok) -> Response {
+    /// - Parameter refreshAfter: seconds after which the browser loads the page again (a job's
+    ///   progress, without script); nil for none.
+    mutating func page(title: String, nav: AdminViews.NavItem?, _ content: Node, status: HTTPStatus = .ok,
+                       refreshAfter: Int? = nil) -> Response {
         let frame = AdminViews.Frame(title: title, nav: nav, member: member, flash: takeFlash(), csrfToken: maskedCSRFToken(),
                                      stylesheetHref: environment.assets.stylesheetPath,
-                                     theme: Theme(cookie: request.cookies[ShopApp.themeCookie]), l10n: l10n)
+                                     theme: Theme(cookie: request.cookies[ShopApp.themeCookie]), l10n: l10n,
+                                     refreshAfter: refreshAfter)
         return .html(AdminViews.document(frame, content), status: status)
     }
 

@@ -41,14 +41,8 @@ extension AdminApp {
     static let importUpload = (path: "/admin/products/import",
                                limit: HTTPServer.Configuration.UploadLimit(maxBodyBytes: 64 << 20, bodyTimeout: 300))
 
-    /// What the last check or import of the page did.
-    enum ImportOutcome {
-        case report(CatalogImportReport)
-        case refused(String)
-    }
-
     /// The page, with what the last check or import did and the format it was asked for.
-    static func productsImportPage(_ context: inout AdminContext, outcome: ImportOutcome?, format: String = "",
+    static func productsImportPage(_ context: inout AdminContext, outcome: ImportJobOutcome?, format: String = "",
                                    status: HTTPStatus = .ok) -> Response {
         context.page(title: context.l10n(.adminImportTitle), nav: .products,
                      AdminViews.productsImport(outcome: outcome, format: format, csrfToken: context.maskedCSRFToken(),
@@ -56,9 +50,13 @@ extension AdminApp {
                      status: status)
     }
 
-    /// Checks or imports the uploaded file; a refused file is a 422 naming the line and column.
+    /// Starts checking or importing the uploaded file (`ImportJobs`) and waits for it a little
+    /// (`AppEnvironment.importAnswerWait`): a small file's result is the answer, a 422 naming the
+    /// line and column when refused; a larger one's is the job's page, which shows its progress.
     static func productsImport(_ context: inout AdminContext) throws -> Response {
         guard let actor = context.actor else { return context.errorPage(.forbidden) }
+        let environment = context.environment
+        guard let jobs = environment.importJobs else { return context.errorPage(.notFound) }
         let request = context.request, l10n = context.l10n
         let formatText = request.formValue("format") ?? ""
         guard let file = request.file("file"), !file.data.isEmpty else {
@@ -72,29 +70,41 @@ extension AdminApp {
         let dryRun = request.formValue("mode") != "import"
         // The name only (a browser may send a whole Windows path), for messages.
         let fileName = file.fileName.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? "upload"
-        let environment = context.environment
         let service = CatalogImportService(catalog: environment.catalog,
                                            media: .directory(environment.mediaDirectory ?? FileManager.default.temporaryDirectory),
                                            currency: environment.currency, now: environment.now)
-        do {
-            let report = try service.importCatalog(Data(file.data), fileName: fileName, format: format,
-                                                   options: .init(dryRun: dryRun, actor: actor))
-            environment.log("catalog file \(fileName) \(dryRun ? "checked" : "imported") by \(actor.name)")
-            return productsImportPage(&context, outcome: .report(report), format: formatText)
-        } catch let error as ImportError {
-            return productsImportPage(&context, outcome: .refused(error.description), format: formatText,
-                                      status: .unprocessableContent)
-        } catch let error as CatalogStoreError {
-            return productsImportPage(&context, outcome: .refused("\(fileName): \(error.errorDescription ?? "\(error)")"),
-                                      format: formatText, status: .unprocessableContent)
+        let job = try jobs.start(Data(file.data), fileName: fileName, format: format, dryRun: dryRun, actor: actor,
+                                 using: service)
+        guard jobs.wait(job.id, upTo: environment.importAnswerWait), let status = try jobs.status(job.id),
+              let outcome = status.outcome else {
+            return .redirect(to: AdminRoute.productsImportJob(job.id).path)
         }
+        if case .refused = outcome {
+            return productsImportPage(&context, outcome: outcome, format: formatText, status: .unprocessableContent)
+        }
+        return productsImportPage(&context, outcome: outcome, format: formatText)
+    }
+
+    /// A job's page: its step and counts while it runs (reloading itself every second), then
+    /// what it did, above the form.
+    static func productsImportJob(_ context: inout AdminContext, id: String) throws -> Response {
+        guard let jobs = context.environment.importJobs, let status = try jobs.status(id) else {
+            return context.errorPage(.notFound)
+        }
+        if let outcome = status.outcome {
+            return productsImportPage(&context, outcome: outcome)
+        }
+        let l10n = context.l10n
+        return context.page(title: l10n(.adminImportTitle), nav: .products,
+                            AdminViews.importProgress(status.job, timeZone: context.environment.timeZone, l10n: l10n),
+                            refreshAfter: 1)
     }
 }
 
 extension AdminViews {
-    static func productsImport(outcome: AdminApp.ImportOutcome?, format: String, csrfToken: String, l10n: Localizer) -> Node {
+    static func productsImport(outcome: ImportJobOutcome?, format: String, csrfToken: String, l10n: Localizer) -> Node {
         section(.class("stack")) {
-            a(.class("back-link"), .href(AdminRoute.products(AdminProductFilter()).path)) { l10n(.adminProductsTitle) }
+            a(.class("admin-back"), .href(AdminRoute.products(AdminProductFilter()).path)) { l10n(.adminProductsTitle) }
             h1(.class("page-title")) { l10n(.adminImportTitle) }
             switch outcome {
             case nil: p(.class("muted")) { l10n(.adminImportIntro) }
@@ -105,6 +115,11 @@ extension AdminViews {
                     p(.class("muted small")) { l10n(.adminImportNothingWritten) }
                 }
             case let .report(report): importReport(report, l10n: l10n)
+            case .stopped:
+                div(.class("form-card"), .role("alert")) {
+                    h2 { l10n(.adminImportStoppedTitle) }
+                    p { l10n(.adminImportStopped) }
+                }
             }
             HTML.form(.class("form-card"), .method("post"), .action(AdminRoute.productsImportRun.path),
                       .attribute("enctype", "multipart/form-data")) {
@@ -133,45 +148,69 @@ extension AdminViews {
         }
     }
 
-    private static func importReport(_ report: CatalogImportReport, l10n: Localizer) -> Node {
+    /// A job under way: its step, a bar of its counts, who started it and when.
+    static func importProgress(_ job: ImportJob, timeZone: TimeZone, l10n: Localizer) -> Node {
+        let counts = ["done": l10n.number(job.done), "total": l10n.number(job.total)]
+        let step: String = switch job.step {
+        case .reading where job.total > 0: l10n(.adminImportStepReadingCount, counts)
+        case .reading: l10n(.adminImportStepReading)
+        case .checkingImages: l10n(.adminImportStepCheckingImages, ["count": l10n.number(job.total)])
+        case .downloadingImages: l10n(.adminImportStepDownloading, ["count": l10n.number(job.total)])
+        case .writing where job.isDryRun: l10n(.adminImportStepComparing, counts)
+        case .writing, .finished: l10n(.adminImportStepWriting, counts)
+        }
+        let time = l10n.time(job.startedAt, timeZone: timeZone)
+        return section(.class("stack")) {
+            a(.class("admin-back"), .href(AdminRoute.products(AdminProductFilter()).path)) { l10n(.adminProductsTitle) }
+            h1(.class("page-title")) { l10n(job.isDryRun ? .adminImportChecking : .adminImporting, ["file": job.fileName]) }
+            div(.class("form-card"), .role("status")) {
+                p { step }
+                if job.total > 0 && job.step != .checkingImages && job.step != .downloadingImages {
+                    HTML.progress(.class("admin-import-progress"), .max(job.total), .value(min(job.done, job.total)),
+                                  .aria("label", step)) { "\(job.done)/\(job.total)" }
+                } else {
+                    HTML.progress(.class("admin-import-progress"), .aria("label", step))
+                }
+                p(.class("muted small")) { l10n(.adminImportStartedBy, ["who": job.startedBy, "time": time]) }
+                p(.class("muted small")) { l10n(.adminImportKeepsGoing) }
+                a(.class("button button-small"), .href(AdminRoute.productsImportJob(job.id).path)) { l10n(.adminImportRefresh) }
+            }
+        }
+    }
+
+    private static func importReport(_ report: ImportSummary, l10n: Localizer) -> Node {
         let counts = ["products": String(report.productCount), "variants": String(report.variantCount),
                       "images": String(report.imageCount), "file": report.fileName]
         return div(.class("form-card"), .role("status")) {
             h2 { l10n(report.isDryRun ? .adminImportChecked : .adminImportDone) }
             p { l10n(.adminImportRead, counts) }
-            if let outcome = report.changes ?? report.preview {
-                p {
-                    l10n(report.isDryRun ? .adminImportWould : .adminImportChanged,
-                         ["created": String(outcome.productsCreated), "updated": String(outcome.productsUpdated),
-                          "unchanged": String(outcome.productsUnchanged)])
-                }
+            p {
+                l10n(report.isDryRun ? .adminImportWould : .adminImportChanged,
+                     ["created": String(report.created), "updated": String(report.updated),
+                      "unchanged": String(report.unchanged)])
             }
             if report.isDryRun { p(.class("muted small")) { l10n(.adminImportNothingWritten) } }
             // Which products, as `shoppable import --dry-run` lists them: the new and the changed.
-            if let outcome = report.changes ?? report.preview {
-                let touched = outcome.products.filter { $0.change != .unchanged }
-                if !touched.isEmpty {
-                    details {
-                        summary { l10n(.adminImportWhich, ["count": String(touched.count)]) }
-                        ul(.class("admin-import-list")) {
-                            for product in touched.prefix(1_000) {
-                                li {
-                                    span(.class("muted small")) {
-                                        l10n(product.change == .created ? .adminImportNew : .adminImportChangedOne) + " "
-                                    }
-                                    code { product.handle }
+            if !report.products.isEmpty {
+                details {
+                    summary { l10n(.adminImportWhich, ["count": String(report.productsTouched)]) }
+                    ul(.class("admin-import-list")) {
+                        for product in report.products {
+                            li {
+                                span(.class("muted small")) {
+                                    l10n(product.isNew ? .adminImportNew : .adminImportChangedOne) + " "
                                 }
+                                code { product.handle }
                             }
-                            if touched.count > 1_000 { li(.class("muted small")) { "…" } }
                         }
+                        if report.productsTouched > report.products.count { li(.class("muted small")) { "…" } }
                     }
                 }
             }
-            if !report.warnings.isEmpty || !report.skipped.isEmpty {
+            if !report.warnings.isEmpty {
                 h3 { l10n(.adminImportWarnings) }
                 ul {
-                    for warning in report.warnings { li { code { warning.description } } }
-                    for row in report.skipped { li { code { row.description } } }
+                    for warning in report.warnings { li { code { warning } } }
                 }
             }
         }

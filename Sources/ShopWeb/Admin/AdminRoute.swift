@@ -62,6 +62,9 @@ public enum AdminRoute: Hashable, Sendable {
     /// `mode=check|import`) checks the file or imports it, all or nothing, as `shoppable import`.
     case productsImport
     case productsImportRun
+    /// `GET /admin/products/import/{job}` — a check or import under way (the page reloads itself
+    /// every second), then what it did (`ImportJobs`).
+    case productsImportJob(String)
     /// `GET /admin/products/new` — a new product's form (one variant); `POST` adds it.
     case productNew
     case productCreate
@@ -115,7 +118,7 @@ public enum AdminRoute: Hashable, Sendable {
         case .customers, .customer: .permission(.viewCustomers)
         case .customerVerificationEmail, .customerPasswordReset: .permission(.emailCustomers)
         case .products, .product, .productSave, .productsExport, .productsBulk, .productsImport, .productsImportRun,
-             .productNew, .productCreate:
+             .productsImportJob, .productNew, .productCreate:
             .permission(.manageCatalog)
         case .campaigns, .campaignNew, .campaignCreate, .campaignEdit, .campaignSave, .campaignPause, .campaignResume,
              .campaignDelete: .permission(.manageCampaigns)
@@ -224,6 +227,9 @@ public enum AdminRoute: Hashable, Sendable {
         fixed("POST", "/admin/products/bulk", .productsBulk),
         fixed("GET", "/admin/products/import", .productsImport),
         fixed("POST", "/admin/products/import", .productsImportRun),
+        Declaration("GET", "/admin/products/import/{job}", [],
+                    make: { parameters in parameters["job"].isEmpty ? nil : .productsImportJob(parameters["job"]) },
+                    match: { if case let .productsImportJob(id) = $0 { RouteParameters(["job": id]) } else { nil } }),
         fixed("GET", "/admin/products/new", .productNew),
         fixed("POST", "/admin/products/new", .productCreate),
         Declaration("GET", "/admin/products/{id}", [],

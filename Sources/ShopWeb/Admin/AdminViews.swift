@@ -19,6 +19,8 @@ enum AdminViews {
         var stylesheetHref: String
         var theme: Theme
         var l10n: Localizer
+        /// Seconds after which the page reloads itself; nil for never.
+        var refreshAfter: Int? = nil
     }
 
     static func document(_ frame: Frame, _ content: Node) -> [UInt8] {
@@ -30,6 +32,7 @@ enum AdminViews {
                 meta(.name("viewport"), .content("width=device-width, initial-scale=1, viewport-fit=cover"))
                 meta(.name("color-scheme"), .content(frame.theme == .system ? "light dark" : frame.theme.rawValue))
                 meta(.name("robots"), .content("noindex, nofollow"))
+                if let seconds = frame.refreshAfter { meta(.attribute("http-equiv", "refresh"), .content(String(seconds))) }
                 HTML.title { title }
                 link(.rel("stylesheet"), .href(frame.stylesheetHref))
                 link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))

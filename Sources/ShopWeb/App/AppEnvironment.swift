@@ -30,6 +30,12 @@ public struct AppEnvironment: Sendable {
     public var audit: AuditStore?
     /// The dashboard's low-stock and outbox reads (issue #16, point 7).
     public var dashboard: DashboardStore?
+    /// The back office's catalog checks and imports, each on its own thread with its progress
+    /// (issue #16, point 4); the import page answers 404 without it.
+    public var importJobs: ImportJobs?
+    /// How long the import form's POST waits for its job before it answers with the job's page
+    /// instead (which reloads itself until the job is done): a small file's result comes at once.
+    public var importAnswerWait: TimeInterval = 2
     /// A text's QR code modules (libqrencode, wired by ShopWebLive), for the TOTP enrolment's
     /// picture; nil: the page shows the key to type instead.
     public var qrCode: (@Sendable (String) -> (size: Int, modules: [Bool])?)?

@@ -1,0 +1,242 @@
+public import Foundation
+public import ShopImport
+public import ShopStore
+
+/// What a finished import job did, kept as JSON in its row (`ImportJob.outcome`) so that any app
+/// server can show it.
+public enum ImportJobOutcome: Codable, Hashable, Sendable {
+    /// Read, checked and — unless a check — written.
+    case report(ImportSummary)
+    /// Refused, with the message naming the file, line and column; nothing was written.
+    case refused(String)
+    /// Not finished, and not heard of for `ImportJobs.stallTime`: the server running it stopped
+    /// (its write transaction died with it, so nothing was written). Never stored: a status says it.
+    case stopped
+}
+
+/// What the back office shows of a `CatalogImportReport`: the counts, the products created or
+/// changed (by handle, the first `listLimit`), and the file's caveats.
+public struct ImportSummary: Codable, Hashable, Sendable {
+    /// A created or changed product.
+    public struct Product: Codable, Hashable, Sendable {
+        public var handle: String
+        public var isNew: Bool
+
+        public init(handle: String, isNew: Bool) {
+            self.handle = handle
+            self.isNew = isNew
+        }
+    }
+
+    /// At most this many products are listed by handle.
+    public static let listLimit = 1_000
+
+    public var fileName: String
+    /// A check: nothing was written; the counts say what an import would do.
+    public var isDryRun: Bool
+    public var productCount: Int
+    public var variantCount: Int
+    public var imageCount: Int
+    public var created: Int
+    public var updated: Int
+    public var unchanged: Int
+    /// The products created or changed, in the file's order, at most `listLimit` of them.
+    public var products: [Product]
+    /// How many products were created or changed in all.
+    public var productsTouched: Int
+    /// The file's warnings and the records skipped, as the CLI words them.
+    public var warnings: [String]
+
+    /// The summary of a report.
+    public init(_ report: CatalogImportReport) {
+        fileName = report.fileName
+        isDryRun = report.isDryRun
+        productCount = report.productCount
+        variantCount = report.variantCount
+        imageCount = report.imageCount
+        let outcome = report.changes ?? report.preview ?? CatalogUpsertResult()
+        created = outcome.productsCreated
+        updated = outcome.productsUpdated
+        unchanged = outcome.productsUnchanged
+        let touched = outcome.products.filter { $0.change != .unchanged }
+        productsTouched = touched.count
+        products = touched.prefix(Self.listLimit).map { Product(handle: $0.handle, isNew: $0.change == .created) }
+        warnings = report.warnings.map(\.description) + report.skipped.map(\.description)
+    }
+}
+
+/// Where a job is, as the job page shows it.
+public struct ImportJobStatus: Hashable, Sendable {
+    /// The job, with its live counts when this server runs it.
+    public var job: ImportJob
+    /// What it did once finished, or `.stopped`; nil while it runs.
+    public var outcome: ImportJobOutcome?
+}
+
+/// The back office's catalog imports, each on its own thread, with their progress (issue #16,
+/// point 4).
+///
+/// A job's row (`ImportJobStore`) holds its step and, once it ends, its outcome, so every app
+/// server behind a load balancer can show it; it is written between the import's steps, never
+/// inside its write transaction. The counts within a step (records read, products written) are
+/// held in the memory of the server running the job, which is where a reload most often lands;
+/// another server shows the step without them.
+public final class ImportJobs: @unchecked Sendable {
+    /// A job not finished whose row has not changed for this long is one whose server stopped.
+    public static let stallTime: TimeInterval = 15 * 60
+    /// Jobs are kept this long, then purged as new ones start.
+    public static let keptFor: TimeInterval = 30 * 24 * 60 * 60
+
+    private let store: ImportJobStore
+    private let now: @Sendable () -> Date
+    private let newID: @Sendable () -> String
+    private let log: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    /// This server's jobs that have not finished, with their live counts. Guarded by `condition`.
+    private var running: [String: ImportJob] = [:]
+
+    /// - Parameters:
+    ///   - store: where jobs are kept.
+    ///   - now: the clock.
+    ///   - newID: a fresh random token for each job (`Crypto.randomToken`).
+    ///   - log: where a job's unexpected failures are reported.
+    public init(store: ImportJobStore, now: @escaping @Sendable () -> Date, newID: @escaping @Sendable () -> String,
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.store = store
+        self.now = now
+        self.newID = newID
+        self.log = log
+    }
+
+    /// Stores a new job and starts checking (`dryRun`) or importing the file on a new thread.
+    /// - Returns: the job as stored.
+    /// - Throws: the store's error; then nothing was started.
+    public func start(_ data: Data, fileName: String, format: CatalogFormat?, dryRun: Bool, actor: AuditActor,
+                      using service: CatalogImportService) throws -> ImportJob {
+        let started = now()
+        do {
+            _ = try store.purge(started.addingTimeInterval(-Self.keptFor))
+        } catch {
+            log("import jobs: purge failed: \(error)")
+        }
+        let job = ImportJob(id: newID(), startedBy: actor.name, fileName: fileName, isDryRun: dryRun, startedAt: started)
+        try store.insert(job)
+        condition.withLock { running[job.id] = job }
+        let thread = Thread { [self] in
+            run(job, data, format: format, actor: actor, service: service)
+        }
+        thread.name = "import-job"
+        thread.start()
+        return job
+    }
+
+    /// The job with this id, with its live counts when this server runs it; nil when none.
+    public func status(_ id: String) throws -> ImportJobStatus? {
+        if let job = condition.withLock({ running[id] }) {
+            return ImportJobStatus(job: job, outcome: nil)
+        }
+        guard let job = try store.job(id) else { return nil }
+        if job.step != .finished {
+            return ImportJobStatus(job: job, outcome: now().timeIntervalSince(job.updatedAt) > Self.stallTime ? .stopped : nil)
+        }
+        let outcome = job.outcome.flatMap { try? JSONDecoder().decode(ImportJobOutcome.self, from: Data($0.utf8)) }
+        return ImportJobStatus(job: job, outcome: outcome ?? .refused("\(job.fileName): the outcome of this job cannot be read"))
+    }
+
+    /// Waits until this server's job `id` has finished, at most `seconds`.
+    /// - Returns: whether it has finished (or is not this server's).
+    @discardableResult
+    public func wait(_ id: String, upTo seconds: TimeInterval) -> Bool {
+        waitUntil(seconds) { running[id] == nil }
+    }
+
+    /// Waits until none of this server's jobs is running, at most `seconds` (a server stopping:
+    /// a job cut short writes nothing, but its merchant then has to start it again).
+    /// - Returns: whether none is running.
+    @discardableResult
+    public func waitForAll(upTo seconds: TimeInterval) -> Bool {
+        waitUntil(seconds) { running.isEmpty }
+    }
+
+    /// Waits until `isDone` (asked under the lock, again each time a job ends), at most `seconds`.
+    private func waitUntil(_ seconds: TimeInterval, _ isDone: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !isDone() {
+            guard condition.wait(until: deadline) else { return isDone() }
+        }
+        return true
+    }
+
+    // MARK: The job's thread
+
+    private func run(_ job: ImportJob, _ data: Data, format: CatalogFormat?, actor: AuditActor,
+                     service: CatalogImportService) {
+        var options = CatalogImportService.Options(dryRun: job.isDryRun, actor: actor)
+        // Steps start outside the write transaction: their row is written at once.
+        options.phase = { [self] phase in
+            let (step, total): (ImportJob.Step, Int) = switch phase {
+            case .reading: (.reading, 0)
+            case let .checkingImages(count): (.checkingImages, count)
+            case let .downloadingImages(count): (.downloadingImages, count)
+            case let .writing(products): (.writing, products)
+            }
+            let changed = change(job.id) {
+                $0.step = step
+                $0.done = 0
+                $0.total = total
+            }
+            if let changed { save(changed) }
+        }
+        // Counts within a step: memory only (the write transaction may be open).
+        options.progress = { [self] done, total in
+            _ = change(job.id) {
+                $0.done = done
+                $0.total = total
+            }
+        }
+        let outcome: ImportJobOutcome
+        do {
+            let report = try service.importCatalog(data, fileName: job.fileName, format: format, options: options)
+            outcome = .report(ImportSummary(report))
+            log("catalog file \(job.fileName) \(job.isDryRun ? "checked" : "imported") by \(actor.name) (job \(job.id))")
+        } catch let error as ImportError {
+            outcome = .refused(error.description)
+        } catch let error as CatalogStoreError {
+            outcome = .refused("\(job.fileName): \(error.errorDescription ?? "\(error)")")
+        } catch {
+            log("import job \(job.id) failed: \(error)")
+            outcome = .refused("\(job.fileName): the import failed (\(error)); nothing was written")
+        }
+        var finished = condition.withLock { running[job.id] } ?? job
+        finished.step = .finished
+        finished.outcome = (try? JSONEncoder().encode(outcome)).map { String(decoding: $0, as: UTF8.self) }
+        save(finished)
+        condition.withLock {
+            running[job.id] = nil
+            condition.broadcast()
+        }
+    }
+
+    /// Changes this server's running job `id`; returns it changed.
+    private func change(_ id: String, _ body: (inout ImportJob) -> Void) -> ImportJob? {
+        condition.withLock {
+            guard var job = running[id] else { return nil }
+            body(&job)
+            running[id] = job
+            return job
+        }
+    }
+
+    /// Writes the job's row, stamped now.
+    private func save(_ job: ImportJob) {
+        var job = job
+        job.updatedAt = now()
+        do {
+            _ = try store.update(job)
+        } catch {
+            log("import job \(job.id): cannot record its step: \(error)")
+        }
+    }
+}
