@@ -32,6 +32,7 @@ extension CatalogStore {
                 return try body(connection)
             }
         }
+        let memos = CatalogListingMemos()
         return CatalogStore(
             categories: {
                 try read { connection in
@@ -57,7 +58,7 @@ extension CatalogStore {
             },
             products: { query in
                 try read { connection in
-                    try PGCatalog.page(query, currency: currency, searchCountLimit: searchCountLimit, connection)
+                    try PGCatalog.page(query, currency: currency, searchCountLimit: searchCountLimit, memos: memos, connection)
                 }
             },
             productByHandle: { handle in
@@ -108,11 +109,7 @@ extension CatalogStore {
                     try connection.first("SELECT count(*) FROM products")?.int(0) ?? 0
                 }
             },
-            version: {
-                try database.withConnection { connection in
-                    try connection.first("SELECT version FROM catalog_state WHERE id = 1")?.int64(0) ?? 0
-                }
-            },
+            version: { try database.withConnection(PGCatalog.catalogVersion) },
             previewUpsertWith: { drafts, progress in
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 do {
@@ -204,7 +201,12 @@ enum PGCatalog {
 
     /// A page of `query` inside the caller's read transaction: the page, its count and (when
     /// asked) the facets — the statements of `SQLCatalog.page`, in PostgreSQL's dialect.
-    static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int,
+    /// The catalog version as this connection's transaction sees it.
+    static func catalogVersion(_ connection: PostgresConnection) throws -> Int64 {
+        try connection.first("SELECT version FROM catalog_state WHERE id = 1")?.int64(0) ?? 0
+    }
+
+    static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int, memos: CatalogListingMemos? = nil,
                      _ connection: PostgresConnection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try PostgresSearch.terms(query, connection)
         let from = search == nil ? "products p" : "product_search s JOIN products p ON p.id = s.product_id"
@@ -270,7 +272,7 @@ enum PGCatalog {
             let (facetBase, facetBaseValues) = split(conditions.facetBase)
             var tally = FacetTally(query, currency: currency)
             let sampledIDs = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                               conditions.inBand, &tally, connection)
+                                               conditions.inBand, &tally, memo: memos?.facetGroups, connection)
             let categoryIDs = tally.categoryIDs
             let categories = try categoryIDs.isEmpty ? [] : connection.query(
                 "SELECT id, handle, name FROM categories WHERE id = ANY($1::bigint[]) ORDER BY name, id",
@@ -290,10 +292,18 @@ enum PGCatalog {
             } else {
                 tagSource = ("\(from) JOIN product_tags t ON t.product_id = p.id WHERE \(listed.sql)", listed.values)
             }
-            tags = try connection.query(numbered("""
+            let tagSQL = numbered("""
                 SELECT min(t.tag) AS spelling FROM \(tagSource.sql) GROUP BY t.tag_key ORDER BY spelling
                 LIMIT \(ProductPage.facetLimit)
-                """), tagSource.values).map { try $0.string(0) }
+                """)
+            func readTags() throws -> [String] { try connection.query(tagSQL, tagSource.values).map { try $0.string(0) } }
+            // Without a search every page of a category lists the same tags: kept per version.
+            tags = if let memos, scanLimit == nil {
+                try memos.tags.answer(at: try catalogVersion(connection), sql: tagSQL, values: tagSource.values.map { "\($0)" },
+                                      read: readTags)
+            } else {
+                try readTags()
+            }
         } else {
             total = try count(filter, filterValues)
         }
@@ -324,6 +334,7 @@ enum PGCatalog {
     /// `limit` by id one row each, whose ids it returns.
     static func productFacets(from: String, where condition: (sql: String, values: [PostgresValue]), limit: PostgresValue?,
                               _ inBand: ProductQueryConditions.Part, _ tally: inout FacetTally,
+                              memo: CatalogStatementMemo<[FacetTally.Group]>?,
                               _ connection: PostgresConnection) throws -> [Int64] {
         let bands = tally.bands
         let bandCase = "CASE WHEN p.min_price_minor IS NULL THEN -1 "
@@ -336,12 +347,22 @@ enum PGCatalog {
             SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, 1, p.id FROM \(from)
             WHERE \(condition.sql) ORDER BY p.id LIMIT ?
             """
+        let values = inBand.values.map(PostgresValue.init) + condition.values + (limit.map { [$0] } ?? [])
         var sampledIDs: [Int64] = []
-        for row in try connection.query(numbered(sql), inBand.values.map(PostgresValue.init) + condition.values + (limit.map { [$0] } ?? [])) {
-            if limit != nil { sampledIDs.append(try row.int64(6)) }
-            tally.add(FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
-                                       isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5)))
+        func read() throws -> [FacetTally.Group] {
+            try connection.query(numbered(sql), values).map { row in
+                if limit != nil { sampledIDs.append(try row.int64(6)) }
+                return FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
+                                        isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
+            }
         }
+        // Without a search the groups are the same for every category page: kept per version.
+        let groups = if let memo, limit == nil {
+            try memo.answer(at: try catalogVersion(connection), sql: sql, values: values.map { "\($0)" }, read: read)
+        } else {
+            try read()
+        }
+        for group in groups { tally.add(group) }
         return sampledIDs
     }
 

@@ -20,11 +20,10 @@ extension CatalogStore {
         let version = SQLiteDatabase.Memo<Int64>()
         @Sendable func catalogVersion() throws -> Int64 {
             try database.remembered(version) {
-                try database.withConnection { connection in
-                    try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
-                }
+                try database.withConnection(SQLCatalog.catalogVersion)
             }
         }
+        let memos = CatalogListingMemos()
         return CatalogStore(
             categories: {
                 // Slow on a large catalog (~1 s on 100 000 products): `CatalogStore.caching()`
@@ -54,7 +53,8 @@ extension CatalogStore {
                 try database.withConnection { connection in
                     try SQLCatalog.rebuildSearchIndexIfStale(connection)
                     return try connection.transaction(.deferred) { 
-                        try SQLCatalog.page(query, currency: currency, searchCountLimit: searchCountLimit, connection)
+                        try SQLCatalog.page(query, currency: currency, searchCountLimit: searchCountLimit, memos: memos,
+                                            connection)
                     }
                 }
             },
@@ -196,8 +196,13 @@ enum SQLCatalog {
     /// JOIN fixes the loop order): without statistics the planner would otherwise walk an
     /// `is_published` index over every product and probe the matches. Each match then reads
     /// the covering index `products_search_facts`, not the wide product row.
+    /// The catalog version as this connection's transaction sees it.
+    static func catalogVersion(_ connection: Connection) throws -> Int64 {
+        try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
+    }
+
     static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int = ProductPage.searchCountLimit,
-                     _ connection: Connection) throws -> ProductPage {
+                     memos: CatalogListingMemos? = nil, _ connection: Connection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try SearchMatch.terms(query, connection)
 
         // The conditions but the search match: `base` those no facet lifts (ProductFacets);
@@ -273,7 +278,7 @@ enum SQLCatalog {
             let (facetBase, facetBaseValues) = split(conditions.facetBase)
             var tally = FacetTally(query, currency: currency)
             let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                            conditions.inBand, &tally, connection)
+                                            conditions.inBand, &tally, memo: memos?.facetGroups, connection)
             isSampled = tally.scanned > searchCountLimit && scanLimit != nil
             facets = counted.facets
             // Past the limit the groups hold a sample: the filters' own count, capped, says how many.
@@ -293,10 +298,18 @@ enum SQLCatalog {
             } else {
                 tagSource = ("\(from) JOIN product_tags t ON t.product_id = p.id WHERE \(listed.sql)", listed.values)
             }
-            tags = try connection.prepare("""
+            let tagSQL = """
                 SELECT min(t.tag) AS spelling FROM \(tagSource.sql) GROUP BY t.tag_key ORDER BY spelling
                 LIMIT \(ProductPage.facetLimit)
-                """).query(tagSource.values).map { try $0.string(0) }
+                """
+            func readTags() throws -> [String] { try connection.prepare(tagSQL).query(tagSource.values).map { try $0.string(0) } }
+            // Without a search every page of a category lists the same tags: kept per version.
+            tags = if let memos, scanLimit == nil {
+                try memos.tags.answer(at: try catalogVersion(connection), sql: tagSQL, values: tagSource.values.map { "\($0)" },
+                                      read: readTags)
+            } else {
+                try readTags()
+            }
         } else {
             total = try count(filter, filterValues)
         }
@@ -336,7 +349,7 @@ enum SQLCatalog {
     /// them. With `limit`, only the first `limit` products matching `condition` are counted
     /// (read one by one, not grouped in SQL: at most a thousand), and `sampledIDs` are theirs.
     static func productFacets(from: String, where condition: (sql: String, values: [SQLValue]), limit: SQLValue?,
-                              _ inBand: ProductQueryConditions.Part, _ tally: inout FacetTally,
+                              _ inBand: ProductQueryConditions.Part, _ tally: inout FacetTally, memo: CatalogStatementMemo<[FacetTally.Group]>?,
                               _ connection: Connection) throws -> (facets: ProductFacets, sampledIDs: [Int64]) {
         let bands = tally.bands
         // The band's index (-1 without a price): bands are contiguous from 0, so the highest
@@ -352,12 +365,22 @@ enum SQLCatalog {
             SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, 1, p.id FROM \(from)
             WHERE \(condition.sql) LIMIT ?
             """
+        let values = inBand.values.map(SQLValue.init) + condition.values + (limit.map { [$0] } ?? [])
         var sampledIDs: [Int64] = []
-        for row in try connection.prepare(sql).query(inBand.values.map(SQLValue.init) + condition.values + (limit.map { [$0] } ?? [])) {
-            if limit != nil { sampledIDs.append(try row.int64(6)) }
-            tally.add(FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
-                                       isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5)))
+        func read() throws -> [FacetTally.Group] {
+            try connection.prepare(sql).query(values).map { row in
+                if limit != nil { sampledIDs.append(try row.int64(6)) }
+                return FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
+                                        isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
+            }
         }
+        // Without a search the groups are the same for every category page: kept per version.
+        let groups = if let memo, limit == nil {
+            try memo.answer(at: try catalogVersion(connection), sql: sql, values: values.map { "\($0)" }, read: read)
+        } else {
+            try read()
+        }
+        for group in groups { tally.add(group) }
         let categoryIDs = tally.categoryIDs
         let categories = try categoryIDs.isEmpty ? [] : connection.prepare("""
             SELECT id, handle, name FROM categories WHERE id IN (SELECT value FROM json_each(?)) ORDER BY name, id

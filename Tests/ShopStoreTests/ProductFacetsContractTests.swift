@@ -24,6 +24,51 @@ struct ProductFacetsContractTests {
         #expect(try stores.catalog.products(ProductQuery()).facets == nil)
     }
 
+    /// Issue #14: a listing's facet groups and tags are kept per catalog version (they were most of
+    /// an uncached category page on 100 000 products). Pages of other categories, filters and
+    /// price bands answer from the same kept groups with their own counts, and every change —
+    /// a new product, a new tag, stock sold out — shows on the next page at once.
+    @Test(.bug("issue #14", "facet groups kept per catalog version"), arguments: StoreKind.engines(for: .catalog))
+    func keptFacetsAndTagsFollowEveryChange(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        var catalog = Self.catalog
+        catalog[0].tags = ["oak"]
+        _ = try stores.catalog.upsert(catalog)
+        let chairs = try #require(try stores.catalog.categoryByHandle("chairs"))
+        let lamps = try #require(try stores.catalog.categoryByHandle("lamps"))
+        func page(_ category: Category, vendor: String? = nil, band: String? = nil) throws -> ProductPage {
+            try stores.catalog.products(ProductQuery(categoryID: category.id, vendor: vendor, includesFacets: true,
+                                                     priceBand: band.flatMap { PriceBand.band(key: $0, currency: .usd) }))
+        }
+        func counts(_ page: ProductPage) throws -> String {
+            let facets = try #require(page.facets)
+            return "\(page.totalCount) " + facets.categories.map { "\($0.value.name) \($0.count)" }.joined(separator: ",")
+                + " | " + facets.vendors.map { "\($0.value) \($0.count)" }.joined(separator: ",") + " | in stock \(facets.inStock)"
+        }
+        #expect(try counts(page(chairs)) == "5 Chairs 5,Lamps 2 | Acme 3,Zeta 2 | in stock 3")
+        #expect(try counts(page(lamps)) == "2 Chairs 5,Lamps 2 | Acme 2 | in stock 2")
+        #expect(try counts(page(chairs, vendor: "Zeta")) == "2 Chairs 2 | Acme 3,Zeta 2 | in stock 1")
+        #expect(try counts(page(chairs, band: "0-25")) == "3 Chairs 3,Lamps 1 | Acme 2,Zeta 1 | in stock 2")
+        #expect(try Set(page(chairs).tags) == ["oak", "Sale"] && page(lamps).tags == ["sale"])
+
+        // A new chair by a new vendor, with a new tag.
+        var stool = ProductDraft.mock(handle: "k", title: "Ash stool", category: "Chairs", tags: ["ash"])
+        stool.vendor = "Nord"
+        _ = try stores.catalog.upsert([stool])
+        #expect(try counts(page(chairs)) == "6 Chairs 6,Lamps 2 | Acme 3,Nord 1,Zeta 2 | in stock 4")
+        #expect(try Set(page(chairs).tags) == ["ash", "oak", "Sale"])
+        #expect(try counts(page(lamps)) == "2 Chairs 6,Lamps 2 | Acme 2 | in stock 2")
+
+        // Stock sold out is a catalog change too.
+        let a = try #require(try stores.catalog.productByHandle("a"))
+        _ = try stores.catalog.changeProduct(a.id) { draft in
+            var draft = draft
+            draft.variants[0].inventory = .tracked(quantity: 0, allowsBackorder: false)
+            return draft
+        }
+        #expect(try counts(page(chairs)) == "6 Chairs 6,Lamps 2 | Acme 3,Nord 1,Zeta 2 | in stock 3")
+    }
+
     /// With every facet filter chosen, each facet's counts keep the others' filters but not
     /// its own, so the shopper sees what choosing another value would list.
     @Test(.bug("issue #13", "disjunctive counts"), arguments: StoreKind.engines(for: .catalog))
