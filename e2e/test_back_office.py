@@ -223,10 +223,10 @@ def test_a_manager_imports_a_catalog_file_in_turkish_and_shoppers_find_it(server
         manager.find_element(By.ID, "file").send_keys(str(good))
         click(manager, manager.find_element(By.CSS_SELECTOR, "button[value=check]"))
         WebDriverWait(manager, 60).until(lambda b: "Dosya geçerli" in b.page_source)
-        assert "İçe aktarma 1500 ürün oluşturur" in manager.page_source
+        assert "İçe aktarma 1.500 ürün oluşturur" in manager.page_source
         manager.find_element(By.ID, "file").send_keys(str(good))
         click(manager, manager.find_element(By.CSS_SELECTOR, "button[value=import]"))
-        WebDriverWait(manager, 120).until(lambda b: "1500 oluşturuldu" in b.page_source)
+        WebDriverWait(manager, 120).until(lambda b: "1.500 oluşturuldu" in b.page_source)
         manager.get(server.url + "/admin/audit?subject=product&actor=yonetici")
         assert "fener-1499" in manager.page_source and "içe aktarıldı" in manager.page_source
     finally:
@@ -267,7 +267,7 @@ def test_a_long_import_shows_its_progress_until_its_result(tmp_path):
         WebDriverWait(manager, 10).until(lambda b: "içe aktarılıyor" in b.page_source)
         manager.save_screenshot(str(PAGE_SCREENSHOTS / "admin-import-progress-desktop-light-tr.png"))
         # The page reloads itself until the import is done.
-        WebDriverWait(manager, 180).until(lambda b: "20000 oluşturuldu, 0 güncellendi, 0 değişmedi." in b.page_source)
+        WebDriverWait(manager, 180).until(lambda b: "20.000 oluşturuldu, 0 güncellendi, 0 değişmedi." in b.page_source)
         assert manager.current_url == job_url and "<progress" not in manager.page_source
         # The result stays at the job's address.
         manager.get(job_url)
@@ -278,3 +278,41 @@ def test_a_long_import_shows_its_progress_until_its_result(tmp_path):
         server.stop()
     exported = server.run("export", "-", "--format", "shoppable-json")
     assert exported.returncode == 0 and '"mum-19999"' in exported.stdout
+
+
+def test_a_server_stopped_during_an_import_writes_nothing_and_says_so(tmp_path):
+    """Found by a fresh tester: SIGTERM during a long import logged "writes nothing", then the
+    import went on and committed, and its page claimed for 15 minutes that it was still going.
+    Now the server stops the import (rolled back), stores that it stopped, and exits at once."""
+    server = Server(tmp_path, extra_args=["--no-demo", "--import-wait", "0"])
+    server.start()
+    manager = None
+    try:
+        created = staff(server, "create", "--email", "manager@example.com", "--name", "Mia Manager", "--role", "manager",
+                        password=PASSWORD + "\n")
+        assert created.returncode == 0, created.stderr
+        rows = ["Handle,Title,Variant SKU,Variant Price"]
+        rows += [f"candle-{n},Candle {n},CANDLE-{n},4.25" for n in range(150_000)]
+        big = tmp_path / "candles.csv"
+        big.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        manager = new_browser()
+        sign_in(manager, server, "/admin/products/import", "manager@example.com")
+        manager.find_element(By.ID, "file").send_keys(str(big))
+        click(manager, manager.find_element(By.CSS_SELECTOR, "button[value=import]"))
+        WebDriverWait(manager, 120).until(lambda b: "Writing products:" in b.page_source)
+        job_url = manager.current_url
+        started = time.monotonic()
+        server.stop()  # SIGTERM; asserts exit status 0
+        assert time.monotonic() - started < 15
+        log = server.log.read_text()
+        assert "stopping the catalog imports under way" in log and "stopped with the server, nothing written" in log
+        server.start()
+        manager.get(job_url)
+        assert "Stopped without finishing" in manager.page_source and "Nothing was written" in manager.page_source
+        assert 'http-equiv="refresh"' not in manager.page_source
+    finally:
+        if manager:
+            manager.quit()
+        server.stop()
+    exported = server.run("export", "-", "--format", "shoppable-json")
+    assert exported.returncode == 0 and "candle-" not in exported.stdout

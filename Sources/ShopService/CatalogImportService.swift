@@ -92,6 +92,9 @@ public struct CatalogImportService: Sendable {
         /// Who the audit log names for each product written: the operator at the command line,
         /// a staff member importing in the back office, or the shop seeding its demo catalog.
         public var actor: AuditActor
+        /// Asked before each step and as each product is written: `true` stops the import,
+        /// which then throws `CancellationError` and writes nothing (a server stopping).
+        public var shouldStop: (() -> Bool)?
 
         /// Creates options.
         /// - Parameters:
@@ -124,10 +127,15 @@ public struct CatalogImportService: Sendable {
     /// - Returns: what was read and, unless it was a dry run, what changed.
     /// - Throws: `ImportError` naming the file, line and column for a bad record, a refused
     ///   image or a draft the store refuses — then the catalog is unchanged; the media library's
-    ///   or the store's own error when writing fails (the catalog is unchanged then too).
+    ///   or the store's own error when writing fails (the catalog is unchanged then too);
+    ///   `CancellationError` when `Options.shouldStop` said so (nothing written either).
     public func importCatalog(_ data: Data, fileName: String, format: CatalogFormat? = nil,
                               options: Options = Options()) throws -> CatalogImportReport {
         let importer = CatalogImporter(currency: currency, now: now(), mergesDuplicateSKUs: options.mergesDuplicateSKUs)
+        func stopIfAsked() throws {
+            if options.shouldStop?() == true { throw CancellationError() }
+        }
+        try stopIfAsked()
         options.phase?(.reading)
         let result = try importer.read(data, fileName: fileName, format: format, progress: options.progress)
         let localImages = result.products.reduce(0) { count, product in
@@ -146,8 +154,12 @@ public struct CatalogImportService: Sendable {
         report.imagesCopied = copies.written
         let paths = copies.paths.merging(downloads.paths) { local, _ in local }
         let products = result.products.map { Self.pointingAtCopies($0, paths) }
+        try stopIfAsked()
         options.phase?(.writing(products: products.count))
-        let written: UpsertProgress? = options.progress.map { progress in { passed in progress(passed, products.count) } }
+        let written: UpsertProgress = { passed in
+            try stopIfAsked()
+            options.progress?(passed, products.count)
+        }
         do {
             if options.dryRun {
                 report.preview = try catalog.previewUpsert(products, progress: written)

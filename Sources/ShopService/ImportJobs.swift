@@ -9,8 +9,9 @@ public enum ImportJobOutcome: Codable, Hashable, Sendable {
     case report(ImportSummary)
     /// Refused, with the message naming the file, line and column; nothing was written.
     case refused(String)
-    /// Not finished, and not heard of for `ImportJobs.stallTime`: the server running it stopped
-    /// (its write transaction died with it, so nothing was written). Never stored: a status says it.
+    /// Stopped before the end, with nothing written: its server stopped it (`ImportJobs.stopAll`),
+    /// or is gone — on this host no longer running, elsewhere not heard of for
+    /// `ImportJobs.stallTime` (its write transaction died with it).
     case stopped
 }
 
@@ -80,47 +81,57 @@ public struct ImportJobStatus: Hashable, Sendable {
 /// server behind a load balancer can show it; it is written between the import's steps, never
 /// inside its write transaction. The counts within a step (records read, products written) are
 /// held in the memory of the server running the job, which is where a reload most often lands;
-/// another server shows the step without them.
+/// another server shows the step without them. A job stays in that memory until its outcome is
+/// stored, so its page tells the truth even while the database refuses the row for a while.
 public final class ImportJobs: @unchecked Sendable {
-    /// A job not finished whose row has not changed for this long is one whose server stopped.
+    /// A job not finished whose row has not changed for this long is one whose server stopped
+    /// (unless that server is on this host and still running: then it is asked directly).
     public static let stallTime: TimeInterval = 15 * 60
     /// Jobs are kept this long, then purged as new ones start.
     public static let keptFor: TimeInterval = 30 * 24 * 60 * 60
+
+    /// This process, as a job's `runner` names it: `host:pid`.
+    public static let thisRunner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
 
     private let store: ImportJobStore
     private let now: @Sendable () -> Date
     private let newID: @Sendable () -> String
     private let log: @Sendable (String) -> Void
+    private let runner: String
+    private let isRunnerAlive: @Sendable (String) -> Bool?
     private let condition = NSCondition()
-    /// This server's jobs that have not finished, with their live counts. Guarded by `condition`.
+    /// This server's jobs whose outcome is not stored yet, with their live counts (and, once
+    /// finished, their outcome). Guarded by `condition`.
     private var running: [String: ImportJob] = [:]
+    /// Set by `stopAll`: running imports stop and write nothing. Guarded by `condition`.
+    private var isStopping = false
 
     /// - Parameters:
     ///   - store: where jobs are kept.
     ///   - now: the clock.
     ///   - newID: a fresh random token for each job (`Crypto.randomToken`).
     ///   - log: where a job's unexpected failures are reported.
+    ///   - runner: this server, as its jobs' rows name it (`thisRunner`).
+    ///   - isRunnerAlive: whether the server a row names still runs — nil when this server
+    ///     cannot tell (another host); by default a process on this host is asked with `kill 0`.
     public init(store: ImportJobStore, now: @escaping @Sendable () -> Date, newID: @escaping @Sendable () -> String,
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                log: @escaping @Sendable (String) -> Void = { _ in }, runner: String = ImportJobs.thisRunner,
+                isRunnerAlive: @escaping @Sendable (String) -> Bool? = ImportJobs.isAliveOnThisHost) {
         self.store = store
         self.now = now
         self.newID = newID
         self.log = log
+        self.runner = runner
+        self.isRunnerAlive = isRunnerAlive
     }
 
-    /// Stores a new job and starts checking (`dryRun`) or importing the file on a new thread.
-    /// - Returns: the job as stored.
-    /// - Throws: the store's error; then nothing was started.
+    /// Starts checking (`dryRun`) or importing the file on a new thread; the job's row is stored
+    /// there (it may wait its turn behind another import's write), so this returns at once.
+    /// - Returns: the job.
     public func start(_ data: Data, fileName: String, format: CatalogFormat?, dryRun: Bool, actor: AuditActor,
-                      using service: CatalogImportService) throws -> ImportJob {
-        let started = now()
-        do {
-            _ = try store.purge(started.addingTimeInterval(-Self.keptFor))
-        } catch {
-            log("import jobs: purge failed: \(error)")
-        }
-        let job = ImportJob(id: newID(), startedBy: actor.name, fileName: fileName, isDryRun: dryRun, startedAt: started)
-        try store.insert(job)
+                      using service: CatalogImportService) -> ImportJob {
+        let job = ImportJob(id: newID(), startedBy: actor.name, runner: runner, fileName: fileName, isDryRun: dryRun,
+                            startedAt: now())
         condition.withLock { running[job.id] = job }
         let thread = Thread { [self] in
             run(job, data, format: format, actor: actor, service: service)
@@ -133,29 +144,46 @@ public final class ImportJobs: @unchecked Sendable {
     /// The job with this id, with its live counts when this server runs it; nil when none.
     public func status(_ id: String) throws -> ImportJobStatus? {
         if let job = condition.withLock({ running[id] }) {
-            return ImportJobStatus(job: job, outcome: nil)
+            return ImportJobStatus(job: job, outcome: job.step == .finished ? Self.outcome(of: job) : nil)
         }
         guard let job = try store.job(id) else { return nil }
-        if job.step != .finished {
-            return ImportJobStatus(job: job, outcome: now().timeIntervalSince(job.updatedAt) > Self.stallTime ? .stopped : nil)
+        guard job.step == .finished else {
+            // Not running here (or it would be in memory), and its server gone or silent too long.
+            let isGone = job.runner == runner || isRunnerAlive(job.runner) == false
+            return ImportJobStatus(job: job, outcome: isGone || now().timeIntervalSince(job.updatedAt) > Self.stallTime
+                                   ? .stopped : nil)
         }
-        let outcome = job.outcome.flatMap { try? JSONDecoder().decode(ImportJobOutcome.self, from: Data($0.utf8)) }
-        return ImportJobStatus(job: job, outcome: outcome ?? .refused("\(job.fileName): the outcome of this job cannot be read"))
+        return ImportJobStatus(job: job, outcome: Self.outcome(of: job))
     }
 
     /// Waits until this server's job `id` has finished, at most `seconds`.
     /// - Returns: whether it has finished (or is not this server's).
     @discardableResult
     public func wait(_ id: String, upTo seconds: TimeInterval) -> Bool {
-        waitUntil(seconds) { running[id] == nil }
+        waitUntil(seconds) { running[id].map { $0.step == .finished } ?? true }
     }
 
-    /// Waits until none of this server's jobs is running, at most `seconds` (a server stopping:
-    /// a job cut short writes nothing, but its merchant then has to start it again).
-    /// - Returns: whether none is running.
+    /// Waits until none of this server's jobs is running or waiting to store its outcome, at
+    /// most `seconds`.
+    /// - Returns: whether none is.
     @discardableResult
     public func waitForAll(upTo seconds: TimeInterval) -> Bool {
         waitUntil(seconds) { running.isEmpty }
+    }
+
+    /// Stops every running import of this server (a server stopping): each stops at its next
+    /// product, writes nothing, and its outcome is stored as `.stopped`. Jobs started later stop
+    /// at once.
+    public func stopAll() {
+        condition.withLock { isStopping = true }
+    }
+
+    /// Whether the server `runner` names (`host:pid`) still runs: asked with `kill(pid, 0)` when
+    /// it is on this host; nil for another host.
+    public static func isAliveOnThisHost(_ runner: String) -> Bool? {
+        guard let colon = runner.lastIndex(of: ":"), runner[..<colon] == ProcessInfo.processInfo.hostName,
+              let pid = Int32(runner[runner.index(after: colon)...]), pid > 0 else { return nil }
+        return kill(pid, 0) == 0 || errno != ESRCH
     }
 
     /// Waits until `isDone` (asked under the lock, again each time a job ends), at most `seconds`.
@@ -169,12 +197,24 @@ public final class ImportJobs: @unchecked Sendable {
         return true
     }
 
+    private static func outcome(of job: ImportJob) -> ImportJobOutcome {
+        job.outcome.flatMap { try? JSONDecoder().decode(ImportJobOutcome.self, from: Data($0.utf8)) }
+            ?? .refused("\(job.fileName): the outcome of this job cannot be read")
+    }
+
     // MARK: The job's thread
 
     private func run(_ job: ImportJob, _ data: Data, format: CatalogFormat?, actor: AuditActor,
                      service: CatalogImportService) {
+        do {
+            _ = try store.purge(job.startedAt.addingTimeInterval(-Self.keptFor))
+        } catch {
+            log("import jobs: purge failed: \(error)")
+        }
+        var isStored = persist(job, insert: true, for: 60)
         var options = CatalogImportService.Options(dryRun: job.isDryRun, actor: actor)
-        // Steps start outside the write transaction: their row is written at once.
+        options.shouldStop = { [self] in condition.withLock { isStopping } }
+        // Steps start outside the write transaction: their row is written then (once).
         options.phase = { [self] phase in
             let (step, total): (ImportJob.Step, Int) = switch phase {
             case .reading: (.reading, 0)
@@ -187,7 +227,7 @@ public final class ImportJobs: @unchecked Sendable {
                 $0.done = 0
                 $0.total = total
             }
-            if let changed { save(changed) }
+            if let changed { isStored = persist(changed, insert: !isStored, for: 0) || isStored }
         }
         // Counts within a step: memory only (the write transaction may be open).
         options.progress = { [self] done, total in
@@ -205,14 +245,22 @@ public final class ImportJobs: @unchecked Sendable {
             outcome = .refused(error.description)
         } catch let error as CatalogStoreError {
             outcome = .refused("\(job.fileName): \(error.errorDescription ?? "\(error)")")
+        } catch is CancellationError {
+            log("catalog file \(job.fileName): stopped with the server, nothing written (job \(job.id))")
+            outcome = .stopped
         } catch {
             log("import job \(job.id) failed: \(error)")
             outcome = .refused("\(job.fileName): the import failed (\(error)); nothing was written")
         }
-        var finished = condition.withLock { running[job.id] } ?? job
-        finished.step = .finished
-        finished.outcome = (try? JSONEncoder().encode(outcome)).map { String(decoding: $0, as: UTF8.self) }
-        save(finished)
+        // Finished in memory first (the page shows it at once), then stored, trying until it is.
+        let finished = change(job.id) {
+            $0.step = .finished
+            $0.outcome = (try? JSONEncoder().encode(outcome)).map { String(decoding: $0, as: UTF8.self) }
+        } ?? job
+        condition.withLock { condition.broadcast() }
+        if !persist(finished, insert: !isStored, for: Self.stallTime) {
+            log("import job \(job.id): its outcome could not be stored; other servers will show it as stopped")
+        }
         condition.withLock {
             running[job.id] = nil
             condition.broadcast()
@@ -229,14 +277,30 @@ public final class ImportJobs: @unchecked Sendable {
         }
     }
 
-    /// Writes the job's row, stamped now.
-    private func save(_ job: ImportJob) {
-        var job = job
-        job.updatedAt = now()
-        do {
-            _ = try store.update(job)
-        } catch {
-            log("import job \(job.id): cannot record its step: \(error)")
+    /// Stores the job's row (inserted, or updated), stamped now, trying again for up to `seconds`
+    /// (another process's write may hold the database past its busy timeout).
+    /// - Returns: whether it was stored.
+    private func persist(_ job: ImportJob, insert: Bool, for seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var pause: TimeInterval = 0.2
+        while true {
+            var job = job
+            job.updatedAt = now()
+            do {
+                if insert {
+                    try store.insert(job)
+                } else {
+                    _ = try store.update(job)
+                }
+                return true
+            } catch {
+                guard Date() < deadline else {
+                    log("import job \(job.id): cannot record its \(job.step.rawValue) step: \(error)")
+                    return false
+                }
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 5)
+            }
         }
     }
 }

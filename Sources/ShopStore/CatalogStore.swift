@@ -235,8 +235,9 @@ public struct ProductFacets: Hashable, Sendable {
 
 /// Hears how far an upsert (or its preview) is: the number of drafts passed so far — written,
 /// or found unchanged — out of all of them. It is called on the caller's thread, inside the
-/// write transaction, once per draft: it must be quick and must not touch the store.
-public typealias UpsertProgress = (_ passed: Int) -> Void
+/// write transaction, once per draft: it must be quick and must not touch the store. What it
+/// throws stops the upsert, which then writes nothing (a server stopping an import).
+public typealias UpsertProgress = (_ passed: Int) throws -> Void
 
 /// What an import changed, as counts, and what it did to each product.
 public struct CatalogUpsertResult: Hashable, Sendable {

@@ -84,8 +84,9 @@ public final class DraftPreparer: @unchecked Sendable {
     }
 
     /// The fold of draft `index`, waiting for it if needed. Called in increasing `index` order.
-    public func take(_ index: Int) -> PreparedDraft {
-        defer { progress?(index + 1) }
+    /// - Throws: what `progress` throws (the fold is dropped).
+    public func take(_ index: Int) throws -> PreparedDraft {
+        try progress?(index + 1)
         if inline {
             return PreparedDraft(drafts[index], stemmer: inlineStemmer!, categoryHandles: &inlineCategoryHandles)
         }
@@ -102,8 +103,9 @@ public final class DraftPreparer: @unchecked Sendable {
     }
 
     /// Draft `index` is not written: its fold is dropped, or never made.
-    public func skip(_ index: Int) {
-        defer { progress?(index + 1) }
+    /// - Throws: what `progress` throws.
+    public func skip(_ index: Int) throws {
+        try progress?(index + 1)
         guard !inline else { return }
         condition.lock()
         passed = max(passed, index + 1)

@@ -10,6 +10,9 @@ public struct ImportJob: Hashable, Sendable {
     public var id: String
     /// Who started it (a staff member's email), for the page.
     public var startedBy: String
+    /// The server running it, as `host:pid` (`ImportJobs.runner`): a server on the same host
+    /// can tell that process is gone.
+    public var runner: String
     /// The uploaded file's name.
     public var fileName: String
     /// A check (dry run): nothing is written.
@@ -36,10 +39,11 @@ public struct ImportJob: Hashable, Sendable {
         case finished
     }
 
-    public init(id: String, startedBy: String, fileName: String, isDryRun: Bool, step: Step = .reading, done: Int = 0,
-                total: Int = 0, outcome: String? = nil, startedAt: Date, updatedAt: Date? = nil) {
+    public init(id: String, startedBy: String, runner: String = "", fileName: String, isDryRun: Bool, step: Step = .reading,
+                done: Int = 0, total: Int = 0, outcome: String? = nil, startedAt: Date, updatedAt: Date? = nil) {
         self.id = id
         self.startedBy = startedBy
+        self.runner = runner
         self.fileName = fileName
         self.isDryRun = isDryRun
         self.step = step
@@ -78,14 +82,14 @@ public struct ImportJobStore: Sendable {
 /// How `import_jobs` rows are written and read, the same on every engine.
 public enum StoredImportJob {
     /// The columns ``job(_:)`` reads and ``values(_:)`` fills, in order.
-    public static let columns = "id, started_by, file_name, dry_run, step, done, total, outcome, started_at, updated_at"
+    public static let columns = "id, started_by, runner, file_name, dry_run, step, done, total, outcome, started_at, updated_at"
 
     /// The columns ``updateValues(_:)`` fills, as `column = ?` pairs.
     public static let updateAssignments = "step = ?, done = ?, total = ?, outcome = ?, updated_at = ?"
 
     /// A job's row.
     public static func values(_ job: ImportJob) -> [StoredValue] {
-        [.text(job.id), .text(job.startedBy), .text(job.fileName), .bool(job.isDryRun), .text(job.step.rawValue),
+        [.text(job.id), .text(job.startedBy), .text(job.runner), .text(job.fileName), .bool(job.isDryRun), .text(job.step.rawValue),
          .integer(Int64(job.done)), .integer(Int64(job.total)), StoredValue(job.outcome),
          .integer(StoredTime.unixSeconds(job.startedAt)), .integer(StoredTime.unixSeconds(job.updatedAt))]
     }
@@ -98,10 +102,10 @@ public enum StoredImportJob {
 
     /// The job in a row of ``columns``.
     public static func job(_ row: some StoredRow) throws -> ImportJob {
-        ImportJob(id: try row.string(0), startedBy: try row.string(1), fileName: try row.string(2), isDryRun: try row.bool(3),
-                  step: ImportJob.Step(rawValue: try row.string(4)) ?? .finished, done: Int(try row.int64(5)),
-                  total: Int(try row.int64(6)), outcome: try row.optionalString(7),
-                  startedAt: StoredTime.date(unixSeconds: try row.int64(8)),
-                  updatedAt: StoredTime.date(unixSeconds: try row.int64(9)))
+        ImportJob(id: try row.string(0), startedBy: try row.string(1), runner: try row.string(2), fileName: try row.string(3),
+                  isDryRun: try row.bool(4), step: ImportJob.Step(rawValue: try row.string(5)) ?? .finished,
+                  done: Int(try row.int64(6)), total: Int(try row.int64(7)), outcome: try row.optionalString(8),
+                  startedAt: StoredTime.date(unixSeconds: try row.int64(9)),
+                  updatedAt: StoredTime.date(unixSeconds: try row.int64(10)))
     }
 }

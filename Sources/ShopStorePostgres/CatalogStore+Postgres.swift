@@ -447,12 +447,12 @@ enum PGCatalog {
             let stored = try connection.first("SELECT id FROM products WHERE handle = $1", [.text(draft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
-                preparer.skip(index)
+                try preparer.skip(index)
                 result.productsUnchanged += 1
                 result.products.append(.init(handle: draft.handle, change: .unchanged))
                 continue
             }
-            let prepared = preparer.take(index)
+            let prepared = try preparer.take(index)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
                                         connection, &result)
             let productValues: [PostgresValue] = [

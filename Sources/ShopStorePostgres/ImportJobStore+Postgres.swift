@@ -12,7 +12,7 @@ extension ImportJobStore {
             insert: { job in
                 try database.withConnection { connection in
                     _ = try connection.run("""
-                        INSERT INTO import_jobs (\(StoredImportJob.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                        INSERT INTO import_jobs (\(StoredImportJob.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                         """, StoredImportJob.values(job).map(PostgresValue.init))
                 }
             },

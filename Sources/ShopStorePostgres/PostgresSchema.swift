@@ -588,6 +588,7 @@ public enum PostgresSchema {
             CREATE TABLE import_jobs (
                 id text PRIMARY KEY,
                 started_by text NOT NULL,
+                runner text NOT NULL DEFAULT '',
                 file_name text NOT NULL,
                 dry_run boolean NOT NULL,
                 step text NOT NULL CHECK (step IN ('reading', 'checking-images', 'downloading-images', 'writing', 'finished')),

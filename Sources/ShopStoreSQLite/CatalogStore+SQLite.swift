@@ -499,7 +499,7 @@ enum SQLCatalog {
             let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
-                preparer.skip(index)
+                try preparer.skip(index)
                 result.productsUnchanged += 1
                 result.products.append(.init(handle: draft.handle, change: .unchanged))
                 continue
@@ -507,7 +507,7 @@ enum SQLCatalog {
             if droppedTriggers == nil && checked.drafts.count >= bulkWriteMinimum {
                 droppedTriggers = try BulkWriteTriggers(droppingIn: connection)
             }
-            let prepared = preparer.take(index)
+            let prepared = try preparer.take(index)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
                                         connection, &result)
             let categoryID = category?.id

@@ -9,22 +9,29 @@ extension ImportJobStore {
     /// A job's thread writes its row only between the steps of an import, never inside the
     /// import's write transaction (SQLite has one writer: the row's update would wait for the
     /// import it reports on). The live counts within a step stay in the server's memory
-    /// (`ImportJobs`).
+    /// (`ImportJobs`). An update is a write transaction of its own, so it takes its turn behind
+    /// another import's.
     /// - Parameter database: the migrated database.
     public static func sqlite(_ database: SQLiteDatabase) -> ImportJobStore {
         ImportJobStore(
             insert: { job in
                 try database.withConnection { connection in
-                    try connection.prepare("INSERT INTO import_jobs (\(StoredImportJob.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                        .run(StoredImportJob.values(job).map(SQLValue.init))
+                    try connection.transaction {
+                        try connection.prepare("INSERT INTO import_jobs (\(StoredImportJob.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                            .run(StoredImportJob.values(job).map(SQLValue.init))
+                    }
                 }
             },
             update: { job in
                 try database.withConnection { connection in
-                    try connection.prepare("""
-                        UPDATE import_jobs SET \(StoredImportJob.updateAssignments) WHERE id = ? AND step <> 'finished'
-                        """).run((StoredImportJob.updateValues(job) + [.text(job.id)]).map(SQLValue.init))
-                    return connection.changes == 1
+                    // A write transaction: it waits its turn behind this process's other writers
+                    // (another import's long transaction) instead of meeting the busy timeout.
+                    try connection.transaction {
+                        try connection.prepare("""
+                            UPDATE import_jobs SET \(StoredImportJob.updateAssignments) WHERE id = ? AND step <> 'finished'
+                            """).run((StoredImportJob.updateValues(job) + [.text(job.id)]).map(SQLValue.init))
+                        return connection.changes == 1
+                    }
                 }
             },
             job: { id in
@@ -35,8 +42,10 @@ extension ImportJobStore {
             },
             purge: { date in
                 try database.withConnection { connection in
-                    try connection.prepare("DELETE FROM import_jobs WHERE started_at < ?").run([.integer(StoredTime.unixSeconds(date))])
-                    return connection.changes
+                    try connection.transaction {
+                        try connection.prepare("DELETE FROM import_jobs WHERE started_at < ?").run([.integer(StoredTime.unixSeconds(date))])
+                        return connection.changes
+                    }
                 }
             })
     }

@@ -1034,6 +1034,7 @@ public enum ShopSchema {
             CREATE TABLE import_jobs (
                 id TEXT PRIMARY KEY,                         -- a random token, in the job page's address
                 started_by TEXT NOT NULL,                    -- a staff member's email
+                runner TEXT NOT NULL DEFAULT '',             -- host:pid of the server running it
                 file_name TEXT NOT NULL,
                 dry_run INTEGER NOT NULL CHECK (dry_run IN (0, 1)),
                 step TEXT NOT NULL CHECK (step IN ('reading', 'checking-images', 'downloading-images', 'writing', 'finished')),

@@ -122,11 +122,14 @@ enum Serve {
         try server.start()
         printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(try options.database), \(threads) threads). Ctrl-C stops.")
         server.runUntilSignalled()
-        // A catalog import started from the back office runs on its own thread: let it end.
+        // A catalog import started from the back office runs on its own thread: it is stopped
+        // (it writes nothing) and its outcome stored before the database closes.
         if let jobs = liveEnvironment.importJobs, !jobs.waitForAll(upTo: 0) {
-            printLine("shoppable: waiting up to 60 s for a catalog import to finish")
+            printLine("shoppable: stopping the catalog imports under way (they write nothing)")
+            jobs.stopAll()
             if !jobs.waitForAll(upTo: 60) {
-                printLine("shoppable: a catalog import is still running; it stops with the server and writes nothing")
+                printLine("shoppable: a catalog import did not stop within 60 s (still reading its file); "
+                          + "it ends with the server and writes nothing")
             }
         }
         printLine("shoppable: stopped; in-flight requests finished, closing the database")

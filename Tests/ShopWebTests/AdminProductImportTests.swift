@@ -126,7 +126,7 @@ struct AdminProductImportTests {
         let base = shop.environment.catalog
         shop.environment.catalog.upsertBy = { drafts, actor, now, progress in
             try base.upsertBy(drafts, actor, now, { passed in
-                progress?(passed)
+                try progress?(passed)
                 if passed == 1 {
                     arrived.signal()
                     release.wait()
@@ -152,7 +152,7 @@ struct AdminProductImportTests {
         let jobs = try #require(shop.environment.importJobs)
         let id = String(location.dropFirst(Self.page.count + 1))
         let otherServer = ImportJobs(store: .sqlite(database), now: { Date(timeIntervalSince1970: 1_780_000_000) },
-                                     newID: { "unused" })
+                                     newID: { "unused" }, runner: "other-host:1", isRunnerAlive: { _ in nil })
         let seen = try #require(try otherServer.status(id))
         #expect(seen.outcome == nil && seen.job.step == .writing && seen.job.total == 2 && seen.job.done == 0)
         #expect(try shop.catalog.productByHandle("cap") == nil, "nothing is committed before the end")
@@ -160,7 +160,7 @@ struct AdminProductImportTests {
         #expect(!jobs.waitForAll(upTo: 0.05), "a stopping server sees the job running")
         release.signal()
         #expect(jobs.wait(id, upTo: 30))
-        #expect(jobs.waitForAll(upTo: 0))
+        #expect(jobs.waitForAll(upTo: 30), "its outcome stored")
         let done = try manager.get(location)
         #expect(done.status == 200 && !done.text.contains("http-equiv"))
         #expect(done.text.contains("İçe aktarıldı") && done.text.contains("2 oluşturuldu, 0 güncellendi, 0 değişmedi."))

@@ -73,8 +73,8 @@ extension AdminApp {
         let service = CatalogImportService(catalog: environment.catalog,
                                            media: .directory(environment.mediaDirectory ?? FileManager.default.temporaryDirectory),
                                            currency: environment.currency, now: environment.now)
-        let job = try jobs.start(Data(file.data), fileName: fileName, format: format, dryRun: dryRun, actor: actor,
-                                 using: service)
+        let job = jobs.start(Data(file.data), fileName: fileName, format: format, dryRun: dryRun, actor: actor,
+                             using: service)
         guard jobs.wait(job.id, upTo: environment.importAnswerWait), let status = try jobs.status(job.id),
               let outcome = status.outcome else {
             return .redirect(to: AdminRoute.productsImportJob(job.id).path)
@@ -179,21 +179,21 @@ extension AdminViews {
     }
 
     private static func importReport(_ report: ImportSummary, l10n: Localizer) -> Node {
-        let counts = ["products": String(report.productCount), "variants": String(report.variantCount),
-                      "images": String(report.imageCount), "file": report.fileName]
+        let counts = ["products": l10n.number(report.productCount), "variants": l10n.number(report.variantCount),
+                      "images": l10n.number(report.imageCount), "file": report.fileName]
         return div(.class("form-card"), .role("status")) {
             h2 { l10n(report.isDryRun ? .adminImportChecked : .adminImportDone) }
             p { l10n(.adminImportRead, counts) }
             p {
                 l10n(report.isDryRun ? .adminImportWould : .adminImportChanged,
-                     ["created": String(report.created), "updated": String(report.updated),
-                      "unchanged": String(report.unchanged)])
+                     ["created": l10n.number(report.created), "updated": l10n.number(report.updated),
+                      "unchanged": l10n.number(report.unchanged)])
             }
             if report.isDryRun { p(.class("muted small")) { l10n(.adminImportNothingWritten) } }
             // Which products, as `shoppable import --dry-run` lists them: the new and the changed.
             if !report.products.isEmpty {
                 details {
-                    summary { l10n(.adminImportWhich, ["count": String(report.productsTouched)]) }
+                    summary { l10n(.adminImportWhich, ["count": l10n.number(report.productsTouched)]) }
                     ul(.class("admin-import-list")) {
                         for product in report.products {
                             li {
@@ -203,7 +203,11 @@ extension AdminViews {
                                 code { product.handle }
                             }
                         }
-                        if report.productsTouched > report.products.count { li(.class("muted small")) { "…" } }
+                        if report.productsTouched > report.products.count {
+                            li(.class("muted small")) {
+                                l10n(.adminImportMore, ["count": l10n.number(report.productsTouched - report.products.count)])
+                            }
+                        }
                     }
                 }
             }
