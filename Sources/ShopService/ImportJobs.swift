@@ -143,10 +143,26 @@ public final class ImportJobs: @unchecked Sendable {
 
     /// The job with this id, with its live counts when this server runs it; nil when none.
     public func status(_ id: String) throws -> ImportJobStatus? {
-        if let job = condition.withLock({ running[id] }) {
+        if let job = condition.withLock({ running[id] }) { return status(of: job) }
+        return try store.job(id).map(status(of:))
+    }
+
+    /// The `limit` jobs started last, newest first (the import page's list), with their live
+    /// counts when this server runs them.
+    public func recent(_ limit: Int) throws -> [ImportJobStatus] {
+        let local = condition.withLock { running }
+        var jobs = try store.recent(limit)
+        let stored = Set(jobs.map(\.id))
+        jobs += local.values.filter { !stored.contains($0.id) }  // not stored yet
+        return jobs.sorted { ($0.startedAt, $1.id) > ($1.startedAt, $0.id) }.prefix(limit)
+            .map { status(of: local[$0.id] ?? $0) }
+    }
+
+    /// Where `job` (this server's, or as stored) is.
+    private func status(of job: ImportJob) -> ImportJobStatus {
+        if condition.withLock({ running[job.id] != nil }) {
             return ImportJobStatus(job: job, outcome: job.step == .finished ? Self.outcome(of: job) : nil)
         }
-        guard let job = try store.job(id) else { return nil }
         guard job.step == .finished else {
             // Not running here (or it would be in memory), and its server gone or silent too long.
             let isGone = job.runner == runner || isRunnerAlive(job.runner) == false
@@ -155,6 +171,7 @@ public final class ImportJobs: @unchecked Sendable {
         }
         return ImportJobStatus(job: job, outcome: Self.outcome(of: job))
     }
+
 
     /// Waits until this server's job `id` has finished, at most `seconds`.
     /// - Returns: whether it has finished (or is not this server's).

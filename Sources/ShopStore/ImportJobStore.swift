@@ -67,11 +67,15 @@ public struct ImportJobStore: Sendable {
     public var job: @Sendable (_ id: String) throws -> ImportJob?
     /// Deletes jobs started before `date`; returns how many.
     public var purge: @Sendable (_ startedBefore: Date) throws -> Int
+    /// The `limit` jobs started last, newest first.
+    public var recent: @Sendable (_ limit: Int) throws -> [ImportJob]
 
     public init(insert: @escaping @Sendable (ImportJob) throws -> Void,
                 update: @escaping @Sendable (ImportJob) throws -> Bool,
                 job: @escaping @Sendable (_ id: String) throws -> ImportJob?,
-                purge: @escaping @Sendable (_ startedBefore: Date) throws -> Int) {
+                purge: @escaping @Sendable (_ startedBefore: Date) throws -> Int,
+                recent: @escaping @Sendable (_ limit: Int) throws -> [ImportJob]) {
+        self.recent = recent
         self.insert = insert
         self.update = update
         self.job = job

@@ -33,6 +33,13 @@ extension ImportJobStore {
                 try database.withConnection { connection in
                     try connection.run("DELETE FROM import_jobs WHERE started_at < $1", [.integer(StoredTime.unixSeconds(date))])
                 }
+            },
+            recent: { limit in
+                try database.withConnection { connection in
+                    try connection.query("""
+                        SELECT \(StoredImportJob.columns) FROM import_jobs ORDER BY started_at DESC, id LIMIT $1
+                        """, [.integer(Int64(max(limit, 0)))]).map { try StoredImportJob.job($0) }
+                }
             })
     }
 }

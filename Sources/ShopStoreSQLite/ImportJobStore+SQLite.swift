@@ -47,6 +47,13 @@ extension ImportJobStore {
                         return connection.changes
                     }
                 }
+            },
+            recent: { limit in
+                try database.withConnection { connection in
+                    try connection.prepare("""
+                        SELECT \(StoredImportJob.columns) FROM import_jobs ORDER BY started_at DESC, id LIMIT ?
+                        """).query([.integer(Int64(max(limit, 0)))]).map { try StoredImportJob.job($0) }
+                }
             })
     }
 }

@@ -45,10 +45,13 @@ struct ImportJobStoreContractTests {
     }
 
     @Test(arguments: StoreKind.engines(for: .staff))
-    func oldJobsArePurged(kind: StoreKind) throws {
+    func recentJobsComeNewestFirstAndOldOnesArePurged(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
         try stores.importJobs.insert(Self.job("old", startedAt: Fixtures.start.addingTimeInterval(-40 * 86_400)))
         try stores.importJobs.insert(Self.job("new"))
+        try stores.importJobs.insert(Self.job("newer", startedAt: Fixtures.start.addingTimeInterval(60)))
+        #expect(try stores.importJobs.recent(2).map(\.id) == ["newer", "new"], "newest first")
+        #expect(try stores.importJobs.recent(10).map(\.id) == ["newer", "new", "old"])
         #expect(try stores.importJobs.purge(Fixtures.start.addingTimeInterval(-30 * 86_400)) == 1)
         #expect(try stores.importJobs.job("old") == nil)
         #expect(try stores.importJobs.job("new") != nil)

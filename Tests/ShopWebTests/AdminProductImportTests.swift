@@ -168,6 +168,10 @@ struct AdminProductImportTests {
         let report = try #require(try otherServer.status(id)?.outcome)
         guard case let .report(summary) = report else { Issue.record("not a report: \(report)"); return }
         #expect(summary.created == 2 && !summary.isDryRun && summary.products.map(\.handle) == ["cap", "mug"])
+        // The import page lists it, linked, so its page is found again once the tab is closed.
+        let form = try manager.get(Self.page)
+        #expect(form.text.contains("Son denetimler ve içe aktarmalar") && form.text.contains(#"href="\#(location)">products.csv</a>"#))
+        #expect(form.text.contains("içe aktarıldı · manager@shop.test"))
         #expect(try manager.get(Self.page + "/no-such-job").status == 404)
         #expect(try StaffBrowser(shop, role: .support).get(location).status == 403)
     }

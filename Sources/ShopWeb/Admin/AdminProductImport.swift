@@ -37,6 +37,9 @@ extension AdminApp {
         return !found.session.needsSecondFactor && found.member.role.allows(.manageCatalog)
     }
 
+    /// How many of the last checks and imports the import page lists.
+    static let recentImports = 10
+
     /// The upload path and its body limit and timeout (64 MiB in at most 5 minutes).
     static let importUpload = (path: "/admin/products/import",
                                limit: HTTPServer.Configuration.UploadLimit(maxBodyBytes: 64 << 20, bodyTimeout: 300))
@@ -44,10 +47,12 @@ extension AdminApp {
     /// The page, with what the last check or import did and the format it was asked for.
     static func productsImportPage(_ context: inout AdminContext, outcome: ImportJobOutcome?, format: String = "",
                                    status: HTTPStatus = .ok) -> Response {
-        context.page(title: context.l10n(.adminImportTitle), nav: .products,
-                     AdminViews.productsImport(outcome: outcome, format: format, csrfToken: context.maskedCSRFToken(),
-                                               l10n: context.l10n),
-                     status: status)
+        // The last checks and imports, so a job's page is found again once its tab is closed.
+        let recent = (try? context.environment.importJobs?.recent(AdminApp.recentImports)) ?? []
+        return context.page(title: context.l10n(.adminImportTitle), nav: .products,
+                            AdminViews.productsImport(outcome: outcome, format: format, csrfToken: context.maskedCSRFToken(),
+                                                      recent: recent, timeZone: context.environment.timeZone, l10n: context.l10n),
+                            status: status)
     }
 
     /// Starts checking or importing the uploaded file (`ImportJobs`) and waits for it a little
@@ -102,7 +107,8 @@ extension AdminApp {
 }
 
 extension AdminViews {
-    static func productsImport(outcome: ImportJobOutcome?, format: String, csrfToken: String, l10n: Localizer) -> Node {
+    static func productsImport(outcome: ImportJobOutcome?, format: String, csrfToken: String, recent: [ImportJobStatus] = [],
+                               timeZone: TimeZone = .gmt, l10n: Localizer) -> Node {
         section(.class("stack")) {
             a(.class("admin-back"), .href(AdminRoute.products(AdminProductFilter()).path)) { l10n(.adminProductsTitle) }
             h1(.class("page-title")) { l10n(.adminImportTitle) }
@@ -143,6 +149,32 @@ extension AdminViews {
                 div(.class("admin-filter-buttons")) {
                     button(.type("submit"), .name("mode"), .value("check"), .class("button")) { l10n(.adminImportCheck) }
                     button(.type("submit"), .name("mode"), .value("import"), .class("button button-primary")) { l10n(.adminImportRun) }
+                }
+            }
+            if !recent.isEmpty { recentImports(recent, timeZone: timeZone, l10n: l10n) }
+        }
+    }
+
+    /// The last checks and imports, each linked to its page, with what became of it.
+    private static func recentImports(_ recent: [ImportJobStatus], timeZone: TimeZone, l10n: Localizer) -> Node {
+        div(.class("form-card")) {
+            h2 { l10n(.adminImportRecent) }
+            ul(.class("admin-import-list")) {
+                for status in recent {
+                    let job = status.job
+                    let state: String = switch status.outcome {
+                    case nil: l10n(.adminImportStateRunning)
+                    case .report: l10n(job.isDryRun ? .adminImportStateChecked : .adminImportStateImported)
+                    case .refused: l10n(.adminImportStateRefused)
+                    case .stopped: l10n(.adminImportStateStopped)
+                    }
+                    li {
+                        a(.href(AdminRoute.productsImportJob(job.id).path)) { job.fileName }
+                        span(.class("muted small")) {
+                            " · " + state + " · " + job.startedBy + " · "
+                                + l10n.date(job.startedAt, timeZone: timeZone) + " " + l10n.time(job.startedAt, timeZone: timeZone)
+                        }
+                    }
                 }
             }
         }
