@@ -34,7 +34,7 @@ struct AdminProductImportTests {
         #expect(form.status == 200 && form.text.contains(#"enctype="multipart/form-data""#))
         let checked = try manager.upload(Self.page, [("mode", "check"), ("format", "")], files: [shopifyCSV()], from: Self.page)
         #expect(checked.status == 200)
-        #expect(checked.text.contains("The file is valid") && checked.text.contains("products.csv: 2 products, 3 variants, 1 images."))
+        #expect(checked.text.contains("The file is valid") && checked.text.contains("products.csv: 2 products, 3 variants, 1 image."))
         #expect(checked.text.contains("An import would create 2, update 0 and leave 0 unchanged."))
         #expect(checked.text.contains("The 2 products created or changed") && checked.text.contains("<code>mug</code>"))
         #expect(try shop.catalog.productCount() == before, "a check writes nothing")

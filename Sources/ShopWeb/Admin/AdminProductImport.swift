@@ -211,8 +211,9 @@ extension AdminViews {
     }
 
     private static func importReport(_ report: ImportSummary, l10n: Localizer) -> Node {
-        let counts = ["products": l10n.number(report.productCount), "variants": l10n.number(report.variantCount),
-                      "images": l10n.number(report.imageCount), "file": report.fileName]
+        let counts = ["products": l10n.count(report.productCount, .categoryProductCount),
+                      "variants": l10n.count(report.variantCount, .adminImportVariantCount),
+                      "images": l10n.count(report.imageCount, .adminImportImageCount), "file": report.fileName]
         return div(.class("form-card"), .role("status")) {
             h2 { l10n(report.isDryRun ? .adminImportChecked : .adminImportDone) }
             p { l10n(.adminImportRead, counts) }
