@@ -1046,5 +1046,36 @@ public enum ShopSchema {
             ) WITHOUT ROWID;
             CREATE INDEX import_jobs_started ON import_jobs (started_at);
             """),
+        // Issue #14: a listing's page reads its rows' visibility (listed or not) from the index it
+        // walks in order, not from the table: page 100 of a 2 500-product category skipped 2 400
+        // table rows (~8 ms); with `visibility` last in each listing index, ~0.4 ms.
+        Migration(version: 34, sql: """
+            DROP INDEX products_published_category;
+            CREATE INDEX products_published_category ON products (is_published, category_id, id, visibility);
+            DROP INDEX products_published_rating;
+            CREATE INDEX products_published_rating ON products (is_published, rating_hundredths DESC, rating_count DESC, id, visibility);
+            DROP INDEX products_category_rating;
+            CREATE INDEX products_category_rating ON products (category_id, is_published, rating_hundredths DESC, rating_count DESC, id, visibility);
+            DROP INDEX products_published_price;
+            CREATE INDEX products_published_price ON products (is_published, min_price_minor, id, visibility);
+            DROP INDEX products_category_price;
+            CREATE INDEX products_category_price ON products (category_id, is_published, min_price_minor, id, visibility);
+            DROP INDEX products_published_newest;
+            CREATE INDEX products_published_newest ON products (is_published, published_at DESC, id, visibility);
+            DROP INDEX products_category_newest;
+            CREATE INDEX products_category_newest ON products (category_id, is_published, published_at DESC, id, visibility);
+            DROP INDEX products_published_name;
+            CREATE INDEX products_published_name ON products (is_published, sort_title, id, visibility);
+            DROP INDEX products_category_name;
+            CREATE INDEX products_category_name ON products (category_id, is_published, sort_title, id, visibility);
+            DROP INDEX products_published_name_tr;
+            CREATE INDEX products_published_name_tr ON products (is_published, sort_title_tr, id, visibility);
+            DROP INDEX products_category_name_tr;
+            CREATE INDEX products_category_name_tr ON products (category_id, is_published, sort_title_tr, id, visibility);
+            DROP INDEX products_published_name_es;
+            CREATE INDEX products_published_name_es ON products (is_published, sort_title_es, id, visibility);
+            DROP INDEX products_category_name_es;
+            CREATE INDEX products_category_name_es ON products (category_id, is_published, sort_title_es, id, visibility);
+            """),
     ]
 }
