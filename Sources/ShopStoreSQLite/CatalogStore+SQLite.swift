@@ -84,7 +84,11 @@ extension CatalogStore {
                 // inside it just before it is written (SQLCatalog.upsert).
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try database.withConnection { connection in
-                    try connection.transaction {
+                    // Another process (a second server, `shoppable import`) may hold the write
+                    // lock for a whole import: wait for it, not SQLite's usual 5 s.
+                    try connection.execute("PRAGMA busy_timeout = \(SQLCatalog.importBusyTimeoutMilliseconds)")
+                    defer { try? connection.execute("PRAGMA busy_timeout = 5000") }
+                    return try connection.transaction {
                         try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), progress: progress,
                                          connection)
                     }
@@ -196,6 +200,10 @@ enum SQLCatalog {
     /// JOIN fixes the loop order): without statistics the planner would otherwise walk an
     /// `is_published` index over every product and probe the matches. Each match then reads
     /// the covering index `products_search_facts`, not the wide product row.
+    /// How long an upsert waits for another process's write lock (10 minutes): imports of
+    /// 100 000 rows hold it for tens of seconds, and one import should wait for another.
+    static let importBusyTimeoutMilliseconds = 600_000
+
     /// The catalog version as this connection's transaction sees it.
     static func catalogVersion(_ connection: Connection) throws -> Int64 {
         try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0

@@ -124,4 +124,37 @@ struct SQLiteDatabaseTests {
         #expect(failures.withLock { $0 } == 0)
         #expect(totals.withLock { $0 } == [10])
     }
+
+    /// Found by a fresh tester: a web import and `shoppable import` (or two servers) on one file —
+    /// two processes, each with its own writer gate — and one import failed with "database is
+    /// locked" after SQLite's 5 s busy timeout while the other wrote 100 000 rows. A catalog
+    /// upsert now waits for the other process's write. Two databases on one file stand for the
+    /// two processes here; the first holds its write lock for 6 s.
+    @Test func anUpsertWaitsForAnotherProcesssLongWrite() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let first = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        let second = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        defer {
+            first.close()
+            second.close()
+        }
+        let holding = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
+        Thread {
+            try? first.withConnection { connection in
+                try connection.transaction {
+                    try connection.execute("UPDATE catalog_state SET version = version WHERE id = 1")
+                    holding.signal()
+                    Thread.sleep(forTimeInterval: 6)
+                }
+            }
+            released.signal()
+        }.start()
+        holding.wait()
+        let result = try CatalogStore.sqlite(second).upsert([ProductDraft.mock(handle: "lamp", title: "Lamp")], by: .cli)
+        #expect(result.productsCreated == 1)
+        released.wait()
+        #expect(try CatalogStore.sqlite(first).productCount() == 1)
+    }
 }
+
