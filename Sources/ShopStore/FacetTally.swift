@@ -35,11 +35,29 @@ public struct FacetTally: Sendable {
     /// grouping the tags of a thousand products cost 4 ms of a page's ~10 on the bench machine.
     public static let tagSampleSize = 250
 
+    /// The facet filters of a query: what a tally's counts depend on besides its groups.
+    public struct Filters: Hashable, Sendable {
+        var categoryID: Int64?
+        var uncategorizedOnly: Bool
+        var vendor: String?
+        var inStockOnly: Bool
+    }
+
+    /// What a tally gives a listing: its facets, the page's count and how many products it saw.
+    public struct Counted: Sendable {
+        public var facets: ProductFacets
+        /// The products that pass every filter.
+        public var total: Int
+        /// Every product added.
+        public var scanned: Int
+    }
+
     public let bands: [PriceBand]
-    private let categoryID: Int64?
-    private let uncategorizedOnly: Bool
-    private let vendor: String?
-    private let inStockOnly: Bool
+    public let filters: Filters
+    private var categoryID: Int64? { filters.categoryID }
+    private var uncategorizedOnly: Bool { filters.uncategorizedOnly }
+    private var vendor: String? { filters.vendor }
+    private var inStockOnly: Bool { filters.inStockOnly }
 
     private var categoryCounts: [Int64: Int] = [:]
     private var uncategorized = 0
@@ -54,10 +72,8 @@ public struct FacetTally: Sendable {
     /// An empty tally of `query`'s facet filters, with the shop currency's price bands.
     public init(_ query: ProductQuery, currency: Currency) {
         bands = PriceBand.bands(for: currency)
-        categoryID = query.categoryID?.rawValue
-        uncategorizedOnly = query.uncategorizedOnly
-        vendor = query.vendor
-        inStockOnly = query.inStockOnly
+        filters = Filters(categoryID: query.categoryID?.rawValue, uncategorizedOnly: query.uncategorizedOnly,
+                          vendor: query.vendor, inStockOnly: query.inStockOnly)
         bandCounts = [Int](repeating: 0, count: bands.count)
     }
 
@@ -95,5 +111,12 @@ public struct FacetTally: Sendable {
         return ProductFacets(categories: categories.map { ProductFacets.Count($0, count: categoryCounts[$0.id.rawValue] ?? 0) },
                              uncategorized: uncategorized, vendors: vendors,
                              priceBands: zip(bands, bandCounts).map { ProductFacets.Count($0, count: $1) }, inStock: inStock)
+    }
+
+    /// The facets, count and products seen, the counted categories (``categoryIDs``) read by
+    /// `categories` (which orders them by name, then id).
+    public func counted(categories: ([Int64]) throws -> [Category]) rethrows -> Counted {
+        let ids = categoryIDs
+        return Counted(facets: facets(categories: ids.isEmpty ? [] : try categories(ids)), total: total, scanned: scanned)
     }
 }

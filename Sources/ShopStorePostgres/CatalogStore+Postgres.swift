@@ -32,7 +32,7 @@ extension CatalogStore {
                 return try body(connection)
             }
         }
-        let memos = CatalogListingMemos()
+        let memos = CatalogListingMemos<PostgresValue>()
         return CatalogStore(
             categories: {
                 try read { connection in
@@ -206,9 +206,13 @@ enum PGCatalog {
         try connection.first("SELECT version FROM catalog_state WHERE id = 1")?.int64(0) ?? 0
     }
 
-    static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int, memos: CatalogListingMemos? = nil,
+    static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int, memos: CatalogListingMemos<PostgresValue>? = nil,
                      _ connection: PostgresConnection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try PostgresSearch.terms(query, connection)
+        // Without a search, a listing's ids, facets and tags are kept per catalog version
+        // (`CatalogListingMemos`), read once in this transaction; without a version nothing is.
+        let version = search == nil && memos != nil ? try catalogVersion(connection) : nil
+        let memos = memos ?? CatalogListingMemos()
         let from = search == nil ? "products p" : "product_search s JOIN products p ON p.id = s.product_id"
         let conditions = ProductQueryConditions(query, isSearch: search != nil, dialect: PGCatalog.dialect)
         func split(_ parts: [ProductQueryConditions.Part]) -> ([String], [PostgresValue]) {
@@ -244,9 +248,14 @@ enum PGCatalog {
                 }
             }
             let page = matching(filter, filterValues)
-            ids = try connection.query(numbered("SELECT p.id FROM \(from) WHERE \(page.sql) ORDER BY \(order) LIMIT ? OFFSET ?"),
-                                       page.values + [PostgresValue(query.limit), PostgresValue(query.offset)])
-                .map { try $0.int64(0) }
+            let listing = "SELECT p.id FROM \(from) WHERE \(page.sql) ORDER BY \(order)"
+            ids = try memos.pageIDs(at: version, .init(listing, page.values), offset: query.offset, limit: query.limit) { all in
+                try connection.query(numbered(listing + " LIMIT ?"), page.values + [PostgresValue(all)]).map { try $0.int64(0) }
+            } page: {
+                try connection.query(numbered(listing + " LIMIT ? OFFSET ?"),
+                                     page.values + [PostgresValue(query.limit), PostgresValue(query.offset)])
+                    .map { try $0.int64(0) }
+            }
         }
         let rowsByID = try Dictionary(
             connection.query(selectProducts + " WHERE p.id = ANY($1::bigint[])", [PostgresArray.integers(ids)])
@@ -270,17 +279,14 @@ enum PGCatalog {
         var isSampled = false
         if query.includesFacets {
             let (facetBase, facetBaseValues) = split(conditions.facetBase)
-            var tally = FacetTally(query, currency: currency)
-            let sampledIDs = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                               conditions.inBand, &tally, memo: memos?.facetGroups, connection)
-            let categoryIDs = tally.categoryIDs
-            let categories = try categoryIDs.isEmpty ? [] : connection.query(
-                "SELECT id, handle, name FROM categories WHERE id = ANY($1::bigint[]) ORDER BY name, id",
-                [PostgresArray.integers(categoryIDs)]).map(category)
-            isSampled = tally.scanned > searchCountLimit && scanLimit != nil
-            facets = tally.facets(categories: categories)
-            total = isSampled && conditions.hasFacetFilters ? try count(filter, filterValues) : tally.total
-            vendors = facets?.vendors.map(\.value) ?? []
+            let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
+                                            conditions.inBand, FacetTally(query, currency: currency), memos: memos,
+                                            version: version, connection)
+            let sampledIDs = counted.sampledIDs
+            isSampled = counted.tally.scanned > searchCountLimit && scanLimit != nil
+            facets = counted.tally.facets
+            total = isSampled && conditions.hasFacetFilters ? try count(filter, filterValues) : counted.tally.total
+            vendors = counted.tally.facets.vendors.map(\.value)
             let listed = matching(scope, scopeValues)
             let tagSource: (sql: String, values: [PostgresValue])
             if scanLimit != nil && query.tag == nil && !conditions.hasFacetFilters {
@@ -296,13 +302,8 @@ enum PGCatalog {
                 SELECT min(t.tag) AS spelling FROM \(tagSource.sql) GROUP BY t.tag_key ORDER BY spelling
                 LIMIT \(ProductPage.facetLimit)
                 """)
-            func readTags() throws -> [String] { try connection.query(tagSQL, tagSource.values).map { try $0.string(0) } }
-            // Without a search every page of a category lists the same tags: kept per version.
-            tags = if let memos, scanLimit == nil {
-                try memos.tags.answer(at: try catalogVersion(connection), sql: tagSQL, values: tagSource.values.map { "\($0)" },
-                                      read: readTags)
-            } else {
-                try readTags()
+            tags = try memos.tags.answer(at: version, .init(tagSQL, tagSource.values)) {
+                try connection.query(tagSQL, tagSource.values).map { try $0.string(0) }
             }
         } else {
             total = try count(filter, filterValues)
@@ -333,9 +334,8 @@ enum PGCatalog {
     /// Groups the products matching `condition` for `tally` (`FacetTally`); limited, the first
     /// `limit` by id one row each, whose ids it returns.
     static func productFacets(from: String, where condition: (sql: String, values: [PostgresValue]), limit: PostgresValue?,
-                              _ inBand: ProductQueryConditions.Part, _ tally: inout FacetTally,
-                              memo: CatalogStatementMemo<[FacetTally.Group]>?,
-                              _ connection: PostgresConnection) throws -> [Int64] {
+                              _ inBand: ProductQueryConditions.Part, _ tally: FacetTally, memos: CatalogListingMemos<PostgresValue>,
+                              version: Int64?, _ connection: PostgresConnection) throws -> (tally: FacetTally.Counted, sampledIDs: [Int64]) {
         let bands = tally.bands
         let bandCase = "CASE WHEN p.min_price_minor IS NULL THEN -1 "
             + bands.indices.reversed().map { "WHEN p.min_price_minor >= \(bands[$0].lowerMinor) THEN \($0) " }.joined()
@@ -349,21 +349,18 @@ enum PGCatalog {
             """
         let values = inBand.values.map(PostgresValue.init) + condition.values + (limit.map { [$0] } ?? [])
         var sampledIDs: [Int64] = []
-        func read() throws -> [FacetTally.Group] {
+        // A limited statement reads a search's matches: never kept.
+        let counted = try memos.facets(at: limit == nil ? version : nil, .init(sql, values), tally) {
             try connection.query(numbered(sql), values).map { row in
                 if limit != nil { sampledIDs.append(try row.int64(6)) }
                 return FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
                                         isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
             }
+        } categories: { ids in
+            try connection.query("SELECT id, handle, name FROM categories WHERE id = ANY($1::bigint[]) ORDER BY name, id",
+                                 [PostgresArray.integers(ids)]).map(category)
         }
-        // Without a search the groups are the same for every category page: kept per version.
-        let groups = if let memo, limit == nil {
-            try memo.answer(at: try catalogVersion(connection), sql: sql, values: values.map { "\($0)" }, read: read)
-        } else {
-            try read()
-        }
-        for group in groups { tally.add(group) }
-        return sampledIDs
+        return (counted, sampledIDs)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images.

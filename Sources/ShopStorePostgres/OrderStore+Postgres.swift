@@ -93,7 +93,8 @@ extension OrderStore {
                         FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = ANY($1::bigint[])
                         """, values)
                 }
-                var result: [Variant.ID: Int?] = Dictionary(uniqueKeysWithValues: variantIDs.map { ($0, .some(0)) })
+                // A variant may be asked twice (two cart lines of one variant with other picked options).
+                var result: [Variant.ID: Int?] = Dictionary(variantIDs.map { ($0, .some(0)) }, uniquingKeysWith: { first, _ in first })
                 for row in rows {
                     let stock = try PGOrders.VariantStock(row, from: 1)
                     guard stock.isPublished else { continue }

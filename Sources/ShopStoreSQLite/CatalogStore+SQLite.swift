@@ -23,7 +23,7 @@ extension CatalogStore {
                 try database.withConnection(SQLCatalog.catalogVersion)
             }
         }
-        let memos = CatalogListingMemos()
+        let memos = CatalogListingMemos<SQLValue>()
         return CatalogStore(
             categories: {
                 // Slow on a large catalog (~1 s on 100 000 products): `CatalogStore.caching()`
@@ -210,8 +210,13 @@ enum SQLCatalog {
     }
 
     static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int = ProductPage.searchCountLimit,
-                     memos: CatalogListingMemos? = nil, _ connection: Connection) throws -> ProductPage {
+                     memos: CatalogListingMemos<SQLValue>? = nil, _ connection: Connection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try SearchMatch.terms(query, connection)
+        // Without a search, a listing's ids, facets and tags are the same for many pages: kept
+        // per catalog version (`CatalogListingMemos`), read once in this transaction. A search's
+        // are not kept; without a version nothing is.
+        let version = search == nil && memos != nil ? try catalogVersion(connection) : nil
+        let memos = memos ?? CatalogListingMemos()
 
         // The conditions but the search match: `base` those no facet lifts (ProductFacets);
         // `scope` adds the facets' own filters but vendor's (the vendor and tag lists are
@@ -256,9 +261,14 @@ enum SQLCatalog {
                 }
             }
             let page = matching(filter, filterValues)
-            ids = try connection.prepare("SELECT p.id FROM \(from) WHERE \(page.sql) ORDER BY \(order) LIMIT ? OFFSET ?")
-                .query(page.values + [SQLValue(query.limit), SQLValue(query.offset)])
-                .map { try $0.int64(0) }
+            let listing = "SELECT p.id FROM \(from) WHERE \(page.sql) ORDER BY \(order)"
+            ids = try memos.pageIDs(at: version, .init(listing, page.values), offset: query.offset, limit: query.limit) { all in
+                try connection.prepare(listing + " LIMIT ?").query(page.values + [SQLValue(all)]).map { try $0.int64(0) }
+            } page: {
+                try connection.prepare(listing + " LIMIT ? OFFSET ?")
+                    .query(page.values + [SQLValue(query.limit), SQLValue(query.offset)])
+                    .map { try $0.int64(0) }
+            }
         }
         let rowsByID = try Dictionary(
             connection.prepare(selectProducts + " WHERE p.id IN (SELECT value FROM json_each(?))").query([jsonIDs(ids)])
@@ -284,14 +294,14 @@ enum SQLCatalog {
             // The facets' one statement also gives the count (its groups that pass every filter)
             // and the vendor list (the vendor facet's values).
             let (facetBase, facetBaseValues) = split(conditions.facetBase)
-            var tally = FacetTally(query, currency: currency)
             let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                            conditions.inBand, &tally, memo: memos?.facetGroups, connection)
-            isSampled = tally.scanned > searchCountLimit && scanLimit != nil
-            facets = counted.facets
+                                            conditions.inBand, FacetTally(query, currency: currency), memos: memos,
+                                            version: version, connection)
+            isSampled = counted.tally.scanned > searchCountLimit && scanLimit != nil
+            facets = counted.tally.facets
             // Past the limit the groups hold a sample: the filters' own count, capped, says how many.
-            total = isSampled && conditions.hasFacetFilters ? try count(filter, filterValues) : tally.total
-            vendors = counted.facets.vendors.map(\.value)
+            total = isSampled && conditions.hasFacetFilters ? try count(filter, filterValues) : counted.tally.total
+            vendors = counted.tally.facets.vendors.map(\.value)
             // The tag list's products: the facets' sample when no filter tells them apart (the
             // search is not matched again), else the first ones in the scope, else the scope.
             let listed = matching(scope, scopeValues)
@@ -310,13 +320,8 @@ enum SQLCatalog {
                 SELECT min(t.tag) AS spelling FROM \(tagSource.sql) GROUP BY t.tag_key ORDER BY spelling
                 LIMIT \(ProductPage.facetLimit)
                 """
-            func readTags() throws -> [String] { try connection.prepare(tagSQL).query(tagSource.values).map { try $0.string(0) } }
-            // Without a search every page of a category lists the same tags: kept per version.
-            tags = if let memos, scanLimit == nil {
-                try memos.tags.answer(at: try catalogVersion(connection), sql: tagSQL, values: tagSource.values.map { "\($0)" },
-                                      read: readTags)
-            } else {
-                try readTags()
+            tags = try memos.tags.answer(at: version, .init(tagSQL, tagSource.values)) {
+                try connection.prepare(tagSQL).query(tagSource.values).map { try $0.string(0) }
             }
         } else {
             total = try count(filter, filterValues)
@@ -357,8 +362,8 @@ enum SQLCatalog {
     /// them. With `limit`, only the first `limit` products matching `condition` are counted
     /// (read one by one, not grouped in SQL: at most a thousand), and `sampledIDs` are theirs.
     static func productFacets(from: String, where condition: (sql: String, values: [SQLValue]), limit: SQLValue?,
-                              _ inBand: ProductQueryConditions.Part, _ tally: inout FacetTally, memo: CatalogStatementMemo<[FacetTally.Group]>?,
-                              _ connection: Connection) throws -> (facets: ProductFacets, sampledIDs: [Int64]) {
+                              _ inBand: ProductQueryConditions.Part, _ tally: FacetTally, memos: CatalogListingMemos<SQLValue>,
+                              version: Int64?, _ connection: Connection) throws -> (tally: FacetTally.Counted, sampledIDs: [Int64]) {
         let bands = tally.bands
         // The band's index (-1 without a price): bands are contiguous from 0, so the highest
         // lower bound at or below the price names it.
@@ -375,25 +380,19 @@ enum SQLCatalog {
             """
         let values = inBand.values.map(SQLValue.init) + condition.values + (limit.map { [$0] } ?? [])
         var sampledIDs: [Int64] = []
-        func read() throws -> [FacetTally.Group] {
+        // A limited statement reads a search's matches: never kept.
+        let counted = try memos.facets(at: limit == nil ? version : nil, .init(sql, values), tally) {
             try connection.prepare(sql).query(values).map { row in
                 if limit != nil { sampledIDs.append(try row.int64(6)) }
                 return FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
                                         isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
             }
+        } categories: { ids in
+            try connection.prepare("""
+                SELECT id, handle, name FROM categories WHERE id IN (SELECT value FROM json_each(?)) ORDER BY name, id
+                """).query([jsonIDs(ids)]).map(SQLCatalog.category)
         }
-        // Without a search the groups are the same for every category page: kept per version.
-        let groups = if let memo, limit == nil {
-            try memo.answer(at: try catalogVersion(connection), sql: sql, values: values.map { "\($0)" }, read: read)
-        } else {
-            try read()
-        }
-        for group in groups { tally.add(group) }
-        let categoryIDs = tally.categoryIDs
-        let categories = try categoryIDs.isEmpty ? [] : connection.prepare("""
-            SELECT id, handle, name FROM categories WHERE id IN (SELECT value FROM json_each(?)) ORDER BY name, id
-            """).query([jsonIDs(categoryIDs)]).map(SQLCatalog.category)
-        return (tally.facets(categories: categories), sampledIDs)
+        return (counted, sampledIDs)
     }
 
     /// Products from `selectProducts` rows, in row order, with their variants and images

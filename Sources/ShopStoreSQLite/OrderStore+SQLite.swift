@@ -108,21 +108,29 @@ extension OrderStore {
                 }
             },
             available: { variantIDs, shopper, now in
-                try database.withConnection { connection in
-                    try connection.transaction(.deferred) {
-                        let owner = shopper.map(SQLOrders.Owner.init)
-                        var result: [Variant.ID: Int?] = [:]
-                        for variantID in variantIDs {
-                            guard let stock = try SQLOrders.stock(of: variantID, connection), stock.isPublished else {
-                                result[variantID] = .some(0)
-                                continue
-                            }
-                            result[variantID] = stock.isLimited
-                                ? .some(try SQLOrders.available(variantID, excluding: owner, now: now, connection) ?? 0)
-                                : .some(nil)
-                        }
-                        return result
+                // One statement for every variant (one snapshot): every page listing products
+                // with counted stock asks this (a category page of 24 products ran ~24 pairs of
+                // statements, issue #14), as do the cart page and every add to cart.
+                guard !variantIDs.isEmpty else { return [:] }
+                let owner = shopper.map(SQLOrders.Owner.init)
+                let notOwner = owner.map { "AND r.\($0.column) IS NOT ?3" } ?? ""
+                var values: [SQLValue] = [SQLCatalog.jsonIDs(variantIDs.map(\.rawValue)), .integer(StoredTime.unixSeconds(now))]
+                if let owner { values.append(owner.value) }
+                return try database.withConnection { connection in
+                    var result: [Variant.ID: Int?] = Dictionary(variantIDs.map { ($0, .some(0)) }, uniquingKeysWith: { first, _ in first })
+                    for row in try connection.prepare("""
+                        SELECT v.id, v.inventory_tracked, v.allow_backorder, p.is_published,
+                               max(v.stock - (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
+                                              WHERE r.variant_id = v.id AND r.expires_at > ?2 \(notOwner)), 0)
+                        FROM variants v JOIN products p ON p.id = v.product_id
+                        WHERE v.id IN (SELECT value FROM json_each(?1))
+                        """).query(values) {
+                        let stock = SQLOrders.VariantStock(isTracked: try row.bool(1), allowsBackorder: try row.bool(2),
+                                                           isPublished: try row.bool(3))
+                        guard stock.isPublished else { continue }
+                        result[Variant.ID(try row.int64(0))] = stock.isLimited ? .some(try row.int(4)) : .some(nil)
                     }
+                    return result
                 }
             },
             placeOrder: { request, now in

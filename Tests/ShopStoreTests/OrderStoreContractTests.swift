@@ -244,6 +244,30 @@ extension PlaceOrderResult {
         #expect(try stores.orders.available([chair.id, mug.id], nil, Fixtures.start) == [chair.id: .some(0), mug.id: .some(0)])
     }
 
+    /// One call answers every variant asked, each by its own rule: counted stock net of the
+    /// others' live holds, nil for stock that is not counted, 0 for a variant that is gone.
+    @Test(.bug("issue #14", "one statement for a page's variants"), arguments: StoreKind.engines(for: .orders))
+    func oneCallAnswersEveryVariantByItsOwnRule(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop(chairs: 5)
+        let chair = try stores.variant("chair").variant.id, mug = try stores.variant("mug").variant.id
+        let lamp = try stores.variant("lamp").variant.id, poster = try stores.variant("poster").variant.id
+        let gone = Variant.ID(987_654)
+        let holder = try stores.guest("holder")
+        let now = Fixtures.start
+        #expect(try stores.orders.reserve(holder, [StockRequest(variantID: chair, quantity: 2),
+                                                   StockRequest(variantID: mug, quantity: 3)],
+                                          now.addingTimeInterval(900), now) == .reserved(until: now.addingTimeInterval(900)))
+        let asked = [chair, mug, lamp, poster, gone, chair]
+        #expect(try stores.orders.available(asked, nil, now)
+                == [chair: Int?.some(3), mug: .some(0), lamp: Int?.none, poster: Int?.none, gone: .some(0)])
+        #expect(try stores.orders.available(asked, holder, now)
+                == [chair: Int?.some(5), mug: .some(3), lamp: Int?.none, poster: Int?.none, gone: .some(0)],
+                "the holder's own holds are theirs")
+        #expect(try stores.orders.available(asked, nil, now.addingTimeInterval(901))[mug] == .some(3), "expired holds hide nothing")
+        #expect(try stores.orders.available([], nil, now).isEmpty)
+    }
+
     @Test(arguments: StoreKind.engines(for: .orders))
     func aReservationHidesStockFromOthersUntilItExpires(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)

@@ -69,6 +69,41 @@ struct ProductFacetsContractTests {
         #expect(try counts(page(chairs)) == "6 Chairs 6,Lamps 2 | Acme 3,Nord 1,Zeta 2 | in stock 3")
     }
 
+    /// Issue #14: a listing's ordered ids are kept per catalog version and its pages sliced from
+    /// them; a price change, a new product and an unpublished one show on the next page at once.
+    @Test(.bug("issue #14", "listing ids kept per catalog version"), arguments: StoreKind.engines(for: .catalog))
+    func keptListingsFollowEveryChange(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert(Self.catalog)
+        let chairs = try #require(try stores.catalog.categoryByHandle("chairs"))
+        func pages(facets: Bool = true) throws -> [String] {
+            try (0..<4).map { index in
+                try stores.catalog.products(ProductQuery(categoryID: chairs.id, sort: .priceAscending, includesFacets: facets,
+                                                         offset: index * 2, limit: 2))
+                    .products.map(\.handle).joined(separator: ",")
+            }
+        }
+        #expect(try pages() == ["i,a", "g,b", "h", ""])
+        #expect(try pages(facets: false) == ["i,a", "g,b", "h", ""])
+
+        let a = try #require(try stores.catalog.productByHandle("a"))
+        _ = try stores.catalog.changeProduct(a.id) { draft in
+            var draft = draft
+            draft.variants[0].price = .usd(50_00)
+            return draft
+        }
+        #expect(try pages() == ["i,g", "b,h", "a", ""], "a dearer chair moves to the end")
+        _ = try stores.catalog.upsert([.mock(handle: "k", title: "Ash stool", category: "Chairs", variants: [.mock(price: .usd(1_00))])])
+        #expect(try pages() == ["k,i", "g,b", "h,a", ""])
+        let i = try #require(try stores.catalog.productByHandle("i"))
+        _ = try stores.catalog.changeProduct(i.id) { draft in
+            var draft = draft
+            draft.isPublished = false
+            return draft
+        }
+        #expect(try pages(facets: false) == ["k,g", "b,h", "a", ""])
+    }
+
     /// With every facet filter chosen, each facet's counts keep the others' filters but not
     /// its own, so the shopper sees what choosing another value would list.
     @Test(.bug("issue #13", "disjunctive counts"), arguments: StoreKind.engines(for: .catalog))
