@@ -107,6 +107,64 @@ struct MoneyTests {
         #expect(yen.contains("1,500") && !yen.contains("."))
     }
 
+    /// Issue #14: amounts are written from a pattern learned from Foundation, not by Foundation
+    /// per amount; the pattern must write what Foundation writes, for every shop locale and
+    /// currency, every amount (edges of grouping and fractions, and 3 000 drawn ones).
+    @Test(.bug("issue #14", "money without Foundation per amount"),
+          arguments: ["en_US", "tr_TR", "es_ES", "en_GB", "de_DE", "fr_FR", "de_CH"],
+          [Currency.usd, .eur, .try, .jpy, try! Currency(code: "KWD"), try! Currency(code: "GBP")])
+    func thePatternWritesWhatFoundationWrites(locale identifier: String, currency: Currency) {
+        let locale = Locale(identifier: identifier)
+        let style = MoneyFormatter.style(currency, locale: locale)
+        let formatter = MoneyFormatter()
+        var amounts: [Int64] = [0, 1, 9, 10, 99, 100, 101, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000,
+                                12_345_678_901, 99_999_999_999_99, -1, -1_234_56, -99_999_99]
+        var seed: UInt64 = 0x5eed
+        for _ in 0..<3_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let digits = Int(seed >> 60) + 1  // 1…16 digits
+            var bound: Int64 = 1
+            for _ in 0..<min(digits, 15) { bound *= 10 }
+            amounts.append(Int64((seed >> 8) % UInt64(bound)))
+        }
+        for minor in amounts {
+            let money = Money(minorUnits: minor, currency: currency)
+            let expected = money.majorUnits.formatted(style)
+            let text = formatter.string(money, locale: locale)
+            #expect(text == expected, "\(minor) in \(identifier): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            if text != expected { break }
+        }
+    }
+
+    /// The shop's own locales learn a pattern (so Foundation is not asked per amount), with
+    /// the separators CLDR gives them.
+    @Test(arguments: [
+        ("en_US", Currency.usd, "$", "", ",", ".", 4), ("tr_TR", .try, "₺", "", ".", ",", 4),
+        ("es_ES", .eur, "", "\u{00A0}€", ".", ",", 5), ("en_US", .jpy, "¥", "", ",", "", 4),
+    ])
+    func theShopsLocalesLearnAPattern(locale identifier: String, currency: Currency, prefix: String, suffix: String,
+                                      grouping: String, decimal: String, groupingFrom: Int) throws {
+        let style = MoneyFormatter.style(currency, locale: Locale(identifier: identifier))
+        let pattern = try #require(MoneyFormatter.Pattern.learn(digits: currency.minorUnitDigits) { minor in
+            Money(minorUnits: minor, currency: currency).majorUnits.formatted(style)
+        })
+        #expect(pattern == MoneyFormatter.Pattern(prefix: prefix, suffix: suffix, groupingSeparator: grouping,
+                                                  decimalSeparator: decimal, groupingFrom: groupingFrom,
+                                                  fractionDigits: currency.minorUnitDigits))
+    }
+
+    /// A format the pattern cannot follow (here Indian grouping, 12,34,567) is left to Foundation.
+    @Test func aFormatThePatternCannotFollowIsNotLearned() {
+        let style = MoneyFormatter.style(.usd, locale: Locale(identifier: "en_IN"))
+        let indian = MoneyFormatter.Pattern.learn(digits: 2) { minor in
+            Money(minorUnits: minor, currency: .usd).majorUnits.formatted(style)
+        }
+        let sample = Money(minorUnits: 1_234_567_00, currency: .usd).majorUnits.formatted(style)
+        #expect(indian == nil || !sample.contains("12,34,567"), "learned although the grouping is \(sample)")
+        #expect(MoneyFormatter().string(Money(minorUnits: 1_234_567_00, currency: .usd), locale: Locale(identifier: "en_IN"))
+                == sample)
+    }
+
     @Test func formattingFromManyThreadsGivesTheSameText() async {
         let formatter = MoneyFormatter()
         let money = Money(minorUnits: 12_345_67, currency: .usd)
