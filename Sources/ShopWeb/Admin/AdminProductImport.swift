@@ -226,7 +226,7 @@ extension AdminViews {
             // Which products, as `shoppable import --dry-run` lists them: the new and the changed.
             if !report.products.isEmpty {
                 details {
-                    summary { l10n(.adminImportWhich, ["count": l10n.number(report.productsTouched)]) }
+                    summary { l10n.count(report.productsTouched, report.isDryRun ? .adminImportWhichCheck : .adminImportWhich) }
                     ul(.class("admin-import-list")) {
                         for product in report.products {
                             li {

@@ -69,7 +69,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminImportRecent, adminImportStateRunning, adminImportStateChecked, adminImportStateImported, adminImportStateRefused, adminImportStateStopped
     case adminImportMore
     case adminImportChecking, adminImporting, adminImportStepReading, adminImportStepReadingCount, adminImportStepCheckingImages, adminImportStepDownloading, adminImportStepWriting, adminImportStepComparing, adminImportStartedBy, adminImportKeepsGoing, adminImportRefresh, adminImportStoppedTitle, adminImportStopped
-    case adminImportWhich, adminImportNew, adminImportChangedOne
+    case adminImportWhich, adminImportWhichCheck, adminImportNew, adminImportChangedOne
     case adminAuditValueChanged, adminAuditValueUntracked, adminAuditValueShopper, adminAuditValueOperator, adminImportUnknownFormat
     case adminProductErrorPositionTwice
     case adminProductNewTitle, adminProductsNew, adminProductCreate, adminProductCreated
