@@ -105,6 +105,17 @@ public final class ImportJobs: @unchecked Sendable {
     private var running: [String: ImportJob] = [:]
     /// Set by `stopAll`: running imports stop and write nothing. Guarded by `condition`.
     private var isStopping = false
+    /// What each unfinished job was started with, by id: the same start again — a double click,
+    /// a form sent twice — is answered with that job, not a second one. Guarded by `condition`.
+    private var starts: [String: Start] = [:]
+
+    private struct Start: Equatable {
+        var data: Data
+        var fileName: String
+        var format: CatalogFormat?
+        var dryRun: Bool
+        var actor: String
+    }
 
     /// - Parameters:
     ///   - store: where jobs are kept.
@@ -127,12 +138,23 @@ public final class ImportJobs: @unchecked Sendable {
 
     /// Starts checking (`dryRun`) or importing the file on a new thread; the job's row is stored
     /// there (it may wait its turn behind another import's write), so this returns at once.
+    /// The same staff member starting the same file the same way while that job is unfinished
+    /// gets that job: a double click imports once.
     /// - Returns: the job.
     public func start(_ data: Data, fileName: String, format: CatalogFormat?, dryRun: Bool, actor: AuditActor,
                       using service: CatalogImportService) -> ImportJob {
+        let start = Start(data: data, fileName: fileName, format: format, dryRun: dryRun, actor: actor.name)
         let job = ImportJob(id: newID(), startedBy: actor.name, runner: runner, fileName: fileName, isDryRun: dryRun,
                             startedAt: now())
-        condition.withLock { running[job.id] = job }
+        let existing: ImportJob? = condition.withLock {
+            if let same = starts.first(where: { $0.value == start }), let job = running[same.key], job.step != .finished {
+                return job
+            }
+            running[job.id] = job
+            starts[job.id] = start
+            return nil
+        }
+        if let existing { return existing }
         let thread = Thread { [self] in
             run(job, data, format: format, actor: actor, service: service)
         }
@@ -274,7 +296,10 @@ public final class ImportJobs: @unchecked Sendable {
             $0.step = .finished
             $0.outcome = (try? JSONEncoder().encode(outcome)).map { String(decoding: $0, as: UTF8.self) }
         } ?? job
-        condition.withLock { condition.broadcast() }
+        condition.withLock {
+            starts[job.id] = nil
+            condition.broadcast()
+        }
         if !persist(finished, insert: !isStored, for: Self.stallTime) {
             log("import job \(job.id): its outcome could not be stored; other servers will show it as stopped")
         }

@@ -106,6 +106,26 @@ struct ImportJobsTests {
         #expect(!bench.log.contains { $0.contains("cannot record") }, "\(bench.log)")
     }
 
+    /// Found by a fresh tester: a double click on "Import" started two jobs, the second importing
+    /// the same file again behind the first. The same start while the job runs gets that job; a
+    /// different file, or the same one once the first is done, starts another.
+    @Test func theSameFileStartedTwiceWhileItRunsIsOneJob() throws {
+        let bench = try JobBench(holding: "lamp")
+        let file = catalogFile("lamp", count: 300)
+        let first = bench.start(file, "lamps.csv")
+        #expect(bench.held.wait(timeout: .now() + 30) == .success)
+        #expect(bench.start(file, "lamps.csv").id == first.id, "a double click")
+        let other = bench.start(catalogFile("vase", count: 3), "vases.csv")
+        #expect(other.id != first.id)
+        bench.release.signal()
+        #expect(bench.jobs.waitForAll(upTo: 60))
+        bench.release.signal()  // for the hold of the next import, if it is held
+        let again = bench.start(file, "lamps.csv")
+        #expect(again.id != first.id, "once done, the same file may be imported again")
+        #expect(bench.jobs.waitForAll(upTo: 60))
+        #expect(try bench.catalog.productCount() == 303)
+    }
+
     /// A server stopping stops its imports: the one under way writes nothing, and its outcome —
     /// stopped — is stored before the server goes, so no page claims it goes on.
     @Test func stoppingTheServerStopsAnImportWhichWritesNothing() throws {
