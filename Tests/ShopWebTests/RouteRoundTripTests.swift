@@ -59,6 +59,12 @@ struct RouteRoundTripTests {
         #expect(try parsed(route) == route, "\(route) printed as \(route.path)")
     }
 
+    /// `path` prints a few routes from a kept copy (issue #14): the copy is the router's own.
+    @Test(arguments: samples)
+    func aKeptPathIsTheRoutersOwn(route: SiteRoute) {
+        #expect(route.path == route.routed)
+    }
+
     @Test func everyDeclarationHasASample() {
         let declared = Set(SiteRoute.router.declarations.map { "\($0.method) \($0.pattern)" })
         let sampled = Set(Self.samples.map { route in

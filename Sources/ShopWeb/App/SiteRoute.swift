@@ -19,7 +19,29 @@ public enum SiteRoute: Hashable, Sendable {
     case appShell(AppShellRoute)
 
     /// The site-relative URL of the route (path and query, percent-encoded).
-    public var path: String { areaRouter.url(for: self) }
+    public var path: String {
+        // The links every page prints the same are printed once: the router's scan for each of
+        // them (every card's "Add" form, the tab bar) was ~2 % of an uncached category page.
+        switch self {
+        case .cart(.add): Self.printed.cartAdd
+        case .cart(.show): Self.printed.cart
+        case .catalog(.home): Self.printed.home
+        case .catalog(.categories): Self.printed.categories
+        case .campaigns(.list): Self.printed.campaigns
+        case .favorites(.list): Self.printed.favorites
+        case .appShell(.manifest): Self.printed.manifest
+        default: areaRouter.url(for: self)
+        }
+    }
+
+    /// The routes `path` answers without the router, printed by it once.
+    private static let printed = (
+        cartAdd: SiteRoute.cart(.add).routed, cart: SiteRoute.cart(.show).routed, home: SiteRoute.catalog(.home).routed,
+        categories: SiteRoute.catalog(.categories).routed, campaigns: SiteRoute.campaigns(.list).routed,
+        favorites: SiteRoute.favorites(.list).routed, manifest: SiteRoute.appShell(.manifest).routed)
+
+    /// The URL as the router prints it.
+    var routed: String { areaRouter.url(for: self) }
 
     /// What the route's declaration says (changes state, needs sign-in, cacheable).
     public var traits: RouteTraits { areaRouter.declaration(for: self).declaration.traits }
