@@ -55,6 +55,26 @@ struct LayoutCacheTests {
                 "the second time, from the kept look")
     }
 
+    /// Issue #14: pages of one look at other addresses and titles — another page, sort or
+    /// filter of a listing — share one kept layout, each with its own title, language links,
+    /// theme links and banner, as `Views.page` renders them.
+    @Test func pagesAtOtherAddressesShareOneKeptLook() {
+        let cache = LayoutCache()
+        let content = "<p>content</p>"
+        for (index, path) in ["/categories/lamps", "/categories/lamps?page=2&sort=price-asc", "/search?q=a%26b&x=\"<1>\"",
+                              "/products/oak-chair"].enumerated() {
+            for language in [Language.english, .turkish] {
+                var layout = Self.layout(Case(cart: index, favorites: 1, language: language, account: "Ada", path: path))
+                layout.title = "Page \(index) <\(path)>"
+                layout.unverifiedEmail = "ada@example.com"
+                let expected = renderedText(Views.page(layout, mainClass: "listing") { Node.raw(unsafe: content) })
+                #expect(renderedText(cache.document(layout, mainClass: "listing", main: Array(content.utf8))) == expected,
+                        "\(path) in \(language)")
+            }
+        }
+        #expect(cache.keptLookCount == 2, "one look per language, whatever the page")
+    }
+
     @Test func aPageWithAFlashMessageIsRenderedAsViewsPageRendersIt() {
         let cache = LayoutCache()
         var layout = Self.layout(Case(cart: 2, favorites: 0))

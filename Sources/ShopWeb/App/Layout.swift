@@ -7,8 +7,6 @@ enum Views {
     static func page(_ layout: LayoutModel, mainClass: String = "", @NodeBuilder content: () -> Node) -> [UInt8] {
         let l10n = layout.localizer
         let shop = l10n(.shopName)
-        // A title that names the shop already (the home page's) is not suffixed with it again.
-        let title = layout.title.isEmpty ? shop : layout.title.contains(shop) ? layout.title : "\(layout.title) · \(shop)"
         // `data-theme` is rendered by the server from the cookie: the chosen colours apply before
         // the first paint, with or without JavaScript ("system" leaves it to the media query).
         let document: Node = document(lang: l10n.language.rawValue, .data("theme", layout.theme.rawValue)) {
@@ -23,15 +21,10 @@ enum Views {
                         meta(.name("theme-color"), .content(color))
                     }
                 }
-                HTML.title { title }
+                layout.badgesAsMarkers ? PathBlock.title.markerNode : titleElement(layout)
                 link(.rel("stylesheet"), .href(layout.stylesheetHref))
                 link(.rel("icon"), .href("/static/images/icon.svg"), .type("image/svg+xml"))
-                if let alternates = layout.alternates, let base = alternates.publicURL {
-                    for language in Language.allCases {
-                        link(.rel("alternate"), .attribute("hreflang", language.rawValue), .href(base + alternates.href(language)))
-                    }
-                    link(.rel("alternate"), .attribute("hreflang", "x-default"), .href(base + alternates.path))
-                }
+                layout.badgesAsMarkers ? PathBlock.alternateLinks.markerNode : alternateLinks(layout)
                 link(.rel("manifest"), .href(SiteRoute.appShell(.manifest).path))
                 link(.rel("apple-touch-icon"), .href("/static/images/apple-touch-icon.png"))
                 script(src: layout.scriptHref, .boolean("defer"))
@@ -47,8 +40,8 @@ enum Views {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
                         shop
                     }
-                    if let alternates = layout.alternates {
-                        languagePicker(alternates, current: l10n.language, signedIn: layout.accountName != nil, l10n)
+                    if layout.alternates != nil {
+                        layout.badgesAsMarkers ? PathBlock.languagePicker.markerNode : languagePicker(layout)
                     }
                     if let name = layout.accountName {
                         a(.class(layout.activeTab == .account ? "account-link account-link-active" : "account-link"),
@@ -72,7 +65,7 @@ enum Views {
                         }
                         form(.class("banner-close"), .method("post"), .action(SiteRoute.account(.verifyBannerDismiss).path)) {
                             Personalization.csrfField
-                            input(.type("hidden"), .name("return_to"), .value(layout.returnPath))
+                            layout.badgesAsMarkers ? PathBlock.bannerReturn.markerNode : bannerReturn(layout)
                             button(.type("submit"), .class("icon-button"), .aria("label", l10n(.verifyBannerDismiss)),
                                    .title(l10n(.verifyBannerDismiss))) { Icon.close.node }
                         }
@@ -89,11 +82,63 @@ enum Views {
                 }
                 AppShell.offlineBanner(l10n)
                 main(.id("main"), .class(mainClass.isEmpty ? "content" : "content \(mainClass)")) { content() }
-                footer(.class("site-footer")) { themePicker(layout) }
+                footer(.class("site-footer")) { layout.badgesAsMarkers ? PathBlock.themePicker.markerNode : themePicker(layout) }
                 tabBar(layout)
             }
         }
         return render(document, reservingCapacity: 24_576)
+    }
+
+    /// The parts of the layout that show the page's own title or address: a template
+    /// (`LayoutModel.badgesAsMarkers`) holds a marker for each, so one kept layout serves every
+    /// page of a look (`LayoutCache`), and each request renders them from its own layout.
+    enum PathBlock: CaseIterable, Sendable {
+        case title, alternateLinks, languagePicker, bannerReturn, themePicker
+
+        var marker: String { "<!--layout:\(self)-->" }
+        var markerNode: Node { Node.raw(unsafe: marker) }
+
+        /// This block of `layout`, rendered.
+        func render(_ layout: LayoutModel) -> Node {
+            switch self {
+            case .title: Views.titleElement(layout)
+            case .alternateLinks: Views.alternateLinks(layout)
+            case .languagePicker: Views.languagePicker(layout)
+            case .bannerReturn: Views.bannerReturn(layout)
+            case .themePicker: Views.themePicker(layout)
+            }
+        }
+    }
+
+    /// `<title>`: the page's title and the shop's name (a title that names the shop already, the
+    /// home page's, is not suffixed with it again).
+    static func titleElement(_ layout: LayoutModel) -> Node {
+        let shop = layout.localizer(.shopName)
+        let title = layout.title.isEmpty ? shop : layout.title.contains(shop) ? layout.title : "\(layout.title) · \(shop)"
+        return HTML.title { title }
+    }
+
+    /// The page in each language, for search engines (with the shop's public address only).
+    static func alternateLinks(_ layout: LayoutModel) -> Node {
+        guard let alternates = layout.alternates, let base = alternates.publicURL else { return .empty }
+        return fragment {
+            for language in Language.allCases {
+                link(.rel("alternate"), .attribute("hreflang", language.rawValue), .href(base + alternates.href(language)))
+            }
+            link(.rel("alternate"), .attribute("hreflang", "x-default"), .href(base + alternates.path))
+        }
+    }
+
+    /// The language picker of a layout with alternates.
+    static func languagePicker(_ layout: LayoutModel) -> Node {
+        guard let alternates = layout.alternates else { return .empty }
+        return languagePicker(alternates, current: layout.localizer.language, signedIn: layout.accountName != nil,
+                              layout.localizer)
+    }
+
+    /// Where the e-mail banner's close button comes back to.
+    static func bannerReturn(_ layout: LayoutModel) -> Node {
+        input(.type("hidden"), .name("return_to"), .value(layout.returnPath))
     }
 
     /// The tab badges: the cart's and the favorites'.

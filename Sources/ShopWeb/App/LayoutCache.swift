@@ -6,11 +6,15 @@ import Synchronization
 /// picker, tab bar), rendered once per look and kept, so a shopper's page no longer renders it
 /// per request (it was 22 % of a shopper's category page, issue #14).
 ///
-/// A look is everything the layout shows except the badge counts: language, theme, list or grid,
-/// title, tab, the page's path (language links, theme links), the account's first name, the
-/// banner's email. It is rendered once with a marker for each tab badge, cut into pieces, and
-/// each request joins the pieces with its own badges — the same bytes `Views.page` gives
-/// (`LayoutCacheTests`). The CSRF token and hearts stay markers, filled later for every page
+/// A look is everything the layout shows except the badge counts and the parts that show the
+/// page's own title or address (`Views.PathBlock`: the title, the language links and picker, the
+/// theme links, the banner's way back): language, theme, list or grid, tab, the account's first
+/// name, the banner's email. It is rendered once with a marker for each badge and each such
+/// part, cut into pieces, and each request joins the pieces with its own badges and its own
+/// rendering of those parts — the same bytes `Views.page` gives (`LayoutCacheTests`). So every
+/// page of one look shares one kept layout: before, the page's address was part of the look,
+/// and a category page the page cache did not have (a new page, sort or filter) rendered its
+/// whole layout (5 % of the server's samples, issue #14). The CSRF token and hearts stay markers, filled later for every page
 /// (`Personalization`). Pages with a flash message are rendered the ordinary way (one request
 /// each, never worth keeping). Nothing here depends on the catalog, so entries never go stale;
 /// past `capacity` looks the memory starts over.
@@ -21,7 +25,8 @@ final class LayoutCache: Sendable {
         var tail: [UInt8]
     }
 
-    /// What the layout shows besides the badge counts: the layout with both counts at zero.
+    /// What the layout shows besides the badge counts and the page's title and address: the
+    /// layout with both counts at zero, no title, and an empty address.
     private struct Look: Hashable {
         var layout: LayoutModel
         var mainClass: String
@@ -30,14 +35,19 @@ final class LayoutCache: Sendable {
             self.layout = layout
             self.layout.cartCount = 0
             self.layout.favoritesCount = 0
+            self.layout.title = ""
+            self.layout.returnPath = ""
+            self.layout.alternates = layout.alternates.map { _ in LanguageAlternates(path: "", publicURL: nil) }
             self.mainClass = mainClass
         }
     }
 
-    /// A piece of a kept layout: bytes that are the same for the look, or a badge.
+    /// A piece of a kept layout: bytes that are the same for the look, a badge, or a part
+    /// showing the page's title or address.
     private enum Piece: Sendable {
         case fixed([UInt8])
         case badge(Views.BadgeKind)
+        case block(Views.PathBlock)
     }
 
     /// A kept layout: the pieces before and after `<main>`'s content.
@@ -47,6 +57,8 @@ final class LayoutCache: Sendable {
     }
 
     private let templates = Mutex<[Look: Template]>([:])
+    /// How many looks are kept (for tests).
+    var keptLookCount: Int { templates.withLock { $0.count } }
     /// Most looks kept.
     let capacity: Int
 
@@ -77,6 +89,7 @@ final class LayoutCache: Sendable {
                 case let .fixed(bytes): output += bytes
                 case .badge(.cart): output += cart
                 case .badge(.favorites): output += favorites
+                case let .block(block): output += render(block.render(layout), reservingCapacity: 1_024)
                 }
             }
             return output
@@ -113,16 +126,21 @@ final class LayoutCache: Sendable {
         return Template(head: pieces(shell.head), tail: pieces(shell.tail))
     }
 
-    /// `bytes` cut at each badge marker.
+    /// Every marker a template holds, with the piece it stands for.
+    private static let markers: [(bytes: [UInt8], piece: Piece)] =
+        Views.BadgeKind.allCases.map { ($0.markerBytes, Piece.badge($0)) }
+        + Views.PathBlock.allCases.map { (Array($0.marker.utf8), Piece.block($0)) }
+
+    /// `bytes` cut at each marker.
     private static func pieces(_ bytes: [UInt8]) -> [Piece] {
         var pieces: [Piece] = []
         var start = 0
-        while let (at, kind) = Views.BadgeKind.allCases.compactMap({ kind in
-            ByteSearch.firstIndex(of: kind.markerBytes, in: bytes, from: start).map { ($0, kind) }
+        while let (at, marker) = markers.compactMap({ marker in
+            ByteSearch.firstIndex(of: marker.bytes, in: bytes, from: start).map { ($0, marker) }
         }).min(by: { $0.0 < $1.0 }) {
             if at > start { pieces.append(.fixed(Array(bytes[start..<at]))) }
-            pieces.append(.badge(kind))
-            start = at + kind.markerBytes.count
+            pieces.append(marker.piece)
+            start = at + marker.bytes.count
         }
         if start < bytes.count { pieces.append(.fixed(Array(bytes[start...]))) }
         return pieces

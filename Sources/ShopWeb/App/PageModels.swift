@@ -38,8 +38,8 @@ struct LayoutModel: Sendable, Hashable {
     var theme: Theme = .system
     /// Where the footer's theme links and the banner's close button come back to.
     var returnPath = "/"
-    /// Each tab badge rendered as a marker instead of its count (`LayoutCache` keeps the layout
-    /// so and fills the badges per request).
+    /// Rendered as a template (`LayoutCache`): each tab badge and each part that shows the page's
+    /// own title or address (`Views.PathBlock`) is a marker, filled per request.
     var badgesAsMarkers = false
 }
 
