@@ -64,7 +64,16 @@ public struct ChosenValues: Hashable, Sendable {
 extension Variant {
     /// `true` when an option of this variant is open: the shopper picks its value (Woo "any").
     public var isOpen: Bool { optionChoices.contains { !$0.isEmpty } }
+}
 
+extension Product {
+    /// `true` when a shopper must choose before buying — one of several variants, or the value
+    /// of an open option — so a card offers "Choose options", not a one-tap "Add" that the cart
+    /// would refuse ("Please choose an option").
+    public var needsChoice: Bool { (hasOptions && variants.count > 1) || variants.contains(where: \.isOpen) }
+}
+
+extension Variant {
     /// The variant as bought with `chosen`: each open option value filled in with the picked one,
     /// so its `title` reads `"M"` (not `""`) on cart, order and email lines. Unknown names are
     /// ignored; a variant without open options comes back as it is.

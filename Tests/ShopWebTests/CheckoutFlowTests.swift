@@ -323,6 +323,29 @@ struct AvailabilityTests {
         #expect(page.contains("Sold out") && !page.contains("Only 1 left"))
         #expect(try second.get("/categories/lamps").text.contains("card card-sold-out"))
     }
+
+    /// Found by a fresh tester (issue #14 review): search results, the home page's picks, a
+    /// product page's related products and a campaign's products offered held stock that the
+    /// category page showed sold out. Every card shared by all visitors shows stock net of holds.
+    @Test func heldStockIsNotOfferedOnAnySharedList() throws {
+        let first = try shop([lamp, last])
+        let second = try TestShop()
+        second.environment = first.environment
+        func lastCard(_ path: String) throws -> String? {
+            let page = try second.get(path).text
+            guard let start = page.range(of: #"<article class="card"#) else { return nil }
+            return page[start.lowerBound...].components(separatedBy: "</article>")
+                .first { $0.contains(#"href="/products/last""#) }
+        }
+        #expect(try lastCard("/search?q=last")?.contains("card-sold-out") == false)
+        try first.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(first)
+        for path in ["/search?q=last", "/", "/products/" + lamp.handle] {
+            let card = try lastCard(path)
+            #expect(card == nil || card!.contains("card card-sold-out"), "\(path): \(card ?? "")")
+        }
+        #expect(try lastCard("/search?q=last") != nil, "the search lists it")
+    }
 }
 
 @Suite("Voucher usage limit per account")
@@ -420,5 +443,22 @@ struct TrialFindingsTests {
         #expect(mine.contains("Only 1 left"))
         let theirs = try other.get("/products/last").text
         #expect(theirs.contains(">Sold out<"), "everyone else sees it held")
+    }
+}
+
+@Suite("Quick add on cards")
+struct QuickAddCardTests {
+    /// Found by a fresh tester: a product whose only variant has an open option ("any" size)
+    /// got a one-tap "Add" on its card, which the cart always refused ("Please choose an
+    /// option"). Its card links to the product's options instead; a plain product keeps "Add".
+    @Test func aProductWithAnOpenOptionIsChosenOnItsPage() throws {
+        let tee = ProductDraft.mock(handle: "open-tee", title: "Open Tee", category: "Lamps", optionNames: ["Size"],
+                                    variants: [.mock(sku: "TEE-1", options: [""], choices: [["S", "M", "L"]])])
+        let shop = try shop([lamp, tee])
+        let page = try shop.get("/categories/lamps").text
+        #expect(page.contains(#"href="/products/open-tee#options""#))
+        #expect(!page.contains(#"name="product" value="open-tee""#), "no quick add for it")
+        #expect(page.contains(#"name="product" value="lamp""#), "a plain product keeps its quick add")
+        #expect(try shop.get("/search?q=tee").text.contains(#"href="/products/open-tee#options""#))
     }
 }

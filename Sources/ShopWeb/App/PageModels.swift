@@ -163,7 +163,7 @@ struct ModelBuilder: Sendable {
         let compareAt = prices.count > 1 ? cheapestOnSale.map(l10n.money) : variant?.compareAtPrice.map(l10n.money)
         let image = product.images.first
         return ProductCardModel(
-            productID: product.id.rawValue, handle: product.handle, hasOptions: product.hasOptions && product.variants.count > 1,
+            productID: product.id.rawValue, handle: product.handle, hasOptions: product.needsChoice,
             href: SiteRoute.catalog(.product(handle: product.handle, variant: nil)).path,
             title: product.title, vendor: product.vendor, image: image,
             imageAlt: image.map { $0.altText.isEmpty ? product.title : $0.altText } ?? product.title,

@@ -20,7 +20,7 @@ extension ShopApp {
     static func campaignPage(_ context: inout RequestContext, id: Campaign.ID) throws -> Response {
         try cachedPage(&context) { context in
             guard let campaign = try context.campaignSchedule().active.first(where: { $0.id == id }) else { return nil }
-            let products = try campaignProducts(campaign, context.environment.catalog)
+            let products = try context.availableToEveryone(try campaignProducts(campaign, context.environment.catalog))
             let model = context.models.campaignDetail(campaign, products: products, timeZone: context.environment.timeZone)
             return PageContent(title: campaign.title.text(in: context.l10n.language), tab: .campaigns,
                                node: Views.campaign(model, l10n: context.l10n, returnTo: context.canonicalPath))

@@ -35,7 +35,8 @@ extension ShopApp {
         try cachedPage(&context) { context in
             let catalog = context.environment.catalog
             let categories = try catalog.categories()
-            let page = context.models.homePage(categories: categories, featured: try featuredProducts(catalog),
+            let page = context.models.homePage(categories: categories,
+                                               featured: try context.availableToEveryone(try featuredProducts(catalog)),
                                                campaigns: try context.campaignSchedule().active, showingRecommendations: false,
                                                timeZone: context.environment.timeZone)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
@@ -130,8 +131,11 @@ extension ShopApp {
                                                    locale: locale, defaultSort: .relevance) else { return nil }
             query.text = String(words.prefix(200))
             guard try narrow(&query, to: filter, catalog) else { return nil }
-            let result = try catalog.products(query)
+            var result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
+            // Cards shared by every visitor show stock net of everyone's holds, as on category
+            // pages (a fresh tester found search cards offering what checkouts held).
+            result.products = try context.availableToEveryone(result.products)
             let models = context.models
             let page = SearchPage(
                 query: words,
@@ -184,7 +188,8 @@ extension ShopApp {
 
     static func productContent(_ product: Product, _ variant: Variant.ID?, _ context: RequestContext) throws -> PageContent {
         let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
-        let related = try relatedProducts(to: product, context.environment).map(context.models.card)
+        let related = try context.availableToEveryone(try relatedProducts(to: product, context.environment))
+            .map(context.models.card)
         return PageContent(title: product.title, tab: .categories, mainClass: "product-page",
                            node: Views.product(page, related: related, l10n: context.l10n))
     }
