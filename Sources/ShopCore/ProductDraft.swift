@@ -118,3 +118,18 @@ extension ProductDraft {
                   })
     }
 }
+
+extension ProductDraft {
+    /// The draft dated `now` when this change publishes a product that has no published date
+    /// (new, or unpublished before): "Newest" lists what staff just published first, and its page
+    /// says when. A product already published keeps what it has, so saving it changes nothing.
+    /// - Parameters:
+    ///   - previous: the product before the change; nil for a new one.
+    ///   - now: the time of the change.
+    public func datedIfPublished(since previous: ProductDraft?, now: Date) -> ProductDraft {
+        guard isPublished, publishedAt == nil, previous?.isPublished != true else { return self }
+        var dated = self
+        dated.publishedAt = now
+        return dated
+    }
+}

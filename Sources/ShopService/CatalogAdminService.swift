@@ -97,7 +97,7 @@ public struct CatalogAdminService: Sendable {
     /// - Throws: a `CatalogStoreError` of `upsert`'s rules (a SKU another product has, …).
     public func insert(_ draft: ProductDraft, by actor: AuditActor) throws -> StoredProduct {
         let base = Self.baseHandle(for: draft.title)
-        var draft = draft
+        var draft = draft.datedIfPublished(since: nil, now: now())
         for number in 1... {
             draft.handle = number == 1 ? base : "\(base)-\(number)"
             do {

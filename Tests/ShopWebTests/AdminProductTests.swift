@@ -113,6 +113,7 @@ struct AdminProductTests {
         let stored = try #require(try shop.catalog.storedProduct(Product.ID(newID)))
         let product = stored.product
         #expect(product.handle == "oak-chair-2" && product.title == "Oak Chair" && product.isPublished)
+        #expect(product.publishedAt == shop.clock.now, "dated when published (a fresh tester: it sorted last under Newest)")
         #expect(product.variants.map(\.price) == [.usd(1_249_50)] && product.variants[0].sku == "CHAIR-X")
         #expect(product.variants[0].inventory == .tracked(quantity: 7, allowsBackorder: false))
         #expect(try shop.visitor().get("/products/oak-chair-2").status == 200)

@@ -88,7 +88,7 @@ extension AdminApp {
         }
         do {
             let changed = try context.environment.catalog.changeProductsBy(ids, .staff(member.email), context.now) { draft in
-                try change.applied(to: draft)
+                try change.applied(to: draft).datedIfPublished(since: draft, now: context.now)
             }
             context.environment.log("bulk \(request.formValue("change") ?? "?") on \(changed.count) products by \(member.email)")
             context.setFlash(l10n.count(changed.count, .adminBulkDone))
@@ -170,7 +170,7 @@ extension AdminApp {
                 let now = AdminProductForm(current, language: l10n.language)
                 conflicts = form.conflicts(with: now)
                 guard conflicts.isEmpty else { throw AdminProductForm.Conflict() }
-                let next = edit.applied(to: current, changed: form.changedFields)
+                let next = edit.applied(to: current, changed: form.changedFields).datedIfPublished(since: current, now: context.now)
                 changedAnything = next != current
                 return next
             }
