@@ -109,6 +109,22 @@ struct SearchPageTests {
         #expect(try shop.get("/categories/lamps?page=0").status == 404)
     }
 
+    /// Found by a fresh tester: the price boxes of a Turkish or Spanish page ignored `24,5` and
+    /// read `1.000` (a thousand) as 1. They read what a person types in the page's language.
+    @Test(arguments: [(Language.turkish, "24,5", "1.000"), (.spanish, "24,5", "1.000"), (.english, "24.5", "1,000")])
+    func thePriceRangeIsReadInThePagesLanguage(language: Language, under: String, thousand: String) throws {
+        let shop = try TestShop([item("a", "Lamp A", price: 10_00), item("b", "Lamp B", price: 24_00),
+                                 item("c", "Lamp C", price: 30_00), item("d", "Lamp D", price: 1_500_00)])
+        shop.cookies["shoppable_lang"] = language.rawValue
+        func listed(_ query: String) throws -> [String] {
+            let page = try shop.get("/categories/lamps?sort=price-asc&" + query).text
+            return ["A", "B", "C", "D"].filter { page.contains(">Lamp \($0)<") }
+        }
+        #expect(try listed("max=" + under) == ["A", "B"])
+        #expect(try listed("min=" + thousand) == ["D"])
+        #expect(try listed("min=\(under)&max=20") == ["B"], "a range typed backwards is read forwards")
+    }
+
     @Test func paginationKeepsTheListingInItsLinks() throws {
         let drafts = (1...30).map { item("p\($0)", "Lamp \($0)", price: 10_00) }
         let shop = try TestShop(drafts)

@@ -67,7 +67,7 @@ extension ShopApp {
             let catalog = context.environment.catalog
             guard let category = try catalog.categoryByHandle(handle),
                   var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
-                                                   locale: locale, defaultSort: .featured) else { return nil }
+                                                   locale: locale, typedIn: context.l10n.language, defaultSort: .featured) else { return nil }
             query.categoryID = category.id
             var result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
@@ -86,7 +86,7 @@ extension ShopApp {
         return try cachedPage(&context) { context in
             let catalog = context.environment.catalog
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
-                                                   locale: locale, defaultSort: .featured) else { return nil }
+                                                   locale: locale, typedIn: context.l10n.language, defaultSort: .featured) else { return nil }
             guard try narrow(&query, to: filter, catalog) else { return nil }
             var result = try catalog.products(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
@@ -128,7 +128,7 @@ extension ShopApp {
                                                       l10n: l10n, returnTo: context.canonicalPath))
             }
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
-                                                   locale: locale, defaultSort: .relevance) else { return nil }
+                                                   locale: locale, typedIn: context.l10n.language, defaultSort: .relevance) else { return nil }
             query.text = String(words.prefix(200))
             guard try narrow(&query, to: filter, catalog) else { return nil }
             var result = try catalog.products(query)

@@ -100,14 +100,22 @@ public struct Listing: Hashable, Sendable {
 
     /// The store query for this listing: `pageSize` products from page `page`.
     /// - Returns: nil when the page is so far that the offset overflows (a 404).
-    /// - Parameter locale: the shopper's language: the `name` sort and search folding follow it.
-    func productQuery(pageSize: Int, currency: Currency, locale: SearchLocale,
+    /// - Parameters:
+    ///   - locale: the shopper's language: the `name` sort and search folding follow it.
+    ///   - typedIn: the language a person typed the price range in (`24,5` in Turkish and
+    ///     Spanish, `1.000` for a thousand; `Money.parse(typed:)`), nil for the API's plain
+    ///     decimals (a fresh tester's `max=24,5` on a Turkish page was ignored).
+    func productQuery(pageSize: Int, currency: Currency, locale: SearchLocale, typedIn language: Language? = nil,
                       defaultSort: ProductQuery.Sort) -> ProductQuery? {
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
         guard !overflow else { return nil }
-        return ProductQuery(locale: locale, sort: sort ?? defaultSort,
-                            minPriceMinor: minPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
-                            maxPriceMinor: maxPrice.flatMap { try? Money.parse($0, currency: currency).minorUnits },
+        func minor(_ text: String) -> Int64? {
+            if let language { return try? Money.parse(typed: text, language: language, currency: currency).minorUnits }
+            return try? Money.parse(text, currency: currency).minorUnits
+        }
+        var (low, high) = (minPrice.flatMap(minor), maxPrice.flatMap(minor))
+        if let from = low, let to = high, from > to { (low, high) = (to, from) }  // "from 200 to 100"
+        return ProductQuery(locale: locale, sort: sort ?? defaultSort, minPriceMinor: low, maxPriceMinor: high,
                             minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
                             vendor: vendor, tag: tag, includesFacets: true, offset: offset, limit: pageSize,
                             priceBand: priceBand.flatMap { PriceBand.band(key: $0, currency: currency) })
