@@ -221,9 +221,11 @@ public struct CartService: Sendable {
         return try catalog.productsByID([line.productID])[line.productID]?.title
     }
 
-    /// Ticks or unticks one line, or every line (`variantID` nil).
-    public func setSelected(_ isSelected: Bool, line variantID: Variant.ID?, for shopper: Shopper) throws {
-        try change(shopper, [.setSelected(variantID, isSelected)])
+    /// Ticks or unticks the variant's line with `chosen` values, every line of the variant
+    /// (`chosen` nil), or every line (`variantID` nil).
+    public func setSelected(_ isSelected: Bool, line variantID: Variant.ID?, chosen: ChosenValues? = nil,
+                            for shopper: Shopper) throws {
+        try change(shopper, [.setSelected(variantID, isSelected, chosen: chosen)])
     }
 
     /// Enters (or, with nil, removes) the voucher code; whether it applies is decided by every quote.

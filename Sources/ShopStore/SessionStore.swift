@@ -176,8 +176,10 @@ public enum CartChange: Hashable, Sendable {
     case setQuantity(Variant.ID, Int, chosen: ChosenValues = .none, limit: Int? = nil)
     /// Removes the line, if any.
     case remove(Variant.ID, chosen: ChosenValues = .none)
-    /// Ticks or unticks every line of the variant, or every line (nil).
-    case setSelected(Variant.ID?, Bool)
+    /// Ticks or unticks the variant's line with `chosen` values, every line of the variant
+    /// (`chosen` nil), or every line (variant nil). Two lines of one variant (an open option
+    /// chosen twice) are ticked one by one (a fresh tester's untick of "M" unticked "S" too).
+    case setSelected(Variant.ID?, Bool, chosen: ChosenValues? = nil)
     /// Sets (or, nil, clears) the voucher code.
     case setVoucher(VoucherCode?)
 }

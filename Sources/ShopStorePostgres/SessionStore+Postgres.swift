@@ -292,10 +292,14 @@ extension SessionStore {
         case let .remove(variantID, chosen):
             try connection.run("DELETE FROM cart_lines WHERE \(owner.column) = $1 AND variant_id = $2 AND chosen_values = $3",
                                [owner.value, .integer(variantID.rawValue), .text(chosen.text)])
-        case let .setSelected(variantID?, isSelected):
+        case let .setSelected(variantID?, isSelected, chosen?):
+            try connection.run("""
+                UPDATE cart_lines SET selected = $1 WHERE \(owner.column) = $2 AND variant_id = $3 AND chosen_values = $4
+                """, [.bool(isSelected), owner.value, .integer(variantID.rawValue), .text(chosen.text)])
+        case let .setSelected(variantID?, isSelected, nil):
             try connection.run("UPDATE cart_lines SET selected = $1 WHERE \(owner.column) = $2 AND variant_id = $3",
                                [.bool(isSelected), owner.value, .integer(variantID.rawValue)])
-        case let .setSelected(nil, isSelected):
+        case let .setSelected(nil, isSelected, _):
             try connection.run("UPDATE cart_lines SET selected = $1 WHERE \(owner.column) = $2", [.bool(isSelected), owner.value])
         case let .setVoucher(code?):
             try connection.run("""

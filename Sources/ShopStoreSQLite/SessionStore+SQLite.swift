@@ -230,10 +230,14 @@ extension SessionStore {
         case let .remove(variantID, chosen):
             try connection.prepare("DELETE FROM cart_lines WHERE \(owner.column) = ? AND variant_id = ? AND chosen_values = ?")
                 .run([owner.value, .integer(variantID.rawValue), .text(chosen.text)])
-        case let .setSelected(variantID?, isSelected):
+        case let .setSelected(variantID?, isSelected, chosen?):
+            try connection.prepare("""
+                UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ? AND variant_id = ? AND chosen_values = ?
+                """).run([SQLValue(isSelected), owner.value, .integer(variantID.rawValue), .text(chosen.text)])
+        case let .setSelected(variantID?, isSelected, nil):
             try connection.prepare("UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ? AND variant_id = ?")
                 .run([SQLValue(isSelected), owner.value, .integer(variantID.rawValue)])
-        case let .setSelected(nil, isSelected):
+        case let .setSelected(nil, isSelected, _):
             try connection.prepare("UPDATE cart_lines SET selected = ? WHERE \(owner.column) = ?")
                 .run([SQLValue(isSelected), owner.value])
         case let .setVoucher(code?):

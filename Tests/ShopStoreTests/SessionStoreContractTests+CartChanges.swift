@@ -65,6 +65,30 @@ extension SessionStoreContractTests {
         #expect(try stores.sessions.loadCart(guest).selectedLines.map(\.variantID) == [a.variants[0].id])
     }
 
+    /// Found by a fresh tester: unticking one of two lines of a variant (an open option chosen
+    /// twice) unticked both. With its chosen values only that line changes; without, every
+    /// line of the variant does.
+    @Test(arguments: StoreKind.engines(for: .sessions))
+    func aLineOfAVariantIsTickedByItsChosenValues(kind: StoreKind) throws {
+        let (stores, products) = try Self.shop(kind)
+        let a = products[0], variant = a.variants[0].id
+        try stores.session("guest")
+        let guest = Shopper.guest("guest")
+        let small = ChosenValues(text: "Size=S"), medium = ChosenValues(text: "Size=M")
+        try stores.sessions.changeCart(guest, [
+            .add(productID: a.id, variantID: variant, quantity: 1, limit: 99, chosen: small),
+            .add(productID: a.id, variantID: variant, quantity: 1, limit: 99, chosen: medium),
+        ])
+        func ticked() throws -> [ChosenValues] { try stores.sessions.loadCart(guest).selectedLines.map(\.chosen) }
+        #expect(try ticked() == [small, medium])
+        try stores.sessions.changeCart(guest, [.setSelected(variant, false, chosen: medium)])
+        #expect(try ticked() == [small], "only the M line")
+        try stores.sessions.changeCart(guest, [.setSelected(variant, false)])
+        #expect(try ticked() == [])
+        try stores.sessions.changeCart(guest, [.setSelected(variant, true, chosen: small)])
+        #expect(try ticked() == [small])
+    }
+
     @Test(arguments: StoreKind.engines(for: .sessions))
     func anAddPastItsLimitChangesNothingOfTheCall(kind: StoreKind) throws {
         let (stores, products) = try Self.shop(kind)

@@ -462,3 +462,24 @@ struct QuickAddCardTests {
         #expect(try shop.get("/search?q=tee").text.contains(#"href="/products/open-tee#options""#))
     }
 }
+
+@Suite("Ticking cart lines")
+struct CartLineTickTests {
+    /// Found by a fresh tester: unticking the "M" line of a tee also unticked its "S" line (the
+    /// same variant, an open option chosen twice). The line's form names its chosen values.
+    @Test func unTickingOneLineOfAVariantLeavesTheOther() throws {
+        let tee = ProductDraft.mock(handle: "open-tee", title: "Open Tee", category: "Lamps", optionNames: ["Size"],
+                                    variants: [.mock(sku: "TEE-1", options: [""], price: .usd(20_00), choices: [["S", "M", "L"]])])
+        let shop = try shop([lamp, tee])
+        let variant = try #require(try shop.catalog.productByHandle("open-tee")?.variants.first?.id.rawValue)
+        for size in ["S", "M"] {
+            let added = try shop.post("/cart/add", [("product", "open-tee"), ("variant", String(variant)), ("quantity", "1"),
+                                                     ("choice.\(variant).Size", size)])
+            #expect(added.status == 303)
+        }
+        #expect(try shop.get("/cart").text.contains("2 items"))
+        try shop.post("/cart/lines/\(variant)", [("select_shown", "1"), ("chosen", "Size=M"), ("quantity", "1")])
+        let cart = try shop.get("/cart").text
+        #expect(cart.contains("1 item"), "only the M line is unticked")
+    }
+}

@@ -69,7 +69,7 @@ extension V1Handlers {
                 }
             }
             if let selected = body.selected, !removed {
-                try carts.setSelected(selected, line: variantID, for: shopper)
+                try carts.setSelected(selected, line: variantID, chosen: chosen, for: shopper)
             }
         }
     }

@@ -86,7 +86,7 @@ extension ShopApp {
             // JavaScript); an unticked box sends nothing, so `select_shown` says it was there.
             if context.request.formValue("select_shown") == "1" {
                 let selected = context.request.form.contains { $0.name == "selected" && $0.value == "1" }
-                try carts.setSelected(selected, line: variantID, for: shopper)
+                try carts.setSelected(selected, line: variantID, chosen: PickedValues.chosen(context.request), for: shopper)
             }
             switch try carts.setQuantity(context.request.formValue("quantity") ?? "", of: variantID,
                                          chosen: PickedValues.chosen(context.request), for: shopper) {
