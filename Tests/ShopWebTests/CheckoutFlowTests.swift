@@ -482,4 +482,28 @@ struct CartLineTickTests {
         let cart = try shop.get("/cart").text
         #expect(cart.contains("1 item"), "only the M line is unticked")
     }
+
+    /// Found by the same tester: a refused quantity on one line of a variant was shown under
+    /// every line of it. It is shown under the line that was changed.
+    @Test func aRefusedQuantityIsShownUnderItsOwnLine() throws {
+        let tee = ProductDraft.mock(handle: "open-tee", title: "Open Tee", category: "Lamps", optionNames: ["Size"],
+                                    variants: [.mock(sku: "TEE-1", options: [""], price: .usd(20_00),
+                                                     inventory: .tracked(quantity: 7, allowsBackorder: false),
+                                                     choices: [["S", "M", "L"]])])
+        let shop = try shop([lamp, tee])
+        let variant = try #require(try shop.catalog.productByHandle("open-tee")?.variants.first?.id.rawValue)
+        for size in ["S", "M"] {
+            try shop.post("/cart/add", [("product", "open-tee"), ("variant", String(variant)), ("quantity", "3"),
+                                        ("choice.\(variant).Size", size)])
+        }
+        let refused = try shop.post("/cart/lines/\(variant)", [("select_shown", "1"), ("selected", "1"), ("chosen", "Size=M"),
+                                                               ("quantity", "5")])
+        #expect(refused.status == 422)
+        #expect(refused.text.components(separatedBy: #"class="form-error""#).count - 1 == 1, "one line's error")
+        let mLine = try #require(refused.text.range(of: #"value="Size=M""#))
+        let error = try #require(refused.text.range(of: #"class="form-error""#))
+        #expect(error.lowerBound < mLine.lowerBound, "under the M line (its error comes before its form)")
+        let sLine = try #require(refused.text.range(of: #"value="Size=S""#))
+        #expect(sLine.lowerBound < error.lowerBound, "not under the S line")
+    }
 }

@@ -156,7 +156,7 @@ struct PageModelTests {
     @Test func aCartLineShowsLowStockButNotPlentifulStock() throws {
         let quoted = try quote([(variant(1, price: 10_00, stock: 2), 1), (variant(2, price: 10_00, stock: 50), 1),
                                 (variant(3, price: 10_00), 1)])
-        let page = models.cartPage(quoted, recommendations: [], errors: [Variant.ID(rawValue: 2): "Nope."], timeZone: utc)
+        let page = models.cartPage(quoted, recommendations: [], errors: [CartPage.LineKey(Variant.ID(rawValue: 2), .none): "Nope."], timeZone: utc)
         #expect(page.lines.map(\.stockText) == ["Only 2 left", nil, nil])
         #expect(page.lines.map(\.error) == [nil, "Nope.", nil])
         #expect(page.lines[0].unitPriceText == "$10.00 each" && page.lines[0].maxQuantity == 2)

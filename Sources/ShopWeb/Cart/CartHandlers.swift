@@ -101,7 +101,8 @@ extension ShopApp {
             return .redirect(to: SiteRoute.cart(.show).path)
         } catch let error as CartError {
             let model = context.models.cartPage(try context.cartQuote(), recommendations: [],
-                                                errors: [variantID: context.l10n.message(for: error)],
+                                                errors: [CartPage.LineKey(variantID, PickedValues.chosen(context.request)):
+                                                            context.l10n.message(for: error)],
                                                 timeZone: context.environment.timeZone)
             return try page(&context, PageContent(title: context.l10n(.cartTitle), tab: .cart, mainClass: "cart-page",
                                                   node: Views.cart(model, l10n: context.l10n)),

@@ -4,6 +4,17 @@ import ShopStore
 
 /// The cart.
 struct CartPage: Sendable {
+    /// A line's identity: its variant and the values chosen for its open options.
+    struct LineKey: Hashable {
+        var variantID: Variant.ID
+        var chosen: ChosenValues
+
+        init(_ variantID: Variant.ID, _ chosen: ChosenValues) {
+            self.variantID = variantID
+            self.chosen = chosen
+        }
+    }
+
     struct Line: Sendable, Equatable {
         var variantID: Int64
         var productHref: String
@@ -50,9 +61,10 @@ struct CartPage: Sendable {
 }
 
 extension ModelBuilder {
-    /// The cart page of a quote; `errors` are refusals of this request by line (a quantity the
-    /// shopper typed), shown instead of the line's stock problem.
-    func cartPage(_ quote: CartQuote, recommendations: [Product], errors: [Variant.ID: String] = [:],
+    /// The cart page of a quote; `errors` are refusals of this request by line — its variant and
+    /// chosen values, so one of two lines of a variant gets its own (a quantity the shopper
+    /// typed) — shown instead of the line's stock problem.
+    func cartPage(_ quote: CartQuote, recommendations: [Product], errors: [CartPage.LineKey: String] = [:],
                   timeZone: TimeZone) -> CartPage {
         let l10n = localizer
         let lines = quote.lines.enumerated().map { position, line in
@@ -71,7 +83,7 @@ extension ModelBuilder {
                 compareAtPrice: line.variant.compareAtPrice.map(l10n.money),
                 quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),
                 lineTotal: l10n.money(line.amount), stockText: stockText,
-                error: errors[line.variant.id] ?? line.stockProblem.map(l10n.message(for:)),
+                error: errors[CartPage.LineKey(line.variant.id, line.item.chosen)] ?? line.stockProblem.map(l10n.message(for:)),
                 isSelected: line.isSelected,
                 discountText: line.discount.isZero ? nil : "−" + l10n.money(line.discount),
                 chosenText: line.item.chosen.text,
