@@ -38,9 +38,10 @@ struct AllProductsTests {
         let shop = try SnapshotShop.make(Self.extra)
         let uncategorized = try shop.get("/products?category=_none")
         #expect(uncategorized.count("class=\"card\"") == 1 && uncategorized.text.contains("Gift Box"))
+        #expect(uncategorized.text.contains("<title>Uncategorized · Shoppable</title>"), "the heading names the filter")
         let lamps = try shop.get("/products?category=lamps&sort=price-asc")
         #expect(!lamps.text.contains("Gift Box") && lamps.text.contains("Brass Desk Lamp"))
-        #expect(lamps.text.contains("aria-current=\"page\""))
+        #expect(lamps.text.contains("aria-current=\"page\"") && lamps.text.contains("<title>Lamps · Shoppable</title>"))
         #expect(try shop.get("/products?category=nope").status == 404)
         #expect(try shop.get("/products?page=0").status == 404)
     }

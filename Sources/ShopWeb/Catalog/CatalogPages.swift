@@ -162,8 +162,16 @@ extension ModelBuilder {
             SiteRoute.catalog(.allProducts(category: filter, listing: listing)).path
         }
         let fresh = listing.onPage(1)
+        // The heading names the filter chosen (a fresh tester: "All products" over the
+        // uncategorized ones only).
+        let name = switch filter {
+        case nil: localizer(.allProductsTitle)
+        case .uncategorized: localizer(.allProductsUncategorized)
+        case let .category(handle):
+            categories.first { $0.category.handle == handle }?.category.name ?? localizer(.allProductsTitle)
+        }
         return CategoryPage(
-            name: localizer(.allProductsTitle),
+            name: name,
             countText: localizer.count(page.totalCount, .categoryProductCount),
             cards: page.products.map(card),
             pagination: pagination(total: page.totalCount, pageSize: pageSize, page: listing.page) {
