@@ -117,10 +117,12 @@ public final class MoneyFormatter: Sendable {
         var groupingFrom: Int
         var fractionDigits: Int
 
+        /// 10^`fractionDigits`: minor units per major unit.
+        private var scale: Int64 { Self.scales[fractionDigits] }
+        private static let scales: [Int64] = [1, 10, 100, 1_000, 10_000]
+
         /// The amount of `minorUnits` (not negative) as Foundation would write it.
         func string(_ minorUnits: Int64) -> String {
-            var scale: Int64 = 1
-            for _ in 0..<fractionDigits { scale *= 10 }
             let integer = String(minorUnits / scale)
             var text = prefix
             text.reserveCapacity(prefix.utf8.count + integer.utf8.count + 8 + suffix.utf8.count)
@@ -145,9 +147,8 @@ public final class MoneyFormatter: Sendable {
         /// The pattern of `format` (Foundation's text of an amount in minor units), or nil when
         /// none writes every probe amount as `format` does.
         static func learn(digits: Int, format: (Int64) -> String) -> Pattern? {
-            guard (0...4).contains(digits) else { return nil }
-            var scale: Int64 = 1
-            for _ in 0..<digits { scale *= 10 }
+            guard scales.indices.contains(digits) else { return nil }
+            let scale = scales[digits]
             let fraction = String("8901".prefix(digits))
             let probe = format(1_234_567 * scale + (Int64(fraction) ?? 0))
             // "…1<g>234<g>567<d>89…": the text around the digits and between their runs.

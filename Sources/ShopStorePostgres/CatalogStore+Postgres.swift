@@ -206,13 +206,12 @@ enum PGCatalog {
         try connection.first("SELECT version FROM catalog_state WHERE id = 1")?.int64(0) ?? 0
     }
 
-    static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int, memos: CatalogListingMemos<PostgresValue>? = nil,
+    static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int, memos: CatalogListingMemos<PostgresValue>,
                      _ connection: PostgresConnection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try PostgresSearch.terms(query, connection)
         // Without a search, a listing's ids, facets and tags are kept per catalog version
-        // (`CatalogListingMemos`), read once in this transaction; without a version nothing is.
-        let version = search == nil && memos != nil ? try catalogVersion(connection) : nil
-        let memos = memos ?? CatalogListingMemos()
+        // (`CatalogListingMemos`), read once in this transaction; a search's are not (no version).
+        let version = search == nil ? try catalogVersion(connection) : nil
         let from = search == nil ? "products p" : "product_search s JOIN products p ON p.id = s.product_id"
         let conditions = ProductQueryConditions(query, isSearch: search != nil, dialect: PGCatalog.dialect)
         func split(_ parts: [ProductQueryConditions.Part]) -> ([String], [PostgresValue]) {

@@ -210,13 +210,12 @@ enum SQLCatalog {
     }
 
     static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int = ProductPage.searchCountLimit,
-                     memos: CatalogListingMemos<SQLValue>? = nil, _ connection: Connection) throws -> ProductPage {
+                     memos: CatalogListingMemos<SQLValue>, _ connection: Connection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try SearchMatch.terms(query, connection)
         // Without a search, a listing's ids, facets and tags are the same for many pages: kept
         // per catalog version (`CatalogListingMemos`), read once in this transaction. A search's
-        // are not kept; without a version nothing is.
-        let version = search == nil && memos != nil ? try catalogVersion(connection) : nil
-        let memos = memos ?? CatalogListingMemos()
+        // are not kept (no version).
+        let version = search == nil ? try catalogVersion(connection) : nil
 
         // The conditions but the search match: `base` those no facet lifts (ProductFacets);
         // `scope` adds the facets' own filters but vendor's (the vendor and tag lists are
