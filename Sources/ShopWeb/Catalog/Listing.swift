@@ -51,11 +51,7 @@ public struct Listing: Hashable, Sendable {
         listing.sort = query("sort").flatMap(ProductQuery.Sort.init(rawValue:))
         listing.minPrice = query("min").flatMap(Listing.cleanPrice)
         listing.maxPrice = query("max").flatMap(Listing.cleanPrice)
-        // "from 200 to 100" means 100 to 200.
-        if let low = listing.minPrice.flatMap({ DecimalText.value($0) }), let high = listing.maxPrice.flatMap({ DecimalText.value($0) }),
-           low > high {
-            swap(&listing.minPrice, &listing.maxPrice)
-        }
+        // "from 200 to 100" means 100 to 200: read once the page's language is known (`productQuery`).
         // Checked against the shop currency's bands when the query is built (`productQuery`).
         listing.priceBand = query("price").flatMap { $0.isEmpty || $0.count > 24 ? nil : $0 }
         listing.minRating = query("rating").flatMap(Int.init).flatMap { (1...5).contains($0) ? $0 : nil }
@@ -119,12 +115,5 @@ public struct Listing: Hashable, Sendable {
                             minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
                             vendor: vendor, tag: tag, includesFacets: true, offset: offset, limit: pageSize,
                             priceBand: priceBand.flatMap { PriceBand.band(key: $0, currency: currency) })
-    }
-}
-
-/// Comparing typed prices without money or floating point: the minor units in a 4-digit scale.
-enum DecimalText {
-    static func value(_ text: String) -> Int64? {
-        (try? Money.parse(text, currency: Currency(code: "XXX"))).map(\.minorUnits)
     }
 }
