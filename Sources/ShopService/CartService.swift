@@ -96,6 +96,18 @@ public struct CartService: Sendable {
         }
     }
 
+    /// A page of the catalog as a list every visitor shares shows it (category and search pages,
+    /// the API's product list): live holds are taken out of the in-stock filter and its count
+    /// (`ProductQuery.heldOutProductIDs`) and out of each product's stock, so the filter keeps
+    /// only what the cards offer.
+    public func listing(_ query: ProductQuery) throws -> ProductPage {
+        var query = query
+        if let orders { query.heldOutProductIDs = try orders.heldOut(now()) }
+        var page = try catalog.products(query)
+        page.products = try available(page.products, to: nil)
+        return page
+    }
+
     /// The products with each tracked variant's stock lowered by the live holds of everyone but
     /// `shopper` (all holds for nil: what a page shared by every visitor may promise).
     public func available(_ products: [Product], to shopper: Shopper?) throws -> [Product] {

@@ -91,6 +91,10 @@ public struct ProductQuery: Hashable, Sendable {
     /// Only products a shopper can buy now: at least one variant untracked, allowing backorder,
     /// or with stock above zero (`!Product.isSoldOut`).
     public var inStockOnly: Bool
+    /// Products whose stock in hand is all held by checkouts (`OrderStore.heldOut`): left out by
+    /// `inStockOnly` and counted as sold out by the in-stock facet, as their cards show them.
+    /// Empty by default; `CartService.listing(_:)` fills it for lists every visitor shares.
+    public var heldOutProductIDs: [Product.ID] = []
     /// Only products of this vendor, compared exactly (the values of `ProductPage.vendors`).
     public var vendor: String?
     /// Only products with this tag, compared by `ProductSearchRules.tagKey(_:)` (case-insensitive).

@@ -44,9 +44,16 @@ public struct ProductQueryConditions: Sendable {
     public private(set) var facetFilters: [(facet: FacetTally.Facet, part: Part)] = []
     /// The tag filter (not a facet).
     public private(set) var tag: Part?
+    /// "Can be bought now": stock in hand (`products.is_available`) that checkouts do not hold
+    /// all of (`ProductQuery.heldOutProductIDs`). The in-stock filter and the facet's column.
+    public let available: Part
 
     /// - Parameter isSearch: whether the query searches (visibility then asks "searchable").
     public init(_ query: ProductQuery, isSearch: Bool, dialect: SQLDialect) {
+        available = query.heldOutProductIDs.isEmpty
+            ? Part(dialect.isTrue("p.is_available"))
+            : Part("(\(dialect.isTrue("p.is_available")) AND NOT \(dialect.isAmongIDs("p.id")))",
+                   [dialect.ids(query.heldOutProductIDs.map(\.rawValue))])
         base.append(Part(dialect.isTrue("p.is_published")))
         // Visibility (issue #13): a search finds searchable products, a list shows listed ones.
         base.append(Part(isSearch ? dialect.searchable("p") : dialect.listed("p")))
@@ -71,7 +78,7 @@ public struct ProductQueryConditions: Sendable {
             }
             facetFilters.append((.priceBand, part))
         }
-        if query.inStockOnly { facetFilters.append((.inStock, Part(dialect.isTrue("p.is_available")))) }
+        if query.inStockOnly { facetFilters.append((.inStock, available)) }
         if let tag = query.tag {
             self.tag = Part("EXISTS (SELECT 1 FROM product_tags t WHERE t.product_id = p.id AND t.tag_key = ?)",
                             [.text(ProductSearchRules.tagKey(tag))])
@@ -92,6 +99,11 @@ public struct ProductQueryConditions: Sendable {
     /// The SQL of "in the chosen band" (`true` without a band) and its values.
     public var inBand: Part {
         facetFilters.first { $0.facet == .priceBand }.map { Part("(\($0.part.sql))", $0.part.values) } ?? Part("1 = 1")
+    }
+    /// The two columns the facets' groups add to category, vendor and band: in the chosen band,
+    /// and `available`.
+    public var facetColumns: Part {
+        Part("\(inBand.sql), \(available.sql)", inBand.values + available.values)
     }
 
     /// Parts joined with `AND` (`1 = 1` for none), with their values in order.

@@ -279,7 +279,7 @@ enum PGCatalog {
         if query.includesFacets {
             let (facetBase, facetBaseValues) = split(conditions.facetBase)
             let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                            conditions.inBand, FacetTally(query, currency: currency), memos: memos,
+                                            conditions.facetColumns, FacetTally(query, currency: currency), memos: memos,
                                             version: version, connection)
             let sampledIDs = counted.sampledIDs
             isSampled = counted.tally.scanned > searchCountLimit && scanLimit != nil
@@ -333,20 +333,20 @@ enum PGCatalog {
     /// Groups the products matching `condition` for `tally` (`FacetTally`); limited, the first
     /// `limit` by id one row each, whose ids it returns.
     static func productFacets(from: String, where condition: (sql: String, values: [PostgresValue]), limit: PostgresValue?,
-                              _ inBand: ProductQueryConditions.Part, _ tally: FacetTally, memos: CatalogListingMemos<PostgresValue>,
+                              _ columns: ProductQueryConditions.Part, _ tally: FacetTally, memos: CatalogListingMemos<PostgresValue>,
                               version: Int64?, _ connection: PostgresConnection) throws -> (tally: FacetTally.Counted, sampledIDs: [Int64]) {
         let bands = tally.bands
         let bandCase = "CASE WHEN p.min_price_minor IS NULL THEN -1 "
             + bands.indices.reversed().map { "WHEN p.min_price_minor >= \(bands[$0].lowerMinor) THEN \($0) " }.joined()
             + "ELSE 0 END"
         let sql = limit == nil ? """
-            SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, count(*) FROM \(from)
+            SELECT p.category_id, p.vendor, \(bandCase), \(columns.sql), count(*) FROM \(from)
             WHERE \(condition.sql) GROUP BY 1, 2, 3, 4, 5
             """ : """
-            SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, 1, p.id FROM \(from)
+            SELECT p.category_id, p.vendor, \(bandCase), \(columns.sql), 1, p.id FROM \(from)
             WHERE \(condition.sql) ORDER BY p.id LIMIT ?
             """
-        let values = inBand.values.map(PostgresValue.init) + condition.values + (limit.map { [$0] } ?? [])
+        let values = columns.values.map(PostgresValue.init) + condition.values + (limit.map { [$0] } ?? [])
         var sampledIDs: [Int64] = []
         // A limited statement reads a search's matches: never kept.
         let counted = try memos.facets(at: limit == nil ? version : nil, .init(sql, values), tally) {

@@ -294,7 +294,7 @@ enum SQLCatalog {
             // and the vendor list (the vendor facet's values).
             let (facetBase, facetBaseValues) = split(conditions.facetBase)
             let counted = try productFacets(from: from, where: matching(facetBase, facetBaseValues), limit: scanLimit,
-                                            conditions.inBand, FacetTally(query, currency: currency), memos: memos,
+                                            conditions.facetColumns, FacetTally(query, currency: currency), memos: memos,
                                             version: version, connection)
             isSampled = counted.tally.scanned > searchCountLimit && scanLimit != nil
             facets = counted.tally.facets
@@ -361,7 +361,7 @@ enum SQLCatalog {
     /// them. With `limit`, only the first `limit` products matching `condition` are counted
     /// (read one by one, not grouped in SQL: at most a thousand), and `sampledIDs` are theirs.
     static func productFacets(from: String, where condition: (sql: String, values: [SQLValue]), limit: SQLValue?,
-                              _ inBand: ProductQueryConditions.Part, _ tally: FacetTally, memos: CatalogListingMemos<SQLValue>,
+                              _ columns: ProductQueryConditions.Part, _ tally: FacetTally, memos: CatalogListingMemos<SQLValue>,
                               version: Int64?, _ connection: Connection) throws -> (tally: FacetTally.Counted, sampledIDs: [Int64]) {
         let bands = tally.bands
         // The band's index (-1 without a price): bands are contiguous from 0, so the highest
@@ -371,13 +371,13 @@ enum SQLCatalog {
             + "ELSE 0 END"
         // Limited, the first products are read one row each (a group of 1), with their ids.
         let sql = limit == nil ? """
-            SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, count(*) FROM \(from)
+            SELECT p.category_id, p.vendor, \(bandCase), \(columns.sql), count(*) FROM \(from)
             WHERE \(condition.sql) GROUP BY 1, 2, 3, 4, 5
             """ : """
-            SELECT p.category_id, p.vendor, \(bandCase), \(inBand.sql), p.is_available, 1, p.id FROM \(from)
+            SELECT p.category_id, p.vendor, \(bandCase), \(columns.sql), 1, p.id FROM \(from)
             WHERE \(condition.sql) LIMIT ?
             """
-        let values = inBand.values.map(SQLValue.init) + condition.values + (limit.map { [$0] } ?? [])
+        let values = columns.values.map(SQLValue.init) + condition.values + (limit.map { [$0] } ?? [])
         var sampledIDs: [Int64] = []
         // A limited statement reads a search's matches: never kept.
         let counted = try memos.facets(at: limit == nil ? version : nil, .init(sql, values), tally) {

@@ -268,6 +268,47 @@ extension PlaceOrderResult {
         #expect(try stores.orders.available([], nil, now).isEmpty)
     }
 
+    /// Found by a fresh tester: "In stock only" kept a product whose last units a checkout held,
+    /// and its card said "Sold out". A product is held out when no variant is left to sell once
+    /// every live hold is taken out; the catalog's in-stock filter and count leave it out.
+    @Test(.bug("issue #14", "the in-stock filter ignored held stock"), arguments: StoreKind.engines(for: .orders))
+    func aProductWhoseStockIsAllHeldIsLeftOutOfInStock(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop(chairs: 5)
+        _ = try stores.catalog.upsert([
+            .mock(handle: "tee", title: "Tee", optionNames: ["Size"], variants: [
+                .mock(sku: "TEE-S", options: ["S"], price: .usd(9_00), inventory: .tracked(quantity: 1, allowsBackorder: false)),
+                .mock(sku: "TEE-M", options: ["M"], price: .usd(9_00), inventory: .tracked(quantity: 1, allowsBackorder: false)),
+            ]),
+        ], by: .shop, now: Fixtures.start)
+        let tee = try #require(try stores.catalog.productByHandle("tee"))
+        let mug = try stores.variant("mug"), chair = try stores.variant("chair")
+        let now = Fixtures.start, until = now.addingTimeInterval(900)
+        #expect(try stores.orders.heldOut(now).isEmpty, "nothing held")
+
+        #expect(try stores.orders.reserve(try stores.guest("a"), [StockRequest(variantID: mug.variant.id, quantity: 3),
+                                                                  StockRequest(variantID: chair.variant.id, quantity: 2),
+                                                                  StockRequest(variantID: tee.variants[0].id, quantity: 1)],
+                                          until, now) == .reserved(until: until))
+        #expect(try stores.orders.heldOut(now) == [mug.product.id], "the chair has 3 left, the tee its M")
+        #expect(try stores.orders.reserve(try stores.guest("b"), [StockRequest(variantID: tee.variants[1].id, quantity: 1)],
+                                          until, now) == .reserved(until: until))
+        let heldOut = try stores.orders.heldOut(now)
+        #expect(Set(heldOut) == [mug.product.id, tee.id])
+        #expect(try stores.orders.heldOut(until).isEmpty, "expired holds hold nothing")
+
+        func inStock(_ heldOut: [Product.ID]) throws -> (handles: Set<String>, count: Int) {
+            var query = ProductQuery(sort: .featured, inStockOnly: true, includesFacets: true)
+            query.heldOutProductIDs = heldOut
+            let page = try stores.catalog.products(query)
+            return (Set(page.products.map(\.handle)), try #require(page.facets).inStock)
+        }
+        #expect(try inStock([]) == (["chair", "lamp", "mug", "poster", "tee"], 5))
+        let held = try inStock(heldOut)
+        #expect(held.handles == ["chair", "lamp", "poster"])
+        #expect(held.count == 3, "the facet counts what the filter keeps")
+    }
+
     @Test(arguments: StoreKind.engines(for: .orders))
     func aReservationHidesStockFromOthersUntilItExpires(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)

@@ -431,6 +431,29 @@ struct TrialFindingsTests {
         #expect(!refused.text.contains("Only 1 left") && refused.text.contains(">Sold out<"), "the page agrees with the message")
     }
 
+    /// Found by a fresh tester: "In stock only" listed a product whose last unit a checkout held,
+    /// with a "Sold out" card, and counted it. The filter, its count and the cards now agree, on
+    /// category and search pages and in the API.
+    @Test(.bug("issue #14", "the in-stock filter ignored held stock"))
+    func inStockOnlyLeavesOutWhatCheckoutsHold() throws {
+        let holder = try shop()
+        let other = try TestShop()
+        other.environment = holder.environment
+        #expect(try other.get("/categories/lamps?instock=1").text.contains("Last One"))
+        try holder.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(holder)  // holds the last unit
+        for (path, count) in [("/categories/lamps?instock=1", 1), ("/search?q=last&instock=1", 0), ("/products?instock=1", 2)] {
+            let page = try other.get(path).text
+            let shown = page.contains("Last One"), counted = page.contains("In stock only (\(count))")
+            #expect(!shown, "\(path)")
+            #expect(counted, "\(path): the count agrees")
+        }
+        let all = try other.get("/categories/lamps").text
+        #expect(all.contains("Last One") && all.contains(">Sold out<"), "unfiltered, it is listed as sold out")
+        let api = try other.api(.get, "/api/v1/products?category=lamps&instock=1")
+        #expect(api.status == 200 && !api.text.contains("\"last\""))
+    }
+
     @Test(.bug(id: 9, "a shopper's own hold made the product page say 'Sold out' to them"))
     func aShoppersOwnHoldDoesNotMakeTheProductSoldOutForThem() throws {
         let holder = try shop()

@@ -41,7 +41,7 @@ extension V1Handlers {
         guard let campaign = try context.campaignSchedule().active.first(where: { $0.id.rawValue == handle }) else {
             throw APIError.notFound(.apiNoCampaign, ["campaign": handle])
         }
-        let products = try context.availableToEveryone(try ShopApp.campaignProducts(campaign, context.environment.catalog))
+        let products = try ShopApp.campaignProducts(campaign, context.environment)
         return try FakeStoreHandlers.catalogRead(campaignJSON(campaign, products: products, context), context)
     }
 

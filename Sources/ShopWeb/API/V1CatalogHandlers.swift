@@ -69,8 +69,8 @@ extension V1Handlers {
         if searching {
             productQuery.text = String(words.prefix(200))
         }
-        let page = try catalog.products(productQuery)
-        let products = try context.availableToEveryone(page.products)
+        let page = try context.environment.carts.listing(productQuery)
+        let products = page.products
         let next = offset + products.count
         let answer = V1ProductPage(products: products.map { summary($0, context) }, totalCount: page.totalCount,
                                    nextCursor: !products.isEmpty && next < page.totalCount ? Cursor.make(offset: next) : nil,
@@ -131,12 +131,12 @@ extension V1Handlers {
     /// visitor's) — the same rules as the page (`ShopApp.featuredProducts`, `recommendedProducts`).
     static func featured(recommendations: Bool, _ context: inout RequestContext) throws -> Response {
         guard recommendations else {
-            let products = try context.availableToEveryone(try ShopApp.featuredProducts(context.environment.catalog))
+            let products = try ShopApp.featuredProducts(context.environment)
             return try FakeStoreHandlers.catalogRead(V1Featured(products: products.map { summary($0, context) },
                                                                 recommendations: false), context)
         }
         if try APIApp.bearerSession(context) != nil { _ = try shopper(&context) }
-        let products = try context.availableToEveryone(try ShopApp.recommendedProducts(&context))
+        let products = try ShopApp.recommendedProducts(&context)
         return try APIApp.json(V1Featured(products: products.map { summary($0, context) }, recommendations: true),
                                headers: ["Cache-Control": "private, no-cache"])
     }

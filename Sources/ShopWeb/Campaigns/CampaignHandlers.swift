@@ -2,6 +2,7 @@ import Foundation
 import HTML
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
 
 /// The campaigns list and a campaign's page (issue #4).
@@ -20,7 +21,7 @@ extension ShopApp {
     static func campaignPage(_ context: inout RequestContext, id: Campaign.ID) throws -> Response {
         try cachedPage(&context) { context in
             guard let campaign = try context.campaignSchedule().active.first(where: { $0.id == id }) else { return nil }
-            let products = try context.availableToEveryone(try campaignProducts(campaign, context.environment.catalog))
+            let products = try campaignProducts(campaign, context.environment)
             let model = context.models.campaignDetail(campaign, products: products, timeZone: context.environment.timeZone)
             return PageContent(title: campaign.title.text(in: context.l10n.language), tab: .campaigns,
                                node: Views.campaign(model, l10n: context.l10n, returnTo: context.canonicalPath))
@@ -30,8 +31,10 @@ extension ShopApp {
 
 extension ShopApp {
     /// The products a campaign's page shows (the page's and the API's): those it applies to, best
-    /// rated first, at most 48 (the whole catalog for a whole-cart campaign).
-    static func campaignProducts(_ campaign: Campaign, _ catalog: CatalogStore) throws -> [Product] {
+    /// rated first, at most 48 (the whole catalog for a whole-cart campaign), stock net of
+    /// checkouts' holds.
+    static func campaignProducts(_ campaign: Campaign, _ environment: AppEnvironment) throws -> [Product] {
+        let catalog = environment.catalog
         var query = ProductQuery(sort: .rating, limit: 48)
         switch campaign.target {
         case .wholeCart: break
@@ -43,7 +46,7 @@ extension ShopApp {
             for handle in handles { if let product = try catalog.productByHandle(handle) { ids.append(product.id) } }
             query.productIDs = ids
         }
-        return try catalog.products(query).products
+        return try environment.carts.listing(query).products
     }
 }
 

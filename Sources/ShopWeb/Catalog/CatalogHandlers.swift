@@ -3,6 +3,7 @@ import HTML
 import HTTPServer
 import ShopAPI
 import ShopCore
+import ShopService
 import ShopStore
 
 /// Browsing: home, categories, a category's listing, search and product pages (cached pages).
@@ -36,7 +37,7 @@ extension ShopApp {
             let catalog = context.environment.catalog
             let categories = try catalog.categories()
             let page = context.models.homePage(categories: categories,
-                                               featured: try context.availableToEveryone(try featuredProducts(catalog)),
+                                               featured: try featuredProducts(context.environment),
                                                campaigns: try context.campaignSchedule().active, showingRecommendations: false,
                                                timeZone: context.environment.timeZone)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
@@ -69,9 +70,8 @@ extension ShopApp {
                   var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    locale: locale, typedIn: context.l10n.language, defaultSort: .featured) else { return nil }
             query.categoryID = category.id
-            var result = try catalog.products(query)
+            let result = try context.environment.carts.listing(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
-            result.products = try context.availableToEveryone(result.products)
             let model = context.models.categoryPage(category: category, page: result, listing: listing, pageSize: pageSize)
             return PageContent(title: category.name, tab: .categories,
                                node: Views.category(model, l10n: context.l10n, returnTo: context.canonicalPath))
@@ -88,9 +88,8 @@ extension ShopApp {
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    locale: locale, typedIn: context.l10n.language, defaultSort: .featured) else { return nil }
             guard try narrow(&query, to: filter, catalog) else { return nil }
-            var result = try catalog.products(query)
+            let result = try context.environment.carts.listing(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
-            result.products = try context.availableToEveryone(result.products)
             let model = context.models.allProductsPage(filter: filter, categories: try catalog.categories(), page: result,
                                                        listing: listing, pageSize: pageSize)
             return PageContent(title: model.name, tab: .categories,
@@ -131,11 +130,10 @@ extension ShopApp {
                                                    locale: locale, typedIn: context.l10n.language, defaultSort: .relevance) else { return nil }
             query.text = String(words.prefix(200))
             guard try narrow(&query, to: filter, catalog) else { return nil }
-            var result = try catalog.products(query)
-            if result.products.isEmpty && listing.page > 1 { return nil }
             // Cards shared by every visitor show stock net of everyone's holds, as on category
             // pages (a fresh tester found search cards offering what checkouts held).
-            result.products = try context.availableToEveryone(result.products)
+            let result = try context.environment.carts.listing(query)
+            if result.products.isEmpty && listing.page > 1 { return nil }
             let models = context.models
             let page = SearchPage(
                 query: words,
@@ -230,9 +228,9 @@ extension ShopApp {
     }
 
     /// The home page's featured row (and `GET /api/v1/featured`): up to 12, best rated first, but
-    /// what can be bought now before what is sold out.
-    static func featuredProducts(_ catalog: CatalogStore) throws -> [Product] {
-        let rated = try catalog.products(ProductQuery(sort: .rating, limit: 24)).products
+    /// what can be bought now before what is sold out (stock net of checkouts' holds).
+    static func featuredProducts(_ environment: AppEnvironment) throws -> [Product] {
+        let rated = try environment.carts.listing(ProductQuery(sort: .rating, limit: 24)).products
         return Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
     }
 
@@ -258,7 +256,7 @@ extension ShopApp {
     /// its CPU, issue #14). Each shopper's list filters and orders it.
     static func bestRatedInStock(_ environment: AppEnvironment) throws -> [Product] {
         try environment.bestRatedInStock.value(environment.catalog) {
-            try environment.catalog.products(ProductQuery(sort: .rating, inStockOnly: true, limit: 60)).products
+            try environment.carts.listing(ProductQuery(sort: .rating, inStockOnly: true, limit: 60)).products
         }
     }
 
