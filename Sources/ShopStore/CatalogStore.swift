@@ -152,13 +152,15 @@ public struct ProductPage: Sendable {
     /// 250 of them): their values are those of that sample and each count is a lower bound.
     public var facetsAreSampled: Bool
     /// The distinct non-empty vendors of the products matching the query when its `vendor`
-    /// filter is left out (all other conditions kept: the values of `facets.vendors`), in
-    /// code-point order, at most 50. Empty unless the query `includesFacets`.
+    /// filter is left out (all other conditions kept: the values of `facets.vendors`): the 50
+    /// with the most products (ties by code point), in code-point order. Empty unless the
+    /// query `includesFacets`.
     public var vendors: [String]
     /// The distinct tags of the products matching the query when its `vendor` and `tag` filters
     /// are left out, one spelling per `ProductSearchRules.tagKey(_:)`
-    /// (the smallest in code-point order), in code-point order, at most 50. Empty unless the
-    /// query `includesFacets`.
+    /// (the smallest in code-point order): the 50 on the most products (ties by spelling), in
+    /// code-point order, so a long tail of one-off tags never hides the common ones. Empty
+    /// unless the query `includesFacets`.
     public var tags: [String]
     /// The facets with their counts (category, vendor, price band, in stock); nil unless the
     /// query `includesFacets`.
@@ -219,7 +221,8 @@ public struct ProductFacets: Hashable, Sendable {
     public var categories: [Count<Category>]
     /// Products without a category (same conditions as `categories`).
     public var uncategorized: Int
-    /// Non-empty vendors with at least one product, in code-point order; at most `ProductPage.facetLimit`.
+    /// Non-empty vendors with at least one product: the `ProductPage.facetLimit` with the most
+    /// products, in code-point order.
     public var vendors: [Count<String>]
     /// Every `PriceBand.bands(for:)` of the shop currency, lowest first, zero counts included.
     public var priceBands: [Count<PriceBand>]

@@ -106,8 +106,11 @@ public struct FacetTally: Sendable {
 
     /// The facets, given the counted categories (``categoryIDs``) ordered by name then id.
     public func facets(categories: [Category]) -> ProductFacets {
-        let vendors = vendorCounts.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
-            .prefix(ProductPage.facetLimit).map { ProductFacets.Count($0.key, count: $0.value) }
+        // The vendors of the most products, then in code-point order (`ProductPage.vendors`).
+        func precedes(_ lhs: String, _ rhs: String) -> Bool { lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars) }
+        let vendors = vendorCounts.sorted { $0.value != $1.value ? $0.value > $1.value : precedes($0.key, $1.key) }
+            .prefix(ProductPage.facetLimit).sorted { precedes($0.key, $1.key) }
+            .map { ProductFacets.Count($0.key, count: $0.value) }
         return ProductFacets(categories: categories.map { ProductFacets.Count($0, count: categoryCounts[$0.id.rawValue] ?? 0) },
                              uncategorized: uncategorized, vendors: vendors,
                              priceBands: zip(bands, bandCounts).map { ProductFacets.Count($0, count: $1) }, inStock: inStock)

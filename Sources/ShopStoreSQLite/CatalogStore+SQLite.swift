@@ -315,9 +315,11 @@ enum SQLCatalog {
             } else {
                 tagSource = ("\(from) JOIN product_tags t ON t.product_id = p.id WHERE \(listed.sql)", listed.values)
             }
+            // The tags of the most products (`ProductPage.tags`), then in spelling order.
             let tagSQL = """
-                SELECT min(t.tag) AS spelling FROM \(tagSource.sql) GROUP BY t.tag_key ORDER BY spelling
-                LIMIT \(ProductPage.facetLimit)
+                SELECT spelling FROM (SELECT min(t.tag) AS spelling, count(*) AS uses FROM \(tagSource.sql)
+                                      GROUP BY t.tag_key ORDER BY uses DESC, spelling LIMIT \(ProductPage.facetLimit)) AS kept
+                ORDER BY spelling
                 """
             tags = try memos.tags.answer(at: version, .init(tagSQL, tagSource.values)) {
                 try connection.prepare(tagSQL).query(tagSource.values).map { try $0.string(0) }

@@ -351,6 +351,23 @@ struct ProductQueryContractTests {
         #expect(page.tags == (0..<50).map { String(format: "tag-%02d", $0) })
     }
 
+    /// Found by a fresh tester: the tag list was the first 50 in spelling order, so a tag on
+    /// many products but late in the alphabet could not be chosen. The 50 kept are those of
+    /// the most products (ties by spelling), listed in spelling order; vendors likewise.
+    @Test(.bug("issue #14", "the tag facet kept the alphabetically first 50"), arguments: StoreKind.engines(for: .catalog))
+    func facetsKeepTheValuesOfTheMostProducts(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert((0..<60).map { index in
+            draft("p\(index)", vendor: String(format: "Vendor %02d", index), tags: [String(format: "tag-%02d", index)])
+        } + (0..<3).map { index in
+            draft("z\(index)", vendor: "Zeta", tags: ["zebra"])
+        })
+        let page = try stores.catalog.products(ProductQuery(includesFacets: true, limit: 1))
+        #expect(page.vendors == (0..<49).map { String(format: "Vendor %02d", $0) } + ["Zeta"])
+        #expect(page.tags == (0..<49).map { String(format: "tag-%02d", $0) } + ["zebra"])
+        #expect(page.facets?.vendors.last == ProductFacets.Count("Zeta", count: 3))
+    }
+
     // MARK: Every engine gives the recorded answers
 
     /// About a hundred queries — every sort, texts in three languages, filters, pages — over

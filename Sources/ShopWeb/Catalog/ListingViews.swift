@@ -45,6 +45,13 @@ extension ModelBuilder {
         let facets = page.facets
         // Counts from a sample of a broad search's matches (`facetsAreSampled`) are not shown.
         let counts = page.facetsAreSampled ? nil : facets
+        // A chosen vendor or tag past the 50 the page lists (`ProductPage.vendors`, `.tags`: those
+        // of the most products) stays offered, so sending the form again keeps the filter.
+        let vendors = page.vendors + (listing.vendor.map { page.vendors.contains($0) ? [] : [$0] } ?? [])
+        let chosenTag = listing.tag.map(ProductSearchRules.tagKey)
+        let tags = page.tags + (listing.tag.map { tag in
+            page.tags.contains { ProductSearchRules.tagKey($0) == chosenTag } ? [] : [tag]
+        } ?? [])
         let vendorCounts = Dictionary(counts?.vendors.map { ($0.value, $0.count) } ?? [], uniquingKeysWith: { first, _ in first })
         let bandOptions: [ListingControlsModel.Option] = facets.map { facets in
             [.init(value: "", label: l10n(.filterAnyPrice), isSelected: listing.priceBand == nil)]
@@ -64,10 +71,10 @@ extension ModelBuilder {
                 },
             inStockOnly: listing.inStockOnly,
             inStockLabel: counted(l10n(.filterInStock), counts?.inStock),
-            vendorOptions: [any] + page.vendors.map {
+            vendorOptions: [any] + vendors.map {
                 .init(value: $0, label: counted($0, vendorCounts[$0]), isSelected: $0 == listing.vendor)
             },
-            tagOptions: [any] + page.tags.map { .init(value: $0, label: $0, isSelected: $0.lowercased() == listing.tag?.lowercased()) },
+            tagOptions: [any] + tags.map { .init(value: $0, label: $0, isSelected: ProductSearchRules.tagKey($0) == chosenTag) },
             isOpen: listing.hasFilters,
             clearHref: SiteRoute.withQuery(action, hidden + (listing.sort.map { [("sort", $0.rawValue)] } ?? [])))
     }
