@@ -43,7 +43,11 @@ extension Money {
                 plain.append(character)
             }
         }
-        guard plain.filter({ $0 == "." }).count <= 1, !plain.hasSuffix("."), !plain.hasPrefix(".") else {
+        // Digits with at most one point, after at most a sign: no exponent (`1e3`), which
+        // `parse(_:currency:)` reads for import files but nobody types for a price.
+        let unsigned = plain.first == "-" || plain.first == "+" ? plain.dropFirst() : Substring(plain)
+        guard unsigned.allSatisfy({ $0 == "." || ("0"..."9").contains($0) }),
+              unsigned.filter({ $0 == "." }).count <= 1, !unsigned.hasSuffix("."), !unsigned.hasPrefix(".") else {
             throw .invalidAmount(text)
         }
         do {

@@ -40,6 +40,12 @@ struct MoneyTypedTests {
         Case(text: "19,", language: .turkish, minorUnits: nil),
         Case(text: ",5", language: .turkish, minorUnits: nil),
         Case(text: "1.2.3,4.5", language: .turkish, minorUnits: nil),
+        // Found by a fresh tester: a typed price took an exponent (import files may, people don't).
+        Case(text: "1e3", language: .english, minorUnits: nil),
+        Case(text: "2,5E2", language: .turkish, minorUnits: nil),
+        Case(text: "+5", language: .english, minorUnits: 500),
+        Case(text: "5-", language: .english, minorUnits: nil),
+        Case(text: "1 2x3", language: .english, minorUnits: nil),
     ]
 
     @Test(arguments: cases)
