@@ -73,6 +73,24 @@ struct LayoutCacheTests {
             }
         }
         #expect(cache.keptLookCount == 2, "one look per language, whatever the page")
+        #expect(cache.keptAddressCount == 8, "each page in each language at its address")
+    }
+
+    /// A shopper back at a page joins the kept layout at that address with their badges; past
+    /// its capacity the memory starts over, and every page is still the one `Views.page` renders.
+    @Test func aLookAtAnAddressIsKeptWithinItsCapacity() {
+        let cache = LayoutCache(addressCapacity: 2)
+        let content = "<p>content</p>"
+        for round in 0..<3 {
+            for (index, path) in ["/a", "/b?x=1", "/c"].enumerated() {
+                let layout = Self.layout(Case(cart: round + index, favorites: round, path: path))
+                let expected = renderedText(Views.page(layout, mainClass: "listing") { Node.raw(unsafe: content) })
+                #expect(renderedText(cache.document(layout, mainClass: "listing", main: Array(content.utf8))) == expected,
+                        "round \(round), \(path)")
+                #expect(cache.keptAddressCount <= 2)
+            }
+        }
+        #expect(cache.keptLookCount == 1)
     }
 
     @Test func aPageWithAFlashMessageIsRenderedAsViewsPageRendersIt() {
