@@ -1,4 +1,5 @@
 import CZlib
+import Synchronization
 
 /// gzip (RFC 1952) through zlib: the one thin Swift face of `CZlib`, so no `z_stream` or raw
 /// return code leaks into the app.
@@ -43,28 +44,76 @@ public enum Gzip {
     ///   takes all the input) and deflate's result; the result is `Z_BUF_ERROR` if input was left.
     static func deflateOnce(_ input: [UInt8], level: Int32, windowBits: Int32, memoryLevel: Int32 = 8,
                             flush: Int32, dictionary: [UInt8] = []) -> (bytes: [UInt8], result: Int32) {
-        var stream = z_stream()
-        let status = deflateInit2_(&stream, level, Z_DEFLATED, windowBits, memoryLevel, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        precondition(status == Z_OK, "deflateInit2 failed: \(status)")  // only out of memory
-        defer { deflateEnd(&stream) }
+        let stream = DeflateStream.take(level: level, windowBits: windowBits, memoryLevel: memoryLevel)
+        defer { DeflateStream.give(back: stream) }
+        let z = stream.pointer
         if !dictionary.isEmpty {
-            dictionary.withUnsafeBufferPointer { _ = deflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
+            dictionary.withUnsafeBufferPointer { _ = deflateSetDictionary(z, $0.baseAddress, uInt($0.count)) }
         }
-        // deflateBound plus room for a sync flush's empty stored block.
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
-        let (written, result): (Int, Int32) = input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                let result = deflate(&stream, flush)
-                return (out.count - Int(stream.avail_out), stream.avail_in == 0 ? result : Z_BUF_ERROR)
+        // deflateBound plus room for a sync flush's empty stored block; deflate writes every byte
+        // it reports, so the buffer need not be zeroed first.
+        let capacity = Int(deflateBound(z, uLong(input.count))) + 16
+        var result = Z_OK
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
+            input.withUnsafeBufferPointer { source in
+                z.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                z.pointee.avail_in = uInt(source.count)
+                z.pointee.next_out = out.baseAddress
+                z.pointee.avail_out = uInt(out.count)
+                let status = deflate(z, flush)
+                written = out.count - Int(z.pointee.avail_out)
+                result = z.pointee.avail_in == 0 ? status : Z_BUF_ERROR
             }
         }
-        output.removeLast(output.count - written)
         return (output, result)
+    }
+
+    /// A deflate stream kept for reuse: `deflateInit2` allocates ~270 KB (window, hash chains)
+    /// and zeroes part of it, and the allocator handed those pages back on every free — 10 % of
+    /// an uncached cart page went to page faults and `madvise` (issue #14). A stream is reset,
+    /// not ended, after use and kept, a few per setting; one request uses it at a time.
+    final class DeflateStream: @unchecked Sendable {
+        struct Setting: Hashable {
+            var level: Int32
+            var windowBits: Int32
+            var memoryLevel: Int32
+        }
+
+        /// zlib keeps a pointer back to its `z_stream`, so the stream never moves.
+        let pointer = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        let setting: Setting
+
+        private init(_ setting: Setting) {
+            self.setting = setting
+            pointer.initialize(to: z_stream())
+            let status = deflateInit2_(pointer, setting.level, Z_DEFLATED, setting.windowBits, setting.memoryLevel,
+                                       Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            precondition(status == Z_OK, "deflateInit2 failed: \(status)")  // only out of memory
+        }
+
+        deinit {
+            deflateEnd(pointer)
+            pointer.deinitialize(count: 1)
+            pointer.deallocate()
+        }
+
+        /// How many idle streams are kept per setting (one per server thread is plenty).
+        static let keptPerSetting = 8
+        private static let idle = Mutex<[Setting: [DeflateStream]]>([:])
+
+        /// An idle stream of this setting, or a new one.
+        static func take(level: Int32, windowBits: Int32, memoryLevel: Int32) -> DeflateStream {
+            let setting = Setting(level: level, windowBits: windowBits, memoryLevel: memoryLevel)
+            return idle.withLock { $0[setting]?.popLast() } ?? DeflateStream(setting)
+        }
+
+        /// Resets `stream` and keeps it, unless enough of its setting are idle.
+        static func give(back stream: DeflateStream) {
+            guard deflateReset(stream.pointer) == Z_OK else { return }  // dropped (ended by deinit)
+            idle.withLock { idle in
+                if idle[stream.setting, default: []].count < keptPerSetting { idle[stream.setting, default: []].append(stream) }
+            }
+        }
     }
 
     /// A gzip stream's content.

@@ -18,6 +18,28 @@ struct GzipTests {
         #expect(try Gzip.decompress(packed) == bytes)
     }
 
+    /// Streams are reset and reused (issue #14): a body never refers to an earlier one, and the
+    /// bytes are those of the first compression, whatever ran in between — on many threads.
+    @Test func reusedStreamsGiveTheSameBytesOnEveryThread() async throws {
+        let expected = Self.samples.map { Gzip.compress($0, level: .fast) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<25 {
+                        let index = (task + round) % Self.samples.count
+                        let packed = Gzip.compress(Self.samples[index], level: .fast)
+                        guard packed == expected[index], try Gzip.decompress(packed) == Self.samples[index] else {
+                            throw GzipError.truncated
+                        }
+                        // A piece on the same kind of stream, with a dictionary, between bodies.
+                        _ = Gzip.Piece(Self.samples[2], level: .fast)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test func repetitiveTextShrinksAndBestIsNoLargerThanFast() {
         let html = Self.samples[2]
         let fast = Gzip.compress(html, level: .fast), best = Gzip.compress(html, level: .best)
