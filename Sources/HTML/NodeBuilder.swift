@@ -54,8 +54,11 @@ public enum NodeBuilder {
     /// `if #available` blocks.
     public static func buildLimitedAvailability(_ component: Node) -> Node { component }
 
-    /// Splices nested fragments into one list so element children stay shallow.
+    /// Splices nested fragments into one list so element children stay shallow. A list without
+    /// fragments is returned as it is: no copy (most blocks; building trees is a tenth of a
+    /// page's CPU, issue #14).
     private static func flatten(_ nodes: [Node]) -> [Node] {
+        guard nodes.contains(where: { if case .fragment = $0 { true } else { false } }) else { return nodes }
         var result: [Node] = []
         result.reserveCapacity(nodes.count)
         for node in nodes {
