@@ -123,9 +123,12 @@ enum Serve {
         printLine("shoppable: serving http://\(configuration.host):\(server.port) (database \(try options.database), \(threads) threads). Ctrl-C stops.")
         server.runUntilSignalled()
         // A catalog import started from the back office runs on its own thread: it is stopped
-        // (it writes nothing) and its outcome stored before the database closes.
+        // (it writes nothing) and its outcome stored before the database closes. One whose
+        // every product has passed its checks is committing already, and finishes: each job
+        // logs which of the two it was.
         if let jobs = liveEnvironment.importJobs, !jobs.waitForAll(upTo: 0) {
-            printLine("shoppable: stopping the catalog imports under way (they write nothing)")
+            printLine("shoppable: stopping the catalog imports under way (each stops whole, writing nothing, "
+                      + "unless it is already committing)")
             jobs.stopAll()
             if !jobs.waitForAll(upTo: 60) {
                 printLine("shoppable: a catalog import did not stop within 60 s (still reading its file); "

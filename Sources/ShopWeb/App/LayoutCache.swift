@@ -32,17 +32,15 @@ final class LayoutCache: Sendable {
     /// What the layout shows besides the badge counts and the page's title and address: the
     /// layout with both counts at zero, no title, and an empty address.
     private struct Look: Hashable {
-        var layout: LayoutModel
-        var mainClass: String
+        /// The look at an empty address.
+        var blank: Address
 
         init(_ layout: LayoutModel, mainClass: String) {
-            self.layout = layout
-            self.layout.cartCount = 0
-            self.layout.favoritesCount = 0
-            self.layout.title = ""
-            self.layout.returnPath = ""
-            self.layout.alternates = layout.alternates.map { _ in LanguageAlternates(path: "", publicURL: nil) }
-            self.mainClass = mainClass
+            var layout = layout
+            layout.title = ""
+            layout.returnPath = ""
+            layout.alternates = layout.alternates.map { _ in LanguageAlternates(path: "", publicURL: nil) }
+            blank = Address(layout, mainClass: mainClass)
         }
     }
 
