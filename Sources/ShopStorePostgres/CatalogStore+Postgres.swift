@@ -206,12 +206,18 @@ enum PGCatalog {
         try connection.first("SELECT version FROM catalog_state WHERE id = 1")?.int64(0) ?? 0
     }
 
+    /// The version a listing's kept answers are valid for: the catalog version less the bumps
+    /// of holds (PostgreSQL migration 34; `SQLCatalog.listingVersion`).
+    static func listingVersion(_ connection: PostgresConnection) throws -> Int64 {
+        try connection.first("SELECT version - holds FROM catalog_state WHERE id = 1")?.int64(0) ?? 0
+    }
+
     static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int, memos: CatalogListingMemos<PostgresValue>,
                      _ connection: PostgresConnection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try PostgresSearch.terms(query, connection)
         // Without a search, a listing's ids, facets and tags are kept per catalog version
         // (`CatalogListingMemos`), read once in this transaction; a search's are not (no version).
-        let version = search == nil ? try catalogVersion(connection) : nil
+        let version = search == nil ? try listingVersion(connection) : nil
         let from = search == nil ? "products p" : "product_search s JOIN products p ON p.id = s.product_id"
         let conditions = ProductQueryConditions(query, isSearch: search != nil, dialect: PGCatalog.dialect)
         func split(_ parts: [ProductQueryConditions.Part]) -> ([String], [PostgresValue]) {

@@ -600,5 +600,23 @@ public enum PostgresSchema {
             );
             CREATE INDEX import_jobs_started ON import_jobs (started_at);
             """),
+        // SQLite 35: a hold bumps the version and counts itself in `holds` (once per
+        // transaction, with a flag of its own: a transaction that changes the catalog too bumps
+        // the version for that as well), so `version - holds` moves only with the catalog.
+        PostgresMigration(version: 34, sql: """
+            ALTER TABLE catalog_state ADD COLUMN holds bigint NOT NULL DEFAULT 0;
+            CREATE FUNCTION bump_catalog_version_for_holds() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF current_setting('shoppable.catalog_holds_bumped', true) IS DISTINCT FROM 'on' THEN
+                    UPDATE catalog_state SET version = version + 1, holds = holds + 1 WHERE id = 1;
+                    PERFORM set_config('shoppable.catalog_holds_bumped', 'on', true);
+                END IF;
+                RETURN NULL;
+            END $$;
+            DROP TRIGGER stock_reservations_change_bumps_catalog_version ON stock_reservations;
+            CREATE CONSTRAINT TRIGGER stock_reservations_change_bumps_catalog_version
+                AFTER INSERT OR UPDATE OR DELETE ON stock_reservations DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION bump_catalog_version_for_holds();
+            """),
     ]
 }

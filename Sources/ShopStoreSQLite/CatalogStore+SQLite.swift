@@ -209,13 +209,20 @@ enum SQLCatalog {
         try connection.prepare("SELECT version FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
     }
 
+    /// The version a listing's kept answers (`CatalogListingMemos`) are valid for: the catalog
+    /// version less the bumps of holds (migration 35) — a listing's statements name the products
+    /// checkouts hold out, so a hold changes their key, not their answer.
+    static func listingVersion(_ connection: Connection) throws -> Int64 {
+        try connection.prepare("SELECT version - holds FROM catalog_state WHERE id = 1").first([])?.int64(0) ?? 0
+    }
+
     static func page(_ query: ProductQuery, currency: Currency, searchCountLimit: Int = ProductPage.searchCountLimit,
                      memos: CatalogListingMemos<SQLValue>, _ connection: Connection) throws -> ProductPage {
         let search = query.searchTerms.isEmpty ? nil : try SearchMatch.terms(query, connection)
         // Without a search, a listing's ids, facets and tags are the same for many pages: kept
         // per catalog version (`CatalogListingMemos`), read once in this transaction. A search's
         // are not kept (no version).
-        let version = search == nil ? try catalogVersion(connection) : nil
+        let version = search == nil ? try listingVersion(connection) : nil
 
         // The conditions but the search match: `base` those no facet lifts (ProductFacets);
         // `scope` adds the facets' own filters but vendor's (the vendor and tag lists are

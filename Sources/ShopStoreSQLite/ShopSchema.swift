@@ -1077,5 +1077,21 @@ public enum ShopSchema {
             DROP INDEX products_category_name_es;
             CREATE INDEX products_category_name_es ON products (category_id, is_published, sort_title_es, id, visibility);
             """),
+        // Issue #14: a hold still bumps the catalog version (cached pages show stock net of
+        // holds), and counts itself in `holds` too, so `version - holds` moves only with the
+        // catalog itself: a listing's kept ids, facets and tags (whose statements name the
+        // products checkouts hold out) outlive every hold taken or released.
+        Migration(version: 35, sql: """
+            ALTER TABLE catalog_state ADD COLUMN holds INTEGER NOT NULL DEFAULT 0;
+            DROP TRIGGER stock_reservations_insert_bumps_catalog_version;
+            DROP TRIGGER stock_reservations_update_bumps_catalog_version;
+            DROP TRIGGER stock_reservations_delete_bumps_catalog_version;
+            CREATE TRIGGER stock_reservations_insert_bumps_catalog_version AFTER INSERT ON stock_reservations
+            BEGIN UPDATE catalog_state SET version = version + 1, holds = holds + 1 WHERE id = 1; END;
+            CREATE TRIGGER stock_reservations_update_bumps_catalog_version AFTER UPDATE ON stock_reservations
+            BEGIN UPDATE catalog_state SET version = version + 1, holds = holds + 1 WHERE id = 1; END;
+            CREATE TRIGGER stock_reservations_delete_bumps_catalog_version AFTER DELETE ON stock_reservations
+            BEGIN UPDATE catalog_state SET version = version + 1, holds = holds + 1 WHERE id = 1; END;
+            """),
     ]
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import ShopCore
 import ShopStore
-import ShopStorePostgres
+@testable import ShopStorePostgres
 import Postgres
 @testable import ShopStoreSQLite
 import SQLite
@@ -24,6 +24,45 @@ struct CatalogVersionTests {
         #expect(afterImport != start)
         _ = try stores.catalog.upsert([.mock(handle: "lamp", title: "Renamed Lamp", category: "Lamps")])
         #expect(try stores.catalog.version() != afterImport)
+    }
+
+    /// Issue #14: a hold bumps the catalog version (cached pages show stock net of holds) but
+    /// not the version a listing's kept ids, facets and tags are valid for — those statements
+    /// name the held-out products themselves — so a shop with checkouts under way keeps them.
+    /// An order that takes the last unit changes the catalog, and the listing with it.
+    @Test(.bug("issue #14", "every hold dropped every kept listing"), arguments: StoreKind.engines(for: .orders))
+    func aHoldMovesTheCatalogVersionButNotTheListingsOne(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        try stores.stockShop(chairs: 1)
+        func listingVersion() throws -> Int64 {
+            if let postgres = stores.postgres {
+                return try postgres.database.withConnection { try PGCatalog.listingVersion($0) }
+            }
+            return try stores.database.withConnection(SQLCatalog.listingVersion)
+        }
+        let inStock = ProductQuery(sort: .featured, inStockOnly: true, includesFacets: true)
+        let chair = try stores.variant("chair").variant
+        let holder = try stores.guest("holder")
+        let now = Fixtures.start, until = now.addingTimeInterval(900)
+        #expect(try stores.catalog.products(inStock).products.map(\.handle) == ["chair", "lamp", "mug", "poster"])
+        let (catalogBefore, listingBefore) = (try stores.catalog.version(), try listingVersion())
+
+        #expect(try stores.orders.reserve(holder, [StockRequest(variantID: chair.id, quantity: 1)], until, now)
+                == .reserved(until: until))
+        #expect(try stores.catalog.version() > catalogBefore, "cached pages show the hold")
+        #expect(try listingVersion() == listingBefore, "kept listings outlive it")
+        var held = inStock
+        held.heldOutProductIDs = try stores.orders.heldOut(now)
+        #expect(try stores.catalog.products(held).products.map(\.handle) == ["lamp", "mug", "poster"])
+
+        guard case .placed = try stores.orders.placeOrder(OrderFixtures.request(holder, [(chair, 1)]), now) else {
+            Issue.record("the holder's order was not placed")
+            return
+        }
+        #expect(try listingVersion() > listingBefore, "the stock changed")
+        #expect(try stores.orders.heldOut(now).isEmpty)
+        #expect(try stores.catalog.products(inStock).products.map(\.handle) == ["lamp", "mug", "poster"],
+                "sold out now: not a kept answer from before the order")
     }
 
     @Test(arguments: StoreKind.engines(for: .catalog))

@@ -210,7 +210,8 @@ enum Fixtures {
                      ("orders", "carrier", "TEXT"), ("orders", "tracking_number", "TEXT"),
                      ("orders", "language", "TEXT NOT NULL DEFAULT 'en'"),
                      ("order_lines", "refunded_quantity", "INTEGER NOT NULL DEFAULT 0"),
-                     ("catalog_state", "is_bulk_writing", "INTEGER NOT NULL DEFAULT 0")]
+                     ("catalog_state", "is_bulk_writing", "INTEGER NOT NULL DEFAULT 0"),
+                     ("catalog_state", "holds", "INTEGER NOT NULL DEFAULT 0")]
         let missing = try database.withConnection { connection in
             try later.filter { table, column, _ in
                 // A table a later migration creates (order_lines before 6) is left alone.
