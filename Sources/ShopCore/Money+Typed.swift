@@ -17,15 +17,36 @@ extension Money {
     /// minor unit are rounded half-up, once (``parse(_:currency:)``); no floating point.
     /// - Throws: `MoneyError.invalidAmount` naming the text as typed, `.overflow`.
     public static func parse(typed text: String, language: Language, currency: Currency) throws(MoneyError) -> Money {
-        var kept = ""
-        for character in text where !(character.isWhitespace || character == "\u{00A0}" || character == "\u{202F}") {
-            kept.append(character)
+        // Spaces of any kind (a no-break space groups digits in Turkish and Spanish), and the
+        // minus sign typographers use (U+2212, as in the forms' own hints) read as `-`.
+        var spaced = ""
+        for character in text {
+            spaced.append(character.isWhitespace ? " " : character == "\u{2212}" ? "-" : character)
         }
-        // A symbol or code before or after the number: `₺19,99`, `19,99 TRY`, `$5`.
-        let numberCharacters = Set("0123456789.,-+")
-        while let first = kept.first, !numberCharacters.contains(first) { kept.removeFirst() }
-        while let last = kept.last, !numberCharacters.contains(last) { kept.removeLast() }
-        guard !kept.isEmpty else { throw .invalidAmount(text) }
+        var number = Substring(spaced.trimmingCharacters(in: .whitespaces))
+        // A currency symbol or code before or after the number (`₺19,99`, `19,99 TRY`, `$5`,
+        // `5 TL`) — nothing else: a letter typed by mistake (`l00`, `10O`) or a `%` is refused,
+        // not dropped (a fresh tester saved `l00` as 0.00).
+        for marker in Self.typedMarkers(currency) {
+            if number.uppercased().hasPrefix(marker) { number = number.dropFirst(marker.count) }
+            if number.uppercased().hasSuffix(marker) { number = number.dropLast(marker.count) }
+        }
+        number = Substring(number.trimmingCharacters(in: .whitespaces))
+        // Spaces inside only group digits by three (`12 345,00`), never split a number (`19 99`).
+        let groups = number.split(separator: " ", omittingEmptySubsequences: false)
+        if groups.count > 1 {
+            let digits = Set("0123456789")
+            let first = groups[0].drop { $0 == "-" || $0 == "+" }
+            guard (1...3).contains(first.count), first.allSatisfy(digits.contains),
+                  groups.dropFirst().dropLast().allSatisfy({ $0.count == 3 && $0.allSatisfy(digits.contains) }),
+                  let last = groups.last, last.prefix(3).count == 3, last.prefix(3).allSatisfy(digits.contains),
+                  last.dropFirst(3).first.map({ $0 == "," || $0 == "." }) ?? true else {
+                throw .invalidAmount(text)
+            }
+        }
+        number = Substring(number.filter { $0 != " " })
+        guard !number.isEmpty else { throw .invalidAmount(text) }
+        let kept = String(number)
         let decimalComma = language.locale.decimalSeparator == ","
         let commas = kept.filter { $0 == "," }.count, dots = kept.filter { $0 == "." }.count
         let decimal: Character?
@@ -56,6 +77,16 @@ extension Money {
             throw .invalidAmount(text)
         }
     }
+
+    /// What may stand before or after a typed amount, longest first, upper case: the shop
+    /// currency's code, and the codes and symbols of the currencies staff commonly type (the
+    /// form names the shop's currency; a symbol typed out of habit is read past, as before).
+    private static func typedMarkers(_ currency: Currency) -> [String] {
+        (Set([currency.code.uppercased()]).union(commonMarkers)).sorted { $0.count > $1.count }
+    }
+
+    private static let commonMarkers: Set<String> = ["TRY", "TL", "₺", "USD", "US$", "$", "EUR", "€", "GBP", "£",
+                                                     "JPY", "¥", "￥"]
 
     private static func separatorIsDecimal(_ separator: Character, in text: String, languageDecimal: Bool) -> Bool {
         let groups = text.split(separator: separator, omittingEmptySubsequences: false)

@@ -46,6 +46,25 @@ struct MoneyTypedTests {
         Case(text: "+5", language: .english, minorUnits: 500),
         Case(text: "5-", language: .english, minorUnits: nil),
         Case(text: "1 2x3", language: .english, minorUnits: nil),
+        // Found by a fresh tester: letters and signs at either end were dropped, not refused.
+        Case(text: "l00", language: .english, minorUnits: nil),
+        Case(text: "10O", language: .english, minorUnits: nil),
+        Case(text: "e5", language: .english, minorUnits: nil),
+        Case(text: "1e", language: .english, minorUnits: nil),
+        Case(text: "5 apples", language: .english, minorUnits: nil),
+        Case(text: "5%", language: .english, minorUnits: nil),
+        Case(text: "1\u{FF15}", language: .english, minorUnits: nil),  // a full-width 5
+        Case(text: "19 99", language: .turkish, minorUnits: nil),
+        Case(text: "1 234 56", language: .spanish, minorUnits: nil),
+        Case(text: "\u{2212}5", language: .english, minorUnits: -500),  // the minus sign is a minus
+        Case(text: "$5", language: .english, minorUnits: 500),
+        Case(text: "US$ 1,299.50", language: .english, minorUnits: 129_950),
+        Case(text: "usd 5", language: .english, minorUnits: 500),
+        Case(text: "5 TL", language: .turkish, currency: .`try`, minorUnits: 500),
+        Case(text: "₺ 1.299,50", language: .turkish, currency: .`try`, minorUnits: 129_950),
+        Case(text: "1 234 567,89", language: .spanish, currency: .eur, minorUnits: 123_456_789),
+        Case(text: "€5", language: .spanish, minorUnits: 500),  // a symbol is read past: the form names the currency
+        Case(text: "5 €uro", language: .spanish, minorUnits: nil),
     ]
 
     @Test(arguments: cases)

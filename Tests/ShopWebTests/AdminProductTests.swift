@@ -231,7 +231,8 @@ struct AdminProductTests {
         let list = try manager.get("/admin/products").text
         #expect(list.contains(#"name="product" value="\#(chairID.rawValue)""#))
         let lowered = try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("product", String(lampID.rawValue)),
-                                                                ("change", "adjust-price"), ("value", "-10"),
+                                                                // The hint's own example, with a true minus sign (a fresh tester).
+                                                                ("change", "adjust-price"), ("value", "\u{2212}10"),
                                                                 ("return_to", "/admin/products?shown=all")], from: "/admin/products")
         #expect(lowered.status == 303 && lowered.header("Location") == "/admin/products?shown=all")
         #expect(try shop.catalog.storedProduct(chairID)?.product.variants.map(\.price) == [.usd(44_91), .usd(53_91)])

@@ -71,7 +71,9 @@ extension AdminApp {
             }
             change = .setPrice(price)
         case "adjust-price":
-            guard let percent = Int(value.trimmedOfWhiteSpace.replacingOccurrences(of: "%", with: "")),
+            // The hint's example is written with a true minus sign (U+2212): read it as `-`.
+            guard let percent = Int(value.trimmedOfWhiteSpace.replacingOccurrences(of: "%", with: "")
+                                        .replacingOccurrences(of: "\u{2212}", with: "-")),
                   BulkChange.percentRange.contains(percent) else {
                 context.setFlash(l10n(.adminBulkBadValue), error: true)
                 return .redirect(to: back)
