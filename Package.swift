@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "ShopStoreTests",
             dependencies: ["ShopStore", "ShopStoreSQLite", "ShopStorePostgres", "Postgres", "SQLite", "Sodium", "ShopCore",
-                           "ShopTestSupport"],
+                           "ShopTestSupport", "ShopService"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

@@ -33,16 +33,8 @@ extension Money {
         }
         number = Substring(number.trimmingCharacters(in: .whitespaces))
         // Spaces inside only group digits by three (`12 345,00`), never split a number (`19 99`).
-        let groups = number.split(separator: " ", omittingEmptySubsequences: false)
-        if groups.count > 1 {
-            let digits = Set("0123456789")
-            let first = groups[0].drop { $0 == "-" || $0 == "+" }
-            guard (1...3).contains(first.count), first.allSatisfy(digits.contains),
-                  groups.dropFirst().dropLast().allSatisfy({ $0.count == 3 && $0.allSatisfy(digits.contains) }),
-                  let last = groups.last, last.prefix(3).count == 3, last.prefix(3).allSatisfy(digits.contains),
-                  last.dropFirst(3).first.map({ $0 == "," || $0 == "." }) ?? true else {
-                throw .invalidAmount(text)
-            }
+        if number.contains(" "), number.wholeMatch(of: #/[-+]?[0-9]{1,3}( [0-9]{3})+([.,][0-9]*)?/#) == nil {
+            throw .invalidAmount(text)
         }
         number = Substring(number.filter { $0 != " " })
         guard !number.isEmpty else { throw .invalidAmount(text) }

@@ -102,10 +102,22 @@ public struct CartService: Sendable {
     /// only what the cards offer.
     public func listing(_ query: ProductQuery) throws -> ProductPage {
         var query = query
-        if let orders { query.heldOutProductIDs = try orders.heldOut(now()) }
+        query.heldOutProductIDs = try heldOutProducts()
         var page = try catalog.products(query)
         page.products = try available(page.products, to: nil)
         return page
+    }
+
+    /// The published products with stock in hand that every visitor sees sold out, because live
+    /// holds take all of it (`Product.isSoldOut` before and after `available(_:to:)`, the one
+    /// rule of "can be bought"). Only products with a hold are looked at: none on most pages.
+    public func heldOutProducts() throws -> [Product.ID] {
+        guard let orders else { return [] }
+        let held = try orders.heldProducts(now())
+        guard !held.isEmpty else { return [] }
+        let products = try catalog.productsByID(held)
+        let inHand = held.compactMap { products[$0] }.filter { !$0.isSoldOut }
+        return try available(inHand, to: nil).filter(\.isSoldOut).map(\.id)
     }
 
     /// The products with each tracked variant's stock lowered by the live holds of everyone but

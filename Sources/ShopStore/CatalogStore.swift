@@ -91,7 +91,7 @@ public struct ProductQuery: Hashable, Sendable {
     /// Only products a shopper can buy now: at least one variant untracked, allowing backorder,
     /// or with stock above zero (`!Product.isSoldOut`).
     public var inStockOnly: Bool
-    /// Products whose stock in hand is all held by checkouts (`OrderStore.heldOut`): left out by
+    /// Products whose stock in hand is all held by checkouts (`CartService.heldOutProducts`): left out by
     /// `inStockOnly` and counted as sold out by the in-stock facet, as their cards show them.
     /// Empty by default; `CartService.listing(_:)` fills it for lists every visitor shares.
     public var heldOutProductIDs: [Product.ID] = []

@@ -125,11 +125,9 @@ public struct OrderStore: Sendable {
     /// What each variant can still be bought in, for everyone but `shopper`: stock minus live
     /// reservations of others; nil for variants without a stock limit.
     public var available: @Sendable (_ variants: [Variant.ID], _ shopper: Shopper?, _ now: Date) throws -> [Variant.ID: Int?]
-    /// The products that have stock in hand (`products.is_available`) but none left once every
-    /// live reservation is taken out: every variant that could be sold is held by checkouts.
-    /// What the in-stock filter and facet of a list shared by every visitor leave out
-    /// (`ProductQuery.heldOutProductIDs`). Empty when nothing is held.
-    public var heldOut: @Sendable (_ now: Date) throws -> [Product.ID]
+    /// The products with a live reservation on some variant, by id (empty when nothing is held):
+    /// the only ones checkouts can have sold out (`CartService.heldOutProducts`).
+    public var heldProducts: @Sendable (_ now: Date) throws -> [Product.ID]
     /// Places the order in ONE transaction, by the one placement decision
     /// (`OrderPlacement.place`: idempotency → availability → prices and voucher → stock →
     /// snapshots → number), the backend supplying only reads and conditional writes.
@@ -176,7 +174,7 @@ public struct OrderStore: Sendable {
         releaseReservation: @escaping @Sendable (Shopper) throws -> Void,
         sweepExpiredReservations: @escaping @Sendable (Date) throws -> Int,
         available: @escaping @Sendable ([Variant.ID], Shopper?, Date) throws -> [Variant.ID: Int?],
-        heldOut: @escaping @Sendable (Date) throws -> [Product.ID],
+        heldProducts: @escaping @Sendable (Date) throws -> [Product.ID],
         placeOrder: @escaping @Sendable (OrderRequest, Date) throws -> PlaceOrderResult,
         voucherUses: @escaping @Sendable (User.ID, String) throws -> Int,
         order: @escaping @Sendable (String) throws -> Order?,
@@ -195,7 +193,7 @@ public struct OrderStore: Sendable {
         self.releaseReservation = releaseReservation
         self.sweepExpiredReservations = sweepExpiredReservations
         self.available = available
-        self.heldOut = heldOut
+        self.heldProducts = heldProducts
         self.placeOrder = placeOrder
         self.voucherUses = voucherUses
         self.order = order

@@ -102,19 +102,11 @@ extension OrderStore {
                 }
                 return result
             },
-            heldOut: { now in
-                // Only products with a live hold can be held out: the statement starts from the holds.
+            heldProducts: { now in
                 try database.withConnection { connection in
                     try connection.query("""
-                        SELECT v.product_id FROM variants v JOIN products p ON p.id = v.product_id
-                        WHERE p.is_available AND v.product_id IN (
-                            SELECT h.product_id FROM stock_reservations r JOIN variants h ON h.id = r.variant_id
-                            WHERE r.expires_at > $1)
-                        GROUP BY v.product_id
-                        HAVING NOT bool_or(NOT v.inventory_tracked OR v.allow_backorder
-                                           OR v.stock > (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
-                                                         WHERE r.variant_id = v.id AND r.expires_at > $1))
-                        ORDER BY v.product_id
+                        SELECT DISTINCT v.product_id FROM stock_reservations r JOIN variants v ON v.id = r.variant_id
+                        WHERE r.expires_at > $1 ORDER BY v.product_id
                         """, [.integer(StoredTime.unixSeconds(now))]).map { Product.ID(try $0.int64(0)) }
                 }
             },

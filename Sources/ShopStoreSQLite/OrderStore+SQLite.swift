@@ -133,20 +133,11 @@ extension OrderStore {
                     return result
                 }
             },
-            heldOut: { now in
-                // Only products with a live hold can be held out: the statement starts from the
-                // holds (the `expires_at` index; none at all on most pages).
+            heldProducts: { now in
                 try database.withConnection { connection in
                     try connection.prepare("""
-                        SELECT v.product_id FROM variants v JOIN products p ON p.id = v.product_id
-                        WHERE p.is_available = 1 AND v.product_id IN (
-                            SELECT h.product_id FROM stock_reservations r JOIN variants h ON h.id = r.variant_id
-                            WHERE r.expires_at > ?1)
-                        GROUP BY v.product_id
-                        HAVING max(v.inventory_tracked = 0 OR v.allow_backorder = 1
-                                   OR v.stock > (SELECT COALESCE(SUM(r.quantity), 0) FROM stock_reservations r
-                                                 WHERE r.variant_id = v.id AND r.expires_at > ?1)) = 0
-                        ORDER BY v.product_id
+                        SELECT DISTINCT v.product_id FROM stock_reservations r JOIN variants v ON v.id = r.variant_id
+                        WHERE r.expires_at > ? ORDER BY v.product_id
                         """).query([.integer(StoredTime.unixSeconds(now))]).map { Product.ID(try $0.int64(0)) }
                 }
             },

@@ -52,7 +52,7 @@ struct CatalogVersionTests {
         #expect(try stores.catalog.version() > catalogBefore, "cached pages show the hold")
         #expect(try listingVersion() == listingBefore, "kept listings outlive it")
         var held = inStock
-        held.heldOutProductIDs = try stores.orders.heldOut(now)
+        held.heldOutProductIDs = try stores.heldOut(at: now)
         #expect(try stores.catalog.products(held).products.map(\.handle) == ["lamp", "mug", "poster"])
 
         guard case .placed = try stores.orders.placeOrder(OrderFixtures.request(holder, [(chair, 1)]), now) else {
@@ -60,7 +60,7 @@ struct CatalogVersionTests {
             return
         }
         #expect(try listingVersion() > listingBefore, "the stock changed")
-        #expect(try stores.orders.heldOut(now).isEmpty)
+        #expect(try stores.heldOut(at: now).isEmpty)
         #expect(try stores.catalog.products(inStock).products.map(\.handle) == ["lamp", "mug", "poster"],
                 "sold out now: not a kept answer from before the order")
     }

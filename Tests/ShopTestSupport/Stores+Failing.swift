@@ -113,7 +113,7 @@ extension OrderStore {
             releaseReservation: { _ in throw UnimplementedStoreOperation("OrderStore.releaseReservation") },
             sweepExpiredReservations: { _ in throw UnimplementedStoreOperation("OrderStore.sweepExpiredReservations") },
             available: { _, _, _ in throw UnimplementedStoreOperation("OrderStore.available") },
-            heldOut: { _ in throw UnimplementedStoreOperation("OrderStore.heldOut") },
+            heldProducts: { _ in throw UnimplementedStoreOperation("OrderStore.heldProducts") },
             placeOrder: { _, _ in throw UnimplementedStoreOperation("OrderStore.placeOrder") },
             voucherUses: { _, _ in throw UnimplementedStoreOperation("OrderStore.voucherUses") },
             order: { _ in throw UnimplementedStoreOperation("OrderStore.order") },
