@@ -12,7 +12,7 @@ regions that say what quick add did."""
 import re
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -93,8 +93,18 @@ def tab_to(browser, selector, limit=120, backwards=False):
 
 
 def wait(browser, condition, timeout=10):
+    def replaced_meanwhile(b):
+        # A form that sends itself replaces the page while the condition reads it; Chromium
+        # reports an element of the old page as "does not belong to the document" (a plain
+        # WebDriverException, not a stale reference): read again. Seen under the CI's two workers.
+        try:
+            return condition(b)
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return False
+            raise
     return WebDriverWait(browser, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
-                         ).until(lambda b: condition(b))
+                         ).until(replaced_meanwhile)
 
 
 def wait_for_path(browser, fragment):
