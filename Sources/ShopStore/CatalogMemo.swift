@@ -31,7 +31,16 @@ public final class CatalogMemo<Value: Sendable>: Sendable {
     /// - Returns: the value for the catalog's current version.
     /// - Throws: what `version()` or `make` throws; nothing is kept then.
     public func value(_ catalog: CatalogStore, make: () throws -> Value) throws -> Value {
-        let version = try catalog.version()
+        try value(at: catalog.version(), make: make)
+    }
+
+    /// The value kept for `version`; else `make()`'s, kept (unless a newer version's value was
+    /// kept meanwhile). For values that follow more than the catalog (`SharedVersion`).
+    /// - Parameters:
+    ///   - version: the version read before `make` runs.
+    ///   - make: works the value out (without the lock held).
+    /// - Throws: what `make` throws; nothing is kept then.
+    public func value(at version: Int64, make: () throws -> Value) throws -> Value {
         if let hit = read(at: version, { $0 }) { return hit }
         let value = try make()
         update(at: version, empty: value) { _ in }

@@ -128,6 +128,10 @@ public struct OrderStore: Sendable {
     /// The products with a live reservation on some variant, by id (empty when nothing is held):
     /// the only ones checkouts can have sold out (`CartService.heldOutProducts`).
     public var heldProducts: @Sendable (_ now: Date) throws -> [Product.ID]
+    /// When the live reservations end, each instant once, soonest first (empty when nothing is
+    /// held). Nothing is written when a hold ends — the sweeper deletes it up to a minute later —
+    /// so what every visitor sees alike (`SharedVersion`) moves on at these instants.
+    public var holdEnds: @Sendable (_ now: Date) throws -> [Date]
     /// Places the order in ONE transaction, by the one placement decision
     /// (`OrderPlacement.place`: idempotency → availability → prices and voucher → stock →
     /// snapshots → number), the backend supplying only reads and conditional writes.
@@ -175,6 +179,7 @@ public struct OrderStore: Sendable {
         sweepExpiredReservations: @escaping @Sendable (Date) throws -> Int,
         available: @escaping @Sendable ([Variant.ID], Shopper?, Date) throws -> [Variant.ID: Int?],
         heldProducts: @escaping @Sendable (Date) throws -> [Product.ID],
+        holdEnds: @escaping @Sendable (Date) throws -> [Date],
         placeOrder: @escaping @Sendable (OrderRequest, Date) throws -> PlaceOrderResult,
         voucherUses: @escaping @Sendable (User.ID, String) throws -> Int,
         order: @escaping @Sendable (String) throws -> Order?,
@@ -194,6 +199,7 @@ public struct OrderStore: Sendable {
         self.sweepExpiredReservations = sweepExpiredReservations
         self.available = available
         self.heldProducts = heldProducts
+        self.holdEnds = holdEnds
         self.placeOrder = placeOrder
         self.voucherUses = voucherUses
         self.order = order

@@ -110,6 +110,13 @@ extension OrderStore {
                         """, [.integer(StoredTime.unixSeconds(now))]).map { Product.ID(try $0.int64(0)) }
                 }
             },
+            holdEnds: { now in
+                try database.withConnection { connection in
+                    try connection.query("""
+                        SELECT DISTINCT expires_at FROM stock_reservations WHERE expires_at > $1 ORDER BY expires_at
+                        """, [.integer(StoredTime.unixSeconds(now))]).map { StoredTime.date(unixSeconds: try $0.int64(0)) }
+                }
+            },
             placeOrder: { request, now in
                 do {
                     return try database.transaction { connection in

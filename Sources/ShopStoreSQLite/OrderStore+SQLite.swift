@@ -141,6 +141,13 @@ extension OrderStore {
                         """).query([.integer(StoredTime.unixSeconds(now))]).map { Product.ID(try $0.int64(0)) }
                 }
             },
+            holdEnds: { now in
+                try database.withConnection { connection in
+                    try connection.prepare("""
+                        SELECT DISTINCT expires_at FROM stock_reservations WHERE expires_at > ? ORDER BY expires_at
+                        """).query([.integer(StoredTime.unixSeconds(now))]).map { StoredTime.date(unixSeconds: try $0.int64(0)) }
+                }
+            },
             placeOrder: { request, now in
                 try database.withConnection { connection in
                     do {

@@ -300,13 +300,21 @@ extension PlaceOrderResult {
                                                                   StockRequest(variantID: tee.variants[0].id, quantity: 1)],
                                           until, now) == .reserved(until: until))
         #expect(Set(try stores.orders.heldProducts(now)) == [mug.product.id, chair.product.id, tee.id])
+        #expect(try stores.orders.holdEnds(now) == [until], "one end, however many variants it holds")
         #expect(try stores.heldOut(at: now) == [mug.product.id], "the chair has 3 left, the tee its M")
         #expect(try stores.orders.reserve(try stores.guest("b"), [StockRequest(variantID: tee.variants[1].id, quantity: 1)],
                                           until, now) == .reserved(until: until))
         let heldOut = try stores.heldOut(at: now)
         #expect(Set(heldOut) == [mug.product.id, tee.id])
+        let sooner = now.addingTimeInterval(600)
+        #expect(try stores.orders.reserve(try stores.guest("c"), [StockRequest(variantID: chair.variant.id, quantity: 1)],
+                                          sooner, now) == .reserved(until: sooner))
+        #expect(try stores.orders.holdEnds(now) == [sooner, until], "each end once, soonest first")
+        #expect(try stores.orders.holdEnds(sooner) == [until])
+        #expect(Set(try stores.heldOut(at: now)) == [mug.product.id, tee.id], "the chair has 2 left")
         #expect(try stores.heldOut(at: until).isEmpty, "expired holds hold nothing")
         #expect(try stores.orders.heldProducts(until).isEmpty)
+        #expect(try stores.orders.holdEnds(until).isEmpty, "a hold is over at its end")
 
         func inStock(_ heldOut: [Product.ID]) throws -> (handles: Set<String>, count: Int) {
             var query = ProductQuery(sort: .featured, inStockOnly: true, includesFacets: true)

@@ -114,6 +114,7 @@ extension OrderStore {
             sweepExpiredReservations: { _ in throw UnimplementedStoreOperation("OrderStore.sweepExpiredReservations") },
             available: { _, _, _ in throw UnimplementedStoreOperation("OrderStore.available") },
             heldProducts: { _ in throw UnimplementedStoreOperation("OrderStore.heldProducts") },
+            holdEnds: { _ in throw UnimplementedStoreOperation("OrderStore.holdEnds") },
             placeOrder: { _, _ in throw UnimplementedStoreOperation("OrderStore.placeOrder") },
             voucherUses: { _, _ in throw UnimplementedStoreOperation("OrderStore.voucherUses") },
             order: { _ in throw UnimplementedStoreOperation("OrderStore.order") },

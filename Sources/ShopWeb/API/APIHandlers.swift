@@ -103,7 +103,7 @@ enum APIApp {
     /// campaign schedule, and every miss or failure go the whole way (`route`).
     private static func cachedCatalogRead(_ request: Request, language: Language, _ environment: AppEnvironment) -> Response? {
         guard let key = cacheKey(request, language: language), !request.rawPath.hasPrefix("/api/v1/campaigns"),
-              let version = try? environment.catalog.version(),
+              let version = try? environment.sharedVersion(at: environment.now()),
               var response = environment.pageCache.lookupResponse(key, version: version) else { return nil }
         ConditionalGET.apply(to: &response, request: request)
         CORS.apply(to: &response, request: request, allowedOrigins: environment.corsAllowedOrigins)
@@ -114,7 +114,7 @@ enum APIApp {
     /// reads (`/api/v1/campaigns…`) also the campaign schedule's, as the pages' cache (a campaign
     /// starting or ending changes them). Decided by path: the lookup comes before routing.
     private static func cacheVersion(path: String, _ context: inout RequestContext) throws -> Int64 {
-        let catalog = try context.environment.catalog.version()
+        let catalog = try context.environment.sharedVersion(at: context.now)
         guard path.hasPrefix("/api/v1/campaigns") else { return catalog }
         return try context.campaignSchedule().cacheVersion(catalog: catalog)
     }

@@ -95,8 +95,10 @@ public struct AppEnvironment: Sendable {
     public var compressedBodies = CompressedBodies()
     /// The campaign list, kept while `campaigns.version()` is unchanged.
     public var campaignCache = CampaignCache()
+    /// The ends of live holds, kept per catalog version: what `sharedVersion(at:)` counts.
+    public var holdEnds = SharedVersion()
     /// The best-rated products in stock, the pool of the cart's and the home page's
-    /// recommendations: kept while `catalog.version()` (stock included) is unchanged.
+    /// recommendations: kept while `sharedVersion(at:)` (stock and holds included) is unchanged.
     var bestRatedInStock = CatalogMemo<[Product]>()
     /// Each category's 100 best-rated product ids, the candidates of a product page's related
     /// products (`ShopApp.relatedProducts`): kept while `catalog.version()` is unchanged.
@@ -138,6 +140,12 @@ public struct AppEnvironment: Sendable {
 }
 
 extension AppEnvironment {
+    /// The version of what every visitor sees alike (cached pages and API reads, the
+    /// recommendations' pool): the catalog's, moved on also when a live hold ends (`SharedVersion`).
+    func sharedVersion(at now: Date) throws -> Int64 {
+        try holdEnds.version(catalog: catalog, orders: orders, now: now)
+    }
+
     /// The cart use cases on this environment's stores.
     public var carts: CartService {
         CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: currency, now: now)

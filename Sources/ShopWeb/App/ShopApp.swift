@@ -212,9 +212,10 @@ public enum ShopApp {
         }
         let cache = context.environment.pageCache
         // Pages show catalog and campaigns (home banners, campaign pages): both versions, and the
-        // campaign schedule's epoch (a campaign starting or ending changes what is shown).
+        // campaign schedule's epoch (a campaign starting or ending changes what is shown); the
+        // catalog's as shared pages see it (`SharedVersion`: a hold ending changes them too).
         let schedule = try context.campaignSchedule()
-        let version = schedule.cacheVersion(catalog: try context.environment.catalog.version())
+        let version = schedule.cacheVersion(catalog: try context.environment.sharedVersion(at: context.now))
         // Keyed by the route's canonical URL: unknown query parameters cannot multiply entries.
         let key = context.l10n.locale.identifier + " " + context.canonicalPath + keySuffix
         // A visitor with no session and no pending message sees exactly what every such visitor

@@ -252,10 +252,11 @@ extension ShopApp {
     }
 
     /// The 60 best-rated products that can be bought now: the same for every shopper, read once per
-    /// catalog version (the cart page's recommendations ran this query on every request: 9 % of
-    /// its CPU, issue #14). Each shopper's list filters and orders it.
+    /// shared version (the catalog's and the holds' ends: `SharedVersion`; the cart page's
+    /// recommendations ran this query on every request: 9 % of its CPU, issue #14). Each
+    /// shopper's list filters and orders it.
     static func bestRatedInStock(_ environment: AppEnvironment) throws -> [Product] {
-        try environment.bestRatedInStock.value(environment.catalog) {
+        try environment.bestRatedInStock.value(at: environment.sharedVersion(at: environment.now())) {
             try environment.carts.listing(ProductQuery(sort: .rating, inStockOnly: true, limit: 60)).products
         }
     }

@@ -1,0 +1,54 @@
+import Foundation
+import ShopStore
+import Synchronization
+
+/// The version of what every visitor sees alike — cached pages and API reads, the pool of
+/// recommendations: the catalog's version, moved on also at each instant a live hold ends.
+///
+/// A hold bumps the catalog version when it is taken and when the sweeper deletes it, but its
+/// end writes nothing: a shared page built while it was live kept the product sold out (and out
+/// of "In stock only") for up to a minute after it had lapsed, while a page not yet cached
+/// showed it in stock (found by a fresh tester). The ends are read once per catalog version
+/// (`OrderStore.holdEnds`); each request only counts those passed.
+public final class SharedVersion: Sendable {
+    private let kept = Mutex<(catalogVersion: Int64, ends: [Date])?>(nil)
+
+    /// Nothing kept yet.
+    public init() {}
+
+    /// The version now: the catalog's, and how many of the live holds' ends have passed.
+    /// - Throws: what the stores throw; nothing is kept then.
+    func version(catalog: CatalogStore, orders: OrderStore?, now: Date) throws -> Int64 {
+        let catalogVersion = try catalog.version()
+        guard let orders else { return catalogVersion }
+        let ends: [Date]
+        if let hit = kept.withLock({ $0 }), hit.catalogVersion == catalogVersion {
+            ends = hit.ends
+        } else {
+            // Read after the version: a hold taken meanwhile adds an end (a needless rebuild at
+            // most), a hold gone meanwhile has moved the version on already.
+            ends = try orders.holdEnds(now)
+            kept.withLock { kept in
+                if kept.map({ $0.catalogVersion <= catalogVersion }) ?? true { kept = (catalogVersion, ends) }
+            }
+        }
+        return Self.combine(catalogVersion, passed: Self.passed(ends, at: now))
+    }
+
+    /// How many of `ends` (ascending) are at or before `now`: a hold is live while `now` is
+    /// before its end (`OrderStore.heldProducts`).
+    static func passed(_ ends: [Date], at now: Date) -> Int {
+        var low = 0, high = ends.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] <= now { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// One number for a catalog version and a count of passed ends: distinct for every pair whose
+    /// count is below 2²⁰ (a million holds ending within one catalog version).
+    static func combine(_ catalogVersion: Int64, passed: Int) -> Int64 {
+        catalogVersion &<< 20 | Int64(min(passed, (1 << 20) - 1))
+    }
+}
