@@ -17,6 +17,21 @@ struct ErrorAndAssetSnapshotTests {
         assertResponseSnapshot(of: try shop.get(target), named: name)
     }
 
+    /// Found by a fresh tester: an error page drew the light theme over a chosen dark one, its
+    /// theme links went home, and its language links dropped the query (`/search?q=x&page=-1`
+    /// in Turkish lost the search).
+    @Test func anErrorPageKeepsTheThemeAndLinksBackToItsOwnAddress() throws {
+        let shop = try SnapshotShop.make()
+        shop.cookies["shoppable_theme"] = "dark"
+        let page = try shop.get("/search?q=oak+chair&page=-1&lang=en")
+        #expect(page.status == 404)
+        #expect(page.text.contains(#"data-theme="dark""#))
+        #expect(page.text.contains(#"href="/search?q=oak+chair&amp;page=-1&amp;lang=tr""#), "the search is kept, one lang")
+        #expect(page.text.contains(#"href="/theme?set=light&amp;return_to=/search%3Fq%3Doak%2Bchair%26page%3D-1""#))
+        let evil = try shop.get("//evil.example/x")
+        #expect(!evil.text.contains("evil.example"), "never a link off the shop")
+    }
+
     @Test func forbiddenWithoutTheFormToken() throws {
         let shop = try SnapshotShop.make()
         assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "oak-chair"), ("quantity", "1")], csrf: false),

@@ -440,12 +440,27 @@ struct RequestContext {
         }
         let count = (try? cartItemCount()) ?? 0
         let user = (try? currentUser()) ?? nil
+        // The language and theme links come back to this very address (a fresh tester's
+        // `/search?q=x&page=-1` lost its search in Turkish, and a theme chosen on a 404 went home).
+        let address = request.method == .get ? errorPageAddress : "/"
         let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, favoritesCount: 0, flash: nil,
                                  accountName: user?.firstName, unverifiedEmail: nil,
                                  stylesheetHref: environment.assets.stylesheetPath,
                                  scriptHref: environment.assets.scriptPath, localizer: l10n,
-                                 alternates: LanguageAlternates(path: SafeRedirect.localPath(request.path) ?? "/", publicURL: nil))
+                                 alternates: LanguageAlternates(path: address, publicURL: nil),
+                                 theme: Theme(cookie: request.cookies[ShopApp.themeCookie]),
+                                 returnPath: address)
         return .html(Views.error(kind, layout: layout), status: status)
+    }
+
+    /// The request's own path and query, less any `lang`, as an error page links back to it;
+    /// `/` when it is not a local path a link may name.
+    private var errorPageAddress: String {
+        guard let path = SafeRedirect.localPath(request.rawPath) else { return "/" }
+        let query = request.query.filter { $0.name != ShopApp.languageParameter }
+            .map { URLEncoding.formEncode($0.name) + "=" + URLEncoding.formEncode($0.value) }
+        let address = query.isEmpty ? path : path + "?" + query.joined(separator: "&")
+        return SafeRedirect.localPath(address) ?? path
     }
 }
 
