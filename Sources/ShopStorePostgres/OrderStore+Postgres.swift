@@ -105,8 +105,8 @@ extension OrderStore {
             heldProducts: { now in
                 try database.withConnection { connection in
                     try connection.query("""
-                        SELECT DISTINCT v.product_id FROM stock_reservations r JOIN variants v ON v.id = r.variant_id
-                        WHERE r.expires_at > $1 ORDER BY v.product_id
+                        SELECT DISTINCT product_id FROM variants
+                        WHERE id IN (SELECT variant_id FROM stock_reservations WHERE expires_at > $1) ORDER BY product_id
                         """, [.integer(StoredTime.unixSeconds(now))]).map { Product.ID(try $0.int64(0)) }
                 }
             },

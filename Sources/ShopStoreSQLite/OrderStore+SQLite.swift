@@ -135,17 +135,12 @@ extension OrderStore {
             },
             heldProducts: { now in
                 try database.withConnection { connection in
-                    try connection.prepare("""
-                        SELECT DISTINCT v.product_id FROM stock_reservations r JOIN variants v ON v.id = r.variant_id
-                        WHERE r.expires_at > ? ORDER BY v.product_id
-                        """).query([.integer(StoredTime.unixSeconds(now))]).map { Product.ID(try $0.int64(0)) }
+                    try connection.prepare(SQLOrders.heldProducts).query([.integer(StoredTime.unixSeconds(now))]).map { Product.ID(try $0.int64(0)) }
                 }
             },
             holdEnds: { now in
                 try database.withConnection { connection in
-                    try connection.prepare("""
-                        SELECT DISTINCT expires_at FROM stock_reservations WHERE expires_at > ? ORDER BY expires_at
-                        """).query([.integer(StoredTime.unixSeconds(now))]).map { StoredTime.date(unixSeconds: try $0.int64(0)) }
+                    try connection.prepare(SQLOrders.holdEnds).query([.integer(StoredTime.unixSeconds(now))]).map { StoredTime.date(unixSeconds: try $0.int64(0)) }
                 }
             },
             placeOrder: { request, now in
@@ -300,6 +295,17 @@ extension OrderStore {
 
 /// The SQL behind `OrderStore.sqlite`.
 enum SQLOrders {
+    /// The products with a live hold. From the holds (the `expires_at` index) to the variants by
+    /// id: written as a join ordered by product, SQLite walked every variant in product order and
+    /// probed the holds for each — ~10 ms of every uncached listing on 100 000 products, with
+    /// no hold at all (`heldProductsAndHoldEndsStartFromTheHolds`).
+    static let heldProducts = """
+        SELECT DISTINCT product_id FROM variants
+        WHERE id IN (SELECT variant_id FROM stock_reservations WHERE expires_at > ?) ORDER BY product_id
+        """
+    /// When the live holds end (`OrderStore.holdEnds`), from the `expires_at` index alone.
+    static let holdEnds = "SELECT DISTINCT expires_at FROM stock_reservations WHERE expires_at > ? ORDER BY expires_at"
+
     /// Thrown out of a transaction to roll it back and answer `result`.
     struct Rollback<Result: Sendable>: Error {
         var result: Result
