@@ -24,7 +24,12 @@ public enum ProductSearchRules {
     /// lower-cased with Unicode's default mapping, in NFC. `"Oak"`, `"OAK"` → `"oak"`;
     /// `"İndirim"` → `"indirim"`. Diacritics and punctuation count (`"çay"` ≠ `"cay"`).
     public static func tagKey(_ tag: String) -> String {
-        tag.replacingOccurrences(of: "İ", with: "i").lowercased().precomposedStringWithCanonicalMapping
+        // ASCII (most tags) lower-cases byte by byte, without Foundation: the same key, ~20×
+        // cheaper (Foundation's replace and NFC were 7 % of an uncached category page, issue #14).
+        if tag.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: tag.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return tag.replacingOccurrences(of: "İ", with: "i").lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// The key `ProductQuery.Sort.name` orders by in `locale`, compared as UTF-8 bytes: the title

@@ -34,3 +34,22 @@ struct SharedStoreRulesTests {
         #expect(result.held.map(\.0) == [limited] && result.held.map(\.1) == [2])
     }
 }
+
+@Suite("Tag keys")
+struct TagKeyTests {
+    @Test(arguments: [("Oak", "oak"), ("OAK", "oak"), ("ALL-CAPS_42 & more", "all-caps_42 & more"), ("", ""),
+                      ("İndirim", "indirim"), ("Çay", "çay"), ("cafe\u{301}", "café"), ("ÑANDÚ", "ñandú")])
+    func lowerCasesInNFC(tag: String, key: String) {
+        #expect(ProductSearchRules.tagKey(tag) == key)
+    }
+
+    /// The ASCII path (issue #14: Foundation's was 7 % of an uncached category page) gives the
+    /// key the general path gives, for every ASCII byte.
+    @Test func asciiTagsGetTheGeneralPathsKey() {
+        let every = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        for tag in [every, "Mixed Case Tag", "UPPER", "lower", "Tab\tand\nnewline"] {
+            #expect(ProductSearchRules.tagKey(tag)
+                    == tag.replacingOccurrences(of: "İ", with: "i").lowercased().precomposedStringWithCanonicalMapping)
+        }
+    }
+}

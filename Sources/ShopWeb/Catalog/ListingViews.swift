@@ -74,7 +74,9 @@ extension ModelBuilder {
             vendorOptions: [any] + vendors.map {
                 .init(value: $0, label: counted($0, vendorCounts[$0]), isSelected: $0 == listing.vendor)
             },
-            tagOptions: [any] + tags.map { .init(value: $0, label: $0, isSelected: ProductSearchRules.tagKey($0) == chosenTag) },
+            tagOptions: [any] + tags.map {
+                .init(value: $0, label: $0, isSelected: chosenTag != nil && ProductSearchRules.tagKey($0) == chosenTag)
+            },
             isOpen: listing.hasFilters,
             clearHref: SiteRoute.withQuery(action, hidden + (listing.sort.map { [("sort", $0.rawValue)] } ?? [])))
     }
