@@ -24,9 +24,14 @@ enum Personalization {
             input(.type("hidden"), .name("return_to"), .value(returnTo))
             // The marker stands for the favorite field and the button's opening tag (pressed or
             // not, and its label); the icon and `</button>` are the same for everyone.
-            Node.raw(unsafe: "<!--p:fav:\(productID.rawValue)-->" + heartSVG + "</button>")
+            Node.raw(unsafe: "<!--p:fav:\(productID.rawValue)-->")
+            Node.raw(unsafe: heartTail)
         }
     }
+
+    /// The icon and `</button>` after a heart's marker: one string for every card (joining them
+    /// per card copied ~400 bytes each time).
+    private static let heartTail = heartSVG + "</button>"
 
     /// What replaces the markers for one visitor.
     struct Values {
