@@ -399,6 +399,22 @@ struct TrialFindingsTests {
         #expect(keepsIt && shows)
     }
 
+    /// Found by a fresh tester: `?tag=oak%20` or `?vendor=%20Acme` found nothing, though stored
+    /// tags and vendors are trimmed. The asked ones are trimmed too (pages and API).
+    @Test func aTagOrVendorAskedWithSpacesAroundItIsFound() throws {
+        let lamp = ProductDraft.mock(handle: "oak-lamp", title: "Oak Lamp", category: "Lamps", tags: ["oak"])
+        var other = ProductDraft.mock(handle: "pine-lamp", title: "Pine Lamp", category: "Lamps", tags: ["pine"])
+        other.vendor = "Pinewood"
+        let shop = try shop([lamp, other])
+        for query in ["tag=%20oak%20", "vendor=%20Acme%0A", "tag=+oak&vendor=Acme+"] {
+            let page = try shop.get("/categories/lamps?" + query).text
+            #expect(page.contains("Oak Lamp") && !page.contains("Pine Lamp"), "\(query)")
+            let api = try shop.api(.get, "/api/v1/products?category=lamps&" + query).text
+            #expect(api.contains("\"oak-lamp\"") && !api.contains("\"pine-lamp\""), "\(query)")
+        }
+        #expect(try shop.get("/categories/lamps?tag=%20%20").text.contains("Pine Lamp"), "only spaces: no filter")
+    }
+
     @Test func aReviewOfOtherItemsAtTheSameTotalIsNotPlaced() throws {
         let cream = ProductDraft.mock(handle: "mug-cream", title: "Mug Cream", category: "Kitchen",
                                       variants: [.mock(sku: "MC", price: .usd(24_00), inventory: .untracked)])

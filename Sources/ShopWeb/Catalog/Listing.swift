@@ -56,9 +56,16 @@ public struct Listing: Hashable, Sendable {
         listing.priceBand = query("price").flatMap { $0.isEmpty || $0.count > 24 ? nil : $0 }
         listing.minRating = query("rating").flatMap(Int.init).flatMap { (1...5).contains($0) ? $0 : nil }
         listing.inStockOnly = query("instock") == "1"
-        listing.vendor = query("vendor").flatMap { $0.isEmpty ? nil : $0 }
-        listing.tag = query("tag").flatMap { $0.isEmpty ? nil : $0 }
+        // Stored vendors and tags are trimmed (the import's rule): so are the asked ones, or
+        // `?tag=oak%20` finds nothing (a fresh tester's finding).
+        listing.vendor = query("vendor").flatMap(Listing.cleanName)
+        listing.tag = query("tag").flatMap(Listing.cleanName)
         return listing
+    }
+
+    private static func cleanName(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     private static func cleanPrice(_ text: String) -> String? {
