@@ -59,11 +59,11 @@ extension Node {
 // MARK: - Internals
 
 @inline(__always)
-private func appendStatic(_ string: StaticString, into output: inout [UInt8]) {
+func appendStatic(_ string: StaticString, into output: inout [UInt8]) {
     string.withUTF8Buffer { output.append(contentsOf: $0) }
 }
 
-private func appendOpenTag(_ tag: StaticString, _ attributes: [Attribute], into output: inout [UInt8]) {
+func appendOpenTag(_ tag: StaticString, _ attributes: [Attribute], into output: inout [UInt8]) {
     output.append(UInt8(ascii: "<"))
     appendStatic(tag, into: &output)
     for attribute in attributes {
@@ -90,7 +90,7 @@ private func appendOpenTag(_ tag: StaticString, _ attributes: [Attribute], into 
 /// Appends `text` with `& < > " '` replaced by `&amp; &lt; &gt; &quot; &#39;`, copying the runs
 /// between special bytes in bulk. All five are ASCII, so scanning UTF-8 bytes never splits a
 /// multi-byte character.
-private func appendEscaped(_ text: String, into output: inout [UInt8]) {
+func appendEscaped(_ text: String, into output: inout [UInt8]) {
     var text = text
     text.withUTF8 { bytes in
         var runStart = 0

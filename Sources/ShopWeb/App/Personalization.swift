@@ -18,14 +18,21 @@ enum Personalization {
     /// A heart toggle for a product: add to / remove from favorites. Without JavaScript it is a
     /// form POST that redirects back to `returnTo`; `app.js` toggles it in place.
     static func heart(productID: Product.ID, returnTo: String) -> Node {
-        form(.class("heart-form"), .method("post"), .action(SiteRoute.favorites(.toggle(productID)).path),
-             .data("heart", String(productID.rawValue))) {
-            csrfField
-            input(.type("hidden"), .name("return_to"), .value(returnTo))
+        var writer = HTMLWriter(reservingCapacity: 768)
+        writeHeart(productID: productID, returnTo: returnTo, into: &writer)
+        return writer.node
+    }
+
+    /// ``heart(productID:returnTo:)`` written straight to bytes (a product card's).
+    static func writeHeart(productID: Product.ID, returnTo: String, into writer: inout HTMLWriter) {
+        writer.element("form", .class("heart-form"), .method("post"), .action(SiteRoute.favorites(.toggle(productID)).path),
+                       .data("heart", String(productID.rawValue))) { writer in
+            writer.raw(unsafe: csrfMarker)
+            writer.void("input", .type("hidden"), .name("return_to"), .value(returnTo))
             // The marker stands for the favorite field and the button's opening tag (pressed or
             // not, and its label); the icon and `</button>` are the same for everyone.
-            Node.raw(unsafe: "<!--p:fav:\(productID.rawValue)-->")
-            Node.raw(unsafe: heartTail)
+            writer.raw(unsafe: "<!--p:fav:\(productID.rawValue)-->")
+            writer.raw(unsafe: heartTail)
         }
     }
 
