@@ -14,8 +14,11 @@ extension Money {
     ///   separator (`19.99` typed in Turkish is 19.99, not 1999).
     ///
     /// When both appear, the last one is the decimal separator. Digits beyond the currency's
-    /// minor unit are rounded half-up, once (``parse(_:currency:)``); no floating point.
-    /// - Throws: `MoneyError.invalidAmount` naming the text as typed, `.overflow`.
+    /// minor unit are refused unless they are zeros (`19.990`): `1.999` typed for dollars is a
+    /// slip, not $2.00 (a fresh tester saw the back office round it without a word); the API's
+    /// prices are refused the same way. No floating point.
+    /// - Throws: `MoneyError.invalidAmount` naming the text as typed, `.tooManyDecimals`,
+    ///   `.overflow`.
     public static func parse(typed text: String, language: Language, currency: Currency) throws(MoneyError) -> Money {
         // Spaces of any kind (a no-break space groups digits in Turkish and Spanish), and the
         // minus sign typographers use (U+2212, as in the forms' own hints) read as `-`.
@@ -62,6 +65,10 @@ extension Money {
         guard unsigned.allSatisfy({ $0 == "." || ("0"..."9").contains($0) }),
               unsigned.filter({ $0 == "." }).count <= 1, !unsigned.hasSuffix("."), !unsigned.hasPrefix(".") else {
             throw .invalidAmount(text)
+        }
+        if let point = unsigned.firstIndex(of: "."),
+           unsigned[unsigned.index(after: point)...].dropFirst(currency.minorUnitDigits).contains(where: { $0 != "0" }) {
+            throw .tooManyDecimals(text, allowed: currency.minorUnitDigits)
         }
         do {
             return try parse(plain, currency: currency)

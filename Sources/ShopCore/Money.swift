@@ -214,6 +214,8 @@ public enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidAmount(String)
     /// The text is not a three-letter ISO 4217 code.
     case invalidCurrencyCode(String)
+    /// The typed amount has more decimals than the currency's minor unit, not all zeros.
+    case tooManyDecimals(String, allowed: Int)
 
     public var description: String {
         switch self {
@@ -221,6 +223,7 @@ public enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
         case .overflow: "amount is too large"
         case let .invalidAmount(text): "“\(text)” is not a decimal amount such as 12.50"
         case let .invalidCurrencyCode(code): "“\(code)” is not an ISO 4217 currency code such as USD"
+        case let .tooManyDecimals(text, allowed): "“\(text)” has more than \(allowed) decimals"
         }
     }
 }

@@ -31,7 +31,13 @@ struct MoneyTypedTests {
         Case(text: "12 345,00", language: .turkish, minorUnits: 1_234_500),
         Case(text: "12\u{00A0}345,00", language: .spanish, minorUnits: 1_234_500),
         Case(text: "5", language: .spanish, minorUnits: 500),
-        Case(text: "0,005", language: .spanish, minorUnits: 1),  // half-up, once
+        Case(text: "0,005", language: .spanish, minorUnits: nil),  // more decimals than dollars have: refused
+        Case(text: "1.999", language: .english, minorUnits: nil),  // a slip, not $2.00 (a fresh tester's)
+        Case(text: "46,999", language: .turkish, minorUnits: nil),
+        Case(text: "19.990", language: .english, minorUnits: 1999),  // zeros past the cents are no slip
+        Case(text: "1.999", language: .turkish, minorUnits: 199_900),  // grouping in Turkish
+        Case(text: "1299", language: .english, currency: .jpy, minorUnits: 1299),
+        Case(text: "1299.5", language: .english, currency: .jpy, minorUnits: nil),  // yen has no decimals
         Case(text: "1299", language: .turkish, currency: .jpy, minorUnits: 1299),
         Case(text: "-3,50", language: .turkish, minorUnits: -350),
         Case(text: "", language: .turkish, minorUnits: nil),

@@ -193,7 +193,7 @@ struct AdminProductTests {
                                         from: "/admin/products/\(id.rawValue)")
         #expect(response.status == 422)
         for message in ["Enter a title of at most 1,000 characters.", "Enter a price of zero or more, for example 19.99.",
-                        "Enter a price, for example 19.99, or leave it empty.", "Enter a whole number."] {
+                        "Enter a price, for example 19.99, or leave it empty.", "Enter a whole number of 0 or more."] {
             #expect(response.text.contains(message), "\(message)")
         }
         #expect(try shop.catalog.storedProduct(id)?.product.title == "Oak Chair")
@@ -204,6 +204,30 @@ struct AdminProductTests {
         let taken = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["sku-1": "OLD-1"]),
                                      from: "/admin/products/\(id.rawValue)")
         #expect(taken.status == 409 && taken.text.contains("Another product or variant has this SKU."))
+    }
+
+    /// Found by a fresh tester: `1.999` was saved as $2.00 without a word, and a stock of -3
+    /// was saved and listed as "-3 left". Both are refused under their fields; nothing changes.
+    @Test func moreDecimalsThanTheCurrencyOrANegativeStockAreRefused() throws {
+        let (shop, id) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let before = try #require(try shop.catalog.storedProduct(id)).product
+        let refused = try manager.post("/admin/products/\(id.rawValue)",
+                                       try Self.form(manager, id, ["price-1": "1.999", "compare-2": "60.005", "stock-1": "-3"]),
+                                       from: "/admin/products/\(id.rawValue)")
+        #expect(refused.status == 422)
+        #expect(refused.text.components(separatedBy: "USD prices have at most 2 decimals, for example 19.99.").count == 3,
+                "under the price and the compare-at price")
+        #expect(refused.text.contains("Enter a whole number of 0 or more."))
+        #expect(try shop.catalog.storedProduct(id)?.product == before, "nothing written")
+        let exact = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["price-1": "47.990"]),
+                                     from: "/admin/products/\(id.rawValue)")
+        #expect(exact.status == 303, "zeros past the cents are no slip")
+        #expect(try shop.catalog.storedProduct(id)?.product.variants.first?.price == .usd(47_99))
+        try manager.get("/admin/products/\(id.rawValue)?lang=tr")  // the back office's language, kept
+        let turkish = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["price-1": "46,999"]),
+                                       from: "/admin/products/\(id.rawValue)")
+        #expect(turkish.status == 422 && turkish.text.contains("USD fiyatlarında en çok 2 ondalık basamak olur"))
     }
 
     /// The whole catalog as a file, as `shoppable export` writes it (unpublished products too).
