@@ -100,7 +100,7 @@ public struct APIOperation: Sendable {
 
         /// A catalog read: a success that clients and proxies may keep for a minute.
         public static func catalogRead(_ description: String, _ schema: JSONValue) -> Response {
-            .ok(description, schema, headers: ["Cache-Control": "`public, max-age=60`: the catalog changes rarely."])
+            .ok(description, schema, headers: ["Cache-Control": "`public, no-cache`: kept by any cache, revalidated with the `ETag` (stock follows holds)."])
         }
 
         /// A success of a `GET` whose answer is the caller's own (`Cache-Control: no-store`).

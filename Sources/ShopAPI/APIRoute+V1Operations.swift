@@ -84,7 +84,7 @@ extension APIRoute {
                      parameters: [.path("handle", "The product's handle.", schema: ["type": "string", "minLength": 1])],
                      acceptsBearer: true,
                      responses: [.ok("The product.", V1Product.schemaReference,
-                                     headers: ["Cache-Control": "`public, max-age=60`; `private, no-cache` with a token."]),
+                                     headers: ["Cache-Control": "`public, no-cache`; `private, no-cache` with a token."]),
                                  v1Unauthorized,
                                  .error(404, "`not_found`: no product is sold with this handle.")]
                         + APIOperation.Response.always),
@@ -100,7 +100,7 @@ extension APIRoute {
                                          schema: ["type": "string"])],
                      acceptsBearer: true,
                      responses: [.ok("Up to 12 products.", V1Featured.schemaReference,
-                                     headers: ["Cache-Control": "`public, max-age=60`; `private, no-cache` for recommendations."]),
+                                     headers: ["Cache-Control": "`public, no-cache`; `private, no-cache` for recommendations."]),
                                  v1Unauthorized]
                         + APIOperation.Response.always),
         APIOperation("POST", "/api/v1/sessions/guest", id: "createGuestSession", summary: "A guest token",

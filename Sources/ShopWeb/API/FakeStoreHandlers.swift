@@ -84,12 +84,18 @@ enum FakeStoreHandlers {
         url.hasPrefix("/") && !url.hasPrefix("//") ? context.environment.publicURL + url : url
     }
 
-    /// A catalog read: cacheable for a minute (the catalog changes rarely; clients revalidate).
+    /// A catalog read: any cache may keep it, and asks again each time (`no-cache`), with the
+    /// `ETag`, so an unchanged answer is a `304` from the page cache. Not `max-age=60`: answers
+    /// carry stock net of checkouts' holds, which a hold taken or ending changes at once (a fresh
+    /// tester saw a product stay sold out in clients for a minute after its hold ended).
     /// `Vary: Accept-Language`: the answer is in the asked language (formatted prices, messages),
     /// so a shared cache must not hand a Turkish answer to an English client.
     static func catalogRead(_ value: some Encodable, _ context: RequestContext) throws -> Response {
-        try APIApp.json(value, headers: ["Cache-Control": "public, max-age=60", "Vary": "Accept-Language"])
+        try APIApp.json(value, headers: ["Cache-Control": Self.catalogCacheControl, "Vary": "Accept-Language"])
     }
+
+    /// `Cache-Control` of catalog reads without a token.
+    static let catalogCacheControl = "public, no-cache"
 
     /// `POST /api/auth/login`: the account's email (or `username`) and password → a bearer token,
     /// throttled like the sign-in form.
