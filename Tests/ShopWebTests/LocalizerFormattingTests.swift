@@ -7,6 +7,20 @@ import Testing
 /// (`Language.localeIdentifier`), dates and times in the shop's time zone.
 @Suite("Localizer formatting")
 struct LocalizerFormattingTests {
+    /// Found by a fresh tester: "Solo quedan 1", "Solo hay 1 disponibles", "1 units left to
+    /// refund". Stock counts take the language's plural forms.
+    @Test(arguments: [
+        (Language.spanish, 1, "Solo queda 1", "Solo hay 1 disponible."),
+        (.spanish, 2, "Solo quedan 2", "Solo hay 2 disponibles."),
+        (.english, 1, "Only 1 left", "Only 1 available."),
+        (.turkish, 1, "Son 1 adet", "Yalnızca 1 adet var."),
+    ])
+    func stockCountsAgreeWithTheirNumber(language: Language, count: Int, left: String, available: String) {
+        let l10n = Localizer(language: language)
+        #expect(StockLevel.low(count).text(l10n) == left)
+        #expect(l10n.message(for: .quantityExceedsStock(available: count, inCart: 0)) == available)
+    }
+
     static let istanbul = TimeZone(identifier: "Europe/Istanbul")!
     /// 2026-06-14 12:00 UTC = 15:00 in Istanbul.
     static let noon = Date(timeIntervalSince1970: 1_781_438_400)

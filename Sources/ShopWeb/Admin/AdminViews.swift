@@ -240,7 +240,7 @@ enum AdminViews {
         switch error {
         case .nothingToRefund, .unknownLine, .repeatedLine: l10n(.adminRefundNothing)
         case let .quantityNotAvailable(line, remaining):
-            l10n(.adminRefundTooMany, ["line": l10n.number(line), "count": l10n.number(remaining)])
+            l10n.count(remaining, .adminRefundTooMany, ["line": l10n.number(line)])
         }
     }
 

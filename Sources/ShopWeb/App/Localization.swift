@@ -216,9 +216,9 @@ public struct Localizer: Sendable, Hashable {
         case .quantityNotPositive: self(.cartErrorQuantityNotPositive)
         case .soldOut: self(.cartErrorSoldOut)
         case let .quantityExceedsStock(available, inCart) where inCart > 0:
-            self(.cartErrorQuantityExceedsStockInCart, ["available": number(available), "inCart": number(inCart)])
+            count(available, .cartErrorQuantityExceedsStockInCart, ["available": number(available), "inCart": number(inCart)])
         case let .quantityExceedsStock(available, _):
-            self(.cartErrorQuantityExceedsStock, ["available": number(available)])
+            count(available, .cartErrorQuantityExceedsStock, ["available": number(available)])
         case let .quantityExceedsMaximum(maximum): self(.cartErrorQuantityExceedsMaximum, ["maximum": number(maximum)])
         case .lineNotFound: self(.cartErrorLineNotFound)
         case .variantNotFound: self(.cartErrorVariantNotFound)

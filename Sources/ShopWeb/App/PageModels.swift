@@ -126,7 +126,7 @@ enum StockLevel: Sendable, Equatable {
     func text(_ l10n: Localizer) -> String {
         switch self {
         case .inStock: l10n(.stockInStock)
-        case let .low(count): l10n(.stockOnlyLeft, ["count": l10n.number(count)])
+        case let .low(count): l10n.count(count, .stockOnlyLeft)
         case .soldOut: l10n(.stockSoldOut)
         }
     }

@@ -207,7 +207,7 @@ extension ShopApp {
         let messages = lines.compactMap { line -> String? in
             guard let id = line.variantID, let count = available[id] else { return nil }
             return count == 0 ? l10n(.checkoutSoldOutLineNone, ["title": line.title])
-                : l10n(.checkoutSoldOutLine, ["title": line.title, "available": l10n.number(count), "quantity": l10n.number(line.quantity)])
+                : l10n.count(count, .checkoutSoldOutLine, ["title": line.title, "available": l10n.number(count), "quantity": l10n.number(line.quantity)])
         }
         return try page(&context, PageContent(
             title: l10n(.checkoutSoldOutTitle), tab: .cart,
