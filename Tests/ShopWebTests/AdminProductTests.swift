@@ -230,6 +230,24 @@ struct AdminProductTests {
         #expect(turkish.status == 422 && turkish.text.contains("USD fiyatlarında en çok 2 ondalık basamak olur"))
     }
 
+    /// Found by a fresh tester: a "was" price under the price was stored but never shown — not
+    /// even in the form, so it could not be cleared, and would have come back as a sale the day
+    /// the price dropped. It is refused when typed.
+    @Test func aWasPriceAtOrBelowThePriceIsRefused() throws {
+        let (shop, id) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        for compare in ["40.00", "49.90"] {
+            let refused = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["compare-1": compare]),
+                                           from: "/admin/products/\(id.rawValue)")
+            #expect(refused.status == 422 && refused.text.contains("Enter a “was” price higher than the price, or leave it empty."))
+        }
+        #expect(try shop.catalog.storedProduct(id)?.product.variants.first?.compareAtPrice == nil, "nothing stored")
+        let kept = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["compare-1": "59.90"]),
+                                    from: "/admin/products/\(id.rawValue)")
+        #expect(kept.status == 303)
+        #expect(try shop.catalog.storedProduct(id)?.product.variants.first?.compareAtPrice == .usd(59_90))
+    }
+
     /// The whole catalog as a file, as `shoppable export` writes it (unpublished products too).
     @Test(arguments: [("shopify-csv", "text/csv; charset=utf-8", "catalog-shopify-csv.csv"),
                       ("woocommerce-csv", "text/csv; charset=utf-8", "catalog-woocommerce-csv.csv"),

@@ -345,6 +345,13 @@ struct AdminProductForm: Sendable {
             let compare = value("compare-\(n)").trimmedOfWhiteSpace
             if !compare.isEmpty {
                 variant.compareAtPrice = amount("compare-\(n)", compare, else: .adminProductErrorCompareAt)
+                // A "was" price at or below the price is never shown (`Variant.compareAtPrice`):
+                // stored, it would come back as a sale the day the price drops (a fresh tester's
+                // 40.00 under 47.00 vanished from the form and could not be cleared).
+                if changedFields.contains("compare-\(n)"), let was = variant.compareAtPrice,
+                   was.minorUnits <= variant.price.minorUnits {
+                    fail("compare-\(n)", l10n(.adminProductErrorCompareAtNotHigher))
+                }
             }
             variant.tracked = !value("tracked-\(n)").isEmpty
             let stock = value("stock-\(n)").trimmedOfWhiteSpace
