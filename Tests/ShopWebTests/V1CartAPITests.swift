@@ -138,6 +138,8 @@ struct V1CartAPITests {
             (#"{"quantity": 1}"#, 400, "missing_field", nil),
             (#"{"product": "night-light", "quantity": "two"}"#, 400, "invalid_field", nil),
             ("not json", 400, "malformed_body", nil),
+            ("[1]", 400, "malformed_body", nil),  // a fresh tester's: "invalid_field" with no field
+            ("null", 400, "malformed_body", nil),
         ]
         for (body, status, code, cartError) in cases {
             let response = try shop.api(.post, "/api/v1/cart/lines", token: token, json: body)
@@ -145,6 +147,7 @@ struct V1CartAPITests {
             let envelope = try error(response)
             #expect(envelope.code == code, "\(body)")
             if let cartError { #expect(envelope.message == l10n.message(for: cartError), "\(body)") }
+            if body == "[1]" { #expect(envelope.message == "The body must be a JSON object ({…}).") }
         }
         #expect(try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token)).lines.isEmpty, "nothing written")
     }

@@ -211,6 +211,9 @@ enum APIApp {
         } catch let DecodingError.keyNotFound(key, _) {
             throw APIError(status: .badRequest, code: "missing_field", .apiMissingField, ["field": key.stringValue],
                            field: key.stringValue)
+        } catch let error as DecodingError where error.isAtTheTop {
+            // Valid JSON of another kind than an object (`[1]`, `null`): no field to name.
+            throw APIError(status: .badRequest, code: "malformed_body", .apiBodyNotObject)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
                 let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             // (A corrupted value with a path is a value of the wrong kind: 1.5 for a whole number.)
@@ -307,5 +310,15 @@ struct APIError: Error, HTTPResponseError {
         (try? checkoutDetail.map { try APIApp.json($0, status: status, headers: headers) }
             ?? APIApp.json(envelope(l10n), status: status, headers: headers))
             ?? Response(status: status, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
+    }
+}
+
+extension DecodingError {
+    /// A value of the wrong kind where the whole body should be an object (`[1]`, `null`).
+    fileprivate var isAtTheTop: Bool {
+        switch self {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context): context.codingPath.isEmpty
+        default: false
+        }
     }
 }
