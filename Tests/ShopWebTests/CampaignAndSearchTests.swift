@@ -257,6 +257,27 @@ struct CampaignVoucherTests {
         #expect(try related().contains(">Mug<"), "back in stock: back")
     }
 
+    /// The cards are kept rendered per shared version, language and list (issue #14): each
+    /// cart gets its own list, in its own language, with its own hearts.
+    @Test func keptRecommendationsFollowTheCartTheLanguageAndTheHearts() throws {
+        let shop = try shop([])
+        let turkish = try shop.visitor()
+        turkish.cookies["shoppable_lang"] = "tr"
+        let related = { (visitor: TestShop) in try #require(try visitor.get("/cart").text.components(separatedBy: "class=\"related\"").last) }
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try turkish.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let english = try related(shop)
+        #expect(english.contains(">Mug<") && english.contains(">Add<") && !english.contains(">Desk Lamp<"))
+        #expect(try related(turkish).contains(">Ekle<") && !related(turkish).contains(">Add<"))
+        try turkish.post("/cart/add", [("product", "mug"), ("quantity", "1")])
+        #expect(try !related(turkish).contains(">Mug<"), "another cart, another list")
+        #expect(try related(shop).contains(">Mug<"), "the first cart's list is unchanged")
+        let mug = try #require(try shop.catalog.productByHandle("mug")).id.rawValue
+        try shop.post("/favorites/\(mug)", [("favorite", "1")])
+        #expect(try related(shop).contains(#"aria-pressed="true""#), "hearts are the visitor's")
+        #expect(try !related(turkish).contains(#"aria-pressed="true""#))
+    }
+
     @Test func homeRecommendationsLeaveOutTheCartAndFavorFavoriteCategories() throws {
         let shop = try shop([])
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])

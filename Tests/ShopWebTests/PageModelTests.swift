@@ -116,7 +116,7 @@ struct PageModelTests {
     @Test func anAppliedVoucherShowsItsCodeAndTheAmountOff() throws {
         let page = models.cartPage(try quote([(variant(1, price: 40_00), 1), (variant(2, price: 20_00), 1)],
                                              code: "welcome10", campaign: welcome),
-                                   recommendations: [], timeZone: utc)
+                                   timeZone: utc)
         guard case let .applied(code, title) = page.voucher else { Issue.record("not applied: \(page.voucher)"); return }
         #expect(code == "WELCOME10" && title == "Welcome offer")
         #expect(page.discountLabel == "Discount (WELCOME10)" && page.discount == "−$10.00")
@@ -138,7 +138,7 @@ struct PageModelTests {
 
     @Test func aRejectedVoucherLeavesTheTotalAlone() throws {
         let page = models.cartPage(try quote([(variant(1, price: 12_00), 1)], code: "WELCOME10", campaign: welcome),
-                                   recommendations: [], timeZone: utc)
+                                   timeZone: utc)
         guard case let .rejected(code, message) = page.voucher else { Issue.record("not rejected: \(page.voucher)"); return }
         #expect(code == "WELCOME10" && message == "Add $38.00 more to use WELCOME10 (minimum $50.00).")
         #expect(page.discountLabel == nil && page.discount == nil && page.total == "$12.00")
@@ -146,17 +146,17 @@ struct PageModelTests {
 
     @Test func onlySelectedLinesCount() throws {
         let lines = [(variant(1, price: 40_00), 1), (variant(2, price: 5_00), 3)]
-        let some = models.cartPage(try quote(lines, selected: [2]), recommendations: [], timeZone: utc)
+        let some = models.cartPage(try quote(lines, selected: [2]), timeZone: utc)
         #expect(some.itemCountText == "3 items" && some.total == "$15.00" && !some.nothingSelected)
         #expect(some.lines.map(\.isSelected) == [false, true])
-        let none = models.cartPage(try quote(lines, selected: []), recommendations: [], timeZone: utc)
+        let none = models.cartPage(try quote(lines, selected: []), timeZone: utc)
         #expect(none.nothingSelected && none.total == "$0.00" && none.itemCountText == "0 items")
     }
 
     @Test func aCartLineShowsLowStockButNotPlentifulStock() throws {
         let quoted = try quote([(variant(1, price: 10_00, stock: 2), 1), (variant(2, price: 10_00, stock: 50), 1),
                                 (variant(3, price: 10_00), 1)])
-        let page = models.cartPage(quoted, recommendations: [], errors: [CartPage.LineKey(Variant.ID(rawValue: 2), .none): "Nope."], timeZone: utc)
+        let page = models.cartPage(quoted, errors: [CartPage.LineKey(Variant.ID(rawValue: 2), .none): "Nope."], timeZone: utc)
         #expect(page.lines.map(\.stockText) == ["Only 2 left", nil, nil])
         #expect(page.lines.map(\.error) == [nil, "Nope.", nil])
         #expect(page.lines[0].unitPriceText == "$10.00 each" && page.lines[0].maxQuantity == 2)

@@ -100,6 +100,9 @@ public struct AppEnvironment: Sendable {
     /// The best-rated products in stock, the pool of the cart's and the home page's
     /// recommendations: kept while `sharedVersion(at:)` (stock and holds included) is unchanged.
     var bestRatedInStock = CatalogMemo<[Product]>()
+    /// The cart's rendered "You may also like" cards, by language and products, per shared version
+    /// (`ShopApp.recommendationStrip`).
+    var recommendationStrips = CatalogStatementMemo<RecommendationStripKey, String>(statementLimit: 256)
     /// Each category's 100 best-rated product ids, the candidates of a product page's related
     /// products (`ShopApp.relatedProducts`): kept while `catalog.version()` is unchanged.
     var relatedCandidates = CatalogMemo<[Category.ID: [Product.ID]]>()
@@ -163,4 +166,10 @@ extension AppEnvironment {
                             reservationLifetime: reservationLifetime, crypto: crypto)
         }
     }
+}
+
+/// What a cart's rendered recommendations depend on besides the shared version.
+struct RecommendationStripKey: Hashable, Sendable {
+    var language: Language
+    var products: [Product.ID]
 }

@@ -100,7 +100,7 @@ extension ShopApp {
             context.setFlash(Flash(kind: .error, text: context.l10n(.cartErrorLineNotFound)))
             return .redirect(to: SiteRoute.cart(.show).path)
         } catch let error as CartError {
-            let model = context.models.cartPage(try context.cartQuote(), recommendations: [],
+            let model = context.models.cartPage(try context.cartQuote(),
                                                 errors: [CartPage.LineKey(variantID, PickedValues.chosen(context.request)):
                                                             context.l10n.message(for: error)],
                                                 timeZone: context.environment.timeZone)
@@ -133,6 +133,26 @@ extension ShopApp {
         return .redirect(to: SiteRoute.cart(.show).path)
     }
 
+    /// The cards of "You may also like", rendered once per shared version, language and list
+    /// (`AppEnvironment.recommendationStrips`): the same for every cart whose products leave the
+    /// same eight, and as cards they were ~12 % of the cart page's CPU (issue #14). Hearts and
+    /// forms are markers, filled per visitor. Nil when there are none.
+    static func recommendationStrip(_ context: inout RequestContext) throws -> String? {
+        // The version is read before the pool, so a strip is never kept under a newer version
+        // than the products it shows (`CatalogMemo`'s rule).
+        let version = try context.environment.sharedVersion(at: context.now)
+        let products = try cartRecommendations(&context)
+        guard !products.isEmpty else { return nil }
+        let key = RecommendationStripKey(language: context.l10n.language, products: products.map(\.id))
+        let html = context.environment.recommendationStrips.answer(at: version, key) {
+            let returnTo = SiteRoute.cart(.show).path
+            var writer = HTMLWriter(reservingCapacity: 16_384)
+            for product in products { ProductCard(model: context.models.card(product), returnTo: returnTo).write(into: &writer) }
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        return html
+    }
+
     /// Products for "You may also like" in the cart: best rated, buyable, not already in it.
     static func cartRecommendations(_ context: inout RequestContext) throws -> [Product] {
         let inCart = Set(try context.cart().lines.map(\.productID))
@@ -151,7 +171,7 @@ extension ShopApp {
             quote.unavailable = []
             context.pageFlash = Flash(kind: .error, text: context.l10n(.cartLineRemoved))
         }
-        let page = context.models.cartPage(quote, recommendations: try cartRecommendations(&context),
+        let page = context.models.cartPage(quote, recommendations: try recommendationStrip(&context),
                                            timeZone: context.environment.timeZone)
         return try self.page(&context, PageContent(title: context.l10n(.cartTitle), tab: .cart, mainClass: "cart-page",
                                                    node: Views.cart(page, l10n: context.l10n)))

@@ -57,14 +57,16 @@ struct CartPage: Sendable {
     var total: String
     var voucher: Voucher
     var nothingSelected: Bool
-    var recommendations: [ProductCardModel]
+    /// "You may also like": the cards' HTML as rendered (`ShopApp.recommendationStrip`, kept per
+    /// shared version), or nil for none.
+    var recommendations: String?
 }
 
 extension ModelBuilder {
     /// The cart page of a quote; `errors` are refusals of this request by line — its variant and
     /// chosen values, so one of two lines of a variant gets its own (a quantity the shopper
     /// typed) — shown instead of the line's stock problem.
-    func cartPage(_ quote: CartQuote, recommendations: [Product], errors: [CartPage.LineKey: String] = [:],
+    func cartPage(_ quote: CartQuote, recommendations: String? = nil, errors: [CartPage.LineKey: String] = [:],
                   timeZone: TimeZone) -> CartPage {
         let l10n = localizer
         let lines = quote.lines.enumerated().map { position, line in
@@ -107,7 +109,7 @@ extension ModelBuilder {
             discount: discountLabel == nil ? nil : "−" + l10n.money(quote.discount),
             savedAmount: discountLabel == nil || quote.discount.isZero ? nil : l10n.money(quote.discount),
             total: l10n.money(quote.total), voucher: voucher,
-            nothingSelected: !lines.isEmpty && selectedCount == 0, recommendations: recommendations.map(card))
+            nothingSelected: !lines.isEmpty && selectedCount == 0, recommendations: recommendations)
     }
 
     /// What the shopper reads when their code gives no discount.

@@ -116,12 +116,10 @@ extension Views {
                         }
                     }
                 }
-                if !page.recommendations.isEmpty {
+                if let recommendations = page.recommendations {
                     section(.class("related"), .aria("label", l10n(.relatedTitle))) {
                         h2 { l10n(.relatedTitle) }
-                        div(.class("related-strip")) {
-                            for card in page.recommendations { ProductCard(model: card, returnTo: SiteRoute.cart(.show).path) }
-                        }
+                        div(.class("related-strip")) { Node.raw(unsafe: recommendations) }
                     }
                 }
             }
