@@ -9,6 +9,23 @@ import Testing
 
 /// Every storefront route is declared once (`SiteRoute.router`); these tests hold the two
 /// directions of each declaration together and check that the traits it declares are obeyed.
+/// The links `SiteRoute.path` prints without the router (a card's product link and heart action)
+/// are the router's, byte for byte, whatever the value.
+@Suite("Routes printed without the router")
+struct PrintedRouteTests {
+    @Test(arguments: ["oak-chair", "", "a b", "çay/ışık", "100%", "?x=1#y", "probe-value-2f7c", "..", "ünïcödé 🪑"])
+    func aProductLinkIsTheRoutersAndParsesBack(handle: String) {
+        let route = SiteRoute.catalog(.product(handle: handle, variant: nil))
+        #expect(route.path == route.routed)
+    }
+
+    @Test(arguments: [Int64(1), 42, 987_654_321, Int64.max])
+    func aHeartsActionIsTheRouters(id: Int64) {
+        let route = SiteRoute.favorites(.toggle(Product.ID(rawValue: id)))
+        #expect(route.path == route.routed)
+    }
+}
+
 @Suite("Routes")
 struct RouteRoundTripTests {
     /// At least one value of every route case (several where parsing has choices).

@@ -30,6 +30,13 @@ public enum SiteRoute: Hashable, Sendable {
         case .campaigns(.list): Self.printed.campaigns
         case .favorites(.list): Self.printed.favorites
         case .appShell(.manifest): Self.printed.manifest
+        // Every card prints its product's link and its heart's action: the router's scan and
+        // parameter table for each were ~4 % of an uncached category page. The router printed
+        // both once, around a probe value; only the value is encoded here, as it encodes it.
+        case let .catalog(.product(handle, nil)):
+            Self.printed.product.before + RouteRequest.encodeSegment(handle) + Self.printed.product.after
+        case let .favorites(.toggle(id)):
+            Self.printed.favoriteToggle.before + String(id.rawValue) + Self.printed.favoriteToggle.after
         default: areaRouter.url(for: self)
         }
     }
@@ -38,7 +45,13 @@ public enum SiteRoute: Hashable, Sendable {
     private static let printed = (
         cartAdd: SiteRoute.cart(.add).routed, cart: SiteRoute.cart(.show).routed, home: SiteRoute.catalog(.home).routed,
         categories: SiteRoute.catalog(.categories).routed, campaigns: SiteRoute.campaigns(.list).routed,
-        favorites: SiteRoute.favorites(.list).routed, manifest: SiteRoute.appShell(.manifest).routed)
+        favorites: SiteRoute.favorites(.list).routed, manifest: SiteRoute.appShell(.manifest).routed,
+        product: SiteRoute.catalog(.product(handle: probe, variant: nil)).routed.around(probe),
+        favoriteToggle: SiteRoute.favorites(.toggle(Product.ID(rawValue: 987_654_321))).routed.around("987654321"))
+
+    /// A value printed as it is (no byte to encode), found once in the routes printed around it.
+    private static let probe = "probe-value-2f7c"
+
 
     /// The URL as the router prints it.
     var routed: String { areaRouter.url(for: self) }
@@ -120,4 +133,13 @@ extension SiteRoute {
         listing.queryItems.map { RouteRequest.QueryItem($0.0, $0.1) }
     }
 
+}
+
+extension String {
+    /// The text before and after the one occurrence of `probe` (a route printed around a value).
+    fileprivate func around(_ probe: String) -> (before: String, after: String) {
+        let ranges = ranges(of: probe)
+        precondition(ranges.count == 1, "the probe \(probe) is printed once in \(self)")
+        return (String(self[..<ranges[0].lowerBound]), String(self[ranges[0].upperBound...]))
+    }
 }
