@@ -3,7 +3,7 @@ import HTTPServer
 import ShopCore
 import ShopStore
 import ShopTestSupport
-import ShopWeb
+@testable import ShopWeb
 import Testing
 
 /// Campaigns and voucher codes from the browser (issue #16, point 5): the same rules as the
@@ -207,5 +207,36 @@ struct AdminCampaignTests {
         let path = route.path.split(separator: "?").first.map(String.init) ?? route.path
         #expect(AdminRoute.parse(method: method, path: path, query: []) == route)
         #expect(route.access == .permission(.manageCampaigns))
+    }
+}
+
+/// Found by a fresh tester: the audit log showed campaign values as the program writes them
+/// (`percentage(20)`, `category(handle: "textiles")`, `none`, ISO times) on Spanish pages.
+@Suite("Audit values in the staff member's words")
+struct AuditValueTests {
+    static let istanbul = TimeZone(identifier: "Europe/Istanbul")!
+
+    @Test(arguments: [
+        ("percentage(20)", "20 % de descuento"),
+        ("fixedAmount(20.00 USD)", "20,00\u{00A0}US$ de descuento"),
+        ("wholeCart", "Todo el carrito"),
+        (#"category(handle: "textiles")"#, "Una categoría: textiles"),
+        (#"products(handles: ["oak-chair", "stool"])"#, "Algunos productos: oak-chair, stool"),
+        ("none", "nada"),
+        ("5000 USD minor units", "50,00\u{00A0}US$"),
+        ("plain text", "plain text"),
+    ])
+    func campaignValuesReadAsTheListSaysThem(stored: String, shown: String) {
+        #expect(AdminViews.auditValue(stored, Localizer(language: .spanish), timeZone: Self.istanbul) == shown)
+    }
+
+    @Test func timesAreTheShopsAndLanguagesByName() {
+        let l10n = Localizer(language: .spanish)
+        let time = AdminViews.auditValue("2027-02-28T23:00:00Z", l10n, timeZone: Self.istanbul)
+        let date = Date(timeIntervalSince1970: 1_803_855_600)  // 2027-02-28T23:00:00Z: 1 March, 02:00 in Istanbul
+        #expect(time == l10n.date(date, timeZone: Self.istanbul) + " " + l10n.time(date, timeZone: Self.istanbul))
+        #expect(!time.contains("T23") && time.contains("2:00"), "\(time)")
+        #expect(AdminViews.auditValue("en", of: "language", l10n, timeZone: Self.istanbul) == "English")
+        #expect(AdminViews.auditValue("en", of: "tags", l10n, timeZone: Self.istanbul) == "en")
     }
 }

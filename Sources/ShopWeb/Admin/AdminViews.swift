@@ -520,14 +520,24 @@ enum AdminViews {
         case "category": l10n(.adminFieldCategory)
         case "tags": l10n(.adminFieldTags)
         case "published": l10n(.adminVisibilityPublished)
+        case "language": l10n(.languageLabel)
         default: field
         }
     }
 
     /// A value as the staff member reads it: an order status by its name, a role by its name,
-    /// `N CUR minor units` as money, nothing as "none"; anything else as stored.
-    static func auditValue(_ value: String?, _ l10n: Localizer) -> String {
-        guard let value else { return l10n(.adminAuditNone) }
+    /// `N CUR minor units` as money, nothing as "none", a time in the shop's time zone, a
+    /// campaign's discount and target as its list says them, a language by its name; anything
+    /// else as stored. (A fresh tester read `percentage(20)`, `category(handle: "textiles")`,
+    /// `none` and `2027-02-28T23:00:00Z` on Spanish pages.)
+    static func auditValue(_ value: String?, of field: String = "", _ l10n: Localizer, timeZone: TimeZone) -> String {
+        guard let value, value != "none" else { return l10n(.adminAuditNone) }
+        if let text = campaignAuditValue(value, l10n) { return text }
+        if value.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil,
+           let date = ISO8601DateFormatter().date(from: value) {
+            return l10n.date(date, timeZone: timeZone) + " " + l10n.time(date, timeZone: timeZone)
+        }
+        if field == "language", let language = Language(rawValue: value) { return language.nativeName }
         if let status = OrderStatus(rawValue: value) { return Views.statusText(status, l10n) }
         if let role = StaffRole(rawValue: value) { return roleName(role, l10n) }
         if let money = value.wholeMatch(of: /(-?\d+) ([A-Z]{3}) minor units/), let minor = Int64(money.1),
@@ -548,6 +558,26 @@ enum AdminViews {
         case "operator": l10n(.adminAuditValueOperator)
         default: value
         }
+    }
+
+    /// A campaign's discount or target as the audit stores it (`AuditChange.text`: the value's
+    /// description), as the campaign list says it; nil for another value.
+    static func campaignAuditValue(_ value: String, _ l10n: Localizer) -> String? {
+        if value == "wholeCart" { return targetText(.wholeCart, l10n) }
+        if let match = value.wholeMatch(of: /percentage\((\d+)\)/), let percent = Int(match.1) {
+            return discountText(.percentage(percent), l10n)
+        }
+        if let match = value.wholeMatch(of: /fixedAmount\((.+)\)/),
+           let amount = try? Money.parse(String(match.1.split(separator: " ").first ?? ""),
+                                         currency: Currency(code: String(match.1.split(separator: " ").last ?? ""))) {
+            return discountText(.fixedAmount(amount), l10n)
+        }
+        if let match = value.wholeMatch(of: /category\(handle: "(.*)"\)/) { return targetText(.category(handle: String(match.1)), l10n) }
+        if let match = value.wholeMatch(of: /products\(handles: \[(.*)\]\)/) {
+            let handles = match.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            return targetText(.products(handles: handles), l10n)
+        }
+        return nil
     }
 
     static func sourceName(_ source: AuditSource, _ l10n: Localizer) -> String {
@@ -640,7 +670,8 @@ enum AdminViews {
                                             for change in entry.changes {
                                                 li {
                                                     strong { auditField(change.field, l10n) }
-                                                    ": " + auditValue(change.before, l10n) + " → " + auditValue(change.after, l10n)
+                                                    ": " + auditValue(change.before, of: change.field, l10n, timeZone: timeZone) + " → "
+                                                        + auditValue(change.after, of: change.field, l10n, timeZone: timeZone)
                                                 }
                                             }
                                         }
