@@ -196,6 +196,22 @@ struct CampaignVoucherTests {
         }
     }
 
+    /// Found by a fresh tester: after "NOPE" (unknown), typing `<b>x</b>` showed both "not a
+    /// code" and "we don't know NOPE". A malformed attempt replaces an unknown code; a code that
+    /// may yet apply (here, below its minimum) stays.
+    @Test func aMalformedCodeReplacesAnUnknownOneButNotAWaitingOne() throws {
+        let shop = try shop([campaign("min", code: "BIG50", discount: .fixedAmount(.usd(5_00)), minimum: 50_00)])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/voucher", [("code", "nope")])
+        try shop.post("/cart/voucher", [("code", "<b>x</b>")])
+        let replaced = try shop.get("/cart").text
+        #expect(replaced.contains("Voucher codes are letters and digits") && !replaced.contains("NOPE"))
+        try shop.post("/cart/voucher", [("code", "big50")])
+        try shop.post("/cart/voucher", [("code", "<b>x</b>")])
+        let kept = try shop.get("/cart").text
+        #expect(kept.contains("Voucher codes are letters and digits") && kept.contains("to use BIG50"))
+    }
+
     @Test func theDiscountFollowsTheCartAndComesBack() throws {
         let shop = try shop([campaign("min", code: "BIG50", discount: .fixedAmount(.usd(22_00)), minimum: 40_00)])
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])   // 30.00

@@ -114,6 +114,12 @@ extension ShopApp {
         var code: VoucherCode?
         if !remove {
             guard let typed = VoucherCode(context.request.formValue("code") ?? "") else {
+                // This attempt replaces an unknown code kept from the last one: the page would
+                // otherwise say both "not a code" and "we don't know NOPE" (a fresh tester's).
+                // A code that applies, or may once the cart qualifies, stays.
+                if case .rejected(_, .unknown) = try context.cartQuote().voucher, let shopper = try context.shopper() {
+                    try context.environment.carts.setVoucher(nil, for: shopper)
+                }
                 context.setFlash(Flash(kind: .error, text: context.l10n(.voucherInvalidFormat)))
                 return .redirect(to: SiteRoute.cart(.show).path)
             }
