@@ -181,7 +181,7 @@ public enum CartQuantity {
     ///   `CartError.quantityExceedsMaximum` for a whole number too large to hold
     ///   (`"9999999999999999999999"`: it is too many, not "not a whole number").
     public static func parse(_ text: String) throws(CartError) -> Int {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedOfWhiteSpace  // not Foundation's: 1.4 % of an add to cart
         if let value = Int(trimmed) {
             guard value >= 0 else { throw .quantityNegative }
             return value
