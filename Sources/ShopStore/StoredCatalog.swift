@@ -112,7 +112,10 @@ public enum StoredCatalog {
             .integer(Int64(position)), StoredValue(draft.sku), StoredValue(SKUIdentity.key(draft.sku)),
             .text(JSONStringArray.encode(draft.optionValues)),
             .text(CatalogUpsertRules.optionKey(draft.optionValues)), .integer(draft.price.minorUnits),
-            StoredValue(draft.compareAtPrice?.minorUnits), .text(draft.price.currency.code),
+            // A "was" price only above the price, as every read shows it (`Variant`): kept below,
+            // it vanished from the back office's form yet came back as a sale when the price fell
+            // under it (a fresh tester's finding).
+            StoredValue(CatalogUpsertRules.normalized(draft).compareAtPrice?.minorUnits), .text(draft.price.currency.code),
             .bool(inventory.tracked), .integer(Int64(inventory.stock)), .bool(inventory.backorder),
             StoredValue(draft.barcode), StoredValue(encodeOptionChoices(draft.optionChoices)),
         ]

@@ -153,3 +153,37 @@ struct CatalogIdentityContractTests {
         }
     }
 }
+
+/// Found by a fresh tester: a "was" price at or below the price was stored though never shown —
+/// the back office's form showed it empty, the audit said it was gone, and a later save or a
+/// price cut brought it back. Every engine stores it only above the price.
+@Suite("A was price is stored only above the price")
+struct CompareAtStorageTests {
+    @Test(arguments: StoreKind.engines(for: .catalog))
+    func aWasPriceAtOrBelowThePriceIsNotStored(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [
+            .mock(sku: "UNDER", price: .usd(47_00), compareAt: .usd(40_00)),
+            .mock(sku: "EQUAL", options: ["b"], price: .usd(47_00), compareAt: .usd(47_00)),
+            .mock(sku: "ABOVE", options: ["c"], price: .usd(47_00), compareAt: .usd(60_00)),
+        ])])
+        func stored(_ sku: String) throws -> Int64? {
+            if let postgres = stores.postgres {
+                return try postgres.database.withConnection { connection in
+                    try connection.first("SELECT compare_at_minor FROM variants WHERE sku = $1", [.text(sku)])?.optionalInt64(0)
+                }
+            }
+            return try stores.database.withConnection { connection in
+                try connection.prepare("SELECT compare_at_minor FROM variants WHERE sku = ?").first([.text(sku)])?.optionalInt64(0)
+            }
+        }
+        #expect(try stored("UNDER") == nil && stored("EQUAL") == nil)
+        #expect(try stored("ABOVE") == 60_00)
+        // Raised to the "was" price: gone with that write, not at a later one.
+        _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [
+            .mock(sku: "UNDER", price: .usd(47_00)), .mock(sku: "EQUAL", options: ["b"], price: .usd(47_00)),
+            .mock(sku: "ABOVE", options: ["c"], price: .usd(60_00), compareAt: .usd(60_00)),
+        ])])
+        #expect(try stored("ABOVE") == nil)
+    }
+}
