@@ -63,6 +63,10 @@ struct AdminCampaignTests {
             #expect(page.contains(message), "\(message)")
         }
         #expect(page.contains(#"value="TWO WORDS""#), "the form comes back as sent")
+        let decimals = try manager.post("/admin/campaigns", Self.form(["discount": "fixed", "amount": "10.999", "minimum": "50.001"]),
+                                        from: "/admin/campaigns/new")
+        #expect(decimals.status == 422
+                && decimals.text.components(separatedBy: "USD prices have at most 2 decimals, for example 19.99.").count == 3)
         #expect(try shop.campaigns.all().isEmpty)
         // A category target needs a category; a products target its handles, none twice.
         let category = try manager.post("/admin/campaigns", Self.form(["target": "category"]), from: "/admin/campaigns/new")

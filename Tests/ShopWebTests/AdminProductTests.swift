@@ -292,6 +292,10 @@ struct AdminProductTests {
         try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "adjust-price"), ("value", "-100")],
                          from: "/admin/products")
         #expect(try manager.get("/admin/products").text.contains("Bu değer değişikliğe uymuyor"))
+        // Too many decimals: said in those words (a second fresh tester got the all-purpose message).
+        try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "set-price"), ("value", "19,999")],
+                         from: "/admin/products")
+        #expect(try manager.get("/admin/products").text.contains("USD fiyatlarında en çok 2 ondalık basamak olur"))
         try manager.post("/admin/products/bulk", [("change", "set-stock"), ("value", "1")], from: "/admin/products")
         #expect(try shop.catalog.storedProduct(chairID)?.product.variants[0].inventory == .tracked(quantity: 30, allowsBackorder: false))
         let audit = try #require(shop.environment.audit)

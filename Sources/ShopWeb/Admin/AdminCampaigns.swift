@@ -195,10 +195,9 @@ struct AdminCampaignForm: Sendable {
 
         var discount: Discount?
         if value("discount") == "fixed" {
-            if let amount = try? Money.parse(typed: value("amount"), language: language, currency: currency) {
-                discount = .fixedAmount(amount)
-            } else {
-                fail("amount", l10n(.adminCampaignErrorAmount, ["example": example]))
+            switch AdminAmounts.read(value("amount"), currency: currency, l10n, else: .adminCampaignErrorAmount) {
+            case let .success(amount): discount = .fixedAmount(amount)
+            case let .failure(refusal): fail("amount", refusal.message)
             }
         } else if let percent = Int(value("percent").trimmedOfWhiteSpace) {
             discount = .percentage(percent)
@@ -219,10 +218,9 @@ struct AdminCampaignForm: Sendable {
         var minimum: Money?
         let minimumText = value("minimum").trimmedOfWhiteSpace
         if !minimumText.isEmpty {
-            if let amount = try? Money.parse(typed: minimumText, language: language, currency: currency) {
-                minimum = amount
-            } else {
-                fail("minimum", l10n(.adminCampaignErrorMinimum, ["example": example]))
+            switch AdminAmounts.read(minimumText, currency: currency, l10n, else: .adminCampaignErrorMinimum) {
+            case let .success(amount): minimum = amount
+            case let .failure(refusal): fail("minimum", refusal.message)
             }
         }
         var code: VoucherCode?

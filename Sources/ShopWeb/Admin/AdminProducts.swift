@@ -64,9 +64,10 @@ extension AdminApp {
         let change: BulkChange
         switch request.formValue("change") {
         case "set-price":
-            guard let price = try? Money.parse(typed: value, language: l10n.language, currency: currency), price.minorUnits >= 0,
-                  price.minorUnits <= VariantDraft.maximumPriceMinorUnits else {
-                context.setFlash(l10n(.adminBulkBadValue), error: true)
+            let read = AdminAmounts.read(value, currency: currency, l10n, else: .adminProductErrorPrice)
+            guard case let .success(price) = read, price.minorUnits >= 0, price.minorUnits <= VariantDraft.maximumPriceMinorUnits else {
+                let refusal = if case let .failure(refusal) = read { refusal.message } else { l10n(.adminBulkBadValue) }
+                context.setFlash(refusal, error: true)
                 return .redirect(to: back)
             }
             change = .setPrice(price)
@@ -294,18 +295,16 @@ struct AdminProductForm: Sendable {
         }
         let limits = CatalogAdminService.limits
         let example = Money(minorUnits: 1999, currency: currency).typedString(language: language)
-        /// The amount typed in `field`, or nil with the reason recorded: more decimals than the
-        /// currency has (`Money.parse(typed:)` refuses them rather than rounding), else `message`.
+        /// The amount typed in `field`, or nil with the reason recorded (`AdminAmounts`).
         func amount(_ field: String, _ text: String, else message: L10nKey) -> Money? {
-            do {
-                let amount = try Money.parse(typed: text, language: language, currency: currency)
-                if amount.minorUnits >= 0, amount.minorUnits <= VariantDraft.maximumPriceMinorUnits { return amount }
-            } catch .tooManyDecimals(_, let digits) {
-                fail(field, l10n(.adminProductErrorDecimals, ["currency": currency.code, "digits": l10n.number(digits),
-                                                              "example": example]))
-                return nil
-            } catch {}
-            fail(field, l10n(message, ["example": example]))
+            switch AdminAmounts.read(text, currency: currency, l10n, else: message) {
+            case let .success(amount) where amount.minorUnits >= 0 && amount.minorUnits <= VariantDraft.maximumPriceMinorUnits:
+                return amount
+            case .success:
+                fail(field, l10n(message, ["example": example]))
+            case let .failure(refusal):
+                fail(field, refusal.message)
+            }
             return nil
         }
         var edit = AdminProductEdit()
