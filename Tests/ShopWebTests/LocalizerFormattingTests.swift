@@ -21,6 +21,13 @@ struct LocalizerFormattingTests {
         #expect(l10n.message(for: .quantityExceedsStock(available: count, inCart: 0)) == available)
     }
 
+    /// Found by a fresh tester: the dashboard's low-stock list showed a stock of -1 (oversold) as
+    /// "1 left" — the `one` form wrote the number out. It keeps its sign in every language.
+    @Test(arguments: [(Language.english, "-1 left"), (.turkish, "-1 adet kaldı"), (.spanish, "queda -1")])
+    func anOversoldCountKeepsItsSign(language: Language, text: String) {
+        #expect(Localizer(language: language).count(-1, .adminDashLeft) == text)
+    }
+
     static let istanbul = TimeZone(identifier: "Europe/Istanbul")!
     /// 2026-06-14 12:00 UTC = 15:00 in Istanbul.
     static let noon = Date(timeIntervalSince1970: 1_781_438_400)

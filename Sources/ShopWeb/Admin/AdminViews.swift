@@ -319,7 +319,9 @@ enum AdminViews {
                         for variant in lowStock {
                             div(.class("summary-row admin-row")) {
                                 span { variant.productTitle + (variant.sku.map { " · " + $0 } ?? "") }
-                                span(.class(variant.stock == 0 ? "status-pill status-warn" : "muted small")) {
+                                // Oversold (below zero, backorders) warns like none left; the number keeps its
+                                // sign ("-1 left", not the "one" form's "1 left": a fresh tester's).
+                                span(.class(variant.stock <= 0 ? "status-pill status-warn" : "muted small")) {
                                     l10n.count(variant.stock, .adminDashLeft)
                                 }
                             }
