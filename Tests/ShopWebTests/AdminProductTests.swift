@@ -248,6 +248,20 @@ struct AdminProductTests {
         #expect(try shop.catalog.storedProduct(id)?.product.variants.first?.compareAtPrice == .usd(59_90))
     }
 
+    /// Found by a second fresh tester: a form opened in English and saved after the back office
+    /// was switched to Turkish in another tab read its unchanged "49.90" as Turkish and reported
+    /// a conflict. A form is read in the language it was shown in.
+    @Test func aFormIsReadInTheLanguageItWasShownIn() throws {
+        let (shop, id) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let english = try Self.form(manager, id, ["price-1": "69.99"])
+        #expect(english.contains { $0 == ("typed_in", "en") })
+        try manager.get("/admin?lang=tr")
+        let saved = try manager.post("/admin/products/\(id.rawValue)", english, from: "/admin/products/\(id.rawValue)")
+        #expect(saved.status == 303, "no conflict")
+        #expect(try shop.catalog.storedProduct(id)?.product.variants.map(\.price) == [.usd(69_99), .usd(59_90)])
+    }
+
     /// The whole catalog as a file, as `shoppable export` writes it (unpublished products too).
     @Test(arguments: [("shopify-csv", "text/csv; charset=utf-8", "catalog-shopify-csv.csv"),
                       ("woocommerce-csv", "text/csv; charset=utf-8", "catalog-woocommerce-csv.csv"),

@@ -118,7 +118,7 @@ extension AdminApp {
         guard let actor = context.actor else { return context.errorPage(.forbidden) }
         let l10n = context.l10n, currency = context.environment.currency
         var form = AdminProductForm(creating: context.request)
-        guard let edit = form.parse(currency: currency, language: l10n.language, l10n: l10n) else {
+        guard let edit = form.parse(currency: currency, language: form.typedIn ?? l10n.language, l10n: l10n) else {
             form.alert = l10n(.adminCampaignErrorForm)
             return try productForm(&context, id: nil, draft: Self.newProduct, form: form, status: .unprocessableContent)
         }
@@ -161,7 +161,10 @@ extension AdminApp {
         let l10n = context.l10n, currency = context.environment.currency
         guard let stored = try catalog.storedProduct(id) else { return context.errorPage(.notFound) }
         var form = AdminProductForm(request: context.request)
-        guard let edit = form.parse(currency: currency, language: l10n.language, l10n: l10n) else {
+        // The amounts were shown in the form's language, which the staff member may have changed
+        // in another tab since (a fresh tester's false conflict: "77.50" read back as Turkish).
+        let typedIn = form.typedIn ?? l10n.language
+        guard let edit = form.parse(currency: currency, language: typedIn, l10n: l10n) else {
             form.alert = l10n(.adminCampaignErrorForm)
             return try productForm(&context, id: id, draft: ProductDraft(stored.product, categoryName: stored.categoryName),
                                    form: form, status: .unprocessableContent)
@@ -170,7 +173,7 @@ extension AdminApp {
         var changedAnything = false
         do {
             let saved = try catalog.changeProduct(id, by: .staff(member.email), now: context.now) { current in
-                let now = AdminProductForm(current, language: l10n.language)
+                let now = AdminProductForm(current, language: typedIn)
                 conflicts = form.conflicts(with: now)
                 guard conflicts.isEmpty else { throw AdminProductForm.Conflict() }
                 let next = edit.applied(to: current, changed: form.changedFields).datedIfPublished(since: current, now: context.now)
@@ -212,6 +215,10 @@ struct AdminProductForm: Sendable {
     var values: [String: String] = [:]
     /// The values the page was read at, by field name.
     var was: [String: String] = [:]
+    /// The language the form was shown in (its amounts are written in it), when it says.
+    var typedIn: Language?
+    /// The hidden field that says it.
+    static let typedInField = "typed_in"
     var errors: [String: [String]] = [:]
     var alert: String?
 
@@ -253,12 +260,14 @@ struct AdminProductForm: Sendable {
 
     /// A new product's form as sent: one variant, no images, nothing it was read at.
     init(creating request: Request) {
+        typedIn = request.formValue(Self.typedInField).flatMap(Language.init(rawValue:))
         values["variants"] = "1"
         values["images"] = "0"
         for name in Self.fieldNames(variants: 1, images: 0) { values[name] = request.formValue(name) ?? "" }
     }
 
     init(request: Request) {
+        typedIn = request.formValue(Self.typedInField).flatMap(Language.init(rawValue:))
         let variants = min(Int(request.formValue("was:variants") ?? "") ?? 0, 1_000)
         let images = min(Int(request.formValue("was:images") ?? "") ?? 0, 1_000)
         values["variants"] = String(variants)
@@ -608,6 +617,7 @@ extension AdminViews {
             HTML.form(.class("form-card campaign-form"), .method("post"),
                       .action(id.map { AdminRoute.productSave($0).path } ?? AdminRoute.productCreate.path), .boolean("novalidate")) {
                 csrfInput(csrfToken)
+                input(.type("hidden"), .name(AdminProductForm.typedInField), .value(l10n.language.rawValue))
                 if id != nil {
                     for name in names + ["variants", "images"] {
                         input(.type("hidden"), .name("was:\(name)"), .value(form.was[name] ?? ""))
