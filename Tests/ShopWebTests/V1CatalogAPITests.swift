@@ -165,6 +165,7 @@ struct V1CatalogAPITests {
         let own = try shop.api(.get, "/api/v1/products/brass-lamp", token: token)
         #expect(try decoded(V1Product.self, own).variants[0].available == 5, "the caller's own hold is theirs to buy")
         #expect(own.header("Cache-Control") == "private, no-cache", "an answer for one shopper is not shared")
+        #expect(own.header("Vary")?.contains("Accept-Language") == true, "its prices follow the asked language")
     }
 
     /// The home row of the app is the home page's: the same two rules (`ShopApp.featuredProducts`,
@@ -186,6 +187,7 @@ struct V1CatalogAPITests {
                              token: guest).status == 200)
         let personal = try shop.api(.get, "/api/v1/featured?view=recommendations", token: guest)
         #expect(personal.status == 200 && personal.header("Cache-Control") == "private, no-cache")
+        #expect(personal.header("Vary")?.contains("Accept-Language") == true)
         let recommended = try decoded(V1Featured.self, personal)
         // Not in the cart, nothing sold out, the favorite's category (Shirts) first.
         #expect(recommended.recommendations && recommended.products.first?.handle == "shirt")

@@ -94,6 +94,13 @@ enum FakeStoreHandlers {
         try APIApp.json(value, headers: ["Cache-Control": Self.catalogCacheControl, "Vary": "Accept-Language"])
     }
 
+    /// A catalog read answered for the bearer (their own holds, their recommendations): kept by
+    /// no shared cache, revalidated each time, and in the asked language like every read (a
+    /// fresh tester found `Vary` without `Accept-Language` on these).
+    static func privateRead(_ value: some Encodable) throws -> Response {
+        try APIApp.json(value, headers: ["Cache-Control": "private, no-cache", "Vary": "Accept-Language"])
+    }
+
     /// `Cache-Control` of catalog reads without a token.
     static let catalogCacheControl = "public, no-cache"
 

@@ -122,7 +122,7 @@ extension V1Handlers {
                           barcode: variant.barcode, choices: variant.isOpen ? variant.optionChoices : nil)
             },
             related: related.map { summary($0, context) })
-        guard shopper == nil else { return try APIApp.json(answer, headers: ["Cache-Control": "private, no-cache"]) }
+        guard shopper == nil else { return try FakeStoreHandlers.privateRead(answer) }
         return try FakeStoreHandlers.catalogRead(answer, context)
     }
 
@@ -137,8 +137,7 @@ extension V1Handlers {
         }
         if try APIApp.bearerSession(context) != nil { _ = try shopper(&context) }
         let products = try ShopApp.recommendedProducts(&context)
-        return try APIApp.json(V1Featured(products: products.map { summary($0, context) }, recommendations: true),
-                               headers: ["Cache-Control": "private, no-cache"])
+        return try FakeStoreHandlers.privateRead(V1Featured(products: products.map { summary($0, context) }, recommendations: true))
     }
 
     /// The opaque `cursor` of `GET /api/v1/products`: where the next page starts, base64url.
