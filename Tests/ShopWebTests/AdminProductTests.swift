@@ -305,7 +305,10 @@ struct AdminProductTests {
         // A value that does not fit, or nothing ticked: nothing changes, the list says why.
         try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "adjust-price"), ("value", "-100")],
                          from: "/admin/products")
-        #expect(try manager.get("/admin/products").text.contains("Bu değer değişikliğe uymuyor"))
+        #expect(try manager.get("/admin/products").text.contains("−99 ile 1000 arasında tam bir yüzde girin"))
+        try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "adjust-price"), ("value", "10.5")],
+                         from: "/admin/products")
+        #expect(try manager.get("/admin/products").text.contains("−99 ile 1000 arasında tam bir yüzde girin"), "said for this change alone")
         // Too many decimals: said in those words (a second fresh tester got the all-purpose message).
         try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "set-price"), ("value", "19,999")],
                          from: "/admin/products")

@@ -76,13 +76,14 @@ extension AdminApp {
             guard let percent = Int(value.trimmedOfWhiteSpace.replacingOccurrences(of: "%", with: "")
                                         .replacingOccurrences(of: "\u{2212}", with: "-")),
                   BulkChange.percentRange.contains(percent) else {
-                context.setFlash(l10n(.adminBulkBadValue), error: true)
+                // Said for this change alone (`10.5` got the message of all three, a fresh tester's).
+                context.setFlash(l10n(.adminBulkBadPercent), error: true)
                 return .redirect(to: back)
             }
             change = .adjustPrice(percent: percent)
         case "set-stock":
             guard let quantity = Int(value.trimmedOfWhiteSpace), quantity >= 0 else {
-                context.setFlash(l10n(.adminBulkBadValue), error: true)
+                context.setFlash(l10n(.adminProductErrorStock), error: true)
                 return .redirect(to: back)
             }
             change = .setStock(quantity)

@@ -61,7 +61,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
     case adminBulkChange, adminBulkAdjustPrice, adminBulkSetPrice, adminBulkSetStock, adminBulkValue, adminBulkHint, adminBulkApply, adminBulkTick
-    case adminBulkNoneTicked, adminBulkBadValue
+    case adminBulkNoneTicked, adminBulkBadValue, adminBulkBadPercent
     case adminCodeTitle, adminCodeIntro, adminCodeLabel, adminCodeSubmit, adminCodeWrong, adminSecondFactorTitle, adminSecondFactorIntro, adminSecondFactorManage
     case adminSecondFactorScan, adminSecondFactorQRLabel, adminSecondFactorKey, adminSecondFactorTurnOn, adminSecondFactorTurnOff, adminSecondFactorIsOn, adminSecondFactorOn, adminSecondFactorOff
     case adminBulkDone, adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
