@@ -104,6 +104,9 @@ struct AdminProductTests {
         let invalid = try manager.post(page, fields.map { $0.0 == "price-1" ? ($0.0, "bedava") : $0 }
                                        .filter { $0.0 != "title" }, from: page)
         #expect(invalid.status == 422 && invalid.text.contains("field-invalid"))
+        // A count without "Track stock" ticked is not dropped without a word (a second fresh tester).
+        let untracked = try manager.post(page, fields.filter { $0.0 != "tracked-1" }, from: page)
+        #expect(untracked.status == 422 && untracked.text.contains("Bu sayıyı tutmak için “Stok takibi” kutusunu işaretleyin"))
         let taken = try manager.post(page, fields.map { $0.0 == "sku-1" ? ($0.0, "chair-s") : $0 }, from: page)
         #expect(taken.status == 409, "a SKU another product has")
         let created = try manager.post(page, fields, from: page)

@@ -374,6 +374,11 @@ struct AdminProductForm: Sendable {
                 } else if variant.tracked || typedNow {
                     fail("stock-\(n)", l10n(.adminProductErrorStock))
                 }
+                // A count typed for a variant whose stock is not tracked would be dropped without
+                // a word (a fresh tester's "In stock: 1" saved as untracked).
+                if !variant.tracked, typedNow, let quantity = Int(stock), quantity != 0 {
+                    fail("stock-\(n)", l10n(.adminProductErrorStockUntracked, ["tracked": l10n(.adminFieldTracked)]))
+                }
             }
             edit.variants.append(variant)
         }

@@ -81,7 +81,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminFilterCategory, adminFilterAnyCategory, adminColumnProduct, adminColumnPrice, adminColumnStock, adminColumnVariants, adminStockUntracked, adminPriceFrom
     case adminProductEditTitle, adminProductBack, adminProductView, adminFieldVendor, adminFieldTags, adminFieldTagsHint, adminFieldDescriptionHTML, adminFieldPublished
     case adminProductImages, adminFieldAltText, adminProductVariants, adminFieldSKU, adminFieldPrice, adminFieldCompareAt, adminFieldTracked, adminFieldStock
-    case adminProductSave, adminProductSaved, adminProductUnchanged, adminProductChanged, adminProductErrorTitle, adminProductErrorPrice, adminProductErrorCompareAt, adminProductErrorCompareAtNotHigher, adminProductErrorDecimals, adminProductErrorStock
+    case adminProductSave, adminProductSaved, adminProductUnchanged, adminProductChanged, adminProductErrorTitle, adminProductErrorPrice, adminProductErrorCompareAt, adminProductErrorCompareAtNotHigher, adminProductErrorDecimals, adminProductErrorStock, adminProductErrorStockUntracked
     case adminProductErrorText, adminProductErrorStore, adminSubjectProduct
     case adminNavCampaigns, adminCampaignsTitle, adminCampaignsIntro, adminCampaignsEmpty, adminCampaignNew, adminCampaignEditTitle, adminColumnCampaign, adminColumnCode
     case adminColumnDiscount, adminColumnWindow, adminColumnUses, adminColumnRevenue, adminCampaignStateActive, adminCampaignStateScheduled, adminCampaignStateEnded, adminCampaignStatePaused
