@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ShopAPI
 import ShopCore
 import ShopStore
 import ShopService
@@ -457,10 +458,10 @@ struct RequestContext {
     /// `/` when it is not a local path a link may name.
     private var errorPageAddress: String {
         guard let path = SafeRedirect.localPath(request.rawPath) else { return "/" }
+        // Printed as every link's query is (`SiteRoute.withQuery`); names come from outside here.
         let query = request.query.filter { $0.name != ShopApp.languageParameter }
-            .map { URLEncoding.formEncode($0.name) + "=" + URLEncoding.formEncode($0.value) }
-        let address = query.isEmpty ? path : path + "?" + query.joined(separator: "&")
-        return SafeRedirect.localPath(address) ?? path
+            .map { (RouteRequest.encodeQueryValue($0.name), $0.value) }
+        return SafeRedirect.localPath(SiteRoute.withQuery(path, query)) ?? path
     }
 }
 
