@@ -11,7 +11,7 @@
 /// writer.element("p", .class("price")) { writer in
 ///     writer.element("span", .class("price-now"), text: "$10.00")
 /// }
-/// writer.node   // .raw(unsafe: "<p class=\"price\"><span class=\"price-now\">$10.00</span></p>")
+/// writer.node   // .rawUTF8(unsafe: Array("<p class=\"price\"><span class=\"price-now\">$10.00</span></p>".utf8))
 /// ```
 public struct HTMLWriter {
     /// What has been written, as UTF-8.
@@ -57,7 +57,7 @@ public struct HTMLWriter {
     }
 
     /// What was written, as a node to place in a tree.
-    public var node: Node { .raw(unsafe: String(decoding: bytes, as: UTF8.self)) }
+    public var node: Node { .rawUTF8(unsafe: bytes) }
 
     private mutating func close(_ tag: StaticString) {
         bytes.append(UInt8(ascii: "<"))

@@ -38,6 +38,11 @@ public enum Node: Sendable {
     /// sanitized first (e.g. product descriptions that went through an HTML sanitizer).
     case raw(unsafe: String)
 
+    /// UTF-8 markup written to the output exactly as given: what ``HTMLWriter`` wrote, placed
+    /// in a tree without making a `String` of it (and checking its UTF-8 again). The same
+    /// warning as ``raw(unsafe:)``.
+    case rawUTF8(unsafe: [UInt8])
+
     /// A sequence of sibling nodes with no wrapping element.
     case fragment([Node])
 

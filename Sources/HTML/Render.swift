@@ -35,6 +35,8 @@ public func render(_ node: Node, into output: inout [UInt8]) {
         appendEscaped(text, into: &output)
     case .raw(let markup):
         output.append(contentsOf: markup.utf8)
+    case .rawUTF8(let markup):
+        output.append(contentsOf: markup)
     case .fragment(let children):
         for child in children { render(child, into: &output) }
     case .comment(let text):

@@ -8,10 +8,27 @@ extension Language {
 
     /// A whole number with the locale's grouping: "12,345" in en-US, "12.345" in tr-TR and
     /// es-ES (Spanish leaves four-digit numbers ungrouped: "1234").
+    ///
+    /// Written here, not by Foundation's formatter: the three locales write Western digits in
+    /// groups of three with one separator (CLDR), and the formatter cost ~20 µs a call — a
+    /// category page counts its products and each filter's (issue #14).
+    /// `numbersAreGroupedAsFoundationGroupsThem` holds it to Foundation's answer.
     public func number(_ value: Int) -> String {
-        // Below 1,000 no grouping applies and en/tr/es write Western digits: skip the formatter.
+        // Below 1,000 no grouping applies.
         if (0..<1000).contains(value) { return String(value) }
-        return value.formatted(.number.locale(locale))
+        let separator: UInt8 = self == .english ? UInt8(ascii: ",") : UInt8(ascii: ".")
+        // CLDR's minimum grouping digits is 2 for Spanish: 1234, but 12.345.
+        let magnitude = value.magnitude
+        if self == .spanish && magnitude < 10_000 { return String(value) }
+        let digits = Array(String(magnitude).utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count + digits.count / 3 + 1)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { bytes.append(separator) }
+            bytes.append(digit)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A date as the locale writes it, abbreviated, in `timeZone` (the shop's): "Jun 14, 2026"

@@ -60,6 +60,18 @@ struct LocalizerFormattingTests {
         #expect(Localizer(language: language).number(value) == expected)
     }
 
+    /// `Language.number` groups digits itself (Foundation's formatter was slow): the same
+    /// text as Foundation for every language, sign and length.
+    @Test(arguments: Language.allCases)
+    func numbersAreGroupedAsFoundationGroupsThem(language: Language) {
+        var values = [0, 7, 999, 1_000, 1_234, 9_999, 10_000, 12_345, 99_999, 100_000, 123_456, 1_000_000,
+                      12_345_678, 123_456_789_012, Int.max, Int.min + 1, Int.min]
+        values += values.map { 0 &- $0 }  // wrapping: Int.min stays itself
+        for value in values {
+            #expect(language.number(value) == value.formatted(.number.locale(language.locale)), "\(value)")
+        }
+    }
+
     @Test(arguments: [
         (Language.english, noon, "Jun 14, 2026"), (.turkish, noon, "14 Haz 2026"), (.spanish, noon, "14 jun 2026"),
         // 22:30 UTC is already the next day in the shop's time zone.

@@ -53,6 +53,27 @@ struct ProductCard: Component {
     }
 }
 
+/// A grid of product cards (`<div class="grid">`), written with one `HTMLWriter`: a listing's
+/// 24 cards are one piece of the page, not 24 (issue #14).
+struct ProductGrid: Component {
+    var cards: [ProductCardModel]
+    var returnTo: String
+    var headingLevel = 3
+    /// How many of the first cards load their pictures at once (the first row).
+    var eagerCount = 0
+
+    var body: Node {
+        var writer = HTMLWriter(reservingCapacity: 2_048 * (cards.count + 1))
+        writer.element("div", .class("grid")) { writer in
+            for (index, card) in cards.enumerated() {
+                ProductCard(model: card, returnTo: returnTo, headingLevel: headingLevel, eager: index < eagerCount)
+                    .write(into: &writer)
+            }
+        }
+        return writer.node
+    }
+}
+
 /// "Add" on a product card: one of the default variant without leaving the page (a form POST that
 /// comes back here; `app.js` posts it in the background and updates the badge). A product with
 /// several variants links to its page to choose one instead.

@@ -60,7 +60,7 @@ extension Views {
             }
             if !model.products.isEmpty {
                 h2(.class("section-title")) { l10n(.campaignProducts) }
-                div(.class("grid")) { for card in model.products { ProductCard(model: card, returnTo: returnTo) } }
+                ProductGrid(cards: model.products, returnTo: returnTo)
             }
         }
     }

@@ -35,9 +35,7 @@ extension Views {
                           .href(SiteRoute.catalog(.homeRecommendations).path + "#featured")) { l10n(.homeSeeRecommendations) }
                     }
                 }
-                div(.class("grid")) {
-                    for card in page.featured { ProductCard(model: card, returnTo: returnTo) }
-                }
+                ProductGrid(cards: page.featured, returnTo: returnTo)
             }
         }
     }
@@ -68,11 +66,7 @@ extension Views {
                 div(.class("empty-state")) { p { l10n(.searchEmptyText) } }
                 div(.class("category-list")) { for category in page.suggestions { CategoryTile(model: category) } }
             }
-            div(.class("grid")) {
-                for (index, card) in page.cards.enumerated() {
-                    ProductCard(model: card, returnTo: returnTo, headingLevel: 2, eager: index < ProductPicture.eagerCards)
-                }
-            }
+            ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards)
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
     }
@@ -137,11 +131,7 @@ extension Views {
             if page.cards.isEmpty {
                 div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
             }
-            div(.class("grid")) {
-                for (index, card) in page.cards.enumerated() {
-                    ProductCard(model: card, returnTo: returnTo, headingLevel: 2, eager: index < ProductPicture.eagerCards)
-                }
-            }
+            ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards)
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
     }

@@ -13,9 +13,7 @@ extension Views {
                     a(.class("button button-primary"), .href(SiteRoute.catalog(.categories).path)) { l10n(.cartContinueShopping) }
                 }
             } else {
-                div(.class("grid")) {
-                    for card in cards { ProductCard(model: card, returnTo: SiteRoute.favorites(.list).path, headingLevel: 2) }
-                }
+                ProductGrid(cards: cards, returnTo: SiteRoute.favorites(.list).path, headingLevel: 2)
             }
         }
     }
