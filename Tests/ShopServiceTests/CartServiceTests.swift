@@ -3,6 +3,7 @@ import ShopCore
 import ShopService
 import ShopStore
 import ShopTestSupport
+import Synchronization
 import Testing
 
 private let lamp = ProductDraft.mock(handle: "lamp", title: "Desk Lamp", category: "Lamps",
@@ -80,6 +81,58 @@ struct CartServiceTests {
             try shop.cartService.add(product, variantID: nil, quantityText: "2", for: shopper)
         }
         #expect(try shop.cartService.cart(of: shopper).lines.map(\.quantity) == [2])
+    }
+
+    /// With the holds' ends kept (`SharedVersion`, as the storefront runs), stock is read net of
+    /// holds only while one is live — a category page read its 48 variants' holds each time
+    /// (issue #14) — and the answer is the store's either way: none held, one held, its end
+    /// passed before the sweeper ran, an unpublished product.
+    @Test func keptHoldEndsReadHoldsOnlyWhileOneIsLiveAndAnswerAsTheStore() throws {
+        let shop = try ServiceShop([lamp, mug])
+        let reads = Mutex(0)
+        var counted = shop.orders
+        let available = shop.orders.available
+        counted.available = { ids, shopper, now in
+            reads.withLock { $0 += 1 }
+            return try available(ids, shopper, now)
+        }
+        var kept = shop.cartService
+        kept.orders = counted
+        var unkept = kept
+        unkept.holdEnds = nil
+        func stock(_ carts: CartService) throws -> [Int?] {
+            let listed = try carts.listing(ProductQuery(sort: .name, limit: 10)).products
+            #expect(listed.map(\.handle) == ["lamp", "mug"])
+            return listed.flatMap(\.variants).map(\.inventory.availableQuantity)
+        }
+        func readsOf(_ body: () throws -> Void) rethrows -> Int {
+            let before = reads.withLock { $0 }
+            try body()
+            return reads.withLock { $0 } - before
+        }
+
+        #expect(try stock(kept) == [5, nil] && stock(unkept) == [5, nil])
+        #expect(try readsOf { _ = try stock(kept) } == 0, "nothing held: nothing read")
+
+        let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
+        let lampProduct = try shop.product("lamp")
+        _ = try shop.orders.reserve(other, [StockRequest(variantID: lampProduct.variants[0].id, quantity: 2)],
+                                    shop.clock.now + 600, shop.clock.now)
+        #expect(try stock(kept) == [3, nil] && stock(unkept) == [3, nil])
+        #expect(try readsOf { _ = try stock(kept) } > 0, "a live hold: read")
+        let own = try kept.available([lampProduct], to: other)[0].variants[0].inventory.availableQuantity
+        #expect(own == 5, "the holder's own hold is theirs")
+
+        shop.clock.advance(by: 601)  // the hold has ended; the sweeper has not run
+        #expect(try stock(kept) == [5, nil] && stock(unkept) == [5, nil])
+        #expect(try readsOf { _ = try stock(kept) } == 0)
+
+        var withdrawn = lamp
+        withdrawn.isPublished = false
+        _ = try shop.catalog.upsert([withdrawn])
+        let unpublished = try #require(try shop.catalog.storedProduct(lampProduct.id)).product
+        #expect(try kept.available([unpublished], to: nil)[0].variants[0].inventory.availableQuantity == 0)
+        #expect(try unkept.available([unpublished], to: nil)[0].variants[0].inventory.availableQuantity == 0)
     }
 
     @Test func oneQuotePricesEveryLineNetOfHoldsWithTheVoucherAndTheUnavailableLines() throws {

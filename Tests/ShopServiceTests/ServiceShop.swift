@@ -49,10 +49,15 @@ final class ServiceShop {
                               dummyPasswordHash: DummyPasswordHash(crypto: crypto))
     }
 
+    /// The live holds' ends kept per catalog version, as the storefront keeps them.
+    let holdEnds = SharedVersion()
+
+    /// The cart use cases as the storefront runs them: holds are read only while one is live
+    /// (`holdEnds`).
     var cartService: CartService {
         let clock = clock
         return CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: .usd,
-                           now: { clock.now })
+                           now: { clock.now }, holdEnds: holdEnds)
     }
 
     /// Standard shipping: $4.99, free from $100 of goods.

@@ -151,7 +151,8 @@ extension AppEnvironment {
 
     /// The cart use cases on this environment's stores.
     public var carts: CartService {
-        CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: currency, now: now)
+        CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: currency, now: now,
+                    holdEnds: holdEnds)
     }
 
     /// Staff sign-in and sessions, when the shop has a back office.
