@@ -9,7 +9,8 @@ import Testing
 
 /// Every storefront route is declared once (`SiteRoute.router`); these tests hold the two
 /// directions of each declaration together and check that the traits it declares are obeyed.
-/// The links `SiteRoute.path` prints without the router (a card's product link and heart action)
+/// The links `SiteRoute.path` prints without the router (a card's product link and heart action,
+/// a cart page's forms)
 /// are the router's, byte for byte, whatever the value.
 @Suite("Routes printed without the router")
 struct PrintedRouteTests {
@@ -23,6 +24,16 @@ struct PrintedRouteTests {
     func aHeartsActionIsTheRouters(id: Int64) {
         let route = SiteRoute.favorites(.toggle(Product.ID(rawValue: id)))
         #expect(route.path == route.routed)
+    }
+
+    /// A cart page's forms and its way to checkout.
+    @Test(arguments: [Int64(1), 42, 987_654_321, Int64.max])
+    func aCartPagesFormsAreTheRouters(id: Int64) {
+        let variant = Variant.ID(rawValue: id)
+        for route in [SiteRoute.cart(.updateLine(variant)), .cart(.removeLine(variant)), .cart(.selectLine(variant)),
+                      .cart(.selectAll), .cart(.voucher), .cart(.voucherRemove), .checkout(.start)] {
+            #expect(route.path == route.routed, "\(route)")
+        }
     }
 }
 

@@ -37,6 +37,15 @@ public enum SiteRoute: Hashable, Sendable {
             Self.printed.product.before + RouteRequest.encodeSegment(handle) + Self.printed.product.after
         case let .favorites(.toggle(id)):
             Self.printed.favoriteToggle.before + String(id.rawValue) + Self.printed.favoriteToggle.after
+        // A cart page prints three forms per line and five more: through the router they were
+        // ~10 % of the page.
+        case .cart(.selectAll): Self.printed.cartForms.selectAll
+        case .cart(.voucher): Self.printed.cartForms.voucher
+        case .cart(.voucherRemove): Self.printed.cartForms.voucherRemove
+        case .checkout(.start): Self.printed.cartForms.checkout
+        case let .cart(.updateLine(id)): Self.printed.cartForms.updateLine.before + String(id.rawValue) + Self.printed.cartForms.updateLine.after
+        case let .cart(.removeLine(id)): Self.printed.cartForms.removeLine.before + String(id.rawValue) + Self.printed.cartForms.removeLine.after
+        case let .cart(.selectLine(id)): Self.printed.cartForms.selectLine.before + String(id.rawValue) + Self.printed.cartForms.selectLine.after
         default: areaRouter.url(for: self)
         }
     }
@@ -47,7 +56,13 @@ public enum SiteRoute: Hashable, Sendable {
         categories: SiteRoute.catalog(.categories).routed, campaigns: SiteRoute.campaigns(.list).routed,
         favorites: SiteRoute.favorites(.list).routed, manifest: SiteRoute.appShell(.manifest).routed,
         product: SiteRoute.catalog(.product(handle: probe, variant: nil)).routed.around(probe),
-        favoriteToggle: SiteRoute.favorites(.toggle(Product.ID(rawValue: 987_654_321))).routed.around("987654321"))
+        favoriteToggle: SiteRoute.favorites(.toggle(Product.ID(rawValue: 987_654_321))).routed.around("987654321"),
+        cartForms: (
+            selectAll: SiteRoute.cart(.selectAll).routed, voucher: SiteRoute.cart(.voucher).routed,
+            voucherRemove: SiteRoute.cart(.voucherRemove).routed, checkout: SiteRoute.checkout(.start).routed,
+            updateLine: SiteRoute.cart(.updateLine(Variant.ID(rawValue: 987_654_321))).routed.around("987654321"),
+            removeLine: SiteRoute.cart(.removeLine(Variant.ID(rawValue: 987_654_321))).routed.around("987654321"),
+            selectLine: SiteRoute.cart(.selectLine(Variant.ID(rawValue: 987_654_321))).routed.around("987654321")))
 
     /// A value printed as it is (no byte to encode), found once in the routes printed around it.
     private static let probe = "probe-value-2f7c"

