@@ -21,8 +21,11 @@ public enum ProductSearchRules {
     }
 
     /// The key the tag filter compares (`ProductQuery.tag`): the tag with `İ` written as `i`,
-    /// lower-cased with Unicode's default mapping, in NFC. `"Oak"`, `"OAK"` → `"oak"`;
-    /// `"İndirim"` → `"indirim"`. Diacritics and punctuation count (`"çay"` ≠ `"cay"`).
+    /// lower-cased with Unicode's default mapping, in NFC, and `ı` written as `i` — so Turkish
+    /// dotless and dotted I match whichever case was typed: `"Işık"`, `"IŞIK"`, `"ışık"` → `"işik"`
+    /// (before migration 36 `?tag=ışık` did not find `Işık`: Unicode lower-cases `I` to `i`).
+    /// `"Oak"`, `"OAK"` → `"oak"`; `"İndirim"` → `"indirim"`. Other diacritics and punctuation
+    /// count (`"çay"` ≠ `"cay"`).
     public static func tagKey(_ tag: String) -> String {
         // ASCII (most tags) lower-cases byte by byte, without Foundation: the same key, ~20×
         // cheaper (Foundation's replace and NFC were 7 % of an uncached category page, issue #14).
@@ -30,6 +33,7 @@ public enum ProductSearchRules {
             return String(decoding: tag.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
         return tag.replacingOccurrences(of: "İ", with: "i").lowercased().precomposedStringWithCanonicalMapping
+            .replacingOccurrences(of: "ı", with: "i")
     }
 
     /// The key `ProductQuery.Sort.name` orders by in `locale`, compared as UTF-8 bytes: the title

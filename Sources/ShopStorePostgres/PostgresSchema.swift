@@ -618,5 +618,10 @@ public enum PostgresSchema {
                 AFTER INSERT OR UPDATE OR DELETE ON stock_reservations DEFERRABLE INITIALLY DEFERRED
                 FOR EACH ROW EXECUTE FUNCTION bump_catalog_version_for_holds();
             """),
+        PostgresMigration(version: 36, sql: """
+            -- SQLite's migration 36: tag keys write the Turkish dotless ı as i.
+            UPDATE product_tags SET tag_key = replace(tag_key, 'ı', 'i') WHERE strpos(tag_key, 'ı') > 0;
+            UPDATE catalog_state SET version = version + 1 WHERE id = 1;
+            """),
     ]
 }

@@ -1093,5 +1093,12 @@ public enum ShopSchema {
             CREATE TRIGGER stock_reservations_delete_bumps_catalog_version AFTER DELETE ON stock_reservations
             BEGIN UPDATE catalog_state SET version = version + 1, holds = holds + 1 WHERE id = 1; END;
             """),
+        Migration(version: 36, sql: """
+            -- Tag keys write the Turkish dotless ı as i (ProductSearchRules.tagKey), so ?tag=ışık
+            -- finds a product tagged Işık: the new key is the old one with ı replaced. The catalog
+            -- version moves on, so no listing kept under the old keys is answered again.
+            UPDATE product_tags SET tag_key = replace(tag_key, 'ı', 'i') WHERE instr(tag_key, 'ı') > 0;
+            UPDATE catalog_state SET version = version + 1 WHERE id = 1;
+            """),
     ]
 }

@@ -179,12 +179,17 @@ struct ProductQueryContractTests {
             draft("acme-pine", vendor: "Acme", tags: ["pine"]),
             draft("lower-acme", vendor: "acme", tags: ["OAK"]),
             draft("istanbul", vendor: "Atölye", tags: ["İndirim"]),
+            draft("lamp", vendor: "Atölye", tags: ["Işık"]),
         ])
         #expect(try handles(stores, ProductQuery(vendor: "Acme")) == ["acme-oak", "acme-pine"])
         #expect(try handles(stores, ProductQuery(tag: "oak")) == ["acme-oak", "lower-acme"])
         #expect(try handles(stores, ProductQuery(tag: "indirim")) == ["istanbul"])
         #expect(try handles(stores, ProductQuery(vendor: "Acme", tag: "OAK")) == ["acme-oak"])
         #expect(try handles(stores, ProductQuery(tag: "oa")).isEmpty)  // exact, not a prefix
+        // Turkish I, dotless or dotted, whichever case was typed (found by a fresh tester).
+        for typed in ["ışık", "IŞIK", "Işık", "işık"] {
+            #expect(try handles(stores, ProductQuery(tag: typed)) == ["lamp"], "\(typed)")
+        }
     }
 
     @Test(arguments: StoreKind.engines(for: .catalog))
