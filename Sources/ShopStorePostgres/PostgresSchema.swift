@@ -620,8 +620,10 @@ public enum PostgresSchema {
             """),
         PostgresMigration(version: 36, sql: """
             -- SQLite's migration 36: tag keys write the Turkish dotless ı as i.
-            UPDATE product_tags SET tag_key = replace(tag_key, 'ı', 'i') WHERE strpos(tag_key, 'ı') > 0;
-            UPDATE catalog_state SET version = version + 1 WHERE id = 1;
+            WITH changed AS (
+                UPDATE product_tags SET tag_key = replace(tag_key, 'ı', 'i') WHERE strpos(tag_key, 'ı') > 0 RETURNING 1
+            )
+            UPDATE catalog_state SET version = version + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM changed);
             """),
     ]
 }

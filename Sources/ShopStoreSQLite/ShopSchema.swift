@@ -1095,10 +1095,10 @@ public enum ShopSchema {
             """),
         Migration(version: 36, sql: """
             -- Tag keys write the Turkish dotless ı as i (ProductSearchRules.tagKey), so ?tag=ışık
-            -- finds a product tagged Işık: the new key is the old one with ı replaced. The catalog
-            -- version moves on, so no listing kept under the old keys is answered again.
+            -- finds a product tagged Işık: the new key is the old one with ı replaced. When a key
+            -- changed, the catalog version moves on: no listing kept under the old keys is answered.
             UPDATE product_tags SET tag_key = replace(tag_key, 'ı', 'i') WHERE instr(tag_key, 'ı') > 0;
-            UPDATE catalog_state SET version = version + 1 WHERE id = 1;
+            UPDATE catalog_state SET version = version + 1 WHERE id = 1 AND changes() > 0;
             """),
     ]
 }
