@@ -80,8 +80,10 @@ extension CatalogStore {
             upsertBy: { drafts, actor, now, progress in
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
                 return try write { connection in
-                    try PGCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), progress: progress,
-                                         connection)
+                    let result = try PGCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now),
+                                                      progress: progress, connection)
+                    _ = try PGOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
+                    return result
                 }
             },
             insertProduct: { draft, actor, now in
@@ -97,11 +99,13 @@ extension CatalogStore {
             },
             changeProductsBy: { ids, actor, now, change in
                 try write { connection in
-                    try ProductChangeBatch.run(
+                    let changed = try ProductChangeBatch.run(
                         ids, actor: actor, now: now,
                         read: { try PGCatalog.storedProduct(id: $0.rawValue, connection) },
                         write: { _ = try PGCatalog.upsert(try CheckedDrafts.check($0, currency: currency), connection) },
                         audit: { try PGAudit.insert($0, connection) }, change: change)
+                    _ = try PGOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
+                    return changed
                 }
             },
             productCount: {

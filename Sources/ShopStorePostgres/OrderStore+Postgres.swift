@@ -319,6 +319,25 @@ enum PGOrders {
             """, [.integer(userID.rawValue), .text(code)])?.int(0) ?? 0
     }
 
+    /// Trims the live holds of every counted variant whose stock no longer covers them, as
+    /// `setStock` does, after a catalog write that may have lowered stock (SQLite's
+    /// `SQLOrders.trimHoldsToStock`). The variants are locked first, as `reserve` locks them.
+    /// Runs inside the caller's transaction; returns how many holds were trimmed.
+    static func trimHoldsToStock(now: Date, _ connection: PostgresConnection) throws -> Int {
+        let over = try connection.query("""
+            SELECT v.id, v.stock FROM variants v
+            WHERE v.id IN (SELECT variant_id FROM stock_reservations WHERE expires_at > $1)
+              AND v.inventory_tracked AND NOT v.allow_backorder
+              AND v.stock < (SELECT sum(r.quantity) FROM stock_reservations r WHERE r.variant_id = v.id AND r.expires_at > $1)
+            ORDER BY v.id FOR UPDATE OF v
+            """, [.integer(StoredTime.unixSeconds(now))])
+        var trimmed = 0
+        for row in over {
+            trimmed += try trimReservations(of: Variant.ID(try row.int64(0)), toFit: try row.int(1), now: now, connection)
+        }
+        return trimmed
+    }
+
     /// Trims the live holds on a variant, latest taken first (`OrderRules.keptHolds`), until they
     /// fit `stock`, recording a `reservation_trims` row for each shopper; returns how many holds
     /// were trimmed. Runs inside the caller's transaction, which holds the variant's row lock.

@@ -89,8 +89,10 @@ extension CatalogStore {
                     try connection.execute("PRAGMA busy_timeout = \(SQLCatalog.importBusyTimeoutMilliseconds)")
                     defer { try? connection.execute("PRAGMA busy_timeout = 5000") }
                     return try connection.transaction {
-                        try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now), progress: progress,
-                                         connection)
+                        let result = try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now),
+                                                           progress: progress, connection)
+                        _ = try SQLOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
+                        return result
                     }
                 }
             },
@@ -111,11 +113,13 @@ extension CatalogStore {
                 try database.withConnection { connection in
                     // BEGIN IMMEDIATE: the reads and the write are one step for every writer.
                     try connection.transaction {
-                        try ProductChangeBatch.run(
+                        let changed = try ProductChangeBatch.run(
                             ids, actor: actor, now: now,
                             read: { try SQLCatalog.storedProduct(id: $0.rawValue, connection) },
                             write: { _ = try SQLCatalog.upsert(try CheckedDrafts.check($0, currency: currency), connection) },
                             audit: { try SQLAudit.insert($0, connection) }, change: change)
+                        _ = try SQLOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
+                        return changed
                     }
                 }
             },

@@ -357,6 +357,27 @@ enum SQLOrders {
             """).first(values)?.int(0)
     }
 
+    /// Trims the live holds of every counted variant whose stock no longer covers them, as
+    /// `setStock` does — after a catalog write that may have lowered stock (the back office's
+    /// product form and bulk change, an import): before, those left every holder counting the
+    /// others' holds, and the last units could not be sold until the holds ran out (found by a
+    /// fresh tester). Starts from the live holds: none on most writes. Runs inside the caller's
+    /// write transaction; returns how many holds were trimmed.
+    static func trimHoldsToStock(now: Date, _ connection: Connection) throws -> Int {
+        let over = try connection.prepare("""
+            SELECT v.id, v.stock FROM variants v
+            WHERE v.id IN (SELECT variant_id FROM stock_reservations WHERE expires_at > ?1)
+              AND v.inventory_tracked = 1 AND v.allow_backorder = 0
+              AND v.stock < (SELECT sum(r.quantity) FROM stock_reservations r WHERE r.variant_id = v.id AND r.expires_at > ?1)
+            ORDER BY v.id
+            """).query([.integer(StoredTime.unixSeconds(now))])
+        var trimmed = 0
+        for row in over {
+            trimmed += try trimReservations(of: Variant.ID(try row.int64(0)), toFit: try row.int(1), now: now, connection)
+        }
+        return trimmed
+    }
+
     /// Trims the live holds on a variant, latest taken first (`OrderRules.keptHolds`), until they
     /// fit `stock`, recording a `reservation_trims` row for each shopper; returns how many holds
     /// were trimmed. Runs inside the caller's write transaction.

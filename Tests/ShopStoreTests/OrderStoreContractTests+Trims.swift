@@ -49,6 +49,43 @@ struct ReservationTrimContractTests {
                 "a refused order writes nothing: d is still to be told")
     }
 
+    /// Found by a fresh tester: the back office's product form and bulk change and an import
+    /// lowered stock without trimming, so two holders of the last unit each counted the other's
+    /// hold and nobody could buy it. Every catalog write trims as `setStock` does.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func everyCatalogWriteThatLowersStockTrimsTheLatestHolds(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        func chairDraft(_ stock: Int) -> ProductDraft {
+            .mock(handle: "chair", title: "Oak Chair", optionNames: ["Size"], variants: [
+                .mock(sku: "CHAIR-1", options: ["Large"], price: .usd(49_90), inventory: .tracked(quantity: stock, allowsBackorder: false)),
+            ])
+        }
+        try stores.stockShop(chairs: 4)
+        let chair = try stores.variant("chair")
+        let (a, b, c, d) = (try stores.guest("a"), try stores.guest("b"), try stores.guest("c"), try stores.guest("d"))
+        for shopper in [a, b, c, d] { try hold(stores, shopper, 1) }
+
+        // An import (upsert) down to 3: d's hold, the latest, goes.
+        _ = try stores.catalog.upsert([chairDraft(3)], by: .shop, now: Self.now)
+        #expect(try stores.available("chair", for: a) == .some(1), "the three kept holds fill the 3 but a's own")
+        #expect(try stores.orders.takeReservationTrims(d, Self.now) == [ReservationTrim(variantID: chair.variant.id, held: 1, kept: 0)])
+        #expect(try stores.orders.takeReservationTrims(c, Self.now).isEmpty)
+
+        // The product form or a bulk change (changeProducts) down to 1: c's, then b's.
+        _ = try stores.catalog.changeProductsBy([chair.product.id], .shop, Self.now) { _ in chairDraft(1) }
+        #expect(try stores.orders.takeReservationTrims(c, Self.now) == [ReservationTrim(variantID: chair.variant.id, held: 1, kept: 0)])
+        #expect(try stores.orders.takeReservationTrims(b, Self.now) == [ReservationTrim(variantID: chair.variant.id, held: 1, kept: 0)])
+        #expect(try stores.orders.placeOrder(OrderFixtures.request(a, [(chair.variant, 1)]), Self.now).placedOrder != nil,
+                "the last unit is sold to the first holder")
+
+        // Raising the stock trims nothing.
+        _ = try stores.catalog.upsert([chairDraft(5)], by: .shop, now: Self.now)
+        try hold(stores, b, 2)
+        _ = try stores.catalog.upsert([chairDraft(4)], by: .shop, now: Self.now)
+        #expect(try stores.orders.takeReservationTrims(b, Self.now).isEmpty)
+        #expect(try stores.available("chair", for: b) == .some(4))
+    }
+
     @Test(arguments: StoreKind.engines(for: .orders))
     func aTrimGoesWithReleaseAndLapsesWithItsHold(kind: StoreKind) throws {
         let stores = try StoreHarness(kind)
