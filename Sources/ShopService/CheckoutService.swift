@@ -109,8 +109,11 @@ public struct CheckoutService: Sendable {
 
     /// What "place order" did.
     public enum Placement: Equatable, Sendable {
-        /// Placed now, or earlier with this key; `guestToken` is the guest's order-link secret.
+        /// Placed now; `guestToken` is the guest's order-link secret.
         case placed(Order, guestToken: String?)
+        /// Placed earlier with this checkout's key (a second "Place order", a retry): the same
+        /// order and the same order-link secret (with `Crypto.orderLinkToken` wired).
+        case alreadyPlaced(Order, guestToken: String?)
         /// The merchant lowered the stock under the shopper's hold since the review.
         case holdTrimmed([ReservationTrim])
         /// The order would now charge something else than the review showed — a price, the
@@ -137,20 +140,36 @@ public struct CheckoutService: Sendable {
         let trims = try relevantTrims(for: shopper, in: quote.order, now: now)
         guard trims.isEmpty else { return .holdTrimmed(trims) }
         guard state.reviewedCharges == quote.order.charges else { return .confirmationNeeded }
-        let guestToken = user == nil ? crypto.randomToken() : nil
+        // One token per checkout, not per request: a double-submitted "Place order" whose second
+        // request finds the order placed answered with a token of its own, whose link was a 404
+        // (found by a fresh tester).
+        let guestToken = user == nil
+            ? crypto.orderLinkToken.map { $0(Self.orderLinkKey(shopper, idempotencyKey: state.idempotencyKey)) } ?? crypto.randomToken()
+            : nil
         var request = OrderRequest(shopper: shopper, userID: user?.id, email: email, shippingAddress: quote.address,
                                    shippingMethod: quote.shippingMethod, language: quote.language, voucherCode: voucherCode,
                                    confirmed: quote.order, idempotencyKey: state.idempotencyKey,
                                    guestTokenHash: guestToken.map(crypto.sha256Hex), confirmation: nil)
         request.confirmation = confirmation(request, guestToken)
         switch try orders.placeOrder(request, now) {
-        case let .placed(order), let .alreadyPlaced(order):
+        case let .placed(order):
             if state.saveAddress, let user, let addresses { _ = try addresses.save(user.id, quote.address) }
             return .placed(order, guestToken: guestToken)
+        case let .alreadyPlaced(order):
+            return .alreadyPlaced(order, guestToken: guestToken)
         case let .insufficientStock(available):
             return .insufficientStock(available)
         case .changed, .unavailable:
             return .confirmationNeeded
+        }
+    }
+
+    /// What a guest's order-link token is computed from (`Crypto.orderLinkToken`): the shopper
+    /// and the checkout's idempotency key — a key another shopper sends makes another token.
+    static func orderLinkKey(_ shopper: Shopper, idempotencyKey: String) -> String {
+        switch shopper {
+        case let .guest(session): "guest:\(session.rawValue):\(idempotencyKey)"
+        case let .account(user): "account:\(user.rawValue):\(idempotencyKey)"
         }
     }
 

@@ -22,6 +22,11 @@ public struct Crypto: Sendable {
     /// so a visitor's simultaneous first adds create one session, not one each. Nil: every new
     /// guest session gets a random token.
     public var guestSessionToken: (@Sendable (_ csrfCookie: String) -> String)?
+    /// The token of a guest's order link for one checkout (`CheckoutService.orderLinkKey`): a
+    /// keyed hash only the server can compute, the same for every placement of that checkout —
+    /// so a double-submitted "Place order", whose second request finds the order placed, answers
+    /// with the same working link. Nil: a random token each time.
+    public var orderLinkToken: (@Sendable (_ checkout: String) -> String)?
     /// `count` random bytes (a TOTP secret); nil where the wiring offers none.
     public var randomBytes: (@Sendable (_ count: Int) -> [UInt8])?
     /// HMAC-SHA1 (RFC 2104), for TOTP; nil where the wiring offers none (no second factor then).

@@ -12,7 +12,8 @@ extension Crypto {
     /// - Parameters:
     ///   - strength: argon2id limits.
     ///   - guestSessionKey: the shop's 32-byte `guest-session` server secret; guest session
-    ///     tokens are then the first 128 bits of HMAC-SHA-256(key, CSRF cookie).
+    ///     tokens are then the first 128 bits of HMAC-SHA-256(key, CSRF cookie), and guest
+    ///     order-link tokens HMAC-SHA-256(key, "order-link:" + checkout).
     public static func sodium(strength: PasswordHasher.Strength = .interactive, guestSessionKey: [UInt8]? = nil) -> Crypto {
         let hasher = PasswordHasher(strength: strength)
         var crypto = Crypto(
@@ -27,6 +28,8 @@ extension Crypto {
         crypto.hmacSHA1 = { HMAC.sha1(key: $0, message: $1) }
         if let guestSessionKey {
             crypto.guestSessionToken = { String(Digest.hmacSHA256Hex(key: guestSessionKey, message: "guest-session:" + $0).prefix(32)) }
+            // The same key, another label: 256 bits, as random order-link tokens have.
+            crypto.orderLinkToken = { Digest.hmacSHA256Hex(key: guestSessionKey, message: "order-link:" + $0) }
         }
         return crypto
     }

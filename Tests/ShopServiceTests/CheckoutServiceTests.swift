@@ -87,6 +87,28 @@ struct CheckoutServiceTests {
         #expect(try shop.accounts.dueMessages(.distantFuture, 10).map(\.draft.subject) == ["Order \(order.number)"])
     }
 
+    /// Found by a fresh tester: a double-submitted "Place order" whose second request found the
+    /// order placed answered with a new guest token, whose link was a 404. Every placement of
+    /// one checkout answers with the same, working token; another checkout gets its own.
+    @Test func placingACheckoutAgainAnswersWithTheSameWorkingLink() throws {
+        let shop = try ServiceShop([lamp, mug])
+        try tenPercent(shop)
+        var checkout = try Checkout(shop)
+        let quote = try checkout.review()
+        guard case let .placed(first, firstToken?) = try checkout.place(quote),
+              case let .alreadyPlaced(again, againToken?) = try checkout.place(quote) else {
+            Issue.record("not placed twice with tokens"); return
+        }
+        #expect(again.number == first.number && againToken == firstToken)
+        #expect(try shop.orders.guestOrder(shop.crypto.sha256Hex(againToken))?.number == first.number)
+
+        var other = try Checkout(shop)
+        other.state.idempotencyKey = "another-checkout"
+        let otherQuote = try other.review()
+        guard case let .placed(_, otherToken?) = try other.place(otherQuote) else { Issue.record("not placed"); return }
+        #expect(otherToken != firstToken)
+    }
+
     /// Issue #9: the voucher is decided again at "place order"; a removed campaign never
     /// charges the stale, discounted total — the shopper confirms the new one.
     @Test func aVoucherRemovedBetweenReviewAndPlaceAsksForConfirmation() throws {

@@ -258,7 +258,7 @@ extension ShopApp {
             // Queued in the order's own transaction (a crash loses no email); the store fills in the number.
             confirmation: { request, token in confirmationEmail(request, token: token, context) })
         switch placement {
-        case let .placed(order, guestToken):
+        case let .placed(order, guestToken), let .alreadyPlaced(order, guestToken):
             let path = SiteRoute.orders(.order(number: order.number, token: guestToken)).path
             var finished = checkout.state
             finished.placedOrderPath = path
