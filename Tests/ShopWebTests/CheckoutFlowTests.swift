@@ -518,6 +518,22 @@ struct TrialFindingsTests {
         #expect(try shown() == (true, false, true, true), "in stock again at once")
     }
 
+    /// Found by a fresh tester: the favorites list (page and API) showed a product every unit of
+    /// which another shopper held as buyable, with an "Add" the cart then refused.
+    @Test func favoritesShowOtherShoppersHoldsAsEveryListDoes() throws {
+        let holder = try shop()
+        let other = try TestShop()
+        other.environment = holder.environment
+        let last = try #require(try holder.environment.catalog.productByHandle("last"))
+        try other.post("/favorites/\(last.id.rawValue)", [("favorite", "1")])
+        #expect(try !other.get("/favorites").text.contains(">Sold out<"))
+        try holder.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(holder)
+        #expect(try other.get("/favorites").text.contains(">Sold out<"))
+        try holder.post("/favorites/\(last.id.rawValue)", [("favorite", "1")])
+        #expect(try !holder.get("/favorites").text.contains(">Sold out<"), "the holder's own hold is theirs")
+    }
+
     @Test(.bug(id: 9, "a shopper's own hold made the product page say 'Sold out' to them"))
     func aShoppersOwnHoldDoesNotMakeTheProductSoldOutForThem() throws {
         let holder = try shop()

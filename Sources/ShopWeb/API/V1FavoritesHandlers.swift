@@ -27,7 +27,7 @@ extension V1Handlers {
     }
 
     static func favoritesAnswer(_ context: inout RequestContext) throws -> Response {
-        let products = try context.favoriteProducts()
+        let products = try context.availableToShopper(try context.favoriteProducts())  // net of others' holds
         return try APIApp.json(V1Favorites(products: products.map { summary($0, context) }))
     }
 }

@@ -328,7 +328,12 @@ struct RequestContext {
     /// The product with each tracked variant's stock lowered by *other* shoppers' live holds:
     /// what this visitor can buy now (their own hold is theirs to buy).
     mutating func availableToShopper(_ product: Product) throws -> Product {
-        try environment.carts.available([product], to: try shopper())[0]
+        try availableToShopper([product])[0]
+    }
+
+    /// The products as ``availableToShopper(_:)-(Product)`` gives each: the favorites list.
+    mutating func availableToShopper(_ products: [Product]) throws -> [Product] {
+        try environment.carts.available(products, to: try shopper())
     }
 
     /// Forgets the loaded cart (the store changed it, e.g. placing an order).

@@ -7,7 +7,9 @@ import ShopStore
 /// The favorites page and the heart toggle.
 extension ShopApp {
     static func favoritesPage(_ context: inout RequestContext) throws -> Response {
-        let cards = try context.favoriteProducts().map(context.models.card)
+        // Net of other shoppers' holds, as every list (found by a fresh tester: a held product
+        // offered "Add" here, which the cart then refused).
+        let cards = try context.availableToShopper(try context.favoriteProducts()).map(context.models.card)
         return try page(&context, PageContent(title: context.l10n(.favoritesTitle), tab: .favorites,
                                               node: Views.favorites(cards, l10n: context.l10n)))
     }
