@@ -247,9 +247,17 @@ enum Fixtures {
         let noAudit = try database.withConnection { connection in
             try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'audit_events'").first() == nil
         }
+        // Before migration 6 there is no stock_reservations table, whose live holds today's
+        // catalog writes trim to the stock.
+        let noHolds = try database.withConnection { connection in
+            try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'stock_reservations'").first() == nil
+        }
         try database.withConnection { connection in
             if noOrderStock {
                 try connection.execute("CREATE TABLE order_stock (order_id INTEGER, variant_id INTEGER, quantity INTEGER)")
+            }
+            if noHolds {
+                try connection.execute("CREATE TABLE stock_reservations (id INTEGER PRIMARY KEY, variant_id INTEGER, quantity INTEGER, expires_at INTEGER)")
             }
             if noAudit {
                 try connection.execute("""
@@ -272,6 +280,7 @@ enum Fixtures {
         try database.withConnection { connection in
             for (table, column, _) in missing { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
             if noOrderStock { try connection.execute("DROP TABLE order_stock") }
+            if noHolds { try connection.execute("DROP TABLE stock_reservations") }
             if noAudit { try connection.execute("DROP TABLE audit_events") }
             if noFacts { try connection.execute("DROP VIEW product_variant_facts") }
             if oldSearch {
