@@ -249,6 +249,9 @@ public struct CartService: Sendable {
         let variant = try available(listed, of: product, to: shopper)
         var rules = Cart(lines: cart.lines.filter { $0.variantID == variantID })
         try rules.setQuantity(quantity, of: variant, chosen: chosen)
+        // The same quantity again writes nothing and keeps the checkout's hold (a fresh tester
+        // lost theirs to "Update" without a change).
+        guard quantity != line.quantity else { return .updated }
         do {
             try change(shopper, [.setQuantity(variantID, quantity, chosen: chosen, limit: Cart.quantityLimit(for: variant))])
         } catch let refused as CartLineLimitExceeded {
@@ -272,12 +275,19 @@ public struct CartService: Sendable {
     /// (`chosen` nil), or every line (`variantID` nil).
     public func setSelected(_ isSelected: Bool, line variantID: Variant.ID?, chosen: ChosenValues? = nil,
                             for shopper: Shopper) throws {
+        // Lines already so write nothing and keep the checkout's hold.
+        let affected = try cart(of: shopper).lines.filter { line in
+            (variantID == nil || line.variantID == variantID) && (chosen == nil || line.chosen == chosen)
+        }
+        guard affected.contains(where: { $0.isSelected != isSelected }) else { return }
         try change(shopper, [.setSelected(variantID, isSelected, chosen: chosen)])
     }
 
-    /// Enters (or, with nil, removes) the voucher code; whether it applies is decided by every quote.
+    /// Enters (or, with nil, removes) the voucher code; whether it applies is decided by every
+    /// quote. The checkout's hold stays: a code changes no quantity, and a changed charge sends
+    /// the shopper back to confirm at "Place order" (`CheckoutService.place`).
     public func setVoucher(_ code: VoucherCode?, for shopper: Shopper) throws {
-        try change(shopper, [.setVoucher(code)])
+        try sessions.changeCart(shopper, [.setVoucher(code)])
     }
 
     /// Removes lines whose product is no longer sold (the quote's `unavailable`), for good.

@@ -192,14 +192,40 @@ struct CartServiceTests {
         #expect(quote.isEmpty && quote.total == .usd(0))
     }
 
-    @Test func aCartChangeReleasesTheShoppersCheckoutHold() throws {
+    /// A changed quantity or selection releases the checkout's hold (the cart is reviewed
+    /// again); what changes nothing keeps it — the same quantity, a tick already there — and so
+    /// does a voucher code, which changes no quantity (a fresh tester lost their hold to each).
+    @Test func aCartChangeReleasesTheShoppersCheckoutHoldButANoOpKeepsIt() throws {
         let shop = try ServiceShop([lamp])
         let shopper = try guest(shop)
         let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
         let lampID = try shop.product("lamp").variants[0].id
+        try shop.sessions.saveCart(shopper, Cart(lines: [try shop.line("lamp", 4)]))
         _ = try shop.orders.reserve(shopper, [StockRequest(variantID: lampID, quantity: 4)], shop.clock.now + 600, shop.clock.now)
-        #expect(try shop.orders.available([lampID], other, shop.clock.now)[lampID] == .some(1))
-        try shop.cartService.setVoucher(nil, for: shopper)
+        func leftToOthers() throws -> Int? { try shop.orders.available([lampID], other, shop.clock.now)[lampID] ?? nil }
+        #expect(try leftToOthers() == 1)
+
+        #expect(try shop.cartService.setQuantity("4", of: lampID, for: shopper) == .updated)
+        try shop.cartService.setSelected(true, line: lampID, for: shopper)
+        try shop.cartService.setSelected(true, line: nil, for: shopper)
+        try shop.cartService.setVoucher(VoucherCode("NO-SUCH-CODE"), for: shopper)
+        #expect(try leftToOthers() == 1, "nothing that changes a quantity: still held")
+        #expect(try shop.cartService.cart(of: shopper).voucherCode == VoucherCode("NO-SUCH-CODE"))
+
+        try shop.cartService.setQuantity("3", of: lampID, for: shopper)
+        #expect(try leftToOthers() == 5)
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.quantity) == [3])
+    }
+
+    @Test func unselectingALineReleasesTheHold() throws {
+        let shop = try ServiceShop([lamp])
+        let shopper = try guest(shop)
+        let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
+        let lampID = try shop.product("lamp").variants[0].id
+        try shop.sessions.saveCart(shopper, Cart(lines: [try shop.line("lamp", 4)]))
+        _ = try shop.orders.reserve(shopper, [StockRequest(variantID: lampID, quantity: 4)], shop.clock.now + 600, shop.clock.now)
+        try shop.cartService.setSelected(false, line: nil, for: shopper)
         #expect(try shop.orders.available([lampID], other, shop.clock.now)[lampID] == .some(5))
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.isSelected) == [false])
     }
 }
