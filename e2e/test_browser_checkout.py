@@ -1,7 +1,7 @@
 """Issue #5, done-when: a shopper goes from the demo catalog to a placed order in a browser
 (headless Chromium at 390×844), as a guest, and the order page says it awaits payment."""
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import SCREENSHOTS, click, wait_for_url
 
@@ -37,6 +37,21 @@ def test_guest_places_an_order_from_the_demo_catalog(server, browser):
     browser.forward()
     browser.refresh()
     wait_for_url(browser, "/checkout/review")
+
+    # The countdown's end (a fresh tester saw it stop at 0:00 without a word): with the page's
+    # clock 16 minutes on, the review says the hold has ended instead of promising it.
+    shifted = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "(function () { var now = Date.now; Date.now = function () { return now() + 16 * 60 * 1000; }; })();"})
+    try:
+        browser.refresh()
+        ended = browser.find_element(By.CSS_SELECTOR, "[data-held-ended]")
+        WebDriverWait(browser, 5).until(lambda _: ended.is_displayed())
+        assert "Your hold has ended" in ended.text
+        assert not browser.find_element(By.CSS_SELECTOR, "[data-held-until]").is_displayed()
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": shifted["identifier"]})
+    browser.refresh()
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-held-ended]").is_displayed()
     click(browser, browser.find_element(By.CSS_SELECTOR, ".place-form button"))
     wait_for_url(browser, "token=")
     assert "/orders/" in browser.current_url

@@ -232,6 +232,8 @@ extension Views {
                 " "
                 span(.class("held-countdown amount"), .aria("hidden", "true"), .data("held-countdown", "")) {}
             }
+            // Shown by `app.js` when the countdown reaches 0:00 (a reload holds the items again).
+            p(.class("form-alert"), .role("status"), .data("held-ended", ""), .boolean("hidden")) { l10n(.checkoutHoldEnded) }
             div(.class("form-card")) {
                 ul(.class("review-lines")) {
                     for line in model.lines {
