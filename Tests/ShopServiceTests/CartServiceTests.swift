@@ -195,13 +195,19 @@ struct CartServiceTests {
     /// A changed quantity or selection releases the checkout's hold (the cart is reviewed
     /// again); what changes nothing keeps it — the same quantity, a tick already there — and so
     /// does a voucher code, which changes no quantity (a fresh tester lost their hold to each).
-    @Test func aCartChangeReleasesTheShoppersCheckoutHoldButANoOpKeepsIt() throws {
-        let shop = try ServiceShop([lamp])
+    /// A shopper with 4 of the 5 lamps in the cart and held at checkout, and another shopper.
+    private func holdingFourLamps(_ shop: ServiceShop) throws -> (shopper: Shopper, other: Shopper, lampID: Variant.ID) {
         let shopper = try guest(shop)
         let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
         let lampID = try shop.product("lamp").variants[0].id
         try shop.sessions.saveCart(shopper, Cart(lines: [try shop.line("lamp", 4)]))
         _ = try shop.orders.reserve(shopper, [StockRequest(variantID: lampID, quantity: 4)], shop.clock.now + 600, shop.clock.now)
+        return (shopper, other, lampID)
+    }
+
+    @Test func aCartChangeReleasesTheShoppersCheckoutHoldButANoOpKeepsIt() throws {
+        let shop = try ServiceShop([lamp])
+        let (shopper, other, lampID) = try holdingFourLamps(shop)
         func leftToOthers() throws -> Int? { try shop.orders.available([lampID], other, shop.clock.now)[lampID] ?? nil }
         #expect(try leftToOthers() == 1)
 
@@ -219,11 +225,7 @@ struct CartServiceTests {
 
     @Test func unselectingALineReleasesTheHold() throws {
         let shop = try ServiceShop([lamp])
-        let shopper = try guest(shop)
-        let other = try shop.guestSession(csrf: "another-visitor-csrf-cookie-0123456789abcdef").session.shopper
-        let lampID = try shop.product("lamp").variants[0].id
-        try shop.sessions.saveCart(shopper, Cart(lines: [try shop.line("lamp", 4)]))
-        _ = try shop.orders.reserve(shopper, [StockRequest(variantID: lampID, quantity: 4)], shop.clock.now + 600, shop.clock.now)
+        let (shopper, other, lampID) = try holdingFourLamps(shop)
         try shop.cartService.setSelected(false, line: nil, for: shopper)
         #expect(try shop.orders.available([lampID], other, shop.clock.now)[lampID] == .some(5))
         #expect(try shop.cartService.cart(of: shopper).lines.map(\.isSelected) == [false])
