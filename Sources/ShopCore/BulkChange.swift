@@ -39,6 +39,7 @@ public enum BulkChange: Hashable, Sendable {
                 next.variants[index].price = Money(minorUnits: (product + 50) / 100, currency: price.currency)
             case let .setStock(quantity):
                 guard quantity >= 0 else { throw .negativeStock }
+                guard quantity <= VariantDraft.maximumStock else { throw .overflow }
                 let backorder = if case let .tracked(_, allows) = next.variants[index].inventory { allows } else { false }
                 next.variants[index].inventory = .tracked(quantity: quantity, allowsBackorder: backorder)
             }

@@ -69,6 +69,12 @@ public struct VariantDraft: Hashable, Sendable {
     /// The highest price a variant may have, in minor units (a billion in major units of a
     /// two-decimal currency): 99 of it, summed over a cart's lines, stay far from `Int64.max`.
     public static let maximumPriceMinorUnits: Int64 = 100_000_000_000
+    /// The largest stock count a variant may have, either way (a negative count is an oversold
+    /// one): the back office adds up a product's variants and the dashboard a catalog's, and a
+    /// count near the integer limit overflowed those sums (a fresh tester's bulk change to
+    /// 9 223 372 036 854 775 807 made the product list answer 500). Every write path checks it:
+    /// `CatalogUpsertRules.check`, the product form, the bulk change, `shoppable stock set`.
+    public static let maximumStock = 1_000_000_000
     /// Trimmed SKU, or nil when the file gives none; compared by `SKUIdentity.key(_:)`.
     public var sku: String?
     /// Option values in the order of the product's option names.

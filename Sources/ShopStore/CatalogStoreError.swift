@@ -25,6 +25,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     /// A price above `VariantDraft.maximumPriceMinorUnits`: carts multiply and add prices, and a
     /// price near the integer limit would overflow a shopper's cart.
     case priceTooLarge(handle: String, line: Int)
+    /// A stock count beyond ±`VariantDraft.maximumStock`.
+    case stockTooLarge(handle: String, line: Int)
     /// A product to create has a handle another product (published or not) already has.
     case handleTaken(String)
 
@@ -50,6 +52,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
             "Line \(line): product “\(handle)” has a negative price."
         case let .priceTooLarge(handle, line):
             "Line \(line): product “\(handle)” has a price above 1000000000.00 (\(VariantDraft.maximumPriceMinorUnits) minor units)."
+        case let .stockTooLarge(handle, line):
+            "Line \(line): product “\(handle)” has a stock count beyond \(VariantDraft.maximumStock)."
         case let .handleTaken(handle):
             "Another product already has the handle “\(handle)”."
         }
@@ -102,6 +106,9 @@ public enum CatalogUpsertRules {
                 guard price.minorUnits <= VariantDraft.maximumPriceMinorUnits else {
                     throw .priceTooLarge(handle: draft.handle, line: line)
                 }
+            }
+            if case let .tracked(quantity, _) = variant.inventory, quantity.magnitude > UInt(VariantDraft.maximumStock) {
+                throw .stockTooLarge(handle: draft.handle, line: line)
             }
         }
     }

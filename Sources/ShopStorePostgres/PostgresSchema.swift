@@ -625,5 +625,10 @@ public enum PostgresSchema {
             )
             UPDATE catalog_state SET version = version + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM changed);
             """),
+        PostgresMigration(version: 37, sql: """
+            -- SQLite's migration 37: stock counts within ±1 000 000 000 (VariantDraft.maximumStock).
+            UPDATE variants SET stock = greatest(-1000000000, least(stock, 1000000000))
+            WHERE stock > 1000000000 OR stock < -1000000000;
+            """),
     ]
 }

@@ -1100,5 +1100,12 @@ public enum ShopSchema {
             UPDATE product_tags SET tag_key = replace(tag_key, 'ı', 'i') WHERE instr(tag_key, 'ı') > 0;
             UPDATE catalog_state SET version = version + 1 WHERE id = 1 AND changes() > 0;
             """),
+        Migration(version: 37, sql: """
+            -- Stock counts within ±1 000 000 000 (VariantDraft.maximumStock), as every write path
+            -- now checks: the bulk change and imports had let 9 223 372 036 854 775 807 in, which
+            -- overflowed the back office's sum of a product's stock.
+            UPDATE variants SET stock = max(-1000000000, min(stock, 1000000000))
+            WHERE stock > 1000000000 OR stock < -1000000000;
+            """),
     ]
 }

@@ -134,7 +134,7 @@ enum OrdersCommand {
 /// `shoppable stock set SKU QTY`: sets a variant's stock (and makes it tracked).
 enum StockCommand {
     /// The largest count `stock set` accepts.
-    static let maximumQuantity = 1_000_000_000
+    static let maximumQuantity = VariantDraft.maximumStock
 
     static func run(_ options: Options) throws {
         guard options.arguments.count >= 2 else { throw UsageError("stock needs a subcommand: set") }

@@ -27,10 +27,13 @@ struct BulkChangeTests {
         #expect(stocked.variants.map(\.inventory) == [.tracked(quantity: 7, allowsBackorder: true), .tracked(quantity: 7, allowsBackorder: false)])
     }
 
-    @Test func outOfRangeChangesAreRefused() {
+    @Test func outOfRangeChangesAreRefused() throws {
         #expect(throws: BulkChange.Problem.percentOutOfRange(-100)) { try BulkChange.adjustPrice(percent: -100).applied(to: Self.draft) }
         #expect(throws: BulkChange.Problem.percentOutOfRange(1001)) { try BulkChange.adjustPrice(percent: 1001).applied(to: Self.draft) }
         #expect(throws: BulkChange.Problem.negativeStock) { try BulkChange.setStock(-1).applied(to: Self.draft) }
+        #expect(throws: BulkChange.Problem.overflow) { try BulkChange.setStock(VariantDraft.maximumStock + 1).applied(to: Self.draft) }
+        #expect(try BulkChange.setStock(VariantDraft.maximumStock).applied(to: Self.draft).variants[0].inventory
+                == .tracked(quantity: VariantDraft.maximumStock, allowsBackorder: true))
         #expect(throws: BulkChange.Problem.negativePrice) {
             try BulkChange.setPrice(Money(minorUnits: -1, currency: .usd)).applied(to: Self.draft)
         }

@@ -223,6 +223,13 @@ struct AdminProductTests {
                 "under the price and the compare-at price")
         #expect(refused.text.contains("Enter a whole number of 0 or more."))
         #expect(try shop.catalog.storedProduct(id)?.product == before, "nothing written")
+        // Beyond the largest stock either way, Int.min included (its magnitude does not fit an Int).
+        for stock in ["1000000001", "-9223372036854775808"] {
+            let beyond = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["stock-1": stock]),
+                                          from: "/admin/products/\(id.rawValue)")
+            #expect(beyond.status == 422, "\(stock)")
+        }
+        #expect(try shop.catalog.storedProduct(id)?.product == before)
         let exact = try manager.post("/admin/products/\(id.rawValue)", try Self.form(manager, id, ["price-1": "47.990"]),
                                      from: "/admin/products/\(id.rawValue)")
         #expect(exact.status == 303, "zeros past the cents are no slip")
@@ -323,6 +330,13 @@ struct AdminProductTests {
         try manager.post("/admin/products/bulk", [("product", String(lampID.rawValue)), ("change", "set-price"),
                                                   ("value", "999999999999,00")], from: "/admin/products")
         #expect(try shop.catalog.storedProduct(lampID)?.product.variants.map(\.price) == [.usd(12_50)], "above the highest price")
+        // Above the largest stock (a fresh tester's 9223372036854775807 made this list answer 500).
+        for value in ["1000000001", "9223372036854775807"] {
+            try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "set-stock"), ("value", value)],
+                             from: "/admin/products")
+            #expect(try shop.catalog.storedProduct(chairID)?.product.variants[0].inventory == .tracked(quantity: 30, allowsBackorder: false))
+        }
+        #expect(try manager.get("/admin/products").status == 200)
         #expect(try StaffBrowser(shop, role: .support).post("/admin/products/bulk", [("product", String(lampID.rawValue)),
                                                                                     ("change", "set-stock"), ("value", "0")]).status == 403)
     }

@@ -82,7 +82,7 @@ extension AdminApp {
             }
             change = .adjustPrice(percent: percent)
         case "set-stock":
-            guard let quantity = Int(value.trimmedOfWhiteSpace), quantity >= 0 else {
+            guard let quantity = Int(value.trimmedOfWhiteSpace), (0...VariantDraft.maximumStock).contains(quantity) else {
                 context.setFlash(l10n(.adminProductErrorStock), error: true)
                 return .redirect(to: back)
             }
@@ -369,7 +369,7 @@ struct AdminProductForm: Sendable {
                 // back unchanged; a new one is refused, as `shoppable stock set` refuses it (a
                 // fresh tester's -3 reached the dashboard's low-stock list).
                 let typedNow = changedFields.contains("stock-\(n)")
-                if let quantity = Int(stock), abs(quantity) <= 1_000_000_000, quantity >= 0 || !typedNow {
+                if let quantity = Int(stock), quantity.magnitude <= UInt(VariantDraft.maximumStock), quantity >= 0 || !typedNow {
                     variant.stock = quantity
                 } else if variant.tracked || typedNow {
                     fail("stock-\(n)", l10n(.adminProductErrorStock))
