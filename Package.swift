@@ -186,7 +186,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ShopWebTests",
-            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopService", "ShopAPI", "ShopStoreSQLite", "HTTPServer", "HTML", "ShopTestSupport"],
+            dependencies: ["ShopWeb", "ShopCore", "ShopStore", "ShopService", "ShopAPI", "ShopStoreSQLite", "HTTPServer", "HTML", "ShopTestSupport",
+                           "ShopImport"],
             exclude: ["__Snapshots__"]
         ),
     ],

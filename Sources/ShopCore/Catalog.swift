@@ -256,9 +256,16 @@ public struct Product: Identifiable, Hashable, Sendable {
 
 /// Handles: URL-safe keys derived from names (`"Oak Dining Chair!"` → `"oak-dining-chair"`).
 public enum Handle {
+    /// The longest handle an import reads, in bytes (`TextLimit.handle`). The back office and the
+    /// API make new products' handles within it (``shortened(_:to:)``, ``joining(_:_:)``), so the
+    /// shop's own export imports again: a fresh tester's 1 000-character title made a 1 000-byte
+    /// handle, and the whole export was refused.
+    public static let maximumLength = 255
+
     /// Lower-cases, folds diacritics (`é`→`e`, `ı`→`i`), keeps ASCII letters and digits and joins
     /// the runs with `-`. Returns `"item"` when nothing is left. One pass over the text: time and
-    /// memory grow in proportion to its length (`UnicodeFolding`).
+    /// memory grow in proportion to its length (`UnicodeFolding`). Not cut to a length: imports
+    /// match products by the handle their title makes, and a stored one must keep matching.
     public static func make(from text: String) -> String {
         var result = String.UnicodeScalarView()
         var pendingDash = false
@@ -273,5 +280,23 @@ public enum Handle {
             }
         }
         return result.isEmpty ? "item" : String(result)
+    }
+
+    /// `base-suffix` within ``maximumLength`` bytes: `base` is cut to leave room for the suffix
+    /// (`-2`, `-sku-1`), so a numbered handle never outgrows what an import reads.
+    public static func joining(_ base: String, _ suffix: String) -> String {
+        shortened(base, to: max(maximumLength - suffix.utf8.count - 1, 1)) + "-" + suffix
+    }
+
+    /// `handle` (a ``make(from:)`` result) cut to `length` bytes — at the last `-` within them when
+    /// that keeps more than half — without a trailing `-`.
+    public static func shortened(_ handle: String, to length: Int = maximumLength) -> String {
+        guard handle.utf8.count > length else { return handle }
+        var kept = Substring(handle.utf8.prefix(length))
+        if let dash = kept.lastIndex(of: "-"), kept.distance(from: kept.startIndex, to: dash) > length / 2 {
+            kept = kept[..<dash]
+        }
+        while kept.last == "-" { kept = kept.dropLast() }
+        return kept.isEmpty ? "item" : String(kept)
     }
 }

@@ -1,3 +1,5 @@
+import ShopCore
+
 /// The longest text the importer accepts in each kind of field, in UTF-8 bytes (an ASCII letter
 /// is one byte, `é` two, most CJK characters three, an emoji four).
 ///
@@ -33,7 +35,8 @@ public enum TextLimit: String, CaseIterable, Hashable, Sendable {
     public var maximumBytes: Int {
         switch self {
         case .title, .altText: 1_000
-        case .handle, .name, .tag, .sku, .value: 255
+        case .handle: Handle.maximumLength
+        case .name, .tag, .sku, .value: 255
         case .imageURL: 2_048
         case .list: 65_536
         case .description: 262_144

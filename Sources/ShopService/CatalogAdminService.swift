@@ -99,7 +99,7 @@ public struct CatalogAdminService: Sendable {
         let base = Self.baseHandle(for: draft.title)
         var draft = draft.datedIfPublished(since: nil, now: now())
         for number in 1... {
-            draft.handle = number == 1 ? base : "\(base)-\(number)"
+            draft.handle = number == 1 ? base : Handle.joining(base, String(number))
             do {
                 return try catalog.insertProduct(draft, actor, now())
             } catch CatalogStoreError.handleTaken {
@@ -110,7 +110,8 @@ public struct CatalogAdminService: Sendable {
     }
 
     private static func baseHandle(for title: String) -> String {
-        Handle.make(from: title).isEmpty ? "product" : Handle.make(from: title)
+        // Within what an import reads, so the shop's export imports again.
+        Handle.make(from: title).isEmpty ? "product" : Handle.shortened(Handle.make(from: title))
     }
 
     /// Changes a published product's Fake Store fields in one store transaction.

@@ -157,6 +157,21 @@ struct CatalogValueTests {
         #expect(Handle.make(from: name) == handle)
     }
 
+    /// A new product's handle stays within what an import reads (`Handle.maximumLength`), cut
+    /// between words where that keeps most of it, and a numbered one too.
+    @Test func shortenedHandlesFitAnImport() {
+        let long = Handle.make(from: String(repeating: "x", count: 1_000))
+        #expect(long.utf8.count == 1_000, "make(from:) itself is not cut: stored handles keep matching")
+        #expect(Handle.shortened(long) == String(repeating: "x", count: 255))
+        let words = Handle.make(from: String(repeating: "oak chair ", count: 60))
+        let cut = Handle.shortened(words)
+        #expect(cut.utf8.count <= 255 && cut.utf8.count > 240 && !cut.hasSuffix("-") && words.hasPrefix(cut + "-"))
+        #expect(Handle.shortened("oak-chair") == "oak-chair")
+        let numbered = Handle.joining(Handle.shortened(long), "12")
+        #expect(numbered.utf8.count == 255 && numbered.hasSuffix("x-12"))
+        #expect(Handle.joining("oak-chair", "2") == "oak-chair-2")
+    }
+
     @Test func ratingIsClampedAndShownWithOneDecimal() {
         #expect(Rating(rateHundredths: 470, count: 3).oneDecimal == "4.7")
         #expect(Rating(rateHundredths: 449, count: 3).oneDecimal == "4.5")

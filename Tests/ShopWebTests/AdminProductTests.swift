@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ShopCore
+import ShopImport
 import ShopStore
 import ShopTestSupport
 @testable import ShopWeb
@@ -270,6 +271,23 @@ struct AdminProductTests {
         let saved = try manager.post("/admin/products/\(id.rawValue)", english, from: "/admin/products/\(id.rawValue)")
         #expect(saved.status == 303, "no conflict")
         #expect(try shop.catalog.storedProduct(id)?.product.variants.map(\.price) == [.usd(69_99), .usd(59_90)])
+    }
+
+    /// Found by a fresh tester: a 1 000-character title made a 1 000-byte handle, and the shop's
+    /// own export was then refused whole by its import (handles are read up to 255 bytes).
+    @Test func aLongTitleMakesAHandleTheExportImportsAgain() throws {
+        let (shop, _) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let page = "/admin/products/new"
+        let fields = [("title", String(repeating: "x", count: 1_000)), ("published", "1"), ("price-1", "10")]
+        for _ in 0..<2 { #expect(try manager.post(page, fields, from: page).status == 303) }
+        let handles = try shop.catalog.allProducts().map(\.product.handle).filter { $0.hasPrefix("xxx") }
+        #expect(handles == [String(repeating: "x", count: 255), String(repeating: "x", count: 253) + "-2"])
+        for format in ["shopify-csv", "shoppable-json"] {
+            let export = try manager.get("/admin/products/export?format=\(format)")
+            let read = try CatalogImporter(currency: .usd).read(Data(export.text.utf8), fileName: "export")
+            #expect(read.products.filter { $0.handle.hasPrefix("xxx") }.count == 2, "\(format)")
+        }
     }
 
     /// The whole catalog as a file, as `shoppable export` writes it (unpublished products too).
