@@ -187,6 +187,9 @@ public struct CartService: Sendable {
     @discardableResult
     public func add(_ product: Product, variantID: Variant.ID?, quantityText: String, picked: [String: String] = [:],
                     for shopper: Shopper?, startingSession start: ([CartChange]) throws -> GuestStart) throws -> Variant {
+        // A variant the product does not have is refused, not replaced by the default one (a
+        // fresh tester's API add of another product's variant id added this product's).
+        if let variantID, !product.variants.contains(where: { $0.id == variantID }) { throw CartError.variantNotFound }
         guard let listed = variantID.flatMap({ id in product.variants.first { $0.id == id } })
             ?? (product.hasOptions ? nil : product.defaultVariant) else {
             throw CartError.variantNotChosen

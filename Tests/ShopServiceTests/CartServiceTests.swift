@@ -45,6 +45,26 @@ struct CartServiceTests {
         #expect(try shop.cartService.cart(of: shopper).lines.map(\.quantity) == [3])
     }
 
+    /// Found by a fresh tester: another product's variant id (or none at all) added this
+    /// product's default variant, or asked to choose an option.
+    @Test func aVariantTheProductDoesNotHaveIsRefused() throws {
+        let shop = try ServiceShop([lamp, shirt])
+        let shopper = try guest(shop)
+        let lampProduct = try shop.product("lamp"), shirtProduct = try shop.product("shirt")
+        #expect(throws: CartError.variantNotFound) {
+            try shop.cartService.add(lampProduct, variantID: shirtProduct.variants[0].id, quantityText: "1", for: shopper)
+        }
+        #expect(throws: CartError.variantNotFound) {
+            try shop.cartService.add(shirtProduct, variantID: lampProduct.variants[0].id, quantityText: "1", for: shopper)
+        }
+        #expect(throws: CartError.variantNotFound) {
+            try shop.cartService.add(lampProduct, variantID: Variant.ID(rawValue: 999_999), quantityText: "1", for: shopper)
+        }
+        #expect(try shop.cartService.cart(of: shopper).isEmpty)
+        try shop.cartService.add(lampProduct, variantID: nil, quantityText: "1", for: shopper)
+        #expect(try shop.cartService.cart(of: shopper).lines.map(\.variantID) == [lampProduct.variants[0].id])
+    }
+
     @Test func aProductWithOptionsNeedsAChosenVariant() throws {
         let shop = try ServiceShop([shirt])
         let shopper = try guest(shop)
