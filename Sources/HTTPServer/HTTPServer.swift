@@ -189,14 +189,15 @@ public final class HTTPServer: Sendable {
     ///     sent, duration from request line to response in microseconds, request id) and the
     ///     engine's own error messages (prefixed `microhttpd:`). Called on worker threads.
     ///   - refusal: the response for a request the server refuses before the handler sees it
-    ///     (400 undecodable, 413 body, 414 target, 431 head too large), given the status and a
-    ///     sentence for a person; the app passes its own so that these carry its headers too.
-    ///     Default: the sentence as plain text.
+    ///     (400 undecodable, 413 body, 414 target, 431 head too large), given the status, a
+    ///     sentence for a person and the request's raw target (so an API can answer in its own
+    ///     format); the app passes its own so that these carry its headers too. Default: the
+    ///     sentence as plain text.
     ///   - handler: turns a request into a response; called concurrently on worker threads.
     public init(
         configuration: Configuration = Configuration(),
         logger: @escaping @Sendable (String) -> Void,
-        refusal: @escaping @Sendable (HTTPStatus, String) -> Response = HTTPServer.plainRefusal,
+        refusal: @escaping @Sendable (HTTPStatus, String, _ target: String) -> Response = HTTPServer.plainRefusal,
         handler: @escaping @Sendable (Request) -> Response
     ) {
         self.context = ServerContext(configuration: configuration, logger: logger, refusal: refusal,
@@ -204,7 +205,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The default refusal: `"<status>: <message>"` as plain text.
-    @Sendable public static func plainRefusal(_ status: HTTPStatus, _ message: String) -> Response {
+    @Sendable public static func plainRefusal(_ status: HTTPStatus, _ message: String, _ target: String) -> Response {
         .text("\(status): \(message)\n", status: status)
     }
 

@@ -249,8 +249,8 @@ struct FrontDoorTests {
 
     @Test func refusalsUseTheAppsResponse() throws {
         let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxBodyBytes: 10, maxURIBytes: 64)
-        let refusal: @Sendable (HTTPStatus, String) -> Response = { status, message in
-            var response = Response.text("shop says: \(message)", status: status)
+        let refusal: @Sendable (HTTPStatus, String, String) -> Response = { status, message, target in
+            var response = Response.text("shop says: \(message) (\(target.prefix(7)))", status: status)
             response.headers.add(name: "X-Content-Type-Options", value: "nosniff")
             return response
         }
@@ -258,11 +258,12 @@ struct FrontDoorTests {
             let long = try RawHTTPClient(port: server.port)
             let reply = try long.exchange("GET /\(String(repeating: "x", count: 100)) HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(reply.status == 414)
-            #expect(reply.text == "shop says: The address is longer than 64 bytes.")
+            #expect(reply.text == "shop says: The address is longer than 64 bytes. (/xxxxxx)", "with the request's target")
             #expect(reply.headers["X-Content-Type-Options"] == "nosniff")
             let big = try RawHTTPClient(port: server.port)
-            let tooLarge = try big.exchange("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n")
+            let tooLarge = try big.exchange("POST /api/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n")
             #expect(tooLarge.status == 413)
+            #expect(tooLarge.text.hasSuffix("(/api/v1)"))
             #expect(tooLarge.headers["X-Content-Type-Options"] == "nosniff")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ShopAPI
 import ShopCore
 import ShopStore
 import ShopTestSupport
@@ -170,6 +171,21 @@ struct StorefrontPageTests {
         #expect(response.headers["X-Content-Type-Options"] == "nosniff")
         #expect(response.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
         #expect(response.headers["Strict-Transport-Security"] == "max-age=31536000")
+    }
+
+    /// Found by a fresh tester: a 3 MB body to the API got plain text, though docs/API.md
+    /// promises the error envelope for every error. Under `/api` a refusal is the envelope.
+    @Test(arguments: [(HTTPStatus.contentTooLarge, "/api/v1/cart/lines", "body_too_large"),
+                      (.uriTooLong, "/api/products?x=1", "target_too_long"), (.badRequest, "/api", "malformed_request")])
+    func refusalsUnderTheAPIAreItsErrorEnvelope(status: HTTPStatus, target: String, code: String) throws {
+        let shop = try TestShop([chair()])
+        let response = ShopApp.refusal(status, "Too much.", target: target, shop.environment)
+        #expect(response.status == status && response.headers["Content-Type"] == "application/json; charset=utf-8")
+        let envelope = try JSONDecoder().decode(APIErrorEnvelope.self, from: Data(response.body))
+        #expect(envelope.error.code == code && envelope.error.message == "Too much.")
+        #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(ShopApp.refusal(status, "Too much.", target: "/apiary", shop.environment).headers["Content-Type"]?
+            .hasPrefix("text/plain") == true, "a page whose path only starts like it")
     }
 
     @Test func merchantTextIsEscapedEverywhere() throws {

@@ -73,13 +73,31 @@ public enum ShopApp {
     }
 
     /// The answer to a request the HTTP server refuses before routing (400, 413, 414, 431):
-    /// the sentence as plain text, with the headers every response of the shop carries.
+    /// the sentence as plain text — or, under `/api`, the API's error envelope, as docs/API.md
+    /// promises for every error (a fresh tester's 3 MB body got plain text) — with the headers
+    /// every response of the shop carries. Said in English: the request was not read far enough
+    /// to know its language.
     /// - Parameters:
     ///   - status: the refusal's status.
     ///   - message: what was wrong, for a person.
+    ///   - target: the request's raw target (path and query).
     ///   - environment: the shop's settings (https decides `Strict-Transport-Security`).
-    public static func refusal(_ status: HTTPStatus, _ message: String, _ environment: AppEnvironment) -> Response {
-        var response = Response.text("\(status.code) \(status.reasonPhrase): \(message)\n", status: status)
+    public static func refusal(_ status: HTTPStatus, _ message: String, target: String = "",
+                               _ environment: AppEnvironment) -> Response {
+        var response: Response
+        if target == "/api" || target.hasPrefix("/api/") || target.hasPrefix("/api?") {
+            let code = switch status.code {
+            case 413: "body_too_large"
+            case 414: "target_too_long"
+            case 431: "headers_too_large"
+            default: "malformed_request"
+            }
+            let envelope = APIErrorEnvelope(.init(code: code, message: message))
+            response = Response(status: status, body: (try? JSONEncoder().encode(envelope)).map { [UInt8]($0) } ?? [])
+            response.headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
+        } else {
+            response = Response.text("\(status.code) \(status.reasonPhrase): \(message)\n", status: status)
+        }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         SecurityHeaders.apply(to: &response, environment: environment)
         return response
