@@ -5,6 +5,10 @@ extension APIRoute {
             + "token from `POST /api/v1/auth/tokens`, or a token from `POST /api/auth/login`; a guest token is not enough).",
         headers: ["WWW-Authenticate": "`Bearer`."])
 
+    /// A guest's valid token where an account is needed.
+    static let guestTokenRefused = APIOperation.Response.error(
+        403, "`sign_in_required`: the token is a guest's (`POST /api/v1/sessions/guest`); sign in for one that names an account.")
+
     static let addressID = APIOperation.Parameter.path(
         "id", "The saved address's id: a positive whole number.",
         schema: ["type": "integer", "minimum": 1, "maximum": .integer(Int64.max)])
@@ -26,14 +30,14 @@ extension APIRoute {
                                  throttled] + APIOperation.Response.always),
         APIOperation("GET", "/api/v1/account", id: "getV1Account", summary: "The signed-in account's profile",
                      tag: "v1 account", requiresBearer: true,
-                     responses: [.personal("The account.", V1Account.schemaReference), signedInOnly]
+                     responses: [.personal("The account.", V1Account.schemaReference), signedInOnly, guestTokenRefused]
                         + APIOperation.Response.always),
         APIOperation("POST", "/api/v1/account/verification", id: "resendV1Verification",
                      summary: "Send the verification email again",
                      description: "With a new link (earlier links stop working); nothing is sent for a verified account.",
                      tag: "v1 account", requiresBearer: true,
                      responses: [APIOperation.Response(202, "Queued (or not needed).", schema: V1Accepted.schemaReference),
-                                 signedInOnly, throttled] + APIOperation.Response.always),
+                                 signedInOnly, guestTokenRefused, throttled] + APIOperation.Response.always),
         APIOperation("POST", "/api/v1/account/verification/confirm", id: "confirmV1Verification",
                      summary: "Confirm the email with the emailed token",
                      tag: "v1 account", requestBody: V1TokenBody.schemaReference,
@@ -95,22 +99,22 @@ extension APIRoute {
                         + APIOperation.Response.always),
         APIOperation("GET", "/api/v1/addresses", id: "listV1Addresses", summary: "The account's address book",
                      tag: "v1 addresses", requiresBearer: true,
-                     responses: [.personal("The addresses, by name.", V1AddressBook.schemaReference), signedInOnly]
+                     responses: [.personal("The addresses, by name.", V1AddressBook.schemaReference), signedInOnly, guestTokenRefused]
                         + APIOperation.Response.always),
         APIOperation("POST", "/api/v1/addresses", id: "addV1Address", summary: "Add an address",
                      tag: "v1 addresses", requestBody: V1AddressInput.schemaReference, requiresBearer: true,
-                     responses: [.created("The saved address.", V1SavedAddress.schemaReference), addressRefused, signedInOnly]
+                     responses: [.created("The saved address.", V1SavedAddress.schemaReference), addressRefused, signedInOnly, guestTokenRefused]
                         + APIOperation.Response.always),
         APIOperation("PUT", "/api/v1/addresses/{id}", id: "replaceV1Address", summary: "Replace an address",
                      tag: "v1 addresses", parameters: [addressID], requestBody: V1AddressInput.schemaReference,
                      requiresBearer: true,
-                     responses: [.ok("The saved address.", V1SavedAddress.schemaReference), addressRefused, signedInOnly,
+                     responses: [.ok("The saved address.", V1SavedAddress.schemaReference), addressRefused, signedInOnly, guestTokenRefused,
                                  .error(404, "`address_not_found`: the account has no address with this id.")]
                         + APIOperation.Response.always),
         APIOperation("DELETE", "/api/v1/addresses/{id}", id: "deleteV1Address", summary: "Delete an address",
                      tag: "v1 addresses", parameters: [addressID], requiresBearer: true,
                      responses: [APIOperation.Response(204, "Deleted.", schema: nil),
-                                 .error(400, "`malformed_id`: the id is not a positive whole number."), signedInOnly,
+                                 .error(400, "`malformed_id`: the id is not a positive whole number."), signedInOnly, guestTokenRefused,
                                  .error(404, "`address_not_found`: the account has no address with this id.")]
                         + APIOperation.Response.always),
     ]

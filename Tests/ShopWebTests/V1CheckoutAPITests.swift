@@ -75,6 +75,12 @@ struct V1CheckoutAPITests {
         #expect(try shop.api(.get, "/api/v1/orders/\(order.number)?token=wrong", token: nil).status == 404)
         #expect(try shop.api(.get, "/api/v1/orders/\(order.number)", token: token).status == 404, "a guest needs the token")
         #expect(try shop.api(.get, "/api/v1/orders", token: token).status == 403)
+        // The account's own routes answer a guest's valid token the same way, not 401 (which an
+        // app's token refresh reads as an expired token; a fresh tester's finding).
+        for path in ["/api/v1/account", "/api/v1/addresses"] {
+            let refused = try shop.api(.get, path, token: token)
+            #expect(refused.status == 403 && refused.text.contains("\"sign_in_required\""), "\(path)")
+        }
         #expect(try decoded(V1Order.self, read).fulfilment == nil)
         #expect(!read.text.contains("fulfilment"), "left out until fulfilled")
 

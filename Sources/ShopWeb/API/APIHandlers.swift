@@ -135,9 +135,13 @@ enum APIApp {
     static func account(_ context: RequestContext) throws -> User { try signedIn(context).user }
 
     /// The account and the session (the bearer token's) of the request; see ``account(_:)``.
+    /// A guest's token is valid but names no account: 403 `sign_in_required`, as the order list
+    /// answers it — a 401 made an app's token refresh take the token for expired (a fresh
+    /// tester's finding).
     static func signedIn(_ context: RequestContext) throws -> (user: User, session: Session.ID) {
-        guard let session = try bearerSession(context)?.session, let userID = session.userID,
-              let user = try context.environment.accounts.user(userID) else { throw APIError.unauthorized }
+        guard let session = try bearerSession(context)?.session else { throw APIError.unauthorized }
+        guard let userID = session.userID else { throw APIError(status: .forbidden, code: "sign_in_required", .apiAccountRequired) }
+        guard let user = try context.environment.accounts.user(userID) else { throw APIError.unauthorized }
         return (user, session.id)
     }
 

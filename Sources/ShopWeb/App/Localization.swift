@@ -122,7 +122,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case apiNoRoute, apiMethodNotAllowed, apiUnsupportedMediaType, apiMalformedBody, apiBodyNotObject, apiMissingField, apiMissingEither
     case apiWrongType, apiMalformedID, apiMalformedDate, apiUnauthorized, apiTokenRequired, apiForbidden, apiInternal, apiBusy
     case apiSignInWrong, apiNoProduct, apiNoCategory, apiNoUser, apiNoSuchCart, apiNoSuchProduct, apiNoSuchUser, apiNoOrder, apiNoSavedAddress, apiNoOrders
-    case apiNoAPICarts, apiOrderListNeedsAccount, apiIdempotencyKeyMissing, apiIdempotencyKeyInvalid
+    case apiNoAPICarts, apiOrderListNeedsAccount, apiAccountRequired, apiIdempotencyKeyMissing, apiIdempotencyKeyInvalid
     case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
     case apiInvalidCursor, apiLastOperator
     case apiNoTokens, apiNoCampaign, apiNoAddressBook, apiEmailVerifiedAlready, apiResetRequested, apiLinkNotValid, apiRefreshTokenNotValid, apiRefreshTokenReused
