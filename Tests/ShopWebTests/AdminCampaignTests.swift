@@ -74,6 +74,14 @@ struct AdminCampaignTests {
         let twice = try manager.post("/admin/campaigns", Self.form(["target": "products", "products": "lamp, Lamp"]),
                                      from: "/admin/campaigns/new")
         #expect(twice.status == 422 && twice.text.contains("“lamp” is listed twice."))
+        // Values the form's selects never send (a fresh tester's crafted posts), and a fixed
+        // amount above the highest price: refused, not read as the default.
+        for fields in [["target": "zzz"], ["discount": "zzz"], ["discount": "fixed", "amount": "99999999999"]] {
+            let refused = try manager.post("/admin/campaigns", Self.form(fields), from: "/admin/campaigns/new")
+            #expect(refused.status == 422, "\(fields)")
+            #expect(refused.text.contains(fields["amount"] == nil ? "Choose one of the options." : "Enter an amount more than zero"))
+        }
+        #expect(try shop.campaigns.all().isEmpty)
         // Found by a tester: a title of any length, and an image path climbing out of the site.
         let long = try manager.post("/admin/campaigns", Self.form(["title": String(repeating: "a", count: 201),
                                                                     "image": "/static/../secret.png"]),

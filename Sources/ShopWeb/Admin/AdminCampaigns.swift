@@ -193,26 +193,35 @@ struct AdminCampaignForm: Sendable {
         let ends = AdminDates.dateTime(value("ends"), timeZone: timeZone)
         if ends == nil { fail("ends", l10n(.adminCampaignErrorDate)) }
 
+        // The form's selects send only these values; anything else (a crafted post, found by a
+        // fresh tester) is refused under its field, not read as the default.
         var discount: Discount?
-        if value("discount") == "fixed" {
+        switch value("discount") {
+        case "fixed":
             switch AdminAmounts.read(value("amount"), currency: currency, l10n, else: .adminCampaignErrorAmount) {
-            case let .success(amount): discount = .fixedAmount(amount)
+            case let .success(amount) where amount.minorUnits <= VariantDraft.maximumPriceMinorUnits: discount = .fixedAmount(amount)
+            case .success: fail("amount", l10n(.adminCampaignErrorAmount, ["example": example]))
             case let .failure(refusal): fail("amount", refusal.message)
             }
-        } else if let percent = Int(value("percent").trimmedOfWhiteSpace) {
-            discount = .percentage(percent)
-        } else {
-            fail("percent", l10n(.adminCampaignErrorPercent))
+        case "percentage", "":
+            if let percent = Int(value("percent").trimmedOfWhiteSpace) {
+                discount = .percentage(percent)
+            } else {
+                fail("percent", l10n(.adminCampaignErrorPercent))
+            }
+        default:
+            fail("discount", l10n(.adminCampaignErrorChoice))
         }
 
-        let target: DiscountTarget
+        var target = DiscountTarget.wholeCart
         switch value("target") {
+        case "cart", "": target = .wholeCart
         case "category": target = .category(handle: value("category").trimmedOfWhiteSpace)
         case "products":
             let handles = value("products").split(whereSeparator: { $0 == "," || $0.isNewline })
                 .map { Handle.make(from: String($0).trimmedOfWhiteSpace) }.filter { !$0.isEmpty }
             target = .products(handles: handles)
-        default: target = .wholeCart
+        default: fail("target", l10n(.adminCampaignErrorChoice))
         }
 
         var minimum: Money?
@@ -452,6 +461,7 @@ extension AdminViews {
                     legend { l10n(.adminFieldDiscountType) }
                     radio("discount", "percentage", l10n(.adminDiscountPercentage), form)
                     radio("discount", "fixed", l10n(.adminDiscountFixed), form)
+                    if !form.errors("discount").isEmpty { ul(.class("field-errors")) { for error in form.errors("discount") { li { error } } } }
                 }
                 div(.class("admin-field-pair")) {
                     div(.class("only-percentage")) {
@@ -469,6 +479,7 @@ extension AdminViews {
                     radio("target", "cart", l10n(.adminTargetCart), form)
                     radio("target", "category", l10n(.adminTargetCategory), form)
                     radio("target", "products", l10n(.adminTargetProducts), form)
+                    if !form.errors("target").isEmpty { ul(.class("field-errors")) { for error in form.errors("target") { li { error } } } }
                 }
                 div(.class(form.errors("category").isEmpty ? "field only-category" : "field field-invalid only-category")) {
                     label(.for("category")) { l10n(.adminFieldCategory) }
