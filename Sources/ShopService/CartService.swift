@@ -106,9 +106,11 @@ public struct CartService: Sendable {
     /// only what the cards offer.
     public func listing(_ query: ProductQuery) throws -> ProductPage {
         var query = query
-        query.heldOutProductIDs = try heldOutProducts()
+        // Asked once for the page: both steps below need it (each asked it before, on every listing).
+        let live = try orders.map(hasLiveHolds) ?? false
+        query.heldOutProductIDs = live ? try heldOutProducts() : []
         var page = try catalog.products(query)
-        page.products = try available(page.products, to: nil)
+        page.products = try available(page.products, to: nil, liveHolds: live)
         return page
     }
 
@@ -127,10 +129,15 @@ public struct CartService: Sendable {
     /// The products with each tracked variant's stock lowered by the live holds of everyone but
     /// `shopper` (all holds for nil: what a page shared by every visitor may promise).
     public func available(_ products: [Product], to shopper: Shopper?) throws -> [Product] {
+        try available(products, to: shopper, liveHolds: nil)
+    }
+
+    /// ``available(_:to:)`` with whether a hold is live already known (nil: ask).
+    private func available(_ products: [Product], to shopper: Shopper?, liveHolds: Bool?) throws -> [Product] {
         guard let orders else { return products }
         let limited = products.flatMap(\.variants).filter(\.inventory.isLimited)
         guard !limited.isEmpty else { return products }
-        guard try hasLiveHolds(orders) else {
+        guard try liveHolds ?? hasLiveHolds(orders) else {
             // Nothing held: the stock as read, as `OrderStore.available` would answer it (none
             // of an unpublished product's). A category page read the holds of its 48 variants
             // for this, 3 % of its CPU (issue #14).

@@ -92,9 +92,7 @@ public enum ShopApp {
             case 431: "headers_too_large"
             default: "malformed_request"
             }
-            let envelope = APIErrorEnvelope(.init(code: code, message: message))
-            response = Response(status: status, body: (try? JSONEncoder().encode(envelope)).map { [UInt8]($0) } ?? [])
-            response.headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
+            response = APIError(status: status, code: code, message: message).response(Localizer(language: .english))
         } else {
             response = Response.text("\(status.code) \(status.reasonPhrase): \(message)\n", status: status)
         }

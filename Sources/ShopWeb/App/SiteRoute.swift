@@ -34,18 +34,18 @@ public enum SiteRoute: Hashable, Sendable {
         // parameter table for each were ~4 % of an uncached category page. The router printed
         // both once, around a probe value; only the value is encoded here, as it encodes it.
         case let .catalog(.product(handle, nil)):
-            Self.printed.product.before + RouteRequest.encodeSegment(handle) + Self.printed.product.after
+            Self.printed.product.with(RouteRequest.encodeSegment(handle))
         case let .favorites(.toggle(id)):
-            Self.printed.favoriteToggle.before + String(id.rawValue) + Self.printed.favoriteToggle.after
+            Self.printed.favoriteToggle.with(String(id.rawValue))
         // A cart page prints three forms per line and five more: through the router they were
         // ~10 % of the page.
         case .cart(.selectAll): Self.printed.cartForms.selectAll
         case .cart(.voucher): Self.printed.cartForms.voucher
         case .cart(.voucherRemove): Self.printed.cartForms.voucherRemove
         case .checkout(.start): Self.printed.cartForms.checkout
-        case let .cart(.updateLine(id)): Self.printed.cartForms.updateLine.before + String(id.rawValue) + Self.printed.cartForms.updateLine.after
-        case let .cart(.removeLine(id)): Self.printed.cartForms.removeLine.before + String(id.rawValue) + Self.printed.cartForms.removeLine.after
-        case let .cart(.selectLine(id)): Self.printed.cartForms.selectLine.before + String(id.rawValue) + Self.printed.cartForms.selectLine.after
+        case let .cart(.updateLine(id)): Self.printed.cartForms.updateLine.with(String(id.rawValue))
+        case let .cart(.removeLine(id)): Self.printed.cartForms.removeLine.with(String(id.rawValue))
+        case let .cart(.selectLine(id)): Self.printed.cartForms.selectLine.with(String(id.rawValue))
         default: areaRouter.url(for: self)
         }
     }
@@ -150,11 +150,20 @@ extension SiteRoute {
 
 }
 
+/// A route printed around a probe value: the text before and after it.
+private struct PrintedAround: Sendable {
+    let before: String
+    let after: String
+
+    /// The route with `value` (already encoded as the router encodes it) in the probe's place.
+    func with(_ value: String) -> String { before + value + after }
+}
+
 extension String {
     /// The text before and after the one occurrence of `probe` (a route printed around a value).
-    fileprivate func around(_ probe: String) -> (before: String, after: String) {
+    fileprivate func around(_ probe: String) -> PrintedAround {
         let ranges = ranges(of: probe)
         precondition(ranges.count == 1, "the probe \(probe) is printed once in \(self)")
-        return (String(self[..<ranges[0].lowerBound]), String(self[ranges[0].upperBound...]))
+        return PrintedAround(before: String(self[..<ranges[0].lowerBound]), after: String(self[ranges[0].upperBound...]))
     }
 }
