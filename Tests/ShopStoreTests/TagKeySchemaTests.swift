@@ -35,23 +35,44 @@ struct TagKeySchemaTests {
     static let oldKey = "UPDATE product_tags SET tag_key = 'işık' WHERE tag = 'Işık'"
 
     @Test func sqliteRewritesTheKeysStoredBefore() throws {
-        let path = TemporaryDatabasePath()
-        let database = try SQLiteDatabase(path: path.path)
-        defer { database.close(); path.remove() }
-        #expect(try database.migrate(Array(ShopSchema.migrations.prefix(35))) == Array(1...35))
-        try rewritesTheKeysStoredBefore(.sqlite(database), writeOldKey: { try database.withConnection { try $0.execute(Self.oldKey) } },
-                                        migrate: { try database.migrate() })
+        try BeforeMigration.sqlite(36) { stage in
+            try rewritesTheKeysStoredBefore(stage.catalog, writeOldKey: { try stage.execute(Self.oldKey) }, migrate: stage.migrate)
+        }
     }
 
     @Test(.enabled(if: PostgresTestServer.url != nil, "SHOPPABLE_TEST_POSTGRES_URL is not set"))
     func postgresRewritesTheKeysStoredBefore() throws {
+        try BeforeMigration.postgres(36) { stage in
+            try rewritesTheKeysStoredBefore(stage.catalog, writeOldKey: { try stage.execute(Self.oldKey) }, migrate: stage.migrate)
+        }
+    }
+}
+
+/// A database of one engine migrated up to just before `version`: its catalog store, a way to
+/// run SQL on it (to write rows as an older version did), and a way to run the rest.
+struct BeforeMigration {
+    var catalog: CatalogStore
+    var execute: (String) throws -> Void
+    var migrate: () throws -> [Int]
+
+    static func sqlite(_ version: Int, _ body: (BeforeMigration) throws -> Void) throws {
+        let path = TemporaryDatabasePath()
+        let database = try SQLiteDatabase(path: path.path)
+        defer { database.close(); path.remove() }
+        #expect(try database.migrate(ShopSchema.migrations.filter { $0.version < version }) == Array(1..<version))
+        try body(BeforeMigration(catalog: .sqlite(database), execute: { sql in try database.withConnection { try $0.execute(sql) } },
+                                 migrate: { try database.migrate() }))
+    }
+
+    static func postgres(_ version: Int, _ body: (BeforeMigration) throws -> Void) throws {
         let schema = try PostgresTestServer.createSchema()
         defer { PostgresTestServer.drop(schema) }
         let database = try PostgresDatabase(url: try #require(PostgresTestServer.url), poolSize: 1, schema: schema)
         defer { database.close() }
-        #expect(try database.migrate(PostgresSchema.migrations.filter { $0.version < 36 }).last == 34)
-        try rewritesTheKeysStoredBefore(.postgres(database), writeOldKey: { try database.withConnection { try $0.execute(Self.oldKey) } },
-                                        migrate: { try database.migrate() })
+        let earlier = PostgresSchema.migrations.filter { $0.version < version }
+        #expect(try database.migrate(earlier) == earlier.map(\.version))
+        try body(BeforeMigration(catalog: .postgres(database), execute: { sql in try database.withConnection { try $0.execute(sql) } },
+                                 migrate: { try database.migrate() }))
     }
 }
 
@@ -75,22 +96,11 @@ struct StockLimitSchemaTests {
     }
 
     @Test func sqlite() throws {
-        let path = TemporaryDatabasePath()
-        let database = try SQLiteDatabase(path: path.path)
-        defer { database.close(); path.remove() }
-        #expect(try database.migrate(Array(ShopSchema.migrations.prefix(36))).last == 36)
-        try bringsStockWithinTheLimit(.sqlite(database), execute: { sql in try database.withConnection { try $0.execute(sql) } },
-                                      migrate: { try database.migrate() })
+        try BeforeMigration.sqlite(37) { try bringsStockWithinTheLimit($0.catalog, execute: $0.execute, migrate: $0.migrate) }
     }
 
     @Test(.enabled(if: PostgresTestServer.url != nil, "SHOPPABLE_TEST_POSTGRES_URL is not set"))
     func postgres() throws {
-        let schema = try PostgresTestServer.createSchema()
-        defer { PostgresTestServer.drop(schema) }
-        let database = try PostgresDatabase(url: try #require(PostgresTestServer.url), poolSize: 1, schema: schema)
-        defer { database.close() }
-        #expect(try database.migrate(PostgresSchema.migrations.filter { $0.version < 37 }).last == 36)
-        try bringsStockWithinTheLimit(.postgres(database), execute: { sql in try database.withConnection { try $0.execute(sql) } },
-                                      migrate: { try database.migrate() })
+        try BeforeMigration.postgres(37) { try bringsStockWithinTheLimit($0.catalog, execute: $0.execute, migrate: $0.migrate) }
     }
 }
