@@ -11,9 +11,7 @@ extension APITokenStore {
     public static func sqlite(_ database: SQLiteDatabase) -> APITokenStore {
         APITokenStore(
             issue: { pair in
-                try database.withConnection { connection in
-                    try connection.transaction { try insert(pair, connection) }
-                }
+                try database.write { connection in try insert(pair, connection) }
             },
             session: { accessTokenHash in
                 try database.withConnection { connection in
@@ -33,32 +31,30 @@ extension APITokenStore {
                 }
             },
             rotate: { refreshTokenHash, next, now, forgetSpentBefore in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard let row = try connection.prepare("""
-                            SELECT session_id, spent_at IS NOT NULL FROM api_tokens WHERE refresh_token_hash = ?
-                            """).first([.text(refreshTokenHash)]) else { return .unknown }
-                        let sessionID = try row.string(0)
-                        // Spent only if nobody spent it first (two simultaneous uses: one rotates).
-                        try connection.prepare("""
-                            UPDATE api_tokens SET spent_at = ? WHERE refresh_token_hash = ? AND spent_at IS NULL
-                            """).run([.integer(StoredTime.unixSeconds(now)), .text(refreshTokenHash)])
-                        guard try !row.bool(1), connection.changes == 1 else {
-                            // Reuse: a copy of the token is in other hands. End the session and every pair of it.
-                            try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(sessionID)])
-                            return .reused
-                        }
-                        guard let session = try SessionStore.sqliteFind(Session.ID(rawValue: sessionID), connection) else {
-                            return .unknown
-                        }
-                        var pair = next
-                        pair.sessionID = session.id
-                        try insert(pair, connection)
-                        try connection.prepare("""
-                            DELETE FROM api_tokens WHERE session_id = ? AND spent_at IS NOT NULL AND spent_at < ?
-                            """).run([.text(sessionID), .integer(StoredTime.unixSeconds(forgetSpentBefore))])
-                        return .rotated(session)
+                try database.write { connection in
+                    guard let row = try connection.prepare("""
+                        SELECT session_id, spent_at IS NOT NULL FROM api_tokens WHERE refresh_token_hash = ?
+                        """).first([.text(refreshTokenHash)]) else { return .unknown }
+                    let sessionID = try row.string(0)
+                    // Spent only if nobody spent it first (two simultaneous uses: one rotates).
+                    try connection.prepare("""
+                        UPDATE api_tokens SET spent_at = ? WHERE refresh_token_hash = ? AND spent_at IS NULL
+                        """).run([.integer(StoredTime.unixSeconds(now)), .text(refreshTokenHash)])
+                    guard try !row.bool(1), connection.changes == 1 else {
+                        // Reuse: a copy of the token is in other hands. End the session and every pair of it.
+                        try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(sessionID)])
+                        return .reused
                     }
+                    guard let session = try SessionStore.sqliteFind(Session.ID(rawValue: sessionID), connection) else {
+                        return .unknown
+                    }
+                    var pair = next
+                    pair.sessionID = session.id
+                    try insert(pair, connection)
+                    try connection.prepare("""
+                        DELETE FROM api_tokens WHERE session_id = ? AND spent_at IS NOT NULL AND spent_at < ?
+                        """).run([.text(sessionID), .integer(StoredTime.unixSeconds(forgetSpentBefore))])
+                    return .rotated(session)
                 }
             }
         )

@@ -22,19 +22,15 @@ extension AccountStore {
     public static func sqlite(_ database: SQLiteDatabase) -> AccountStore {
         AccountStore(
             register: { account, token, message in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        let user = try insertUser(account, verified: false, connection)
-                        try insertToken(token, for: user.id, connection)
-                        try enqueue(message, connection)
-                        return user
-                    }
+                try database.write { connection in
+                    let user = try insertUser(account, verified: false, connection)
+                    try insertToken(token, for: user.id, connection)
+                    try enqueue(message, connection)
+                    return user
                 }
             },
             createUser: { account, verified in
-                try database.withConnection { connection in
-                    try connection.transaction { try insertUser(account, verified: verified, connection) }
-                }
+                try database.write { connection in try insertUser(account, verified: verified, connection) }
             },
             user: { id in
                 try database.withConnection { connection in
@@ -60,51 +56,43 @@ extension AccountStore {
                 }
             },
             updateUser: { id, update in
-                try database.withConnection { connection in
-                    try connection.transaction { try updateUser(id, update, connection) }
-                }
+                try database.write { connection in try updateUser(id, update, connection) }
             },
             deleteUser: { id, audit in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
-                            .first([.integer(id.rawValue)]).map(user(from:)) else { return nil }
-                        // Sessions, cart lines, favorites, addresses, tokens, holds, checkouts and API
-                        // carts cascade; orders keep their snapshot with user_id set to NULL.
-                        // A shop keeps an operator: the delete itself checks for another one, so
-                        // two operators deleting each other at once cannot both go.
-                        try connection.prepare("""
-                            DELETE FROM users WHERE id = ?1
-                               AND (role <> 'operator' OR EXISTS (SELECT 1 FROM users WHERE role = 'operator' AND id <> ?1))
-                            """).run([.integer(id.rawValue)])
-                        guard connection.changes == 1 else { throw AccountStoreError.lastOperator }
-                        if let audit { try SQLAudit.insert([AccountAudit.deletion(of: user, actor: audit.actor, now: audit.at)], connection) }
-                        return user
-                    }
+                try database.write { connection in
+                    guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+                        .first([.integer(id.rawValue)]).map(user(from:)) else { return nil }
+                    // Sessions, cart lines, favorites, addresses, tokens, holds, checkouts and API
+                    // carts cascade; orders keep their snapshot with user_id set to NULL.
+                    // A shop keeps an operator: the delete itself checks for another one, so
+                    // two operators deleting each other at once cannot both go.
+                    try connection.prepare("""
+                        DELETE FROM users WHERE id = ?1
+                           AND (role <> 'operator' OR EXISTS (SELECT 1 FROM users WHERE role = 'operator' AND id <> ?1))
+                        """).run([.integer(id.rawValue)])
+                    guard connection.changes == 1 else { throw AccountStoreError.lastOperator }
+                    if let audit { try SQLAudit.insert([AccountAudit.deletion(of: user, actor: audit.actor, now: audit.at)], connection) }
+                    return user
                 }
             },
             issueToken: { userID, token, message, audit in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
-                            throw AccountStoreError.userNotFound
-                        }
-                        try insertToken(token, for: userID, connection)
-                        try enqueue(message, connection)
-                        if let audit { try SQLAudit.insert([audit], connection) }
+                try database.write { connection in
+                    guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
+                        throw AccountStoreError.userNotFound
                     }
+                    try insertToken(token, for: userID, connection)
+                    try enqueue(message, connection)
+                    if let audit { try SQLAudit.insert([audit], connection) }
                 }
             },
             verifyEmail: { tokenHash, now in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard let userID = try useToken(tokenHash, .emailVerification, now: now, connection) else { return nil }
-                        try connection.prepare("""
-                            UPDATE users SET email_verified_at = coalesce(email_verified_at, ?) WHERE id = ?
-                            """).run([.integer(StoredTime.unixSeconds(now)), .integer(userID)])
-                        return try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
-                            .first([.integer(userID)]).map(user(from:))
-                    }
+                try database.write { connection in
+                    guard let userID = try useToken(tokenHash, .emailVerification, now: now, connection) else { return nil }
+                    try connection.prepare("""
+                        UPDATE users SET email_verified_at = coalesce(email_verified_at, ?) WHERE id = ?
+                        """).run([.integer(StoredTime.unixSeconds(now)), .integer(userID)])
+                    return try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+                        .first([.integer(userID)]).map(user(from:))
                 }
             },
             passwordResetUser: { tokenHash, now in
@@ -119,83 +107,67 @@ extension AccountStore {
                 }
             },
             resetPassword: { tokenHash, newPasswordHash, now in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard let userID = try useToken(tokenHash, .passwordReset, now: now, connection) else { return nil }
-                        try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
-                            .run([.text(newPasswordHash), .integer(userID)])
-                        try SessionStore.deleteSessions(of: User.ID(userID), keeping: nil, connection)
-                        return try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
-                            .first([.integer(userID)]).map(user(from:))
-                    }
+                try database.write { connection in
+                    guard let userID = try useToken(tokenHash, .passwordReset, now: now, connection) else { return nil }
+                    try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
+                        .run([.text(newPasswordHash), .integer(userID)])
+                    try SessionStore.deleteSessions(of: User.ID(userID), keeping: nil, connection)
+                    return try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
+                        .first([.integer(userID)]).map(user(from:))
                 }
             },
             changePassword: { userID, newPasswordHash, keeping in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
-                            .run([.text(newPasswordHash), .integer(userID.rawValue)])
-                        guard connection.changes == 1 else { throw AccountStoreError.userNotFound }
-                        try SessionStore.deleteSessions(of: userID, keeping: keeping, connection)
-                    }
+                try database.write { connection in
+                    try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
+                        .run([.text(newPasswordHash), .integer(userID.rawValue)])
+                    guard connection.changes == 1 else { throw AccountStoreError.userNotFound }
+                    try SessionStore.deleteSessions(of: userID, keeping: keeping, connection)
                 }
             },
             rehashPassword: { userID, old, new in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?")
-                            .run([.text(new), .integer(userID.rawValue), .text(old)])
-                        return connection.changes == 1
-                    }
+                try database.write { connection in
+                    try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?")
+                        .run([.text(new), .integer(userID.rawValue), .text(old)])
+                    return connection.changes == 1
                 }
             },
             countAttempt: { checks, at in
-                try database.withConnection { connection in
+                try database.write { connection in
                     // BEGIN IMMEDIATE: no other writer runs between the count read here and the
                     // insert, so the check and the count are one step.
-                    try connection.transaction {
-                        let counted = try connection.prepare("SELECT at FROM throttle_events WHERE key = ? AND at >= ?")
-                        let retry = try ThrottleRules.retryAfter(checks, at: at) { key, since in
-                            try counted.query([.text(key), .integer(StoredTime.unixSeconds(since))])
-                                .map { StoredTime.date(unixSeconds: try $0.int64(0)) }
-                        }
-                        guard retry == nil else { return retry }
-                        let insert = try connection.prepare("INSERT INTO throttle_events (key, at) VALUES (?, ?)")
-                        for check in checks { try insert.run([.text(check.key), .integer(StoredTime.unixSeconds(at))]) }
-                        return nil
+                    let counted = try connection.prepare("SELECT at FROM throttle_events WHERE key = ? AND at >= ?")
+                    let retry = try ThrottleRules.retryAfter(checks, at: at) { key, since in
+                        try counted.query([.text(key), .integer(StoredTime.unixSeconds(since))])
+                            .map { StoredTime.date(unixSeconds: try $0.int64(0)) }
                     }
+                    guard retry == nil else { return retry }
+                    let insert = try connection.prepare("INSERT INTO throttle_events (key, at) VALUES (?, ?)")
+                    for check in checks { try insert.run([.text(check.key), .integer(StoredTime.unixSeconds(at))]) }
+                    return nil
                 }
             },
             clearAttempts: { key in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM throttle_events WHERE key = ?").run([.text(key)])
-                    }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM throttle_events WHERE key = ?").run([.text(key)])
                 }
             },
             uncountAttempt: { key, at in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("""
-                            DELETE FROM throttle_events
-                            WHERE rowid = (SELECT rowid FROM throttle_events WHERE key = ?1 AND at = ?2 LIMIT 1)
-                            """).run([.text(key), .integer(StoredTime.unixSeconds(at))])
-                    }
+                try database.write { connection in
+                    try connection.prepare("""
+                        DELETE FROM throttle_events
+                        WHERE rowid = (SELECT rowid FROM throttle_events WHERE key = ?1 AND at = ?2 LIMIT 1)
+                        """).run([.text(key), .integer(StoredTime.unixSeconds(at))])
                 }
             },
             purgeAttempts: { before in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM throttle_events WHERE at < ?")
-                            .run([.integer(StoredTime.unixSeconds(before))])
-                        return connection.changes
-                    }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM throttle_events WHERE at < ?")
+                        .run([.integer(StoredTime.unixSeconds(before))])
+                    return connection.changes
                 }
             },
             enqueue: { message in
-                try database.withConnection { connection in
-                    try connection.transaction { try enqueue(message, connection) }
-                }
+                try database.write { connection in try enqueue(message, connection) }
             },
             dueMessages: { now, limit in
                 try database.withConnection { connection in
@@ -207,32 +179,26 @@ extension AccountStore {
             },
             claimDueMessages: { now, limit, until in
                 // One writer at a time (BEGIN IMMEDIATE): the select and the update see the same rows.
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("""
-                            UPDATE outbox SET next_attempt_at = ?
-                            WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?)
-                            RETURNING \(OutboxMessage.columns)
-                            """).query([.integer(StoredTime.unixSeconds(until)), .integer(StoredTime.unixSeconds(now)),
-                                        SQLValue(max(limit, 0))]).map { try OutboxMessage(row: $0) }.sorted { $0.id.rawValue < $1.id.rawValue }
-                    }
+                try database.write { connection in
+                    try connection.prepare("""
+                        UPDATE outbox SET next_attempt_at = ?
+                        WHERE id IN (SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY id LIMIT ?)
+                        RETURNING \(OutboxMessage.columns)
+                        """).query([.integer(StoredTime.unixSeconds(until)), .integer(StoredTime.unixSeconds(now)),
+                                    SQLValue(max(limit, 0))]).map { try OutboxMessage(row: $0) }.sorted { $0.id.rawValue < $1.id.rawValue }
                 }
             },
             markSent: { id, date in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("UPDATE outbox SET sent_at = ? WHERE id = ?")
-                            .run([.integer(StoredTime.unixSeconds(date)), .integer(id.rawValue)])
-                    }
+                try database.write { connection in
+                    try connection.prepare("UPDATE outbox SET sent_at = ? WHERE id = ?")
+                        .run([.integer(StoredTime.unixSeconds(date)), .integer(id.rawValue)])
                 }
             },
             markFailed: { id, error, retryAt in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("""
-                            UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?
-                            """).run([.text(error), .integer(StoredTime.unixSeconds(retryAt)), .integer(id.rawValue)])
-                    }
+                try database.write { connection in
+                    try connection.prepare("""
+                        UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?
+                        """).run([.text(error), .integer(StoredTime.unixSeconds(retryAt)), .integer(id.rawValue)])
                 }
             }
         )

@@ -31,46 +31,42 @@ extension AddressStore {
                 }
             },
             save: { userID, address in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
-                            throw AccountStoreError.userNotFound
-                        }
-                        if address.isDefault {
-                            try connection.prepare("UPDATE addresses SET is_default = 0 WHERE user_id = ? AND is_default = 1 AND id IS NOT ?")
-                                .run([.integer(userID.rawValue), SQLValue(address.id?.rawValue)])
-                        }
-                        let values: [SQLValue] = [
-                            .text(address.firstName), .text(address.lastName), .text(address.phone), SQLValue(address.email),
-                            .text(address.line1), .text(address.line2), .text(address.city), .text(address.postalCode),
-                            SQLValue(address.region), .text(address.countryCode), SQLValue(address.isDefault),
-                        ]
-                        var saved = address
-                        if let id = address.id {
-                            try connection.prepare("""
-                                UPDATE addresses SET first_name = ?, last_name = ?, phone = ?, email = ?, line1 = ?, line2 = ?,
-                                    city = ?, postal_code = ?, region = ?, country_code = ?, is_default = ?
-                                WHERE id = ? AND user_id = ?
-                                """).run(values + [.integer(id.rawValue), .integer(userID.rawValue)])
-                            guard connection.changes == 1 else { throw AddressStoreError.addressNotFound }
-                        } else {
-                            try connection.prepare("""
-                                INSERT INTO addresses (first_name, last_name, phone, email, line1, line2, city, postal_code,
-                                    region, country_code, is_default, user_id)
-                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                                """).run(values + [.integer(userID.rawValue)])
-                            saved.id = Address.ID(connection.lastInsertRowID)
-                        }
-                        return saved
+                try database.write { connection in
+                    guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
+                        throw AccountStoreError.userNotFound
                     }
+                    if address.isDefault {
+                        try connection.prepare("UPDATE addresses SET is_default = 0 WHERE user_id = ? AND is_default = 1 AND id IS NOT ?")
+                            .run([.integer(userID.rawValue), SQLValue(address.id?.rawValue)])
+                    }
+                    let values: [SQLValue] = [
+                        .text(address.firstName), .text(address.lastName), .text(address.phone), SQLValue(address.email),
+                        .text(address.line1), .text(address.line2), .text(address.city), .text(address.postalCode),
+                        SQLValue(address.region), .text(address.countryCode), SQLValue(address.isDefault),
+                    ]
+                    var saved = address
+                    if let id = address.id {
+                        try connection.prepare("""
+                            UPDATE addresses SET first_name = ?, last_name = ?, phone = ?, email = ?, line1 = ?, line2 = ?,
+                                city = ?, postal_code = ?, region = ?, country_code = ?, is_default = ?
+                            WHERE id = ? AND user_id = ?
+                            """).run(values + [.integer(id.rawValue), .integer(userID.rawValue)])
+                        guard connection.changes == 1 else { throw AddressStoreError.addressNotFound }
+                    } else {
+                        try connection.prepare("""
+                            INSERT INTO addresses (first_name, last_name, phone, email, line1, line2, city, postal_code,
+                                region, country_code, is_default, user_id)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """).run(values + [.integer(userID.rawValue)])
+                        saved.id = Address.ID(connection.lastInsertRowID)
+                    }
+                    return saved
                 }
             },
             delete: { userID, addressID in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM addresses WHERE user_id = ? AND id = ?")
-                            .run([.integer(userID.rawValue), .integer(addressID.rawValue)])
-                    }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM addresses WHERE user_id = ? AND id = ?")
+                        .run([.integer(userID.rawValue), .integer(addressID.rawValue)])
                 }
             }
         )

@@ -19,21 +19,19 @@ extension CampaignStore {
         let version = SQLiteDatabase.Memo<Int64>()
         return CampaignStore(
             changeBy: { change, actor, now in
-                return try database.withConnection { connection in
-                    try connection.transaction {
-                        let current = try SQLCampaigns.all(connection)
-                        let plan = CampaignReplacePlan(stored: current, incoming: try change.applied(to: current))
-                        let delete = try connection.prepare("DELETE FROM campaigns WHERE id = ?")
-                        for id in plan.deletions { try delete.run([.text(id.rawValue)]) }
-                        let insert = try connection.prepare(SQLCampaigns.insert)
-                        for campaign in plan.writes { try insert.run(SQLCampaigns.values(campaign)) }
-                        try SQLAudit.insert(plan.auditEntries(actor: actor, now: now), connection)
-                        let result = plan.result
-                        if result.changedAnything {
-                            try connection.prepare("UPDATE campaign_state SET version = version + 1 WHERE id = 1").run()
-                        }
-                        return result
+                return try database.write { connection in
+                    let current = try SQLCampaigns.all(connection)
+                    let plan = CampaignReplacePlan(stored: current, incoming: try change.applied(to: current))
+                    let delete = try connection.prepare("DELETE FROM campaigns WHERE id = ?")
+                    for id in plan.deletions { try delete.run([.text(id.rawValue)]) }
+                    let insert = try connection.prepare(SQLCampaigns.insert)
+                    for campaign in plan.writes { try insert.run(SQLCampaigns.values(campaign)) }
+                    try SQLAudit.insert(plan.auditEntries(actor: actor, now: now), connection)
+                    let result = plan.result
+                    if result.changedAnything {
+                        try connection.prepare("UPDATE campaign_state SET version = version + 1 WHERE id = 1").run()
                     }
+                    return result
                 }
             },
             all: {
@@ -53,10 +51,8 @@ extension CampaignStore {
             },
             version: {
                 // Remembered like the catalog version: until a commit of this process, or 10 ms.
-                try database.remembered(version) {
-                    try database.withConnection { connection in
-                        try connection.prepare("SELECT version FROM campaign_state WHERE id = 1").first()?.int64(0) ?? 0
-                    }
+                try database.remembered(version) { connection in
+                    try connection.prepare("SELECT version FROM campaign_state WHERE id = 1").first()?.int64(0) ?? 0
                 }
             }
         )

@@ -19,9 +19,7 @@ extension CatalogStore {
                               searchCountLimit: Int = ProductPage.searchCountLimit) -> CatalogStore {
         let version = SQLiteDatabase.Memo<Int64>()
         @Sendable func catalogVersion() throws -> Int64 {
-            try database.remembered(version) {
-                try database.withConnection(SQLCatalog.catalogVersion)
-            }
+            try database.remembered(version, read: SQLCatalog.catalogVersion)
         }
         let memos = CatalogListingMemos<SQLValue>()
         return CatalogStore(
@@ -83,44 +81,36 @@ extension CatalogStore {
                 // Every draft is checked before the write transaction opens; each is folded
                 // inside it just before it is written (SQLCatalog.upsert).
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
-                return try database.withConnection { connection in
-                    // Another process (a second server, `shoppable import`) may hold the write
-                    // lock for a whole import: wait for it, not SQLite's usual 5 s.
-                    try connection.execute("PRAGMA busy_timeout = \(SQLCatalog.importBusyTimeoutMilliseconds)")
-                    defer { try? connection.execute("PRAGMA busy_timeout = 5000") }
-                    return try connection.transaction {
-                        let result = try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now),
-                                                           progress: progress, connection)
-                        _ = try SQLOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
-                        return result
-                    }
+                // Another process (a second server, `shoppable import`) may hold the write lock for
+                // a whole import: wait for it, not SQLite's usual 5 s.
+                return try database.write(busyTimeoutMilliseconds: SQLCatalog.importBusyTimeoutMilliseconds) { connection in
+                    let result = try SQLCatalog.upsert(checked, audit: .init(actor: actor, action: "import", now: now),
+                                                       progress: progress, connection)
+                    _ = try SQLOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
+                    return result
                 }
             },
             insertProduct: { draft, actor, now in
                 let checked = try CheckedDrafts.check([draft], currency: currency)
-                return try database.withConnection { connection in
-                    try connection.transaction {
-                        guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
-                            throw CatalogStoreError.handleTaken(draft.handle)
-                        }
-                        _ = try SQLCatalog.upsert(checked, allowsTakeOver: false, audit: .init(actor: actor, action: "create", now: now),
-                                         connection)
-                        return try SQLCatalog.storedProduct(handle: draft.handle, connection)
+                return try database.write { connection in
+                    guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
+                        throw CatalogStoreError.handleTaken(draft.handle)
                     }
+                    _ = try SQLCatalog.upsert(checked, allowsTakeOver: false, audit: .init(actor: actor, action: "create", now: now),
+                                     connection)
+                    return try SQLCatalog.storedProduct(handle: draft.handle, connection)
                 }
             },
             changeProductsBy: { ids, actor, now, change in
-                try database.withConnection { connection in
+                try database.write { connection in
                     // BEGIN IMMEDIATE: the reads and the write are one step for every writer.
-                    try connection.transaction {
-                        let changed = try ProductChangeBatch.run(
-                            ids, actor: actor, now: now,
-                            read: { try SQLCatalog.storedProduct(id: $0.rawValue, connection) },
-                            write: { _ = try SQLCatalog.upsert(try CheckedDrafts.check($0, currency: currency), connection) },
-                            audit: { try SQLAudit.insert($0, connection) }, change: change)
-                        _ = try SQLOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
-                        return changed
-                    }
+                    let changed = try ProductChangeBatch.run(
+                        ids, actor: actor, now: now,
+                        read: { try SQLCatalog.storedProduct(id: $0.rawValue, connection) },
+                        write: { _ = try SQLCatalog.upsert(try CheckedDrafts.check($0, currency: currency), connection) },
+                        audit: { try SQLAudit.insert($0, connection) }, change: change)
+                    _ = try SQLOrders.trimHoldsToStock(now: now, connection)  // a lowered stock trims holds
+                    return changed
                 }
             },
             productCount: {
@@ -131,14 +121,12 @@ extension CatalogStore {
             version: { try catalogVersion() },
             previewUpsertWith: { drafts, progress in
                 let checked = try CheckedDrafts.check(drafts, currency: currency)
-                return try database.withConnection { connection in
-                    do {
-                        return try connection.transaction { () throws -> CatalogUpsertResult in
-                            throw SQLCatalog.Preview(result: try SQLCatalog.upsert(checked, progress: progress, connection))
-                        }
-                    } catch let preview as SQLCatalog.Preview {
-                        return preview.result  // thrown out of the transaction, so it rolled back
+                do {
+                    return try database.write { connection throws -> CatalogUpsertResult in
+                        throw SQLCatalog.Preview(result: try SQLCatalog.upsert(checked, progress: progress, connection))
                     }
+                } catch let preview as SQLCatalog.Preview {
+                    return preview.result  // thrown out of the transaction, so it rolled back
                 }
             },
             allProducts: {

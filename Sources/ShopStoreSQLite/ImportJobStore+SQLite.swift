@@ -15,23 +15,19 @@ extension ImportJobStore {
     public static func sqlite(_ database: SQLiteDatabase) -> ImportJobStore {
         ImportJobStore(
             insert: { job in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("INSERT INTO import_jobs (\(StoredImportJob.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                            .run(StoredImportJob.values(job).map(SQLValue.init))
-                    }
+                try database.write { connection in
+                    try connection.prepare("INSERT INTO import_jobs (\(StoredImportJob.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                        .run(StoredImportJob.values(job).map(SQLValue.init))
                 }
             },
             update: { job in
-                try database.withConnection { connection in
+                try database.write { connection in
                     // A write transaction: it waits its turn behind this process's other writers
                     // (another import's long transaction) instead of meeting the busy timeout.
-                    try connection.transaction {
-                        try connection.prepare("""
-                            UPDATE import_jobs SET \(StoredImportJob.updateAssignments) WHERE id = ? AND step <> 'finished'
-                            """).run((StoredImportJob.updateValues(job) + [.text(job.id)]).map(SQLValue.init))
-                        return connection.changes == 1
-                    }
+                    try connection.prepare("""
+                        UPDATE import_jobs SET \(StoredImportJob.updateAssignments) WHERE id = ? AND step <> 'finished'
+                        """).run((StoredImportJob.updateValues(job) + [.text(job.id)]).map(SQLValue.init))
+                    return connection.changes == 1
                 }
             },
             job: { id in
@@ -41,11 +37,9 @@ extension ImportJobStore {
                 }
             },
             purge: { date in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM import_jobs WHERE started_at < ?").run([.integer(StoredTime.unixSeconds(date))])
-                        return connection.changes
-                    }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM import_jobs WHERE started_at < ?").run([.integer(StoredTime.unixSeconds(date))])
+                    return connection.changes
                 }
             },
             recent: { limit in

@@ -48,63 +48,59 @@ extension OrderStore {
         OrderStore(
             reserve: { shopper, lines, until, now in
                 let wanted = try OrderRules.quantities(of: lines)
-                return try database.withConnection { connection in
-                    do {
-                        return try connection.transaction {
-                            try SQLOrders.requireOwner(shopper, connection)
-                            let owner = SQLOrders.Owner(shopper)
-                            let untilSeconds = StoredTime.unixSeconds(until)
-                            let (short, held) = try OrderRules.holds(
-                                for: wanted,
-                                stock: { try SQLOrders.stock(of: $0, connection).map { ($0.isPublished, $0.isLimited) } },
-                                available: { try SQLOrders.available($0, excluding: owner, now: now, connection) ?? 0 })
-                            if !short.isEmpty { throw SQLOrders.Rollback(result: ReservationResult.insufficientStock(short)) }
-                            // Rows of variants held again are updated in place: their id keeps the
-                            // order holds were taken in, which setStock trims by.
-                            try connection.prepare("""
-                                DELETE FROM stock_reservations
-                                WHERE \(owner.column) = ? AND variant_id NOT IN (SELECT value FROM json_each(?))
-                                """).run([owner.value, SQLCatalog.jsonIDs(held.map(\.0.rawValue))])
-                            let upsert = try connection.prepare("""
-                                INSERT INTO stock_reservations (\(owner.column), variant_id, quantity, expires_at) VALUES (?, ?, ?, ?)
-                                ON CONFLICT (\(owner.column), variant_id) WHERE \(owner.column) IS NOT NULL
-                                DO UPDATE SET quantity = excluded.quantity, expires_at = excluded.expires_at
-                                """)
-                            for (variantID, quantity) in held {
-                                try upsert.run([owner.value, .integer(variantID.rawValue), SQLValue(quantity), .integer(untilSeconds)])
-                            }
-                            return .reserved(until: StoredTime.date(unixSeconds: untilSeconds))
+                do {
+                    return try database.write { connection in
+                        try SQLOrders.requireOwner(shopper, connection)
+                        let owner = SQLOrders.Owner(shopper)
+                        let untilSeconds = StoredTime.unixSeconds(until)
+                        let (short, held) = try OrderRules.holds(
+                            for: wanted,
+                            stock: { try SQLOrders.stock(of: $0, connection).map { ($0.isPublished, $0.isLimited) } },
+                            available: { try SQLOrders.available($0, excluding: owner, now: now, connection) ?? 0 })
+                        if !short.isEmpty { throw SQLOrders.Rollback(result: ReservationResult.insufficientStock(short)) }
+                        // Rows of variants held again are updated in place: their id keeps the
+                        // order holds were taken in, which setStock trims by.
+                        try connection.prepare("""
+                            DELETE FROM stock_reservations
+                            WHERE \(owner.column) = ? AND variant_id NOT IN (SELECT value FROM json_each(?))
+                            """).run([owner.value, SQLCatalog.jsonIDs(held.map(\.0.rawValue))])
+                        let upsert = try connection.prepare("""
+                            INSERT INTO stock_reservations (\(owner.column), variant_id, quantity, expires_at) VALUES (?, ?, ?, ?)
+                            ON CONFLICT (\(owner.column), variant_id) WHERE \(owner.column) IS NOT NULL
+                            DO UPDATE SET quantity = excluded.quantity, expires_at = excluded.expires_at
+                            """)
+                        for (variantID, quantity) in held {
+                            try upsert.run([owner.value, .integer(variantID.rawValue), SQLValue(quantity), .integer(untilSeconds)])
                         }
-                    } catch let rollback as SQLOrders.Rollback<ReservationResult> {
-                        return rollback.result
+                        return .reserved(until: StoredTime.date(unixSeconds: untilSeconds))
                     }
+                } catch let rollback as SQLOrders.Rollback<ReservationResult> {
+                    return rollback.result
                 }
             },
             releaseReservation: { shopper in
-                try database.withConnection { connection in
-                    let owner = SQLOrders.Owner(shopper)
-                    // Most cart changes have nothing held: a read answers that without taking the
-                    // write lock (every add to cart calls this).
-                    guard try connection.prepare("""
+                let owner = SQLOrders.Owner(shopper)
+                // Most cart changes have nothing held: a read answers that without taking the
+                // write lock (every add to cart calls this).
+                guard try database.withConnection({ connection in
+                    try connection.prepare("""
                         SELECT 1 FROM stock_reservations WHERE \(owner.column) = ?1
                         UNION ALL SELECT 1 FROM reservation_trims WHERE \(owner.column) = ?1 LIMIT 1
-                        """).first([owner.value]) != nil else { return }
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
-                        try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
-                    }
+                        """).first([owner.value]) != nil
+                }) else { return }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
+                    try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
                 }
             },
             sweepExpiredReservations: { now in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM stock_reservations WHERE expires_at <= ?")
-                            .run([.integer(StoredTime.unixSeconds(now))])
-                        let swept = connection.changes
-                        try connection.prepare("DELETE FROM reservation_trims WHERE expires_at <= ?")
-                            .run([.integer(StoredTime.unixSeconds(now))])
-                        return swept
-                    }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM stock_reservations WHERE expires_at <= ?")
+                        .run([.integer(StoredTime.unixSeconds(now))])
+                    let swept = connection.changes
+                    try connection.prepare("DELETE FROM reservation_trims WHERE expires_at <= ?")
+                        .run([.integer(StoredTime.unixSeconds(now))])
+                    return swept
                 }
             },
             available: { variantIDs, shopper, now in
@@ -144,14 +140,12 @@ extension OrderStore {
                 }
             },
             placeOrder: { request, now in
-                try database.withConnection { connection in
-                    do {
-                        return try connection.transaction {
-                            try OrderPlacement.place(request, now: now, in: SQLPlacement(connection: connection))
-                        }
-                    } catch let rollback as OrderPlacement.Rollback {
-                        return rollback.result
+                do {
+                    return try database.write { connection in
+                        try OrderPlacement.place(request, now: now, in: SQLPlacement(connection: connection))
                     }
+                } catch let rollback as OrderPlacement.Rollback {
+                    return rollback.result
                 }
             },
             voucherUses: { userID, code in
@@ -195,15 +189,13 @@ extension OrderStore {
                 }
             },
             apply: { request, now in
-                try database.withConnection { connection in
-                    // The write transaction is the lock: SQLite has one writer at a time.
-                    do {
-                        return try connection.transaction {
-                            try OrderActions.apply(request, now: now, in: SQLOrderAction(connection: connection))
-                        }
-                    } catch let corrupt as StoredCatalog.CorruptValue {
-                        throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
+                // The write transaction is the lock: SQLite has one writer at a time.
+                do {
+                    return try database.write { connection in
+                        try OrderActions.apply(request, now: now, in: SQLOrderAction(connection: connection))
                     }
+                } catch let corrupt as StoredCatalog.CorruptValue {
+                    throw SQLiteStoreError.corruptValue(table: corrupt.table, column: corrupt.column, rowID: corrupt.rowID)
                 }
             },
             history: { orderID in
@@ -228,41 +220,39 @@ extension OrderStore {
             setStockBy: { typedSKU, quantity, now, actor in
                 guard quantity >= 0 else { throw OrderStoreError.invalidQuantity }
                 guard let sku = SKUIdentity.key(typedSKU) else { return StockUpdate(variants: 0, trimmedHolds: 0) }
-                return try database.withConnection { connection in
+                return try database.write { connection in
                     // One transaction: no hold or order comes between the new count and the trim,
                     // and the audit entry is written with the change.
-                    try connection.transaction {
-                        let before = try connection.prepare("SELECT id, stock, inventory_tracked FROM variants WHERE sku_key = ?")
-                            .query([.text(sku)]).map { (id: try $0.int64(0), stock: try $0.int64(1), tracked: try $0.bool(2)) }
-                        try SQLAudit.insert(StockAudit.entries(sku: typedSKU.trimmingCharacters(in: .whitespacesAndNewlines),
-                                                               quantity: quantity, before: before, actor: actor, now: now), connection)
-                        let changed = try connection.prepare("""
-                            UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku_key = ? RETURNING id, allow_backorder
-                            """).query([SQLValue(quantity), .text(sku)])
-                        var trimmed = 0
-                        for row in changed {
-                            guard !(try row.bool(1)) else { continue }  // backorderable: nothing is held
-                            trimmed += try SQLOrders.trimReservations(of: Variant.ID(try row.int64(0)), toFit: quantity,
-                                                                      now: now, connection)
-                        }
-                        return StockUpdate(variants: changed.count, trimmedHolds: trimmed)
+                    let before = try connection.prepare("SELECT id, stock, inventory_tracked FROM variants WHERE sku_key = ?")
+                        .query([.text(sku)]).map { (id: try $0.int64(0), stock: try $0.int64(1), tracked: try $0.bool(2)) }
+                    try SQLAudit.insert(StockAudit.entries(sku: typedSKU.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                           quantity: quantity, before: before, actor: actor, now: now), connection)
+                    let changed = try connection.prepare("""
+                        UPDATE variants SET stock = ?, inventory_tracked = 1 WHERE sku_key = ? RETURNING id, allow_backorder
+                        """).query([SQLValue(quantity), .text(sku)])
+                    var trimmed = 0
+                    for row in changed {
+                        guard !(try row.bool(1)) else { continue }  // backorderable: nothing is held
+                        trimmed += try SQLOrders.trimReservations(of: Variant.ID(try row.int64(0)), toFit: quantity,
+                                                                  now: now, connection)
                     }
+                    return StockUpdate(variants: changed.count, trimmedHolds: trimmed)
                 }
             },
             takeReservationTrims: { shopper, now in
-                try database.withConnection { connection in
-                    let owner = SQLOrders.Owner(shopper)
-                    // Nearly every checkout step finds none: a read answers without the write lock.
-                    guard try connection.prepare("SELECT 1 FROM reservation_trims WHERE \(owner.column) = ? LIMIT 1")
-                        .first([owner.value]) != nil else { return [] }
-                    return try connection.transaction {
-                        try connection.prepare("""
-                            DELETE FROM reservation_trims WHERE \(owner.column) = ? RETURNING variant_id, held, kept, expires_at
-                            """).query([owner.value])
-                            .filter { try $0.int64(3) > StoredTime.unixSeconds(now) }
-                            .map { ReservationTrim(variantID: Variant.ID(try $0.int64(0)), held: try $0.int(1), kept: try $0.int(2)) }
-                            .sorted { $0.variantID.rawValue < $1.variantID.rawValue }
-                    }
+                let owner = SQLOrders.Owner(shopper)
+                // Nearly every checkout step finds none: a read answers without the write lock.
+                guard try database.withConnection({ connection in
+                    try connection.prepare("SELECT 1 FROM reservation_trims WHERE \(owner.column) = ? LIMIT 1")
+                        .first([owner.value]) != nil
+                }) else { return [] }
+                return try database.write { connection in
+                    try connection.prepare("""
+                        DELETE FROM reservation_trims WHERE \(owner.column) = ? RETURNING variant_id, held, kept, expires_at
+                        """).query([owner.value])
+                        .filter { try $0.int64(3) > StoredTime.unixSeconds(now) }
+                        .map { ReservationTrim(variantID: Variant.ID(try $0.int64(0)), held: try $0.int(1), kept: try $0.int(2)) }
+                        .sorted { $0.variantID.rawValue < $1.variantID.rawValue }
                 }
             },
             checkout: { shopper in
@@ -278,15 +268,13 @@ extension OrderStore {
             },
             saveCheckout: { shopper, state in
                 let json = try state.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-                try database.withConnection { connection in
-                    let owner = SQLOrders.Owner(shopper)
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM checkouts WHERE \(owner.column) = ?").run([owner.value])
-                        guard let json else { return }
-                        try SQLOrders.requireOwner(shopper, connection)
-                        try connection.prepare("INSERT INTO checkouts (\(owner.column), state, updated_at) VALUES (?, ?, ?)")
-                            .run([owner.value, .text(json), .integer(StoredTime.unixSeconds(Date()))])
-                    }
+                let owner = SQLOrders.Owner(shopper)
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM checkouts WHERE \(owner.column) = ?").run([owner.value])
+                    guard let json else { return }
+                    try SQLOrders.requireOwner(shopper, connection)
+                    try connection.prepare("INSERT INTO checkouts (\(owner.column), state, updated_at) VALUES (?, ?, ?)")
+                        .run([owner.value, .text(json), .integer(StoredTime.unixSeconds(Date()))])
                 }
             }
         )

@@ -6,10 +6,11 @@ import Synchronization
 /// A SQLite database file shared by the server's worker threads through a small pool of
 /// connections.
 ///
-/// Each store call checks out one connection, uses it on the calling thread, and returns it.
+/// Each store read checks out one connection, uses it on the calling thread, and returns it.
 /// Connections are opened lazily, at most `poolSize` at a time; a caller that finds all of them
-/// checked out waits for one. In WAL mode readers never block the single writer, and writers
-/// serialize on the busy timeout (5 s).
+/// checked out waits for one. Every write transaction runs on one more connection, the writer
+/// (``write(_:)``), in turn with this process's other writes; writers of other processes meet
+/// the busy timeout (5 s). In WAL mode readers never block the writer.
 ///
 /// ```swift
 /// let database = try SQLiteDatabase.open(path: "var/shoppable.sqlite3", poolSize: 8)  // migrates
@@ -38,6 +39,13 @@ public final class SQLiteDatabase: Sendable {
 
     /// Makes this process's write transactions take turns (see `WriterGate`).
     private let writerGate = WriterGate()
+
+    /// The connection ``write(_:)`` runs on, opened at the first write; used only while
+    /// `writerGate` is held.
+    private let writer = Mutex<PooledConnection?>(nil)
+
+    /// The connection ``remembered(_:read:)`` reads on, opened at its first read.
+    private let stateReader = Mutex<PooledConnection?>(nil)
 
     /// Commits made through this pool's connections (counted after each commit).
     private let commits = CommitCounter()
@@ -75,6 +83,13 @@ public final class SQLiteDatabase: Sendable {
         return connection
     }
 
+    /// A connection that reads through its page cache only (`mmap_size = 0`); see ``write(_:)``.
+    private static func connectUnmapped(_ path: String) throws(SQLiteError) -> Connection {
+        let connection = try Connection(path: path)
+        try connection.execute("PRAGMA mmap_size = 0")
+        return connection
+    }
+
     /// The value `read` returns, remembered until this process commits anything or
     /// ``otherWritersSeenWithin`` passes — for values read on every request that change only
     /// with writes, such as the catalog version (its `SELECT` took a read transaction, file
@@ -85,14 +100,25 @@ public final class SQLiteDatabase: Sendable {
     /// - Parameters:
     ///   - memo: where the value is kept (one per kind of value).
     ///   - read: reads the value from the database.
-    public func remembered<Value: Sendable>(_ memo: Memo<Value>, read: () throws -> Value) throws -> Value {
-        guard otherWritersSeenWithin > .zero else { return try read() }
+    ///
+    /// `read` runs on a connection of its own without a memory map: these reads follow commits,
+    /// and a mapped pool connection drops its whole map at a read after a commit and faults it
+    /// back (a `munmap` with TLB shootdowns per add to cart, when the catalog version was read
+    /// on a pool connection after each add's commit); this one reads the few pages it needs.
+    public func remembered<Value: Sendable>(_ memo: Memo<Value>, read: (Connection) throws -> Value) throws -> Value {
+        guard otherWritersSeenWithin > .zero else { return try withConnection(read) }
         let count = commits.value
         let now = ContinuousClock.now
         if let kept = memo.stored.withLock({ $0 }), kept.commits == count, now - kept.readAt < otherWritersSeenWithin {
             return kept.value
         }
-        let value = try read()
+        let value = try stateReader.withLock { (reader: inout PooledConnection?) throws -> Value in
+            guard !pool.withLock({ $0.isClosed }) else {
+                throw SQLiteError(code: SQLiteError.misuseCode, message: "the database is closed")
+            }
+            if reader == nil { reader = PooledConnection(connection: try Self.connectUnmapped(path)) }
+            return try read(reader!.connection)
+        }
         memo.stored.withLock { kept in
             if kept == nil || kept!.commits <= count { kept = (count, now, value) }
         }
@@ -120,17 +146,17 @@ public final class SQLiteDatabase: Sendable {
         return database
     }
 
-    /// Sets up a one-connection database (`poolSize: 1`) for one large write and exit, such as
-    /// `shoppable import`: reads go through a page cache of `cacheMegabytes` instead of the
+    /// Sets up a one-connection database (`poolSize: 1`) and its writer (``write(_:)``) for one
+    /// large write and exit, such as `shoppable import`: reads go through a page cache of `cacheMegabytes` instead of the
     /// 256 MiB memory map, whose pages of a large catalog (a re-import reads every product) count
     /// towards the process's resident memory (issue #13, point 6: 476 MB → see docs/BENCHMARKS.md),
     /// and statement journals stay in memory (`temp_store = MEMORY`): past 64 KiB SQLite writes
     /// them to a temporary file, which was 12 % of a 100 000-row import.
     /// - Throws: `SQLiteError` when the connection cannot be opened.
     public func configureForBulkWrite(cacheMegabytes: Int = 32) throws {
-        try withConnection { connection in
-            try connection.execute("PRAGMA mmap_size = 0; PRAGMA cache_size = -\(cacheMegabytes * 1024); PRAGMA temp_store = MEMORY")
-        }
+        let settings = "PRAGMA mmap_size = 0; PRAGMA cache_size = -\(cacheMegabytes * 1024); PRAGMA temp_store = MEMORY"
+        try withConnection { connection in try connection.execute(settings) }
+        if path != ":memory:" { try withWriter { connection in try connection.execute(settings) } }
     }
 
     /// Runs `body` with a connection checked out of the pool, waiting when all are in use.
@@ -163,6 +189,57 @@ public final class SQLiteDatabase: Sendable {
         return try body(checkedOut.connection)
     }
 
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`, rolled back when `body`
+    /// throws) on the process's writer connection, taking turns with every other write of this
+    /// process (`WriterGate`).
+    ///
+    /// The writer reads without a memory map (`mmap_size = 0`): in WAL mode SQLite drops a
+    /// connection's whole map when it begins a transaction after another connection's commit,
+    /// so a pool connection that both reads and writes unmapped and faulted its pages back at
+    /// almost every write (a `munmap` per add to cart, with TLB shootdowns on every core). The
+    /// writer is the only connection of this process that commits, so its own page cache stays
+    /// valid between writes; the pool's readers keep their maps while no write comes.
+    /// A `:memory:` database has one connection: `body` runs on it.
+    ///
+    /// Do not call `write` or ``withConnection(_:)`` from inside `body`.
+    /// - Parameters:
+    ///   - busyTimeoutMilliseconds: how long to wait for another process's write lock instead of
+    ///     the usual 5 s (an import waits behind another process's whole import).
+    ///   - body: the work.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws; `SQLiteError` from `BEGIN`/`COMMIT`, after `close()`, or
+    ///   when the writer cannot be opened.
+    public func write<T>(busyTimeoutMilliseconds: Int? = nil, _ body: (Connection) throws -> T) throws -> T {
+        guard path != ":memory:" else {
+            return try withConnection { connection in try connection.transaction { try body(connection) } }
+        }
+        return try withWriter { connection in
+            if let busyTimeoutMilliseconds {
+                try connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+            }
+            defer { if busyTimeoutMilliseconds != nil { try? connection.execute("PRAGMA busy_timeout = 5000") } }
+            return try connection.transaction { try body(connection) }
+        }
+    }
+
+    /// Runs `body` with the writer connection (opened at the first call), holding `writerGate`.
+    private func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        writerGate.enter()
+        defer { writerGate.leave() }
+        let connection = try writer.withLock { (writer: inout PooledConnection?) throws(SQLiteError) -> Connection in
+            guard !pool.withLock({ $0.isClosed }) else {
+                throw SQLiteError(code: SQLiteError.misuseCode, message: "the database is closed")
+            }
+            if let writer { return writer.connection }
+            // Not through the gate: the writer's callers hold it.
+            let connection = try Self.connectUnmapped(path)
+            connection.onCommit { [commits] in commits.increment() }
+            writer = PooledConnection(connection: connection)
+            return connection
+        }
+        return try body(connection)
+    }
+
     /// Closes idle connections now and checked-out ones when they come back; later calls throw.
     /// For graceful shutdown. Calling it twice is harmless.
     public func close() {
@@ -172,6 +249,17 @@ public final class SQLiteDatabase: Sendable {
             return pool.idle
         }
         for pooled in idle { pooled.connection.close() }
+        // A write under way holds the gate: the writer closes after it.
+        writerGate.enter()
+        defer { writerGate.leave() }
+        writer.withLock { writer in
+            writer?.connection.close()
+            writer = nil
+        }
+        stateReader.withLock { reader in
+            reader?.connection.close()
+            reader = nil
+        }
     }
 }
 

@@ -29,51 +29,45 @@ extension SavedCartStore {
                 try database.withConnection { connection in try load(id.rawValue, connection) }
             },
             insert: { userID, date, lines in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
-                            throw SavedCartStoreError.userNotFound
-                        }
-                        try connection.prepare("INSERT INTO api_carts (user_id, date_ms) VALUES (?, ?)")
-                            .run([.integer(userID.rawValue), .integer(StoredTime.unixMilliseconds(date))])
-                        let id = connection.lastInsertRowID
-                        try writeLines(lines, cart: id, connection)
-                        guard let cart = try load(id, connection) else { throw SavedCartStoreError.userNotFound }
-                        return cart
+                try database.write { connection in
+                    guard try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) != nil else {
+                        throw SavedCartStoreError.userNotFound
                     }
+                    try connection.prepare("INSERT INTO api_carts (user_id, date_ms) VALUES (?, ?)")
+                        .run([.integer(userID.rawValue), .integer(StoredTime.unixMilliseconds(date))])
+                    let id = connection.lastInsertRowID
+                    try writeLines(lines, cart: id, connection)
+                    guard let cart = try load(id, connection) else { throw SavedCartStoreError.userNotFound }
+                    return cart
                 }
             },
             change: { id, owner, change in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard try connection.prepare("SELECT 1 FROM api_carts WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)")
-                            .first([.integer(id.rawValue), SQLValue(owner?.rawValue)]) != nil else { return nil }
-                        if let userID = change.userID,
-                           try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) == nil {
-                            throw SavedCartStoreError.userNotFound
-                        }
-                        var assignments: [String] = [], values: [SQLValue] = []
-                        if let userID = change.userID { assignments.append("user_id = ?"); values.append(.integer(userID.rawValue)) }
-                        if let date = change.date { assignments.append("date_ms = ?"); values.append(.integer(StoredTime.unixMilliseconds(date))) }
-                        if !assignments.isEmpty {
-                            try connection.prepare("UPDATE api_carts SET \(assignments.joined(separator: ", ")) WHERE id = ?")
-                                .run(values + [.integer(id.rawValue)])
-                        }
-                        if let lines = change.lines {
-                            try connection.prepare("DELETE FROM api_cart_lines WHERE cart_id = ?").run([.integer(id.rawValue)])
-                            try writeLines(lines, cart: id.rawValue, connection)
-                        }
-                        return try load(id.rawValue, connection)
+                try database.write { connection in
+                    guard try connection.prepare("SELECT 1 FROM api_carts WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)")
+                        .first([.integer(id.rawValue), SQLValue(owner?.rawValue)]) != nil else { return nil }
+                    if let userID = change.userID,
+                       try connection.prepare("SELECT 1 FROM users WHERE id = ?").first([.integer(userID.rawValue)]) == nil {
+                        throw SavedCartStoreError.userNotFound
                     }
+                    var assignments: [String] = [], values: [SQLValue] = []
+                    if let userID = change.userID { assignments.append("user_id = ?"); values.append(.integer(userID.rawValue)) }
+                    if let date = change.date { assignments.append("date_ms = ?"); values.append(.integer(StoredTime.unixMilliseconds(date))) }
+                    if !assignments.isEmpty {
+                        try connection.prepare("UPDATE api_carts SET \(assignments.joined(separator: ", ")) WHERE id = ?")
+                            .run(values + [.integer(id.rawValue)])
+                    }
+                    if let lines = change.lines {
+                        try connection.prepare("DELETE FROM api_cart_lines WHERE cart_id = ?").run([.integer(id.rawValue)])
+                        try writeLines(lines, cart: id.rawValue, connection)
+                    }
+                    return try load(id.rawValue, connection)
                 }
             },
             delete: { id, owner in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        guard let cart = try load(id.rawValue, connection), owner == nil || cart.userID == owner else { return nil }
-                        try connection.prepare("DELETE FROM api_carts WHERE id = ?").run([.integer(id.rawValue)])
-                        return cart
-                    }
+                try database.write { connection in
+                    guard let cart = try load(id.rawValue, connection), owner == nil || cart.userID == owner else { return nil }
+                    try connection.prepare("DELETE FROM api_carts WHERE id = ?").run([.integer(id.rawValue)])
+                    return cart
                 }
             })
     }

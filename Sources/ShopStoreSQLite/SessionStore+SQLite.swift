@@ -34,83 +34,67 @@ extension SessionStore {
     public static func sqlite(_ database: SQLiteDatabase) -> SessionStore {
         SessionStore(
             create: { session in
-                try database.withConnection { connection in
-                    try connection.transaction { try insert(session, connection) }
-                }
+                try database.write { connection in try insert(session, connection) }
             },
             createWithCart: { session, changes in
                 // One transaction, so one commit: the session's insert and its lines' upserts.
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try insert(session, connection)
-                        for change in changes { try apply(change, to: session.shopper, connection) }
-                    }
+                try database.write { connection in
+                    try insert(session, connection)
+                    for change in changes { try apply(change, to: session.shopper, connection) }
                 }
             },
             find: { id in
                 try database.withConnection { connection in try sqliteFind(id, connection) }
             },
             touch: { id, lastSeenAt, expiresAt in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?")
-                            .run([.integer(StoredTime.unixSeconds(lastSeenAt)), .integer(StoredTime.unixSeconds(expiresAt)),
-                                  .text(id.rawValue)])
-                    }
+                try database.write { connection in
+                    try connection.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?")
+                        .run([.integer(StoredTime.unixSeconds(lastSeenAt)), .integer(StoredTime.unixSeconds(expiresAt)),
+                              .text(id.rawValue)])
                 }
             },
             renewCSRFToken: { id, tokenHash in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("UPDATE sessions SET csrf_token_hash = ? WHERE id = ?")
-                            .run([.text(tokenHash), .text(id.rawValue)])
-                    }
+                try database.write { connection in
+                    try connection.prepare("UPDATE sessions SET csrf_token_hash = ? WHERE id = ?")
+                        .run([.text(tokenHash), .text(id.rawValue)])
                 }
             },
             delete: { id in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(id.rawValue)])
-                    }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(id.rawValue)])
                 }
             },
             deleteAll: { userID, keeping in
-                try database.withConnection { connection in
-                    try connection.transaction { try deleteSessions(of: userID, keeping: keeping, connection) }
-                }
+                try database.write { connection in try deleteSessions(of: userID, keeping: keeping, connection) }
             },
             purgeExpired: { before in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("DELETE FROM sessions WHERE expires_at < ?")
-                            .run([.integer(StoredTime.unixSeconds(before))])
-                        return connection.changes  // cascaded cart and favorite rows are not counted
-                    }
+                try database.write { connection in
+                    try connection.prepare("DELETE FROM sessions WHERE expires_at < ?")
+                        .run([.integer(StoredTime.unixSeconds(before))])
+                    return connection.changes  // cascaded cart and favorite rows are not counted
                 }
             },
             signIn: { signIn in
                 guard let userID = signIn.newSession.userID else { throw AccountStoreError.userNotFound }
-                return try database.withConnection { connection in
-                    try connection.transaction {
-                        try insert(signIn.newSession, connection)
-                        guard let guest = signIn.guestSession, guest != signIn.newSession.id else { return [] }
-                        let capped = try mergeCart(of: guest, into: userID, connection)
-                        // Products both have: the account keeps its row with the earlier date.
-                        try connection.prepare("""
-                            UPDATE favorites SET added_at = min(added_at, (
-                                SELECT guest.added_at FROM favorites AS guest
-                                WHERE guest.session_id = ?1 AND guest.product_id = favorites.product_id))
-                            WHERE user_id = ?2 AND product_id IN (SELECT product_id FROM favorites WHERE session_id = ?1)
-                            """).run([.text(guest.rawValue), .integer(userID.rawValue)])
-                        // The others move over, keeping their rows (dates and order).
-                        try connection.prepare("""
-                            UPDATE favorites SET user_id = ?2, session_id = NULL
-                            WHERE session_id = ?1 AND product_id NOT IN (SELECT product_id FROM favorites WHERE user_id = ?2)
-                            """).run([.text(guest.rawValue), .integer(userID.rawValue)])
-                        // The guest session goes with its cart and what is left of its favorites.
-                        try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(guest.rawValue)])
-                        return capped
-                    }
+                return try database.write { connection in
+                    try insert(signIn.newSession, connection)
+                    guard let guest = signIn.guestSession, guest != signIn.newSession.id else { return [] }
+                    let capped = try mergeCart(of: guest, into: userID, connection)
+                    // Products both have: the account keeps its row with the earlier date.
+                    try connection.prepare("""
+                        UPDATE favorites SET added_at = min(added_at, (
+                            SELECT guest.added_at FROM favorites AS guest
+                            WHERE guest.session_id = ?1 AND guest.product_id = favorites.product_id))
+                        WHERE user_id = ?2 AND product_id IN (SELECT product_id FROM favorites WHERE session_id = ?1)
+                        """).run([.text(guest.rawValue), .integer(userID.rawValue)])
+                    // The others move over, keeping their rows (dates and order).
+                    try connection.prepare("""
+                        UPDATE favorites SET user_id = ?2, session_id = NULL
+                        WHERE session_id = ?1 AND product_id NOT IN (SELECT product_id FROM favorites WHERE user_id = ?2)
+                        """).run([.text(guest.rawValue), .integer(userID.rawValue)])
+                    // The guest session goes with its cart and what is left of its favorites.
+                    try connection.prepare("DELETE FROM sessions WHERE id = ?").run([.text(guest.rawValue)])
+                    return capped
                 }
             },
             loadCart: { shopper in
@@ -133,25 +117,21 @@ extension SessionStore {
             },
             saveCart: { shopper, cart in
                 try SessionStoreError.checkLines(of: cart)
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try SQLOrders.requireOwner(shopper, connection)
-                        try replaceCart(of: shopper, with: cart, connection)
-                    }
+                try database.write { connection in
+                    try SQLOrders.requireOwner(shopper, connection)
+                    try replaceCart(of: shopper, with: cart, connection)
                 }
             },
             changeCart: { shopper, changes in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        // Adds need no query for the shopper first (issue #14: a statement fewer per
-                        // add): an add's insert meets the foreign key, and an add that inserts nothing asks.
-                        if !changes.allSatisfy(\.isAdd) { try SQLOrders.requireOwner(shopper, connection) }
-                        do {
-                            for change in changes { try apply(change, to: shopper, connection) }
-                        } catch let error as SQLiteError where error.isForeignKeyViolation {
-                            try SQLOrders.requireOwner(shopper, connection)
-                            throw error
-                        }
+                try database.write { connection in
+                    // Adds need no query for the shopper first (issue #14: a statement fewer per
+                    // add): an add's insert meets the foreign key, and an add that inserts nothing asks.
+                    if !changes.allSatisfy(\.isAdd) { try SQLOrders.requireOwner(shopper, connection) }
+                    do {
+                        for change in changes { try apply(change, to: shopper, connection) }
+                    } catch let error as SQLiteError where error.isForeignKeyViolation {
+                        try SQLOrders.requireOwner(shopper, connection)
+                        throw error
                     }
                 }
             },
@@ -164,20 +144,18 @@ extension SessionStore {
                 }
             },
             setFavorite: { shopper, productID, isFavorite, date in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try SQLOrders.requireOwner(shopper, connection)
-                        let owner = Owner(shopper)
-                        if isFavorite {
-                            try connection.prepare("""
-                                INSERT INTO favorites (\(owner.column), product_id, added_at)
-                                SELECT ?, id, ? FROM products WHERE id = ?
-                                ON CONFLICT DO NOTHING
-                                """).run([owner.value, .integer(StoredTime.unixSeconds(date)), .integer(productID.rawValue)])
-                        } else {
-                            try connection.prepare("DELETE FROM favorites WHERE \(owner.column) = ? AND product_id = ?")
-                                .run([owner.value, .integer(productID.rawValue)])
-                        }
+                try database.write { connection in
+                    try SQLOrders.requireOwner(shopper, connection)
+                    let owner = Owner(shopper)
+                    if isFavorite {
+                        try connection.prepare("""
+                            INSERT INTO favorites (\(owner.column), product_id, added_at)
+                            SELECT ?, id, ? FROM products WHERE id = ?
+                            ON CONFLICT DO NOTHING
+                            """).run([owner.value, .integer(StoredTime.unixSeconds(date)), .integer(productID.rawValue)])
+                    } else {
+                        try connection.prepare("DELETE FROM favorites WHERE \(owner.column) = ? AND product_id = ?")
+                            .run([owner.value, .integer(productID.rawValue)])
                     }
                 }
             }

@@ -9,20 +9,18 @@ extension StaffStore {
     public static func sqlite(_ database: SQLiteDatabase) -> StaffStore {
         StaffStore(
             create: { new in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("""
-                            INSERT INTO staff_members (email, name, role, password_hash, language, created_at)
-                            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING
-                            """).run([.text(new.email), .text(new.name), .text(new.role.rawValue), .text(new.passwordHash),
-                                      .text(new.language.rawValue), .integer(StoredTime.unixSeconds(new.createdAt))])
-                        guard connection.changes == 1 else { throw StaffStoreError.emailTaken }
-                        let member = StaffMember(id: StaffMember.ID(connection.lastInsertRowID), email: new.email, name: new.name,
-                                                 role: new.role, createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
-                                                 language: new.language)
-                        try SQLAudit.insert([StoredStaff.creationAudit(member, by: new.createdBy)], connection)
-                        return member
-                    }
+                try database.write { connection in
+                    try connection.prepare("""
+                        INSERT INTO staff_members (email, name, role, password_hash, language, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING
+                        """).run([.text(new.email), .text(new.name), .text(new.role.rawValue), .text(new.passwordHash),
+                                  .text(new.language.rawValue), .integer(StoredTime.unixSeconds(new.createdAt))])
+                    guard connection.changes == 1 else { throw StaffStoreError.emailTaken }
+                    let member = StaffMember(id: StaffMember.ID(connection.lastInsertRowID), email: new.email, name: new.name,
+                                             role: new.role, createdAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(new.createdAt)),
+                                             language: new.language)
+                    try SQLAudit.insert([StoredStaff.creationAudit(member, by: new.createdBy)], connection)
+                    return member
                 }
             },
             credentials: { email in
@@ -110,19 +108,17 @@ extension StaffStore {
                 }
             },
             useSecondFactorStep: { id, step, sessionID in
-                try database.withConnection { connection in
-                    try connection.transaction {
-                        try connection.prepare("""
-                            UPDATE staff_members SET totp_last_step = ?
-                            WHERE id = ? AND totp_secret IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < ?)
-                            """).run([.integer(step), .integer(id.rawValue), .integer(step)])
-                        guard connection.changes == 1 else { return false }
-                        if let sessionID {
-                            try connection.prepare("UPDATE staff_sessions SET needs_second_factor = 0 WHERE id = ? AND staff_id = ?")
-                                .run([.text(sessionID), .integer(id.rawValue)])
-                        }
-                        return true
+                try database.write { connection in
+                    try connection.prepare("""
+                        UPDATE staff_members SET totp_last_step = ?
+                        WHERE id = ? AND totp_secret IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < ?)
+                        """).run([.integer(step), .integer(id.rawValue), .integer(step)])
+                    guard connection.changes == 1 else { return false }
+                    if let sessionID {
+                        try connection.prepare("UPDATE staff_sessions SET needs_second_factor = 0 WHERE id = ? AND staff_id = ?")
+                            .run([.text(sessionID), .integer(id.rawValue)])
                     }
+                    return true
                 }
             }
         )
@@ -132,13 +128,11 @@ extension StaffStore {
     /// true until it commits), given the account and how many owners there are.
     private static func change<T>(_ database: SQLiteDatabase, _ id: StaffMember.ID,
                                   _ body: (StaffMember, Int, Connection) throws -> T) throws -> T {
-        try read(database) { connection in
-            try connection.transaction {
-                guard let member = try connection.prepare("SELECT \(StoredStaff.columns) FROM staff_members AS m WHERE m.id = ?")
-                    .first([.integer(id.rawValue)]).map({ try StoredStaff.member($0) }) else { throw StaffStoreError.staffNotFound }
-                let owners = try connection.prepare("SELECT count(*) FROM staff_members WHERE role = 'owner'").first()?.int(0) ?? 0
-                return try body(member, owners, connection)
-            }
+        try database.write { connection in
+            guard let member = try connection.prepare("SELECT \(StoredStaff.columns) FROM staff_members AS m WHERE m.id = ?")
+                .first([.integer(id.rawValue)]).map({ try StoredStaff.member($0) }) else { throw StaffStoreError.staffNotFound }
+            let owners = try connection.prepare("SELECT count(*) FROM staff_members WHERE role = 'owner'").first()?.int(0) ?? 0
+            return try body(member, owners, connection)
         }
     }
 

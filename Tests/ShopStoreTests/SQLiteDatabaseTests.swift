@@ -95,6 +95,70 @@ struct SQLiteDatabaseTests {
         #expect(try sessions.loadCart(.guest("s")).lines.map(\.quantity) == [3])
     }
 
+    /// Issue #14: every write runs on one writer connection that reads without a memory map
+    /// (SQLite drops a mapped connection's whole map at its first transaction after another
+    /// connection's commit); the pool's readers keep theirs, and remembered values are read
+    /// on a connection without one.
+    @Test func writesRunOnAnUnmappedWriterAndReadsOnMappedConnections() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        defer { database.close() }
+        func mapSize(_ connection: Connection) throws -> Int { try connection.prepare("PRAGMA mmap_size").first()?.int(0) ?? -1 }
+        #expect(try database.write(mapSize) == 0)
+        #expect(try database.withConnection(mapSize) == 268_435_456)
+        #expect(try database.remembered(SQLiteDatabase.Memo<Int>(), read: mapSize) == 0)
+        #expect(try database.write { connection in connection.isAutocommit } == false, "inside a transaction")
+
+        // A write that throws leaves nothing behind, and the writer takes the next one.
+        try database.write { try $0.execute("CREATE TABLE t (n INTEGER NOT NULL)") }
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try database.write { connection in
+                try connection.execute("INSERT INTO t VALUES (1)")
+                throw Refused()
+            }
+        }
+        try database.write { try $0.execute("INSERT INTO t VALUES (2)") }
+        // Committed before `write` returns: any reader sees it at once.
+        #expect(try database.withConnection { try $0.prepare("SELECT group_concat(n) FROM t").first()?.string(0) } == "2")
+
+        database.close()
+        let error = #expect(throws: SQLiteError.self) { try database.write { _ in } }
+        #expect(error?.code == SQLiteError.misuseCode)
+    }
+
+    /// Writes through the writer and write transactions on a pool connection (a search-index
+    /// rebuild) take turns: read-modify-write increments from eight threads lose none.
+    @Test func writerAndPoolWritesTakeTurnsAndLoseNoIncrement() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 4)
+        defer { database.close() }
+        try database.write { try $0.execute("CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0)") }
+        @Sendable func increment(_ connection: Connection) throws {
+            let n = try connection.prepare("SELECT n FROM counter").first()?.int(0) ?? 0
+            try connection.prepare("UPDATE counter SET n = ?").run([SQLValue(n + 1)])
+        }
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for _ in 0..<50 {
+                do {
+                    if worker.isMultiple(of: 2) {
+                        try database.write(increment)
+                    } else {
+                        try database.withConnection { connection in try connection.transaction { try increment(connection) } }
+                    }
+                    _ = try database.withConnection { try $0.prepare("SELECT n FROM counter").first() }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try database.withConnection { try $0.prepare("SELECT n FROM counter").first()?.int(0) } == 400)
+    }
+
     @Test func poolServesMoreThreadsThanConnections() throws {
         let path = TemporaryDatabasePath()
         defer { path.remove() }
