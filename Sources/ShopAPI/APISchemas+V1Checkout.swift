@@ -67,7 +67,9 @@ extension V1OrderLine: JSONSchemaDescribed {
         "total": V1Money.schemaReference,
         "chosenValues": ["type": "array", "items": V1ChosenValue.schemaReference,
                          "description": "The values picked for the variant's open options; left out for other lines."],
-    ], optional: ["productId", "variantId", "sku", "chosenValues"])
+        "refundedQuantity": ["type": "integer", "minimum": 0,
+                             "description": "On an order's lines: how many units have been refunded. Not on a quote's."],
+    ], optional: ["productId", "variantId", "sku", "chosenValues", "refundedQuantity"])
 }
 
 extension V1CheckoutQuote: JSONSchemaDescribed {
@@ -114,6 +116,7 @@ extension V1Order: JSONSchemaDescribed {
         "total": V1Money.schemaReference,
         "guestToken": .stringSchema("A guest's order secret, only when placing: `GET /api/v1/orders/{number}?token=`."),
         "fulfilment": V1Fulfilment.schemaReference,
+        "refunded": V1Money.schemaReference,
     ], optional: ["voucherCode", "guestToken", "fulfilment"])
 }
 

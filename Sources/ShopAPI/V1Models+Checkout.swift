@@ -88,10 +88,15 @@ public struct V1OrderLine: Codable, Hashable, Sendable {
     /// The values the shopper picked for the variant's open options (WooCommerce "any"), as
     /// placed; left out for other lines.
     public var chosenValues: [V1ChosenValue]?
+    /// On an order's lines: how many of the units have been refunded (0 to `quantity`); left out
+    /// of a checkout quote's.
+    public var refundedQuantity: Int?
 
     public init(productId: Int64?, variantId: Int64?, title: String, variantTitle: String, sku: String?,
-                unitPrice: V1Money, quantity: Int, discount: V1Money, total: V1Money, chosenValues: [V1ChosenValue]? = nil) {
+                unitPrice: V1Money, quantity: Int, discount: V1Money, total: V1Money, chosenValues: [V1ChosenValue]? = nil,
+                refundedQuantity: Int? = nil) {
         self.chosenValues = chosenValues
+        self.refundedQuantity = refundedQuantity
         self.productId = productId
         self.variantId = variantId
         self.title = title
@@ -183,11 +188,17 @@ public struct V1Order: Codable, Hashable, Sendable {
     public var guestToken: String?
     /// Once fulfilled: who carries it and its tracking number.
     public var fulfilment: V1Fulfilment?
+    /// What the shop has refunded of the lines so far (zero when nothing): the sum of each line's
+    /// share for its `refundedQuantity`. Shipping is not refunded with lines; a cancelled paid
+    /// order's refund of its whole total is owed, not counted here (docs/ORDERS.md).
+    public var refunded: V1Money?
 
     public init(number: String, status: String, placedAt: Date, email: String, shippingAddress: V1Address,
                 lines: [V1OrderLine], subtotal: V1Money, discount: V1Money, voucherCode: String?, shippingMethod: String,
-                shippingCost: V1Money, total: V1Money, guestToken: String? = nil, fulfilment: V1Fulfilment? = nil) {
+                shippingCost: V1Money, total: V1Money, guestToken: String? = nil, fulfilment: V1Fulfilment? = nil,
+                refunded: V1Money? = nil) {
         self.fulfilment = fulfilment
+        self.refunded = refunded
         self.number = number
         self.status = status
         self.placedAt = placedAt

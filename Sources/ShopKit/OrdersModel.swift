@@ -45,6 +45,8 @@ public struct OrderDetail: Hashable, Sendable {
     public var charges: ChargeLines
     /// A guest's token for reading the order again (`ShopOperations.order`), if given.
     public var guestToken: String?
+    /// What the shop has refunded so far, formatted; nil while nothing is (`V1Order.refunded`).
+    public var refunded: String?
 
     /// The detail of `order`, written for `language` with dates in `timeZone`.
     public init(_ order: V1Order, language: Language, timeZone: TimeZone) {
@@ -57,11 +59,13 @@ public struct OrderDetail: Hashable, Sendable {
                                voucherCode: order.voucherCode, shippingMethod: order.shippingMethod,
                                shippingCost: order.shippingCost, total: order.total, language: language)
         guestToken = order.guestToken
+        refunded = order.refunded.flatMap { $0.minorUnits == 0 ? nil : $0.text(in: language.locale) }
     }
 
     /// The order as text.
     var snapshot: String {
-        (["Order \(number) (\(status)), placed \(placedAt), to \(shipTo.joined(separator: ", "))"] + charges.snapshot)
+        (["Order \(number) (\(status)), placed \(placedAt), to \(shipTo.joined(separator: ", "))"] + charges.snapshot
+            + (refunded.map { ["Refunded \($0)"] } ?? []))
             .joined(separator: "\n")
     }
 }

@@ -49,6 +49,22 @@ struct OrdersModelTests {
         #expect(asked.value == ["guest-token"])
     }
 
+    /// A partial refund reaches the app: the order's `refunded`, in the locale; nothing while zero.
+    @Test(arguments: [(Language.english, "$60.00"), (.turkish, "$60,00")] as [(Language, String)])
+    func aRefundIsShown(language: Language, refunded: String) async throws {
+        var shop = ShopOperations.failing
+        shop.order = { number, _ in
+            var placed = order(number)
+            placed.refunded = V1Money(minorUnits: number == "SH-8" ? 60_00 : 0, currency: "USD", formatted: "")
+            return placed
+        }
+        let model = OrdersModel(shop: shop, language: language, timeZone: TimeZone(identifier: "UTC")!)
+        await model.open("SH-8")
+        #expect(try #require(model.detail.value).refunded == refunded)
+        await model.open("SH-9")
+        #expect(try #require(model.detail.value).refunded == nil)
+    }
+
     @Test func aMissingOrderFails() async {
         var shop = ShopOperations.failing
         shop.order = { _, _ in throw NetworkError.serverError(status: 404, code: "not_found", message: "No order") }

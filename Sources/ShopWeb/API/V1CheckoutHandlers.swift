@@ -285,18 +285,20 @@ extension V1Handlers {
 
     static func orderJSON(_ order: Order, guestToken: String?, _ context: RequestContext) -> V1Order {
         V1Order(number: order.number, status: order.status.rawValue, placedAt: order.placedAt, email: order.email,
-                shippingAddress: addressJSON(order.shippingAddress), lines: order.lines.map { lineJSON($0, context) },
+                shippingAddress: addressJSON(order.shippingAddress), lines: order.lines.map { lineJSON($0, isPlaced: true, context) },
                 subtotal: money(order.subtotal, context), discount: money(order.discount, context),
                 voucherCode: order.voucherCode, shippingMethod: order.shippingMethodName,
                 shippingCost: money(order.shippingCost, context), total: money(order.total, context), guestToken: guestToken,
-                fulfilment: order.fulfilment.map { V1Fulfilment(carrier: $0.carrier, trackingNumber: $0.trackingNumber) })
+                fulfilment: order.fulfilment.map { V1Fulfilment(carrier: $0.carrier, trackingNumber: $0.trackingNumber) },
+                refunded: money(order.refundedTotal, context))
     }
 
-    static func lineJSON(_ line: OrderLine, _ context: RequestContext) -> V1OrderLine {
+    /// A line of a quote, or with `isPlaced` of an order (which also tells its refunded units).
+    static func lineJSON(_ line: OrderLine, isPlaced: Bool = false, _ context: RequestContext) -> V1OrderLine {
         V1OrderLine(productId: line.productID?.rawValue, variantId: line.variantID?.rawValue, title: line.title,
                     variantTitle: line.variantTitle, sku: line.sku, unitPrice: money(line.unitPrice, context),
                     quantity: line.quantity, discount: money(line.discount, context), total: money(line.total, context),
-                    chosenValues: wire(line.chosen))
+                    chosenValues: wire(line.chosen), refundedQuantity: isPlaced ? line.refundedQuantity : nil)
     }
 
     static func addressJSON(_ address: Address) -> V1Address {

@@ -910,9 +910,6 @@ enum AdminViews {
                 }
             }
             Views.orderSummary(order, l10n: l10n)
-            if !order.refundedTotal.isZero {
-                p(.class("muted")) { l10n(.adminRefundedTotal, ["amount": l10n.money(order.refundedTotal)]) }
-            }
             if steps.contains(.refund), order.lines.contains(where: { $0.refundedQuantity < $0.quantity }) {
                 HTML.form(.class("form-card admin-refund"), .method("post"),
                           .action(AdminRoute.orderAction(number: order.number, action: .refund).path)) {
@@ -929,7 +926,7 @@ enum AdminViews {
                             input(.type("number"), .name("line-\(index + 1)"), .id("line-\(index + 1)"), .min(0), .max(remaining),
                                   .value("0"), .inputmode("numeric"))
                             if line.refundedQuantity > 0 {
-                                p(.class("field-hint")) { l10n.count(line.refundedQuantity, .adminRefundedUnits) }
+                                p(.class("field-hint")) { l10n.count(line.refundedQuantity, .orderRefundedUnits) }
                             }
                         }
                     }

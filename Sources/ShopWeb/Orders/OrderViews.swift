@@ -72,6 +72,7 @@ extension Views {
     }
 
     /// The order's lines and totals in a card: the shopper's order page and the back office's.
+    /// Refunds show on the lines they were made on and as a row under the total.
     static func orderSummary(_ order: Order, l10n: Localizer) -> Node {
         div(.class("form-card")) {
             ul(.class("review-lines")) {
@@ -82,6 +83,9 @@ extension Views {
                             span(.class("muted small")) {
                                 " " + [line.variantTitle, line.sku ?? "", l10n.number(line.quantity) + " × " + l10n.money(line.unitPrice)]
                                     .filter { !$0.isEmpty }.joined(separator: " · ")
+                            }
+                            if line.refundedQuantity > 0 {
+                                span(.class("small line-refunded")) { " · " + l10n.count(line.refundedQuantity, .orderRefundedUnits) }
                             }
                         }
                         span(.class("review-amount")) { l10n.money(line.total) }
@@ -100,6 +104,12 @@ extension Views {
                 span { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
             }
             div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong { l10n.money(order.total) } }
+            if !order.refundedTotal.isZero {
+                div(.class("summary-row summary-refunded")) {
+                    span { l10n(.orderRefunded) }
+                    span { "−" + l10n.money(order.refundedTotal) }
+                }
+            }
         }
     }
 }
