@@ -147,9 +147,10 @@ public final class SQLiteDatabase: Sendable {
     }
 
     /// Sets up a one-connection database (`poolSize: 1`) and its writer (``write(_:)``) for one
-    /// large write and exit, such as `shoppable import`: reads go through a page cache of `cacheMegabytes` instead of the
-    /// 256 MiB memory map, whose pages of a large catalog (a re-import reads every product) count
-    /// towards the process's resident memory (issue #13, point 6: 476 MB → see docs/BENCHMARKS.md),
+    /// large write and exit, such as `shoppable import`: reads go through a page cache of
+    /// `cacheMegabytes` instead of the 256 MiB memory map, whose pages of a large catalog (a
+    /// re-import reads every product) count towards the process's resident memory (issue #13,
+    /// point 6: 476 MB → see docs/BENCHMARKS.md),
     /// and statement journals stay in memory (`temp_store = MEMORY`): past 64 KiB SQLite writes
     /// them to a temporary file, which was 12 % of a 100 000-row import.
     /// - Throws: `SQLiteError` when the connection cannot be opened.
