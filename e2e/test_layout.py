@@ -7,6 +7,7 @@ a voucher that puts a discount on every line, and who has an order. The test fai
 
 `SHOPPABLE_LAYOUT_SCREENSHOTS=1` also saves a viewport screenshot of every page and width to
 `.build/e2e-screenshots/layout/` (names like `cart-390-nojs.png`), for people to look at."""
+import json
 import os
 
 import pytest
@@ -99,3 +100,27 @@ def test_banners_fit_a_phone(shop, browser):
     finally:
         browser.get(server.url + "/account?lang=en")  # the shopper's language, for the other tests
     assert not problems, "\n".join(problems)
+
+
+def test_a_title_of_one_long_word_wraps_on_a_phone(shop, browser, tmp_path):
+    """Found by a fresh tester: a product titled with one long unbroken word widened the product
+    page past a phone's screen (the title is a flex item, at least as wide as its longest word)."""
+    server, _, _ = shop
+    catalog = tmp_path / "long.json"
+    catalog.write_text(json.dumps({"format": "shoppable-catalog", "version": 1, "currency": "USD", "products": [{
+        "handle": "long-title", "title": "Supercalifragilisticexpialidociousandevenlongerunbrokenword Chair",
+        "description": "<p>A long name.</p>", "vendor": "Nordwood", "category": "Chairs", "published": True,
+        "options": [], "variants": [{"sku": "LONG-1", "price": "12.00"}]}]}))
+    imported = server.run("import", str(catalog))
+    assert imported.returncode == 0, imported.stderr
+    too_wide = []
+    for width in (320, 390):
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        for path in ("/products/long-title", "/categories/chairs", "/search?q=supercalifragilisticexpialidociousandevenlongerunbrokenword"):
+            browser.get(server.url + path)
+            assert "Supercalifragilistic" in browser.page_source, path
+            scroll, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            if scroll > min(inner, width):
+                too_wide.append(f"{path} at {width} px: {scroll} px wide")
+    assert not too_wide, "\n".join(too_wide)
