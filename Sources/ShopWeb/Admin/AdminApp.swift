@@ -337,9 +337,13 @@ enum AdminApp {
         // search is the next step when that grows (noted on issue #16).
         // Folded as the storefront's search folds (case, accents, Turkish ı/İ): `yilmaz` finds Yılmaz.
         let needle = SearchFolding.foldBothFamilies(query)
+        let typed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         func matches(_ user: User) -> Bool {
-            guard !needle.standard.isEmpty else { return true }
+            guard !typed.isEmpty else { return true }
             return [user.email, user.name].contains { text in
+                // Only punctuation (`%`, `_`): folding leaves nothing to look for, which matched
+                // every account (a fresh tester's find); it is looked for as typed.
+                guard !needle.standard.isEmpty else { return text.localizedCaseInsensitiveContains(typed) }
                 let folded = SearchFolding.foldBothFamilies(text)
                 return folded.standard.contains(needle.standard) || folded.turkish.contains(needle.turkish)
             }

@@ -143,7 +143,8 @@ struct AdminContext {
     ///   progress, without script); nil for none.
     mutating func page(title: String, nav: AdminViews.NavItem?, _ content: Node, status: HTTPStatus = .ok,
                        refreshAfter: Int? = nil) -> Response {
-        let frame = AdminViews.Frame(title: title, nav: nav, member: member, flash: takeFlash(), csrfToken: maskedCSRFToken(),
+        let frame = AdminViews.Frame(title: title, nav: nav, member: member, showsMenu: session?.needsSecondFactor != true,
+                                     flash: takeFlash(), csrfToken: maskedCSRFToken(),
                                      stylesheetHref: environment.assets.stylesheetPath,
                                      theme: Theme(cookie: request.cookies[ShopApp.themeCookie]), l10n: l10n,
                                      refreshAfter: refreshAfter)

@@ -13,7 +13,12 @@ enum AdminViews {
     struct Frame {
         var title: String
         var nav: NavItem?
+        /// The staff member signed in; during the second step of a sign-in (the code), the one
+        /// whose password was right.
         var member: StaffMember?
+        /// The back office's menu: only once the sign-in is complete (a fresh tester saw it on
+        /// the code step, before any code was given).
+        var showsMenu = true
         var flash: (text: String, isError: Bool)?
         var csrfToken: String
         var stylesheetHref: String
@@ -56,7 +61,7 @@ enum AdminViews {
                         }
                     }
                 }
-                if let member = frame.member {
+                if let member = frame.member, frame.showsMenu {
                     nav(.class("admin-nav"), .aria("label", l10n(.adminNavLabel))) {
                         navLink(.home, AdminRoute.home.path, l10n(.adminNavHome), frame.nav)
                         if member.may(.viewOrders) {
