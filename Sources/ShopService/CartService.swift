@@ -100,30 +100,41 @@ public struct CartService: Sendable {
         }
     }
 
-    /// A page of the catalog as a list every visitor shares shows it (category and search pages,
-    /// the API's product list): live holds are taken out of the in-stock filter and its count
+    /// A page of the catalog as a list shows it (category and search pages, the API's product
+    /// list): live holds are taken out of the in-stock filter and its count
     /// (`ProductQuery.heldOutProductIDs`) and out of each product's stock, so the filter keeps
-    /// only what the cards offer.
-    public func listing(_ query: ProductQuery) throws -> ProductPage {
+    /// only what the cards offer — every hold for a list every visitor shares (`shopper` nil),
+    /// every hold but `shopper`'s own for theirs (``mayHoldStock(_:)``).
+    public func listing(_ query: ProductQuery, for shopper: Shopper? = nil) throws -> ProductPage {
         var query = query
         // Asked once for the page: both steps below need it (each asked it before, on every listing).
         let live = try orders.map(hasLiveHolds) ?? false
-        query.heldOutProductIDs = live ? try heldOutProducts() : []
+        query.heldOutProductIDs = live ? try heldOutProducts(to: shopper) : []
         var page = try catalog.products(query)
-        page.products = try available(page.products, to: nil, liveHolds: live)
+        page.products = try available(page.products, to: shopper, liveHolds: live)
         return page
     }
 
-    /// The published products with stock in hand that every visitor sees sold out, because live
-    /// holds take all of it (`Product.isSoldOut` before and after `available(_:to:)`, the one
-    /// rule of "can be bought"). Only products with a hold are looked at: none on most pages.
-    public func heldOutProducts() throws -> [Product.ID] {
+    /// The published products with stock in hand that `shopper` (every visitor, for nil) sees
+    /// sold out, because live holds (of others than `shopper`) take all of it
+    /// (`Product.isSoldOut` before and after `available(_:to:)`, the one rule of "can be
+    /// bought"). Only products with a hold are looked at: none on most pages.
+    public func heldOutProducts(to shopper: Shopper? = nil) throws -> [Product.ID] {
         guard let orders, try hasLiveHolds(orders) else { return [] }
         let held = try orders.heldProducts(now())
         guard !held.isEmpty else { return [] }
         let products = try catalog.productsByID(held)
         let inHand = held.compactMap { products[$0] }.filter { !$0.isSoldOut }
-        return try available(inHand, to: nil).filter(\.isSoldOut).map(\.id)
+        return try available(inHand, to: shopper).filter(\.isSoldOut).map(\.id)
+    }
+
+    /// Whether lists may show `cart`'s shopper something else than every visitor sees: a hold is
+    /// live on a product of their cart — theirs (which stays buyable to them), or another
+    /// shopper's. False for nearly every visitor, with no read while no hold is live anywhere.
+    public func mayHoldStock(_ cart: Cart) throws -> Bool {
+        guard let orders, !cart.isEmpty, try hasLiveHolds(orders) else { return false }
+        let held = Set(try orders.heldProducts(now()))
+        return cart.lines.contains { held.contains($0.productID) }
     }
 
     /// The products with each tracked variant's stock lowered by the live holds of everyone but

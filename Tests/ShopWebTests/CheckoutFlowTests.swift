@@ -547,6 +547,38 @@ struct TrialFindingsTests {
         let theirs = try other.get("/products/last").text
         #expect(theirs.contains(">Sold out<"), "everyone else sees it held")
     }
+
+    /// Found by a fresh tester: holding the last unit at checkout, the shopper went back to the
+    /// category page, and it said "Sold out" on the card of the product they were buying. Lists
+    /// are theirs while a product of their cart is held; everyone else's stay shared (and cached).
+    @Test func aShoppersOwnHoldStaysBuyableOnTheListsTheySee() throws {
+        let holder = try shop()
+        let other = try TestShop()
+        other.environment = holder.environment
+        try holder.post("/cart/add", [("product", "last"), ("quantity", "1")])
+        _ = try reachReview(holder)
+        func card(_ page: String) -> Substring? {
+            guard let start = page.range(of: "Last One") else { return nil }
+            return page[start.lowerBound...].prefix(1_500)
+        }
+        for path in ["/categories/lamps", "/categories/lamps?instock=1", "/search?q=last", "/products"] {
+            let mine = try holder.get(path).text, theirs = try other.get(path).text
+            let own = try #require(card(mine), "\(path): the holder sees the product")
+            #expect(!own.contains(">Sold out<"), "\(path): the holder's unit is theirs to buy")
+            if !path.contains("instock") {
+                #expect(card(theirs)?.contains(">Sold out<") == true, "\(path): held for everyone else")
+            } else {
+                #expect(card(theirs) == nil, "\(path): not in stock for everyone else")
+            }
+        }
+        // A shopper whose cart has nothing held shares the cached lists.
+        try other.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let before = holder.environment.pageCache.count
+        _ = try other.get("/categories/lamps?sort=price-asc")
+        #expect(holder.environment.pageCache.count == before + 1, "kept for everyone")
+        _ = try holder.get("/categories/lamps?sort=price-desc")
+        #expect(holder.environment.pageCache.count == before + 1, "the holder's own list is not kept")
+    }
 }
 
 @Suite("Quick add on cards")

@@ -46,6 +46,23 @@ private func placeOrder(_ shop: TestShop, _ token: String, key: String?) throws 
 
 @Suite("API v1: checkout and orders")
 struct V1CheckoutAPITests {
+    /// As on the storefront's lists: a bearer holding the last units at review sees them
+    /// buyable in the product list (an answer private to them); everyone else sees them sold out.
+    @Test func aHoldersOwnHoldStaysBuyableInTheProductList() throws {
+        let shop = try shop()
+        let holder = try guestToken(shop), other = try guestToken(shop)
+        try fillCheckout(shop, holder, product: "brass-lamp", quantity: 5)
+        #expect(try shop.api(.post, "/api/v1/checkout/review", token: holder).status == 200)
+        func brass(_ token: String?) throws -> (soldOut: Bool?, cacheControl: String?) {
+            let response = try shop.api(.get, "/api/v1/products?category=lamps", token: token)
+            let page = try decoded(V1ProductPage.self, response)
+            return (page.products.first { $0.handle == "brass-lamp" }?.soldOut, response.header("Cache-Control"))
+        }
+        #expect(try brass(holder) == (false, "private, no-cache"))
+        #expect(try brass(other) == (true, "public, no-cache"))
+        #expect(try brass(nil) == (true, "public, no-cache"))
+    }
+
     @Test func aGuestGoesFromCartToOrder() throws {
         let shop = try shop()
         let token = try guestToken(shop)

@@ -69,7 +69,12 @@ extension V1Handlers {
         if searching {
             productQuery.text = String(words.prefix(200))
         }
-        let page = try context.environment.carts.listing(productQuery)
+        // A bearer whose cart has a held product gets a list of their own, private (their own
+        // hold stays buyable to them, as on the storefront's lists); every other caller the shared one.
+        let carts = context.environment.carts
+        let shopper = try APIApp.bearerSession(context)?.session.shopper
+        let own = try shopper.map { try carts.mayHoldStock(try carts.cart(of: $0)) } ?? false
+        let page = try carts.listing(productQuery, for: own ? shopper : nil)
         let products = page.products
         let next = offset + products.count
         let answer = V1ProductPage(products: products.map { summary($0, context) }, totalCount: page.totalCount,
@@ -78,7 +83,7 @@ extension V1Handlers {
                                    facets: page.facets.map { facets($0, context) },
                                    totalCountIsCapped: page.totalCountIsCapped ? true : nil,
                                    facetsAreSampled: page.facetsAreSampled ? true : nil)
-        return try FakeStoreHandlers.catalogRead(answer, context)
+        return try own ? FakeStoreHandlers.privateRead(answer) : FakeStoreHandlers.catalogRead(answer, context)
     }
 
     /// The wire form of a page's facets.

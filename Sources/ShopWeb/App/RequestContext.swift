@@ -35,6 +35,7 @@ struct RequestContext {
     private var user: User?
     private var loadedCart: Cart?
     private var loadedQuote: CartQuote?
+    private var ownListing: Bool?
     private var loadedSchedule: CampaignSchedule?
     private var loadedFavorites: [Product]?
     /// A cookie of the storefront: `Path=/; HttpOnly; SameSite=Lax`, `Secure` when the shop is
@@ -316,7 +317,26 @@ struct RequestContext {
     mutating func changingShopper() throws -> Shopper {
         loadedCart = nil
         loadedQuote = nil
+        ownListing = nil
         return try sessionCreatingIfNeeded().shopper
+    }
+
+    /// A listing (category, search, all products) as this visitor sees it: the one every visitor
+    /// shares, with every live hold taken out, unless a product of their cart is held — then
+    /// theirs, in which their own hold stays buyable (a fresh tester holding the last unit at
+    /// checkout saw it "Sold out" on the category page). Such a page is not cached
+    /// (``seesOwnListing()``).
+    mutating func listing(_ query: ProductQuery) throws -> ProductPage {
+        try environment.carts.listing(query, for: try seesOwnListing() ? try shopper() : nil)
+    }
+
+    /// Whether lists are rendered for this visitor rather than shared (`CartService.mayHoldStock`),
+    /// asked once per request.
+    mutating func seesOwnListing() throws -> Bool {
+        if let ownListing { return ownListing }
+        let own = try shopper() != nil && environment.carts.mayHoldStock(try cart())
+        ownListing = own
+        return own
     }
 
     /// Products with each tracked variant's stock lowered by every live reservation: what a page

@@ -222,7 +222,8 @@ public enum ShopApp {
     static func cachedPage(_ context: inout RequestContext, keySuffix: String = "",
                                    build: (inout RequestContext) throws -> PageContent?) throws -> Response {
         // Only routes declared cacheable use the cache (SiteRoute.router); others render each time.
-        guard context.route?.traits.contains(.cacheable) == true else {
+        // A visitor whose cart holds a held product sees lists of their own (`RequestContext.listing`).
+        guard context.route?.traits.contains(.cacheable) == true, try !context.seesOwnListing() else {
             guard let content = try build(&context) else { return context.errorPage(.notFound) }
             return try page(&context, content)
         }

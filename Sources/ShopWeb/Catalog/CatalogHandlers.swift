@@ -70,7 +70,7 @@ extension ShopApp {
                   var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    locale: locale, typedIn: context.l10n.language, defaultSort: .featured) else { return nil }
             query.categoryID = category.id
-            let result = try context.environment.carts.listing(query)
+            let result = try context.listing(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let model = context.models.categoryPage(category: category, page: result, listing: listing, pageSize: pageSize)
             return PageContent(title: category.name, tab: .categories,
@@ -88,7 +88,7 @@ extension ShopApp {
             guard var query = listing.productQuery(pageSize: pageSize, currency: context.environment.currency,
                                                    locale: locale, typedIn: context.l10n.language, defaultSort: .featured) else { return nil }
             guard try narrow(&query, to: filter, catalog) else { return nil }
-            let result = try context.environment.carts.listing(query)
+            let result = try context.listing(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let model = context.models.allProductsPage(filter: filter, categories: try catalog.categories(), page: result,
                                                        listing: listing, pageSize: pageSize)
@@ -132,7 +132,7 @@ extension ShopApp {
             guard try narrow(&query, to: filter, catalog) else { return nil }
             // Cards shared by every visitor show stock net of everyone's holds, as on category
             // pages (a fresh tester found search cards offering what checkouts held).
-            let result = try context.environment.carts.listing(query)
+            let result = try context.listing(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let models = context.models
             let page = SearchPage(
