@@ -103,13 +103,15 @@ def test_banners_fit_a_phone(shop, browser):
 
 
 def test_a_title_of_one_long_word_wraps_on_a_phone(shop, browser, tmp_path):
-    """Found by a fresh tester: a product titled with one long unbroken word widened the product
-    page past a phone's screen (the title is a flex item, at least as wide as its longest word)."""
+    """Found by fresh testers: a product titled with one long unbroken word, or with such a tag,
+    widened the product page past a phone's screen (a flex item is at least as wide as its
+    longest word)."""
     server, _, _ = shop
     catalog = tmp_path / "long.json"
     catalog.write_text(json.dumps({"format": "shoppable-catalog", "version": 1, "currency": "USD", "products": [{
         "handle": "long-title", "title": "Supercalifragilisticexpialidociousandevenlongerunbrokenword Chair",
         "description": "<p>A long name.</p>", "vendor": "Nordwood", "category": "Chairs", "published": True,
+        "tags": ["Pneumonoultramicroscopicsilicovolcanoconiosisandmorelettersthanarowholds"],
         "options": [], "variants": [{"sku": "LONG-1", "price": "12.00"}]}]}))
     imported = server.run("import", str(catalog))
     assert imported.returncode == 0, imported.stderr

@@ -85,6 +85,16 @@ extension Order {
                           total: Money(minorUnits: planned.reduce(0) { $0 + $1.amount.minorUnits }, currency: total.currency))
     }
 
+    /// Whether a unit is left to send: an order every unit of which was refunded has nothing to
+    /// fulfil (a fresh tester shipped one, whose units were back on sale).
+    public var hasUnitsToShip: Bool { lines.contains { $0.refundedQuantity < $0.quantity } }
+
+    /// Whether `action` may be taken on the order as it is: its status allows it
+    /// (`OrderStatus.transition`), and a fulfilment has something to send (``hasUnitsToShip``).
+    public func allows(_ action: OrderAction) -> Bool {
+        (try? status.transition(action)) != nil && (action != .fulfil || hasUnitsToShip)
+    }
+
     /// Everything refunded of the order's lines so far.
     public var refundedTotal: Money {
         Money(minorUnits: lines.reduce(0) { $0 + $1.refunded.minorUnits }, currency: total.currency)

@@ -92,6 +92,8 @@ public enum OrderActionError: Error, Hashable, Sendable {
     case refundChanged
     /// The order is no longer in the status the request expected; it is in this one.
     case statusChanged(OrderStatus)
+    /// `.fulfil` of an order every unit of which was refunded (`Order.hasUnitsToShip`).
+    case nothingToShip
 }
 
 /// The reads and writes of one order action, all inside ONE write transaction of the backend;
@@ -136,6 +138,7 @@ public enum OrderActions {
         let locked = try lockedOrder(row)
         if let expected = request.expecting, expected != locked.status { throw OrderActionError.statusChanged(locked.status) }
         let transition = try locked.status.transition(request.action)
+        if request.action == .fulfil, !(try transaction.order(locked.id).hasUnitsToShip) { throw OrderActionError.nothingToShip }
         try transaction.setStatus(locked.id, transition.to, fulfilment: fulfilment)
         var returned = 0, refundedMinor: Int64 = 0
         var refundedLines: [RefundPlan.Line] = []

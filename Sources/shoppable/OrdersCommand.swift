@@ -106,6 +106,8 @@ enum OrdersCommand {
             result = try database.orders.apply(asked, now)
         } catch let refused as RefundError {
             throw OperatorDataError("order \(number): \(refused.description); nothing changed")
+        } catch OrderActionError.nothingToShip {
+            throw OperatorDataError("order \(number): every unit was refunded, there is nothing to fulfil; nothing changed")
         } catch OrderActionError.refundChanged {
             throw OperatorDataError("order \(number): its refunds changed meanwhile; nothing changed")
         } catch OrderActionError.statusChanged(let status) {

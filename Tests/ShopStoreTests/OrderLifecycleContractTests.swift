@@ -115,6 +115,25 @@ struct OrderLifecycleContractTests {
         #expect(audit.contains { $0.action == "refund" && $0.changes.map(\.field) == ["line 1 refunded", "itemsReturnedToStock", "refundOwed"] })
     }
 
+    /// Found by a fresh tester: an order every unit of which was refunded (the units back on
+    /// sale) could still be fulfilled. It cannot, until then it can; a cancel still can.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func anOrderRefundedInFullHasNothingToShip(kind: StoreKind) throws {
+        let (stores, order) = try Self.ordered(kind)  // 2 chairs, 1 lamp, 1 poster
+        _ = try stores.orders.apply(Self.request(order, .markPaid), Self.later)
+        let shipping = Self.request(order, .fulfil, fulfilment: try Fulfilment(carrier: "UPS", trackingNumber: "1"))
+        var refund = Self.request(order, .refund)
+        refund.refundLines = [LineRefund(line: 1, quantity: 2), LineRefund(line: 2, quantity: 1)]
+        let partly = try stores.orders.apply(refund, Self.later).order
+        #expect(partly.hasUnitsToShip && partly.allows(.fulfil), "the poster is left")
+        refund.refundLines = [LineRefund(line: 3, quantity: 1)]
+        let refunded = try stores.orders.apply(refund, Self.later).order
+        #expect(!refunded.hasUnitsToShip && !refunded.allows(.fulfil) && refunded.allows(.cancel))
+        #expect(throws: OrderActionError.nothingToShip) { try stores.orders.apply(shipping, Self.later) }
+        #expect(try stores.orders.order(order.number)?.status == .paid, "nothing written")
+        #expect(try stores.orders.history(order.id).map(\.action) == [.markPaid, .refund, .refund])
+    }
+
     @Test(arguments: StoreKind.engines(for: .orders))
     func aShippedOrdersRefundLeavesStockAlone(kind: StoreKind) throws {
         let (stores, order) = try Self.ordered(kind)

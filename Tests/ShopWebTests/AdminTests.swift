@@ -320,6 +320,15 @@ struct AdminTests {
         let order = try decoded(V1Order.self, try shop.api(.get, "/api/v1/orders/\(number)?token=\(token)", token: nil))
         #expect(order.refunded?.minorUnits == 6_000 && order.refunded?.currency == "USD")
         #expect(order.lines.map(\.refundedQuantity) == [2] && order.total.minorUnits > 6_000, "the total stays what was paid")
+
+        // Refunded in full, it has nothing left to ship: no "Fulfil", and a stale form is refused.
+        #expect(try manager.get("/admin/orders/\(number)").text.contains(#"action="/admin/orders/\#(number)/fulfil""#))
+        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "1")], from: "/admin/orders/\(number)")
+        #expect(!(try manager.get("/admin/orders/\(number)").text.contains(#"action="/admin/orders/\#(number)/fulfil""#)))
+        try manager.post("/admin/orders/\(number)/fulfil", [("expecting", "paid"), ("carrier", "UPS"), ("tracking", "1Z")],
+                         from: "/admin/orders/\(number)")
+        let refused = try manager.get("/admin/orders/\(number)").text
+        #expect(refused.contains("there is nothing to ship") && !refused.contains("Shipped with UPS"))
     }
 
     /// A refund of some units (issue #16): the page offers each line's units left, refuses more,

@@ -434,7 +434,7 @@ enum AdminApp {
         let history = try orders.history(order.id)
         guard let member = context.member else { return context.errorPage(.forbidden) }
         let steps = AdminRoute.orderActions.filter { action in
-            (try? order.status.transition(action)) != nil && member.may(StaffRole.permission(for: action, from: order.status))
+            order.allows(action) && member.may(StaffRole.permission(for: action, from: order.status))
         }
         return context.page(title: context.l10n(.adminOrderTitle, ["number": order.number]), nav: .orders,
                             AdminViews.order(order, history: history, steps: steps, csrfToken: context.maskedCSRFToken(),
@@ -518,6 +518,8 @@ enum AdminApp {
                 return context.errorPage(.notFound)
             case .refundChanged:
                 context.setFlash(context.l10n(.adminRefundChanged), error: true)
+            case .nothingToShip:
+                context.setFlash(context.l10n(.adminNothingToShip, ["number": order.number]), error: true)
             }
         }
         return .redirect(to: orderPath)

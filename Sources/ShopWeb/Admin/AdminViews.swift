@@ -16,8 +16,9 @@ enum AdminViews {
         /// The staff member signed in; during the second step of a sign-in (the code), the one
         /// whose password was right.
         var member: StaffMember?
-        /// The back office's menu: only once the sign-in is complete (a fresh tester saw it on
-        /// the code step, before any code was given).
+        /// The back office's menu and who is signed in: only once the sign-in is complete (a
+        /// fresh tester saw both on the code step, before any code was given; its form has its
+        /// own way out).
         var showsMenu = true
         var flash: (text: String, isError: Bool)?
         var csrfToken: String
@@ -49,7 +50,7 @@ enum AdminViews {
                         span(.class("brand-mark"), .aria("hidden", "true")) { "S" }
                         l10n(.adminTitle)
                     }
-                    if let member = frame.member {
+                    if let member = frame.member, frame.showsMenu {
                         div(.class("admin-who")) {
                             a(.class("admin-member"), .href(AdminRoute.account.path)) {
                                 l10n(.adminSignedInAs, ["name": member.name, "role": roleName(member.role, l10n)])
