@@ -158,6 +158,8 @@ def test_operator_moves_orders_through_their_life_and_a_cancel_gives_stock_back(
 
     detail = empty_server.run("orders", "show", first.number).stdout
     assert field(detail, "Status") == "delivered"
+    assert money(field(detail, "Refunded")) > 0 and money(field(detail, "Refunded")) < money(field(detail, "Total")), \
+        "the lines' refunds under the total, as the shopper's page shows them"
     assert field(detail, "Carrier") == "UPS, tracking 1Z999AA1"
     history = [line for line in detail.splitlines() if " by cli: " in line]
     assert [line.split(" by cli: ")[1].split(";")[0] for line in history] == [

@@ -236,6 +236,8 @@ enum OrderSummary {
         }
         field("Shipping", amount(order.shippingCost))
         field("Total", amount(order.total))
+        // What the lines' refunds gave back, as the shopper's order page shows it.
+        if !order.refundedTotal.isZero { field("Refunded", amount(order.refundedTotal)) }
         return text.joined(separator: "\n")
     }
 
