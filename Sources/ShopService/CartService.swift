@@ -128,13 +128,16 @@ public struct CartService: Sendable {
         return try available(inHand, to: shopper).filter(\.isSoldOut).map(\.id)
     }
 
-    /// Whether lists may show `cart`'s shopper something else than every visitor sees: a hold is
-    /// live on a product of their cart — theirs (which stays buyable to them), or another
-    /// shopper's. False for nearly every visitor, with no read while no hold is live anywhere.
-    public func mayHoldStock(_ cart: Cart) throws -> Bool {
-        guard let orders, !cart.isEmpty, try hasLiveHolds(orders) else { return false }
+    /// Whether lists may show a shopper something else than every visitor sees: a hold is live on
+    /// a product of their cart — theirs (which stays buyable to them), or another shopper's.
+    /// False for nearly every visitor: `cart` (theirs, loaded only when asked) and the held
+    /// products are read only while a hold is live somewhere.
+    public func mayHoldStock(_ cart: () throws -> Cart) throws -> Bool {
+        guard let orders, try hasLiveHolds(orders) else { return false }
+        let lines = try cart().lines
+        guard !lines.isEmpty else { return false }
         let held = Set(try orders.heldProducts(now()))
-        return cart.lines.contains { held.contains($0.productID) }
+        return lines.contains { held.contains($0.productID) }
     }
 
     /// The products with each tracked variant's stock lowered by the live holds of everyone but

@@ -73,7 +73,7 @@ extension V1Handlers {
         // hold stays buyable to them, as on the storefront's lists); every other caller the shared one.
         let carts = context.environment.carts
         let shopper = try APIApp.bearerSession(context)?.session.shopper
-        let own = try shopper.map { try carts.mayHoldStock(try carts.cart(of: $0)) } ?? false
+        let own = try shopper.map { shopper in try carts.mayHoldStock { try carts.cart(of: shopper) } } ?? false
         let page = try carts.listing(productQuery, for: own ? shopper : nil)
         let products = page.products
         let next = offset + products.count

@@ -334,7 +334,7 @@ struct RequestContext {
     /// asked once per request.
     mutating func seesOwnListing() throws -> Bool {
         if let ownListing { return ownListing }
-        let own = try shopper() != nil && environment.carts.mayHoldStock(try cart())
+        let own = try shopper() != nil && environment.carts.mayHoldStock { try cart() }
         ownListing = own
         return own
     }
