@@ -139,7 +139,10 @@ public struct Cart: Hashable, Sendable {
     public mutating func removeAll() { lines.removeAll() }
 
     private static func check(_ quantity: Int, against variant: Variant, alreadyInCart: Int) throws(CartError) {
-        if let available = variant.inventory.availableQuantity, quantity > available {
+        // The smaller limit speaks: with 100 in stock and 99 in the cart, adding 3 passes the
+        // line's maximum first, and "at most 99" is what the shopper can act on.
+        if let available = variant.inventory.availableQuantity, available <= maximumQuantityPerLine,
+           quantity > available {
             if available == 0 { throw .soldOut }
             throw .quantityExceedsStock(available: available, inCart: alreadyInCart)
         }

@@ -83,6 +83,25 @@ struct CartTests {
         #expect(cart.lines.first?.quantity == 1)
     }
 
+    /// The smaller of stock and the line's maximum is the one the refusal names: with 100 in
+    /// stock and 99 in the cart, 3 more pass the maximum of 99 first (a fresh tester was told
+    /// "only 100 available", which did not say why 100 could not be reached).
+    @Test(arguments: [
+        (100, 99, 3, CartError.quantityExceedsMaximum(99)),
+        (150, 0, 120, .quantityExceedsMaximum(99)),
+        (99, 98, 2, .quantityExceedsStock(available: 99, inCart: 98)),
+        (50, 40, 20, .quantityExceedsStock(available: 50, inCart: 40)),
+    ])
+    func theSmallerLimitNamesTheRefusal(stock: Int, inCart: Int, adding: Int, error: CartError) throws {
+        let stocked = variant(1, inventory: .tracked(quantity: stock, allowsBackorder: false))
+        var cart = Cart()
+        if inCart > 0 { try cart.add(stocked, of: productID, quantity: inCart) }
+        let before = cart
+        #expect(throws: error) { try cart.add(stocked, of: productID, quantity: adding) }
+        #expect(cart == before)
+        #expect(Cart.addRefusal(adding: adding, of: stocked, alreadyInCart: inCart) == error)
+    }
+
     @Test(arguments: [
         (-1, CartError.quantityNegative), (6, .quantityExceedsStock(available: 5, inCart: 0)),
     ])
