@@ -422,6 +422,14 @@ struct AdminTests {
         let page = try browser.get("/admin/orders/\(number)")
         #expect(page.text.contains(#"<html lang="tr""#) && page.text.contains("Sipariş \(number)")
                 && page.text.contains("Ödendi olarak işaretle") && page.text.contains("Ayşe Yılmaz · Yönetici"))
+        // An address that is no page, or a method a page does not take, answers in her language
+        // with the menu (a fresh tester's were English, without a way back).
+        let missing = try browser.get("/admin/no-such-page")
+        #expect(missing.status == 404 && missing.text.contains(#"<html lang="tr""#) && missing.text.contains("Bulunamadı")
+                && missing.text.contains(#"href="/admin/orders""#) && missing.text.contains("Ayşe Yılmaz · Yönetici"))
+        let wrongMethod = try browser.send(.delete, "/admin/orders")
+        #expect(wrongMethod.status == 405 && wrongMethod.text.contains(#"<html lang="tr""#)
+                && wrongMethod.text.contains(#"href="/admin/orders""#))
     }
 }
 

@@ -50,6 +50,9 @@ enum AdminApp {
     private static func route(_ context: inout AdminContext) throws -> Response {
         let request = context.request
         guard context.environment.staff != nil else { return context.errorPage(.notFound) }
+        // Resumed first, so an address that is not a page answers in the staff member's
+        // language and with the menu (a fresh tester's 404 was English and a dead end).
+        let signedIn = try context.resumeSession()
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
         guard let route = AdminRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
             let allowed = AdminRoute.allowedMethods(path: request.path, query: query)
@@ -58,7 +61,6 @@ enum AdminApp {
             response.headers.replaceOrAdd(name: "Allow", value: allowed.map { $0 == "GET" ? "GET, HEAD" : $0 }.joined(separator: ", "))
             return response
         }
-        let signedIn = try context.resumeSession()
         if route.isAction, !context.hasValidCSRFToken() {
             context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
             return context.errorPage(.forbidden)
