@@ -82,6 +82,14 @@ struct AdminCampaignTests {
             #expect(refused.text.contains(fields["amount"] == nil ? "Choose one of the options." : "Enter an amount more than zero"))
         }
         #expect(try shop.campaigns.all().isEmpty)
+        // A fresh tester's start in year 0001 was saved: a year outside 2000–9999 is a typo.
+        for fields in [["starts": "0001-05-28T00:00"], ["ends": "10000-01-01T00:00"], ["ends": "1999-12-31T23:59"]] {
+            let refused = try manager.post("/admin/campaigns", Self.form(fields), from: "/admin/campaigns/new")
+            #expect(refused.status == 422, "\(fields)")
+            #expect(refused.text.contains(fields["ends"] == "10000-01-01T00:00" ? "Enter a date and time."
+                                                                              : "Enter a year from 2000 to 9999."), "\(fields)")
+        }
+        #expect(try shop.campaigns.all().isEmpty)
         // Found by a tester: a title of any length, and an image path climbing out of the site.
         let long = try manager.post("/admin/campaigns", Self.form(["title": String(repeating: "a", count: 201),
                                                                     "image": "/static/../secret.png"]),

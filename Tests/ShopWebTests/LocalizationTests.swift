@@ -69,6 +69,22 @@ struct StringTableTests {
         #expect(same == [], "\(language.rawValue).json repeats English")
     }
 
+    /// The shop and its back office speak Spanish with "tú"; a fresh tester found the back
+    /// office's forms and two-step pages in the formal "usted" beside informal pages.
+    @Test func spanishSpeaksInformallyEverywhere() throws {
+        let formal: Set<String> = ["usted", "ustedes", "escriba", "elija", "indique", "déjelo", "déjela", "abra", "ábrala",
+                                   "espere", "escanee", "marque", "vuelva", "compruebe", "introduzca", "pulse", "revise",
+                                   "inténtelo", "añada", "suba", "seleccione", "abriera"]
+        let table = try Self.rawTable(.spanish)
+        let found = table.flatMap { key, forms in
+            forms.values.flatMap { text in
+                text.lowercased().split(whereSeparator: { !$0.isLetter }).filter { formal.contains(String($0)) }
+                    .map { "\(key): \($0)" }
+            }
+        }.sorted()
+        #expect(found == [])
+    }
+
     /// A key nothing asks for is dead text that translators would keep paying for.
     @Test func everyKeyIsUsedBySomeCode() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -188,10 +188,20 @@ struct AdminCampaignForm: Sendable {
         let title = value("title").trimmedOfWhiteSpace
         if title.isEmpty { fail("title", l10n(.adminCampaignErrorTitle)) }
         let image = value("image").trimmedOfWhiteSpace
-        let starts = AdminDates.dateTime(value("starts"), timeZone: timeZone)
-        if starts == nil { fail("starts", l10n(.adminCampaignErrorDate)) }
-        let ends = AdminDates.dateTime(value("ends"), timeZone: timeZone)
-        if ends == nil { fail("ends", l10n(.adminCampaignErrorDate)) }
+        // A year outside `campaignYears` is a typo (a fresh tester's 0001 was saved as a start).
+        func date(_ field: String) -> Date? {
+            guard let date = AdminDates.dateTime(value(field), timeZone: timeZone) else {
+                fail(field, l10n(.adminCampaignErrorDate))
+                return nil
+            }
+            guard AdminDates.campaignYears.contains(Calendar.gregorian(timeZone).component(.year, from: date)) else {
+                fail(field, l10n(.adminCampaignErrorYear, ["first": String(AdminDates.campaignYears.lowerBound),
+                                                           "last": String(AdminDates.campaignYears.upperBound)]))
+                return nil
+            }
+            return date
+        }
+        let starts = date("starts"), ends = date("ends")
 
         // The form's selects send only these values; anything else (a crafted post, found by a
         // fresh tester) is refused under its field, not read as the default.
@@ -280,6 +290,9 @@ struct AdminCampaignForm: Sendable {
 }
 
 extension AdminDates {
+    /// The years a campaign's start and end may fall in.
+    static let campaignYears = 2000...9999
+
     /// The instant of `YYYY-MM-DDTHH:MM` (a `datetime-local` field; seconds allowed) in `timeZone`.
     static func dateTime(_ text: String, timeZone: TimeZone) -> Date? {
         let trimmed = text.trimmedOfWhiteSpace
