@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from conftest import Client, Server, free_port
+from conftest import Client, Server, csrf, free_port
 
 
 class Sink:
@@ -34,8 +34,6 @@ def smtp_sink():
     controller.stop()
 
 
-def csrf(html):
-    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
 
 def wait_for(condition, seconds=15):

@@ -77,7 +77,7 @@ class Shopper:
         return status, headers, body
 
     def post(self, path, form):
-        if self.token is None:
+        if not self.token:  # none before the shopper has a session
             self.token = self.client.csrf_token()
         status, headers, body = self.client.post(path, {**form, "csrf_token": self.token})
         self.statuses.append((status, "POST " + path))

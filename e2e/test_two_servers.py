@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from conftest import BINARY, Client, Server, cart_lines, free_port, wait_for_health
+from conftest import BINARY, Client, Server, cart_lines, csrf, free_port, wait_for_health
 from test_checkout_concurrency import CATALOG, HANDLE, SKU, checkout, hold, order_lines
 
 POSTGRES_URL = os.environ.get("SHOPPABLE_TEST_POSTGRES_URL", "")
@@ -202,7 +202,7 @@ def test_favorites_follow_a_signed_in_shopper_to_the_other_server(shop):
     servers, _, sink, _ = shop
     first = Client(servers[0].url)
     _, _, page = first.get("/account/register")
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    token = csrf(page)
     status, _, _ = first.post("/account/register", {"csrf_token": token, "name": "Ana Lima", "email": "ana@example.com",
                                                     "password": "Blue9sky!", "password_confirmation": "Blue9sky!"})
     assert status == 303
@@ -294,7 +294,7 @@ def test_queued_emails_are_delivered_exactly_once_by_two_workers(shop):
     def register(n):
         client = Client(servers[n % 2].url)
         _, _, page = client.get("/account/register")
-        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        token = csrf(page)
         return client.post("/account/register", {"csrf_token": token, "name": f"Reader {n}", "email": addresses[n],
                                                  "password": "Blue9sky!", "password_confirmation": "Blue9sky!"})[0]
 

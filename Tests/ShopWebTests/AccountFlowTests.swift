@@ -353,24 +353,73 @@ struct FavoritesAndMergeTests {
 
 @Suite("Security baseline")
 struct SecurityBaselineTests {
+    /// What a browser says of a form another site sent (`RequestSite`): Fetch Metadata, or only
+    /// `Origin` (browsers before Fetch Metadata).
+    static let crossSite: [HTTPHeaders] = [["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"],
+                                           ["Origin": "https://evil.example"], ["Origin": "null"],
+                                           ["Sec-Fetch-Site": "cross-site", "Origin": "https://shop.test"]]
+
     @Test(arguments: ["/cart/add", "/favorites/1", "/account/sign-in", "/account/register", "/account/sign-out",
-                      "/account/password/forgot", "/account/verify/resend"])
-    func postsWithoutTheTokenAreRefusedAndChangeNothing(path: String) throws {
+                      "/account/password/forgot", "/account/verify/resend"], crossSite)
+    func crossSitePostsAreRefusedAndChangeNothing(path: String, headers: HTTPHeaders) throws {
         let shop = try TestShop([lamp])
         _ = try shop.get("/")
-        let response = try shop.post(path, [("product", "lamp"), ("quantity", "1"), ("favorite", "1"),
-                                            ("email", "a@example.com"), ("password", "x"), ("name", "A")], csrf: false)
+        let response = try shop.send(.post, path, form: [("product", "lamp"), ("quantity", "1"), ("favorite", "1"),
+                                                         ("email", "a@example.com"), ("password", "x"), ("name", "A")],
+                                     headers: headers, csrf: false)
         #expect(response.status == 403 && response.text.contains("That form has expired"))
         #expect(shop.cookies["shoppable_session"] == nil)
         #expect(try shop.outbox().isEmpty)
     }
 
+    /// A shopper's own CSRF token does not let another site act for them.
+    @Test(arguments: crossSite)
+    func aShoppersTokenDoesNotLetAnotherSiteAct(headers: HTTPHeaders) throws {
+        let shop = try TestShop([lamp])
+        #expect(try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")]).status == 303)
+        _ = try shop.get("/cart")
+        let token = try #require(shop.csrfToken)
+        let response = try shop.send(.post, "/cart/add", form: [("product", "lamp"), ("quantity", "1"), ("csrf_token", token)],
+                                     headers: headers)
+        #expect(response.status == 403)
+        #expect(try shop.get("/cart").text.contains("data-cart-count=\"1\""))
+    }
+
+    /// The shop's own page says so (Fetch Metadata, or an `Origin` naming the shop's public URL
+    /// or the `Host` asked for): no token needed, with a session or without.
+    @Test(arguments: [["Sec-Fetch-Site": "same-origin"], ["Origin": "https://shop.test"],
+                      ["Origin": "http://10.0.0.5:8080", "Host": "10.0.0.5:8080"]] as [HTTPHeaders])
+    func aPostFromTheShopsOwnPageNeedsNoToken(headers: HTTPHeaders) throws {
+        let shop = try TestShop([lamp])
+        for expected in ["1", "2"] {
+            let response = try shop.send(.post, "/cart/add", form: [("product", "lamp"), ("quantity", "1")], headers: headers,
+                                         csrf: false)
+            #expect(response.status == 303)
+            #expect(try shop.get("/cart").text.contains("data-cart-count=\"\(expected)\""))
+        }
+    }
+
+    /// A request that says nothing of its sender (an old browser, a script) acts for a visitor
+    /// without a session — there is nothing of theirs to misuse — but for a session only with
+    /// its token.
+    @Test func withoutFetchMetadataOnlyASessionsOwnTokenActsForIt() throws {
+        let shop = try TestShop([lamp])
+        #expect(try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")], csrf: false).status == 303)
+        #expect(shop.cookies["shoppable_session"] != nil)
+        let refused = try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")], csrf: false)
+        #expect(refused.status == 403 && refused.text.contains("That form has expired"))
+        #expect(try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")]).status == 303)
+        #expect(try shop.get("/cart").text.contains("data-cart-count=\"2\""))
+    }
+
     @Test func aTokenFromAnotherVisitorIsRefused() throws {
         let shop = try TestShop([lamp])
         let other = try TestShop([lamp])
-        _ = try other.get("/")
+        for visitor in [shop, other] {
+            #expect(try visitor.post("/cart/add", [("product", "lamp"), ("quantity", "1")]).status == 303)
+            _ = try visitor.get("/cart")
+        }
         let stolen = try #require(other.csrfToken)
-        _ = try shop.get("/")
         let response = try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1"), ("csrf_token", stolen)])
         #expect(response.status == 403)
     }

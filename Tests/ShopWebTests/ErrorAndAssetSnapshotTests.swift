@@ -32,10 +32,14 @@ struct ErrorAndAssetSnapshotTests {
         #expect(!evil.text.contains("evil.example"), "never a link off the shop")
     }
 
-    @Test func forbiddenWithoutTheFormToken() throws {
+    /// Another site's form (`RequestSite`), and a shopper's form without Fetch Metadata whose
+    /// token is not their session's.
+    @Test func forbiddenFromAnotherSiteOrWithAWrongToken() throws {
         let shop = try SnapshotShop.make()
-        assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "oak-chair"), ("quantity", "1")], csrf: false),
-                               named: "missing")
+        assertResponseSnapshot(of: try shop.send(.post, "/cart/add", form: [("product", "oak-chair"), ("quantity", "1")],
+                                                 headers: ["Sec-Fetch-Site": "cross-site"], csrf: false),
+                               named: "cross-site")
+        #expect(try shop.post("/cart/add", [("product", "oak-chair"), ("quantity", "1")]).status == 303)
         assertResponseSnapshot(of: try shop.post("/cart/add", [("product", "oak-chair"), ("quantity", "1"),
                                                                ("csrf_token", "forged-forged-forged-forged-forged")]),
                                named: "wrong")

@@ -109,12 +109,17 @@ struct RouteRoundTripTests {
         }
     }
 
-    @Test func everyStateChangingRouteRefusesARequestWithoutItsCSRFToken() throws {
-        let shop = try TestShop([])
-        _ = try shop.get("/")  // a visitor with a CSRF cookie, but the form lacks the token
+    @Test func everyStateChangingRouteRefusesAnotherSiteAndASessionsPostWithoutItsToken() throws {
+        let shop = try TestShop([.mock(handle: "mug", title: "Mug")])
+        _ = try shop.get("/")
+        for route in Self.samples where route.isAction {
+            let response = try shop.send(.post, route.path, form: [("quantity", "1")], headers: ["Sec-Fetch-Site": "cross-site"])
+            #expect(response.status == 403, "\(route.path) answered \(response.status) to another site")
+        }
+        #expect(try shop.post("/cart/add", [("product", "mug"), ("quantity", "1")]).status == 303)  // a session now
         for route in Self.samples where route.isAction {
             let response = try shop.send(.post, route.path, form: [("quantity", "1")], csrf: false)
-            #expect(response.status == 403, "\(route.path) answered \(response.status)")
+            #expect(response.status == 403, "\(route.path) answered \(response.status) without the session's token")
         }
     }
 

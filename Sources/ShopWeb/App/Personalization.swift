@@ -42,10 +42,17 @@ enum Personalization {
 
     /// What replaces the markers for one visitor.
     struct Values {
-        var csrfToken: String
+        /// The session's CSRF token, masked; nil for a visitor without a session, whose forms
+        /// carry none (`RequestSite`) — their pages are then the same for every such visitor.
+        var csrfToken: String?
         var favorites: Set<Product.ID>
         var addLabel: String
         var removeLabel: String
+
+        /// What every visitor without a session sees: no CSRF field, no heart pressed.
+        static func withoutSession(_ l10n: Localizer) -> Values {
+            Values(csrfToken: nil, favorites: [], addLabel: l10n(.favoriteAdd), removeLabel: l10n(.favoriteRemove))
+        }
     }
 
     private static let prefix = Array("<!--p:".utf8)
@@ -94,7 +101,9 @@ enum Personalization {
         let favorites: Set<Product.ID>
 
         init(_ values: Values) {
-            csrfInput = Array("<input type=\"hidden\" name=\"\(ShopApp.csrfField)\" value=\"\(escape(values.csrfToken))\">".utf8)
+            csrfInput = values.csrfToken.map {
+                Array("<input type=\"hidden\" name=\"\(ShopApp.csrfField)\" value=\"\(escape($0))\">".utf8)
+            } ?? []
             // Two heart buttons cover every product on the page: build each once, padded (with
             // spaces inside the tag) to one length, so a compressed page keeps its byte offsets
             // whichever products are favorites (`CompressedPage`).
@@ -106,6 +115,16 @@ enum Personalization {
             heartOff = off
             favorites = values.favorites
         }
+
+        private init(csrfInput: [UInt8], heartOn: [UInt8], heartOff: [UInt8], favorites: Set<Product.ID>) {
+            self.csrfInput = csrfInput
+            self.heartOn = heartOn
+            self.heartOff = heartOff
+            self.favorites = favorites
+        }
+
+        /// For a page without markers (a document kept filled): nothing to replace.
+        static let none = Replacements(csrfInput: [], heartOn: [], heartOff: [], favorites: [])
 
         /// The bytes `marker` stands for.
         func bytes(for marker: Marker) -> [UInt8] {

@@ -281,6 +281,18 @@ struct RequestContext {
         return token
     }
 
+    /// `true` when this action (a POST) may change anything (`RequestSite`): never when another
+    /// site sent it; always when the shop's own page did; and when the request says neither, if
+    /// the visitor has no session (nothing of theirs to act on; a visitor's first add starts
+    /// one) or the form carries their session's CSRF token.
+    mutating func mayAct() throws -> Bool {
+        switch RequestSite(request, publicURL: environment.publicURL) {
+        case .crossOrigin: false
+        case .sameOrigin: true
+        case .unknown: try currentSession() == nil || hasValidCSRFToken()
+        }
+    }
+
     /// `true` when the form carries this visitor's CSRF token: the one whose hash the session
     /// keeps, or — before there is a session — the one in their cookie.
     mutating func hasValidCSRFToken() throws -> Bool {

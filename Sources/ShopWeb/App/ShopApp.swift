@@ -127,14 +127,35 @@ public enum ShopApp {
     /// gzip joined from kept pieces when the page has them (`CompressedPage`) and the client
     /// takes gzip.
     private static func personalize(_ response: inout Response, _ context: inout RequestContext) {
-        guard response.headers["Content-Type"]?.hasPrefix("text/html") == true,
-              Personalization.needsValues(response.body) else { return }
-        let token = context.csrfToken()
-        var pad = ""
-        while pad.utf8.count < token.utf8.count { pad += context.environment.crypto.randomToken() }
-        let values = Personalization.Values(
-            csrfToken: CSRFMask.mask(token, pad: pad), favorites: Set((try? context.favoriteIDs()) ?? []),
-            addLabel: context.l10n(.favoriteAdd), removeLabel: context.l10n(.favoriteRemove))
+        guard response.headers["Content-Type"]?.hasPrefix("text/html") == true else { return }
+        let hasSession = ((try? context.currentSession()) ?? nil) != nil
+        // A visitor without a session gets a CSRF cookie all the same (a page without markers
+        // too): its token becomes their session's, and derives it, so their simultaneous first
+        // adds join one session (`SessionService.startGuestSession`).
+        if !hasSession { _ = context.csrfToken() }
+        guard Personalization.needsValues(response.body) else {
+            // Shared bytes, but answered with the visitor's cookie: kept by no one else.
+            if response.headers["Cache-Control"] == nil { response.headers.add(name: "Cache-Control", value: "no-store") }
+            // A page without markers, compressed once in pieces (a kept document): joined.
+            if let pieces = context.compressedBody, pieces.count == response.body.count, context.acceptsGzip,
+               let packed = pieces.gzip(Personalization.Replacements.none, memo: context.environment.pageCache.pageMemo) {
+                response.body = packed
+                ContentEncoding.markGzipped(&response)
+            }
+            return
+        }
+        var maskedToken: String?
+        if hasSession {
+            let token = context.csrfToken()
+            var pad = ""
+            while pad.utf8.count < token.utf8.count { pad += context.environment.crypto.randomToken() }
+            maskedToken = CSRFMask.mask(token, pad: pad)
+        }
+        var values = Personalization.Values.withoutSession(context.l10n)
+        if hasSession {
+            values.csrfToken = maskedToken
+            values.favorites = Set((try? context.favoriteIDs()) ?? [])
+        }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         // The pieces stand for the body only if nothing changed its length since (a sanity check:
         // every change to such a body goes through `CompressedBody.insert`).
@@ -162,8 +183,8 @@ public enum ShopApp {
         }
         context.route = route
         context.canonicalPath = route.path
-        if route.isAction, try !context.hasValidCSRFToken() {
-            context.environment.log("csrf request_id=\(request.id) \(request.path): missing or wrong token")
+        if route.isAction, try !context.mayAct() {
+            context.environment.log("csrf request_id=\(request.id) \(request.path): cross-site, or missing or wrong token")
             return context.errorPage(.forbidden)
         }
         switch route {
@@ -236,7 +257,8 @@ public enum ShopApp {
         // Keyed by the route's canonical URL: unknown query parameters cannot multiply entries.
         let key = context.l10n.locale.identifier + " " + context.canonicalPath + keySuffix
         // A visitor with no session and no pending message sees exactly what every such visitor
-        // sees: serve the whole document from the cache.
+        // sees — forms without a CSRF token (`RequestSite`), no heart pressed: serve the whole
+        // document, filled, from the cache.
         let anonymous = context.request.cookies[sessionCookie] == nil && context.request.cookies[flashCookie] == nil
         let documentKey = key + (context.request.cookies[layoutCookie] == "list" ? " list" : " grid")
             + " " + Theme(cookie: context.request.cookies[themeCookie]).rawValue
@@ -265,7 +287,10 @@ public enum ShopApp {
         document += entry.html
         document += tail
         if anonymous && context.setCookies.isEmpty {
-            context.compressedBody = cache.storeDocument(document, version: version, for: documentKey).compressedBody
+            let shared = cache.storeDocument(Personalization.apply(document, .withoutSession(context.l10n)),
+                                             version: version, for: documentKey)
+            context.compressedBody = shared.compressedBody
+            return .html(shared.bytes)
         } else if context.acceptsGzip {
             context.compressedBody = CompressedBody([
                 .recurring(head, cutBefore: nil),
