@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         // The same store contracts on PostgreSQL (issue #15): the stores ported so far.
         .target(name: "ShopStorePostgres", dependencies: ["ShopStore", "ShopCore", "Postgres", "Sodium"]),
-        .target(name: "ShopImport", dependencies: ["ShopCore"]),
+        .target(name: "ShopImport", dependencies: ["ShopCore"], resources: [.copy("Localizable")]),
         // The use cases (cart, checkout, sessions, accounts, catalog import): every shop rule the
         // storefront, the JSON API and the CLI share. No HTTP, no HTML, no C.
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),

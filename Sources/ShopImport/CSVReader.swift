@@ -38,7 +38,9 @@ public struct CSVReader: Sendable {
         /// The 1-based field number in its record.
         public var field: Int
         /// What is wrong.
-        public var message: String
+        public var problem: CSVSyntaxProblem
+        /// What is wrong, in English.
+        public var message: String { problem.description }
 
         /// `line 3, field 2: message`.
         public var description: String { "line \(line), field \(field): \(message)" }
@@ -106,8 +108,7 @@ public struct CSVReader: Sendable {
 
         func finishField() throws(SyntaxError) {
             guard let text = String(validating: field, as: UTF8.self) else {
-                throw SyntaxError(line: line, field: fields.count + 1,
-                                  message: "the text is not UTF-8; save the file as “CSV UTF-8”")
+                throw SyntaxError(line: line, field: fields.count + 1, problem: .notUTF8)
             }
             fields.append(text)
             field.removeAll(keepingCapacity: true)
@@ -162,9 +163,7 @@ public struct CSVReader: Sendable {
                 break
             default:
                 if afterClosingQuote {
-                    throw SyntaxError(line: line, field: fields.count + 1,
-                                      message: "unexpected text after the closing quote of a quoted field "
-                                          + "(a quote inside a quoted field must be doubled: \"\")")
+                    throw SyntaxError(line: line, field: fields.count + 1, problem: .textAfterClosingQuote)
                 }
                 field.append(byte)
             }
@@ -172,8 +171,7 @@ public struct CSVReader: Sendable {
         }
         if stopped { return line }
         if inQuotes {
-            throw SyntaxError(line: quoteStartLine, field: fields.count + 1,
-                              message: "a quoted field starting here is never closed")
+            throw SyntaxError(line: quoteStartLine, field: fields.count + 1, problem: .unclosedQuote)
         }
         if !field.isEmpty || !fields.isEmpty || wasQuoted {
             try finishField()

@@ -12,7 +12,7 @@ struct CSVTable {
 
     init(records: [CSVReader.Record], file: String) throws(ImportError) {
         guard let header = records.first else {
-            throw ImportError(file: file, line: nil, message: "the file is empty")
+            throw ImportError(file: file, line: nil, problem: .fileEmpty)
         }
         self.init(header: header, rows: records.dropFirst().filter { !Self.isBlank($0) }, file: file)
     }
@@ -50,8 +50,7 @@ struct CSVTable {
     /// Throws unless one of `aliases` is a header.
     func require(_ aliases: [String], displayName: String) throws(ImportError) -> Column {
         guard let column = column(aliases) else {
-            throw ImportError(file: file, line: headerLine,
-                              message: "the header has no column \(displayName)")
+            throw ImportError(file: file, line: headerLine, problem: .missingColumn(displayName))
         }
         return column
     }
@@ -62,8 +61,7 @@ struct CSVTable {
         guard record.fields.count > headers.count else { return }
         if let extra = record.fields[headers.count...].firstIndex(where: { !$0.allSatisfy(\.isWhitespace) }) {
             throw ImportError(file: file, line: record.line, columnIndex: extra + 1,
-                              message: "the row has \(record.fields.count) fields but the header has "
-                                + "\(headers.count) columns (is a quote missing?)")
+                              problem: .extraFields(fields: record.fields.count, columns: headers.count))
         }
     }
 }

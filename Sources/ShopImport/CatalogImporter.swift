@@ -106,14 +106,10 @@ public struct CatalogImporter: Sendable {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         guard let first = bytes[start...].first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
-            throw ImportError(file: fileName, line: nil, message: "the file is empty")
+            throw ImportError(file: fileName, line: nil, problem: .fileEmpty)
         }
-        let unknown = ImportError(
-            file: fileName, line: nil,
-            message: "cannot tell the catalog format: expected Fake Store API JSON, seed JSON, a "
-                + "shoppable-catalog JSON file, or a Shopify or WooCommerce product CSV export; "
-                + "pass --format (\(CatalogFormat.allCases.map(\.rawValue).joined(separator: ", "))) "
-                + "to choose one")
+        let unknown = ImportError(file: fileName, line: nil,
+                                  problem: .unknownFormat(formats: CatalogFormat.allCases.map(\.rawValue)))
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             let root = try parseJSON(bytes, fileName: fileName)
             if let items = root.array {
@@ -150,7 +146,7 @@ public struct CatalogImporter: Sendable {
         do {
             return try JSONParser.parse(bytes)
         } catch {
-            throw ImportError(file: fileName, line: error.line, message: "not valid JSON: \(error.message)")
+            throw ImportError(file: fileName, line: error.line, problem: .invalidJSON(error.problem))
         }
     }
 
@@ -190,11 +186,10 @@ public struct CatalogImporter: Sendable {
                 }
             }
         } catch {
-            throw ImportError(file: fileName, line: error.line, columnIndex: error.field,
-                              message: "not valid CSV: \(error.message)")
+            throw ImportError(file: fileName, line: error.line, columnIndex: error.field, problem: .invalidCSV(error.problem))
         }
         if let failure { throw failure }
-        guard let reader else { throw ImportError(file: fileName, line: nil, message: "the file is empty") }
+        guard let reader else { throw ImportError(file: fileName, line: nil, problem: .fileEmpty) }
         // The estimate counts blank lines too: make sure the last report says "all done".
         if reader.rowsRead != total { context.reportProgress(done: reader.rowsRead, total: reader.rowsRead) }
         return reader.finish(context: &context)
@@ -283,8 +278,7 @@ public struct CatalogImporter: Sendable {
         do {
             return try CSVReader().records(in: bytes, limit: limit)
         } catch {
-            throw ImportError(file: fileName, line: error.line, columnIndex: error.field,
-                              message: "not valid CSV: \(error.message)")
+            throw ImportError(file: fileName, line: error.line, columnIndex: error.field, problem: .invalidCSV(error.problem))
         }
     }
 }
@@ -374,13 +368,13 @@ struct ImportContext {
         self.progress = progress
     }
 
-    func error(line: Int?, _ column: Column?, _ message: String) -> ImportError {
-        ImportError(file: file, line: line, column: column?.name, columnIndex: column?.index, message: message)
+    func error(line: Int?, _ column: Column?, _ problem: ImportProblem) -> ImportError {
+        ImportError(file: file, line: line, column: column?.name, columnIndex: column?.index, problem: problem)
     }
 
     /// Throws when `text` is longer than `limit` allows, naming the line and column.
     func checkLength(_ text: some StringProtocol, _ limit: TextLimit, line: Int, _ column: Column?) throws(ImportError) {
-        if let message = limit.violation(by: text) { throw error(line: line, column, message) }
+        if let problem = limit.violation(by: text) { throw error(line: line, column, problem) }
     }
 
     /// An image of a product, read at `line` in `column`: the URL and alt text are checked
@@ -395,11 +389,11 @@ struct ImportContext {
         return ProductImage(url: url, altText: altText)
     }
 
-    mutating func warn(line: Int?, _ message: String) {
-        warnings.append(ImportWarning(line: line, message: message))
+    mutating func warn(line: Int?, _ caveat: ImportCaveat) {
+        warnings.append(ImportWarning(line: line, caveat: caveat))
     }
 
-    mutating func skip(line: Int, name: String, _ reason: String) {
+    mutating func skip(line: Int, name: String, _ reason: SkipReason) {
         skipped.append(SkippedRow(line: line, name: name, reason: reason))
     }
 
@@ -417,10 +411,10 @@ struct ImportContext {
         do {
             money = try Money.parse(trimmed, currency: currency)
         } catch {
-            throw self.error(line: line, column, "“\(trimmed)” is not a price such as 12.50")
+            throw self.error(line: line, column, .notAPrice(trimmed))
         }
         guard money.minorUnits >= 0 else {
-            throw self.error(line: line, column, "“\(trimmed)” is negative; a price must be 0 or more")
+            throw self.error(line: line, column, .negativePrice(trimmed))
         }
         return money
     }
@@ -435,18 +429,15 @@ struct ImportContext {
         var sku = raw.trimmingWhitespace
         guard !sku.isEmpty else { return nil }
         if let expanded = Self.expandScientific(sku) {
-            warn(line: line, "SKU “\(sku)” looks like a number Excel showed in scientific notation; "
-                + "read as \(expanded), but the original digits may be lost: check it")
+            warn(line: line, .scientificSKU(sku: sku, expanded: expanded))
             sku = expanded
         }
         guard let key = SKUIdentity.key(sku) else { return nil }
         if let earlier = skuLines[key] {
             guard mergesDuplicateSKUs else {
-                throw error(line: line, column, "SKU “\(sku)” is already used on line \(earlier) (SKUs are compared "
-                    + "ignoring case and spaces); give each variant its own SKU, or import with --merge-duplicate-skus")
+                throw error(line: line, column, .duplicateSKU(sku: sku, earlierLine: earlier))
             }
-            warn(line: line, "SKU “\(sku)” is already used on line \(earlier); merged: the SKU stays with line "
-                + "\(earlier) and the variant on line \(line) is imported without it (identified by its product and options)")
+            warn(line: line, .mergedSKU(sku: sku, earlierLine: earlier, line: line))
             return nil
         }
         skuLines[key] = line
@@ -488,8 +479,7 @@ struct ImportContext {
         }
         nextHandleNumber[base] = counter
         handleLines[candidate] = line
-        warn(line: line, "handle “\(base)” is already used by the product on line \(earlier); "
-            + "this product gets “\(candidate)”")
+        warn(line: line, .renamedHandle(handle: base, earlierLine: earlier, newHandle: candidate))
         return candidate
     }
 

@@ -10,13 +10,13 @@ public import ShopCore
 enum FakeStoreReader {
     static func read(_ root: JSONNode, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
         guard let items = root.array else {
-            throw context.error(line: root.line, nil, "a Fake Store file is a JSON array of products")
+            throw context.error(line: root.line, nil, .fakeStoreNotArray)
         }
         var products: [ProductDraft] = []
         for (number, item) in items.enumerated() {
-            let object = try JSONObject(item, file: context.file, what: "a product")
+            let object = try JSONObject(item, file: context.file, what: .product)
             try object.checkLengths(["id": .value])
-            guard let priceText = try object.numberText("price") else { throw object.error("price", "is required") }
+            guard let priceText = try object.numberText("price") else { throw object.error("price", .required) }
             let record = FakeStoreRecord(title: try object.requiredString("title"), price: priceText,
                                          description: try object.string("description") ?? "",
                                          category: try object.string("category"), image: try object.string("image"))
@@ -38,7 +38,7 @@ enum FakeStoreReader {
     static func draft(_ record: FakeStoreRecord, handle: String, line: (String) -> Int,
                       context: inout ImportContext) throws(ImportError) -> ProductDraft {
         let title = record.title.trimmingWhitespace
-        guard !title.isEmpty else { throw context.error(line: line("title"), Column(name: "title"), "is required") }
+        guard !title.isEmpty else { throw context.error(line: line("title"), Column(name: "title"), .required) }
         for (field, text, limit) in [("title", title, TextLimit.title), ("price", record.price, .value),
                                      ("description", record.description, .description),
                                      ("category", record.category ?? "", .name), ("image", record.image ?? "", .imageURL)] {

@@ -6,17 +6,17 @@ struct JSONObject {
     let line: Int
     let file: String
 
-    init(_ node: JSONNode, file: String, what: String) throws(ImportError) {
+    init(_ node: JSONNode, file: String, what: JSONPart) throws(ImportError) {
         guard let fields = node.object else {
-            throw ImportError(file: file, line: node.line, message: "\(what) must be a JSON object, not \(node.kindName)")
+            throw ImportError(file: file, line: node.line, problem: .notAnObject(what, found: node.kind))
         }
         self.fields = fields
         self.line = node.line
         self.file = file
     }
 
-    func error(_ key: String, _ message: String) -> ImportError {
-        ImportError(file: file, line: fields[key]?.line ?? line, column: key, message: message)
+    func error(_ key: String, _ problem: ImportProblem) -> ImportError {
+        ImportError(file: file, line: fields[key]?.line ?? line, column: key, problem: problem)
     }
 
     /// Throws when a field named in `limits` holds a string or number (or an array of them) longer
@@ -27,8 +27,8 @@ struct JSONObject {
             for item in node.array ?? [node] {
                 switch item.value {
                 case let .string(text), let .number(text):
-                    if let message = limit.violation(by: text) {
-                        throw ImportError(file: file, line: item.line, column: key, message: message)
+                    if let problem = limit.violation(by: text) {
+                        throw ImportError(file: file, line: item.line, column: key, problem: problem)
                     }
                 default:
                     continue
@@ -51,14 +51,14 @@ struct JSONObject {
         case let .string(text): return text
         case let .number(text): return text
         case let .bool(flag): return flag ? "true" : "false"
-        default: throw error(key, "expected a string, found \(node.kindName)")
+        default: throw error(key, .expected(.string, found: node.kind))
         }
     }
 
     /// A non-empty trimmed string.
     func requiredString(_ key: String) throws(ImportError) -> String {
         guard let text = try string(key)?.trimmingWhitespace, !text.isEmpty else {
-            throw error(key, "is required")
+            throw error(key, .required)
         }
         return text
     }
@@ -69,7 +69,7 @@ struct JSONObject {
         switch node.value {
         case let .number(text): return text
         case let .string(text): return text
-        default: throw error(key, "expected a number, found \(node.kindName)")
+        default: throw error(key, .expected(.number, found: node.kind))
         }
     }
 
@@ -77,7 +77,7 @@ struct JSONObject {
     func int(_ key: String) throws(ImportError) -> Int? {
         guard let text = try numberText(key) else { return nil }
         guard let value = Int(text.trimmingWhitespace) else {
-            throw error(key, "“\(text)” is not a whole number")
+            throw error(key, .notAWholeNumber(text))
         }
         return value
     }
@@ -86,7 +86,7 @@ struct JSONObject {
     func bool(_ key: String) throws(ImportError) -> Bool? {
         guard let node = node(key) else { return nil }
         guard case let .bool(flag) = node.value else {
-            throw error(key, "expected true or false, found \(node.kindName)")
+            throw error(key, .expected(.bool, found: node.kind))
         }
         return flag
     }
@@ -94,14 +94,14 @@ struct JSONObject {
     /// A nested object.
     func object(_ key: String) throws(ImportError) -> JSONObject? {
         guard let node = node(key) else { return nil }
-        guard node.object != nil else { throw error(key, "expected an object, found \(node.kindName)") }
-        return try JSONObject(node, file: file, what: "“\(key)”")
+        guard node.object != nil else { throw error(key, .expected(.object, found: node.kind)) }
+        return try JSONObject(node, file: file, what: .field(key))
     }
 
     /// An array.
     func array(_ key: String) throws(ImportError) -> [JSONNode]? {
         guard let node = node(key) else { return nil }
-        guard let items = node.array else { throw error(key, "expected an array, found \(node.kindName)") }
+        guard let items = node.array else { throw error(key, .expected(.array, found: node.kind)) }
         return items
     }
 
@@ -111,8 +111,7 @@ struct JSONObject {
         var result: [String] = []
         for item in items {
             guard case let .string(text) = item.value else {
-                throw ImportError(file: file, line: item.line, column: key,
-                                  message: "expected an array of strings, found \(item.kindName) in it")
+                throw ImportError(file: file, line: item.line, column: key, problem: .stringsHoldOther(found: item.kind))
             }
             result.append(text)
         }
@@ -126,10 +125,10 @@ struct JSONObject {
         // Hundredths of a star are two decimals: parse exactly as if it were a 2-digit currency.
         guard let hundredths = try? Money.parse(rateText, currency: .usd).minorUnits,
               (0...500).contains(hundredths) else {
-            throw object.error("rate", "“\(rateText)” is not a rating between 0 and 5")
+            throw object.error("rate", .notARating(rateText))
         }
         let count = try object.int("count") ?? 0
-        guard count >= 0 else { throw object.error("count", "a rating count cannot be negative") }
+        guard count >= 0 else { throw object.error("count", .negativeRatingCount) }
         return Rating(rateHundredths: Int(hundredths), count: count)
     }
 }

@@ -1,3 +1,5 @@
+import ShopCore
+
 /// A JSON value that keeps numbers as their exact source text (so prices never pass through
 /// `Double`) and remembers the line each value starts on, for error messages.
 struct JSONNode {
@@ -15,17 +17,21 @@ struct JSONNode {
     var line: Int
     var value: Value
 
-    /// A short name of the value's kind, for messages ("a string", "an object", …).
-    var kindName: String {
+    /// The value's kind, for messages.
+    var kind: JSONKind {
         switch value {
-        case .null: "null"
-        case .bool: "true/false"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
         }
     }
+
+    /// A short English name of the value's kind ("a string", "an object", …), for the messages
+    /// of the campaign and shop configuration files.
+    var kindName: String { kind.message(in: .english) }
 
     var object: [String: JSONNode]? {
         if case let .object(fields) = value { fields } else { nil }
@@ -39,7 +45,9 @@ struct JSONNode {
 /// A JSON syntax error at a line.
 struct JSONSyntaxError: Error {
     var line: Int
-    var message: String
+    var problem: JSONSyntaxProblem
+    /// The problem in English.
+    var message: String { problem.description }
 }
 
 /// An RFC 8259 JSON parser over UTF-8 bytes (a leading byte order mark is skipped).
@@ -61,7 +69,7 @@ struct JSONParser {
         let node = try parser.parseValue()
         parser.skipWhitespace()
         if parser.index < parser.bytes.count {
-            throw JSONSyntaxError(line: parser.line, message: "unexpected text after the JSON value")
+            throw JSONSyntaxError(line: parser.line, problem: .textAfterValue)
         }
         return node
     }
@@ -76,19 +84,19 @@ struct JSONParser {
         }
     }
 
-    private func fail(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(line: line, message: message)
+    private func fail(_ problem: JSONSyntaxProblem) -> JSONSyntaxError {
+        JSONSyntaxError(line: line, problem: problem)
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
         skipWhitespace()
-        guard index < bytes.count else { throw fail("the JSON ends where a value was expected") }
+        guard index < bytes.count else { throw fail(.endsWhereValueExpected) }
         let start = line
         switch bytes[index] {
         case UInt8(ascii: "{"):
             depth += 1
             defer { depth -= 1 }
-            guard depth <= Self.maxDepth else { throw fail("JSON nested too deeply") }
+            guard depth <= Self.maxDepth else { throw fail(.nestedTooDeeply) }
             index += 1
             var fields: [String: JSONNode] = [:]
             skipWhitespace()
@@ -99,26 +107,26 @@ struct JSONParser {
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                    throw fail("expected a quoted field name")
+                    throw fail(.expectedFieldName)
                 }
                 let key = try parseString()
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                    throw fail("expected “:” after the field name “\(key)”")
+                    throw fail(.expectedColon(field: key))
                 }
                 index += 1
                 fields[key] = try parseValue()
                 skipWhitespace()
-                guard index < bytes.count else { throw fail("the JSON ends inside an object") }
+                guard index < bytes.count else { throw fail(.endsInsideObject) }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
                 if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-                throw fail("expected “,” or “}” in an object")
+                throw fail(.expectedCommaOrBrace)
             }
             return JSONNode(line: start, value: .object(fields))
         case UInt8(ascii: "["):
             depth += 1
             defer { depth -= 1 }
-            guard depth <= Self.maxDepth else { throw fail("JSON nested too deeply") }
+            guard depth <= Self.maxDepth else { throw fail(.nestedTooDeeply) }
             index += 1
             var items: [JSONNode] = []
             skipWhitespace()
@@ -129,10 +137,10 @@ struct JSONParser {
             while true {
                 items.append(try parseValue())
                 skipWhitespace()
-                guard index < bytes.count else { throw fail("the JSON ends inside an array") }
+                guard index < bytes.count else { throw fail(.endsInsideArray) }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
                 if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-                throw fail("expected “,” or “]” in an array")
+                throw fail(.expectedCommaOrBracket)
             }
             return JSONNode(line: start, value: .array(items))
         case UInt8(ascii: "\""):
@@ -149,14 +157,14 @@ struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(line: start, value: .number(try parseNumber()))
         default:
-            throw fail("unexpected character where a JSON value was expected")
+            throw fail(.unexpectedCharacter)
         }
     }
 
     private mutating func expectLiteral(_ word: String) throws(JSONSyntaxError) {
         let utf8 = Array(word.utf8)
         guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
-            throw fail("unexpected text where a JSON value was expected")
+            throw fail(.unexpectedText)
         }
         index += utf8.count
     }
@@ -166,7 +174,7 @@ struct JSONParser {
         let start = index
         func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= 48 && bytes[i] <= 57 }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard isDigit(index) else { throw fail("a number needs digits") }
+        guard isDigit(index) else { throw fail(.numberNeedsDigits) }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -174,7 +182,7 @@ struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard isDigit(index) else { throw fail("a number needs digits after “.”") }
+            guard isDigit(index) else { throw fail(.numberNeedsFractionDigits) }
             while isDigit(index) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
@@ -182,7 +190,7 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
             }
-            guard isDigit(index) else { throw fail("a number needs digits in its exponent") }
+            guard isDigit(index) else { throw fail(.numberNeedsExponentDigits) }
             while isDigit(index) { index += 1 }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
@@ -192,17 +200,17 @@ struct JSONParser {
         index += 1 // opening quote
         var out: [UInt8] = []
         while true {
-            guard index < bytes.count else { throw fail("a string is never closed") }
+            guard index < bytes.count else { throw fail(.unclosedString) }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
                 guard let text = String(validating: out, as: UTF8.self) else {
-                    throw fail("a string is not valid UTF-8")
+                    throw fail(.stringNotUTF8)
                 }
                 return text
             case UInt8(ascii: "\\"):
-                guard index + 1 < bytes.count else { throw fail("a string is never closed") }
+                guard index + 1 < bytes.count else { throw fail(.unclosedString) }
                 let escape = bytes[index + 1]
                 index += 2
                 switch escape {
@@ -219,22 +227,22 @@ struct JSONParser {
                     if (0xD800...0xDBFF).contains(scalar) {
                         guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
                               bytes[index + 1] == UInt8(ascii: "u") else {
-                            throw fail("a \\u escape has a lone surrogate")
+                            throw fail(.loneSurrogate)
                         }
                         index += 2
                         let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("a \\u escape has a lone surrogate") }
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail(.loneSurrogate) }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw fail("a \\u escape has a lone surrogate")
+                        throw fail(.loneSurrogate)
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw fail(.invalidUnicodeEscape) }
                     out.append(contentsOf: Array(String(Character(unicode)).utf8))
                 default:
-                    throw fail("invalid escape in a string")
+                    throw fail(.invalidEscape)
                 }
             case 0x00..<0x20:
-                throw fail("a string contains a raw control character or line break (write it as \\n)")
+                throw fail(.controlCharacter)
             default:
                 out.append(byte)
                 index += 1
@@ -243,7 +251,7 @@ struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw fail("invalid \\u escape") }
+        guard index + 4 <= bytes.count else { throw fail(.invalidUnicodeEscape) }
         var value: UInt32 = 0
         for byte in bytes[index..<index + 4] {
             let digit: UInt32
@@ -251,7 +259,7 @@ struct JSONParser {
             case 48...57: digit = UInt32(byte - 48)
             case 65...70: digit = UInt32(byte - 55)
             case 97...102: digit = UInt32(byte - 87)
-            default: throw fail("invalid \\u escape")
+            default: throw fail(.invalidUnicodeEscape)
             }
             value = value * 16 + digit
         }

@@ -98,7 +98,7 @@ public struct LocalMedia: Sendable {
             return try load(url)
         } catch {
             let location = result.imageLocations[url] ?? ImportLocation(line: line, column: "image")
-            throw ImportError(file: file, at: location, message: error.description)
+            throw ImportError(file: file, at: location, problem: .localImage(error))
         }
     }
 
@@ -198,7 +198,7 @@ public struct LocalImage: Hashable, Sendable {
 
 /// Why `LocalMedia` refused an image. The description is for the merchant and names the image
 /// as the catalog file wrote it.
-public enum LocalMediaError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum LocalMediaError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     /// A root folder (the catalog's folder or `--media-root`) does not exist or is not a folder.
     case rootNotFound(String)
     /// This import reads no local files (`LocalMedia.none`: the catalog came without a folder).
@@ -218,29 +218,7 @@ public enum LocalMediaError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The operating system refused to open or read it.
     case unreadable(String, reason: String)
 
-    /// What is wrong, e.g. `image “/etc/passwd” is outside the folders images are read from …`.
-    public var description: String {
-        switch self {
-        case let .rootNotFound(path):
-            "“\(path)” is not a folder"
-        case let .noLocalFiles(reference):
-            "image “\(reference)” is a local file, and this import reads no local files; "
-                + "give the image as an https:// URL"
-        case let .notFound(reference, roots):
-            "image file “\(reference)” not found (looked in \(roots.joined(separator: ", ")))"
-        case let .outsideRoots(reference, resolved, roots):
-            "image “\(reference)” leads to \(resolved), outside the folders images are read from "
-                + "(\(roots.joined(separator: ", "))); put it in the catalog file’s folder or pass --media-root"
-        case let .fileURLWithHost(reference):
-            "image “\(reference)” is a file URL on another host; only local files can be imported"
-        case let .notARegularFile(reference):
-            "image “\(reference)” is not a regular file"
-        case let .tooLarge(reference, bytes, maximum):
-            "image “\(reference)” is \(bytes) bytes; an image may have at most \(maximum) bytes"
-        case let .notAnImage(reference):
-            "image “\(reference)” is not a JPEG, PNG, WebP, GIF or AVIF image (judged by its content, not its name)"
-        case let .unreadable(reference, reason):
-            "image “\(reference)” cannot be read: \(reason)"
-        }
-    }
+    /// What is wrong, in English (the CLI's words; `message(in:)` in other languages), e.g.
+    /// `image “/etc/passwd” is outside the folders images are read from …`.
+    public var description: String { message(in: .english) }
 }

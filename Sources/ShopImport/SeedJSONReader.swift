@@ -24,21 +24,21 @@ enum SeedJSONReader {
     static let labels: [String: String] = ["material": "Material", "numberOfSeats": "Seats", "color": "Color"]
 
     static func read(_ root: JSONNode, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
-        let top = try JSONObject(root, file: context.file, what: "a seed catalog")
+        let top = try JSONObject(root, file: context.file, what: .seedCatalog)
         guard let items = try top.array("products") else {
-            throw top.error("products", "is required: an array of products")
+            throw top.error("products", .requiredProductArray)
         }
         var currencies: [String: (line: Int, count: Int)] = [:]
         var currencyOrder: [String] = []
         var products: [ProductDraft] = []
         for (number, item) in items.enumerated() {
-            let object = try JSONObject(item, file: context.file, what: "a product")
+            let object = try JSONObject(item, file: context.file, what: .product)
             try object.checkLengths(["id": .value, "name": .title, "type": .name, "imageUrl": .imageURL])
             let name = try object.requiredString("name")
-            guard let priceObject = try object.object("price") else { throw object.error("price", "is required") }
+            guard let priceObject = try object.object("price") else { throw object.error("price", .required) }
             try priceObject.checkLengths(["value": .value, "currency": .value])
             guard let valueText = try priceObject.numberText("value") else {
-                throw priceObject.error("value", "is required")
+                throw priceObject.error("value", .required)
             }
             let price = try context.price(valueText, line: priceObject.fields["value"]?.line ?? priceObject.line,
                                           Column(name: "price.value"))
@@ -51,7 +51,7 @@ enum SeedJSONReader {
             var lines: [String] = []
             if let info = try object.object("info") {
                 for key in info.fields.keys {
-                    if let message = TextLimit.name.violation(by: key) { throw info.error(key, message) }
+                    if let problem = TextLimit.name.violation(by: key) { throw info.error(key, problem) }
                     try info.checkLengths([key: .name])
                 }
                 for key in info.fields.keys.sorted(by: { infoOrder($0) < infoOrder($1) }) {
@@ -61,7 +61,7 @@ enum SeedJSONReader {
                     case let .string(text): value = text.trimmingWhitespace
                     case let .number(text): value = text
                     case let .bool(flag): value = flag ? "Yes" : "No"
-                    default: throw info.error(key, "expected a string, number or true/false, found \(node.kindName)")
+                    default: throw info.error(key, .expected(.scalar, found: node.kind))
                     }
                     guard !value.isEmpty else { continue }
                     lines.append("\(labels[key] ?? humanize(key)): \(value)")
@@ -85,13 +85,10 @@ enum SeedJSONReader {
         let shop = context.currency.code
         for code in currencyOrder {
             guard let seen = currencies[code] else { continue }
-            let products = seen.count == 1 ? "1 product" : "\(seen.count) products"
             if let candidates = symbols[code.lowercased()], candidates.contains(shop) {
-                context.warn(line: seen.line, "currency symbol “\(code)” (\(products)) is not an ISO 4217 code; "
-                    + "read as \(shop), the shop currency")
+                context.warn(line: seen.line, .currencySymbol(symbol: code, products: seen.count, shopCurrency: shop))
             } else {
-                context.warn(line: seen.line, "currency “\(code)” (\(products)) is not the shop currency \(shop); "
-                    + "the amounts were read as \(shop) without conversion")
+                context.warn(line: seen.line, .foreignCurrency(code: code, products: seen.count, shopCurrency: shop))
             }
         }
         return products

@@ -87,7 +87,7 @@ enum ShopifyCSVReader {
 
     struct Builder {
         var draft: ProductDraft
-        var skipReason: String?
+        var skipReason: SkipReason?
         /// Option-value combinations seen, with their line.
         var combinations: [[String]: Int] = [:]
         /// Images with their `Image Position` (nil: after positioned ones) in file order.
@@ -149,8 +149,7 @@ enum ShopifyCSVReader {
             } else {
                 let title = row.trimmed(columns[.title])
                 guard !title.isEmpty else {
-                    throw context.error(line: row.line, columns[.handle] ?? columns[.title],
-                                        "a row needs a handle (or, on a product's first row, a title)")
+                    throw context.error(line: row.line, columns[.handle] ?? columns[.title], .rowNeedsHandle)
                 }
                 handle = Handle.make(from: title)
             }
@@ -210,14 +209,12 @@ enum ShopifyCSVReader {
                                       context: inout ImportContext) throws(ImportError) -> Builder {
         let title = row.trimmed(columns[.title])
         guard !title.isEmpty else {
-            throw context.error(line: row.line, columns[.title],
-                                "“\(handle)” starts a new product here, so this row needs a title")
+            throw context.error(line: row.line, columns[.title], .newProductNeedsTitle(handle: handle))
         }
         let published = try bool(row, columns[.published], default: true, context: context)
         let status = row.trimmed(columns[.status]).lowercased()
         guard ["", "active", "draft", "archived", "unlisted"].contains(status) else {
-            throw context.error(line: row.line, columns[.status],
-                                "“\(row.trimmed(columns[.status]))” is not a status (active, draft or archived)")
+            throw context.error(line: row.line, columns[.status], .notAStatus(row.trimmed(columns[.status])))
         }
         let description = HTMLSanitizer.sanitize(row[columns[.body]])
         let type = row.trimmed(columns[.type])
@@ -232,7 +229,7 @@ enum ShopifyCSVReader {
             if name.isEmpty { continue }
             guard optionNames.count == index else {
                 throw context.error(line: row.line, columns[field],
-                                    "option \(index + 1) is named but option \(optionNames.count + 1) is not")
+                                    .optionNotNamed(named: index + 1, missing: optionNames.count + 1))
             }
             optionNames.append(name)
         }
@@ -247,7 +244,7 @@ enum ShopifyCSVReader {
             publishedAt: nil, isPublished: published && (status.isEmpty || status == "active"),
             optionNames: optionNames, variants: [], sourceLine: row.line))
         if try bool(row, columns[.giftCard], default: false, context: context) {
-            builder.skipReason = "gift card: this shop does not sell gift cards"
+            builder.skipReason = .giftCard
             return builder
         }
         try addRow(row, to: &builder, columns: columns, context: &context)
@@ -263,7 +260,7 @@ enum ShopifyCSVReader {
             var position: Int?
             if !positionText.isEmpty {
                 guard let value = Int(positionText), value >= 0 else {
-                    throw context.error(line: row.line, columns[.imagePosition], "“\(positionText)” is not an image position such as 1")
+                    throw context.error(line: row.line, columns[.imagePosition], .notAnImagePosition(positionText))
                 }
                 position = value
             }
@@ -282,15 +279,13 @@ enum ShopifyCSVReader {
             let given = row.trimmed(columns[.option1Value])
             if !isFirstRow, !given.isEmpty, given != "Default Title" {
                 throw context.error(line: row.line, columns[.option1Value],
-                                    "“\(given)” is an option value, but the product’s first row "
-                                        + "(line \(builder.draft.sourceLine)) names no options")
+                                    .optionValueWithoutOptions(value: given, firstLine: builder.draft.sourceLine))
             }
         } else {
             for (index, name) in optionNames.enumerated() {
                 let value = row.trimmed(columns[columns.optionValues[index]])
                 guard !value.isEmpty else {
-                    throw context.error(line: row.line, columns[columns.optionValues[index]],
-                                        "this variant needs a value for option “\(name)”")
+                    throw context.error(line: row.line, columns[columns.optionValues[index]], .missingOptionValue(option: name))
                 }
                 values.append(value)
             }
@@ -299,14 +294,13 @@ enum ShopifyCSVReader {
             throw context.error(
                 line: row.line, optionNames.isEmpty ? columns[.price] : columns[.option1Value],
                 optionNames.isEmpty
-                    ? "the product has no options, so it has one variant only (line \(earlier))"
-                    : "the variant on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
+                    ? .onlyOneVariant(earlierLine: earlier) : .variantOptionsTaken(earlierLine: earlier, values: values))
         }
         builder.combinations[OptionValues.key(values)] = row.line
 
         let priceText = row.trimmed(columns[.price])
         guard !priceText.isEmpty else {
-            throw context.error(line: row.line, columns[.price], "a variant needs a price")
+            throw context.error(line: row.line, columns[.price], .variantNeedsPrice)
         }
         let price = try context.price(priceText, line: row.line, columns[.price]!)
         var compareAt: Money?
@@ -339,16 +333,15 @@ enum ShopifyCSVReader {
         var quantity = 0
         if !text.isEmpty {
             guard let value = Int(text) else {
-                throw context.error(line: row.line, columns[.quantity], "“\(text)” is not a whole number of items")
+                throw context.error(line: row.line, columns[.quantity], .notAQuantity(text))
             }
             quantity = value
         }
         if quantity < 0 {
             guard backorder else {
-                throw context.error(line: row.line, columns[.quantity],
-                                    "stock \(quantity) is negative and backorders are not allowed")
+                throw context.error(line: row.line, columns[.quantity], .negativeStockWithoutBackorders(quantity))
             }
-            context.warn(line: row.line, "stock \(quantity) (oversold, backorders allowed) imported as 0")
+            context.warn(line: row.line, .oversold(quantity: quantity))
             quantity = 0
         }
         return .tracked(quantity: quantity, allowsBackorder: backorder)
@@ -366,8 +359,7 @@ enum ShopifyCSVReader {
         case "": return false
         default:
             guard let value = try? bool(row, column, default: false, context: context) else {
-                throw context.error(line: row.line, column, "“\(row.trimmed(column))” is not an inventory policy "
-                    + "(DENY or CONTINUE; TRUE or FALSE also accepted)")
+                throw context.error(line: row.line, column, .notAnInventoryPolicy(row.trimmed(column)))
             }
             return value
         }
@@ -381,7 +373,7 @@ enum ShopifyCSVReader {
         case "": return value
         case "true", "yes", "1": return true
         case "false", "no", "0": return false
-        default: throw context.error(line: row.line, column, "“\(row.trimmed(column))” is not TRUE or FALSE")
+        default: throw context.error(line: row.line, column, .notTrueOrFalse(row.trimmed(column)))
         }
     }
 }

@@ -13,20 +13,19 @@ import ShopCore
 /// gives a warning: amounts are read as the shop currency without conversion.
 enum ShoppableJSONReader {
     static func read(_ root: JSONNode, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
-        let top = try JSONObject(root, file: context.file, what: "a shoppable catalog")
+        let top = try JSONObject(root, file: context.file, what: .shoppableCatalog)
         try top.checkLengths(["format": .value, "currency": .value])
         guard try top.string("format") == "shoppable-catalog" else {
-            throw top.error("format", "must be “shoppable-catalog”")
+            throw top.error("format", .notShoppableCatalog)
         }
-        guard let version = try top.int("version") else { throw top.error("version", "is required (1)") }
+        guard let version = try top.int("version") else { throw top.error("version", .requiredVersion) }
         guard version == 1 else {
-            throw top.error("version", "version \(version) is not supported; this build reads version 1")
+            throw top.error("version", .unsupportedVersion(version))
         }
         if let code = try top.string("currency")?.trimmingWhitespace, code.uppercased() != context.currency.code {
-            context.warn(line: top.fields["currency"]?.line, "catalog currency “\(code)” is not the shop currency "
-                + "\(context.currency.code); the amounts were read as \(context.currency.code) without conversion")
+            context.warn(line: top.fields["currency"]?.line, .catalogCurrency(code: code, shopCurrency: context.currency.code))
         }
-        guard let items = try top.array("products") else { throw top.error("products", "is required") }
+        guard let items = try top.array("products") else { throw top.error("products", .required) }
         var products: [ProductDraft] = []
         for (number, item) in items.enumerated() {
             products.append(try product(item, context: &context))
@@ -36,7 +35,7 @@ enum ShoppableJSONReader {
     }
 
     private static func product(_ item: JSONNode, context: inout ImportContext) throws(ImportError) -> ProductDraft {
-        let object = try JSONObject(item, file: context.file, what: "a product")
+        let object = try JSONObject(item, file: context.file, what: .product)
         try object.checkLengths(["handle": .handle, "title": .title, "description": .description, "vendor": .name,
                                  "productType": .name, "category": .name, "tags": .tag, "options": .name,
                                  "publishedAt": .value])
@@ -45,40 +44,40 @@ enum ShoppableJSONReader {
         if let given = try object.string("handle")?.trimmingWhitespace, !given.isEmpty {
             handle = Handle.make(from: given)
             if handle != given {
-                context.warn(line: object.line, "handle “\(given)” is not URL-safe; imported as “\(handle)”")
+                context.warn(line: object.line, .handleNotURLSafe(given: given, handle: handle))
             }
         } else {
             handle = Handle.make(from: title)
         }
         if let earlier = context.register(handle: handle, line: object.line) {
-            throw object.error("handle", "“\(handle)” is already the handle of the product on line \(earlier)")
+            throw object.error("handle", .handleTaken(handle: handle, earlierLine: earlier))
         }
         let description = HTMLSanitizer.sanitize(try object.string("description") ?? "")
         var publishedAt: Date?
         if let text = try object.string("publishedAt")?.trimmingWhitespace, !text.isEmpty {
             guard let date = parseISO8601(text) else {
-                throw object.error("publishedAt", "“\(text)” is not an ISO 8601 date such as 2026-03-14T09:00:00Z")
+                throw object.error("publishedAt", .notAnISODate(text))
             }
             publishedAt = date
         }
         var images: [ProductImage] = []
         for node in try object.array("images") ?? [] {
-            let image = try JSONObject(node, file: context.file, what: "an image")
+            let image = try JSONObject(node, file: context.file, what: .image)
             try image.checkLengths(["url": .imageURL, "alt": .altText])
             images.append(try context.image(image.requiredString("url"), altText: image.string("alt") ?? "",
                                             line: image.fields["url"]?.line ?? image.line, Column(name: "url")))
         }
         let optionNames = (try object.strings("options") ?? []).map(\.trimmingWhitespace)
         if let empty = optionNames.firstIndex(where: \.isEmpty) {
-            throw object.error("options", "option \(empty + 1) has no name")
+            throw object.error("options", .unnamedOption(empty + 1))
         }
         guard let variantNodes = try object.array("variants"), !variantNodes.isEmpty else {
-            throw object.error("variants", "a product needs at least one variant")
+            throw object.error("variants", .noVariants)
         }
         var variants: [VariantDraft] = []
         var combinations: [[String]: Int] = [:]
         for node in variantNodes {
-            let variant = try JSONObject(node, file: context.file, what: "a variant")
+            let variant = try JSONObject(node, file: context.file, what: .variant)
             try variant.checkLengths(["sku": .sku, "barcode": .sku, "options": .name, "price": .value, "compareAtPrice": .value,
                                       "stock": .value])
             let values = (try variant.strings("options") ?? []).map(\.trimmingWhitespace)
@@ -88,7 +87,7 @@ enum ShoppableJSONReader {
             var choices: [[String]] = []
             if let choiceObject {
                 for name in choiceObject.fields.keys where !optionNames.contains(name) {
-                    throw variant.error("choices", "“\(name)” is not an option of the product")
+                    throw variant.error("choices", .notAnOption(name))
                 }
                 choices = try optionNames.map { name throws(ImportError) in
                     (try choiceObject.strings(name) ?? []).map(\.trimmingWhitespace).filter { !$0.isEmpty }
@@ -96,20 +95,17 @@ enum ShoppableJSONReader {
             }
             guard values.count == optionNames.count,
                   values.indices.allSatisfy({ !values[$0].isEmpty || ($0 < choices.count && !choices[$0].isEmpty) }) else {
-                throw variant.error("options", "needs one value for each product option "
-                    + "(\(optionNames.isEmpty ? "none" : optionNames.joined(separator: ", "))), "
-                    + "or \"\" with its values under “choices”")
+                throw variant.error("options", .optionValuesNeeded(options: optionNames))
             }
             for index in choices.indices where !values[index].isEmpty && !choices[index].isEmpty {
-                throw variant.error("choices", "“\(optionNames[index])” has the value “\(values[index])”; "
-                    + "only an open (\"\") option has choices")
+                throw variant.error("choices", .choicesOfChosenOption(option: optionNames[index], value: values[index]))
             }
             if !choices.contains(where: { !$0.isEmpty }) { choices = [] }
             if let earlier = combinations[OptionValues.key(values)] {
-                throw variant.error("options", "the variant on line \(earlier) already has these options")
+                throw variant.error("options", .variantOptionsRepeated(earlierLine: earlier))
             }
             combinations[OptionValues.key(values)] = variant.line
-            guard let priceText = try variant.numberText("price") else { throw variant.error("price", "is required") }
+            guard let priceText = try variant.numberText("price") else { throw variant.error("price", .required) }
             let price = try context.price(priceText, line: variant.fields["price"]?.line ?? variant.line, Column(name: "price"))
             var compareAt: Money?
             if let text = try variant.numberText("compareAtPrice"), !text.trimmingWhitespace.isEmpty {
@@ -119,7 +115,7 @@ enum ShoppableJSONReader {
             var inventory = Inventory.untracked
             if let stock = try variant.int("stock") {
                 let backorder = try variant.bool("allowBackorder") ?? false
-                guard stock >= 0 else { throw variant.error("stock", "\(stock) is negative; stock must be 0 or more") }
+                guard stock >= 0 else { throw variant.error("stock", .negativeStock(stock)) }
                 inventory = .tracked(quantity: stock, allowsBackorder: backorder)
             }
             let sku = try context.claimSKU(try variant.string("sku") ?? "", line: variant.line, Column(name: "sku"))
@@ -148,7 +144,7 @@ enum ShoppableJSONReader {
     private static func visibility(_ object: JSONObject) throws(ImportError) -> CatalogVisibility {
         guard let text = try object.string("visibility")?.trimmingWhitespace, !text.isEmpty else { return .visible }
         guard let value = CatalogVisibility(rawValue: text.lowercased()) else {
-            throw object.error("visibility", "“\(text)” is not a catalog visibility (visible, catalog, search or hidden)")
+            throw object.error("visibility", .notAVisibility(text))
         }
         return value
     }

@@ -7,7 +7,7 @@ import ShopCore
 /// used; a longer value stops the import with an `ImportError` naming the file, line and column
 /// (or JSON field). Bytes, not `Character`s: one `Character` can hold any number of combining
 /// marks, and a byte count of a Swift string costs nothing. The table is in `docs/IMPORT.md`.
-public enum TextLimit: String, CaseIterable, Hashable, Sendable {
+public enum TextLimit: String, CaseIterable, Hashable, Sendable, Codable {
     /// A product title (Shopify `Title`, WooCommerce `Name`, JSON `title` or `name`).
     case title
     /// A handle as written in the file (Shopify `Handle`, shoppable-json `handle`).
@@ -43,26 +43,10 @@ public enum TextLimit: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// What the field is, for messages: `"a title"`.
-    var label: String {
-        switch self {
-        case .title: "a title"
-        case .handle: "a handle"
-        case .name: "a name (vendor, type, category, option)"
-        case .tag: "a tag"
-        case .sku: "a SKU"
-        case .imageURL: "an image URL"
-        case .altText: "an image’s alt text"
-        case .value: "a value"
-        case .list: "a list"
-        case .description: "a description"
-        }
-    }
-
-    /// The message for `text` when it is over the limit, else nil.
-    func violation(by text: some StringProtocol) -> String? {
+    /// The problem of `text` when it is over the limit, else nil.
+    func violation(by text: some StringProtocol) -> ImportProblem? {
         let bytes = text.utf8.count
         guard bytes > maximumBytes else { return nil }
-        return "the text is \(bytes) bytes long; \(label) may have at most \(maximumBytes) bytes (UTF-8)"
+        return .textTooLong(bytes: bytes, limit: self)
     }
 }

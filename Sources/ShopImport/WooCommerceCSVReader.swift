@@ -136,7 +136,7 @@ enum WooCommerceCSVReader {
             guard case .variation = kinds[index] else { continue }
             let reference = row.trimmed(columns.parent)
             guard !reference.isEmpty else {
-                throw context.error(line: row.line, columns.parent ?? columns.type, "a variation needs a Parent (id:123 or the parent’s SKU)")
+                throw context.error(line: row.line, columns.parent ?? columns.type, .variationNeedsParent)
             }
             let parent: Int?
             if reference.lowercased().hasPrefix("id:") {
@@ -145,11 +145,10 @@ enum WooCommerceCSVReader {
                 parent = bySKU[reference] ?? byID[reference]
             }
             guard let parent else {
-                throw context.error(line: row.line, columns.parent, "“\(reference)” names no product in this file")
+                throw context.error(line: row.line, columns.parent, .unknownParent(reference))
             }
             guard case .variable = kinds[parent] else {
-                throw context.error(line: row.line, columns.parent,
-                                    "“\(reference)” (line \(rows[parent].line)) is not a variable product")
+                throw context.error(line: row.line, columns.parent, .parentNotVariable(reference: reference, line: rows[parent].line))
             }
             variationsOf[parent, default: []].append(index)
         }
@@ -162,14 +161,14 @@ enum WooCommerceCSVReader {
             case .variation:
                 continue
             case .grouped:
-                context.skip(line: row.line, name: name, "grouped product: its children are imported on their own")
+                context.skip(line: row.line, name: name, .grouped)
             case .external:
-                context.skip(line: row.line, name: name, "external/affiliate product: sold on another site")
+                context.skip(line: row.line, name: name, .external)
             case let .other(type):
-                context.skip(line: row.line, name: name, "product type “\(type)” is not supported")
+                context.skip(line: row.line, name: name, .unsupportedType(type))
             case .simple:
                 guard let prices = try prices(row, columns, context: &context) else {
-                    context.skip(line: row.line, name: name, "no price: WooCommerce does not sell a product without one")
+                    context.skip(line: row.line, name: name, .noPrice)
                     continue
                 }
                 var draft = try product(row, columns, context: &context)
@@ -184,7 +183,7 @@ enum WooCommerceCSVReader {
                 let variations = (variationsOf[index] ?? []).map { rows[$0] }
                 try addVariants(to: &draft, parent: row, variations: variations, columns, context: &context)
                 if draft.variants.isEmpty {
-                    context.skip(line: row.line, name: name, "variable product without purchasable variations")
+                    context.skip(line: row.line, name: name, .noPurchasableVariations)
                     continue
                 }
                 draft.handle = context.uniqueHandle(draft.handle, suffix: row.trimmed(columns.id), line: row.line)
@@ -213,7 +212,7 @@ enum WooCommerceCSVReader {
     private static func product(_ row: CSVReader.Record, _ columns: Columns,
                                 context: inout ImportContext) throws(ImportError) -> ProductDraft {
         let name = row.trimmed(columns.name)
-        guard !name.isEmpty else { throw context.error(line: row.line, columns.name, "a product needs a name") }
+        guard !name.isEmpty else { throw context.error(line: row.line, columns.name, .productNeedsName) }
         var descriptionSource = row[columns.description]
         if descriptionSource.trimmingWhitespace.isEmpty { descriptionSource = row[columns.shortDescription] }
         let description = HTMLSanitizer.sanitize(HTMLSanitizer.autoParagraphs(unescapeNewlines(descriptionSource)))
@@ -240,8 +239,7 @@ enum WooCommerceCSVReader {
         let text = row.trimmed(columns.visibility)
         guard !text.isEmpty else { return .visible }
         guard let value = CatalogVisibility(rawValue: text.lowercased()) else {
-            throw context.error(line: row.line, columns.visibility,
-                                "“\(text)” is not a catalog visibility (visible, catalog, search or hidden)")
+            throw context.error(line: row.line, columns.visibility, .notAVisibility(text))
         }
         return value
     }
@@ -258,18 +256,17 @@ enum WooCommerceCSVReader {
         for row in sorted {
             let label = row.trimmed(columns.name).isEmpty ? row.trimmed(columns.sku) : row.trimmed(columns.name)
             guard try published(row, columns, context: context) else {
-                context.skip(line: row.line, name: label, "disabled variation (Published is not 1)")
+                context.skip(line: row.line, name: label, .disabledVariation)
                 continue
             }
             guard let prices = try prices(row, columns, context: &context) else {
-                context.skip(line: row.line, name: label, "variation without a price: WooCommerce does not sell it")
+                context.skip(line: row.line, name: label, .variationWithoutPrice)
                 continue
             }
             var inventory = try inventory(row, columns, context: &context)
             if row.trimmed(columns.stock).isEmpty, case .untracked = inventory, !parent.trimmed(columns.stock).isEmpty {
                 inventory = try self.inventory(parent, columns, context: &context)
-                context.warn(line: row.line, "the variation’s stock is managed on its parent (line \(parent.line)); "
-                    + "this variant gets the parent’s quantity")
+                context.warn(line: row.line, .stockOnParent(parentLine: parent.line))
             }
             let attributes = columns.attributes.compactMap { pair -> (name: String, value: String, column: Column?)? in
                 let name = row.trimmed(pair.name)
@@ -304,7 +301,7 @@ enum WooCommerceCSVReader {
             let values = slots.compactMap { $0 }
             if let earlier = taken[OptionValues.key(values)] {
                 throw context.error(line: variation.row.line, variation.attributes.first?.column ?? columns.parent,
-                                    "the variation on line \(earlier) already has the options “\(values.joined(separator: " / "))”")
+                                    .variationOptionsTaken(earlierLine: earlier, values: values))
             }
             taken[OptionValues.key(values)] = variation.row.line
             try append(variation, values: values, sku: try context.claimSKU(variation.row[columns.sku], line: variation.row.line, columns.sku),
@@ -323,8 +320,7 @@ enum WooCommerceCSVReader {
                 let listed = parentAttributes.first { $0.name.lowercased() == optionNames[index].lowercased() }?.values ?? []
                 guard !listed.isEmpty else {
                     throw context.error(line: variation.row.line, columns.parent,
-                                        "the variation leaves “\(optionNames[index])” open (any) but its parent "
-                                            + "(line \(parent.line)) lists no values for it")
+                                        .openOptionWithoutValues(option: optionNames[index], parentLine: parent.line))
                 }
                 var allowed = listed
                 if slots.filter({ $0 == nil }).count == 1 {
@@ -336,7 +332,7 @@ enum WooCommerceCSVReader {
                 }
                 guard !allowed.isEmpty else {
                     context.skip(line: variation.row.line, name: variation.row.trimmed(columns.name),
-                                 "“any” variation: every value of “\(optionNames[index])” already has its own variation")
+                                 .anyVariationCovered(option: optionNames[index]))
                     choices = []
                     break
                 }
@@ -346,7 +342,7 @@ enum WooCommerceCSVReader {
             let values = slots.map { $0 ?? "" }
             if let earlier = taken[OptionValues.key(values)] {
                 throw context.error(line: variation.row.line, variation.attributes.first?.column ?? columns.parent,
-                                    "the variation on line \(earlier) already leaves the same options open")
+                                    .openOptionsTaken(earlierLine: earlier))
             }
             taken[OptionValues.key(values)] = variation.row.line
             try append(variation, values: values, sku: try context.claimSKU(variation.row[columns.sku], line: variation.row.line,
@@ -378,7 +374,7 @@ enum WooCommerceCSVReader {
         let text = row.trimmed(columns.position)
         guard !text.isEmpty else { return nil }
         guard let value = Int(text) else {
-            throw context.error(line: row.line, columns.position, "“\(text)” is not a whole number")
+            throw context.error(line: row.line, columns.position, .notAWholeNumber(text))
         }
         return value
     }
@@ -388,7 +384,7 @@ enum WooCommerceCSVReader {
         switch row.trimmed(columns.published) {
         case "", "1": return true
         case "0", "-1": return false
-        case let other: throw context.error(line: row.line, columns.published, "“\(other)” is not 1, 0 or -1")
+        case let other: throw context.error(line: row.line, columns.published, .notAPublishedValue(other))
         }
     }
 
@@ -404,19 +400,17 @@ enum WooCommerceCSVReader {
             let starts = try date(row, columns.saleStarts, endOfDay: false, context: context)
             let ends = try date(row, columns.saleEnds, endOfDay: true, context: context)
             if let starts, context.now < starts {
-                context.warn(line: row.line, "the sale price \(saleText) starts later (\(row.trimmed(columns.saleStarts))); "
-                    + "the regular price is imported")
+                context.warn(line: row.line, .saleNotStarted(salePrice: saleText, starts: row.trimmed(columns.saleStarts)))
                 sale = nil
             } else if let ends, context.now >= ends {
-                context.warn(line: row.line, "the sale price \(saleText) ended (\(row.trimmed(columns.saleEnds))); "
-                    + "the regular price is imported")
+                context.warn(line: row.line, .saleEnded(salePrice: saleText, ends: row.trimmed(columns.saleEnds)))
                 sale = nil
             }
         }
         switch (regular, sale) {
         case let (regular?, sale?):
             if sale.minorUnits < regular.minorUnits { return (sale, regular) }
-            context.warn(line: row.line, "the sale price \(saleText) is not below the regular price \(regularText); it is ignored")
+            context.warn(line: row.line, .saleNotBelowRegular(salePrice: saleText, regularPrice: regularText))
             return (regular, nil)
         case let (regular?, nil): return (regular, nil)
         case let (nil, sale?): return (sale, nil)
@@ -434,7 +428,7 @@ enum WooCommerceCSVReader {
         var components = DateComponents()
         guard numbers.count == 3 || numbers.count == 5 || numbers.count == 6, (1...12).contains(numbers[1]),
               (1...31).contains(numbers[2]) else {
-            throw context.error(line: row.line, column, "“\(text)” is not a date such as 2026-05-01")
+            throw context.error(line: row.line, column, .notADate(text))
         }
         components.year = numbers[0]
         components.month = numbers[1]
@@ -449,7 +443,7 @@ enum WooCommerceCSVReader {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard let date = calendar.date(from: components) else {
-            throw context.error(line: row.line, column, "“\(text)” is not a date such as 2026-05-01")
+            throw context.error(line: row.line, column, .notADate(text))
         }
         return date
     }
@@ -458,11 +452,11 @@ enum WooCommerceCSVReader {
                                   context: inout ImportContext) throws(ImportError) -> Inventory {
         let inStock = row.trimmed(columns.inStock).lowercased()
         guard ["", "1", "0", "backorder", "onbackorder"].contains(inStock) else {
-            throw context.error(line: row.line, columns.inStock, "“\(row.trimmed(columns.inStock))” is not 1, 0 or backorder")
+            throw context.error(line: row.line, columns.inStock, .notAStockStatus(row.trimmed(columns.inStock)))
         }
         let backordersText = row.trimmed(columns.backorders).lowercased()
         guard ["", "0", "1", "notify"].contains(backordersText) else {
-            throw context.error(line: row.line, columns.backorders, "“\(row.trimmed(columns.backorders))” is not 1, 0 or notify")
+            throw context.error(line: row.line, columns.backorders, .notABackorderSetting(row.trimmed(columns.backorders)))
         }
         let backorder = backordersText == "1" || backordersText == "notify" || inStock.hasSuffix("backorder")
         let stockText = row.trimmed(columns.stock)
@@ -472,13 +466,13 @@ enum WooCommerceCSVReader {
             return .untracked
         }
         guard var quantity = Int(stockText) else {
-            throw context.error(line: row.line, columns.stock, "“\(stockText)” is not a whole number of items")
+            throw context.error(line: row.line, columns.stock, .notAQuantity(stockText))
         }
         if quantity < 0 {
             guard backorder else {
-                throw context.error(line: row.line, columns.stock, "stock \(quantity) is negative and backorders are not allowed")
+                throw context.error(line: row.line, columns.stock, .negativeStockWithoutBackorders(quantity))
             }
-            context.warn(line: row.line, "stock \(quantity) (oversold, backorders allowed) imported as 0")
+            context.warn(line: row.line, .oversold(quantity: quantity))
             quantity = 0
         }
         return .tracked(quantity: quantity, allowsBackorder: backorder)

@@ -167,7 +167,7 @@ public struct CatalogImportService: Sendable {
                 report.changes = try catalog.upsert(products, by: options.actor, now: now(), progress: written)
             }
         } catch let error as CatalogStoreError {
-            throw ImportError(file: fileName, line: nil, message: error.errorDescription ?? "\(error)")
+            throw ImportError(file: fileName, line: nil, problem: .catalogRefused(error.errorDescription ?? "\(error)"))
         }
         return report
     }
@@ -231,7 +231,7 @@ public struct CatalogImportService: Sendable {
         }
         guard !wanted.isEmpty else { return ([:], 0) }
         guard let downloader else {
-            throw ImportError(file: fileName, line: nil, message: "this import cannot download images (no downloader)")
+            throw ImportError(file: fileName, line: nil, problem: .noImageDownloader)
         }
         phase?(.downloadingImages(count: wanted.count))
         var paths: [String: ProductImage] = [:]
@@ -248,10 +248,10 @@ public struct CatalogImportService: Sendable {
                 do {
                     bytes = try body.get()
                 } catch {
-                    throw ImportError(file: fileName, at: item.location, message: "image “\(item.url)”: \(error)")
+                    throw ImportError(file: fileName, at: item.location, problem: .imageRefused(url: item.url, reason: "\(error)"))
                 }
                 guard let format = ImageFormat(sniffing: bytes) else {
-                    throw ImportError(file: fileName, at: item.location, message: LocalMediaError.notAnImage(item.url).description)
+                    throw ImportError(file: fileName, at: item.location, problem: .localImage(.notAnImage(item.url)))
                 }
                 let copy = try storeImage(bytes, format: format, url: item.url, at: item.location, fileName: fileName, store: store)
                 if copy.wrote { written += 1 }
@@ -277,7 +277,7 @@ public struct CatalogImportService: Sendable {
                 (copy.width, copy.height, copy.hasAlpha) = (info.width, info.height, info.hasAlpha)
                 if store { try makeRenditions(of: bytes, named: name, info, images) }
             } catch {
-                throw ImportError(file: fileName, at: location, message: "image “\(url)”: \(error)")
+                throw ImportError(file: fileName, at: location, problem: .imageRefused(url: url, reason: "\(error)"))
             }
         }
         let wrote = store ? try media.store(name, bytes) : false

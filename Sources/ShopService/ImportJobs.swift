@@ -3,12 +3,14 @@ public import ShopImport
 public import ShopStore
 
 /// What a finished import job did, kept as JSON in its row (`ImportJob.outcome`) so that any app
-/// server can show it.
+/// server can show it. Its messages are kept typed (`ImportJobMessage`), so each reader sees them
+/// in their own language; an outcome stored before that (`{"refused": {"_0": "text"}}`, warnings
+/// as strings) still reads, its texts shown as stored.
 public enum ImportJobOutcome: Codable, Hashable, Sendable {
     /// Read, checked and — unless a check — written.
     case report(ImportSummary)
     /// Refused, with the message naming the file, line and column; nothing was written.
-    case refused(String)
+    case refused(ImportJobMessage)
     /// Stopped before the end, with nothing written: its server stopped it (`ImportJobs.stopAll`),
     /// or is gone — on this host no longer running, elsewhere not heard of for
     /// `ImportJobs.stallTime` (its write transaction died with it).
@@ -45,8 +47,8 @@ public struct ImportSummary: Codable, Hashable, Sendable {
     public var products: [Product]
     /// How many products were created or changed in all.
     public var productsTouched: Int
-    /// The file's warnings and the records skipped, as the CLI words them.
-    public var warnings: [String]
+    /// The file's warnings, then the records skipped (as `.warning` and `.skipped`).
+    public var warnings: [ImportJobMessage]
 
     /// The summary of a report.
     public init(_ report: CatalogImportReport) {
@@ -62,7 +64,7 @@ public struct ImportSummary: Codable, Hashable, Sendable {
         let touched = outcome.products.filter { $0.change != .unchanged }
         productsTouched = touched.count
         products = touched.prefix(Self.listLimit).map { Product(handle: $0.handle, isNew: $0.change == .created) }
-        warnings = report.warnings.map(\.description) + report.skipped.map(\.description)
+        warnings = report.warnings.map(ImportJobMessage.warning) + report.skipped.map(ImportJobMessage.skipped)
     }
 }
 
@@ -238,7 +240,7 @@ public final class ImportJobs: @unchecked Sendable {
 
     private static func outcome(of job: ImportJob) -> ImportJobOutcome {
         job.outcome.flatMap { try? JSONDecoder().decode(ImportJobOutcome.self, from: Data($0.utf8)) }
-            ?? .refused("\(job.fileName): the outcome of this job cannot be read")
+            ?? .refused(.unreadable(file: job.fileName))
     }
 
     // MARK: The job's thread
@@ -281,15 +283,16 @@ public final class ImportJobs: @unchecked Sendable {
             outcome = .report(ImportSummary(report))
             log("catalog file \(job.fileName) \(job.isDryRun ? "checked" : "imported") by \(actor.name) (job \(job.id))")
         } catch let error as ImportError {
-            outcome = .refused(error.description)
+            outcome = .refused(.refusal(error))
         } catch let error as CatalogStoreError {
-            outcome = .refused("\(job.fileName): \(error.errorDescription ?? "\(error)")")
+            outcome = .refused(.refusal(ImportError(file: job.fileName, line: nil,
+                                                    problem: .catalogRefused(error.errorDescription ?? "\(error)"))))
         } catch is CancellationError {
             log("catalog file \(job.fileName): stopped with the server, nothing written (job \(job.id))")
             outcome = .stopped
         } catch {
             log("import job \(job.id) failed: \(error)")
-            outcome = .refused("\(job.fileName): the import failed (\(error)); nothing was written")
+            outcome = .refused(.failed(file: job.fileName, detail: "\(error)"))
         }
         // Finished in memory first (the page shows it at once), then stored, trying until it is.
         let finished = change(job.id) {

@@ -61,11 +61,11 @@ struct CatalogImporterTests {
 
     @Test func errorDescriptionNamesFileLineAndColumn() {
         let csv = ImportError(file: "catalog.csv", line: 14, column: "Variant Price", columnIndex: 21,
-                              message: "“abc” is not a price such as 12.50")
+                              problem: .notAPrice("abc"))
         #expect(csv.description == "catalog.csv:14: column “Variant Price”: “abc” is not a price such as 12.50")
-        let json = ImportError(file: "p.json", line: 3, column: "title", message: "is required")
+        let json = ImportError(file: "p.json", line: 3, column: "title", problem: .required)
         #expect(json.description == "p.json:3: field “title”: is required")
-        let file = ImportError(file: "x", line: nil, message: "the file is empty")
+        let file = ImportError(file: "x", line: nil, problem: .fileEmpty)
         #expect(file.description == "x: the file is empty")
     }
 

@@ -16,7 +16,7 @@ struct ShopifyCSVImportTests {
         #expect(result.products.map(\.sourceLine) == [2, 7, 10, 11])
         #expect(result.variantCount == 8)
         #expect(result.imageCount == 5)
-        #expect(result.skipped == [SkippedRow(line: 13, name: "gift-card", reason: "gift card: this shop does not sell gift cards")])
+        #expect(result.skipped == [SkippedRow(line: 13, name: "gift-card", reason: .giftCard)])
     }
 
     @Test func continuationRowsAddVariantsWithOptionsInventoryAndSalePrices() throws {

@@ -20,7 +20,7 @@ struct WooCommerceCSVImportTests {
     @Test func skipsGroupedExternalPricelessAndDisabledRecordsWithReasons() throws {
         let result = try Fixture.read("woocommerce.csv")
         #expect(result.skipped.map(\.line).sorted() == [9, 10, 11, 14])
-        let reasons = Dictionary(uniqueKeysWithValues: result.skipped.map { ($0.line, $0.reason) })
+        let reasons = Dictionary(uniqueKeysWithValues: result.skipped.map { ($0.line, $0.reason.description) })
         #expect(reasons[10] == "grouped product: its children are imported on their own")
         #expect(reasons[11] == "external/affiliate product: sold on another site")
         #expect(reasons[9]?.contains("disabled variation") == true)

@@ -223,7 +223,7 @@ struct CatalogImportServiceTests {
             """.utf8)
 
         #expect(throws: ImportError(file: "bad.csv", line: 3, column: "Variant Price", columnIndex: 6,
-                                    message: "“12,50” is not a price such as 12.50")) {
+                                    problem: .notAPrice("12,50"))) {
             try bench.service.importCatalog(bad, fileName: "bad.csv", options: .init(localMedia: try bench.fromCatalogFolder))
         }
         #expect(try bench.productCount() == 0)

@@ -163,3 +163,45 @@ struct ImportJobsTests {
         #expect(try bench.jobs.status("alive")?.outcome == nil)
     }
 }
+
+/// How a finished job's outcome is kept (`ImportJob.outcome`, JSON): typed messages now, plain
+/// English strings before — both read.
+@Suite("Import job outcomes: stored messages")
+struct ImportJobOutcomeEncodingTests {
+    private func decode(_ json: String) throws -> ImportJobOutcome {
+        try JSONDecoder().decode(ImportJobOutcome.self, from: Data(json.utf8))
+    }
+
+    @Test func anOutcomeStoredBeforeMessagesWereTypedStillReads() throws {
+        let refused = try decode(#"{"refused":{"_0":"a.csv:3: column “Variant Price”: “x” is not a price such as 12.50"}}"#)
+        #expect(refused == .refused(.text("a.csv:3: column “Variant Price”: “x” is not a price such as 12.50")))
+        let report = try decode(#"{"report":{"_0":{"fileName":"a.csv","isDryRun":true,"productCount":1,"variantCount":1,"#
+            + #""imageCount":0,"created":1,"updated":0,"unchanged":0,"products":[],"productsTouched":0,"#
+            + #""warnings":["line 2: stock -1 (oversold, backorders allowed) imported as 0","line 9: grouped product: x"]}}}"#)
+        guard case let .report(summary) = report else { Issue.record("not a report: \(report)"); return }
+        #expect(summary.warnings == [.text("line 2: stock -1 (oversold, backorders allowed) imported as 0"),
+                                     .text("line 9: grouped product: x")])
+    }
+
+    @Test(arguments: [
+        ImportJobMessage.refusal(ImportError(file: "a.csv", line: 3, column: "Variant SKU", columnIndex: 5,
+                                             problem: .duplicateSKU(sku: "TEE-1", earlierLine: 2))),
+        .warning(ImportWarning(line: 4, caveat: .oversold(quantity: -1))),
+        .skipped(SkippedRow(line: 5, name: "Logo", reason: .grouped)),
+        .failed(file: "a.csv", detail: "disk full"), .unreadable(file: "a.csv"), .text("as worded"),
+    ])
+    func typedMessagesRoundTrip(message: ImportJobMessage) throws {
+        let outcome = ImportJobOutcome.refused(message)
+        #expect(try JSONDecoder().decode(ImportJobOutcome.self, from: JSONEncoder().encode(outcome)) == outcome)
+    }
+
+    /// A message of a kind this version does not know (written by a later one) is shown by the
+    /// English text stored beside it.
+    @Test func anUnknownKindFallsBackToItsStoredText() throws {
+        let outcome = try decode(#"{"refused":{"_0":{"newKind":{"x":1},"text":"a.csv:2: something new"}}}"#)
+        #expect(outcome == .refused(.text("a.csv:2: something new")))
+        let newerProblem = try decode(#"{"refused":{"_0":{"refusal":{"file":"a.csv","problem":{"fromTheFuture":{}}},"#
+            + #""text":"a.csv: a problem from the future"}}}"#)
+        #expect(newerProblem == .refused(.text("a.csv: a problem from the future")))
+    }
+}

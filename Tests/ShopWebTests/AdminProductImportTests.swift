@@ -194,5 +194,82 @@ struct AdminProductImportTests {
         #expect(stopped.status == 200 && !stopped.text.contains("http-equiv"))
         #expect(stopped.text.contains("Stopped without finishing") && stopped.text.contains("Nothing was written"))
     }
-}
 
+    /// A refused file is worded in the staff member's language, naming the file, line and
+    /// column, with the file's values as written; a repeated SKU says what the browser can do
+    /// (give each variant its own SKU), never the CLI's `--merge-duplicate-skus`.
+    @Test(arguments: [
+        ("tr", "products.csv, satır 4, “Variant Price” sütunu: “eight” geçerli bir fiyat değil (örneğin 12.50)",
+         "products.csv, satır 3, “Variant SKU” sütunu: “cap-red” stok kodu 2. satırda zaten kullanılıyor",
+         "her varyanta kendi stok kodunu verin"),
+        ("es", "products.csv, línea 4, columna “Variant Price”: “eight” no es un precio como 12.50",
+         "products.csv, línea 3, columna “Variant SKU”: la referencia (SKU) “cap-red” ya se usa en la línea 2",
+         "da a cada variante su propia referencia"),
+        ("en", "products.csv:4: column “Variant Price”: “eight” is not a price such as 12.50",
+         "products.csv:3: column “Variant SKU”: SKU “cap-red” is already used on line 2",
+         "give each variant its own SKU"),
+    ])
+    func aRefusalIsInTheStaffMembersLanguage(language: String, badPrice: String, duplicate: String, remedy: String) throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = language
+        let refused = try manager.upload(Self.page, [("mode", "check")], files: [shopifyCSV(mugPrice: "eight")], from: Self.page)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains(badPrice), "\(refused.text)")
+        if language != "en" { #expect(!refused.text.contains("is not a price")) }
+        let twice = UploadedFile(fieldName: "file", fileName: "products.csv", data: Array("""
+            Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price
+            cap,Cap,Color,Red,CAP-RED,10.00
+            cap,,,Blue,cap-red,11.00
+
+            """.utf8))
+        let repeated = try manager.upload(Self.page, [("mode", "import")], files: [twice], from: Self.page)
+        #expect(repeated.status == 422)
+        #expect(repeated.text.contains(duplicate) && repeated.text.contains(remedy), "\(repeated.text)")
+        #expect(!repeated.text.contains("--merge-duplicate-skus"), "the browser has no such flag")
+        #expect(try shop.catalog.productByHandle("cap") == nil)
+    }
+
+    /// A file's warnings are shown in the reader's language too, the values as written.
+    @Test func warningsAreInTheStaffMembersLanguage() throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = "tr"
+        let file = UploadedFile(fieldName: "file", fileName: "excel.csv", data: Array("""
+            Handle,Title,Variant SKU,Variant Price
+            mug,Mug,3.65275E+11,8.50
+
+            """.utf8))
+        let checked = try manager.upload(Self.page, [("mode", "check")], files: [file], from: Self.page)
+        #expect(checked.status == 200)
+        #expect(checked.text.contains("Uyarılar"))
+        #expect(checked.text.contains("satır 2: “3.65275E+11” stok kodu, Excel’in bilimsel gösterimle yazdığı bir sayıya "
+            + "benziyor; 365275000000 olarak okundu"), "\(checked.text)")
+    }
+
+    /// Jobs finished before their messages were typed kept them as English text (`"refused":
+    /// {"_0": "…"}`, warnings as strings): their pages still show that text, in any language —
+    /// not "cannot be read".
+    @Test func aJobStoredWithTheOldEncodingStillShowsItsMessages() throws {
+        let database = try SQLiteDatabase.open(path: ":memory:", poolSize: 1)
+        defer { database.close() }
+        let shop = try TestShop([], sqlite: database)
+        let store = ImportJobStore.sqlite(database)
+        let refusal = #"{"refused":{"_0":"old.csv:3: column “Variant Price”: “x” is not a price such as 12.50"}}"#
+        try store.insert(ImportJob(id: "old-refused", startedBy: "manager@shop.test", fileName: "old.csv", isDryRun: true,
+                                   step: .finished, outcome: refusal, startedAt: shop.clock.now))
+        let report = #"{"report":{"_0":{"fileName":"old.csv","isDryRun":true,"productCount":1,"variantCount":1,"#
+            + #""imageCount":0,"created":1,"updated":0,"unchanged":0,"products":[{"handle":"mug","isNew":true}],"#
+            + #""productsTouched":1,"warnings":["line 2: stock -1 (oversold, backorders allowed) imported as 0"]}}}"#
+        try store.insert(ImportJob(id: "old-report", startedBy: "manager@shop.test", fileName: "old.csv", isDryRun: true,
+                                   step: .finished, outcome: report, startedAt: shop.clock.now))
+        let manager = try StaffBrowser(shop, role: .manager)
+        manager.browser.cookies["shoppable_lang"] = "tr"
+        let refused = try manager.get(Self.page + "/old-refused")
+        #expect(refused.status == 200 && refused.text.contains("Dosya içe aktarılamıyor"))
+        #expect(refused.text.contains("old.csv:3: column “Variant Price”: “x” is not a price such as 12.50"))
+        #expect(!refused.text.contains("okunamıyor"))
+        let checked = try manager.get(Self.page + "/old-report")
+        #expect(checked.status == 200 && checked.text.contains("line 2: stock -1 (oversold, backorders allowed) imported as 0"))
+    }
+}

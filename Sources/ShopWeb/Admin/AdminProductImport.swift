@@ -10,7 +10,9 @@ import ShopStore
 // as `shoppable import`, so the same readers, checks and messages (file, line, column), the same
 // dry run ("Check the file") and the same all-or-nothing write, recorded in the audit log as the
 // staff member's. An upload has no folder, so local image paths are refused (as the CLI refuses
-// paths outside its roots) and remote image URLs are kept as they are.
+// paths outside its roots) and remote image URLs are kept as they are. The messages are the
+// CLI's problems (`ImportProblem`), worded in the staff member's language, and where the CLI
+// offers a flag (`--merge-duplicate-skus`, `--format`) the page says what the browser can do.
 //
 // The form is `multipart/form-data`; the server lets this one path take a body of up to
 // `AdminApp.importUpload`'s limit (`ShopApp.uploads`, `HTTPServer.Configuration.uploads`).
@@ -65,12 +67,12 @@ extension AdminApp {
         let request = context.request, l10n = context.l10n
         let formatText = request.formValue("format") ?? ""
         guard let file = request.file("file"), !file.data.isEmpty else {
-            return productsImportPage(&context, outcome: .refused(l10n(.adminImportNoFile)), format: formatText,
+            return productsImportPage(&context, outcome: .refused(.text(l10n(.adminImportNoFile))), format: formatText,
                                       status: .unprocessableContent)
         }
         let format = CatalogFormat(rawValue: formatText)
         if format == nil && !formatText.isEmpty {
-            return productsImportPage(&context, outcome: .refused(l10n(.adminImportUnknownFormat)), status: .unprocessableContent)
+            return productsImportPage(&context, outcome: .refused(.text(l10n(.adminImportUnknownFormat))), status: .unprocessableContent)
         }
         let dryRun = request.formValue("mode") != "import"
         // The name only (a browser may send a whole Windows path), for messages.
@@ -117,7 +119,7 @@ extension AdminViews {
             case let .refused(message):
                 div(.class("form-card"), .role("alert")) {
                     h2 { l10n(.adminImportRefused) }
-                    p { code { message } }
+                    p { code { l10n.message(for: message) } }
                     p(.class("muted small")) { l10n(.adminImportNothingWritten) }
                 }
             case let .report(report): importReport(report, l10n: l10n)
@@ -247,9 +249,25 @@ extension AdminViews {
             if !report.warnings.isEmpty {
                 h3 { l10n(.adminImportWarnings) }
                 ul {
-                    for warning in report.warnings { li { code { warning } } }
+                    for warning in report.warnings { li { code { l10n.message(for: warning) } } }
                 }
             }
+        }
+    }
+}
+
+extension Localizer {
+    /// An import job's refusal or warning in this language: the file's problems from
+    /// ShopImport's tables (with the file, line and column), a failure that is not the file's
+    /// from ours, and a text stored before messages were typed as it was stored.
+    func message(for message: ImportJobMessage) -> String {
+        switch message {
+        case let .refusal(error): error.message(in: language)
+        case let .warning(warning): warning.message(in: language)
+        case let .skipped(row): row.message(in: language)
+        case let .failed(file, detail): self(.adminImportFailed, ["file": file, "detail": detail])
+        case let .unreadable(file): self(.adminImportUnreadable, ["file": file])
+        case let .text(text): text
         }
     }
 }

@@ -65,7 +65,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminCodeTitle, adminCodeIntro, adminCodeLabel, adminCodeSubmit, adminCodeWrong, adminSecondFactorTitle, adminSecondFactorIntro, adminSecondFactorManage
     case adminSecondFactorScan, adminSecondFactorQRLabel, adminSecondFactorKey, adminSecondFactorTurnOn, adminSecondFactorTurnOff, adminSecondFactorIsOn, adminSecondFactorOn, adminSecondFactorOff
     case adminBulkDone, adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
-    case adminImportVariantCount, adminImportImageCount
+    case adminImportVariantCount, adminImportImageCount, adminImportFailed, adminImportUnreadable
     case adminImportRecent, adminImportStateRunning, adminImportStateChecked, adminImportStateImported, adminImportStateRefused, adminImportStateStopped
     case adminImportMore
     case adminImportChecking, adminImporting, adminImportStepReading, adminImportStepReadingCount, adminImportStepCheckingImages, adminImportStepDownloading, adminImportStepWriting, adminImportStepComparing, adminImportStartedBy, adminImportKeepsGoing, adminImportRefresh, adminImportStoppedTitle, adminImportStopped
