@@ -71,6 +71,11 @@ public struct StringTable: Sendable {
         return segments
     }
 
+    /// The names of `text`'s `{name}` placeholders (a translation must keep English's).
+    public static func placeholders(_ text: String) -> Set<String> {
+        Set(parse(text).compactMap { if case let .placeholder(name) = $0 { name } else { nil } })
+    }
+
     /// Why a table file could not be read.
     public struct FileError: Error, CustomStringConvertible {
         /// The file, e.g. `Localizable/tr.json`.

@@ -6,11 +6,6 @@ import Testing
 /// errors, which the storefront, the JSON API and ShopKit's view models all show.
 @Suite("ShopCore string tables")
 struct CoreMessagesTests {
-    /// The `{name}` placeholders of `text`.
-    private static func placeholders(_ text: String) -> Set<String> {
-        Set(StringTable.parse(text).compactMap { if case let .placeholder(name) = $0 { name } else { nil } })
-    }
-
     /// Each key's text as the file holds it.
     private static func raw(_ language: Language) throws -> [String: String] {
         let url = try #require(StringTable.resourceURL(language, in: CoreMessages.bundle))
@@ -28,7 +23,7 @@ struct CoreMessagesTests {
         let english = try Self.raw(.english), translation = try Self.raw(language)
         for (key, source) in english {
             let text = try #require(translation[key], "\(language.rawValue).json lacks \(key)")
-            #expect(Self.placeholders(text) == Self.placeholders(source), "\(language.rawValue).json \(key)")
+            #expect(StringTable.placeholders(text) == StringTable.placeholders(source), "\(language.rawValue).json \(key)")
             #expect(text != source, "\(language.rawValue).json \(key) repeats English")
         }
     }

@@ -8,11 +8,6 @@ import Testing
 /// English from the same table.
 @Suite("Import messages in every language")
 struct ImportMessagesTests {
-    /// The `{name}` placeholders of `text`.
-    private static func placeholders(_ text: String) -> Set<String> {
-        Set(StringTable.parse(text).compactMap { if case let .placeholder(name) = $0 { name } else { nil } })
-    }
-
     /// Each key's text (or a counted phrase's forms, joined) as the file holds it.
     private static func raw(_ language: Language) throws -> [String: String] {
         let url = try #require(StringTable.resourceURL(language, in: ImportMessages.bundle))
@@ -40,7 +35,7 @@ struct ImportMessagesTests {
         let english = try Self.raw(.english), translation = try Self.raw(language)
         for (key, source) in english {
             let text = try #require(translation[key], "\(language.rawValue).json lacks \(key)")
-            #expect(Self.placeholders(text) == Self.placeholders(source), "\(language.rawValue).json \(key)")
+            #expect(StringTable.placeholders(text) == StringTable.placeholders(source), "\(language.rawValue).json \(key)")
             if !Self.words(source).isEmpty {
                 #expect(text != source, "\(language.rawValue).json \(key) repeats English")
             }

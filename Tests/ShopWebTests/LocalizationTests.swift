@@ -10,11 +10,6 @@ import Testing
 /// storefront's language: how it is decided, shown, remembered and cached (issue #11).
 @Suite("Localization: string tables")
 struct StringTableTests {
-    /// The `{name}` placeholders of a template.
-    private static func placeholders(_ text: String) -> Set<String> {
-        Set(StringTable.parse(text).compactMap { if case let .placeholder(name) = $0 { name } else { nil } })
-    }
-
     /// Each key's forms as the file holds them: `[nil: text]` or `[category: text]`.
     private static func rawTable(_ language: Language) throws -> [String: [String?: String]] {
         let url = try #require(StringTable.resourceURL(language))
@@ -43,16 +38,16 @@ struct StringTableTests {
         for (name, source) in english {
             guard let forms = translation[name] else { continue }  // the key test reports it
             let omissible = L10nKey(rawValue: name).flatMap { Self.mayOmit[$0] } ?? []
-            let expected = Self.placeholders(source[nil] ?? source["other"] ?? "")
+            let expected = StringTable.placeholders(source[nil] ?? source["other"] ?? "")
             #expect((forms[nil] == nil) == (source[nil] == nil), "\(name): plural in one table, plain in the other")
-            let main = Self.placeholders(forms[nil] ?? forms["other"] ?? "")
+            let main = StringTable.placeholders(forms[nil] ?? forms["other"] ?? "")
             #expect(main.subtracting(expected).isEmpty && expected.subtracting(main).isSubset(of: omissible),
                     "\(language.rawValue).json \(name) has \(main.sorted()), English \(expected.sorted())")
             for (category, text) in forms where category != nil {
                 #expect(PluralCategory(rawValue: category!) != nil, "\(name): “\(category!)” is no CLDR category")
                 // The `one` form may write the number out ("1 ürün") instead of `{count}`.
                 let allowed = category == "one" ? expected.subtracting(["count"]) : expected
-                #expect(Self.placeholders(text).isSuperset(of: allowed) && Self.placeholders(text).isSubset(of: expected),
+                #expect(StringTable.placeholders(text).isSuperset(of: allowed) && StringTable.placeholders(text).isSubset(of: expected),
                         "\(language.rawValue).json \(name).\(category!)")
             }
         }
