@@ -119,7 +119,7 @@ extension AdminViews {
             case let .refused(message):
                 div(.class("form-card"), .role("alert")) {
                     h2 { l10n(.adminImportRefused) }
-                    p { code { l10n.message(for: message) } }
+                    p(.class("import-message")) { l10n.message(for: message) }
                     p(.class("muted small")) { l10n(.adminImportNothingWritten) }
                 }
             case let .report(report): importReport(report, l10n: l10n)
@@ -249,7 +249,7 @@ extension AdminViews {
             if !report.warnings.isEmpty {
                 h3 { l10n(.adminImportWarnings) }
                 ul {
-                    for warning in report.warnings { li { code { l10n.message(for: warning) } } }
+                    for warning in report.warnings { li(.class("import-message")) { l10n.message(for: warning) } }
                 }
             }
         }
