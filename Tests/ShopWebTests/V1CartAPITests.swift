@@ -152,6 +152,21 @@ struct V1CartAPITests {
         #expect(try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token)).lines.isEmpty, "nothing written")
     }
 
+    /// A fresh tester's body named two products, and the handle's was added without a word.
+    @Test func productAndProductIdMustNameOneProduct() throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        let shade = try #require(try shop.catalog.productByHandle("linen-shade")).id.rawValue
+        let light = try #require(try shop.catalog.productByHandle("night-light")).id.rawValue
+        let refused = try shop.api(.post, "/api/v1/cart/lines", token: token, json: #"{"product": "night-light", "productId": \#(shade)}"#)
+        let envelope = try error(refused)
+        #expect(refused.status == 400 && envelope.code == "invalid_field" && envelope.field == "productId")
+        #expect(envelope.message == "“product” and “productId” name different products: send one of them.")
+        #expect(try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token)).lines.isEmpty, "nothing written")
+        let agreed = try shop.api(.post, "/api/v1/cart/lines", token: token, json: #"{"product": "night-light", "productId": \#(light)}"#)
+        #expect(agreed.status == 200)
+    }
+
     @Test func linesChangeQuantityAndSelectionAndGo() throws {
         let shop = try shop()
         let token = try guestToken(shop)

@@ -23,6 +23,11 @@ extension V1Handlers {
             let product: Product?
             if let handle = body.product {
                 product = try catalog.productByHandle(handle)
+                // Both named (a fresh tester's body): they must be one product, not the handle's silently.
+                if let id = body.productId, let product, product.id.rawValue != id {
+                    throw APIError(status: .badRequest, code: "invalid_field", .apiFieldsDisagree,
+                                   ["first": "product", "second": "productId"], field: "productId")
+                }
             } else if let id = body.productId {
                 product = try catalog.productsByID([Product.ID(rawValue: id)])[Product.ID(rawValue: id)]
             } else {
