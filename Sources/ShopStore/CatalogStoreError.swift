@@ -30,32 +30,44 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     /// A product to create has a handle another product (published or not) already has.
     case handleTaken(String)
 
-    /// English text for the CLI and logs, naming the product and its source line.
+    /// English text for the CLI and logs, naming the product and its source line (a product
+    /// written alone, through the API or the back office, has none: line 0 is not named).
     public var errorDescription: String? {
+        let line = switch self {
+        case let .emptyHandle(line), let .duplicateHandle(_, _, line), let .noVariants(_, line),
+             let .duplicateVariantOptions(_, _, line), let .duplicateSKU(_, _, line), let .skuTaken(_, _, line, _),
+             let .currencyMismatch(_, _, _, line), let .negativePrice(_, line), let .priceTooLarge(_, line),
+             let .stockTooLarge(_, line): line
+        case .handleTaken: 0
+        }
+        return line > 0 ? "Line \(line): \(reason)" : reason.prefix(1).uppercased() + reason.dropFirst()
+    }
+
+    /// What is wrong, without the line.
+    private var reason: String {
         switch self {
-        case let .emptyHandle(line):
-            "Line \(line): the product has no handle."
-        case let .duplicateHandle(handle, firstLine, line):
-            "Line \(line): handle “\(handle)” is already used by the product on line \(firstLine)."
-        case let .noVariants(handle, line):
-            "Line \(line): product “\(handle)” has no variants."
-        case let .duplicateVariantOptions(handle, values, line):
-            "Line \(line): product “\(handle)” has two variants with options “\(values.joined(separator: " / "))”."
-        case let .duplicateSKU(handle, sku, line):
-            "Line \(line): product “\(handle)” has two variants with SKU “\(sku)”."
-        case let .skuTaken(sku, handle, line, owner):
-            "Line \(line): SKU “\(sku)” of product “\(handle)” already belongs to product “\(owner)”; a SKU "
-                + "names one variant of one product."
-        case let .currencyMismatch(handle, expected, found, line):
-            "Line \(line): product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
-        case let .negativePrice(handle, line):
-            "Line \(line): product “\(handle)” has a negative price."
-        case let .priceTooLarge(handle, line):
-            "Line \(line): product “\(handle)” has a price above 1000000000.00 (\(VariantDraft.maximumPriceMinorUnits) minor units)."
-        case let .stockTooLarge(handle, line):
-            "Line \(line): product “\(handle)” has a stock count beyond \(VariantDraft.maximumStock)."
+        case .emptyHandle:
+            "the product has no handle."
+        case let .duplicateHandle(handle, firstLine, _):
+            "handle “\(handle)” is already used by the product on line \(firstLine)."
+        case let .noVariants(handle, _):
+            "product “\(handle)” has no variants."
+        case let .duplicateVariantOptions(handle, values, _):
+            "product “\(handle)” has two variants with options “\(values.joined(separator: " / "))”."
+        case let .duplicateSKU(handle, sku, _):
+            "product “\(handle)” has two variants with SKU “\(sku)”."
+        case let .skuTaken(sku, handle, _, owner):
+            "SKU “\(sku)” of product “\(handle)” already belongs to product “\(owner)”; a SKU names one variant of one product."
+        case let .currencyMismatch(handle, expected, found, _):
+            "product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
+        case let .negativePrice(handle, _):
+            "product “\(handle)” has a negative price."
+        case let .priceTooLarge(handle, _):
+            "product “\(handle)” has a price above 1000000000.00 (\(VariantDraft.maximumPriceMinorUnits) minor units)."
+        case let .stockTooLarge(handle, _):
+            "product “\(handle)” has a stock count beyond \(VariantDraft.maximumStock)."
         case let .handleTaken(handle):
-            "Another product already has the handle “\(handle)”."
+            "another product already has the handle “\(handle)”."
         }
     }
 }
