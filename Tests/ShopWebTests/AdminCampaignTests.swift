@@ -83,12 +83,13 @@ struct AdminCampaignTests {
         }
         #expect(try shop.campaigns.all().isEmpty)
         // A fresh tester's start in year 0001 was saved: a year outside 2000–9999 is a typo.
-        for fields in [["starts": "0001-05-28T00:00"], ["ends": "10000-01-01T00:00"], ["ends": "1999-12-31T23:59"]] {
+        for fields in [["starts": "0001-05-28T00:00"], ["ends": "10000-01-01T00:00"], ["ends": "99999-01-01T00:00"],
+                       ["ends": "1999-12-31T23:59"]] {
             let refused = try manager.post("/admin/campaigns", Self.form(fields), from: "/admin/campaigns/new")
-            #expect(refused.status == 422, "\(fields)")
-            #expect(refused.text.contains(fields["ends"] == "10000-01-01T00:00" ? "Enter a date and time."
-                                                                              : "Enter a year from 2000 to 9999."), "\(fields)")
+            #expect(refused.status == 422 && refused.text.contains("Enter a year from 2000 to 9999."), "\(fields)")
         }
+        let notADate = try manager.post("/admin/campaigns", Self.form(["ends": "soon"]), from: "/admin/campaigns/new")
+        #expect(notADate.status == 422 && notADate.text.contains("Enter a date and time."))
         #expect(try shop.campaigns.all().isEmpty)
         // Found by a tester: a title of any length, and an image path climbing out of the site.
         let long = try manager.post("/admin/campaigns", Self.form(["title": String(repeating: "a", count: 201),

@@ -73,6 +73,11 @@ struct AdminProductImportTests {
         let empty = try manager.upload(Self.page, [("mode", "import")],
                                        files: [UploadedFile(fieldName: "file", fileName: "", data: [])], from: Self.page)
         #expect(empty.status == 422 && empty.text.contains("Choose a catalog file to upload."))
+        // A chosen file with nothing in it is the importer's to refuse, not "choose a file".
+        let nothing = try manager.upload(Self.page, [("mode", "import")],
+                                         files: [UploadedFile(fieldName: "file", fileName: "empty.csv", data: [])], from: Self.page)
+        #expect(nothing.status == 422 && !nothing.text.contains("Choose a catalog file to upload."))
+        #expect(nothing.text.contains("empty.csv") && nothing.text.contains("empty"))
         let local = UploadedFile(fieldName: "file", fileName: "local.csv", data: Array("""
             Handle,Title,Variant SKU,Variant Price,Image Src
             desk,Desk,DESK-1,90.00,images/desk.png

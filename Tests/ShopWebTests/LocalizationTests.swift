@@ -69,7 +69,7 @@ struct StringTableTests {
     @Test func spanishSpeaksInformallyEverywhere() throws {
         let formal: Set<String> = ["usted", "ustedes", "escriba", "elija", "indique", "déjelo", "déjela", "abra", "ábrala",
                                    "espere", "escanee", "marque", "vuelva", "compruebe", "introduzca", "pulse", "revise",
-                                   "inténtelo", "añada", "suba", "seleccione", "abriera"]
+                                   "inténtelo", "añada", "suba", "seleccione", "abriera", "corrija", "use"]
         let table = try Self.rawTable(.spanish)
         let found = table.flatMap { key, forms in
             forms.values.flatMap { text in

@@ -14,6 +14,10 @@ struct RequestSiteTests {
         ([("Sec-Fetch-Site", "cross-site"), ("Origin", "https://shop.example")], .crossOrigin),
         ([("Sec-Fetch-Site", "none")], .unknown),
         ([("Sec-Fetch-Site", "something-new")], .unknown),
+        // A value that decides nothing leaves it to Origin.
+        ([("Sec-Fetch-Site", "none"), ("Origin", "http://evil.test")], .crossOrigin),
+        ([("Sec-Fetch-Site", "xyz"), ("Origin", "http://evil.test")], .crossOrigin),
+        ([("Sec-Fetch-Site", "none"), ("Origin", "https://shop.example")], .sameOrigin),
         // Origin alone (browsers before Fetch Metadata): the public URL's, or the Host asked for.
         ([("Origin", "https://shop.example")], .sameOrigin),
         ([("Origin", "HTTPS://Shop.Example")], .sameOrigin),

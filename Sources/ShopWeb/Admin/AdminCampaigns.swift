@@ -190,13 +190,17 @@ struct AdminCampaignForm: Sendable {
         let image = value("image").trimmedOfWhiteSpace
         // A year outside `campaignYears` is a typo (a fresh tester's 0001 was saved as a start).
         func date(_ field: String) -> Date? {
+            let yearText = { l10n(.adminCampaignErrorYear, ["first": String(AdminDates.campaignYears.lowerBound),
+                                                             "last": String(AdminDates.campaignYears.upperBound)]) }
             guard let date = AdminDates.dateTime(value(field), timeZone: timeZone) else {
-                fail(field, l10n(.adminCampaignErrorDate))
+                // `10000-01-01T00:00` is a date with a year too long, not a missing date.
+                let digits = value(field).trimmedOfWhiteSpace.prefix { $0.isASCII && $0.isNumber }
+                fail(field, digits.count > 4 && value(field).trimmedOfWhiteSpace.dropFirst(digits.count).hasPrefix("-")
+                     ? yearText() : l10n(.adminCampaignErrorDate))
                 return nil
             }
             guard AdminDates.campaignYears.contains(Calendar.gregorian(timeZone).component(.year, from: date)) else {
-                fail(field, l10n(.adminCampaignErrorYear, ["first": String(AdminDates.campaignYears.lowerBound),
-                                                           "last": String(AdminDates.campaignYears.upperBound)]))
+                fail(field, yearText())
                 return nil
             }
             return date

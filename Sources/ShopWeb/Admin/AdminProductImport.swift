@@ -66,7 +66,9 @@ extension AdminApp {
         guard let jobs = environment.importJobs else { return context.errorPage(.notFound) }
         let request = context.request, l10n = context.l10n
         let formatText = request.formValue("format") ?? ""
-        guard let file = request.file("file"), !file.data.isEmpty else {
+        // No file chosen comes as a part without a name; a chosen empty file is the importer's to
+        // refuse ("the file is empty", a fresh tester's upload was told to choose a file).
+        guard let file = request.file("file"), !(file.data.isEmpty && file.fileName.isEmpty) else {
             return productsImportPage(&context, outcome: .refused(.text(l10n(.adminImportNoFile))), format: formatText,
                                       status: .unprocessableContent)
         }

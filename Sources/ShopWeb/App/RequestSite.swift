@@ -23,15 +23,18 @@ enum RequestSite: Equatable, Sendable {
     /// it (`AppEnvironment.publicURL`); an `Origin` matches it, or the `Host` the request names
     /// (a shop reached under another name than its public URL, e.g. by its IP address).
     init(_ request: Request, publicURL: String) {
-        if let site = request.headers["Sec-Fetch-Site"] {
-            switch site.lowercased() {
-            case "same-origin": self = .sameOrigin
-            case "same-site", "cross-site": self = .crossOrigin
-            // `none`: a navigation the person started themselves (typed, a bookmark), which a
-            // POST is not; and values a later browser may add. Neither proves anything.
-            default: self = .unknown
-            }
+        switch request.headers["Sec-Fetch-Site"]?.lowercased() {
+        case "same-origin":
+            self = .sameOrigin
             return
+        case "same-site", "cross-site":
+            self = .crossOrigin
+            return
+        // `none` (a navigation the person started themselves, which a POST is not), a value a
+        // later browser may add, or no header: `Origin` says what it can (a fresh tester's
+        // `none` with another site's `Origin` was let through).
+        default:
+            break
         }
         guard let origin = request.headers["Origin"] else {
             self = .unknown
