@@ -561,7 +561,7 @@ struct TrialFindingsTests {
             guard let start = page.range(of: "Last One") else { return nil }
             return page[start.lowerBound...].prefix(1_500)
         }
-        for path in ["/categories/lamps", "/categories/lamps?instock=1", "/search?q=last", "/products"] {
+        for path in ["/categories/lamps", "/categories/lamps?instock=1", "/search?q=last", "/products", "/"] {
             let mine = try holder.get(path).text, theirs = try other.get(path).text
             let own = try #require(card(mine), "\(path): the holder sees the product")
             #expect(!own.contains(">Sold out<"), "\(path): the holder's unit is theirs to buy")

@@ -61,6 +61,14 @@ struct V1CheckoutAPITests {
         #expect(try brass(holder) == (false, "private, no-cache"))
         #expect(try brass(other) == (true, "public, no-cache"))
         #expect(try brass(nil) == (true, "public, no-cache"))
+        // The featured row too (a fresh tester's holder saw their product sold out there).
+        func featuredBrass(_ token: String?) throws -> (soldOut: Bool?, cacheControl: String?) {
+            let response = try shop.api(.get, "/api/v1/featured", token: token)
+            let featured = try decoded(V1Featured.self, response)
+            return (featured.products.first { $0.handle == "brass-lamp" }?.soldOut, response.header("Cache-Control"))
+        }
+        #expect(try featuredBrass(holder) == (false, "private, no-cache"))
+        #expect(try featuredBrass(other) == (true, "public, no-cache"))
     }
 
     @Test func aGuestGoesFromCartToOrder() throws {

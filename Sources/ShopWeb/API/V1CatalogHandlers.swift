@@ -69,12 +69,8 @@ extension V1Handlers {
         if searching {
             productQuery.text = String(words.prefix(200))
         }
-        // A bearer whose cart has a held product gets a list of their own, private (their own
-        // hold stays buyable to them, as on the storefront's lists); every other caller the shared one.
-        let carts = context.environment.carts
-        let shopper = try APIApp.bearerSession(context)?.session.shopper
-        let own = try shopper.map { shopper in try carts.mayHoldStock { try carts.cart(of: shopper) } } ?? false
-        let page = try carts.listing(productQuery, for: own ? shopper : nil)
+        let holder = try holder(context)
+        let page = try context.environment.carts.listing(productQuery, for: holder)
         let products = page.products
         let next = offset + products.count
         let answer = V1ProductPage(products: products.map { summary($0, context) }, totalCount: page.totalCount,
@@ -83,7 +79,17 @@ extension V1Handlers {
                                    facets: page.facets.map { facets($0, context) },
                                    totalCountIsCapped: page.totalCountIsCapped ? true : nil,
                                    facetsAreSampled: page.facetsAreSampled ? true : nil)
-        return try own ? FakeStoreHandlers.privateRead(answer) : FakeStoreHandlers.catalogRead(answer, context)
+        return try holder != nil ? FakeStoreHandlers.privateRead(answer) : FakeStoreHandlers.catalogRead(answer, context)
+    }
+
+    /// The bearer, when their cart has a held product: they get lists of their own, answered
+    /// privately (their own hold stays buyable to them, as on the storefront's lists); nil for
+    /// every other caller, who gets the shared, cacheable list.
+    static func holder(_ context: RequestContext) throws -> Shopper? {
+        let carts = context.environment.carts
+        guard let shopper = try APIApp.bearerSession(context)?.session.shopper,
+              try carts.mayHoldStock({ try carts.cart(of: shopper) }) else { return nil }
+        return shopper
     }
 
     /// The wire form of a page's facets.
@@ -136,9 +142,10 @@ extension V1Handlers {
     /// visitor's) — the same rules as the page (`ShopApp.featuredProducts`, `recommendedProducts`).
     static func featured(recommendations: Bool, _ context: inout RequestContext) throws -> Response {
         guard recommendations else {
-            let products = try ShopApp.featuredProducts(context.environment)
-            return try FakeStoreHandlers.catalogRead(V1Featured(products: products.map { summary($0, context) },
-                                                                recommendations: false), context)
+            let holder = try holder(context)
+            let featured = V1Featured(products: try ShopApp.featuredProducts(context.environment, for: holder)
+                .map { summary($0, context) }, recommendations: false)
+            return try holder != nil ? FakeStoreHandlers.privateRead(featured) : FakeStoreHandlers.catalogRead(featured, context)
         }
         if try APIApp.bearerSession(context) != nil { _ = try shopper(&context) }
         let products = try ShopApp.recommendedProducts(&context)

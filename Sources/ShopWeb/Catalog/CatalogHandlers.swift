@@ -37,7 +37,8 @@ extension ShopApp {
             let catalog = context.environment.catalog
             let categories = try catalog.categories()
             let page = context.models.homePage(categories: categories,
-                                               featured: try featuredProducts(context.environment),
+                                               featured: try featuredProducts(context.environment,
+                                                                              for: context.seesOwnListing() ? context.shopper() : nil),
                                                campaigns: try context.campaignSchedule().active, showingRecommendations: false,
                                                timeZone: context.environment.timeZone)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
@@ -228,9 +229,10 @@ extension ShopApp {
     }
 
     /// The home page's featured row (and `GET /api/v1/featured`): up to 12, best rated first, but
-    /// what can be bought now before what is sold out (stock net of checkouts' holds).
-    static func featuredProducts(_ environment: AppEnvironment) throws -> [Product] {
-        let rated = try environment.carts.listing(ProductQuery(sort: .rating, limit: 24)).products
+    /// what can be bought now before what is sold out (stock net of checkouts' holds — but for
+    /// `shopper`'s own, which stay buyable to them, as on every list: `CartService.listing`).
+    static func featuredProducts(_ environment: AppEnvironment, for shopper: Shopper? = nil) throws -> [Product] {
+        let rated = try environment.carts.listing(ProductQuery(sort: .rating, limit: 24), for: shopper).products
         return Array((rated.filter { !$0.isSoldOut } + rated.filter(\.isSoldOut)).prefix(12))
     }
 
