@@ -250,13 +250,14 @@ enum Views {
     }
 
     /// Error pages (404, 4xx, 500): friendly text, no details.
-    enum ErrorKind { case notFound, forbidden, methodNotAllowed, badRequest, busy, server }
+    enum ErrorKind { case notFound, forbidden, crossSite, methodNotAllowed, badRequest, busy, server }
 
     static func error(_ kind: ErrorKind, layout: LayoutModel) -> [UInt8] {
         let l10n = layout.localizer
         let (code, title, text): (String, String, String) = switch kind {
         case .notFound: ("404", l10n(.errorNotFoundTitle), l10n(.errorNotFoundText))
         case .forbidden: ("403", l10n(.errorForbiddenTitle), l10n(.errorForbiddenText))
+        case .crossSite: ("403", l10n(.errorCrossSiteTitle), l10n(.errorCrossSiteText))
         case .methodNotAllowed: ("405", l10n(.errorBadRequestTitle), l10n(.errorBadRequestText))
         case .busy: ("503", l10n(.errorBusyTitle), l10n(.errorBusyText))
         case .badRequest: ("400", l10n(.errorBadRequestTitle), l10n(.errorBadRequestText))

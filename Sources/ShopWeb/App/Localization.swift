@@ -58,7 +58,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case forgotTitle, forgotIntro, forgotSubmit, forgotSent
     case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
-    case errorForbiddenTitle, errorForbiddenText, errorBusyTitle, errorBusyText, cartLineRemoved
+    case errorForbiddenTitle, errorForbiddenText, errorCrossSiteTitle, errorCrossSiteText, errorBusyTitle, errorBusyText, cartLineRemoved
     // The back office (issue #16).
     case adminBulkChange, adminBulkAdjustPrice, adminBulkSetPrice, adminBulkSetStock, adminBulkValue, adminBulkHint, adminBulkApply, adminBulkTick
     case adminBulkNoneTicked, adminBulkBadValue, adminBulkBadPercent

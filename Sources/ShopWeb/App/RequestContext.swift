@@ -281,15 +281,15 @@ struct RequestContext {
         return token
     }
 
-    /// `true` when this action (a POST) may change anything (`RequestSite`): never when another
-    /// site sent it; always when the shop's own page did; and when the request says neither, if
-    /// the visitor has no session (nothing of theirs to act on; a visitor's first add starts
-    /// one) or the form carries their session's CSRF token.
-    mutating func mayAct() throws -> Bool {
+    /// Why this action (a POST) may not change anything, or nil when it may (`RequestSite`):
+    /// never when another site sent it; always when the shop's own page did; and when the
+    /// request says neither, if the visitor has no session (nothing of theirs to act on; a
+    /// visitor's first add starts one) or the form carries their session's CSRF token.
+    mutating func actionRefusal() throws -> Views.ErrorKind? {
         switch RequestSite(request, publicURL: environment.publicURL) {
-        case .crossOrigin: false
-        case .sameOrigin: true
-        case .unknown: try currentSession() == nil || hasValidCSRFToken()
+        case .crossOrigin: .crossSite
+        case .sameOrigin: nil
+        case .unknown: try currentSession() == nil || hasValidCSRFToken() ? nil : .forbidden
         }
     }
 
@@ -468,7 +468,12 @@ struct RequestContext {
 
     /// A styled error page. It shows no details; the badges are left out if they can't be read.
     mutating func errorPage(_ status: HTTPStatus) -> Response {
-        let kind: Views.ErrorKind = switch status.code {
+        errorPage(Self.errorKind(status), status: status)
+    }
+
+    /// The kind of error page a status is shown as.
+    private static func errorKind(_ status: HTTPStatus) -> Views.ErrorKind {
+        switch status.code {
         case 404: .notFound
         case 403: .forbidden
         case 405: .methodNotAllowed
@@ -476,6 +481,10 @@ struct RequestContext {
         case 400..<500: .badRequest
         default: .server
         }
+    }
+
+    /// A styled error page of `kind`, answered with `status`.
+    mutating func errorPage(_ kind: Views.ErrorKind, status: HTTPStatus) -> Response {
         let count = (try? cartItemCount()) ?? 0
         let user = (try? currentUser()) ?? nil
         // The language and theme links come back to this very address (a fresh tester's

@@ -183,9 +183,10 @@ public enum ShopApp {
         }
         context.route = route
         context.canonicalPath = route.path
-        if route.isAction, try !context.mayAct() {
-            context.environment.log("csrf request_id=\(request.id) \(request.path): cross-site, or missing or wrong token")
-            return context.errorPage(.forbidden)
+        if route.isAction, let refusal = try context.actionRefusal() {
+            context.environment.log("csrf request_id=\(request.id) \(request.path): "
+                                    + (refusal == .crossSite ? "sent from another site" : "missing or wrong token"))
+            return context.errorPage(refusal, status: .forbidden)
         }
         switch route {
         case let .catalog(route): return try catalog(route, &context)
