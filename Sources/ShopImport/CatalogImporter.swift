@@ -146,7 +146,7 @@ public struct CatalogImporter: Sendable {
         do {
             return try JSONParser.parse(bytes)
         } catch {
-            throw ImportError(file: fileName, line: error.line, problem: .invalidJSON(error.problem))
+            throw ImportError(file: fileName, line: error.line, columnIndex: error.column, problem: .invalidJSON(error.problem))
         }
     }
 

@@ -42,9 +42,12 @@ struct JSONNode {
     }
 }
 
-/// A JSON syntax error at a line.
+/// A JSON syntax error at a line and column.
 struct JSONSyntaxError: Error {
     var line: Int
+    /// The 1-based character (not byte) of the line where the parser stopped: a file written on
+    /// one line is otherwise hard to read an error of (a fresh tester's).
+    var column: Int = 1
     var problem: JSONSyntaxProblem
     /// The problem in English.
     var message: String { problem.description }
@@ -55,12 +58,14 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
+    /// Where the current line starts.
+    private var lineStart = 0
     private var depth = 0
     private static let maxDepth = 200
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3; lineStart = 3 }
     }
 
     /// Parses one JSON document.
@@ -69,7 +74,7 @@ struct JSONParser {
         let node = try parser.parseValue()
         parser.skipWhitespace()
         if parser.index < parser.bytes.count {
-            throw JSONSyntaxError(line: parser.line, problem: .textAfterValue)
+            throw parser.fail(.textAfterValue)
         }
         return node
     }
@@ -78,14 +83,16 @@ struct JSONParser {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D: index += 1
-            case 0x0A: index += 1; line += 1
+            case 0x0A: index += 1; line += 1; lineStart = index
             default: return
             }
         }
     }
 
     private func fail(_ problem: JSONSyntaxProblem) -> JSONSyntaxError {
-        JSONSyntaxError(line: line, problem: problem)
+        // Characters, not bytes: UTF-8 continuation bytes (10xxxxxx) start none.
+        let column = bytes[lineStart..<min(index, bytes.count)].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return JSONSyntaxError(line: line, column: column, problem: problem)
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {

@@ -59,6 +59,21 @@ struct CatalogImporterTests {
         #expect(calls.values == [[4, 14], [8, 14], [12, 14], [14, 14]])
     }
 
+    /// A JSON syntax error names its line and the character on it (a fresh tester's one-line
+    /// file said only "line 1").
+    @Test(arguments: [
+        (#"{"format":"shoppable-catalog","version":1,"products":[{"handle":"a","title":"A" "x":1}]}"#, 1, 81),
+        ("{\"format\":\"shoppable-catalog\",\n  \"products\": [}", 2, 16),
+        ("{\"title\": \"Çay bardağı\" ,, }", 1, 26),
+    ])
+    func aJSONSyntaxErrorNamesItsLineAndCharacter(text: String, line: Int, column: Int) throws {
+        let error = try #require(throws: ImportError.self) {
+            try CatalogImporter(currency: .usd).read(Data(text.utf8), fileName: "c.json", format: .shoppableJSON)
+        }
+        #expect(error.line == line && error.columnIndex == column, "\(error)")
+        #expect(error.description.hasPrefix("c.json:\(line): column \(column): "), "\(error)")
+    }
+
     @Test func errorDescriptionNamesFileLineAndColumn() {
         let csv = ImportError(file: "catalog.csv", line: 14, column: "Variant Price", columnIndex: 21,
                               problem: .notAPrice("abc"))
