@@ -123,9 +123,9 @@ public enum ShopApp {
         var status: HTTPStatus { .internalServerError }
     }
 
-    /// Fills the visitor's CSRF token and hearts into an HTML page (see `Personalization`) — as
-    /// gzip joined from kept pieces when the page has them (`CompressedPage`) and the client
-    /// takes gzip.
+    /// Fills the visitor's CSRF token and hearts into an HTML page (see `Personalization`; a
+    /// visitor without a session has neither, and gets the CSRF cookie) — as gzip joined from
+    /// kept pieces when the page has them (`CompressedPage`) and the client takes gzip.
     private static func personalize(_ response: inout Response, _ context: inout RequestContext) {
         guard response.headers["Content-Type"]?.hasPrefix("text/html") == true else { return }
         let hasSession = ((try? context.currentSession()) ?? nil) != nil
@@ -144,16 +144,13 @@ public enum ShopApp {
             }
             return
         }
-        var maskedToken: String?
+        // A session's forms carry its token, masked afresh (`CSRFMask`), and its hearts.
+        var values = Personalization.Values.withoutSession(context.l10n)
         if hasSession {
             let token = context.csrfToken()
             var pad = ""
             while pad.utf8.count < token.utf8.count { pad += context.environment.crypto.randomToken() }
-            maskedToken = CSRFMask.mask(token, pad: pad)
-        }
-        var values = Personalization.Values.withoutSession(context.l10n)
-        if hasSession {
-            values.csrfToken = maskedToken
+            values.csrfToken = CSRFMask.mask(token, pad: pad)
             values.favorites = Set((try? context.favoriteIDs()) ?? [])
         }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
