@@ -293,18 +293,15 @@ struct RequestContext {
         }
     }
 
-    /// `true` when the form carries this visitor's CSRF token: the one whose hash the session
-    /// keeps, or — before there is a session — the one in their cookie.
+    /// `true` when the form carries the CSRF token of the visitor's session (the one whose hash
+    /// the session keeps); false without a session (``actionRefusal()`` asks only with one).
     mutating func hasValidCSRFToken() throws -> Bool {
-        guard let posted = request.formValue(ShopApp.csrfField), !posted.isEmpty else { return false }
+        guard let posted = request.formValue(ShopApp.csrfField), !posted.isEmpty,
+              let session = try currentSession() else { return false }
         // Pages carry it masked (`CSRFMask`); an unmasked token is the same secret.
         let sent = CSRFMask.unmask(posted) ?? posted
         let crypto = environment.crypto
-        if let session = try currentSession() {
-            return crypto.constantTimeEquals(crypto.sha256Hex(sent), session.csrfTokenHash)
-        }
-        guard let expected = request.cookies[ShopApp.csrfCookie], !expected.isEmpty else { return false }
-        return crypto.constantTimeEquals(sent, expected)
+        return crypto.constantTimeEquals(crypto.sha256Hex(sent), session.csrfTokenHash)
     }
 
     // MARK: Cart and favorites
