@@ -192,10 +192,11 @@ struct AdminCampaignForm: Sendable {
         func date(_ field: String) -> Date? {
             let yearText = { l10n(.adminCampaignErrorYear, ["first": String(AdminDates.campaignYears.lowerBound),
                                                              "last": String(AdminDates.campaignYears.upperBound)]) }
-            guard let date = AdminDates.dateTime(value(field), timeZone: timeZone) else {
+            let text = value(field)
+            guard let date = AdminDates.dateTime(text, timeZone: timeZone) else {
                 // `10000-01-01T00:00` is a date with a year too long, not a missing date.
-                let digits = value(field).trimmedOfWhiteSpace.prefix { $0.isASCII && $0.isNumber }
-                fail(field, digits.count > 4 && value(field).trimmedOfWhiteSpace.dropFirst(digits.count).hasPrefix("-")
+                let year = text.trimmedOfWhiteSpace.prefix { $0 != "-" }
+                fail(field, year.count > 4 && year.allSatisfy { $0.isASCII && $0.isNumber } && text.contains("-")
                      ? yearText() : l10n(.adminCampaignErrorDate))
                 return nil
             }

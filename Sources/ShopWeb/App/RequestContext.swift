@@ -336,7 +336,13 @@ struct RequestContext {
     /// checkout saw it "Sold out" on the category page). Such a page is not cached
     /// (``seesOwnListing()``).
     mutating func listing(_ query: ProductQuery) throws -> ProductPage {
-        try environment.carts.listing(query, for: try seesOwnListing() ? try shopper() : nil)
+        try environment.carts.listing(query, for: try listingShopper())
+    }
+
+    /// The shopper whose own holds stay buyable on the lists this visitor sees: theirs when
+    /// ``seesOwnListing()``, else nil (the shared lists).
+    mutating func listingShopper() throws -> Shopper? {
+        try seesOwnListing() ? try shopper() : nil
     }
 
     /// Whether lists are rendered for this visitor rather than shared (`CartService.mayHoldStock`),

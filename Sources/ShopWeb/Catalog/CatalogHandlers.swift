@@ -37,8 +37,7 @@ extension ShopApp {
             let catalog = context.environment.catalog
             let categories = try catalog.categories()
             let page = context.models.homePage(categories: categories,
-                                               featured: try featuredProducts(context.environment,
-                                                                              for: context.seesOwnListing() ? context.shopper() : nil),
+                                               featured: try featuredProducts(context.environment, for: context.listingShopper()),
                                                campaigns: try context.campaignSchedule().active, showingRecommendations: false,
                                                timeZone: context.environment.timeZone)
             return PageContent(title: context.l10n(.homeTitle), tab: .home,
