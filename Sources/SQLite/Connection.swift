@@ -36,11 +36,18 @@ public final class Connection {
     /// are not cached (they are finalized when released).
     public static let statementCacheLimit = 256
 
+    /// Whether SQLite keeps memory statistics: set once, before the first connection opens
+    /// (`shoppable_sqlite3_disable_memory_statistics`). With them on, every allocation inside
+    /// SQLite takes one process-wide mutex, and requests on different threads queue on it
+    /// (docs/BENCHMARKS.md, twenty-first session). Nothing here reads the statistics.
+    public static let keepsMemoryStatistics: Bool = shoppable_sqlite3_disable_memory_statistics() != SQLITE_OK
+
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private
     /// in-memory database.
     /// - Throws: `SQLiteError` when the file cannot be opened or configured.
     public init(path: String) throws(SQLiteError) {
         self.path = path
+        _ = Self.keepsMemoryStatistics  // configures SQLite before its first open
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)
@@ -198,12 +205,14 @@ public final class Connection {
     private func run<T>(_ kind: TransactionKind, nested: Bool, _ body: () throws -> T) throws -> T {
         let name = "sp\(savepointDepth)"
         let begin = kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"
-        try execute(nested ? "SAVEPOINT \(name)" : begin)
+        // Prepared once and kept (the statement cache), not parsed again by `sqlite3_exec` for
+        // every transaction: a shopper's page runs three.
+        try prepare(nested ? "SAVEPOINT \(name)" : begin).run()
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         do {
             let result = try body()
-            try execute(nested ? "RELEASE \(name)" : "COMMIT")
+            try prepare(nested ? "RELEASE \(name)" : "COMMIT").run()
             return result
         } catch {
             if nested {

@@ -120,6 +120,39 @@ struct ConnectionTests {
         #expect(values == [1])
     }
 
+    /// `BEGIN`, `COMMIT` and savepoints are prepared once and kept, not parsed per transaction.
+    @Test func transactionsReuseTheirPreparedBeginAndCommit() throws {
+        try db.transaction(.deferred) { try db.transaction { try db.prepare("SELECT 1").run() } }
+        try db.transaction(.immediate) {}
+        let kept = db.cachedStatementCount
+        for index in 0..<50 {
+            try db.transaction(index.isMultiple(of: 2) ? .deferred : .immediate) {
+                try db.transaction { try db.prepare("SELECT 1").run() }
+            }
+        }
+        #expect(db.cachedStatementCount == kept)
+    }
+
+    /// A `COMMIT` that fails (a deferred foreign key) throws, and nothing of the transaction stays.
+    @Test func aCommitThatFailsRollsBack() throws {
+        try db.execute("PRAGMA defer_foreign_keys = ON")
+        let error = #expect(throws: SQLiteError.self) {
+            try db.transaction { try db.prepare("INSERT INTO children (parent_id) VALUES (?)").run([99]) }
+        }
+        #expect(error?.code == 787)  // SQLITE_CONSTRAINT_FOREIGNKEY, at COMMIT
+        #expect(db.isAutocommit)
+        #expect(try db.prepare("SELECT count(*) FROM children").first()?.int(0) == 0)
+        try db.transaction { try db.prepare("INSERT INTO parents (id) VALUES (?)").run([99]) }
+        #expect(try db.prepare("SELECT count(*) FROM parents").first()?.int(0) == 1)
+    }
+
+    /// SQLite's memory statistics are off: with them on, every allocation inside SQLite took one
+    /// process-wide mutex, which concurrent requests queued on (docs/BENCHMARKS.md).
+    @Test func memoryStatisticsAreOff() throws {
+        _ = try Connection(path: ":memory:")
+        #expect(!Connection.keepsMemoryStatistics)
+    }
+
     @Test func constraintErrorsCarryExtendedCodeMessageAndSQL() throws {
         try db.prepare("INSERT INTO things (id) VALUES (?)").run([1])
         let error = try #require(#expect(throws: SQLiteError.self) {
