@@ -86,6 +86,26 @@ struct GzipPieceTests {
         #expect(try Gzip.decompress(Gzip.join([])) == [])
     }
 
+    /// Stored pieces (no compressor) between compressed ones, and filling a gap of a stream:
+    /// empty, short, non-ASCII, and longer than one stored block holds (65 535 bytes).
+    @Test(arguments: GzipTests.samples)
+    func storedPiecesJoinWithCompressedOnes(bytes: [UInt8]) throws {
+        let stored = Gzip.Piece.stored(bytes)
+        #expect(stored.count == bytes.count)
+        let blocks = (bytes.count + 65_534) / 65_535
+        #expect(stored.deflated.count == bytes.count + 5 * blocks, "five bytes of header per block")
+        let text = Gzip.Piece(Self.page)
+        let joined = Gzip.join([text, stored, text, stored])
+        #expect(try Gzip.decompress(joined) == Self.page + bytes + Self.page + bytes)
+        #expect(joined.suffix(8) == Gzip.compress(Self.page + bytes + Self.page + bytes).suffix(8), "CRC-32 and length")
+
+        let writer = Gzip.PieceWriter()
+        let before = writer.piece(Self.page)
+        writer.gap(bytes.count)
+        let after = writer.piece(Self.page)
+        #expect(try Gzip.decompress(Gzip.join([before, stored, after])) == Self.page + bytes + Self.page)
+    }
+
     @Test func incompressibleAndLargePiecesStillJoin() throws {
         let noise = GzipTests.samples[4]
         let joined = Gzip.join([Gzip.Piece(noise, level: .fast), Gzip.Piece(noise.prefix(300), level: .best)])

@@ -9,13 +9,15 @@ import Zlib
 /// everything else a cached page does (`docs/BENCHMARKS.md`). Now the fixed text is compressed
 /// once, in one stream (`Gzip.PieceWriter`), with a gap of the replacement's exact length at
 /// each marker — so the pieces refer back across the gaps and compress about as well as the
-/// whole page — and each request compresses only the CSRF field and the two heart buttons, each
-/// alone (a heart is padded to one length whether pressed or not, `Personalization.Replacements`).
+/// whole page — and each request writes only the CSRF field and the two heart buttons, each as a
+/// stored (uncompressed) block (`Gzip.Piece.stored`; a heart is padded to one length whether
+/// pressed or not, `Personalization.Replacements`). Compressing them, even alone at the fast
+/// level, was ~12 % of a shopper's page, for a few dozen bytes saved once per page (later
+/// appearances are back-references either way).
 ///
-/// A replacement never shares a compression window with other text, so the CSRF secret is never
-/// compressed together with text an attacker chooses (a reflected search query): the length
-/// oracle BREACH needs does not exist for it (the per-page mask of `CSRFMask` stays as a second
-/// line).
+/// A replacement is never compressed, let alone together with text an attacker chooses (a
+/// reflected search query): the length oracle BREACH needs does not exist for the CSRF secret
+/// (the per-page mask of `CSRFMask` stays as a second line).
 struct CompressedPage: Sendable {
     /// The lengths of the replacements the gaps were left for.
     struct Fills: Hashable, Sendable {
@@ -127,7 +129,7 @@ struct CompressedPage: Sendable {
     /// is not the one its gap was left for (the caller compresses the page the ordinary way).
     ///
     /// Each distinct replacement (the CSRF field, the pressed and the unpressed heart) is
-    /// compressed alone where it first appears, and written as a back-reference to its previous
+    /// stored uncompressed where it first appears, and written as a back-reference to its previous
     /// appearance after that (`Gzip.copy(of:bytes:distance:)`): the page's positions are fixed, since
     /// every replacement has its gap's length. A `boundary` starts over.
     func gzip(_ replacements: Personalization.Replacements) -> [UInt8]? {
@@ -155,7 +157,7 @@ struct CompressedPage: Sendable {
             case let .marker(.favorite(id), _): kind = replacements.favorites.contains(id) ? 1 : 2
             }
             let bytes = kinds[kind]
-            let piece = alone[kind] ?? Gzip.Piece(bytes, level: .fast)
+            let piece = alone[kind] ?? Gzip.Piece.stored(bytes)
             alone[kind] = piece
             if let previous = lastSeen[kind], let copy = Gzip.copy(of: piece, bytes: bytes, distance: position - previous) {
                 pieces.append(copy)
