@@ -225,6 +225,33 @@ public final class Connection {
         }
     }
 
+    /// Begins a top-level transaction that ends with ``endTransaction(committing:)``, for one
+    /// that spans calls rather than one closure (`SQLiteDatabase.readingTogether` begins its read
+    /// transaction only at the first read). ``transaction(_:_:)`` calls in between are savepoints
+    /// in it. Prefer ``transaction(_:_:)``.
+    /// - Throws: `SQLiteError` from `BEGIN` (nothing begun), or misuse when a transaction is open.
+    public func beginTransaction(_ kind: TransactionKind) throws(SQLiteError) {
+        guard savepointDepth == 0 else {
+            throw SQLiteError(code: SQLiteError.misuseCode, message: "a transaction is already open")
+        }
+        try prepare(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").run()
+        savepointDepth = 1
+    }
+
+    /// Ends the transaction ``beginTransaction(_:)`` began: `COMMIT`, or `ROLLBACK` when not
+    /// `committing` or when the commit fails (its error is thrown).
+    public func endTransaction(committing: Bool) throws(SQLiteError) {
+        guard savepointDepth == 1 else { return }
+        savepointDepth = 0
+        do {
+            if committing { try prepare("COMMIT").run(); return }
+        } catch {
+            if !isAutocommit { try? execute("ROLLBACK") }
+            throw error
+        }
+        if !isAutocommit { try? execute("ROLLBACK") }
+    }
+
     /// `false` while a transaction is open.
     public var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 

@@ -160,7 +160,58 @@ public final class SQLiteDatabase: Sendable {
         if path != ":memory:" { try withWriter { connection in try connection.execute(settings) } }
     }
 
-    /// Runs `body` with a connection checked out of the pool, waiting when all are in use.
+    /// The reads of one request on one snapshot (``readingTogether(_:)``): the connection its
+    /// first read checked out, in a read transaction, for the thread that opened it — until a
+    /// write of that thread (then its reads must see the write, and take connections of their
+    /// own again).
+    private final class ReadScope: @unchecked Sendable {
+        let database: ObjectIdentifier
+        var connection: PooledConnection?
+        var isStale = false
+
+        init(_ database: ObjectIdentifier) { self.database = database }
+    }
+
+    @TaskLocal private static var readScope: ReadScope?
+
+    /// The scope of `readingTogether` this thread is in for this database, if any.
+    private var currentScope: ReadScope? {
+        guard let scope = Self.readScope, scope.database == ObjectIdentifier(self) else { return nil }
+        return scope
+    }
+
+    /// Runs `body` with every read it makes on this thread through ``withConnection(_:)`` on one
+    /// connection, in one read transaction (`BEGIN DEFERRED`, begun at the first read): one
+    /// snapshot, and one begin and end of a read transaction — each takes SQLite's lock on the
+    /// WAL index and a `fcntl` lock on the `-shm` file — instead of one per store call (a
+    /// shopper's page read its session, cart and favorites in three). A `body` that reads
+    /// nothing (a cached page for a visitor without a session) checks nothing out. A write of
+    /// this thread (``write(_:)``) ends the sharing: the reads after it take connections of
+    /// their own, and see it. Nested calls join the outer one.
+    ///
+    /// For a request's reads (`AppEnvironment.readingTogether`); not for work that writes on a
+    /// pool connection (migrations).
+    /// - Throws: what `body` throws; `SQLiteError` when the read transaction cannot end.
+    public func readingTogether<T>(_ body: () throws -> T) throws -> T {
+        if currentScope != nil { return try body() }
+        let scope = ReadScope(ObjectIdentifier(self))
+        let result: T
+        do {
+            result = try Self.$readScope.withValue(scope) { try body() }
+        } catch {
+            if let shared = scope.connection { checkIn(shared) }
+            throw error
+        }
+        if let shared = scope.connection {
+            defer { checkIn(shared) }
+            try shared.connection.endTransaction(committing: true)
+        }
+        return result
+    }
+
+    /// Runs `body` with a connection checked out of the pool, waiting when all are in use —
+    /// or, inside ``readingTogether(_:)`` on this thread, with its shared one (`body`'s
+    /// transactions are then savepoints in its read transaction).
     ///
     /// Do not call `withConnection` again from inside `body`: with every connection checked out
     /// that would wait forever. A transaction `body` leaves open is rolled back.
@@ -168,26 +219,54 @@ public final class SQLiteDatabase: Sendable {
     /// - Throws: what `body` throws; `SQLiteError` (`SQLITE_MISUSE`) after `close()`, or when a
     ///   new connection cannot be opened.
     public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
-        available.wait()
-        defer { available.signal() }
-        let idle = try pool.withLock { (pool: inout Pool) throws(SQLiteError) -> PooledConnection? in
-            guard !pool.isClosed else {
-                throw SQLiteError(code: SQLiteError.misuseCode, message: "the database is closed")
+        if let scope = currentScope, !scope.isStale {
+            if let shared = scope.connection { return try body(shared.connection) }
+            let checkedOut = try checkOut()
+            do {
+                try checkedOut.connection.beginTransaction(.deferred)
+            } catch {
+                checkIn(checkedOut)
+                throw error
             }
-            return pool.idle.popLast()
+            scope.connection = checkedOut
+            return try body(checkedOut.connection)
         }
-        let checkedOut = try idle ?? PooledConnection(connection: Self.connect(path, writerGate, commits))
-        defer {
-            if !checkedOut.connection.isAutocommit { try? checkedOut.connection.execute("ROLLBACK") }
-            pool.withLock { pool in
-                if pool.isClosed {
-                    checkedOut.connection.close()
-                } else {
-                    pool.idle.append(checkedOut)
-                }
-            }
-        }
+        let checkedOut = try checkOut()
+        defer { checkIn(checkedOut) }
         return try body(checkedOut.connection)
+    }
+
+    /// A connection of the pool (opened if none is idle), waiting while all are checked out.
+    private func checkOut() throws -> PooledConnection {
+        available.wait()
+        do {
+            let idle = try pool.withLock { (pool: inout Pool) throws(SQLiteError) -> PooledConnection? in
+                guard !pool.isClosed else {
+                    throw SQLiteError(code: SQLiteError.misuseCode, message: "the database is closed")
+                }
+                return pool.idle.popLast()
+            }
+            return try idle ?? PooledConnection(connection: Self.connect(path, writerGate, commits))
+        } catch {
+            available.signal()
+            throw error
+        }
+    }
+
+    /// Gives `checkedOut` back, a transaction left open rolled back; closed instead when the
+    /// pool is.
+    private func checkIn(_ checkedOut: PooledConnection) {
+        let connection = checkedOut.connection
+        try? connection.endTransaction(committing: false)
+        if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+        pool.withLock { pool in
+            if pool.isClosed {
+                connection.close()
+            } else {
+                pool.idle.append(checkedOut)
+            }
+        }
+        available.signal()
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`, rolled back when `body`
@@ -213,6 +292,15 @@ public final class SQLiteDatabase: Sendable {
     public func write<T>(busyTimeoutMilliseconds: Int? = nil, _ body: (Connection) throws -> T) throws -> T {
         guard path != ":memory:" else {
             return try withConnection { connection in try connection.transaction { try body(connection) } }
+        }
+        // Reads after this write, in a `readingTogether` of this thread, must see it: they take
+        // connections of their own, and the shared one goes back (its snapshot is over).
+        if let scope = currentScope {
+            scope.isStale = true
+            if let shared = scope.connection {
+                scope.connection = nil
+                checkIn(shared)
+            }
         }
         return try withWriter { connection in
             if let busyTimeoutMilliseconds {

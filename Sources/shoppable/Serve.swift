@@ -52,6 +52,7 @@ enum Serve {
             log: { line in printLine(line) }, secureCookies: publicURL.lowercased().hasPrefix("https://"),
             mediaDirectory: try mediaDirectory(options), healthCheck: { _ = try catalog.productCount() })
         environment.orders = orders
+        environment.readingTogether = database.readingTogether
         environment.addresses = database.addresses
         environment.savedCarts = database.savedCarts
         environment.apiTokens = database.apiTokens

@@ -17,6 +17,15 @@ enum ShopDatabase {
         }
     }
 
+    /// How a request's reads share one transaction (`AppEnvironment.readingTogether`): on
+    /// SQLite, `SQLiteDatabase.readingTogether`; PostgreSQL reads each in its own, as before.
+    var readingTogether: @Sendable (() throws -> Void) throws -> Void {
+        switch self {
+        case let .sqlite(database): { body in try database.readingTogether(body) }
+        case .postgres: { body in try body() }
+        }
+    }
+
     var sessions: SessionStore {
         switch self {
         case let .sqlite(database): .sqlite(database)

@@ -146,6 +146,22 @@ struct ConnectionTests {
         #expect(try db.prepare("SELECT count(*) FROM parents").first()?.int(0) == 1)
     }
 
+    /// A transaction that spans calls: what runs in between, `transaction` included (a
+    /// savepoint), commits or rolls back with it.
+    @Test(arguments: [true, false])
+    func aTransactionBegunAndEndedApartCommitsOrRollsBack(committing: Bool) throws {
+        try db.beginTransaction(.deferred)
+        #expect(throws: SQLiteError.self) { try db.beginTransaction(.deferred) }
+        try db.prepare("INSERT INTO things (i) VALUES (?)").run([1])
+        try db.transaction { try db.prepare("INSERT INTO things (i) VALUES (?)").run([2]) }
+        #expect(!db.isAutocommit)
+        try db.endTransaction(committing: committing)
+        #expect(db.isAutocommit)
+        #expect(try db.prepare("SELECT count(*) FROM things").first()?.int(0) == (committing ? 2 : 0))
+        try db.endTransaction(committing: true)  // nothing open: nothing happens
+        try db.transaction { try db.prepare("INSERT INTO things (i) VALUES (?)").run([3]) }
+    }
+
     /// SQLite's memory statistics are off: with them on, every allocation inside SQLite took one
     /// process-wide mutex, which concurrent requests queued on (docs/BENCHMARKS.md).
     @Test func memoryStatisticsAreOff() throws {

@@ -128,6 +128,51 @@ struct SQLiteDatabaseTests {
         #expect(error?.code == SQLiteError.misuseCode)
     }
 
+    /// Issue #14: a request's reads share one connection and one snapshot (`readingTogether`) —
+    /// another thread's commit in the middle is not seen — until a write of its own, which the
+    /// reads after it see. Other threads, and other databases, read as before.
+    @Test func readsTogetherShareOneSnapshotUntilTheirOwnWrite() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 2)
+        defer { database.close() }
+        try database.write { try $0.execute("CREATE TABLE t (n INTEGER NOT NULL); INSERT INTO t VALUES (1)") }
+        func sum() throws -> Int {
+            try database.withConnection { connection in
+                try connection.transaction(.deferred) { try connection.prepare("SELECT sum(n) FROM t").first()?.int(0) ?? 0 }
+            }
+        }
+        func anotherThreadWrites(_ n: Int) {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = try? database.write { try $0.prepare("INSERT INTO t VALUES (?)").run([SQLValue(n)]) }
+                done.signal()
+            }
+            done.wait()
+        }
+        let otherPath = TemporaryDatabasePath()
+        defer { otherPath.remove() }
+        let other = try SQLiteDatabase.open(path: otherPath.path, poolSize: 1)
+        defer { other.close() }
+        var seen: [Int] = []
+        var connections: Set<ObjectIdentifier> = []
+        try database.readingTogether {
+            seen.append(try sum())
+            try database.withConnection { connections.insert(ObjectIdentifier($0)) }
+            anotherThreadWrites(10)
+            seen.append(try sum())                  // the same snapshot: not seen
+            try database.readingTogether { seen.append(try sum()) }  // nested: joins it
+            try database.withConnection { connections.insert(ObjectIdentifier($0)) }
+            #expect(try other.withConnection { $0.isAutocommit }, "another database reads as before")
+            try database.write { try $0.prepare("INSERT INTO t VALUES (100)").run() }
+            seen.append(try sum())                  // its own write (and the other's) seen
+        }
+        #expect(seen == [1, 1, 1, 111])
+        #expect(connections.count == 1, "one connection for the reads before the write")
+        #expect(try sum() == 111)
+        #expect(try database.withConnection { $0.isAutocommit }, "the shared transaction ended")
+    }
+
     /// Writes through the writer and write transactions on a pool connection (a search-index
     /// rebuild) take turns: read-modify-write increments from eight threads lose none.
     @Test func writerAndPoolWritesTakeTurnsAndLoseNoIncrement() throws {

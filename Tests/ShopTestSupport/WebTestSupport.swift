@@ -43,6 +43,7 @@ public final class TestShop: @unchecked Sendable {
         try self.init(drafts, catalog: CatalogStore.sqlite(database).caching(), sessions: .sqlite(database),
                       accounts: .sqlite(database),
                       campaigns: .sqlite(database), orders: .sqlite(database), addresses: .sqlite(database))
+        environment.readingTogether = { body in try database.readingTogether(body) }  // as `shoppable serve` runs it
         environment.savedCarts = .sqlite(database)
         environment.apiTokens = .sqlite(database)
         environment.staff = .sqlite(database)

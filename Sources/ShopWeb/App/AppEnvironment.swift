@@ -89,6 +89,10 @@ public struct AppEnvironment: Sendable {
     public var mediaDirectory: URL?
     /// Checks the database answers; throws when it does not (for `/healthz`).
     public var healthCheck: @Sendable () throws -> Void
+    /// Runs a page request's work with its store reads in one read transaction where the engine
+    /// can (`SQLiteDatabase.readingTogether`: a shopper's page read its session, cart and
+    /// favorites in three); by default each read is its own, as they are on PostgreSQL.
+    public var readingTogether: @Sendable (() throws -> Void) throws -> Void = { body in try body() }
     /// Rendered catalog pages, valid while `catalog.version()` is unchanged.
     public var pageCache: PageCache
     /// Compressed bodies of answers with a strong `ETag` (assets, cached API reads), made once.

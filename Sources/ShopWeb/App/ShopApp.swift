@@ -50,8 +50,19 @@ public enum ShopApp {
         return response
     }
 
-    /// A page, an asset, or a redirect: every answer outside `/api`.
+    /// A page, an asset, or a redirect: every answer outside `/api`. A GET's store reads share
+    /// one read transaction (`AppEnvironment.readingTogether`); one that cannot begin (the
+    /// database closing) leaves each read its own.
     private static func page(_ request: Request, _ environment: AppEnvironment, acceptsGzip: Bool) -> Response {
+        guard request.method == .get || request.method == .head else {
+            return answer(request, environment, acceptsGzip: acceptsGzip)
+        }
+        var response: Response?
+        try? environment.readingTogether { response = answer(request, environment, acceptsGzip: acceptsGzip) }
+        return response ?? answer(request, environment, acceptsGzip: acceptsGzip)
+    }
+
+    private static func answer(_ request: Request, _ environment: AppEnvironment, acceptsGzip: Bool) -> Response {
         var context = RequestContext(request: request, environment: environment, acceptsGzip: acceptsGzip)
         context.settleLanguage()
         var response: Response
