@@ -144,7 +144,7 @@ public struct CheckoutService: Sendable {
         // request finds the order placed answered with a token of its own, whose link was a 404
         // (found by a fresh tester).
         let guestToken = user == nil
-            ? crypto.orderLinkToken.map { $0(Self.orderLinkKey(shopper, idempotencyKey: state.idempotencyKey)) } ?? crypto.randomToken()
+            ? orderLinkToken(shopper, idempotencyKey: state.idempotencyKey) ?? crypto.randomToken()
             : nil
         var request = OrderRequest(shopper: shopper, userID: user?.id, email: email, shippingAddress: quote.address,
                                    shippingMethod: quote.shippingMethod, language: quote.language, voucherCode: voucherCode,
@@ -162,6 +162,23 @@ public struct CheckoutService: Sendable {
         case .changed, .unavailable:
             return .confirmationNeeded
         }
+    }
+
+    /// The order `shopper` placed with `idempotencyKey`, and a guest's order-link token (the one
+    /// ``place(_:voucherCode:state:for:user:email:confirmation:)`` gave), or nil when none was
+    /// placed with it: what a retried "place order" answers — found from the moment the order's
+    /// transaction commits, before the checkout remembers it, also after a crash in between.
+    public func placedOrder(for shopper: Shopper, idempotencyKey: String, user: User?) throws -> (order: Order, guestToken: String?)? {
+        guard !idempotencyKey.isEmpty, let order = try orders.placedOrder(shopper, idempotencyKey) else { return nil }
+        guard user == nil else { return (order, nil) }
+        // A guest's link token is derived from the checkout; without the key that derives it
+        // (tests), the order is not answered here (`place` finds it and answers it).
+        guard let token = orderLinkToken(shopper, idempotencyKey: idempotencyKey) else { return nil }
+        return (order, token)
+    }
+
+    private func orderLinkToken(_ shopper: Shopper, idempotencyKey: String) -> String? {
+        crypto.orderLinkToken.map { $0(Self.orderLinkKey(shopper, idempotencyKey: idempotencyKey)) }
     }
 
     /// What a guest's order-link token is computed from (`Crypto.orderLinkToken`): the shopper

@@ -168,6 +168,11 @@ public struct OrderStore: Sendable {
     /// The shopper's trims that have not lapsed with their hold, by variant id, forgetting them:
     /// each is told once.
     public var takeReservationTrims: @Sendable (Shopper, _ now: Date) throws -> [ReservationTrim]
+    /// The order `shopper` placed with `idempotencyKey`, or nil: what a retried "place order"
+    /// answers, read from the keys `placeOrder` records in the order's own transaction — so it
+    /// is found from the moment the order commits, also when the process died before anything
+    /// after the commit (a fresh tester's killed server; racing retries).
+    public var placedOrder: @Sendable (Shopper, _ idempotencyKey: String) throws -> Order?
     /// The shopper's checkout in progress (survives reloads and the back button), or nil.
     public var checkout: @Sendable (Shopper) throws -> CheckoutState?
     /// Stores (or, with nil, forgets) the shopper's checkout.
@@ -191,6 +196,7 @@ public struct OrderStore: Sendable {
         unpaidOrders: @escaping @Sendable (Date, Int) throws -> [String],
         setStockBy: @escaping @Sendable (String, Int, Date, AuditActor) throws -> StockUpdate,
         takeReservationTrims: @escaping @Sendable (Shopper, Date) throws -> [ReservationTrim],
+        placedOrder: @escaping @Sendable (Shopper, String) throws -> Order?,
         checkout: @escaping @Sendable (Shopper) throws -> CheckoutState?,
         saveCheckout: @escaping @Sendable (Shopper, CheckoutState?) throws -> Void
     ) {
@@ -211,6 +217,7 @@ public struct OrderStore: Sendable {
         self.unpaidOrders = unpaidOrders
         self.setStockBy = setStockBy
         self.takeReservationTrims = takeReservationTrims
+        self.placedOrder = placedOrder
         self.checkout = checkout
         self.saveCheckout = saveCheckout
     }

@@ -216,6 +216,11 @@ extension OrderStore {
                         .sorted { $0.variantID.rawValue < $1.variantID.rawValue }
                 }
             },
+            placedOrder: { shopper, key in
+                try PGOrders.read(database) {
+                    try PGPlacement(connection: $0).order(idempotencyKey: key, ownerKey: OrderRules.ownerKey(shopper))
+                }
+            },
             checkout: { shopper in
                 let owner = SessionStore.Owner(shopper)
                 return try database.withConnection { connection in

@@ -255,6 +255,13 @@ extension OrderStore {
                         .sorted { $0.variantID.rawValue < $1.variantID.rawValue }
                 }
             },
+            placedOrder: { shopper, key in
+                try database.withConnection { connection in
+                    try connection.transaction(.deferred) {
+                        try SQLPlacement(connection: connection).order(idempotencyKey: key, ownerKey: OrderRules.ownerKey(shopper))
+                    }
+                }
+            },
             checkout: { shopper in
                 try database.withConnection { connection in
                     let owner = SQLOrders.Owner(shopper)

@@ -147,7 +147,10 @@ extension PlaceOrderResult {
         let shopper = try stores.guest("buyer")
         let draft = OrderFixtures.request(shopper, [(chair, 3)], key: "form-key", confirmation: Fixtures.message())
 
+        #expect(try stores.orders.placedOrder(shopper, "form-key") == nil, "nothing placed with the key yet")
         let first = try #require(try stores.orders.placeOrder(draft, Fixtures.start).placedOrder)
+        #expect(try stores.orders.placedOrder(shopper, "form-key") == first, "found by its key once committed")
+        #expect(try stores.orders.placedOrder(shopper, "another-key") == nil)
         #expect(try stores.orders.placeOrder(draft, Fixtures.start.addingTimeInterval(1)) == .alreadyPlaced(first))
         #expect(try stores.available("chair") == .some(7))
         #expect(try stores.orders.findOrders(.everything).orders.count == 1)
@@ -158,6 +161,7 @@ extension PlaceOrderResult {
         let second = try #require(try stores.orders.placeOrder(OrderFixtures.request(other, [(chair, 1)], key: "form-key"),
                                                                 Fixtures.start).placedOrder)
         #expect(second.number != first.number)
+        #expect(try stores.orders.placedOrder(other, "form-key") == second, "each shopper's key finds their own order")
         #expect(try stores.available("chair") == .some(6))
     }
 

@@ -126,6 +126,7 @@ extension OrderStore {
             unpaidOrders: { _, _ in throw UnimplementedStoreOperation("OrderStore.unpaidOrders") },
             setStockBy: { _, _, _, _ in throw UnimplementedStoreOperation("OrderStore.setStock") },
             takeReservationTrims: { _, _ in throw UnimplementedStoreOperation("OrderStore.takeReservationTrims") },
+            placedOrder: { _, _ in throw UnimplementedStoreOperation("OrderStore.placedOrder") },
             checkout: { _ in throw UnimplementedStoreOperation("OrderStore.checkout") },
             saveCheckout: { _, _ in throw UnimplementedStoreOperation("OrderStore.saveCheckout") }
         )

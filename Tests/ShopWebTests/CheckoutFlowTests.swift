@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
 import ShopTestSupport
 @testable import ShopWeb
@@ -75,6 +76,17 @@ struct CheckoutFlowTests {
         #expect(first.status == 303 && second.status == 303)
         #expect(second.header("Location")?.hasPrefix("/orders/") == true)
         #expect(try shop.orders!.findOrders(.everything).orders.count == 1)
+        // A replay before the checkout remembered the order (a server killed right after the
+        // order's commit) still lands on it: found by the form's key.
+        let orders = try #require(shop.orders)
+        let sessionToken = try #require(shop.cookies["shoppable_session"])
+        let shopper = try #require(try shop.environment.sessionService.resume(token: sessionToken).session).shopper
+        var state = try #require(try orders.checkout(shopper))
+        state.placedOrderPath = nil
+        try orders.saveCheckout(shopper, state)
+        let third = try shop.post("/checkout/place", [("idempotency_key", key)])
+        #expect(third.status == 303 && third.header("Location") == first.header("Location"))
+        #expect(try orders.findOrders(.everything).orders.count == 1)
     }
 
     @Test func aPriceChangeAfterReviewNeedsConfirmation() throws {

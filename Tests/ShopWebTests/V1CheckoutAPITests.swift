@@ -2,9 +2,10 @@ import Foundation
 import HTTPServer
 import ShopAPI
 import ShopCore
+import ShopService
 import ShopStore
 import ShopTestSupport
-import ShopWeb
+@testable import ShopWeb
 import Testing
 
 private let now = Date(timeIntervalSince1970: 1_780_000_000)  // TestShop's clock
@@ -173,6 +174,30 @@ struct V1CheckoutAPITests {
         #expect(try decoded(V1Order.self, first).number == decoded(V1Order.self, second).number)
         #expect(first.header("Location") == second.header("Location"))
         #expect(try shop.orders!.findOrders(.everything).orders.count == 1)
+    }
+
+    /// A retry that arrives after the order committed but before the checkout remembered it
+    /// (a request racing the first, or a server killed in between: a fresh tester got 409
+    /// `checkout_incomplete` on the emptied cart) answers the order, as any retry does — on the
+    /// storefront's form too.
+    @Test func aRetryBeforeTheCheckoutRemembersTheOrderStillGetsIt() throws {
+        let shop = try shop()
+        let token = try guestToken(shop)
+        try fillCheckout(shop, token)
+        try shop.api(.post, "/api/v1/checkout/review", token: token)
+        let first = try placeOrder(shop, token, key: "gap-key")
+        #expect(first.status == 201)
+        // The checkout as it was before the order's page was recorded on it.
+        let orders = try #require(shop.orders)
+        let shopper = try #require(try shop.environment.sessionService.resume(token: token).session).shopper
+        var state = try #require(try orders.checkout(shopper))
+        state.placedOrderPath = nil
+        try orders.saveCheckout(shopper, state)
+        let retry = try placeOrder(shop, token, key: "gap-key")
+        #expect(retry.status == 200, "\(retry.text)")
+        #expect(try decoded(V1Order.self, retry).number == decoded(V1Order.self, first).number)
+        #expect(retry.header("Location") == first.header("Location"), "the guest's order link")
+        #expect(try orders.findOrders(.everything).orders.count == 1)
     }
 
     @Test func anOrderNeedsAnIdempotencyKey() throws {

@@ -118,11 +118,12 @@ extension V1Handlers {
                            field: "Idempotency-Key")
         }
         let shopper = try shopper(&context)
-        // The same key after the order was placed: the same order.
-        if let orders = context.environment.orders, let previous = try orders.checkout(shopper),
-           previous.idempotencyKey == key, let path = previous.placedOrderPath,
-           let (number, token) = placedOrder(path), let order = try orders.order(number) {
-            return try orderCreated(order, guestToken: token, status: .ok, context)
+        // The same key after the order was placed — a retry, or a request racing the first: the
+        // same order, found by its key from the moment it committed (the checkout remembers it
+        // only after, and a tester's retries in that gap, or after a crash there, got 409).
+        if let placed = try context.environment.checkout?.placedOrder(for: shopper, idempotencyKey: key,
+                                                                        user: try context.currentUser()) {
+            return try orderCreated(placed.order, guestToken: placed.guestToken, status: .ok, context)
         }
         var checkout = try loadCheckout(&context)
         checkout.state.idempotencyKey = key
@@ -243,15 +244,6 @@ extension V1Handlers {
         }
         return APIError(status: .conflict, checkout: V1CheckoutError(
             error: .init(code: "hold_trimmed", message: context.l10n(.checkoutHoldTrimmedTitle)), available: left))
-    }
-
-    /// The order number and guest token of a placed checkout's order page path.
-    static func placedOrder(_ path: String) -> (number: String, token: String?)? {
-        guard let components = URLComponents(string: path) else { return nil }
-        let query = (components.queryItems ?? []).map { RouteRequest.QueryItem($0.name, $0.value ?? "") }
-        guard case let .orders(.order(number, token))? = SiteRoute.parse(method: "GET", path: components.path, query: query)
-        else { return nil }
-        return (number, token)
     }
 
     static func orderCreated(_ order: Order, guestToken: String?, status: HTTPStatus, _ context: RequestContext) throws -> Response {

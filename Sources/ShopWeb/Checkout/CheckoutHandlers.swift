@@ -234,11 +234,12 @@ extension ShopApp {
     }
 
     static func checkoutPlace(_ context: inout RequestContext) throws -> Response {
-        // A replayed or double-clicked POST after the order was placed: back to that order.
-        if let orders = context.environment.orders, let shopper = try context.shopper(),
-           let previous = try orders.checkout(shopper), let path = previous.placedOrderPath,
-           context.request.formValue("idempotency_key") == previous.idempotencyKey {
-            return .redirect(to: path)
+        // A replayed or double-clicked POST after the order was placed: back to that order, found
+        // by the form's key from the moment the order committed (`CheckoutService.placedOrder`).
+        if let shopper = try context.shopper(), let key = context.request.formValue("idempotency_key"),
+           let placed = try context.environment.checkout?.placedOrder(for: shopper, idempotencyKey: key,
+                                                                      user: try context.currentUser()) {
+            return .redirect(to: SiteRoute.orders(.order(number: placed.order.number, token: placed.guestToken)).path)
         }
         let checkout: CheckoutContext
         switch try loadCheckout(&context) {
