@@ -150,6 +150,13 @@ struct V1CartAPITests {
             if body == "[1]" { #expect(envelope.message == "The body must be a JSON object ({…}).") }
         }
         #expect(try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token)).lines.isEmpty, "nothing written")
+        // The field named is the one to change (a fresh tester's unknown `variantId` named `quantity`).
+        for (body, field) in [(#"{"product": "nothing"}"#, "product"),
+                              (#"{"product": "night-light", "variantId": 999999}"#, "variantId"),
+                              (#"{"product": "shirt"}"#, "variantId"),
+                              (#"{"product": "night-light", "quantity": 100}"#, "quantity")] {
+            #expect(try error(try shop.api(.post, "/api/v1/cart/lines", token: token, json: body)).field == field, "\(body)")
+        }
     }
 
     /// A fresh tester's body named two products, and the handle's was added without a word.

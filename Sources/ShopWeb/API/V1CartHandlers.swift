@@ -42,7 +42,7 @@ extension V1Handlers {
                                                   for: shopper)
             } catch let error as CartError {
                 let field = switch error {
-                case .variantNotChosen: "variantId"
+                case .variantNotChosen, .variantNotFound: "variantId"
                 case .valueNotChosen, .valueNotAllowed: "chosenValues"
                 default: "quantity"
                 }
