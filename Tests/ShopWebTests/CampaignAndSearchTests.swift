@@ -109,6 +109,21 @@ struct SearchPageTests {
         #expect(try shop.get("/categories/lamps?page=0").status == 404)
     }
 
+    /// Filters that leave nothing say so, with the way back (a fresh tester's `?min=100000` read
+    /// "No products here yet", the words for an empty category) — in the shopper's language.
+    @Test(arguments: [(Language.english, "No products match these filters.", "Clear filters"),
+                      (.turkish, "Bu filtrelere uyan ürün yok.", "Filtreleri temizle")])
+    func filtersThatLeaveNothingSaySo(language: Language, says: String, clear: String) throws {
+        let shop = try shop()
+        let lang = "&lang=\(language.rawValue)"
+        for query in ["min=100000", "tag=nosuchtag", "max=0&sort=price-asc"] {
+            let page = try shop.get("/categories/lamps?\(query)\(lang)").text
+            #expect(page.contains(says) && !page.contains(Localizer(language: language)(.categoryEmpty)), "\(query)")
+            #expect(page.contains(">\(clear)</a>"), "\(query)")
+        }
+        #expect(!(try shop.get("/categories/lamps?\(lang.dropFirst())").text.contains(says)))
+    }
+
     /// Found by a fresh tester: the price boxes of a Turkish or Spanish page ignored `24,5` and
     /// read `1.000` (a thousand) as 1. They read what a person types in the page's language.
     @Test(arguments: [(Language.turkish, "24,5", "1.000"), (.spanish, "24,5", "1.000"), (.english, "24.5", "1,000")])

@@ -13,7 +13,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case shopName, skipToContent, languageLabel, mainNavigationLabel
     case tabHome, tabCategories, tabCart
     case homeTitle, homeHeroTitle, homeHeroText, homeCategoriesTitle, homeFeaturedTitle, seeAll
-    case categoriesTitle, categoryProductCount, categoryEmpty
+    case categoriesTitle, categoryProductCount, categoryEmpty, categoryNoMatches
     case allProductsTitle, allProductsLink, allProductsCategoryFilter, allProductsAnyCategory, allProductsUncategorized
     case paginationPrevious, paginationNext, paginationStatus
     case ratingLabel, ratingCount, onSale, from

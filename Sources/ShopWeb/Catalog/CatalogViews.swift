@@ -129,7 +129,16 @@ extension Views {
             filterNav(page.filterLinks, label: page.filterLabel)
             ListingControls(model: page.controls, l10n: l10n)
             if page.cards.isEmpty {
-                div(.class("empty-state")) { p { l10n(.categoryEmpty) } }
+                // Filters that leave nothing say so (a fresh tester's `?min=100000` read "No
+                // products here yet", the words for an empty category), with the way back.
+                div(.class("empty-state")) {
+                    if page.controls.isOpen {
+                        p { l10n(.categoryNoMatches) }
+                        a(.class("button"), .href(page.controls.clearHref)) { l10n(.filterClear) }
+                    } else {
+                        p { l10n(.categoryEmpty) }
+                    }
+                }
             }
             ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards)
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
