@@ -112,9 +112,11 @@ public struct Listing: Hashable, Sendable {
                       defaultSort: ProductQuery.Sort) -> ProductQuery? {
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
         guard !overflow else { return nil }
+        /// A bound in minor units; nil for one that is not a price — unreadable, or below zero.
         func minor(_ text: String) -> Int64? {
-            if let language { return try? Money.parse(typed: text, language: language, currency: currency).minorUnits }
-            return try? Money.parse(text, currency: currency).minorUnits
+            let amount = language.map { try? Money.parse(typed: text, language: $0, currency: currency).minorUnits }
+                ?? (try? Money.parse(text, currency: currency).minorUnits)
+            return amount.flatMap { $0 >= 0 ? $0 : nil }
         }
         var (low, high) = (minPrice.flatMap(minor), maxPrice.flatMap(minor))
         if let from = low, let to = high, from > to { (low, high) = (to, from) }  // "from 200 to 100"
