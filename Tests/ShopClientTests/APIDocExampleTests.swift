@@ -51,7 +51,9 @@ struct APIDocExampleTests {
         #expect(answer.hasPrefix("Order ") && answer.hasSuffix(": $21.90 (cart $17.00 + $4.90)"), "\(answer)")
         #expect(try live.shop.orders?.findOrders(.everything).orders.count == 1)
 
-        let wrongShop = ShopClient(environment: .custom(URL(string: "http://127.0.0.1:\(try closedPort())")!), retry: .never)
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let wrongShop = ShopClient(environment: .custom(closed.url), retry: .never)
         #expect(await buyLamps(using: wrongShop, voucher: "SAVE15") == "You are offline.")
         let refused = await buyLamps(using: live.client(), voucher: "no spaces!")
         #expect(refused.hasPrefix("The shop answered 400 invalid_voucher_code: "), "\(refused)")

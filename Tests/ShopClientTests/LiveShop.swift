@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import HTTPServer
 import ShopClient
 import ShopCore
@@ -19,14 +22,40 @@ func withServer<T>(_ handler: @escaping @Sendable (Request) -> Response,
     return try await body(URL(string: "http://127.0.0.1:\(server.port)")!)
 }
 
-/// A port nothing listens on: one a server just bound and released.
-func closedPort() throws -> Int {
-    let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0, threadCount: 1), logger: { _ in },
-                            handler: { _ in .text("") })
-    try server.start()
-    let port = server.port
-    server.stop()
-    return port
+/// A port on 127.0.0.1 that refuses connections, for as long as this is alive: a socket bound to
+/// it that never listens (a connection gets a reset: "connection refused"). Held, not released:
+/// a port a server had bound and then released was given to another test's server during a
+/// client's retries, which then answered (a clean-clone run saw "Lamps" instead of offline).
+final class ClosedPort {
+    let port: Int
+    private let socket: Int32
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
+            Glibc.close(socket)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.socket = socket
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    deinit { Glibc.close(socket) }
 }
 
 /// A transport that forwards to `URLSession` and remembers every request it sent.

@@ -151,7 +151,9 @@ struct ShopClientTests {
     }
 
     @Test func aRefusedConnectionIsOfflineAndGetsAreRetried() async throws {
-        let url = URL(string: "http://127.0.0.1:\(try closedPort())")!
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = closed.url
         let sleeps = Sleeps()
         let client = ShopClient(environment: .custom(url), retry: sleeps.policy(maxAttempts: 3))
         await #expect {
