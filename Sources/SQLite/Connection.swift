@@ -203,24 +203,28 @@ public final class Connection {
     public var writerGate: WriterGate?
 
     private func run<T>(_ kind: TransactionKind, nested: Bool, _ body: () throws -> T) throws -> T {
+        guard nested else {
+            try beginTransaction(kind)
+            do {
+                let result = try body()
+                try endTransaction(committing: true)
+                return result
+            } catch {
+                try? endTransaction(committing: false)  // nothing left when the commit itself failed
+                throw error
+            }
+        }
         let name = "sp\(savepointDepth)"
-        let begin = kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"
-        // Prepared once and kept (the statement cache), not parsed again by `sqlite3_exec` for
-        // every transaction: a shopper's page runs three.
-        try prepare(nested ? "SAVEPOINT \(name)" : begin).run()
+        try prepare("SAVEPOINT \(name)").run()
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         do {
             let result = try body()
-            try prepare(nested ? "RELEASE \(name)" : "COMMIT").run()
+            try prepare("RELEASE \(name)").run()
             return result
         } catch {
-            if nested {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
-            } else if !isAutocommit {
-                try? execute("ROLLBACK")
-            }
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
             throw error
         }
     }
@@ -234,20 +238,25 @@ public final class Connection {
         guard savepointDepth == 0 else {
             throw SQLiteError(code: SQLiteError.misuseCode, message: "a transaction is already open")
         }
+        // Prepared once and kept (the statement cache), not parsed again by `sqlite3_exec` for
+        // every transaction: a shopper's page ran three.
         try prepare(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").run()
         savepointDepth = 1
     }
 
     /// Ends the transaction ``beginTransaction(_:)`` began: `COMMIT`, or `ROLLBACK` when not
-    /// `committing` or when the commit fails (its error is thrown).
+    /// `committing` or when the commit fails (its error is thrown). Nothing when none is open.
     public func endTransaction(committing: Bool) throws(SQLiteError) {
         guard savepointDepth == 1 else { return }
         savepointDepth = 0
-        do {
-            if committing { try prepare("COMMIT").run(); return }
-        } catch {
-            if !isAutocommit { try? execute("ROLLBACK") }
-            throw error
+        if committing {
+            do {
+                try prepare("COMMIT").run()
+                return
+            } catch {
+                if !isAutocommit { try? execute("ROLLBACK") }
+                throw error
+            }
         }
         if !isAutocommit { try? execute("ROLLBACK") }
     }

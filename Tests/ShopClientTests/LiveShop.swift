@@ -32,7 +32,7 @@ final class ClosedPort {
 
     init() throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EMFILE) }
+        guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -45,8 +45,9 @@ final class ClosedPort {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
         }
         guard bound == 0, named == 0 else {
+            let failure = POSIXErrorCode(rawValue: errno) ?? .EIO
             Glibc.close(socket)
-            throw POSIXError(.EADDRINUSE)
+            throw POSIXError(failure)
         }
         self.socket = socket
         port = Int(UInt16(bigEndian: address.sin_port))

@@ -51,8 +51,8 @@ public enum ShopApp {
     }
 
     /// A page, an asset, or a redirect: every answer outside `/api`. A GET's store reads share
-    /// one read transaction (`AppEnvironment.readingTogether`); one that cannot begin (the
-    /// database closing) leaves each read its own.
+    /// one read transaction (`AppEnvironment.readingTogether`). `answer` throws nothing, so
+    /// `readingTogether` can only fail ending that read-only transaction, after the answer is made.
     private static func page(_ request: Request, _ environment: AppEnvironment, acceptsGzip: Bool) -> Response {
         guard request.method == .get || request.method == .head else {
             return answer(request, environment, acceptsGzip: acceptsGzip)
