@@ -43,6 +43,8 @@ public struct PreparedDraft: Sendable {
     public var tagKeys: [String]
     /// The documents' `vocabulary`, without the category name's words.
     public var vocabulary: Set<String>
+    /// The documents' `words`, without the category name's.
+    public var words: Set<String>
     /// `SKUIdentity.key` of each variant's SKU that has one.
     public var skuKeys: [String]
 
@@ -73,6 +75,7 @@ public struct PreparedDraft: Sendable {
         self.documents = documents
         tagKeys = draft.tags.map(ProductSearchRules.tagKey)
         vocabulary = ProductSearchDocument.vocabulary(of: documents)
+        words = ProductSearchDocument.words(of: documents)
         skuKeys = draft.variants.compactMap { SKUIdentity.key($0.sku) }
     }
 }

@@ -452,4 +452,15 @@ public struct ProductSearchDocument: Hashable, Sendable {
     public static func vocabulary(of documents: [ProductSearchDocument]) -> Set<String> {
         documents.reduce(into: []) { words, document in words.formUnion(document.vocabulary) }
     }
+
+    /// The distinct words of `title`, `meta` and `body`: every word a typed prefix can begin in
+    /// those fields, which a store may look up to match the prefix as the words it stands for.
+    public var words: Set<String> {
+        Set([title, meta, body].joined(separator: " ").split(separator: " ").map(String.init))
+    }
+
+    /// The `words` of every document together.
+    public static func words(of documents: [ProductSearchDocument]) -> Set<String> {
+        documents.reduce(into: []) { words, document in words.formUnion(document.words) }
+    }
 }

@@ -1107,5 +1107,18 @@ public enum ShopSchema {
             UPDATE variants SET stock = max(-1000000000, min(stock, 1000000000))
             WHERE stock > 1000000000 OR stock < -1000000000;
             """),
+        Migration(version: 38, sql: """
+            -- Every word of the index's title, meta and body columns (both rule families): a typed
+            -- prefix of four letters or more is matched as the words it begins (SearchMatch), since
+            -- FTS5 without a prefix index of that length merges the whole doclist of every such
+            -- word before its first row (docs/BENCHMARKS.md, twenty-second session). Only added to,
+            -- as search_vocabulary. Filled from the index itself; fts5vocab reads its terms.
+            CREATE TABLE search_words (word TEXT PRIMARY KEY) WITHOUT ROWID;
+            CREATE VIRTUAL TABLE temp.product_search_terms USING fts5vocab(main, product_search, 'col');
+            INSERT OR IGNORE INTO search_words (word)
+                SELECT term FROM temp.product_search_terms
+                WHERE col IN ('title', 'meta', 'body', 'title_tr', 'meta_tr', 'body_tr');
+            DROP TABLE temp.product_search_terms;
+            """),
     ]
 }

@@ -158,6 +158,42 @@ struct SearchForgivenessContractTests {
 
     // MARK: Helpers
 
+    /// A prefix of four letters or more (past the SQLite index's prefix lengths, matched there
+    /// as the words it begins: `search_words`) finds every word it begins, in the title, the
+    /// description, a tag, the category and the Turkish family's words — also after an edit
+    /// brings a new word, and when it begins more words than are written out one by one. Each
+    /// prefix begins several words, so one left out of `search_words` would be missed.
+    @Test(.bug("issue #14", "long prefixes as the words they begin"), arguments: StoreKind.engines(for: .catalog))
+    func aLongPrefixFindsEveryWordItBegins(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        var tagged = draft("tagged", title: "Stool")
+        tagged.tags = ["Lampwork"]
+        var sorted = draft("sorted", title: "Bench")
+        sorted.categoryName = "Lampshades"
+        _ = try stores.catalog.upsert([
+            draft("desk", title: "Desk lamp"), draft("lamps", title: "Two lamps"),
+            draft("shade", title: "Shade", description: "Fits any lampholder."), tagged, sorted,
+            draft("light", title: "Işık"), draft("turkish", title: "Işıklı ayna"), draft("other", title: "Oak chair", description: "A lamb's wool seat."),
+        ])
+        let found = { (text: String, locale: SearchLocale) in
+            Set(try self.handles(stores, ProductQuery(text: text, locale: locale, limit: 100)))
+        }
+        #expect(try found("lamp", .english) == ["desk", "lamps", "shade", "tagged", "sorted"])
+        #expect(try found("lampho", .english) == ["shade"], "a description word")
+        #expect(try found("lampw", .english) == ["tagged"], "a tag")
+        #expect(try found("lampsh", .english) == ["sorted"], "a category name")
+        #expect(try found("ışık", .turkish) == ["light", "turkish"], "the Turkish family's words")
+        #expect(try found("lampxyz", .english).isEmpty)
+
+        _ = try stores.catalog.upsert([draft("other", title: "Oak chair", description: "Lampblack finish.")])
+        #expect(try found("lamp", .english).contains("other"), "an edit's new word")
+
+        // More words than one statement writes out: the prefix is matched as a prefix.
+        let many = (0..<40).map { draft("many-\($0)", title: "Vasex\(String(UnicodeScalar(UInt8(97 + $0 % 26))))\($0)") }
+        _ = try stores.catalog.upsert(many)
+        #expect(try found("vasex", .english) == Set(many.map(\.handle)))
+    }
+
     private func draft(_ handle: String, title: String, description: String = "", isPublished: Bool = true) -> ProductDraft {
         var draft = ProductDraft.mock(handle: handle, title: title, isPublished: isPublished)
         draft.descriptionText = description

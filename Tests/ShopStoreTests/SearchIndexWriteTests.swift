@@ -39,9 +39,40 @@ struct SearchIndexWriteTests {
         let rebuilt = try Self.index(database)
         #expect(written.rows == rebuilt.rows)
         #expect(written.vocabulary == rebuilt.vocabulary)
+        #expect(written.words == rebuilt.words)
+        #expect(Set(written.vocabulary).isSubset(of: written.words))
     }
 
-    static func index(_ database: SQLiteDatabase) throws -> (rows: [[String]], vocabulary: [String]) {
+    /// Migration 38 fills `search_words` from the index itself (FTS5's own tokens of the title,
+    /// meta and body columns): the same words the index writes add, Turkish and Spanish letters,
+    /// tags, categories and descriptions included.
+    @Test(.bug(id: "14")) func migration38FillsTheWordsTheIndexWritesAdd() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 1)
+        defer { database.close() }
+        let drafts: [ProductDraft] = [
+            .mock(handle: "lamp", title: "Işıklı masa lambası", category: "İç Mekân", tags: ["Yeni", "Ağaç"]),
+            .mock(handle: "silla", title: "Silla pequeña", category: "Sillas", tags: ["Niño"]),
+            .mock(handle: "chair", title: "Oak chair (2-pack)", category: nil, tags: []),
+        ]
+        _ = try CatalogStore.sqlite(database).upsert(drafts.map { draft in
+            var draft = draft
+            draft.descriptionText = "Straße café, hand-made in İzmir; ÇİNİ tiles & 3 lampholders."
+            return draft
+        })
+        let written = try Self.index(database).words
+        #expect(written.contains("lampholders"), "a description word")
+
+        let migration = try #require(ShopSchema.migrations.first { $0.version == 38 })
+        try database.withConnection { connection in
+            try connection.execute("DROP TABLE search_words")
+            try connection.execute(migration.sql)
+        }
+        #expect(try Self.index(database).words == written)
+    }
+
+    static func index(_ database: SQLiteDatabase) throws -> (rows: [[String]], vocabulary: [String], words: Set<String>) {
         try database.withConnection { connection in
             let rows = try connection.prepare("""
                 SELECT rowid, title, meta, body, title_tr, meta_tr, body_tr, title_stems, text_stems,
@@ -49,7 +80,8 @@ struct SearchIndexWriteTests {
                 """).query().map { row in try (0..<12).map { try $0 == 0 ? String(row.int64(0)) : row.string($0) } }
             let vocabulary = try connection.prepare("SELECT term FROM search_vocabulary ORDER BY term").query()
                 .map { try $0.string(0) }
-            return (rows, vocabulary)
+            let words = try connection.prepare("SELECT word FROM search_words").query().map { try $0.string(0) }
+            return (rows, vocabulary, Set(words))
         }
     }
 }

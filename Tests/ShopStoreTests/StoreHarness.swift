@@ -252,7 +252,12 @@ enum Fixtures {
         let noHolds = try database.withConnection { connection in
             try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'stock_reservations'").first() == nil
         }
+        // Before migration 38 there is no search_words table, which today's index writes fill.
+        let noSearchWords = try database.withConnection { connection in
+            try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_words'").first() == nil
+        }
         try database.withConnection { connection in
+            if noSearchWords { try connection.execute("CREATE TABLE search_words (word TEXT PRIMARY KEY) WITHOUT ROWID") }
             if noOrderStock {
                 try connection.execute("CREATE TABLE order_stock (order_id INTEGER, variant_id INTEGER, quantity INTEGER)")
             }
@@ -279,6 +284,7 @@ enum Fixtures {
         let result = try body()
         try database.withConnection { connection in
             for (table, column, _) in missing { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
+            if noSearchWords { try connection.execute("DROP TABLE search_words") }
             if noOrderStock { try connection.execute("DROP TABLE order_stock") }
             if noHolds { try connection.execute("DROP TABLE stock_reservations") }
             if noAudit { try connection.execute("DROP TABLE audit_events") }
