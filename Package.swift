@@ -77,6 +77,11 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
+            name: "CLibDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
+        .systemLibrary(
             name: "CBrotli",
             pkgConfig: "libbrotlienc",
             providers: [.apt(["libbrotli-dev"])]
@@ -106,6 +111,7 @@ let package = Package(
         // http(s) downloads for `import --fetch-images`: SSRF rules, byte cap, time limits.
         .target(name: "Fetch", dependencies: ["CCurl"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
+        .target(name: "LibDeflate", dependencies: ["CLibDeflate"]),
         .target(name: "Brotli", dependencies: ["CBrotli"]),
         .target(name: "Stemmer", dependencies: ["CStemmer"]),
         .target(name: "Vips", dependencies: ["CVips"]),
@@ -123,7 +129,7 @@ let package = Package(
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),
         .target(
             name: "ShopWeb",
-            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopImport", "ShopAPI", "HTML", "HTTPServer", "Zlib", "Brotli"],
+            dependencies: ["ShopCore", "ShopStore", "ShopService", "ShopImport", "ShopAPI", "HTML", "HTTPServer", "Zlib", "LibDeflate", "Brotli"],
             resources: [.copy("Public"), .copy("Localizable")]
         ),
         .target(name: "ShopWebLive", dependencies: ["ShopWeb", "ShopService", "ShopCore", "ShopImport", "Sodium", "Vips", "Fetch",
@@ -165,6 +171,7 @@ let package = Package(
         .testTarget(name: "MailerTests", dependencies: ["Mailer"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "HTTPServer", "ShopTestSupport"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
+        .testTarget(name: "LibDeflateTests", dependencies: ["LibDeflate", "Zlib"]),
         .testTarget(name: "BrotliTests", dependencies: ["Brotli"]),
         .testTarget(name: "StemmerTests", dependencies: ["Stemmer"]),
         .testTarget(name: "VipsTests", dependencies: ["Vips"]),
