@@ -32,7 +32,7 @@ final class ServerContext: Sendable {
     let configuration: HTTPServer.Configuration
     let logger: @Sendable (String) -> Void
     let handler: @Sendable (Request) -> Response
-    let refusal: @Sendable (HTTPStatus, String, _ target: String) -> Response
+    let refusal: @Sendable (HTTPStatus, String, _ target: String, HTTPHeaders) -> Response
     /// Requests between the access handler's first call and the completion callback.
     let inFlight = Atomic<Int>(0)
     /// Set by `stop()`: responses then carry `Connection: close`.
@@ -51,7 +51,7 @@ final class ServerContext: Sendable {
     init(
         configuration: HTTPServer.Configuration,
         logger: @escaping @Sendable (String) -> Void,
-        refusal: @escaping @Sendable (HTTPStatus, String, _ target: String) -> Response,
+        refusal: @escaping @Sendable (HTTPStatus, String, _ target: String, HTTPHeaders) -> Response,
         handler: @escaping @Sendable (Request) -> Response
     ) {
         self.configuration = configuration
@@ -476,7 +476,7 @@ private func refuse(
     _ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext,
     close: Bool = true
 ) -> MHD_Result {
-    send(context.refusal(status, message, state.rawTarget), connection, state, context, close: close, mayDefer: false)
+    send(context.refusal(status, message, state.rawTarget, state.headers), connection, state, context, close: close, mayDefer: false)
 }
 
 /// Hands `response` to MHD (one copy of the body, made by MHD) and writes the access-log line.

@@ -190,14 +190,15 @@ public final class HTTPServer: Sendable {
     ///     engine's own error messages (prefixed `microhttpd:`). Called on worker threads.
     ///   - refusal: the response for a request the server refuses before the handler sees it
     ///     (400 undecodable, 413 body, 414 target, 431 head too large), given the status, a
-    ///     sentence for a person and the request's raw target (so an API can answer in its own
-    ///     format); the app passes its own so that these carry its headers too. Default: the
-    ///     sentence as plain text.
+    ///     sentence for a person (in English, for the log and the API), the request's raw target
+    ///     (so an API can answer in its own format) and its headers (so a page can answer in the
+    ///     reader's language); the app passes its own so that these carry its headers too.
+    ///     Default: the sentence as plain text.
     ///   - handler: turns a request into a response; called concurrently on worker threads.
     public init(
         configuration: Configuration = Configuration(),
         logger: @escaping @Sendable (String) -> Void,
-        refusal: @escaping @Sendable (HTTPStatus, String, _ target: String) -> Response = HTTPServer.plainRefusal,
+        refusal: @escaping @Sendable (HTTPStatus, String, _ target: String, HTTPHeaders) -> Response = HTTPServer.plainRefusal,
         handler: @escaping @Sendable (Request) -> Response
     ) {
         self.context = ServerContext(configuration: configuration, logger: logger, refusal: refusal,
@@ -205,7 +206,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// The default refusal: `"<status>: <message>"` as plain text.
-    @Sendable public static func plainRefusal(_ status: HTTPStatus, _ message: String, _ target: String) -> Response {
+    @Sendable public static func plainRefusal(_ status: HTTPStatus, _ message: String, _ target: String,
+                                              _ headers: HTTPHeaders) -> Response {
         .text("\(status): \(message)\n", status: status)
     }
 

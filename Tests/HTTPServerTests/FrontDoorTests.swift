@@ -249,15 +249,17 @@ struct FrontDoorTests {
 
     @Test func refusalsUseTheAppsResponse() throws {
         let configuration = HTTPServer.Configuration(port: 0, threadCount: 2, maxBodyBytes: 10, maxURIBytes: 64)
-        let refusal: @Sendable (HTTPStatus, String, String) -> Response = { status, message, target in
+        let refusal: @Sendable (HTTPStatus, String, String, HTTPHeaders) -> Response = { status, message, target, headers in
             var response = Response.text("shop says: \(message) (\(target.prefix(7)))", status: status)
+            response.headers.add(name: "X-Asked-Language", value: headers["Accept-Language"] ?? "-")
             response.headers.add(name: "X-Content-Type-Options", value: "nosniff")
             return response
         }
         try withServer(configuration, refusal: refusal, handler: { _ in .text("no") }) { server in
             let long = try RawHTTPClient(port: server.port)
-            let reply = try long.exchange("GET /\(String(repeating: "x", count: 100)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let reply = try long.exchange("GET /\(String(repeating: "x", count: 100)) HTTP/1.1\r\nHost: x\r\nAccept-Language: tr\r\n\r\n")
             #expect(reply.status == 414)
+            #expect(reply.headers["X-Asked-Language"] == "tr", "with the request's headers")
             #expect(reply.text == "shop says: The address is longer than 64 bytes. (/xxxxxx)", "with the request's target")
             #expect(reply.headers["X-Content-Type-Options"] == "nosniff")
             let big = try RawHTTPClient(port: server.port)

@@ -195,7 +195,7 @@ import Synchronization
 func withServer<T>(
     _ configuration: HTTPServer.Configuration = HTTPServer.Configuration(port: 0, threadCount: 2),
     log: LogSink = LogSink(),
-    refusal: @escaping @Sendable (HTTPStatus, String, String) -> Response = HTTPServer.plainRefusal,
+    refusal: @escaping @Sendable (HTTPStatus, String, String, HTTPHeaders) -> Response = HTTPServer.plainRefusal,
     handler: @escaping @Sendable (Request) -> Response,
     _ body: (HTTPServer) throws -> T
 ) throws -> T {

@@ -17,7 +17,7 @@ public final class LiveShop: Sendable {
         let shop = try TestShop(drafts)
         self.shop = shop
         server = HTTPServer(configuration: HTTPServer.Configuration(port: 0, threadCount: 2), logger: { _ in },
-                            refusal: { ShopApp.refusal($0, $1, target: $2, shop.environment) },
+                            refusal: { ShopApp.refusal($0, $1, target: $2, headers: $3, shop.environment) },
                             handler: { ShopApp.handle($0, shop.environment) })
         try server.start()
         shop.environment.publicURL = "http://127.0.0.1:\(server.port)"

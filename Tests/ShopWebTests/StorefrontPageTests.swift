@@ -167,10 +167,33 @@ struct StorefrontPageTests {
         let shop = try TestShop([chair()])
         let response = ShopApp.refusal(.uriTooLong, "The address is longer than 8192 bytes.", shop.environment)
         #expect(response.status == .uriTooLong)
-        #expect(String(decoding: response.body, as: UTF8.self) == "414 URI Too Long: The address is longer than 8192 bytes.\n")
+        #expect(String(decoding: response.body, as: UTF8.self)
+                == "414 — The address is too long for this shop. Shorten it, or go back and try again.\n")
         #expect(response.headers["X-Content-Type-Options"] == "nosniff")
         #expect(response.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
         #expect(response.headers["Strict-Transport-Security"] == "max-age=31536000")
+    }
+
+    /// A page refused at the door (before routing) speaks the reader's language by the
+    /// storefront's rule: the language cookie, else `Accept-Language`, else the shop's default.
+    @Test(arguments: [
+        (HTTPStatus.contentTooLarge, "shoppable_lang=tr", "en", "tr", "413 — İstek bu mağaza için çok büyük."),
+        (.uriTooLong, "", "es-ES,es;q=0.9", "es", "414 — La dirección es demasiado larga"),
+        (.requestHeaderFieldsTooLarge, "other=1; shoppable_lang=es", "tr", "es", "431 — Las cabeceras"),
+        (.badRequest, "", "tr-TR", "tr", "400 — Tarayıcı, bu mağazanın okuyamadığı"),
+        (.notImplemented, "shoppable_lang=xx", "de", "en", "501 — The browser sent a request this shop could not read."),
+    ] as [(HTTPStatus, String, String, String, String)])
+    func refusalsBeforeRoutingSpeakTheReadersLanguage(status: HTTPStatus, cookie: String, accepted: String,
+                                                     language: String, start: String) throws {
+        let shop = try TestShop([chair()])
+        var headers = HTTPHeaders()
+        if !cookie.isEmpty { headers.add(name: "Cookie", value: cookie) }
+        headers.add(name: "Accept-Language", value: accepted)
+        let response = ShopApp.refusal(status, "Too much.", target: "/products/chair", headers: headers, shop.environment)
+        #expect(response.status == status)
+        #expect(String(decoding: response.body, as: UTF8.self).hasPrefix(start))
+        #expect(response.headers["Content-Language"] == language)
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/plain; charset=utf-8") == true)
     }
 
     /// Found by a fresh tester: a 3 MB body to the API got plain text, though docs/API.md

@@ -94,7 +94,7 @@ public enum ShopApp {
     ///   - target: the request's raw target (path and query).
     ///   - environment: the shop's settings (https decides `Strict-Transport-Security`).
     public static func refusal(_ status: HTTPStatus, _ message: String, target: String = "",
-                               _ environment: AppEnvironment) -> Response {
+                               headers: HTTPHeaders = HTTPHeaders(), _ environment: AppEnvironment) -> Response {
         var response: Response
         if target == "/api" || target.hasPrefix("/api/") || target.hasPrefix("/api?") {
             let code = switch status.code {
@@ -105,7 +105,19 @@ public enum ShopApp {
             }
             response = APIError(status: status, code: code, message: message).response(Localizer(language: .english))
         } else {
-            response = Response.text("\(status.code) \(status.reasonPhrase): \(message)\n", status: status)
+            // In the reader's language, by the storefront's rule without an account (nothing is
+            // read from the store for a request refused at the door).
+            let chosen = Cookie.parse(headerValues: headers.values(for: "Cookie"))[languageCookie].flatMap(Language.init(rawValue:))
+            let language = Language.forShopper(chosen: chosen, account: nil, acceptLanguage: headers["Accept-Language"],
+                                               shopDefault: environment.defaultLanguage)
+            let sentence: L10nKey = switch status.code {
+            case 413: .refusedTooLarge
+            case 414: .refusedAddressTooLong
+            case 431: .refusedHeadersTooLarge
+            default: .refusedUnreadable
+            }
+            response = Response.text("\(status.code) — \(Localizer(language: language)(sentence))\n", status: status)
+            response.headers.replaceOrAdd(name: "Content-Language", value: language.rawValue)
         }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         SecurityHeaders.apply(to: &response, environment: environment)
