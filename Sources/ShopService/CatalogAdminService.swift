@@ -95,13 +95,13 @@ public struct CatalogAdminService: Sendable {
     /// `oak-chair-2`, … when taken by any product, published or not), audited as `actor`'s. For
     /// the API's `POST /api/products` and the back office's new-product form.
     /// - Throws: a `CatalogStoreError` of `upsert`'s rules (a SKU another product has, …).
-    public func insert(_ draft: ProductDraft, by actor: AuditActor) throws -> StoredProduct {
+    public func insert(_ draft: ProductDraft, by actor: AuditActor, creationKey: String? = nil) throws -> StoredProduct {
         let base = Self.baseHandle(for: draft.title)
         var draft = draft.datedIfPublished(since: nil, now: now())
         for number in 1... {
             draft.handle = number == 1 ? base : Handle.joining(base, String(number))
             do {
-                return try catalog.insertProduct(draft, actor, now())
+                return try catalog.insertProduct(draft, actor, now(), creationKey)
             } catch CatalogStoreError.handleTaken {
                 continue  // another product has it (maybe created this instant): try the next
             }

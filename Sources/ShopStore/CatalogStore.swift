@@ -332,8 +332,12 @@ public struct CatalogStore: Sendable {
     /// product (published or not) already has its handle: then nothing is written, so a create
     /// never overwrites another product, however many run at once.
     /// The product is a `create` entry of the audit log as `actor`'s, in the same transaction.
+    /// With a `creationKey` (the form's), the key is kept with the product, and a create whose
+    /// key is already kept writes nothing and answers the product that key created (a second
+    /// submit of one form), however many run at once.
     /// - Throws: `CatalogStoreError.handleTaken`, or a `CatalogStoreError` of `upsert`'s rules.
-    public var insertProduct: @Sendable (_ draft: ProductDraft, _ actor: AuditActor, _ now: Date) throws -> StoredProduct
+    public var insertProduct: @Sendable (_ draft: ProductDraft, _ actor: AuditActor, _ now: Date,
+                                         _ creationKey: String?) throws -> StoredProduct
     /// Changes one product (published or not) in one write transaction: `change` receives it as
     /// a draft (`ProductDraft(_:categoryName:)`) and returns what it becomes, written with
     /// `upsert`'s rules under the product's own handle (a different handle in the result is
@@ -366,7 +370,8 @@ public struct CatalogStore: Sendable {
         productsByID: @escaping @Sendable (_ ids: [Product.ID]) throws -> [Product.ID: Product],
         upsertBy: @escaping @Sendable (_ drafts: [ProductDraft], _ actor: AuditActor, _ now: Date,
                                        _ progress: UpsertProgress?) throws -> CatalogUpsertResult,
-        insertProduct: @escaping @Sendable (_ draft: ProductDraft, _ actor: AuditActor, _ now: Date) throws -> StoredProduct,
+        insertProduct: @escaping @Sendable (_ draft: ProductDraft, _ actor: AuditActor, _ now: Date,
+                                            _ creationKey: String?) throws -> StoredProduct,
         changeProductsBy: @escaping @Sendable (_ ids: [Product.ID], _ actor: AuditActor, _ now: Date,
                                                _ change: (ProductDraft) throws -> ProductDraft) throws -> [StoredProduct],
         productCount: @escaping @Sendable () throws -> Int,

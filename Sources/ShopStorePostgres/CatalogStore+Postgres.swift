@@ -86,15 +86,35 @@ extension CatalogStore {
                     return result
                 }
             },
-            insertProduct: { draft, actor, now in
+            insertProduct: { draft, actor, now, creationKey in
                 let checked = try CheckedDrafts.check([draft], currency: currency)
-                return try write { connection in
-                    guard try connection.first("SELECT 1 FROM products WHERE handle = $1", [.text(draft.handle)]) == nil else {
-                        throw CatalogStoreError.handleTaken(draft.handle)
+                func created(_ connection: PostgresConnection) throws -> StoredProduct? {
+                    guard let creationKey, let row = try connection.first(
+                        "SELECT product_id FROM product_creation_keys WHERE key = $1", [.text(creationKey)]) else { return nil }
+                    return try PGCatalog.storedProduct(id: try row.int64(0), connection)
+                }
+                do {
+                    return try write { connection in
+                        if let product = try created(connection) { return product }
+                        guard try connection.first("SELECT 1 FROM products WHERE handle = $1", [.text(draft.handle)]) == nil else {
+                            throw CatalogStoreError.handleTaken(draft.handle)
+                        }
+                        _ = try PGCatalog.upsert(checked, allowsTakeOver: false, audit: .init(actor: actor, action: "create", now: now),
+                                             connection)
+                        let product = try PGCatalog.storedProduct(handle: draft.handle, connection)
+                        // A second submit of the form that got here too waits on the key's row, then
+                        // finds it taken: its product is rolled back and the first one answered.
+                        if let creationKey, try connection.first("""
+                            INSERT INTO product_creation_keys (key, product_id) VALUES ($1, $2)
+                            ON CONFLICT (key) DO NOTHING RETURNING 1
+                            """, [.text(creationKey), .integer(product.product.id.rawValue)]) == nil {
+                            throw CreationKeyTaken()
+                        }
+                        return product
                     }
-                    _ = try PGCatalog.upsert(checked, allowsTakeOver: false, audit: .init(actor: actor, action: "create", now: now),
-                                         connection)
-                    return try PGCatalog.storedProduct(handle: draft.handle, connection)
+                } catch is CreationKeyTaken {
+                    guard let product = try read(created) else { throw CatalogStoreError.handleTaken(draft.handle) }
+                    return product
                 }
             },
             changeProductsBy: { ids, actor, now, change in
@@ -605,3 +625,6 @@ enum PGCatalog {
         }
     }
 }
+
+/// A create's form key was kept by another create that committed first (`insertProduct`).
+private struct CreationKeyTaken: Error {}

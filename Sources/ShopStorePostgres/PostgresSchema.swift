@@ -630,5 +630,13 @@ public enum PostgresSchema {
             UPDATE variants SET stock = greatest(-1000000000, least(stock, 1000000000))
             WHERE stock > 1000000000 OR stock < -1000000000;
             """),
+        PostgresMigration(version: 39, sql: """
+            -- SQLite's migration 39: the key of the form a product was created from.
+            CREATE TABLE product_creation_keys (
+                key text PRIMARY KEY,
+                product_id bigint NOT NULL REFERENCES products(id) ON DELETE CASCADE
+            );
+            CREATE INDEX product_creation_keys_product ON product_creation_keys (product_id);
+            """),
     ]
 }

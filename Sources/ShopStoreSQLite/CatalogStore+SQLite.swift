@@ -90,15 +90,26 @@ extension CatalogStore {
                     return result
                 }
             },
-            insertProduct: { draft, actor, now in
+            insertProduct: { draft, actor, now, creationKey in
                 let checked = try CheckedDrafts.check([draft], currency: currency)
                 return try database.write { connection in
+                    // BEGIN IMMEDIATE: a second submit of the form waits for the first, then finds its key.
+                    if let creationKey, let created = try connection.prepare(
+                        "SELECT product_id FROM product_creation_keys WHERE key = ?").first([.text(creationKey)]),
+                       let product = try SQLCatalog.storedProduct(id: try created.int64(0), connection) {
+                        return product
+                    }
                     guard try connection.prepare("SELECT 1 FROM products WHERE handle = ?").first([.text(draft.handle)]) == nil else {
                         throw CatalogStoreError.handleTaken(draft.handle)
                     }
                     _ = try SQLCatalog.upsert(checked, allowsTakeOver: false, audit: .init(actor: actor, action: "create", now: now),
                                      connection)
-                    return try SQLCatalog.storedProduct(handle: draft.handle, connection)
+                    let product = try SQLCatalog.storedProduct(handle: draft.handle, connection)
+                    if let creationKey {
+                        try connection.prepare("INSERT INTO product_creation_keys (key, product_id) VALUES (?, ?)")
+                            .run([.text(creationKey), .integer(product.product.id.rawValue)])
+                    }
+                    return product
                 }
             },
             changeProductsBy: { ids, actor, now, change in

@@ -1120,5 +1120,15 @@ public enum ShopSchema {
                 WHERE col IN ('title', 'meta', 'body', 'title_tr', 'meta_tr', 'body_tr');
             DROP TABLE temp.product_search_terms;
             """),
+        Migration(version: 39, sql: """
+            -- The key of the form a product was created from (the back office's "Add the product"):
+            -- a second submit of that form answers the product the first one created instead of
+            -- creating another (CatalogStore.insertProduct).
+            CREATE TABLE product_creation_keys (
+                key TEXT PRIMARY KEY,
+                product_id INTEGER NOT NULL REFERENCES products(id) ON DELETE CASCADE
+            ) WITHOUT ROWID;
+            CREATE INDEX product_creation_keys_product ON product_creation_keys (product_id);
+            """),
     ]
 }

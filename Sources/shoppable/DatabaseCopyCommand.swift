@@ -22,7 +22,7 @@ enum DatabaseCopyCommand {
     /// Tables copied, in foreign-key order; every column of the PostgreSQL table is read from
     /// the SQLite one (but generated ones).
     static let tables = [
-        "categories", "products", "product_images", "variants", "users", "sessions", "cart_lines", "favorites",
+        "categories", "products", "product_images", "variants", "product_creation_keys", "users", "sessions", "cart_lines", "favorites",
         "account_tokens", "throttle_events", "outbox", "campaigns", "cart_vouchers", "stock_reservations", "checkouts",
         "addresses", "orders", "order_lines", "order_idempotency_keys", "order_stock", "order_events", "reservation_trims",
         "server_secrets",

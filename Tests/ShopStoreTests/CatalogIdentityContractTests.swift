@@ -6,6 +6,7 @@ import ShopStoreSQLite
 import Postgres
 import ShopStorePostgres
 import ShopTestSupport
+import Synchronization
 import Testing
 
 /// Issue #13: SKU identity across the catalog, catalog visibility, and what a variant that a
@@ -52,10 +53,64 @@ struct CatalogIdentityContractTests {
         let stores = try StoreHarness(kind)
         _ = try stores.catalog.upsert([.mock(handle: "mug", variants: [.mock(sku: "MUG-1")])])
         #expect(throws: CatalogStoreError.skuTaken(sku: "MUG-1", handle: "cup", line: 0, owner: "mug")) {
-            try stores.catalog.insertProduct(.mock(handle: "cup", variants: [.mock(sku: "MUG-1")]), .cli, Date())
+            try stores.catalog.insertProduct(.mock(handle: "cup", variants: [.mock(sku: "MUG-1")]), .cli, Date(), nil)
         }
         #expect(try stores.catalog.productByHandle("cup") == nil)
         #expect(try stores.product("mug").variants.map(\.sku) == ["MUG-1"])
+    }
+
+    /// A second submit of the back office's new-product form (the same creation key) writes
+    /// nothing and answers the product the first one created; another key creates another.
+    @Test(.bug("close note 19", "a double submit of Add the product created two products"),
+          arguments: StoreKind.engines(for: .catalog))
+    func aCreationKeyCreatesOneProduct(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let actor = AuditActor(name: "op@shop.test", source: .backOffice)
+        let first = try stores.catalog.insertProduct(.mock(handle: "oak-chair", variants: [.mock(sku: "OAK-1")]), actor,
+                                                     Fixtures.start, "form-key-1")
+        // The retry comes with the next free handle (CatalogAdminService's loop); the key answers first.
+        let again = try stores.catalog.insertProduct(.mock(handle: "oak-chair-2", variants: [.mock(sku: "OAK-1")]), actor,
+                                                     Fixtures.start, "form-key-1")
+        #expect(again == first)
+        #expect(try stores.catalog.productCount() == 1)
+        #expect(try stores.audit.entries(AuditQuery(source: .backOffice)).total == 1, "one create in the audit log")
+        let other = try stores.catalog.insertProduct(.mock(handle: "oak-chair-2", variants: [.mock(sku: "OAK-2")]), actor,
+                                                     Fixtures.start, "form-key-2")
+        #expect(other.product.id != first.product.id)
+        #expect(try stores.catalog.productCount() == 2)
+    }
+
+    /// Eight submits of one form at once: one product; each submit answers it or finds its
+    /// handle taken (then the service retries under the next handle, and the key answers it).
+    @Test(.bug("close note 19", "a double submit of Add the product created two products"),
+          arguments: StoreKind.engines(for: .catalog))
+    func submitsOfOneFormAtOnceCreateOneProduct(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let draft = ProductDraft.mock(handle: "oak-chair", variants: [.mock(sku: "OAK-1")])
+        let outcomes = Mutex<[Result<Product.ID, CatalogStoreError>]>([])
+        let catalog = stores.catalog
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let outcome: Result<Product.ID, CatalogStoreError>
+            do {
+                outcome = .success(try catalog.insertProduct(draft, .cli, Fixtures.start, "same-form").product.id)
+            } catch let error as CatalogStoreError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(.handleTaken("unexpected: \(error)"))
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let created = try #require(try stores.catalog.productByHandle("oak-chair"))
+        #expect(try stores.catalog.productCount() == 1)
+        for outcome in outcomes.withLock({ $0 }) {
+            switch outcome {
+            case let .success(id): #expect(id == created.id)
+            case let .failure(error): #expect(error == .handleTaken("oak-chair"))
+            }
+        }
+        let retried = try stores.catalog.insertProduct(ProductDraft.mock(handle: "oak-chair-2", variants: [.mock(sku: "OAK-1")]),
+                                                       .cli, Fixtures.start, "same-form")
+        #expect(retried.product.id == created.id)
     }
 
     @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .catalog))

@@ -128,7 +128,7 @@ struct CatalogListContractTests {
         #expect(try stores.audit.entries(AuditQuery(source: .cli)).total == 1, "a refused import records nothing")
 
         _ = try stores.catalog.insertProduct(.mock(handle: "lamp", title: "Lamp", variants: [.mock(sku: "LAMP-1")]),
-                                             AuditActor(name: "op@shop.test", source: .api), Fixtures.start)
+                                             AuditActor(name: "op@shop.test", source: .api), Fixtures.start, nil)
         let insert = try #require(try stores.audit.entries(AuditQuery(source: .api)).entries.first)
         #expect(insert.action == "create" && insert.subjectID == "lamp" && insert.actor == "op@shop.test")
     }

@@ -38,7 +38,7 @@ extension CatalogStore {
             productByHandle: { _ in throw UnimplementedStoreOperation("CatalogStore.productByHandle") },
             productsByID: { _ in throw UnimplementedStoreOperation("CatalogStore.productsByID") },
             upsertBy: { _, _, _, _ in throw UnimplementedStoreOperation("CatalogStore.upsertBy") },
-            insertProduct: { _, _, _ in throw UnimplementedStoreOperation("CatalogStore.insertProduct") },
+            insertProduct: { _, _, _, _ in throw UnimplementedStoreOperation("CatalogStore.insertProduct") },
             changeProductsBy: { _, _, _, _ in throw UnimplementedStoreOperation("CatalogStore.changeProducts") },
             productCount: { throw UnimplementedStoreOperation("CatalogStore.productCount") },
             version: { throw UnimplementedStoreOperation("CatalogStore.version") },

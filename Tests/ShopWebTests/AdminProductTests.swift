@@ -127,6 +127,39 @@ struct AdminProductTests {
         #expect(try StaffBrowser(shop, role: .support).get(page).status == 403)
     }
 
+    /// The new-product form carries a key of its own: the same form sent twice (a double
+    /// click, a resend after a timeout) adds one product and lands both on its page; a form
+    /// opened again adds another. A form without a key (a script, an old page) still adds.
+    @Test(.bug("close note 19", "a double submit of Add the product created two products"))
+    func aNewProductFormSentTwiceAddsOneProduct() throws {
+        let (shop, _) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let page = "/admin/products/new"
+        func key() throws -> String {
+            let html = try manager.get(page).text
+            let field = try #require(html.range(of: #"name="creation_key" value=""#))
+            return String(html[field.upperBound...].prefix { $0 != "\"" })
+        }
+        let fields = [("title", "Walnut Stool"), ("published", "1"), ("sku-1", "STOOL-W"), ("price-1", "89.00")]
+        let formKey = try key()
+        #expect(formKey.count >= 32)
+        let first = try manager.post(page, fields + [("creation_key", formKey)], from: page)
+        let second = try manager.post(page, fields + [("creation_key", formKey)], from: page)
+        #expect(first.status == 303 && second.status == 303)
+        #expect(first.header("Location") == second.header("Location"))
+        #expect(try shop.catalog.findProducts(CatalogListQuery(text: "walnut stool")).rows.count == 1)
+
+        let again = try key()
+        #expect(again != formKey, "each opening of the form is its own")
+        let third = try manager.post(page, [("title", "Walnut Stool"), ("published", "1"), ("sku-1", "STOOL-W2"),
+                                            ("price-1", "89.00"), ("creation_key", again)], from: page)
+        #expect(third.status == 303 && third.header("Location") != first.header("Location"))
+        let keyless = try manager.post(page, [("title", "Walnut Stool"), ("published", "1"), ("sku-1", "STOOL-W3"),
+                                              ("price-1", "89.00"), ("creation_key", "<not a key>")], from: page)
+        #expect(keyless.status == 303)
+        #expect(try shop.catalog.findProducts(CatalogListQuery(text: "walnut stool")).rows.count == 3)
+    }
+
     /// Images are put in order by position, with their alt text; a position out of range is
     /// named under its field and nothing is written.
     @Test func aManagerReordersImagesAndTheAuditShowsTheNewOrder() throws {

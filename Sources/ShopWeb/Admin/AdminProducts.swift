@@ -110,6 +110,7 @@ extension AdminApp {
     static func productNewPage(_ context: inout AdminContext) throws -> Response {
         var form = AdminProductForm(Self.newProduct, language: context.l10n.language)
         form.values["price-1"] = ""
+        form.creationKey = context.environment.crypto.randomToken()
         return try productForm(&context, id: nil, draft: Self.newProduct, form: form)
     }
 
@@ -126,7 +127,7 @@ extension AdminApp {
         let draft = edit.applied(to: Self.newProduct, changed: Set(AdminProductForm.fieldNames(variants: 1, images: 0)))
         let service = CatalogAdminService(catalog: context.environment.catalog, currency: currency, now: context.environment.now)
         do {
-            let created = try service.insert(draft, by: actor)
+            let created = try service.insert(draft, by: actor, creationKey: form.creationKey)
             context.setFlash(l10n(.adminProductCreated, ["title": created.product.title]))
             context.environment.log("product \(created.product.handle) created by \(actor.name)")
             return .redirect(to: AdminRoute.product(created.product.id).path)
@@ -220,6 +221,13 @@ struct AdminProductForm: Sendable {
     var typedIn: Language?
     /// The hidden field that says it.
     static let typedInField = "typed_in"
+    /// The new-product form's key (`CatalogStore.insertProduct`'s `creationKey`): made when the
+    /// form is first shown and sent back with it, so a second submit of that form answers the
+    /// product the first one created instead of adding another.
+    static let creationKeyField = "creation_key"
+    /// The key a new-product form was shown with: nil for another form, or a value this shop
+    /// did not make (64 URL-safe characters at most).
+    var creationKey: String?
     var errors: [String: [String]] = [:]
     var alert: String?
 
@@ -262,6 +270,12 @@ struct AdminProductForm: Sendable {
     /// A new product's form as sent: one variant, no images, nothing it was read at.
     init(creating request: Request) {
         typedIn = request.formValue(Self.typedInField).flatMap(Language.init(rawValue:))
+        creationKey = request.formValue(Self.creationKeyField).flatMap { key in
+            (1...64).contains(key.utf8.count) && key.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            } ? key : nil
+        }
         values["variants"] = "1"
         values["images"] = "0"
         for name in Self.fieldNames(variants: 1, images: 0) { values[name] = request.formValue(name) ?? "" }
@@ -624,6 +638,9 @@ extension AdminViews {
                       .action(id.map { AdminRoute.productSave($0).path } ?? AdminRoute.productCreate.path), .boolean("novalidate")) {
                 csrfInput(csrfToken)
                 input(.type("hidden"), .name(AdminProductForm.typedInField), .value(l10n.language.rawValue))
+                if id == nil, let key = form.creationKey {
+                    input(.type("hidden"), .name(AdminProductForm.creationKeyField), .value(key))
+                }
                 if id != nil {
                     for name in names + ["variants", "images"] {
                         input(.type("hidden"), .name("was:\(name)"), .value(form.was[name] ?? ""))
