@@ -96,26 +96,33 @@ public enum ShopApp {
     public static func refusal(_ status: HTTPStatus, _ message: String, target: String = "",
                                headers: HTTPHeaders = HTTPHeaders(), _ environment: AppEnvironment) -> Response {
         var response: Response
-        if target == "/api" || target.hasPrefix("/api/") || target.hasPrefix("/api?") {
+        let sentence: L10nKey = switch status.code {
+        case 413: .refusedTooLarge
+        case 414: .refusedAddressTooLong
+        case 431: .refusedHeadersTooLarge
+        default: .refusedUnreadable
+        }
+        // The path of an origin-form target, or of an absolute-form one (`http://host/api/…`).
+        var path = Substring(target)
+        if let scheme = path.range(of: "://"), path[..<scheme.lowerBound].allSatisfy(\.isLetter) {
+            path = path[scheme.upperBound...].drop { $0 != "/" }
+        }
+        if path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/api?") {
             let code = switch status.code {
             case 413: "body_too_large"
             case 414: "target_too_long"
             case 431: "headers_too_large"
             default: "malformed_request"
             }
-            response = APIError(status: status, code: code, message: message).response(Localizer(language: .english))
+            // In the API's language rule (`Accept-Language`, else the shop's default).
+            let language = Language.accepted(headers["Accept-Language"]) ?? environment.defaultLanguage
+            response = APIError(status: status, code: code, sentence).response(Localizer(language: language))
         } else {
             // In the reader's language, by the storefront's rule without an account (nothing is
             // read from the store for a request refused at the door).
             let chosen = Cookie.parse(headerValues: headers.values(for: "Cookie"))[languageCookie].flatMap(Language.init(rawValue:))
             let language = Language.forShopper(chosen: chosen, account: nil, acceptLanguage: headers["Accept-Language"],
                                                shopDefault: environment.defaultLanguage)
-            let sentence: L10nKey = switch status.code {
-            case 413: .refusedTooLarge
-            case 414: .refusedAddressTooLong
-            case 431: .refusedHeadersTooLarge
-            default: .refusedUnreadable
-            }
             response = Response.text("\(status.code) — \(Localizer(language: language)(sentence))\n", status: status)
             response.headers.replaceOrAdd(name: "Content-Language", value: language.rawValue)
         }
