@@ -257,15 +257,22 @@ public final class ProductSearchStemmer {
         return distinct
     }
 
-    /// The stem of one folded query word with the stemmer of the shopper's `locale`.
+    /// The stem of one folded query word with the stemmer of the shopper's `locale` — or the
+    /// word itself when the stem is shorter than ``shortestQueryStem`` letters: the Turkish
+    /// stemmer takes "aydı" (a word typed halfway) to "a", which every English description's
+    /// article "a" stems to, so the stem alternative found the whole catalog (a fresh tester).
     public func queryStem(of word: String, locale: SearchLocale) -> String {
         let language: Stemmer.Language = switch locale {
         case .english: .english
         case .turkish: .turkish
         case .spanish: .spanish
         }
-        return stemmers.first { $0.language == language }!.stem(word)
+        let stem = stemmers.first { $0.language == language }!.stem(word)
+        return stem.unicodeScalars.count < Self.shortestQueryStem ? word : stem
     }
+
+    /// The fewest letters a query word's stem may have to be matched as a stem.
+    public static let shortestQueryStem = 3
 }
 
 extension ProductSearchRules {
