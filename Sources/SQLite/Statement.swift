@@ -131,6 +131,69 @@ public final class Statement {
         return rows
     }
 
+    /// Resets, binds `values`, and hands `body` each row in turn as a ``Columns`` reader, which
+    /// reads the values straight from SQLite: no ``Row`` is made (an array and its values per
+    /// row), for statements that read many rows and keep a few numbers of each. The reader is
+    /// valid only during its call. The statement is reset afterwards, also when `body` throws.
+    /// - Throws: `SQLiteError`, or what `body` throws.
+    public func forEachRow(_ values: [SQLValue] = [], _ body: (Columns) throws -> Void) throws {
+        try reset()
+        try bind(values)
+        let statement = try live()
+        defer { sqlite3_reset(statement) }
+        while true {
+            let status = sqlite3_step(statement)
+            guard status == SQLITE_ROW else {
+                guard status == SQLITE_DONE else {
+                    let db = sqlite3_db_handle(statement)
+                    throw SQLiteError(code: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)), sql: sql)
+                }
+                return
+            }
+            try body(Columns(statement: statement, sql: sql))
+        }
+    }
+
+    /// The current row's columns while ``forEachRow(_:_:)`` is at it, read as ``Row``'s typed
+    /// readers read them (the same mismatches throw).
+    public struct Columns {
+        fileprivate let statement: OpaquePointer
+        fileprivate let sql: String
+
+        /// The integer in column `index`, or nil for NULL.
+        public func optionalInt64(_ index: Int) throws(SQLiteError) -> Int64? {
+            switch sqlite3_column_type(statement, Int32(index)) {
+            case SQLITE_NULL: return nil
+            case SQLITE_INTEGER: return sqlite3_column_int64(statement, Int32(index))
+            default: throw mismatch(index, "INTEGER")
+            }
+        }
+
+        /// The integer in column `index`.
+        public func int64(_ index: Int) throws(SQLiteError) -> Int64 {
+            guard let value = try optionalInt64(index) else { throw mismatch(index, "INTEGER") }
+            return value
+        }
+
+        /// The integer in column `index` as `Int`.
+        public func int(_ index: Int) throws(SQLiteError) -> Int { Int(try int64(index)) }
+
+        /// The integer in column `index` read as a boolean: 0 is false, anything else true.
+        public func bool(_ index: Int) throws(SQLiteError) -> Bool { try int64(index) != 0 }
+
+        /// The text in column `index`.
+        public func string(_ index: Int) throws(SQLiteError) -> String {
+            guard sqlite3_column_type(statement, Int32(index)) == SQLITE_TEXT,
+                  let text = sqlite3_column_text(statement, Int32(index)) else { throw mismatch(index, "TEXT") }
+            let count = Int(sqlite3_column_bytes(statement, Int32(index)))
+            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        }
+
+        private func mismatch(_ index: Int, _ expected: String) -> SQLiteError {
+            SQLiteError(code: SQLiteError.mismatchCode, message: "column \(index) is not \(expected)", sql: sql)
+        }
+    }
+
     /// Resets, binds `values`, and returns the first row (or nil); the statement is reset
     /// afterwards.
     /// - Throws: `SQLiteError`.

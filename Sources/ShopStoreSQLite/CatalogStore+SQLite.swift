@@ -393,11 +393,15 @@ enum SQLCatalog {
         var sampledIDs: [Int64] = []
         // A limited statement reads a search's matches: never kept.
         let counted = try memos.facets(at: limit == nil ? version : nil, .init(sql, values), tally) {
-            try connection.prepare(sql).query(values).map { row in
+            // A search's 1 001 rows are read in place (`forEachRow`): no `Row` each.
+            var groups: [FacetTally.Group] = []
+            try connection.prepare(sql).forEachRow(values) { row in
                 if limit != nil { sampledIDs.append(try row.int64(6)) }
-                return FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1), band: try row.int(2),
-                                        isInBand: try row.bool(3), isAvailable: try row.bool(4), count: try row.int(5))
+                groups.append(FacetTally.Group(categoryID: try row.optionalInt64(0), vendor: try row.string(1),
+                                               band: try row.int(2), isInBand: try row.bool(3), isAvailable: try row.bool(4),
+                                               count: try row.int(5)))
             }
+            return groups
         } categories: { ids in
             try connection.prepare("""
                 SELECT id, handle, name FROM categories WHERE id IN (SELECT value FROM json_each(?)) ORDER BY name, id

@@ -34,6 +34,31 @@ struct ConnectionTests {
         #expect(try row.int(1) == value.utf8.count)
     }
 
+    /// `forEachRow` reads each row in place as `Row` reads it: the same values, NULLs and
+    /// mismatches; the statement is reset after the last row and after a throw, so it runs again.
+    @Test func rowsReadInPlaceAreWhatRowsReadAndTheStatementRunsAgain() throws {
+        let insert = try db.prepare("INSERT INTO things (i, t) VALUES (?, ?)")
+        for (number, text) in [(1, "Çalışkan"), (2, "naïve café 🪑"), (3, "")] { try insert.run([.integer(Int64(number)), .text(text)]) }
+        try insert.run([.null, .text("no number")])
+        let select = try db.prepare("SELECT i, t, coalesce(i > 1, 0) FROM things WHERE t IS NOT NULL ORDER BY id")
+        var read: [String] = []
+        try select.forEachRow { row in
+            read.append("\(try row.optionalInt64(0).map(String.init) ?? "nil") \(try row.string(1)) \(try row.bool(2))")
+        }
+        let rows = try select.query().map { row in
+            "\(try row.optionalInt64(0).map(String.init) ?? "nil") \(try row.string(1)) \(try row.optionalInt64(2).map { $0 != 0 } ?? false)"
+        }
+        #expect(read == ["1 Çalışkan false", "2 naïve café 🪑 true", "3  true", "nil no number false"])
+        #expect(Array(read.prefix(3)) == Array(rows.prefix(3)))
+
+        #expect(throws: SQLiteError.self) { try select.forEachRow { _ = try $0.int64(1) } }  // text, not an integer
+        #expect(throws: SQLiteError.self) { try select.forEachRow { _ = try $0.string(0) } }  // an integer, not text
+        var again = 0
+        try select.forEachRow([]) { _ in again += 1 }
+        #expect(again == 4, "reset after the throw: the statement runs again from its first row")
+        try db.execute("INSERT INTO things (i) VALUES (1)")  // the statement's reader was reset: no lock held
+    }
+
     @Test func textWithAnEmbeddedNULKeepsEveryByte() throws {
         let value = "before\u{0}after"
         try db.prepare("INSERT INTO things (t) VALUES (?)").run([.text(value)])
