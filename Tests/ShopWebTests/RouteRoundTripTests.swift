@@ -148,3 +148,36 @@ struct RouteRoundTripTests {
         #expect(shop.environment.pageCache.count == cached, "a page not declared cacheable was cached")
     }
 }
+
+/// `ParsedRoutes` answers what parsing answers, from the second request on (issue #14).
+@Suite("Routes kept between requests")
+struct ParsedRoutesTests {
+    static let requests: [(String, String, [RouteRequest.QueryItem])] = [
+        ("GET", "/", []), ("GET", "/categories/chairs", [.init("sort", "price"), .init("page", "2")]),
+        ("GET", "/categories/chairs", [.init("page", "2"), .init("sort", "price")]),  // another order, one canonical path
+        ("GET", "/products/çay", [.init("variant", "7")]), ("POST", "/cart/add", []), ("GET", "/search", [.init("q", "ışık lamba")]),
+        ("GET", "/no-such-page", []), ("DELETE", "/cart/add", []),
+    ]
+
+    @Test func keptAnswersAreTheParsersAndOnlyRoutesAreKept() {
+        let parsed = ParsedRoutes(capacity: 100)
+        for _ in 0..<2 {
+            for (method, path, query) in Self.requests {
+                let expected = SiteRoute.parse(method: method, path: path, query: query)
+                let answer = parsed.route(method: method, path: path, query: query)
+                #expect(answer?.route == expected)
+                #expect(answer?.canonicalPath == expected?.path)
+            }
+        }
+        #expect(parsed.count == Self.requests.count - 2, "no route: not kept")
+    }
+
+    @Test func reachingTheCapacityDropsWhatWasKept() {
+        let parsed = ParsedRoutes(capacity: 3)
+        for page in 1...3 { _ = parsed.route(method: "GET", path: "/categories/chairs", query: [.init("page", String(page))]) }
+        #expect(parsed.count == 3)
+        let fourth = parsed.route(method: "GET", path: "/categories/chairs", query: [.init("page", "4")])
+        #expect(parsed.count == 1 && fourth?.route == SiteRoute.parse(method: "GET", path: "/categories/chairs",
+                                                                      query: [.init("page", "4")]))
+    }
+}

@@ -196,10 +196,14 @@ public enum ShopApp {
         }
     }
 
+    /// Routes parsed before, with their canonical paths (`ParsedRoutes`).
+    static let parsedRoutes = ParsedRoutes()
+
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
-        guard let route = SiteRoute.parse(method: request.method.rawValue, path: request.path, query: query) else {
+        guard let (route, canonicalPath) = parsedRoutes.route(method: request.method.rawValue, path: request.path,
+                                                              query: query) else {
             // The path exists for another method: 405 with the methods it takes.
             let allowed = SiteRoute.allowedMethods(path: request.path, query: query)
             guard !allowed.isEmpty else { return context.errorPage(.notFound) }
@@ -209,7 +213,7 @@ public enum ShopApp {
             return response
         }
         context.route = route
-        context.canonicalPath = route.path
+        context.canonicalPath = canonicalPath
         if route.isAction, let refusal = try context.actionRefusal() {
             context.environment.log("csrf request_id=\(request.id) \(request.path): "
                                     + (refusal == .crossSite ? "sent from another site" : "missing or wrong token"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import ShopAPI
 public import ShopCore
 
@@ -166,4 +167,38 @@ extension String {
         precondition(ranges.count == 1, "the probe \(probe) is printed once in \(self)")
         return PrintedAround(before: String(self[..<ranges[0].lowerBound]), after: String(self[ranges[0].upperBound...]))
     }
+}
+
+/// What `SiteRoute.parse` and `SiteRoute.path` answered for a request's method, path and
+/// query, kept for the next request that asks the same (issue #14): parsing and writing the
+/// canonical path again were ~10 % of a first visit's CPU. Both are pure functions of those
+/// three, so the answers never go stale; only parses that found a route are kept, at most
+/// `capacity`, all dropped when it is reached (unbounded sets of URLs cycle through it).
+final class ParsedRoutes: Sendable {
+    struct Key: Hashable, Sendable {
+        var method: String
+        var path: String
+        var query: [RouteRequest.QueryItem]
+    }
+
+    private let kept = Mutex<[Key: (route: SiteRoute, canonicalPath: String)]>([:])
+    let capacity: Int
+
+    init(capacity: Int = 4_096) { self.capacity = capacity }
+
+    /// The route of `method` `path`?`query` and its canonical path, or nil when it is no route.
+    func route(method: String, path: String, query: [RouteRequest.QueryItem]) -> (route: SiteRoute, canonicalPath: String)? {
+        let key = Key(method: method, path: path, query: query)
+        if let known = kept.withLock({ $0[key] }) { return known }
+        guard let route = SiteRoute.parse(method: method, path: path, query: query) else { return nil }
+        let parsed = (route: route, canonicalPath: route.path)
+        kept.withLock { kept in
+            if kept.count >= capacity { kept.removeAll(keepingCapacity: true) }
+            kept[key] = parsed
+        }
+        return parsed
+    }
+
+    /// Routes kept (tests).
+    var count: Int { kept.withLock { $0.count } }
 }
