@@ -84,14 +84,15 @@ public enum ShopApp {
     }
 
     /// The answer to a request the HTTP server refuses before routing (400, 413, 414, 431):
-    /// the sentence as plain text — or, under `/api`, the API's error envelope, as docs/API.md
-    /// promises for every error (a fresh tester's 3 MB body got plain text) — with the headers
-    /// every response of the shop carries. Said in English: the request was not read far enough
-    /// to know its language.
+    /// one line of plain text in the reader's language — or, under `/api`, the API's error
+    /// envelope in the API's language, as docs/API.md promises for every error (a fresh
+    /// tester's 3 MB body got plain text) — with the headers every response of the shop carries.
     /// - Parameters:
     ///   - status: the refusal's status.
-    ///   - message: what was wrong, for a person.
+    ///   - message: the server's English sentence (for its log); the answer says what to do in
+    ///     the reader's language instead.
     ///   - target: the request's raw target (path and query).
+    ///   - headers: the request's headers as far as they were read (the language to answer in).
     ///   - environment: the shop's settings (https decides `Strict-Transport-Security`).
     public static func refusal(_ status: HTTPStatus, _ message: String, target: String = "",
                                headers: HTTPHeaders = HTTPHeaders(), _ environment: AppEnvironment) -> Response {
