@@ -144,6 +144,10 @@ public final class TestShop: @unchecked Sendable {
     @discardableResult
     public func get(_ target: String) throws -> TestResponse { try send(.get, target) }
 
+    /// `HEAD target` (the app's whole answer: the engine is what leaves the body out).
+    @discardableResult
+    public func head(_ target: String) throws -> TestResponse { try send(.head, target) }
+
     /// `POST target` with a url-encoded form (and the visitor's CSRF token).
     @discardableResult
     public func post(_ target: String, _ form: [(String, String)], csrf: Bool = true) throws -> TestResponse {

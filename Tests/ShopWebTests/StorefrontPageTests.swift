@@ -107,6 +107,18 @@ struct StorefrontPageTests {
         #expect(chosen.text.contains("$64.00") && chosen.text.contains("In stock"))
     }
 
+    /// A HEAD's answer is its GET's, only not sent: the same length (a fresh tester found the
+    /// cart's, a product's and the favorites' a few bytes off — their links came back to `/`).
+    @Test func aHeadAnswersWhatItsGetAnswers() throws {
+        let shop = try TestShop([chair()])
+        try shop.post("/cart/add", [("product", "chair"), ("quantity", "1")])
+        for path in ["/cart", "/products/chair", "/favorites", "/categories/chairs?sort=price", "/nope?x=1"] {
+            let get = try shop.get(path), head = try shop.head(path)
+            #expect(head.status == get.status, "\(path)")
+            #expect(head.response.body.count == get.response.body.count, "\(path)")
+        }
+    }
+
     @Test func unknownPathsAndProductsGetAStyled404() throws {
         let shop = try TestShop([chair()])
         // ("/products/" is All products since issue #13, like "/products".)

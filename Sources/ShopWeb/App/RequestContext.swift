@@ -74,10 +74,14 @@ struct RequestContext {
     /// How long the language cookie remembers a choice.
     static let languageCookieLifetime = 365 * 24 * 60 * 60
 
+    /// A GET or a HEAD: a HEAD's page is its GET's, byte for byte, only not sent (a fresh
+    /// tester found a HEAD's `Content-Length` a few bytes off: its links came back to `/`).
+    var readsOnly: Bool { request.method == .get || request.method == .head }
+
     /// The language a GET or HEAD asks for with `?lang=` (the picker's links, the `hreflang`
     /// alternates), when the shop speaks it.
     var askedLanguage: Language? {
-        guard request.method == .get || request.method == .head else { return nil }
+        guard readsOnly else { return nil }
         return request.queryValue(ShopApp.languageParameter).flatMap(Language.init(rawValue:))
     }
 
@@ -456,7 +460,7 @@ struct RequestContext {
                            alternates: LanguageAlternates(path: canonicalPath.isEmpty ? request.path : canonicalPath,
                                                           publicURL: environment.publicURL),
                            theme: Theme(cookie: request.cookies[ShopApp.themeCookie]),
-                           returnPath: request.method == .get && !canonicalPath.isEmpty ? canonicalPath : "/")
+                           returnPath: readsOnly && !canonicalPath.isEmpty ? canonicalPath : "/")
     }
 
     /// The "confirm your email" banner shows where the address matters — the account pages and
@@ -492,7 +496,7 @@ struct RequestContext {
         let user = (try? currentUser()) ?? nil
         // The language and theme links come back to this very address (a fresh tester's
         // `/search?q=x&page=-1` lost its search in Turkish, and a theme chosen on a 404 went home).
-        let address = request.method == .get ? errorPageAddress : "/"
+        let address = readsOnly ? errorPageAddress : "/"
         let layout = LayoutModel(title: "", activeTab: nil, cartCount: count, favoritesCount: 0, flash: nil,
                                  accountName: user?.firstName, unverifiedEmail: nil,
                                  stylesheetHref: environment.assets.stylesheetPath,
