@@ -172,6 +172,14 @@ struct ParsedRoutesTests {
         #expect(parsed.count == Self.requests.count - 2, "no route: not kept")
     }
 
+    @Test func aLongAddressIsAnsweredButNotKept() {
+        let parsed = ParsedRoutes(capacity: 100)
+        let query = [RouteRequest.QueryItem("q", String(repeating: "lamba ", count: 200))]
+        let answer = parsed.route(method: "GET", path: "/search", query: query)
+        #expect(answer?.route == SiteRoute.parse(method: "GET", path: "/search", query: query))
+        #expect(parsed.count == 0)
+    }
+
     @Test func reachingTheCapacityDropsWhatWasKept() {
         let parsed = ParsedRoutes(capacity: 3)
         for page in 1...3 { _ = parsed.route(method: "GET", path: "/categories/chairs", query: [.init("page", String(page))]) }

@@ -173,7 +173,8 @@ extension String {
 /// query, kept for the next request that asks the same (issue #14): parsing and writing the
 /// canonical path again were ~10 % of a first visit's CPU. Both are pure functions of those
 /// three, so the answers never go stale; only parses that found a route are kept, at most
-/// `capacity`, all dropped when it is reached (unbounded sets of URLs cycle through it).
+/// `capacity`, all dropped when it is reached (unbounded sets of URLs cycle through it), and
+/// only for addresses of at most `longestKept` bytes (8 KB ones could otherwise hold ~64 MB).
 final class ParsedRoutes: Sendable {
     struct Key: Hashable, Sendable {
         var method: String
@@ -183,6 +184,8 @@ final class ParsedRoutes: Sendable {
 
     private let kept = Mutex<[Key: (route: SiteRoute, canonicalPath: String)]>([:])
     let capacity: Int
+    /// The longest path and query, in bytes, whose answers are kept.
+    static let longestKept = 512
 
     init(capacity: Int = 4_096) { self.capacity = capacity }
 
@@ -192,6 +195,8 @@ final class ParsedRoutes: Sendable {
         if let known = kept.withLock({ $0[key] }) { return known }
         guard let route = SiteRoute.parse(method: method, path: path, query: query) else { return nil }
         let parsed = (route: route, canonicalPath: route.path)
+        let length = path.utf8.count + query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        guard length <= Self.longestKept else { return parsed }
         kept.withLock { kept in
             if kept.count >= capacity { kept.removeAll(keepingCapacity: true) }
             kept[key] = parsed
