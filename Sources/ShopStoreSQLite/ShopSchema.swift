@@ -1130,5 +1130,11 @@ public enum ShopSchema {
             ) WITHOUT ROWID;
             CREATE INDEX product_creation_keys_product ON product_creation_keys (product_id);
             """),
+        Migration(version: 40, sql: """
+            -- No statement looks cart lines up by variant alone (each names its owner, whose unique
+            -- indexes lead with it), and every add to cart wrote this index's page too: one WAL
+            -- frame in six of a new visitor's first add (docs/BENCHMARKS.md, twenty-third session).
+            DROP INDEX cart_lines_variant;
+            """),
     ]
 }
