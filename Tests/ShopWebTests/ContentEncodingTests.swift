@@ -2,6 +2,8 @@ import Brotli
 import Foundation
 import HTTPServer
 import ShopAPI
+import ShopCore
+import ShopStore
 import ShopTestSupport
 @testable import ShopWeb
 import Testing
@@ -83,6 +85,31 @@ struct ContentEncodingTests {
         let html = String(decoding: try Gzip.decompress(packed.response.body), as: UTF8.self)
         #expect(html.hasPrefix("<!DOCTYPE html>") && packed.response.body.count * 3 < plain.response.body.count,
                 "\(packed.response.body.count) of \(plain.response.body.count) bytes")
+    }
+
+    /// Issue #14: a first visitor's page is one kept document, whose gzip member is joined once
+    /// and answered as it is after — until the catalog changes it, and never for a visitor whose
+    /// page carries the introduction.
+    @Test(.bug(id: "14")) func aKeptDocumentsGzipIsJoinedOnceAndFollowsTheCatalog() throws {
+        let shop = try TestShop(v1Catalog())
+        let target = "/products/night-light"
+        let plain = try shop.get(target)
+        let first = try shop.send(.get, target, headers: ["Accept-Encoding": "gzip"])
+        let second = try shop.send(.get, target, headers: ["Accept-Encoding": "gzip"])
+        #expect(first.header("Content-Encoding") == "gzip" && second.response.body == first.response.body)
+        #expect(try Gzip.decompress(second.response.body) == plain.response.body)
+
+        let welcomed = try shop.send(.get, target, headers: ["Accept-Encoding": "gzip", "User-Agent": AppStatesTests.chrome])
+        let introduced = String(decoding: try Gzip.decompress(welcomed.response.body), as: UTF8.self)
+        #expect(introduced.contains("id=\"welcome\""), "the introduction is inserted, not the joined member sent")
+
+        var renamed = try #require(v1Catalog().first { $0.handle == "night-light" })
+        renamed.title = "Moon Light"
+        _ = try shop.catalog.upsert([renamed])
+        let changed = try shop.send(.get, target, headers: ["Accept-Encoding": "gzip"])
+        let html = String(decoding: try Gzip.decompress(changed.response.body), as: UTF8.self)
+        #expect(html.contains("<h1 class=\"product-title\">Moon Light</h1>"), "\(html)")
+        #expect(try Gzip.decompress(changed.response.body) == shop.get(target).response.body)
     }
 
     @Test func assetsAreCompressedOnceAndRevalidateUnderTheWeakTag() throws {

@@ -167,6 +167,7 @@ struct ParsedRoutesTests {
                 let answer = parsed.route(method: method, path: path, query: query)
                 #expect(answer?.route == expected)
                 #expect(answer?.canonicalPath == expected?.path)
+                #expect(answer?.traits == expected?.traits, "the declaration's traits, as the route looks them up")
             }
         }
         #expect(parsed.count == Self.requests.count - 2, "no route: not kept")

@@ -193,9 +193,16 @@ struct CompressedBody {
     private var insertions: [(offset: Int, bytes: [UInt8])] = []
     /// Length of the body this stands for (markers as written).
     private(set) var count: Int
+    /// Where the joined member of a body without markers is kept (a kept document): joined
+    /// once, then answered as it is while nothing is inserted.
+    private let joined: JoinedMember?
 
-    init(_ segments: [Segment]) {
+    /// - Parameters:
+    ///   - segments: the body's parts, in order.
+    ///   - joined: for a body without markers, where its joined member is kept.
+    init(_ segments: [Segment], joined: JoinedMember? = nil) {
         self.segments = segments
+        self.joined = joined
         count = segments.reduce(0) { $0 + $1.count }
     }
 
@@ -207,6 +214,14 @@ struct CompressedBody {
 
     /// The gzip member of the body for `replacements`; nil when it cannot be joined.
     func gzip(_ replacements: Personalization.Replacements, memo: PageMemo) -> [UInt8]? {
+        let whole = insertions.isEmpty ? joined : nil
+        if let known = whole?.bytes.withLock({ $0 }) { return known }
+        let member = join(replacements, memo: memo)
+        if let whole, let member { whole.bytes.withLock { $0 = member } }
+        return member
+    }
+
+    private func join(_ replacements: Personalization.Replacements, memo: PageMemo) -> [UInt8]? {
         let fills = CompressedPage.Fills(replacements)
         var page: CompressedPage?
         for segment in segments {
@@ -225,6 +240,14 @@ struct CompressedBody {
         }
         return page?.gzip(replacements)
     }
+}
+
+/// The gzip member of a body without markers (a kept document), once joined: the same bytes
+/// for every visitor, so a first visit answers them without joining its pieces again (3 % of
+/// its CPU; docs/BENCHMARKS.md, twenty-third session).
+final class JoinedMember: Sendable {
+    fileprivate let bytes = Mutex<[UInt8]?>(nil)
+    init() {}
 }
 
 /// A cached page's compressed forms, made the first time a client takes gzip (the replacements'

@@ -23,8 +23,8 @@ enum Onboarding {
     static let cookieMaxAge = 60 * 60 * 24 * 365
 
     /// `true` when the page answering `request` (for `route`) should carry the introduction.
-    static func shouldShow(_ request: Request, route: SiteRoute?) -> Bool {
-        guard request.method == .get, let route, route.traits.contains(.cacheable),
+    static func shouldShow(_ request: Request, traits: RouteTraits) -> Bool {
+        guard request.method == .get, traits.contains(.cacheable),
               request.cookies[cookie] == nil else { return false }
         return !isAutomated(userAgent: request.headers["User-Agent"])
     }
@@ -41,11 +41,11 @@ enum Onboarding {
         return automatedMarkers.contains { agent.contains($0) }
     }
 
-    /// Inserts the introduction into an HTML page when ``shouldShow(_:route:)`` says so. Runs
+    /// Inserts the introduction into an HTML page when ``shouldShow(_:traits:)`` says so. Runs
     /// before `Personalization`, which fills the forms' CSRF marker.
     static func offer(_ response: inout Response, _ context: inout RequestContext) {
         guard response.status == .ok, response.headers["Content-Type"]?.hasPrefix("text/html") == true,
-              shouldShow(context.request, route: context.route),
+              shouldShow(context.request, traits: context.routeTraits),
               let end = CompressedPage.bodyEnd(in: response.body) else { return }
         let overlay = render(view(returnTo: context.canonicalPath, l10n: context.l10n), reservingCapacity: 4_096)
         response.body.insert(contentsOf: overlay, at: end)

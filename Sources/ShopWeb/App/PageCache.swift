@@ -46,9 +46,13 @@ public final class PageCache: Sendable {
         var bytes: [UInt8]
         var bodyEnd: Int?
         var compressed: CompressedSlot
+        /// Its gzip member once joined (it has no markers: the same for every visitor).
+        var joined = JoinedMember()
 
         /// The document as pieces to join (`CompressedBody`).
-        var compressedBody: CompressedBody { CompressedBody([.kept(compressed, bytes: bytes, cutBefore: bodyEnd)]) }
+        var compressedBody: CompressedBody {
+            CompressedBody([.kept(compressed, bytes: bytes, cutBefore: bodyEnd)], joined: joined)
+        }
     }
     /// One kept value: its catalog version, the bytes it is counted for, and whether it was
     /// read since the last sweep.
@@ -111,7 +115,8 @@ public final class PageCache: Sendable {
     func storeDocument(_ bytes: [UInt8], version: Int64, for key: String) -> Document {
         let document = Document(version: version, bytes: bytes, bodyEnd: CompressedPage.bodyEnd(in: bytes),
                                 compressed: CompressedSlot())
-        keep(document, version: version, cost: bytes.count + bytes.count / 4, for: key, in: \.documents)
+        // Counted with its compressed pieces and its joined member (each about a fifth of it).
+        keep(document, version: version, cost: bytes.count + bytes.count / 2, for: key, in: \.documents)
         return document
     }
 

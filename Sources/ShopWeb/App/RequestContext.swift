@@ -46,6 +46,8 @@ struct RequestContext {
 
     /// The route being served, once parsed.
     var route: SiteRoute?
+    /// What its declaration says (changes state, needs sign-in, cacheable); empty before routing.
+    var routeTraits: RouteTraits = []
     /// The visitor's session cookie named a session that has ended (signed out elsewhere,
     /// expired): known once ``currentSession()`` has run.
     private(set) var sessionEnded = false

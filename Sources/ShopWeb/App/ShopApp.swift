@@ -203,8 +203,7 @@ public enum ShopApp {
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
-        guard let (route, canonicalPath) = parsedRoutes.route(method: request.method.rawValue, path: request.path,
-                                                              query: query) else {
+        guard let parsed = parsedRoutes.route(method: request.method.rawValue, path: request.path, query: query) else {
             // The path exists for another method: 405 with the methods it takes.
             let allowed = SiteRoute.allowedMethods(path: request.path, query: query)
             guard !allowed.isEmpty else { return context.errorPage(.notFound) }
@@ -213,9 +212,11 @@ public enum ShopApp {
                 .joined(separator: ", "))
             return response
         }
+        let route = parsed.route
         context.route = route
-        context.canonicalPath = canonicalPath
-        if route.isAction, let refusal = try context.actionRefusal() {
+        context.routeTraits = parsed.traits
+        context.canonicalPath = parsed.canonicalPath
+        if parsed.traits.contains(.changesState), let refusal = try context.actionRefusal() {
             context.environment.log("csrf request_id=\(request.id) \(request.path): "
                                     + (refusal == .crossSite ? "sent from another site" : "missing or wrong token"))
             return context.errorPage(refusal, status: .forbidden)
@@ -277,7 +278,7 @@ public enum ShopApp {
                                    build: (inout RequestContext) throws -> PageContent?) throws -> Response {
         // Only routes declared cacheable use the cache (SiteRoute.router); others render each time.
         // A visitor whose cart holds a held product sees lists of their own (`RequestContext.listing`).
-        guard context.route?.traits.contains(.cacheable) == true, try !context.seesOwnListing() else {
+        guard context.routeTraits.contains(.cacheable), try !context.seesOwnListing() else {
             guard let content = try build(&context) else { return context.errorPage(.notFound) }
             return try page(&context, content)
         }
