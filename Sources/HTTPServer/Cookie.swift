@@ -65,14 +65,32 @@ public struct Cookie: Hashable, Sendable {
 
     /// The `Set-Cookie` header value, e.g. `id=a3f; Max-Age=60; Path=/; HttpOnly; SameSite=Lax`.
     public var headerValue: String {
-        var parts = ["\(Self.sanitize(name, keeping: Self.isTokenByte))=\(Self.sanitize(value, keeping: Self.isCookieOctet))"]
-        if let maxAge { parts.append("Max-Age=\(max(0, maxAge))") }
-        if let domain { parts.append("Domain=\(Self.sanitize(domain, keeping: Self.isAttributeByte))") }
-        if let path { parts.append("Path=\(Self.sanitize(path, keeping: Self.isAttributeByte))") }
-        if secure { parts.append("Secure") }
-        if httpOnly { parts.append("HttpOnly") }
-        if let sameSite { parts.append("SameSite=\(sameSite.rawValue)") }
-        return parts.joined(separator: "; ")
+        // Appended to one string (a first visit sets a cookie on every answer; building it from
+        // parts and joining them was 3 % of its CPU).
+        var header = ""
+        header.reserveCapacity(name.utf8.count + value.utf8.count + 64)
+        header += Self.sanitize(name, keeping: Self.isTokenByte)
+        header += "="
+        header += Self.sanitize(value, keeping: Self.isCookieOctet)
+        if let maxAge {
+            header += "; Max-Age="
+            header += String(max(0, maxAge))
+        }
+        if let domain {
+            header += "; Domain="
+            header += Self.sanitize(domain, keeping: Self.isAttributeByte)
+        }
+        if let path {
+            header += "; Path="
+            header += Self.sanitize(path, keeping: Self.isAttributeByte)
+        }
+        if secure { header += "; Secure" }
+        if httpOnly { header += "; HttpOnly" }
+        if let sameSite {
+            header += "; SameSite="
+            header += sameSite.rawValue
+        }
+        return header
     }
 
     /// Parses `Cookie` request header values (RFC 6265 §4.2 / §5.4) into a name → value map.

@@ -111,6 +111,8 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable, ExpressibleByDictionar
 
     /// ASCII case-insensitive comparison of two header names (field names are ASCII tokens).
     static func namesMatch(_ a: String, _ b: String) -> Bool {
+        // Names are nearly always written as the lookup writes them: one comparison of bytes.
+        if a == b { return true }
         let a = a.utf8
         let b = b.utf8
         guard a.count == b.count else { return false }

@@ -286,10 +286,12 @@ struct LiveServerTests {
         }
     }
 
-    @Test func responseHeaderWithLineBreakBecomes500() throws {
+    @Test(arguments: ["a\r\nSet-Cookie: pwned=1", "a\nSet-Cookie: pwned=1", "a\rSet-Cookie: pwned=1",
+                      "a\u{0}Set-Cookie: pwned=1", String(repeating: "long value ", count: 40) + "\r\nSet-Cookie: pwned=1"])
+    func responseHeaderWithLineBreakBecomes500(value: String) throws {
         let log = LogSink()
         try withServer(log: log, handler: { _ in
-            Response(headers: ["X-Evil": "a\r\nSet-Cookie: pwned=1"], body: Array("x".utf8))
+            Response(headers: ["X-Evil": value], body: Array("x".utf8))
         }) { server in
             let client = try RawHTTPClient(port: server.port)
             let reply = try client.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
