@@ -18,6 +18,7 @@ public enum LibDeflate {
     public enum Level: Int32, Sendable {
         case fastest = 1
         case balanced = 6
+        case high = 9
         case smallest = 12
     }
 

@@ -87,17 +87,20 @@ struct ContentEncodingTests {
                 "\(packed.response.body.count) of \(plain.response.body.count) bytes")
     }
 
-    /// Issue #14: a first visitor's page is one kept document, whose gzip member is joined once
-    /// and answered as it is after — until the catalog changes it, and never for a visitor whose
-    /// page carries the introduction.
-    @Test(.bug(id: "14")) func aKeptDocumentsGzipIsJoinedOnceAndFollowsTheCatalog() throws {
+    /// Issue #14: a first visitor's page is one kept document, compressed whole — fast the
+    /// first time, smaller the second, and answered as it is after — until the catalog changes
+    /// it, and never for a visitor whose page carries the introduction.
+    @Test(.bug(id: "14")) func aKeptDocumentIsCompressedWholeAndFollowsTheCatalog() throws {
         let shop = try TestShop(v1Catalog())
         let target = "/products/night-light"
         let plain = try shop.get(target)
-        let first = try shop.send(.get, target, headers: ["Accept-Encoding": "gzip"])
-        let second = try shop.send(.get, target, headers: ["Accept-Encoding": "gzip"])
-        #expect(first.header("Content-Encoding") == "gzip" && second.response.body == first.response.body)
-        #expect(try Gzip.decompress(second.response.body) == plain.response.body)
+        let answers = try (0..<3).map { _ in try shop.send(.get, target, headers: ["Accept-Encoding": "gzip"]) }
+        for answer in answers {
+            #expect(answer.header("Content-Encoding") == "gzip")
+            #expect(try Gzip.decompress(answer.response.body) == plain.response.body)
+        }
+        #expect(answers[1].response.body.count < answers[0].response.body.count, "the second at a higher level")
+        #expect(answers[2].response.body == answers[1].response.body, "kept")
 
         let welcomed = try shop.send(.get, target, headers: ["Accept-Encoding": "gzip", "User-Agent": AppStatesTests.chrome])
         let introduced = String(decoding: try Gzip.decompress(welcomed.response.body), as: UTF8.self)

@@ -1,3 +1,4 @@
+import LibDeflate
 import Synchronization
 import Zlib
 
@@ -193,16 +194,16 @@ struct CompressedBody {
     private var insertions: [(offset: Int, bytes: [UInt8])] = []
     /// Length of the body this stands for (markers as written).
     private(set) var count: Int
-    /// Where the joined member of a body without markers is kept (a kept document): joined
-    /// once, then answered as it is while nothing is inserted.
-    private let joined: JoinedMember?
+    /// For a body without markers (a kept document, one `kept` segment): its gzip member
+    /// compressed whole, answered while nothing is inserted.
+    private let whole: WholeMember?
 
     /// - Parameters:
     ///   - segments: the body's parts, in order.
-    ///   - joined: for a body without markers, where its joined member is kept.
-    init(_ segments: [Segment], joined: JoinedMember? = nil) {
+    ///   - whole: for a body without markers, where its whole member is kept.
+    init(_ segments: [Segment], whole: WholeMember? = nil) {
         self.segments = segments
-        self.joined = joined
+        self.whole = whole
         count = segments.reduce(0) { $0 + $1.count }
     }
 
@@ -214,11 +215,10 @@ struct CompressedBody {
 
     /// The gzip member of the body for `replacements`; nil when it cannot be joined.
     func gzip(_ replacements: Personalization.Replacements, memo: PageMemo) -> [UInt8]? {
-        let whole = insertions.isEmpty ? joined : nil
-        if let known = whole?.bytes.withLock({ $0 }) { return known }
-        let member = join(replacements, memo: memo)
-        if let whole, let member { whole.bytes.withLock { $0 = member } }
-        return member
+        if insertions.isEmpty, let whole, segments.count == 1, case let .kept(_, bytes, _) = segments[0] {
+            return whole.member(of: bytes)
+        }
+        return join(replacements, memo: memo)
     }
 
     private func join(_ replacements: Personalization.Replacements, memo: PageMemo) -> [UInt8]? {
@@ -242,12 +242,28 @@ struct CompressedBody {
     }
 }
 
-/// The gzip member of a body without markers (a kept document), once joined: the same bytes
-/// for every visitor, so a first visit answers them without joining its pieces again (3 % of
-/// its CPU; docs/BENCHMARKS.md, twenty-third session).
-final class JoinedMember: Sendable {
-    fileprivate let bytes = Mutex<[UInt8]?>(nil)
+/// The gzip member of a body without markers (a kept document: the same bytes for every
+/// visitor), compressed whole by libdeflate rather than joined from zlib pieces: at its fastest
+/// level the first time (a search's document is often asked for once: compressing it in pieces
+/// at zlib's best level was 13 % of an uncached search), and again at a high level the second
+/// time, kept for every visitor after (docs/BENCHMARKS.md, twenty-third session).
+final class WholeMember: Sendable {
+    private let state = Mutex<(member: [UInt8]?, uses: Int)>((nil, 0))
     init() {}
+
+    /// The member of `document` (always the same bytes for one `WholeMember`).
+    func member(of document: [UInt8]) -> [UInt8] {
+        let (known, uses) = state.withLock { state in
+            state.uses += 1
+            return (state.member, state.uses)
+        }
+        if let known, uses != 2 { return known }
+        let member = LibDeflate.gzip(document, level: uses >= 2 ? .high : .fastest)
+        state.withLock { state in
+            if uses >= 2 || state.member == nil { state.member = member }
+        }
+        return member
+    }
 }
 
 /// A cached page's compressed forms, made the first time a client takes gzip (the replacements'

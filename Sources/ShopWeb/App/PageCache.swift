@@ -46,12 +46,12 @@ public final class PageCache: Sendable {
         var bytes: [UInt8]
         var bodyEnd: Int?
         var compressed: CompressedSlot
-        /// Its gzip member once joined (it has no markers: the same for every visitor).
-        var joined = JoinedMember()
+        /// Its gzip member compressed whole (it has no markers: the same for every visitor).
+        var whole = WholeMember()
 
         /// The document as pieces to join (`CompressedBody`).
         var compressedBody: CompressedBody {
-            CompressedBody([.kept(compressed, bytes: bytes, cutBefore: bodyEnd)], joined: joined)
+            CompressedBody([.kept(compressed, bytes: bytes, cutBefore: bodyEnd)], whole: whole)
         }
     }
     /// One kept value: its catalog version, the bytes it is counted for, and whether it was
@@ -115,7 +115,7 @@ public final class PageCache: Sendable {
     func storeDocument(_ bytes: [UInt8], version: Int64, for key: String) -> Document {
         let document = Document(version: version, bytes: bytes, bodyEnd: CompressedPage.bodyEnd(in: bytes),
                                 compressed: CompressedSlot())
-        // Counted with its compressed pieces and its joined member (each about a fifth of it).
+        // Counted with its compressed pieces or member (each about a fifth of it) and slack.
         keep(document, version: version, cost: bytes.count + bytes.count / 2, for: key, in: \.documents)
         return document
     }

@@ -167,7 +167,7 @@ public enum ShopApp {
         guard Personalization.needsValues(response.body) else {
             // Shared bytes, but answered with the visitor's cookie: kept by no one else.
             if response.headers["Cache-Control"] == nil { response.headers.add(name: "Cache-Control", value: "no-store") }
-            // A page without markers, compressed once in pieces (a kept document): joined.
+            // A page without markers (a kept document): its member compressed whole (`WholeMember`).
             if let pieces = context.compressedBody, pieces.count == response.body.count, context.acceptsGzip,
                let packed = pieces.gzip(Personalization.Replacements.none, memo: context.environment.pageCache.pageMemo) {
                 response.body = packed
