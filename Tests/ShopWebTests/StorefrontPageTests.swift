@@ -112,10 +112,27 @@ struct StorefrontPageTests {
     @Test func aHeadAnswersWhatItsGetAnswers() throws {
         let shop = try TestShop([chair()])
         try shop.post("/cart/add", [("product", "chair"), ("quantity", "1")])
-        for path in ["/cart", "/products/chair", "/favorites", "/categories/chairs?sort=price", "/nope?x=1"] {
+        for path in ["/cart", "/products/oak-chair", "/favorites", "/categories/chairs?sort=price", "/nope?x=1"] {
             let get = try shop.get(path), head = try shop.head(path)
             #expect(head.status == get.status, "\(path)")
             #expect(head.response.body.count == get.response.body.count, "\(path)")
+        }
+    }
+
+    /// A first visitor's browser gets the introduction on a HEAD as on its GET (a fresh tester
+    /// found HEAD's length without it), compressed or not.
+    @Test func aFirstVisitorsHeadCarriesTheIntroductionItsGetCarries() throws {
+        let shop = try TestShop([chair()])
+        for path in ["/", "/products/oak-chair", "/categories/chairs?sort=price", "/search?q=chair"] {
+            for coding in ["identity", "gzip"] {
+                let headers: HTTPHeaders = ["User-Agent": AppStatesTests.chrome, "Accept-Encoding": coding]
+                _ = try (0..<2).map { _ in try shop.visitor().send(.get, path, headers: headers) }  // kept, compressed
+                let get = try shop.visitor().send(.get, path, headers: headers)
+                let head = try shop.visitor().send(.head, path, headers: headers)
+                #expect(head.status == 200 && head.response.body.count == get.response.body.count, "\(path) \(coding)")
+                #expect(head.header("Content-Encoding") == get.header("Content-Encoding"), "\(path) \(coding)")
+                #expect(coding != "identity" || get.text.contains("id=\"welcome\""), "\(path): introduced")
+            }
         }
     }
 

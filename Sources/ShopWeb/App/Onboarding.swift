@@ -22,9 +22,10 @@ enum Onboarding {
     /// How long the choice is remembered: a year.
     static let cookieMaxAge = 60 * 60 * 24 * 365
 
-    /// `true` when the page answering `request` (for `route`) should carry the introduction.
+    /// `true` when the page answering `request` (for a route with `traits`) should carry the
+    /// introduction — a HEAD as its GET, so both say one length.
     static func shouldShow(_ request: Request, traits: RouteTraits) -> Bool {
-        guard request.method == .get, traits.contains(.cacheable),
+        guard request.method == .get || request.method == .head, traits.contains(.cacheable),
               request.cookies[cookie] == nil else { return false }
         return !isAutomated(userAgent: request.headers["User-Agent"])
     }
