@@ -292,11 +292,18 @@ struct CompressedPageTests {
         _ = try shop.get("/categories/lamps")  // shows (and clears) the "saved to favorites" message
         let page = try expectSameAnswer(shop, "/categories/lamps")
         #expect(page.contains("data-cart-count=\"2\"") && page.contains("aria-pressed=\"true\""))
-        let memo = shop.environment.pageCache.pageMemo
-        let kept = memo.count
-        #expect(kept > 0, "the layout's pieces are kept")
+        let layouts = shop.environment.pageCache.layouts
+        let kept = layouts.keptShellCount
+        #expect(kept > 0, "the layout's pieces are kept with its shell")
         try expectSameAnswer(shop, "/categories/lamps")
-        #expect(memo.count == kept, "the same layout again is found, not compressed again")
+        #expect(layouts.keptShellCount == kept, "the same layout again is found, not compressed again")
+        #expect(shop.environment.pageCache.pageMemo.count == 0, "no layout looked up by its bytes")
         try expectSameAnswer(shop, "/products/brass-lamp")
+        #expect(layouts.keptShellCount == kept + 1)
+        // Another badge count: another shell, its page the same as sent plain.
+        #expect(try shop.post("/cart/add", [("product", "night-light"), ("quantity", "1")]).status == 303)
+        _ = try shop.get("/cart")
+        let more = try expectSameAnswer(shop, "/categories/lamps")
+        #expect(more.contains("data-cart-count=\"3\""))
     }
 }

@@ -274,14 +274,17 @@ final class WholeMember: Sendable {
 final class CompressedSlot: Sendable {
     private let kept = Mutex<[CompressedPage.Fills: CompressedPage]>([:])
     static let limit = 4
+    /// How hard the pieces are compressed: best for what the page cache keeps, fast for a
+    /// shopper's layout (made for each badge count a cart passes through).
+    private let level: Gzip.Level
 
-    init() {}
+    init(level: Gzip.Level = .best) { self.level = level }
 
     func page(for bytes: [UInt8], cutBefore cut: Int?, fills: CompressedPage.Fills) -> CompressedPage? {
         let (known, full) = kept.withLock { ($0[fills], $0.count >= Self.limit) }
         if let known { return known }
         guard !full else { return nil }
-        let page = CompressedPage(bytes, cutBefore: cut, fills: fills)
+        let page = CompressedPage(bytes, cutBefore: cut, fills: fills, level: level)
         kept.withLock { if $0.count < Self.limit, $0[fills] == nil { $0[fills] = page } }
         return page
     }

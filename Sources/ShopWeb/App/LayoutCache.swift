@@ -1,6 +1,7 @@
 import HTML
 import ShopCore
 import Synchronization
+import Zlib
 
 /// The layout around a page (`Views.page`: head, top bar, banners, footer with the theme
 /// picker, tab bar), rendered once per look and kept, so a shopper's page no longer renders it
@@ -27,6 +28,36 @@ final class LayoutCache: Sendable {
     struct Shell {
         var head: [UInt8]
         var tail: [UInt8]
+        /// Where a kept shell's head and tail are compressed, once each (nil for a shell made
+        /// for one request: a page with a flash message).
+        var compressed: (head: CompressedSlot, tail: CompressedSlot)?
+        /// Where `</body>` starts in `tail` (the first-visit introduction goes there).
+        var tailBodyEnd: Int?
+
+        init(head: [UInt8], tail: [UInt8], kept: Bool = false) {
+            self.head = head
+            self.tail = tail
+            compressed = kept ? (CompressedSlot(level: .fast), CompressedSlot(level: .fast)) : nil
+            tailBodyEnd = CompressedPage.bodyEnd(in: tail)
+        }
+    }
+
+    /// A look at one address, kept: its template, and its shells by badge counts, joined and
+    /// compressed once each (a shopper's page found its layout's compressed form by the bytes'
+    /// checksum in `PageMemo`, and joined the badges in, on every request: ~5 % of the page).
+    private final class AtAddress: Sendable {
+        let template: Template
+        let shells = Mutex<[Badges: Shell]>([:])
+        /// Most shells kept for one address (badge counts a shopper's cart passes through).
+        static let shellCapacity = 4
+
+        init(_ template: Template) { self.template = template }
+    }
+
+    /// A layout's two badge counts.
+    private struct Badges: Hashable {
+        var cart: Int
+        var favorites: Int
     }
 
     /// What the layout shows besides the badge counts and the page's title and address: the
@@ -73,11 +104,13 @@ final class LayoutCache: Sendable {
 
     private let templates = Mutex<[Look: Template]>([:])
     /// Templates whose title and address parts are rendered (only badges left to join).
-    private let addresses = Mutex<[Address: Template]>([:])
+    private let addresses = Mutex<[Address: AtAddress]>([:])
     /// How many looks are kept (for tests).
     var keptLookCount: Int { templates.withLock { $0.count } }
     /// How many looks at an address are kept (for tests).
     var keptAddressCount: Int { addresses.withLock { $0.count } }
+    /// How many shells (a look at an address with its badges) are kept (for tests).
+    var keptShellCount: Int { addresses.withLock { Array($0.values) }.reduce(0) { $0 + $1.shells.withLock { $0.count } } }
     /// Most looks kept.
     let capacity: Int
     /// Most looks at an address kept (each about the layout's size, ~7 KB).
@@ -95,14 +128,17 @@ final class LayoutCache: Sendable {
             return Self.split(Views.page(layout, mainClass: mainClass) { Node.raw(unsafe: Self.mainMarker) })
         }
         let address = Address(layout, mainClass: mainClass)
-        let template = addresses.withLock { $0[address] } ?? {
-            let made = Self.rendering(blocksOf: lookTemplate(layout, mainClass: mainClass), layout)
+        let atAddress = addresses.withLock { $0[address] } ?? {
+            let made = AtAddress(Self.rendering(blocksOf: lookTemplate(layout, mainClass: mainClass), layout))
             addresses.withLock { kept in
                 if kept.count >= addressCapacity { kept.removeAll(keepingCapacity: true) }
                 kept[address] = made
             }
             return made
         }()
+        let badges = Badges(cart: layout.cartCount, favorites: layout.favoritesCount)
+        if let kept = atAddress.shells.withLock({ $0[badges] }) { return kept }
+        let template = atAddress.template
         let cart = Views.badgeBytes(layout.cartCount, kind: .cart)
         let favorites = Views.badgeBytes(layout.favoritesCount, kind: .favorites)
         func join(_ pieces: [Piece]) -> [UInt8] {
@@ -118,7 +154,12 @@ final class LayoutCache: Sendable {
             }
             return output
         }
-        return Shell(head: join(template.head), tail: join(template.tail))
+        let shell = Shell(head: join(template.head), tail: join(template.tail), kept: true)
+        atAddress.shells.withLock { shells in
+            if shells.count >= AtAddress.shellCapacity { shells.removeAll(keepingCapacity: true) }
+            shells[badges] = shell
+        }
+        return shell
     }
 
     /// The kept template of `layout`'s look, made and kept on first use.

@@ -326,11 +326,17 @@ public enum ShopApp {
             context.compressedBody = shared.compressedBody
             return .html(shared.bytes)
         } else if context.acceptsGzip {
-            context.compressedBody = CompressedBody([
-                .recurring(head, cutBefore: nil),
-                .kept(entry.compressed, bytes: entry.html, cutBefore: nil),
-                .recurring(tail, cutBefore: CompressedPage.bodyEnd(in: tail)),
-            ])
+            // The layout's pieces kept with its shell (`LayoutCache`), else found by their bytes.
+            let layoutHead: CompressedBody.Segment, layoutTail: CompressedBody.Segment
+            if let (headSlot, tailSlot) = shell.compressed {
+                layoutHead = .kept(headSlot, bytes: head, cutBefore: nil)
+                layoutTail = .kept(tailSlot, bytes: tail, cutBefore: shell.tailBodyEnd)
+            } else {
+                layoutHead = .recurring(head, cutBefore: nil)
+                layoutTail = .recurring(tail, cutBefore: shell.tailBodyEnd)
+            }
+            context.compressedBody = CompressedBody([layoutHead, .kept(entry.compressed, bytes: entry.html, cutBefore: nil),
+                                                     layoutTail])
         }
         return .html(document)
     }
