@@ -92,6 +92,32 @@ public struct ProductImage: Hashable, Sendable {
         self.height = height
         self.hasAlpha = hasAlpha
     }
+
+    /// The index in `images` of the image that shows `variant`: the first whose alt text names
+    /// one of its option values as whole words ("Oak Dining Chair in Smoked Oak" for "Smoked
+    /// Oak"), the convention of the demo catalog and of Shopify exports; nil when none does.
+    /// The one home of the rule: the product page, the cart page and the API's cart lines.
+    public static func index(showing variant: Variant, in images: [ProductImage]) -> Int? {
+        let values = variant.optionValues.map { $0.lowercased() }.filter { !$0.isEmpty }
+        guard !values.isEmpty else { return nil }
+        return images.firstIndex { image in
+            let alt = image.altText.lowercased()
+            return values.contains { value in
+                guard let range = alt.range(of: value) else { return false }
+                // Whole words only: "Oak" must not match "Oaken".
+                let before = range.lowerBound == alt.startIndex || !alt[alt.index(before: range.lowerBound)].isLetter
+                let after = range.upperBound == alt.endIndex || !alt[range.upperBound].isLetter
+                return before && after
+            }
+        }
+    }
+}
+
+extension Product {
+    /// The picture of `variant` (``ProductImage/index(showing:in:)``), else the product's first.
+    public func image(showing variant: Variant) -> ProductImage? {
+        ProductImage.index(showing: variant, in: images).map { images[$0] } ?? images.first
+    }
 }
 
 /// Whether a variant's stock is counted, and what happens at zero.

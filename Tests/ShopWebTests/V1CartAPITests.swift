@@ -52,6 +52,25 @@ struct V1CartAPITests {
         #expect(cart.itemCount == 4 && cart.voucher == nil && cart.unavailable.isEmpty)
     }
 
+    /// A line's picture is its variant's, as on the cart page (a fresh tester's Moss mug came
+    /// back with the cream one, the product's first).
+    @Test func aLinesImageShowsItsVariant() throws {
+        let mug = ProductDraft.mock(handle: "mug", title: "Mug", optionNames: ["Glaze"],
+                                    variants: [.mock(sku: "MUG-C", options: ["Cream"]), .mock(sku: "MUG-M", options: ["Moss"])],
+                                    images: [ProductImage(url: "/media/mug-cream.svg", altText: "Mug in Cream"),
+                                             ProductImage(url: "/media/mug-moss.svg", altText: "Mug in Moss")])
+        let shop = try TestShop(v1Catalog() + [mug])
+        let token = try guestToken(shop)
+        for index in [1, 0] {
+            try shop.api(.post, "/api/v1/cart/lines", token: token, json: #"{"product": "mug", "variantId": \#(try variantID(shop, "mug", index))}"#)
+        }
+        try shop.api(.post, "/api/v1/cart/lines", token: token, json: #"{"product": "night-light"}"#)
+        let cart = try decoded(V1Cart.self, try shop.api(.get, "/api/v1/cart", token: token))
+        #expect(cart.lines.map { $0.image?.hasSuffix("/media/mug-moss.svg") } == [true, false, false])
+        #expect(cart.lines[1].image?.hasSuffix("/media/mug-cream.svg") == true)
+        #expect(cart.lines[2].image?.hasSuffix("/media/night-light.jpg") == true, "no variant picture: the product's first")
+    }
+
     /// Issue #13, point 2: an open variant (WooCommerce "any") lists its `choices`; adding it
     /// needs `chosenValues`, each pick is its own line, and the lines share the variant's stock.
     @Test(.bug(id: "13")) func anOpenVariantIsAddedWithChosenValues() throws {

@@ -175,7 +175,7 @@ extension V1Handlers {
         let lines = quote.lines.map { line in
             V1Cart.Line(variantId: line.variant.id.rawValue, productId: line.product.id.rawValue, handle: line.product.handle,
                         title: line.product.title, variantTitle: line.variant.title,
-                        image: line.product.images.first.map { FakeStoreHandlers.absolute($0.url, context) },
+                        image: line.product.image(showing: line.variant).map { FakeStoreHandlers.absolute($0.url, context) },
                         quantity: line.quantity, selected: line.isSelected, unitPrice: money(line.unitPrice, context),
                         amount: money(line.amount, context), discount: money(line.discount, context),
                         total: money(line.total, context), quantityLimit: line.quantityLimit,

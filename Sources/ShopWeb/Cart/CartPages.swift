@@ -79,8 +79,7 @@ extension ModelBuilder {
                 variantID: line.variant.id.rawValue,
                 productHref: SiteRoute.catalog(.product(handle: line.product.handle, variant: line.product.hasOptions ? line.variant.id : nil)).path,
                 title: line.product.title, variantTitle: line.variant.title,
-                image: Self.variantImage(line.variant, in: line.product.images).map { line.product.images[$0] }
-                    ?? line.product.images.first, imageAlt: line.product.title,
+                image: line.product.image(showing: line.variant), imageAlt: line.product.title,
                 unitPriceText: l10n(.cartUnitPrice, ["price": l10n.money(line.unitPrice)]),
                 compareAtPrice: line.variant.compareAtPrice.map(l10n.money),
                 quantity: line.quantity, maxQuantity: max(line.quantityLimit, line.quantity),

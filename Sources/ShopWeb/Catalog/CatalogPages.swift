@@ -216,7 +216,7 @@ extension ModelBuilder {
         // The chosen variant's picture comes first, so a link to `?variant=…` shows it without
         // JavaScript; the thumbnails and the variants' `data-image` refer to this order.
         var images = product.images
-        if selected != nil, let index = Self.variantImage(variant, in: images), index > 0 {
+        if selected != nil, let index = ProductImage.index(showing: variant, in: images), index > 0 {
             images.insert(images.remove(at: index), at: 0)
         }
         let gallery = images.enumerated().map { index, image in
@@ -231,8 +231,8 @@ extension ModelBuilder {
                 compareAtPrice: candidate.compareAtPrice.map(l10n.money), stockText: candidateLevel.text(l10n),
                 stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
                 isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id,
-                imageID: Self.variantImage(candidate, in: images).map { gallery[$0].id },
-                image: Self.variantImage(candidate, in: images).map { gallery[$0].source },
+                imageID: ProductImage.index(showing: candidate, in: images).map { gallery[$0].id },
+                image: ProductImage.index(showing: candidate, in: images).map { gallery[$0].source },
                 openOptions: candidate.optionChoices.enumerated().compactMap { index, values in
                     guard !values.isEmpty, index < product.optionNames.count else { return nil }
                     let name = product.optionNames[index]
@@ -254,23 +254,5 @@ extension ModelBuilder {
             optionsLabel: optionNames.names(product.optionNames, in: l10n.language).joined(separator: " / "), choices: choices,
             selectedVariantID: variant.id.rawValue, maxQuantity: max(Cart.quantityLimit(for: variant), 1),
             quantity: quantity, isSoldOut: variant.inventory.isSoldOut, error: error)
-    }
-
-    /// The index of the image that shows `variant`: the first whose alt text names one of its
-    /// option values ("Oak Dining Chair in Smoked Oak" for "Smoked Oak"), the convention of the
-    /// demo catalog and of Shopify exports; nil when none does.
-    static func variantImage(_ variant: Variant, in images: [ProductImage]) -> Int? {
-        let values = variant.optionValues.map { $0.lowercased() }.filter { !$0.isEmpty }
-        guard !values.isEmpty else { return nil }
-        return images.firstIndex { image in
-            let alt = image.altText.lowercased()
-            return values.contains { value in
-                guard let range = alt.range(of: value) else { return false }
-                // Whole words only: "Oak" must not match "Oaken".
-                let before = range.lowerBound == alt.startIndex || !alt[alt.index(before: range.lowerBound)].isLetter
-                let after = range.upperBound == alt.endIndex || !alt[range.upperBound].isLetter
-                return before && after
-            }
-        }
     }
 }
