@@ -29,6 +29,14 @@ struct RequestSiteTests {
         ([("Origin", "http://10.0.0.5:8080"), ("Host", "10.0.0.5")], .crossOrigin),
         ([("Origin", "ftp://10.0.0.5"), ("Host", "10.0.0.5")], .crossOrigin),
         ([("Origin", "https://evil.example"), ("Host", "shop.example")], .crossOrigin),
+        // Twice, or a list: no browser's request (a fresh tester's), so proof of nothing.
+        ([("Sec-Fetch-Site", "same-origin"), ("Sec-Fetch-Site", "cross-site")], .crossOrigin),
+        ([("Sec-Fetch-Site", "same-origin"), ("Sec-Fetch-Site", "same-origin")], .crossOrigin),
+        ([("Sec-Fetch-Site", "same-origin, cross-site")], .crossOrigin),
+        ([("Sec-Fetch-Site", " same-origin ")], .sameOrigin),
+        ([("Origin", "https://shop.example"), ("Origin", "https://evil.example")], .crossOrigin),
+        ([("Sec-Fetch-Site", "none"), ("Origin", "https://shop.example"), ("Origin", "https://shop.example")], .crossOrigin),
+        ([("Origin", "https://shop.example https://evil.example")], .crossOrigin),
         // Neither: not a browser, or one from before 2020.
         ([], .unknown),
         ([("Host", "shop.example")], .unknown),

@@ -22,8 +22,18 @@ enum RequestSite: Equatable, Sendable {
     /// What `request` says about its sender. `publicURL` is the shop's address as shoppers reach
     /// it (`AppEnvironment.publicURL`); an `Origin` matches it, or the `Host` the request names
     /// (a shop reached under another name than its public URL, e.g. by its IP address).
+    ///
+    /// A browser sends each header once, with one value: two of either (or a list in one) is
+    /// not a browser's request and proves nothing — cross-origin (a fresh tester's
+    /// `same-origin, cross-site` had been read as its first value).
     init(_ request: Request, publicURL: String) {
-        switch request.headers["Sec-Fetch-Site"]?.lowercased() {
+        let sites = request.headers.values(for: "Sec-Fetch-Site").flatMap { $0.split(separator: ",") }
+        let origins = request.headers.values(for: "Origin")
+        guard sites.count <= 1, origins.count <= 1 else {
+            self = .crossOrigin
+            return
+        }
+        switch sites.first.map({ String($0).trimmingCharacters(in: .whitespaces).lowercased() }) {
         case "same-origin":
             self = .sameOrigin
             return
@@ -36,7 +46,7 @@ enum RequestSite: Equatable, Sendable {
         default:
             break
         }
-        guard let origin = request.headers["Origin"] else {
+        guard let origin = origins.first else {
             self = .unknown
             return
         }
@@ -46,7 +56,7 @@ enum RequestSite: Equatable, Sendable {
     /// `true` when `origin` (`scheme://host[:port]`) is the public URL's origin, or names the
     /// request's `Host` (compared without case).
     static func isShopOrigin(_ origin: String, publicURL: String, host: String?) -> Bool {
-        let origin = origin.lowercased()
+        let origin = origin.trimmingCharacters(in: .whitespaces).lowercased()
         if origin == Self.origin(of: publicURL) { return true }
         guard let host, !host.isEmpty, let separator = origin.range(of: "://") else { return false }
         let scheme = origin[..<separator.lowerBound]
