@@ -113,7 +113,8 @@ final class LayoutCache: Sendable {
     var keptShellCount: Int { addresses.withLock { Array($0.values) }.reduce(0) { $0 + $1.shells.withLock { $0.count } } }
     /// Most looks kept.
     let capacity: Int
-    /// Most looks at an address kept (each about the layout's size, ~7 KB).
+    /// Most looks at an address kept (each about the layout's size, ~7 KB, with up to
+    /// `AtAddress.shellCapacity` shells and their compressed pieces, ~10 KB each).
     let addressCapacity: Int
 
     /// An empty cache of at most `capacity` looks and `addressCapacity` looks at an address.
