@@ -113,8 +113,7 @@ public final class Statement {
         case SQLITE_DONE:
             return nil
         default:
-            let db = sqlite3_db_handle(statement)
-            let error = SQLiteError(code: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)), sql: sql)
+            let error = stepError(statement)
             sqlite3_reset(statement)
             throw error
         }
@@ -144,10 +143,7 @@ public final class Statement {
         while true {
             let status = sqlite3_step(statement)
             guard status == SQLITE_ROW else {
-                guard status == SQLITE_DONE else {
-                    let db = sqlite3_db_handle(statement)
-                    throw SQLiteError(code: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)), sql: sql)
-                }
+                guard status == SQLITE_DONE else { throw stepError(statement) }
                 return
             }
             try body(Columns(statement: statement, sql: sql))
@@ -238,6 +234,12 @@ public final class Statement {
             throw SQLiteError(code: SQLiteError.misuseCode, message: "the statement is finalized", sql: sql)
         }
         return handle
+    }
+
+    /// What a failed `sqlite3_step` of `statement` says: its extended code and message.
+    private func stepError(_ statement: OpaquePointer) -> SQLiteError {
+        let db = sqlite3_db_handle(statement)
+        return SQLiteError(code: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)), sql: sql)
     }
 
     private func check(_ status: Int32) throws(SQLiteError) {
