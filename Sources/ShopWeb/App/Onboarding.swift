@@ -22,10 +22,11 @@ enum Onboarding {
     /// How long the choice is remembered: a year.
     static let cookieMaxAge = 60 * 60 * 24 * 365
 
-    /// `true` when the page answering `request` (for a route with `traits`) should carry the
-    /// introduction — a HEAD as its GET, so both say one length.
-    static func shouldShow(_ request: Request, traits: RouteTraits) -> Bool {
-        guard request.method == .get || request.method == .head, traits.contains(.cacheable),
+    /// `true` when the page answering the request of `context` should carry the introduction —
+    /// a HEAD as its GET (`readsOnly`), so both say one length.
+    static func shouldShow(_ context: RequestContext) -> Bool {
+        let request = context.request
+        guard context.readsOnly, context.routeTraits.contains(.cacheable),
               request.cookies[cookie] == nil else { return false }
         return !isAutomated(userAgent: request.headers["User-Agent"])
     }
@@ -42,11 +43,11 @@ enum Onboarding {
         return automatedMarkers.contains { agent.contains($0) }
     }
 
-    /// Inserts the introduction into an HTML page when ``shouldShow(_:traits:)`` says so. Runs
+    /// Inserts the introduction into an HTML page when ``shouldShow(_:)`` says so. Runs
     /// before `Personalization`, which fills the forms' CSRF marker.
     static func offer(_ response: inout Response, _ context: inout RequestContext) {
         guard response.status == .ok, response.headers["Content-Type"]?.hasPrefix("text/html") == true,
-              shouldShow(context.request, traits: context.routeTraits),
+              shouldShow(context),
               let end = CompressedPage.bodyEnd(in: response.body) else { return }
         let overlay = render(view(returnTo: context.canonicalPath, l10n: context.l10n), reservingCapacity: 4_096)
         response.body.insert(contentsOf: overlay, at: end)
