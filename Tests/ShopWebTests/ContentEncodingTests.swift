@@ -21,6 +21,9 @@ struct ContentEncodingTests {
         // A weight is a qvalue (0 to 1, at most three decimals) or refuses the coding.
         ("gzip;q=1.5", false), ("gzip;q=inf", false), ("gzip;q=1.000", true), ("gzip;q=1.001", false),
         ("gzip;q=0.0001", false), ("gzip;q=-1", false), ("gzip;q=.5", false), ("gzip;q=1.", true),
+        ("gzip;q=0.000", false), ("X-GZip;q=0.5", true), ("x gzip", false), ("gzi", false),
+        // A parameter without a name or a value is not a weight.
+        ("gzip;q=", true), ("gzip;=0", true), ("gzip;;q=0", false), (";q=0, gzip", true),
     ])
     func acceptEncodingIsReadWithItsWeights(header: String, accepted: Bool) {
         #expect(ContentEncoding.accepted(header).gzip == accepted)
@@ -30,6 +33,7 @@ struct ContentEncodingTests {
         ("gzip, deflate, br", true), ("br", true), ("BR;q=0.5", true), ("*", true), ("gzip", false), ("", false),
         ("br;q=0", false), ("*, br;q=0", false), ("br;q=0, *", false), ("gzip;q=0, *", true), ("brotli", false),
         (" br ;\tq=1.0", true), ("br, br;q=0", true), ("br;q=1.5", false), ("br;q=inf", false),
+        ("gzip;q=0.333, br;q=0.332", true), ("b r", false), ("br;q=0.00", false),
     ])
     func brotliIsReadWithItsWeights(header: String, accepted: Bool) {
         #expect(ContentEncoding.accepted(header).brotli == accepted)
