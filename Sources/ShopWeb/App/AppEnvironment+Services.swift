@@ -1,9 +1,6 @@
 import ShopService
 
 extension AppEnvironment {
-    /// Sessions as a use case, over this environment's store, secrets and clock.
-    var sessionService: SessionService { SessionService(sessions: sessions, crypto: crypto, now: now) }
-
     /// Accounts as a use case, over this environment's store, secrets and clock.
     var accountService: AccountService {
         AccountService(accounts: accounts, crypto: crypto, now: now, dummyPasswordHash: dummyPasswordHash)

@@ -12,7 +12,18 @@ public struct AppEnvironment: Sendable {
     /// releases of each). Immutable once made; a setter (setup, tests) makes a new one.
     private final class Storage: Sendable {
         let values: Values
-        init(_ values: Values) { self.values = values }
+        /// The cart use cases over `values`' stores, made once rather than at every call (a
+        /// `CartService` holds four stores of closures; a shopper's page asks several times).
+        let carts: CartService
+        /// Sessions as a use case, made once likewise (every page with a session cookie asks).
+        let sessionService: SessionService
+        init(_ values: Values) {
+            self.values = values
+            sessionService = SessionService(sessions: values.sessions, crypto: values.crypto, now: values.now)
+            carts = CartService(catalog: values.catalog, sessions: values.sessions, orders: values.orders,
+                                campaigns: values.campaigns, currency: values.currency, now: values.now,
+                                holdEnds: values.holdEnds)
+        }
     }
 
     /// The stored values (documented on their accessors below).
@@ -37,7 +48,17 @@ public struct AppEnvironment: Sendable {
         var optionNames = OptionNameGlossary()
         var reservationLifetime: TimeInterval = 15 * 60
         var crypto: Crypto
-        var publicURL: String
+        var publicURL: String {
+            // Asked on every response; decided when the address is set.
+            didSet { isServedOverHTTPS = Self.isHTTPS(publicURL) }
+        }
+        var isServedOverHTTPS = false
+
+        /// Whether `url`'s scheme is https, in any case.
+        static func isHTTPS(_ url: String) -> Bool {
+            let scheme = url.utf8.prefix(8)
+            return scheme.count == 8 && zip(scheme, "https://".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        }
         var throttles: AccountThrottles
         var dummyPasswordHash: DummyPasswordHash
         var currency: Currency
@@ -67,6 +88,16 @@ public struct AppEnvironment: Sendable {
         var values = storage.values
         body(&values)
         storage = Storage(values)
+    }
+
+    /// The cart use cases on this environment's stores.
+    public var carts: CartService {
+        _read { yield storage.carts }
+    }
+
+    /// Sessions as a use case, over this environment's store, secrets and clock.
+    var sessionService: SessionService {
+        _read { yield storage.sessionService }
     }
 
     /// The product catalog.
@@ -140,11 +171,7 @@ public struct AppEnvironment: Sendable {
     public var secureCookies: Bool { get { storage.values.secureCookies } set { change { $0.secureCookies = newValue } } }
     /// Whether shoppers reach the shop over https (its public URL says so): responses then carry
     /// `Strict-Transport-Security`.
-    public var isServedOverHTTPS: Bool {
-        // Asked on every response: compare the scheme's bytes, without lower-casing the URL.
-        let scheme = publicURL.utf8.prefix(8)
-        return scheme.count == 8 && zip(scheme, "https://".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
-    }
+    public var isServedOverHTTPS: Bool { storage.values.isServedOverHTTPS }
     /// The stylesheet, script and images shipped with the app.
     public var assets: Assets { get { storage.values.assets } set { change { $0.assets = newValue } } }
     /// Folder of images imported from merchants' local files, served under `/media/`.
@@ -187,12 +214,14 @@ public struct AppEnvironment: Sendable {
                 healthCheck: @escaping @Sendable () throws -> Void = {}, pageCache: PageCache = PageCache()) {
         var trimmedURL = publicURL
         while trimmedURL.hasSuffix("/") { trimmedURL.removeLast() }
-        storage = Storage(Values(
+        var values = Values(
             catalog: catalog, sessions: sessions, accounts: accounts, campaigns: campaigns,
             crypto: crypto, publicURL: trimmedURL, throttles: throttles,
             dummyPasswordHash: DummyPasswordHash(crypto: crypto), currency: currency, timeZone: timeZone,
             now: now, log: log, secureCookies: secureCookies, assets: assets, mediaDirectory: mediaDirectory,
-            healthCheck: healthCheck, pageCache: pageCache))
+            healthCheck: healthCheck, pageCache: pageCache)
+        values.isServedOverHTTPS = Values.isHTTPS(trimmedURL)
+        storage = Storage(values)
     }
 
 }
@@ -204,11 +233,6 @@ extension AppEnvironment {
         try holdEnds.version(catalog: catalog, orders: orders, now: now)
     }
 
-    /// The cart use cases on this environment's stores.
-    public var carts: CartService {
-        CartService(catalog: catalog, sessions: sessions, orders: orders, campaigns: campaigns, currency: currency, now: now,
-                    holdEnds: holdEnds)
-    }
 
     /// Staff sign-in and sessions, when the shop has a back office.
     public var staffService: StaffService? {

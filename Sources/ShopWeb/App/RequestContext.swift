@@ -160,7 +160,7 @@ struct RequestContext {
 
     /// The session policy (token format, lifetimes, sliding expiry, guest sessions, sign-in):
     /// this context only keeps what it decided for this request.
-    var sessionService: SessionService { environment.sessionService }
+    var sessionService: SessionService { _read { yield environment.sessionService } }
 
     /// The visitor's session, if their cookie names one that has not expired (asked of
     /// `SessionService.resume` once per request; the cookie it asks for is set).
