@@ -570,14 +570,29 @@ private func isValidFieldName(_ name: String) -> Bool {
 }
 
 /// RFC 9110 §5.5 field-value: no CR, LF or NUL (header injection). Read on the string's
-/// contiguous bytes, not through its `UTF8View` (a `Content-Security-Policy` is ~200 bytes, on
-/// every answer).
+/// contiguous bytes, eight at a time (a `Content-Security-Policy` is ~200 bytes, on every answer;
+/// byte by byte this was 1 % of a first visit).
 private func isValidFieldValue(_ value: String) -> Bool {
     var value = value
     return value.withUTF8 { bytes in
-        var forbidden = false
-        for byte in bytes { forbidden = forbidden || byte == 0x0D || byte == 0x0A || byte == 0x00 }
-        return !forbidden
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        /// Whether any of the word's eight bytes is zero (exact for "any").
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & (ones &* 0x80) != 0 }
+        var index = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if hasZeroByte(word) || hasZeroByte(word ^ (ones &* 0x0D)) || hasZeroByte(word ^ (ones &* 0x0A)) {
+                    return false
+                }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == 0x00 || bytes[index] == 0x0A || bytes[index] == 0x0D { return false }
+            index += 1
+        }
+        return true
     }
 }
 

@@ -287,7 +287,10 @@ struct LiveServerTests {
     }
 
     @Test(arguments: ["a\r\nSet-Cookie: pwned=1", "a\nSet-Cookie: pwned=1", "a\rSet-Cookie: pwned=1",
-                      "a\u{0}Set-Cookie: pwned=1", String(repeating: "long value ", count: 40) + "\r\nSet-Cookie: pwned=1"])
+                      "a\u{0}Set-Cookie: pwned=1", String(repeating: "long value ", count: 40) + "\r\nSet-Cookie: pwned=1",
+                      // Around the eight-byte words the value is read in: first, last, just past.
+                      "\rbcdefghSet-Cookie: pwned=1", "abcdefg\nSet-Cookie: pwned=1", "abcdefgh\u{0}Set-Cookie: pwned=1",
+                      "abcdefghijklmno\r", "abcdefghijklmnop\n"])
     func responseHeaderWithLineBreakBecomes500(value: String) throws {
         let log = LogSink()
         try withServer(log: log, handler: { _ in
