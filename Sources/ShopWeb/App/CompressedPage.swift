@@ -207,6 +207,11 @@ struct CompressedBody {
         count = segments.reduce(0) { $0 + $1.count }
     }
 
+    /// Whether the body is a kept document with nothing inserted: it has no markers to fill (a
+    /// document is kept filled, `PageCache.storeDocument`), so no one needs to search its bytes
+    /// for one (1.3 % of a first visit).
+    var isFilledDocument: Bool { whole != nil && insertions.isEmpty }
+
     /// Records `bytes` inserted at `offset` of the body.
     mutating func insert(_ bytes: [UInt8], at offset: Int) {
         insertions.append((offset, bytes))

@@ -164,7 +164,8 @@ public enum ShopApp {
         // too): its token becomes their session's, and derives it, so their simultaneous first
         // adds join one session (`SessionService.startGuestSession`).
         if !hasSession { _ = context.csrfToken() }
-        guard Personalization.needsValues(response.body) else {
+        let filled = context.compressedBody.map { $0.isFilledDocument && $0.count == response.body.count } ?? false
+        guard !filled, Personalization.needsValues(response.body) else {
             // Shared bytes, but answered with the visitor's cookie: kept by no one else.
             if response.headers["Cache-Control"] == nil { response.headers.add(name: "Cache-Control", value: "no-store") }
             // A page without markers (a kept document): its member compressed whole (`WholeMember`).
