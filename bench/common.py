@@ -75,11 +75,12 @@ def resident_kilobytes(pid):
     return memory_kilobytes(pid)["rss"]
 
 
-def wrk(url, seconds, connections, threads, script=None, headers=(), server_pid=None):
+def wrk(url, seconds, connections, threads, script=None, headers=(), server_pid=None, prefix=()):
     """One wrk run: req/s, p99, errors — and, given the server's pid, the server's CPU time per
-    request (µs), which a busy machine disturbs far less than req/s."""
+    request (µs), which a busy machine disturbs far less than req/s. `prefix` runs wrk under
+    another command (`taskset -c 1`)."""
     before = cpu_seconds(server_pid) if server_pid else None
-    command = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
+    command = list(prefix) + ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
     for header in headers:
         command += ["-H", header]
     if script:
