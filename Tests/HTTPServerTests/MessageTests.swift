@@ -56,9 +56,29 @@ struct MessageTests {
         #expect(request.queryValue("x") == "1")
     }
 
-    @Test(arguments: ["products", "", "?q=1"])
+    /// An absolute-form target's authority ends at the first `/`, `?` or `#` (RFC 3986 §3.2), the
+    /// scheme in any case: a fresh tester's `http://host?/admin` was served `/admin`, which a
+    /// proxy reading the URL right sees as `/` with a query.
+    @Test(arguments: [
+        ("http://h?/admin", "/", "/admin"), ("HTTP://h/cart", "/cart", nil), ("Https://h:8443/x?y=1", "/x", "y"),
+        ("http://h", "/", nil), ("http://h?lang=tr", "/", "lang"), ("https://h/?", "/", nil),
+    ] as [(String, String, String?)])
+    func absoluteFormTargetsEndTheirAuthorityAtSlashOrQuery(target: String, path: String, firstQueryName: String?) throws {
+        let request = try Request(target: target)
+        #expect(request.path == path)
+        #expect(request.query.first?.name == firstQueryName)
+    }
+
+    @Test(arguments: ["products", "", "?q=1", "http://", "https://?x", "http://h#/favorites", "http://h/a#b", "*",
+                      "ftp://h/a"])
     func requestTargetMustBeOriginForm(_ target: String) {
         #expect(throws: RequestDecodingError.invalidTarget) { try Request(target: target) }
+    }
+
+    /// `*` is the target of `OPTIONS` only (RFC 9112 §3.2.4).
+    @Test func anAsteriskIsTheTargetOfOptionsOnly() throws {
+        #expect(try Request(method: .options, target: "*").path == "*")
+        #expect(throws: RequestDecodingError.invalidTarget) { try Request(method: .get, target: "*") }
     }
 
     @Test func requestDerivesCookiesAndFormFromHeadersAndBody() throws {

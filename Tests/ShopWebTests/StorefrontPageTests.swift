@@ -244,8 +244,13 @@ struct StorefrontPageTests {
         let envelope = try JSONDecoder().decode(APIErrorEnvelope.self, from: Data(response.body))
         #expect(envelope.error.code == code && envelope.error.message.hasPrefix(message))
         #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+        // The API's security policy, as its other answers (a fresh tester found the page's).
+        #expect(response.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'")
+        #expect(response.headers["Referrer-Policy"] == nil)
         #expect(ShopApp.refusal(status, "Too much.", target: "/apiary", shop.environment).headers["Content-Type"]?
             .hasPrefix("text/plain") == true, "a page whose path only starts like it")
+        #expect(ShopApp.refusal(status, "Too much.", target: "http://shop.example?/api/v1", shop.environment)
+            .headers["Content-Type"]?.hasPrefix("text/plain") == true, "the path of http://host?/api is /")
     }
 
     @Test func merchantTextIsEscapedEverywhere() throws {

@@ -104,11 +104,9 @@ public enum ShopApp {
         default: .refusedUnreadable
         }
         // The path of an origin-form target, or of an absolute-form one (`http://host/api/…`).
-        var path = Substring(target)
-        if let scheme = path.range(of: "://"), path[..<scheme.lowerBound].allSatisfy(\.isLetter) {
-            path = path[scheme.upperBound...].drop { $0 != "/" }
-        }
-        if path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/api?") {
+        let path = Request.originForm(of: target) ?? Substring(target)
+        let isAPI = path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/api?")
+        if isAPI {
             let code = switch status.code {
             case 413: "body_too_large"
             case 414: "target_too_long"
@@ -128,7 +126,9 @@ public enum ShopApp {
             response.headers.replaceOrAdd(name: "Content-Language", value: language.rawValue)
         }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-        SecurityHeaders.apply(to: &response, environment: environment)
+        // A JSON error gets the API's policy, as every other answer of the API (a fresh tester
+        // found the page's on an undecodable query's 400).
+        SecurityHeaders.apply(to: &response, environment: environment, kind: isAPI ? .json : .page)
         return response
     }
 
