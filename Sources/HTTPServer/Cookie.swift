@@ -132,15 +132,6 @@ public struct Cookie: Hashable, Sendable {
         let clean = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(kept.contains) }
             ?? text.utf8.allSatisfy(kept.contains)
         guard !clean else { return text }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            if kept.contains(byte) {
-                out.append(byte)
-            } else {
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return URLEncoding.percentEncode(text, keeping: kept.contains)
     }
 }

@@ -109,6 +109,13 @@ public enum URLEncoding {
         percentEncode(text, keeping: isAlphanumeric)
     }
 
+    /// Percent-encodes the bytes outside ASCII and keeps every ASCII byte: a local address
+    /// decoded from a form or query (`/search?q=çay`) made fit for a `Location` header, which
+    /// is a URI reference (RFC 9110 §10.2.2) — its delimiters left as they are.
+    public static func percentEncodeNonASCII(_ text: some StringProtocol) -> String {
+        percentEncode(text, keeping: { $0 < 0x80 })
+    }
+
     // MARK: - Internals
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
@@ -169,7 +176,9 @@ public enum URLEncoding {
         return text
     }
 
-    private static func percentEncode(_ text: some StringProtocol, keeping keep: (UInt8) -> Bool)
+    /// `text` with every byte of its UTF-8 form outside `keep` written as `%XX` (upper-case
+    /// hex): the one percent-encoder of the module (cookies' `Cookie.headerValue` too).
+    static func percentEncode(_ text: some StringProtocol, keeping keep: (UInt8) -> Bool)
         -> String
     {
         var out: [UInt8] = []

@@ -460,6 +460,16 @@ struct HardeningTests {
         #expect(response.header("Location") == "/products/mug")
     }
 
+    /// A `Location` is a URI reference: a local address with letters outside ASCII goes back
+    /// percent-encoded, delimiters kept (a fresh tester saw the raw UTF-8 bytes of `/ç`).
+    @Test(arguments: [("/ç", "/%C3%A7"), ("/search?q=ışık&page=2", "/search?q=%C4%B1%C5%9F%C4%B1k&page=2"),
+                      ("/products/mug?x=1", "/products/mug?x=1")])
+    func redirectTargetsOutsideASCIIArePercentEncoded(target: String, location: String) throws {
+        let shop = try TestShop([mug])
+        let response = try shop.post("/cart/add", [("product", "mug"), ("quantity", "1"), ("return_to", target)])
+        #expect(response.header("Location") == location)
+    }
+
     @Test func theBadgeAndCartDropProductsThatAreNoLongerSoldAndSaySo() throws {
         let shop = try TestShop([lamp, mug])
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "2")])

@@ -371,6 +371,8 @@ enum SafeRedirect {
         guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.utf8.count <= 2_048,
               !path.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x21 || $0.value == 0x7F
                   || $0.properties.isWhitespace || $0.properties.generalCategory == .format }) else { return nil }
-        return path
+        // It becomes a `Location` header, a URI reference (RFC 9110 §10.2.2): bytes outside
+        // ASCII percent-encoded (`return_to` arrives decoded; a fresh tester saw raw UTF-8 there).
+        return path.utf8.allSatisfy({ $0 < 0x80 }) ? path : URLEncoding.percentEncodeNonASCII(path)
     }
 }
