@@ -22,8 +22,10 @@ struct ContentEncodingTests {
         ("gzip;q=1.5", false), ("gzip;q=inf", false), ("gzip;q=1.000", true), ("gzip;q=1.001", false),
         ("gzip;q=0.0001", false), ("gzip;q=-1", false), ("gzip;q=.5", false), ("gzip;q=1.", true),
         ("gzip;q=0.000", false), ("X-GZip;q=0.5", true), ("x gzip", false), ("gzi", false),
-        // A parameter without a name or a value is not a weight.
-        ("gzip;q=", true), ("gzip;=0", true), ("gzip;;q=0", false), (";q=0, gzip", true),
+        // A q without a qvalue refuses, as any weight that is not one (a fresh tester found an
+        // empty `q=` taken as 1 while `q=1.0000` refused); a parameter without a name is none.
+        ("gzip;q=", false), ("gzip;q", false), ("gzip;q=1.0000", false), ("gzip;=0", true), ("gzip;;q=0", false),
+        (";q=0, gzip", true),
     ])
     func acceptEncodingIsReadWithItsWeights(header: String, accepted: Bool) {
         #expect(ContentEncoding.accepted(header).gzip == accepted)

@@ -66,7 +66,7 @@ enum ContentEncoding {
     /// Which codings an `Accept-Encoding` header accepts, and with what weight (RFC 9110
     /// §12.5.3): a coding named, or `*` when the coding is not named; the first mention of a
     /// coding counts. A weight must be a qvalue (`0` to `1` with at most three decimals): anything
-    /// else (`1.5`, `inf`, `high`) refuses the coding, as `q=0` does.
+    /// else (`1.5`, `inf`, `high`, `1.0000`, an empty `q=`) refuses the coding, as `q=0` does.
     ///
     /// Read on bytes in place, every request: Foundation's `trimmingCharacters` goes through
     /// `NSString` on Linux and was 2 % of a shopper's category page, and splitting into arrays of
@@ -87,7 +87,7 @@ enum ContentEncoding {
                     parameters = parameters[parameter.endIndex...].dropFirst()
                     let name = parameter.prefix { $0 != UInt8(ascii: "=") }
                     let value = parameter[name.endIndex...].dropFirst()
-                    if !name.isEmpty, !value.isEmpty, matches(trimmed(name), "q") {
+                    if matches(trimmed(name), "q") {
                         weight = qvalue(trimmed(value)) ?? 0
                     }
                 }
