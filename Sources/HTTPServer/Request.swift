@@ -170,9 +170,9 @@ public struct Request: Sendable {
     public static func originForm(of target: String) -> Substring? {
         let bytes = target.utf8
         let schemeLength: Int
-        if Self.startsCaseInsensitively(bytes, with: "http://") {
+        if bytes.prefix(7).equalsIgnoringASCIICase("http://") {
             schemeLength = 7
-        } else if Self.startsCaseInsensitively(bytes, with: "https://") {
+        } else if bytes.prefix(8).equalsIgnoringASCIICase("https://") {
             schemeLength = 8
         } else {
             return Substring(target)
@@ -183,14 +183,6 @@ public struct Request: Sendable {
         guard end > authority, !bytes[end...].contains(UInt8(ascii: "#")) else { return nil }
         if end == bytes.endIndex { return "/" }
         return bytes[end] == UInt8(ascii: "/") ? target[end...] : Substring("/" + target[end...])
-    }
-
-    private static func startsCaseInsensitively(_ bytes: String.UTF8View, with lowercase: StaticString) -> Bool {
-        lowercase.withUTF8Buffer { expected in
-            bytes.count >= expected.count && zip(bytes, expected).allSatisfy { byte, letter in
-                ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte) == letter
-            }
-        }
     }
 
     /// Form fields when the media type is `application/x-www-form-urlencoded`, else `[]`.

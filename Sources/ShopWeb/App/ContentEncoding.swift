@@ -87,37 +87,20 @@ enum ContentEncoding {
                     parameters = parameters[parameter.endIndex...].dropFirst()
                     let name = parameter.prefix { $0 != UInt8(ascii: "=") }
                     let value = parameter[name.endIndex...].dropFirst()
-                    if matches(trimmed(name), "q") {
-                        weight = qvalue(trimmed(value)) ?? 0
+                    if name.trimmingOptionalWhiteSpace.equalsIgnoringASCIICase("q") {
+                        weight = qvalue(value.trimmingOptionalWhiteSpace) ?? 0
                     }
                 }
-                let name = trimmed(coding)
-                if matches(name, "gzip") || matches(name, "x-gzip") {
+                let name = coding.trimmingOptionalWhiteSpace
+                if name.equalsIgnoringASCIICase("gzip") || name.equalsIgnoringASCIICase("x-gzip") {
                     gzip = gzip ?? weight
-                } else if matches(name, "br") {
+                } else if name.equalsIgnoringASCIICase("br") {
                     brotli = brotli ?? weight
-                } else if matches(name, "*") {
+                } else if name.equalsIgnoringASCIICase("*") {
                     star = star ?? weight
                 }
             }
             return Accepted(gzipWeight: gzip ?? star ?? 0, brotliWeight: brotli ?? star ?? 0)
-        }
-    }
-
-    /// Bytes of a header, without the spaces and tabs around them (RFC 9110 `OWS`).
-    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        let isWhiteSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let front = bytes.drop(while: isWhiteSpace)
-        let end = front.lastIndex { !isWhiteSpace($0) }.map { $0 + 1 } ?? front.startIndex
-        return front[..<end]
-    }
-
-    /// Whether `bytes` spell `lowercase` in any ASCII case.
-    private static func matches(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
-        bytes.count == lowercase.utf8CodeUnitCount && lowercase.withUTF8Buffer { expected in
-            zip(bytes, expected).allSatisfy { byte, letter in
-                ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte) == letter
-            }
         }
     }
 
