@@ -105,7 +105,7 @@ public enum ShopApp {
         }
         // The path of an origin-form target, or of an absolute-form one (`http://host/api/…`).
         let path = Request.originForm(of: target) ?? Substring(target)
-        let isAPI = path == "/api" || path.hasPrefix("/api/") || path.hasPrefix("/api?")
+        let isAPI = APIApp.owns(String(path.prefix { $0 != "?" }))
         if isAPI {
             let code = switch status.code {
             case 413: "body_too_large"
