@@ -6,8 +6,12 @@ import re
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
+
+CSRF = "bench0123456789abcdefghijklmnopqrstuvwxyz"  # the shoppers' CSRF cookie: any 32+ characters
 
 
 def free_port():
@@ -113,3 +117,54 @@ def add_to_cart_script(path, handle, variant):
         '    ["Content-Type"] = "application/x-www-form-urlencoded"},\n'
         f'    "csrf_token=" .. token .. "&product={handle}&quantity=1&variant={variant}")\n'
         'end\n')
+
+
+def add_voucher_campaign(binary, database, work):
+    """The voucher BENCH10 (10 % off the cart) in `database`, for the three-line shopper's cart."""
+    campaigns = Path(work) / "campaigns.json"
+    campaigns.write_text(json.dumps({"currency": "USD", "campaigns": [{
+        "id": "bench-ten", "title": "Ten percent", "startsAt": "2020-01-01T00:00:00Z",
+        "endsAt": "2099-01-01T00:00:00Z", "rule": {"type": "percentage", "percent": 10},
+        "appliesTo": {"type": "cart"}, "voucherCode": "BENCH10"}]}))
+    subprocess.run([binary, "campaigns", "import", str(campaigns), "--database", str(database)],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def three_line_shopper(base):
+    """Issue #14's shopper, made through the storefront at `base`: three lines (bench products 3,
+    4 and 5) and the voucher BENCH10. Returns the Cookie header a browser would then send."""
+    def post_form(path, form, cookie):
+        request = urllib.request.Request(base + path, method="POST", data=urllib.parse.urlencode(form).encode(),
+                                         headers={"Content-Type": "application/x-www-form-urlencoded",
+                                                  "Cookie": cookie})
+        try:
+            urllib.request.build_opener(NoRedirect).open(request)
+            raise SystemExit(f"bench: {path} did not redirect")
+        except urllib.error.HTTPError as redirect:
+            if redirect.code != 303:
+                raise SystemExit(f"bench: {path} answered {redirect.code}")
+            return redirect.headers.get("Set-Cookie", "")
+
+    def first_variant(handle):
+        page = urllib.request.urlopen(base + f"/products/{handle}").read()
+        return re.search(rb'name="variant" value="(\d+)"', page).group(1).decode()
+    cookie = f"shoppable_csrf={CSRF}"
+    set_cookie = post_form("/cart/add", {"product": "bench-product-3", "variant": first_variant("bench-product-3"),
+                                         "quantity": "1", "csrf_token": CSRF}, cookie)
+    session = re.search(r"shoppable_session=([0-9a-f]+)", set_cookie).group(1)
+    cookie = f"shoppable_session={session}; shoppable_csrf={CSRF}"
+    page_with_form = urllib.request.urlopen(urllib.request.Request(base + "/cart", headers={"Cookie": cookie})).read()
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page_with_form).group(1).decode()
+    for handle in ("bench-product-4", "bench-product-5"):
+        post_form("/cart/add", {"product": handle, "variant": first_variant(handle), "quantity": "2",
+                                "csrf_token": token}, cookie)
+    post_form("/cart/voucher", {"code": "BENCH10", "csrf_token": token}, cookie)
+    cart_page = urllib.request.urlopen(urllib.request.Request(base + "/cart", headers={"Cookie": cookie})).read()
+    if cart_page.count(b'name="quantity"') < 3 or b"BENCH10" not in cart_page.upper():
+        raise SystemExit("bench: the three-line cart with a voucher was not set up")
+    return cookie
