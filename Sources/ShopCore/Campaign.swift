@@ -115,7 +115,13 @@ public struct VoucherCode: Hashable, Sendable, CustomStringConvertible {
     /// Normalizes `text` (trim, upper-case, no inner spaces); nil when nothing is left or it has
     /// characters other than letters, digits, `-` and `_`, or is longer than 40.
     public init?(_ text: String) {
-        // `trimmedOfWhiteSpace`: a cart with a voucher reads its code on every page (issue #14).
+        // A cart with a voucher reads its stored code on every page (issue #14): a code already
+        // in this form, or any of ASCII letters, digits, `-` and `_`, is taken byte by byte (the
+        // Unicode rules below were ~1.5 % of such a shopper's page).
+        if let ascii = Self.normalizedASCII(text) {
+            normalized = ascii
+            return
+        }
         let trimmed = text.trimmedOfWhiteSpace.uppercased()
         guard !trimmed.isEmpty, trimmed.count <= 40,
               trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
@@ -123,4 +129,22 @@ public struct VoucherCode: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { normalized }
+
+    /// `text` upper-cased when it is 1–40 ASCII letters, digits, `-` and `_` and nothing else;
+    /// nil otherwise (then the general rules decide).
+    private static func normalizedASCII(_ text: String) -> String? {
+        let bytes = text.utf8
+        guard (1...40).contains(bytes.count) else { return nil }
+        var isUpper = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): isUpper = false
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"): continue
+            default: return nil
+            }
+        }
+        if isUpper { return text }
+        return String(decoding: bytes.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? $0 - 32 : $0 }, as: UTF8.self)
+    }
 }
