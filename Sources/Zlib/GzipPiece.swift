@@ -74,14 +74,17 @@ extension Gzip {
             var start = 0
             while start < bytes.count {
                 let end = min(start + 65_535, bytes.count)
-                let length = UInt16(end - start)
-                // BFINAL 0, BTYPE 00 (stored), then padding to the byte boundary: one zero byte;
-                // LEN and its one's complement NLEN, little-endian.
-                deflated += [0x00, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+                deflated += storedBlockHeader(length: UInt16(end - start))
                 deflated += bytes[start..<end]
                 start = end
             }
             return Piece(deflated: deflated, checksum: Gzip.checksum(bytes), count: bytes.count)
+        }
+
+        /// A stored block's header for `length` bytes: BFINAL 0, BTYPE 00, then padding to the
+        /// byte boundary (one zero byte in all); LEN and its one's complement NLEN, little-endian.
+        static func storedBlockHeader(length: UInt16) -> [UInt8] {
+            [0x00, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
         }
     }
 
@@ -167,13 +170,16 @@ extension Gzip {
     public static func copy(of piece: Piece, bytes: [UInt8], distance: Int) -> Piece? {
         let count = bytes.count
         guard count == piece.count, let first = bytes.first, !bytes.contains(0),
-              let deflated = copyBlocks(length: count, distance: distance, first: first) else { return nil }
+              let deflated = referenceBlocks(length: count, distance: distance, first: first) else { return nil }
         return Piece(deflated: deflated, checksum: piece.checksum, count: count, combine: piece.combine)
     }
 
     private static let copies = Mutex<[Int: [UInt8]?]>([:])
 
-    private static func copyBlocks(length: Int, distance: Int, first: UInt8) -> [UInt8]? {
+    /// The deflate blocks of ``copy(of:bytes:distance:)``: they repeat any `length` bytes that
+    /// begin with `first` and hold no NUL, found `distance` bytes back (for a ``Template``).
+    /// nil when one reference cannot say it (see there).
+    public static func referenceBlocks(length: Int, distance: Int, first: UInt8) -> [UInt8]? {
         // zlib's farthest reference: the window less its look-ahead (MAX_DIST).
         guard (4...259).contains(length), distance >= length, distance <= (1 << 15) - 262 else { return nil }
         let key = Int(first) << 32 | length << 16 | distance
@@ -211,8 +217,7 @@ extension Gzip {
     public static func join(_ pieces: [Piece]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(pieces.reduce(18) { $0 + $1.deflated.count })
-        // ID1 ID2, deflate, no flags, no modification time, no extra flags, OS unknown (255).
-        output.append(contentsOf: [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF])
+        output.append(contentsOf: memberHeader)
         var checksum: uLong = 0
         var total = 0
         for piece in pieces where piece.count > 0 {
@@ -220,11 +225,7 @@ extension Gzip {
             checksum = crc32_combine_op(checksum, uLong(piece.checksum), uLong(piece.combine))
             total += piece.count
         }
-        // The final block: fixed Huffman codes (BFINAL 1, BTYPE 01) holding only end-of-block.
-        output.append(contentsOf: [0x03, 0x00])
-        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: UInt32(checksum) >> shift)) }
-        // ISIZE: the length modulo 2^32 (RFC 1952 §2.3.1).
-        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: total) >> shift)) }
+        appendTrailer(checksum: UInt32(checksum), count: total, to: &output)
         return output
     }
 }

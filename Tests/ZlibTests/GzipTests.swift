@@ -191,3 +191,69 @@ struct GzipCopyTests {
         #expect(copy([1, 2, 3, 4], distance: 2) == nil)
     }
 }
+
+/// Issue #14: a page laid out once around one run of bytes that changes per use (a CSRF field).
+@Suite("a template filled with the bytes of each use")
+struct GzipTemplateTests {
+    static let card = GzipPieceWriterTests.card, tail = GzipPieceWriterTests.tail
+
+    /// A run as a page has it: fixed text compressed in one stream with gaps, the variable bytes
+    /// stored where they first appear and repeated by reference after, a constant fill in between.
+    static func template(tokenLength: Int, cards: Int, first: UInt8) throws -> (Gzip.Template, ([UInt8]) -> [UInt8]) {
+        let writer = Gzip.PieceWriter()
+        var template = Gzip.Template(variableLength: tokenLength)
+        let heart = Array("<button class=\"heart\">".utf8)
+        let storedHeart = Gzip.Piece.stored(heart)
+        var position = 0, lastToken: Int?, lastHeart: Int?
+        for _ in 0..<cards {
+            template.append(writer.piece(card))
+            position += card.count
+            writer.gap(tokenLength)
+            if let lastToken, let blocks = Gzip.referenceBlocks(length: tokenLength, distance: position - lastToken, first: first) {
+                template.appendVariable(reference: blocks)
+            } else {
+                template.appendVariable()
+            }
+            lastToken = position
+            position += tokenLength
+            writer.gap(heart.count)
+            template.append(lastHeart.flatMap { Gzip.copy(of: storedHeart, bytes: heart, distance: position - $0) } ?? storedHeart)
+            lastHeart = position
+            position += heart.count
+            template.append(writer.piece(tail))
+            position += tail.count
+        }
+        #expect(template.count == position)
+        return (template, { token in (0..<cards).flatMap { _ in card + token + heart + tail } })
+    }
+
+    @Test(arguments: [1, 2, 24], [16, 110])
+    func everyUseInflatesToItsOwnBytes(cards: Int, tokenLength: Int) throws {
+        let (template, text) = try Self.template(tokenLength: tokenLength, cards: cards, first: UInt8(ascii: "<"))
+        for seed in 1...4 {
+            let token = [UInt8(ascii: "<")] + (1..<tokenLength).map { UInt8(ascii: "a") + UInt8(($0 * seed * 7) % 26) }
+            // decompress checks the CRC-32 and the length the trailer gives.
+            #expect(try Gzip.decompress(Gzip.join([template], filling: token)) == text(token))
+        }
+    }
+
+    @Test func templatesJoinInOrderAndOneWithoutTheBytesTakesNone() throws {
+        let (first, text) = try Self.template(tokenLength: 40, cards: 3, first: UInt8(ascii: "x"))
+        var plain = Gzip.Template(variableLength: 40)
+        plain.append(Gzip.Piece(Array("<footer>no form here</footer>".utf8)))
+        let (second, _) = try Self.template(tokenLength: 40, cards: 2, first: UInt8(ascii: "x"))
+        let token = Array("x" + String(repeating: "y", count: 39)).map { $0.asciiValue! }
+        let member = Gzip.join([first, plain, second, Gzip.Template(variableLength: 0)], filling: token)
+        let expected = text(token) + Array("<footer>no form here</footer>".utf8)
+            + (0..<2).flatMap { _ in Self.card + token + Array("<button class=\"heart\">".utf8) + Self.tail }
+        #expect(try Gzip.decompress(member) == expected)
+    }
+
+    @Test func aTemplateWithoutVariableBytesIsItsText() throws {
+        var template = Gzip.Template(variableLength: 0)
+        template.append(Gzip.Piece(Self.card))
+        template.appendVariable()  // nothing: no bytes vary
+        template.append(Gzip.Piece(Self.tail))
+        #expect(try Gzip.decompress(Gzip.join([template], filling: [])) == Self.card + Self.tail)
+    }
+}

@@ -1,4 +1,5 @@
 import LibDeflate
+import ShopCore
 import Synchronization
 import Zlib
 
@@ -19,6 +20,12 @@ import Zlib
 /// A replacement is never compressed, let alone together with text an attacker chooses (a
 /// reflected search query): the length oracle BREACH needs does not exist for the CSRF secret
 /// (the per-page mask of `CSRFMask` stays as a second line).
+///
+/// The page is a list of ``Run``s, each compressed in its own stream (nothing in one refers into
+/// another): a layout head, a kept `<main>`, a layout tail, text inserted between them. What a
+/// run becomes for one set of favorites is laid out once (`Gzip.Template`, kept with the run):
+/// the fixed text, the hearts, and every place the CSRF field goes — only the CSRF field changes
+/// from one request to the next, and it is spliced in (docs/BENCHMARKS.md, twenty-fifth session).
 struct CompressedPage: Sendable {
     /// The lengths of the replacements the gaps were left for.
     struct Fills: Hashable, Sendable {
@@ -43,52 +50,156 @@ struct CompressedPage: Sendable {
         case fixed(Gzip.Piece)
         /// A marker: its text's length in the document, and the gap left for its replacement.
         case marker(Personalization.Marker, length: Int)
-        /// Where separately compressed text meets: nothing after it refers to anything before.
-        case boundary
 
         /// Bytes of the uncompressed document (markers as written) this part covers.
         var length: Int {
             switch self {
             case let .fixed(piece): piece.count
             case let .marker(_, length): length
-            case .boundary: 0
             }
         }
     }
 
-    /// The parts in document order.
-    private(set) var parts: [Part]
+    /// Text compressed in one stream, referring to nothing before it, with the templates made
+    /// of it for the visitors who asked so far.
+    final class Run: Sendable {
+        let parts: [Part]
+        /// Bytes of the uncompressed document (markers as written).
+        let count: Int
+        /// The products of the heart markers, in order.
+        private let hearts: [Product.ID]
+        private let templates = Mutex<[TemplateKey: (replacements: HeartBytes, template: Gzip.Template)]>([:])
+        /// Most templates kept per run (sets of favorites seen on it); past it, it starts over.
+        static let templateLimit = 64
+
+        init(_ parts: [Part]) {
+            self.parts = parts
+            count = parts.reduce(0) { $0 + $1.length }
+            hearts = parts.compactMap { if case let .marker(.favorite(id), _) = $0 { id } else { nil } }
+        }
+
+        /// Which replacements a template was made for, besides the CSRF field's bytes.
+        struct TemplateKey: Hashable {
+            /// The indexes in `hearts` of the pressed ones.
+            var pressed: [Int]
+            var csrfLength: Int
+            /// The CSRF field's first byte: its back-references begin with it as a literal.
+            var csrfFirst: UInt8
+        }
+
+        /// The heart buttons a template holds (checked, not hashed, on each use).
+        struct HeartBytes: Equatable {
+            var on: [UInt8]
+            var off: [UInt8]
+        }
+
+        /// The run for `replacements`, everything but the CSRF field's bytes laid out.
+        func template(for replacements: Personalization.Replacements) -> Gzip.Template {
+            var pressed: [Int] = []
+            if !replacements.favorites.isEmpty {
+                for (index, id) in hearts.enumerated() where replacements.favorites.contains(id) { pressed.append(index) }
+            }
+            let key = TemplateKey(pressed: pressed, csrfLength: replacements.csrfInput.count,
+                                  csrfFirst: replacements.csrfInput.first ?? 0)
+            let heartBytes = HeartBytes(on: replacements.heartOn, off: replacements.heartOff)
+            if let known = templates.withLock({ $0[key] }), known.replacements == heartBytes { return known.template }
+            let template = makeTemplate(replacements, csrfFirst: key.csrfFirst)
+            templates.withLock { templates in
+                if templates.count >= Self.templateLimit { templates.removeAll(keepingCapacity: true) }
+                templates[key] = (heartBytes, template)
+            }
+            return template
+        }
+
+        /// Each distinct replacement (the CSRF field, the pressed and the unpressed heart) is
+        /// stored uncompressed where it first appears in the run, and written as a back-reference
+        /// to its previous appearance after that (`Gzip.referenceBlocks`): the run's positions are
+        /// fixed, since every replacement has its gap's length.
+        private func makeTemplate(_ replacements: Personalization.Replacements, csrfFirst: UInt8) -> Gzip.Template {
+            let csrfLength = replacements.csrfInput.count
+            var template = Gzip.Template(variableLength: csrfLength)
+            // The hearts by kind (pressed, unpressed), stored where each first appears.
+            let heartBytes = [replacements.heartOn, replacements.heartOff]
+            var storedHeart: [Gzip.Piece?] = [nil, nil]
+            // Where the CSRF field and each heart kind last appeared.
+            var lastCSRF: Int?
+            var lastHeart: [Int?] = [nil, nil]
+            var position = 0
+            for part in parts {
+                switch part {
+                case let .fixed(piece):
+                    template.append(piece)
+                    position += piece.count
+                case .marker(.unknown, _):
+                    continue
+                case .marker(.csrf, _):
+                    guard csrfLength > 0 else { continue }
+                    if let previous = lastCSRF,
+                       let blocks = Gzip.referenceBlocks(length: csrfLength, distance: position - previous, first: csrfFirst) {
+                        template.appendVariable(reference: blocks)
+                    } else {
+                        template.appendVariable()
+                    }
+                    lastCSRF = position
+                    position += csrfLength
+                case let .marker(.favorite(id), _):
+                    let kind = replacements.favorites.contains(id) ? 0 : 1
+                    let bytes = heartBytes[kind]
+                    let piece = storedHeart[kind] ?? Gzip.Piece.stored(bytes)
+                    storedHeart[kind] = piece
+                    if let previous = lastHeart[kind], let copy = Gzip.copy(of: piece, bytes: bytes, distance: position - previous) {
+                        template.append(copy)
+                    } else {
+                        template.append(piece)
+                    }
+                    lastHeart[kind] = position
+                    position += bytes.count
+                }
+            }
+            return template
+        }
+    }
+
+    /// The runs in document order.
+    private(set) var runs: [Run]
     /// What the gaps were left for.
     let fills: Fills
 
     /// Length of the uncompressed document, markers as written.
-    var count: Int { parts.reduce(0) { $0 + $1.length } }
+    var count: Int { runs.reduce(0) { $0 + $1.count } }
 
     /// Bytes of compressed data the fixed parts hold (for the page cache's budget).
     var compressedCount: Int {
-        parts.reduce(0) { if case let .fixed(piece) = $1 { $0 + piece.deflated.count } else { $0 } }
+        runs.reduce(0) { total, run in
+            run.parts.reduce(total) { if case let .fixed(piece) = $1 { $0 + piece.deflated.count } else { $0 } }
+        }
     }
 
     /// `document` compressed in one stream, split at its markers (gaps of `fills`' lengths) and,
     /// when given, before byte `cut` — where text may be inserted later (`inserting(_:at:)`): what
-    /// follows the cut refers to nothing before it.
+    /// follows the cut is a run of its own, referring to nothing before it.
     init(_ document: [UInt8], cutBefore cut: Int? = nil, fills: Fills, level: Gzip.Level = .best) {
         let writer = Gzip.PieceWriter(level: level)
+        var runs: [Run] = []
         var parts: [Part] = []
         Personalization.walk(document, fixed: { range in
             if let cut, cut > range.lowerBound, cut < range.upperBound {
                 parts.append(.fixed(writer.piece(document[range.lowerBound..<cut])))
-                parts.append(.boundary)
-                parts.append(.fixed(writer.piece(document[cut..<range.upperBound], freshWindow: true)))
+                runs.append(Run(parts))
+                parts = [.fixed(writer.piece(document[cut..<range.upperBound], freshWindow: true))]
             } else {
-                if range.lowerBound == cut { parts.append(.boundary) }
+                if range.lowerBound == cut, !parts.isEmpty {
+                    runs.append(Run(parts))
+                    parts = []
+                }
                 parts.append(.fixed(writer.piece(document[range], freshWindow: range.lowerBound == cut)))
             }
         }, marker: { marker, range in
             writer.gap(fills.length(of: marker))
             parts.append(.marker(marker, length: range.count))
         })
-        self.parts = parts
+        if !parts.isEmpty || runs.isEmpty { runs.append(Run(parts)) }
+        self.runs = runs
         self.fills = fills
     }
 
@@ -102,73 +213,36 @@ struct CompressedPage: Sendable {
     static func + (lhs: CompressedPage, rhs: CompressedPage) -> CompressedPage {
         precondition(lhs.fills == rhs.fills, "pages joined for one visitor")
         var joined = lhs
-        joined.parts.append(.boundary)
-        joined.parts += rhs.parts
+        joined.runs += rhs.runs
         return joined
     }
 
-    /// `inserted` placed at byte `offset` of the uncompressed document — nil unless parts meet
-    /// exactly there.
+    /// `inserted` placed at byte `offset` of the uncompressed document — nil unless runs meet
+    /// exactly there (the text after any other place may refer back across it).
     func inserting(_ inserted: CompressedPage, at offset: Int) -> CompressedPage? {
         var position = 0
-        for (index, part) in parts.enumerated() {
+        for (index, run) in runs.enumerated() {
             if position == offset {
                 var result = self
-                result.parts.insert(contentsOf: [.boundary] + inserted.parts + [.boundary], at: index)
+                result.runs.insert(contentsOf: inserted.runs, at: index)
                 return result
             }
-            position += part.length
+            position += run.count
             if position > offset { return nil }
         }
         guard position == offset else { return nil }
         var result = self
-        result.parts += [.boundary] + inserted.parts
+        result.runs += inserted.runs
         return result
     }
 
     /// The gzip member of the page with its markers replaced — nil when a replacement's length
-    /// is not the one its gap was left for (the caller compresses the page the ordinary way).
-    ///
-    /// Each distinct replacement (the CSRF field, the pressed and the unpressed heart) is
-    /// stored uncompressed where it first appears, and written as a back-reference to its previous
-    /// appearance after that (`Gzip.copy(of:bytes:distance:)`): the page's positions are fixed, since
-    /// every replacement has its gap's length. A `boundary` starts over.
+    /// is not the one its gap was left for, or the CSRF field holds a NUL byte (its
+    /// back-references assume none); the caller then compresses the page the ordinary way.
     func gzip(_ replacements: Personalization.Replacements) -> [UInt8]? {
-        guard Fills(replacements) == fills else { return nil }
-        // By kind: the CSRF field, the pressed heart, the unpressed heart.
-        let kinds = [replacements.csrfInput, replacements.heartOn, replacements.heartOff]
-        var alone: [Gzip.Piece?] = [nil, nil, nil]
-        var lastSeen: [Int?] = [nil, nil, nil]
-        var pieces: [Gzip.Piece] = []
-        pieces.reserveCapacity(parts.count)
-        var position = 0
-        for part in parts {
-            let kind: Int
-            switch part {
-            case let .fixed(piece):
-                pieces.append(piece)
-                position += piece.count
-                continue
-            case .boundary:
-                lastSeen = [nil, nil, nil]
-                continue
-            case .marker(.unknown, _):
-                continue
-            case .marker(.csrf, _): kind = 0
-            case let .marker(.favorite(id), _): kind = replacements.favorites.contains(id) ? 1 : 2
-            }
-            let bytes = kinds[kind]
-            let piece = alone[kind] ?? Gzip.Piece.stored(bytes)
-            alone[kind] = piece
-            if let previous = lastSeen[kind], let copy = Gzip.copy(of: piece, bytes: bytes, distance: position - previous) {
-                pieces.append(copy)
-            } else {
-                pieces.append(piece)
-            }
-            lastSeen[kind] = position
-            position += bytes.count
-        }
-        return Gzip.join(pieces)
+        guard Fills(replacements) == fills, replacements.csrfInput.count <= 65_535,
+              !replacements.csrfInput.contains(0) else { return nil }
+        return Gzip.join(runs.map { $0.template(for: replacements) }, filling: replacements.csrfInput)
     }
 }
 
