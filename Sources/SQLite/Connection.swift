@@ -1,5 +1,8 @@
 import CSQLite
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -110,17 +113,44 @@ public final class Connection {
     /// after the commit, so a read that follows sees it. A `:memory:` database has no log and
     /// never calls it. SQLite's automatic checkpoint (at 1000 log pages), which this hook
     /// replaces, is kept. One observer per connection: a second call replaces the first.
-    /// - Parameter body: runs on the committing thread; keep it short (it delays the commit's
-    ///   return).
-    public func onCommit(_ body: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - tables: tables whose rows the caller wants to know were changed (at most 64).
+    ///   - body: runs on the committing thread with the set of `tables` (bit `i` for
+    ///     `tables[i]`) whose rows the transaction inserted, updated or deleted — triggers'
+    ///     changes included (SQLite's update hook); keep it short (it delays the commit's return).
+    ///
+    /// A change undone by `ROLLBACK TO` a savepoint still counts: a table may be reported
+    /// changed when it is not, never the other way.
+    public func onCommit(watching tables: [String] = [], _ body: @escaping @Sendable (_ changed: UInt64) -> Void) {
         guard let handle else { return }
-        let observer = Unmanaged.passRetained(CommitObserver(body))
+        precondition(tables.count <= 64, "at most 64 watched tables")
+        let observer = Unmanaged.passRetained(CommitObserver(tables, body))
+        let context = observer.toOpaque()
         sqlite3_wal_hook(handle, { context, db, name, pages in
             guard let context else { return SQLITE_OK }
-            Unmanaged<CommitObserver>.fromOpaque(context).takeUnretainedValue().body()
+            let observer = Unmanaged<CommitObserver>.fromOpaque(context).takeUnretainedValue()
+            let changed = observer.changed
+            observer.changed = 0
+            observer.body(changed)
             if pages >= 1000 { sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
             return SQLITE_OK
-        }, observer.toOpaque())
+        }, context)
+        if tables.isEmpty {
+            sqlite3_update_hook(handle, nil, nil)
+            sqlite3_rollback_hook(handle, nil, nil)
+        } else {
+            sqlite3_update_hook(handle, { context, _, _, table, _ in
+                guard let context, let table else { return }
+                let observer = Unmanaged<CommitObserver>.fromOpaque(context).takeUnretainedValue()
+                for (index, name) in observer.tables.enumerated() where strcmp(name, table) == 0 {
+                    observer.changed |= 1 << UInt64(index)
+                }
+            }, context)
+            sqlite3_rollback_hook(handle, { context in
+                guard let context else { return }
+                Unmanaged<CommitObserver>.fromOpaque(context).takeUnretainedValue().changed = 0
+            }, context)
+        }
         commitObserver?.release()
         commitObserver = observer
     }
@@ -283,9 +313,18 @@ public final class Connection {
 }
 
 /// The closure `Connection.onCommit` installed, kept alive while SQLite may call it.
+/// What `Connection.onCommit(watching:_:)` keeps: used only by the thread that runs the
+/// connection's statements (the hooks run inside them).
 private final class CommitObserver {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    let tables: [[CChar]]
+    let body: @Sendable (UInt64) -> Void
+    /// The watched tables changed since the last commit or rollback.
+    var changed: UInt64 = 0
+
+    init(_ tables: [String], _ body: @escaping @Sendable (UInt64) -> Void) {
+        self.tables = tables.map { Array($0.utf8CString) }
+        self.body = body
+    }
 }
 
 /// A lock for the write transactions (`BEGIN IMMEDIATE`) of several connections to one database

@@ -16,7 +16,7 @@ extension CampaignStore {
     ///   is not a campaign (unknown currency, bad JSON).
     /// - Parameter database: the migrated database.
     public static func sqlite(_ database: SQLiteDatabase) -> CampaignStore {
-        let version = SQLiteDatabase.Memo<Int64>()
+        let version = SQLiteDatabase.Memo<Int64>(readFrom: .campaignState)
         return CampaignStore(
             changeBy: { change, actor, now in
                 return try database.write { connection in
@@ -50,7 +50,7 @@ extension CampaignStore {
                 }
             },
             version: {
-                // Remembered like the catalog version: until a commit of this process, or 10 ms.
+                // Remembered like the catalog version: until this process commits a change to it, or 10 ms.
                 try database.remembered(version) { connection in
                     try connection.prepare("SELECT version FROM campaign_state WHERE id = 1").first()?.int64(0) ?? 0
                 }

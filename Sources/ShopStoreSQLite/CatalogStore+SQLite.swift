@@ -17,7 +17,7 @@ extension CatalogStore {
     ///     (`ProductPage.totalCountIsCapped`); tests make it small.
     public static func sqlite(_ database: SQLiteDatabase, currency: Currency = .usd,
                               searchCountLimit: Int = ProductPage.searchCountLimit) -> CatalogStore {
-        let version = SQLiteDatabase.Memo<Int64>()
+        let version = SQLiteDatabase.Memo<Int64>(readFrom: .catalogState)
         @Sendable func catalogVersion() throws -> Int64 {
             try database.remembered(version, read: SQLCatalog.catalogVersion)
         }

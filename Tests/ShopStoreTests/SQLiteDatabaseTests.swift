@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import ShopCore
 import ShopStore
-import ShopStoreSQLite
+@testable import ShopStoreSQLite
 import ShopTestSupport
 import SQLite
 import Synchronization
@@ -93,6 +93,42 @@ struct SQLiteDatabaseTests {
         try sessions.saveCart(.guest("s"), Cart(lines: [LineItem(productID: product.id, variantID: product.variants[0].id, quantity: 1),
                                                 LineItem(productID: product.id, variantID: product.variants[1].id, quantity: 3)]))
         #expect(try sessions.loadCart(.guest("s")).lines.map(\.quantity) == [3])
+    }
+
+    /// Issue #14: a remembered catalog version is read again after a commit of this process
+    /// that changed `catalog_state` — by a trigger too (a stock change) — and not after one
+    /// that did not (an add to cart), however long ago it was read.
+    @Test func aRememberedVersionIsReadAgainOnlyAfterACommitThatChangedIt() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.remove() }
+        let database = try SQLiteDatabase.open(path: path.path, poolSize: 2, otherWritersSeenWithin: .seconds(3_600))
+        defer { database.close() }
+        let catalog = CatalogStore.sqlite(database), sessions = SessionStore.sqlite(database)
+        _ = try catalog.upsert([.mock(handle: "lamp")])
+        let product = try #require(try catalog.productByHandle("lamp"))
+        let variant = try #require(product.variants.first)
+        let reads = Mutex(0)
+        let memo = SQLiteDatabase.Memo<Int64>(readFrom: .catalogState)
+        func version() throws -> Int64 {
+            try database.remembered(memo) { connection in
+                reads.withLock { $0 += 1 }
+                return try SQLCatalog.catalogVersion(connection)
+            }
+        }
+        let start = try version()
+        try sessions.create(Session(id: "s", userID: nil, csrfTokenHash: "h", createdAt: Fixtures.start, lastSeenAt: Fixtures.start,
+                                    expiresAt: Fixtures.start.addingTimeInterval(3_600), isPersistent: false))
+        try sessions.changeCart(.guest("s"), [.add(productID: product.id, variantID: variant.id, quantity: 1, limit: 10)])
+        #expect(try version() == start && reads.withLock { $0 } == 1, "no catalog change: not read again")
+        try database.write { try $0.execute("UPDATE variants SET stock = stock + 1 WHERE id = \(variant.id.rawValue)") }
+        #expect(try version() > start, "a trigger's bump is seen at once")
+        #expect(reads.withLock { $0 } == 2)
+        let anything = SQLiteDatabase.Memo<Int64>()
+        _ = try database.remembered(anything) { _ in 0 }
+        try sessions.changeCart(.guest("s"), [.add(productID: product.id, variantID: variant.id, quantity: 1, limit: 10)])
+        var readAgain = false
+        _ = try database.remembered(anything) { _ in readAgain = true; return 0 }
+        #expect(readAgain, "a memo of anything is read again after every commit")
     }
 
     /// Issue #14: every write runs on one writer connection that reads without a memory map
