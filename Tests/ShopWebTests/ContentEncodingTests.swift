@@ -259,6 +259,27 @@ struct CompressedPageTests {
         return inflated
     }
 
+    /// Issue #14: a run keeps its template for shoppers with no heart pressed and one for the
+    /// last other set of favorites; every fill, kept or not, inflates to the page filled plainly.
+    @Test func aRunKeepsTwoTemplatesAndEveryFillIsThePagePlainlyFilled() throws {
+        let card = { (id: Int) in "<article><form><!--p:csrf--><!--p:fav:\(id)--></form><p>Card \(id) text</p></article>" }
+        let document = Array(("<html><body>" + (1...6).map(card).joined() + "<footer><form><!--p:csrf--></form></footer></body></html>").utf8)
+        func values(_ favorites: Set<Product.ID>, token: String) -> Personalization.Values {
+            Personalization.Values(csrfToken: token, favorites: favorites, addLabel: "Save", removeLabel: "Remove")
+        }
+        let first = Personalization.Replacements(values([], token: "tok-0-" + String(repeating: "a", count: 40)))
+        let page = CompressedPage(document, cutBefore: CompressedPage.bodyEnd(in: document), fills: .init(first))
+        let sets: [Set<Product.ID>] = [[], [1], [6], [], [1, 6], [], [2]]
+        for (index, favorites) in sets.enumerated() {
+            let filled = values(favorites, token: "tok-\(index)-" + String(repeating: "b", count: 40))
+            let member = try #require(page.gzip(Personalization.Replacements(filled)))
+            #expect(try Gzip.decompress(member) == Personalization.apply(document, filled), "\(favorites)")
+            #expect(page.runs.allSatisfy { $0.keptTemplates <= CompressedPage.Run.templateLimit })
+        }
+        #expect(page.runs.count == 2, "split before </body>")
+        #expect(page.runs[0].keptTemplates == 2, "the unpressed one and the last other")
+    }
+
     @Test(arguments: ["/categories/lamps", "/products/brass-lamp", "/search?q=lamp", "/", "/products"])
     func aVisitorWithoutASessionGetsTheKeptDocument(target: String) throws {
         let shop = try TestShop(v1Catalog())

@@ -69,14 +69,19 @@ struct CompressedPage: Sendable {
         /// The products of the heart markers, in order.
         private let hearts: [Product.ID]
         private let templates = Mutex<[TemplateKey: (replacements: HeartBytes, template: Gzip.Template)]>([:])
-        /// Most templates kept per run (sets of favorites seen on it); past it, it starts over.
-        static let templateLimit = 64
+        /// Most templates kept per run, each about the size of the run's compressed pieces: the
+        /// one with no heart pressed (most shoppers') and the last other set of favorites seen.
+        /// `PageCache` counts a page with half its size more for its pieces and templates.
+        static let templateLimit = 2
 
         init(_ parts: [Part]) {
             self.parts = parts
             count = parts.reduce(0) { $0 + $1.length }
             hearts = parts.compactMap { if case let .marker(.favorite(id), _) = $0 { id } else { nil } }
         }
+
+        /// Templates kept (tests).
+        var keptTemplates: Int { templates.withLock { $0.count } }
 
         /// Which replacements a template was made for, besides the CSRF field's bytes.
         struct TemplateKey: Hashable {
@@ -105,7 +110,9 @@ struct CompressedPage: Sendable {
             if let known = templates.withLock({ $0[key] }), known.replacements == heartBytes { return known.template }
             let template = makeTemplate(replacements, csrfFirst: key.csrfFirst)
             templates.withLock { templates in
-                if templates.count >= Self.templateLimit { templates.removeAll(keepingCapacity: true) }
+                if templates[key] == nil, templates.count >= Self.templateLimit {
+                    templates = templates.filter { $0.key.pressed.isEmpty && !key.pressed.isEmpty }
+                }
                 templates[key] = (heartBytes, template)
             }
             return template

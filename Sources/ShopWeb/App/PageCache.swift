@@ -102,7 +102,9 @@ public final class PageCache: Sendable {
 
     func store(_ entry: Entry, for key: String) {
         // The compressed copy, made later, is about a fifth of the HTML: counted now.
-        keep(entry, version: entry.version, cost: entry.html.count + entry.html.count / 4, for: key, in: \.entries)
+        // Half again for its compressed pieces and their templates (`CompressedPage.Run`; a
+        // category page compresses to about a ninth of its size, and a run keeps two templates).
+        keep(entry, version: entry.version, cost: entry.html.count + entry.html.count / 2, for: key, in: \.entries)
     }
 
     func lookupDocument(_ key: String, version: Int64) -> Document? {
