@@ -112,7 +112,9 @@ public struct VoucherCode: Hashable, Sendable, CustomStringConvertible {
     /// The code in upper case, e.g. `"WINTER20"`.
     public let normalized: String
 
-    /// Normalizes `text` (trim, upper-case, no inner spaces); nil when nothing is left or it has
+    /// Normalizes `text` (compatibility forms composed — full-width letters become ASCII —,
+    /// trimmed, upper-cased with the Turkish `İ` as `I`, as `ı` already becomes, so a Turkish
+    /// keyboard types the same code; no inner spaces); nil when nothing is left or it has
     /// characters other than letters, digits, `-` and `_`, or is longer than 40.
     public init?(_ text: String) {
         // A cart with a voucher reads its stored code on every page (issue #14): a code already
@@ -122,7 +124,8 @@ public struct VoucherCode: Hashable, Sendable, CustomStringConvertible {
             normalized = ascii
             return
         }
-        let trimmed = text.trimmedOfWhiteSpace.uppercased()
+        let trimmed = text.precomposedStringWithCompatibilityMapping.trimmedOfWhiteSpace.uppercased()
+            .replacing("İ", with: "I")
         guard !trimmed.isEmpty, trimmed.count <= 40,
               trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
         normalized = trimmed

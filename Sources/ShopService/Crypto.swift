@@ -27,6 +27,11 @@ public struct Crypto: Sendable {
     /// so a double-submitted "Place order", whose second request finds the order placed, answers
     /// with the same working link. Nil: a random token each time.
     public var orderLinkToken: (@Sendable (_ checkout: String) -> String)?
+    /// A keyed hash of a cookie the server sets and reads back unchanged (a one-time message):
+    /// 32 lower-case hex digits only the server can compute from the cookie's name and value, so
+    /// a cookie planted by someone else (a sibling subdomain, a network on plain HTTP) is told
+    /// apart. Nil: such cookies go unsigned.
+    public var cookieTag: (@Sendable (_ name: String, _ value: String) -> String)?
     /// `count` random bytes (a TOTP secret); nil where the wiring offers none.
     public var randomBytes: (@Sendable (_ count: Int) -> [UInt8])?
     /// HMAC-SHA1 (RFC 2104), for TOTP; nil where the wiring offers none (no second factor then).

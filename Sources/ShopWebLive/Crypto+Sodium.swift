@@ -30,6 +30,9 @@ extension Crypto {
             crypto.guestSessionToken = { String(Digest.hmacSHA256Hex(key: guestSessionKey, message: "guest-session:" + $0).prefix(32)) }
             // The same key, another label: 256 bits, as random order-link tokens have.
             crypto.orderLinkToken = { Digest.hmacSHA256Hex(key: guestSessionKey, message: "order-link:" + $0) }
+            crypto.cookieTag = { name, value in
+                String(Digest.hmacSHA256Hex(key: guestSessionKey, message: "cookie:" + name + "=" + value).prefix(32))
+            }
         }
         return crypto
     }

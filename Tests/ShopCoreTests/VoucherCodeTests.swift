@@ -12,6 +12,9 @@ struct VoucherCodeTests {
         ("\tCODE\n", "CODE"),
         ("çay10", "ÇAY10"),                         // non-ASCII letters are letters too
         ("ıSPARTA", "ISPARTA"),                     // dotless i upper-cases to I
+        ("LİGHT15", "LIGHT15"),                     // and a Turkish keyboard's capital İ is I too
+        ("lİght15", "LIGHT15"),
+        ("ＬＩＧＨＴ１５", "LIGHT15"),                   // full-width forms, as a phone may type them
         (String(repeating: "A", count: 40), String(repeating: "A", count: 40)),
         ("z", "Z"),
     ])

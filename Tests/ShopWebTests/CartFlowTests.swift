@@ -44,6 +44,29 @@ struct CartFlowTests {
         #expect(try shop.get("/products/arc-lamp").text.contains("Added Arc Lamp") == false, "the message shows once")
     }
 
+    /// A one-time message shows only when the server set it: a cookie planted by someone else
+    /// (a sibling subdomain, a network on plain HTTP), or the server's with its text changed,
+    /// shows nothing — on the storefront and in the back office.
+    @Test func aPlantedMessageCookieIsNotShown() throws {
+        let shop = try TestShop([lamp])
+        _ = try shop.post("/cart/add", [("product", "arc-lamp"), ("quantity", "1")])
+        let sealed = try #require(shop.cookies["shoppable_flash"])
+        let planted = "error.Your%20account%20is%20locked%2E%20Call%20us%2E.."
+        let changed = sealed.replacing("Added", with: "Locked")
+        #expect(changed != sealed)
+        for value in [planted, changed, planted + ".0123456789abcdef0123456789abcdef"] {
+            let visitor = try shop.visitor()
+            visitor.cookies["shoppable_flash"] = value
+            let page = try visitor.get("/products/arc-lamp")
+            #expect(!page.text.contains("locked") && !page.text.contains("Locked") && !page.text.contains("class=\"flash"), "\(value)")
+            #expect(visitor.cookies["shoppable_flash"] == nil, "cleared all the same")
+        }
+        #expect(try shop.get("/products/arc-lamp").text.contains("Added Arc Lamp to your cart."), "the server's own shows")
+        let staff = try shop.visitor()
+        staff.cookies["shoppable_staff_flash"] = "e.Planted"
+        #expect(!(try staff.get("/admin/sign-in").text.contains("Planted")))
+    }
+
     @Test func browsingDoesNotCreateSessions() throws {
         let shop = try TestShop([lamp])
         let page = try shop.get("/products/arc-lamp")

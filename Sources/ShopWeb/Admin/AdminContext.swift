@@ -126,13 +126,16 @@ struct AdminContext {
 
     /// Sets a one-time message for the next back-office page.
     mutating func setFlash(_ text: String, error: Bool = false) {
-        setCookies.append(cookie(AdminApp.flashCookie, (error ? "e." : "s.") + URLEncoding.percentEncodeAlphanumerics(text), maxAge: 60))
+        let encoded = (error ? "e." : "s.") + URLEncoding.percentEncodeAlphanumerics(text)
+        setCookies.append(cookie(AdminApp.flashCookie, SignedCookie.seal(encoded, name: AdminApp.flashCookie, environment.crypto),
+                                 maxAge: 60))
     }
 
     /// The message from the previous request, clearing it.
     mutating func takeFlash() -> (text: String, isError: Bool)? {
-        guard let value = request.cookies[AdminApp.flashCookie] else { return nil }
+        guard let sealed = request.cookies[AdminApp.flashCookie] else { return nil }
         setCookies.append(cookie(AdminApp.flashCookie, "", maxAge: 0))
+        guard let value = SignedCookie.open(sealed, name: AdminApp.flashCookie, environment.crypto) else { return nil }
         let parts = value.split(separator: ".", maxSplits: 1)
         guard parts.count == 2, let text = String(parts[1]).removingPercentEncoding, !text.isEmpty else { return nil }
         return (text, parts[0] == "e")

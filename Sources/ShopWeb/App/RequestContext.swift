@@ -435,14 +435,16 @@ struct RequestContext {
         let encoded = [flash.kind.rawValue, flash.text, flash.linkText ?? "", flash.linkHref ?? ""]
             .map(URLEncoding.percentEncodeAlphanumerics)  // Foundation's took 4 % of an add to cart
             .joined(separator: ".")
-        setCookies.append(cookie(ShopApp.flashCookie, encoded, maxAge: 60))
+        setCookies.append(cookie(ShopApp.flashCookie, SignedCookie.seal(encoded, name: ShopApp.flashCookie, environment.crypto),
+                                 maxAge: 60))
     }
 
     /// The one-time message from the previous request, clearing it.
     mutating func takeFlash() -> Flash? {
         if let pageFlash { return pageFlash }
-        guard let value = request.cookies[ShopApp.flashCookie] else { return nil }
+        guard let sealed = request.cookies[ShopApp.flashCookie] else { return nil }
         setCookies.append(cookie(ShopApp.flashCookie, "", maxAge: 0))
+        guard let value = SignedCookie.open(sealed, name: ShopApp.flashCookie, environment.crypto) else { return nil }
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? "" }
         guard parts.count == 4, let kind = Flash.Kind(rawValue: parts[0]), !parts[1].isEmpty else { return nil }
         let href = SafeRedirect.localPath(parts[3])
