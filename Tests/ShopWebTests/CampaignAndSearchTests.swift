@@ -231,6 +231,20 @@ struct CampaignVoucherTests {
         #expect(kept.contains("Voucher codes are up to 40 letters and digits") && kept.contains("to use BIG50"))
     }
 
+    /// Found by a fresh tester: a code that does not apply yet stays in the cart, and there was
+    /// no way to take it off but typing another. The rejected code's form comes with a remove
+    /// button.
+    @Test func aRejectedCodeCanBeTakenOff() throws {
+        let shop = try shop([campaign("min", code: "BIG50", discount: .fixedAmount(.usd(5_00)), minimum: 50_00)])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/voucher", [("code", "big50")])
+        let waiting = try shop.get("/cart").text
+        #expect(waiting.contains("to use BIG50") && waiting.contains("action=\"/cart/voucher/remove\""))
+        #expect(try shop.post("/cart/voucher/remove", []).status == 303)
+        let cleared = try shop.get("/cart").text
+        #expect(!cleared.contains("BIG50") && !cleared.contains("action=\"/cart/voucher/remove\""))
+    }
+
     @Test func theDiscountFollowsTheCartAndComesBack() throws {
         let shop = try shop([campaign("min", code: "BIG50", discount: .fixedAmount(.usd(22_00)), minimum: 40_00)])
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])   // 30.00

@@ -140,7 +140,7 @@ extension Views {
             var code = ""
             var message: String?
             if case let .rejected(rejected, text) = voucher { code = rejected; message = text }
-            return form(.class("voucher-form"), .method("post"), .action(SiteRoute.cart(.voucher).path)) {
+            let codeForm = HTML.form(.class("voucher-form"), .method("post"), .action(SiteRoute.cart(.voucher).path)) {
                 Personalization.csrfField
                 label(.class("visually-hidden"), .for("voucher")) { l10n(.cartVoucherLabel) }
                 div(.class("voucher-row")) {
@@ -150,6 +150,15 @@ extension Views {
                 }
                 // A rejected code stays in the cart: it applies again as soon as the cart qualifies.
                 if let message { p(.class("form-error"), .role("alert")) { message } }
+            }
+            guard message != nil else { return codeForm }
+            // …unless the shopper takes it off (a fresh tester found no way to).
+            return div(.class("voucher-rejected")) {
+                codeForm
+                HTML.form(.method("post"), .action(SiteRoute.cart(.voucherRemove).path)) {
+                    Personalization.csrfField
+                    button(.type("submit"), .class("link-button")) { l10n(.cartVoucherRemove) }
+                }
             }
         }
     }
