@@ -104,23 +104,36 @@ public struct Cookie: Hashable, Sendable {
     /// parses its cookies, and going by `Character` was 3 % of a shopper's page (issue #14).
     public static func parse(headerValues: some Sequence<String>) -> [String: String] {
         var cookies: [String: String] = [:]
-        let quote = UInt8(ascii: "\"")
         for header in headerValues {
-            for piece in header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: true) {
-                guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = piece[..<equals].trimmingOptionalWhiteSpace
-                guard !name.isEmpty else { continue }
-                var value = piece[piece.index(after: equals)...].trimmingOptionalWhiteSpace
-                if value.count >= 2, value.first == quote, value.last == quote {
-                    value = value.dropFirst().dropLast()
-                }
-                let key = String(Substring(name))
-                if cookies[key] == nil {
-                    cookies[key] = String(Substring(value))
+            var header = header
+            // On the header's contiguous bytes, without an array of slices (`split`): 2.3 % of a
+            // shopper's page went to splitting two cookies.
+            header.withUTF8 { bytes in
+                var start = 0
+                while start < bytes.count {
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+                    if end > start { add(bytes[start..<end], to: &cookies) }
+                    start = end + 1
                 }
             }
         }
         return cookies
+    }
+
+    /// Adds one `name=value` piece, unless its name is empty or already there.
+    private static func add(_ piece: Slice<UnsafeBufferPointer<UInt8>>, to cookies: inout [String: String]) {
+        guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { return }
+        let name = piece[..<equals].trimmingOptionalWhiteSpace
+        guard !name.isEmpty else { return }
+        let key = String(decoding: name, as: UTF8.self)
+        guard cookies[key] == nil else { return }
+        var value = piece[piece.index(after: equals)...].trimmingOptionalWhiteSpace
+        let quote = UInt8(ascii: "\"")
+        if value.count >= 2, value.first == quote, value.last == quote {
+            value = value.dropFirst().dropLast()
+        }
+        cookies[key] = String(decoding: value, as: UTF8.self)
     }
 
     // MARK: - Internals

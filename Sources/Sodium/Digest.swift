@@ -14,7 +14,14 @@ public enum Digest {
     /// - Parameter text: any string (hashed as UTF-8, no normalisation).
     /// - Returns: 64 characters `0–9 a–f`.
     public static func sha256Hex(_ text: String) -> String {
-        Hex.encode(sha256(Array(text.utf8)))
+        Sodium.ensureInitialized()
+        var text = text
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(crypto_hash_sha256_bytes())) { digest in
+            text.withUTF8 { input in
+                _ = crypto_hash_sha256(digest.baseAddress!, input.baseAddress, UInt64(input.count))
+            }
+            return Hex.encode(UnsafeBufferPointer(digest))
+        }
     }
 
     /// The SHA-256 digest of `bytes`.

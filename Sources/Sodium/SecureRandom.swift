@@ -72,13 +72,19 @@ public enum SecureRandom {
 /// Lower-case hex through `sodium_bin2hex` (constant-time, so it is safe for secrets).
 enum Hex {
     static func encode(_ bytes: [UInt8]) -> String {
-        var output = [CChar](repeating: 0, count: bytes.count * 2 + 1)
-        output.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { input in
-                _ = sodium_bin2hex(out.baseAddress!, out.count, input.baseAddress, input.count)
+        bytes.withUnsafeBufferPointer(encode)
+    }
+
+    /// Lower-case hex written straight into the string's storage (a session's page hashes its
+    /// cookie and its form token: three arrays each had been made and dropped).
+    static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        // `sodium_bin2hex` ends with a NUL, inside the capacity but outside the string.
+        String(unsafeUninitializedCapacity: bytes.count * 2 + 1) { out in
+            out.withMemoryRebound(to: CChar.self) { chars in
+                _ = sodium_bin2hex(chars.baseAddress!, chars.count, bytes.baseAddress, bytes.count)
             }
+            return bytes.count * 2
         }
-        return string(fromNULTerminated: output)
     }
 }
 
