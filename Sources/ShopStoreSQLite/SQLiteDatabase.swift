@@ -127,7 +127,7 @@ public final class SQLiteDatabase: Sendable {
 
     /// What a ``Memo``'s value is read from: a commit of this process that changes it makes the
     /// next caller read again.
-    public enum MemoSource: Int, Sendable, CaseIterable {
+    public enum MemoSource: Sendable {
         /// Anything: every commit counts.
         case anything
         /// The row of `catalog_state` (the catalog version; bumped by triggers on the
@@ -388,7 +388,7 @@ private final class CommitCounter: Sendable {
 
     /// One commit, which changed the watched tables whose bits are set in `changed`.
     func increment(changed: UInt64) {
-        // Bits in the order of `Source.watchedTables`.
+        // Bits in the order of `MemoSource.watchedTables`.
         if changed & 1 != 0 { catalogState.add(1, ordering: .releasing) }
         if changed & 2 != 0 { campaignState.add(1, ordering: .releasing) }
         all.add(1, ordering: .releasing)
