@@ -215,17 +215,9 @@ extension Gzip {
     /// - Parameter pieces: pieces made by ``Piece/init(_:level:)``, any number, repeats allowed.
     /// - Returns: header, the pieces' deflate data, an empty final block, CRC-32 and length.
     public static func join(_ pieces: [Piece]) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(pieces.reduce(18) { $0 + $1.deflated.count })
-        output.append(contentsOf: memberHeader)
-        var checksum: uLong = 0
-        var total = 0
-        for piece in pieces where piece.count > 0 {
-            output.append(contentsOf: piece.deflated)
-            checksum = crc32_combine_op(checksum, uLong(piece.checksum), uLong(piece.combine))
-            total += piece.count
-        }
-        appendTrailer(checksum: UInt32(checksum), count: total, to: &output)
-        return output
+        // A template without variable bytes: one home for writing a member.
+        var template = Template(variableLength: 0)
+        for piece in pieces { template.append(piece) }
+        return join([template], filling: [])
     }
 }

@@ -118,7 +118,7 @@ enum Personalization {
         /// The two heart buttons for these labels, made once per pair of labels (once per
         /// language): building them was ~2.4 % of a shopper's category page.
         private static func hearts(addLabel: String, removeLabel: String) -> (on: [UInt8], off: [UInt8]) {
-            let key = [addLabel, removeLabel]
+            let key = HeartLabels(add: addLabel, remove: removeLabel)
             if let known = heartsByLabels.withLock({ $0[key] }) { return known }
             // Two heart buttons cover every product on the page: each padded (with spaces inside
             // the tag) to one length, so a compressed page keeps its byte offsets whichever
@@ -135,7 +135,12 @@ enum Personalization {
             return (on, off)
         }
 
-        private static let heartsByLabels = Mutex<[[String]: (on: [UInt8], off: [UInt8])]>([:])
+        private struct HeartLabels: Hashable {
+            var add: String
+            var remove: String
+        }
+
+        private static let heartsByLabels = Mutex<[HeartLabels: (on: [UInt8], off: [UInt8])]>([:])
 
         private init(csrfInput: [UInt8], heartOn: [UInt8], heartOff: [UInt8], favorites: Set<Product.ID>) {
             self.csrfInput = csrfInput
