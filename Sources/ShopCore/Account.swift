@@ -60,15 +60,19 @@ public enum EmailRules {
     public static let maximumLength = 254
 
     /// Trims, checks the shape, and lower-cases an email address so that `Ana@Example.com` and
-    /// `ana@example.com` are the same account.
+    /// `ana@example.com` are the same account — in Unicode's compatibility form (NFKC), so that
+    /// a full-width `ａｎａ@ｅｘａｍｐｌｅ.com` is `ana@example.com` too.
     ///
     /// Shape: one `@`; a local part of 1–64 characters without spaces; a domain of at least two
-    /// dot-separated labels of letters (any script), digits and inner hyphens. This accepts what
+    /// dot-separated labels of letters (any script), digits and inner hyphens; nothing invisible
+    /// (control or format characters, such as NUL or a zero-width joiner: a mail server drops or
+    /// refuses them, so the address would not be the one mail goes to). This accepts what
     /// real people type and refuses typos such as `ana@example`, `ana example.com`, `ana@@x.com`.
     /// - Throws: `AccountFieldError.emailInvalid` or `.emailTooLong`.
     public static func normalize(_ email: String) throws(AccountFieldError) -> String {
-        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping
         guard trimmed.count <= maximumLength else { throw .emailTooLong(maximum: maximumLength) }
+        guard !trimmed.unicodeScalars.contains(where: { isInvisible($0) }) else { throw .emailInvalid }
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw .emailInvalid }
         let local = parts[0], domain = parts[1]
@@ -83,6 +87,16 @@ public enum EmailRules {
         guard let last = labels.last, last.count >= 2, !last.allSatisfy(\.isNumber) else { throw .emailInvalid }
         return trimmed.lowercased()
     }
+
+    /// Control, format, separator, private-use and unassigned scalars: none belongs in an address.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .privateUse, .surrogate, .unassigned:
+            true
+        default:
+            false
+        }
+    }
 }
 
 /// Password rules for accounts (issue #3, after the seed app's registration rules).
@@ -93,7 +107,9 @@ public enum EmailRules {
 /// - not contain the person's first or last name when that name has 3 or more letters, compared
 ///   case- and diacritic-insensitively with Turkish dotted/dotless i folded together
 ///   (`İ`, `I`, `ı`, `i` all match each other; `José` matches `jose`);
-/// - not contain 3 or more consecutive digits that go up or down by one (`123`, `876`).
+/// - not contain 3 or more consecutive digits that go up or down by one (`123`, `876`);
+/// - not contain control characters (NUL, tab, line breaks, …): nobody types them into a
+///   password field, and NUL ends a C string (libsodium's hash refuses it).
 public enum PasswordRules {
     /// Shortest password accepted.
     public static let minimumLength = 8
@@ -118,6 +134,9 @@ public enum PasswordRules {
             problems.append(.passwordContainsName)
         }
         if hasSequentialDigits(password) { problems.append(.passwordHasSequentialDigits) }
+        if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            problems.append(.passwordHasControlCharacters)
+        }
         return problems
     }
 
@@ -199,6 +218,7 @@ public enum AccountFieldError: Error, Hashable, Sendable {
     case passwordNeedsLetterAndDigit
     case passwordContainsName
     case passwordHasSequentialDigits
+    case passwordHasControlCharacters
     case passwordsDoNotMatch
     case passwordWrong
 }

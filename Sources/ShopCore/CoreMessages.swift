@@ -10,7 +10,7 @@ public enum CoreMessageKey: String, CaseIterable, Sendable {
     // AccountFieldError
     case errorNameMissing, errorNameTooLong, errorEmailInvalid, errorEmailTooLong, errorEmailTaken
     case errorPasswordTooShort, errorPasswordTooLong, errorPasswordNeedsLetterAndDigit, errorPasswordContainsName
-    case errorPasswordHasSequentialDigits, errorPasswordsDoNotMatch, errorPasswordWrong
+    case errorPasswordHasSequentialDigits, errorPasswordHasControlCharacters, errorPasswordsDoNotMatch, errorPasswordWrong
     // AddressProblem
     case addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry
 }
@@ -49,6 +49,7 @@ extension AccountFieldError {
         case .passwordNeedsLetterAndDigit: CoreMessages.text(.errorPasswordNeedsLetterAndDigit, in: language)
         case .passwordContainsName: CoreMessages.text(.errorPasswordContainsName, in: language)
         case .passwordHasSequentialDigits: CoreMessages.text(.errorPasswordHasSequentialDigits, in: language)
+        case .passwordHasControlCharacters: CoreMessages.text(.errorPasswordHasControlCharacters, in: language)
         case .passwordsDoNotMatch: CoreMessages.text(.errorPasswordsDoNotMatch, in: language)
         case .passwordWrong: CoreMessages.text(.errorPasswordWrong, in: language)
         }

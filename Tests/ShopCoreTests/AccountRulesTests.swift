@@ -8,6 +8,9 @@ struct EmailRulesTests {
         ("ana@example.com", "ana@example.com"), ("  Ana@Example.COM ", "ana@example.com"),
         ("first.last+shop@mail.co.uk", "first.last+shop@mail.co.uk"), ("ayşe@örnek.com.tr", "ayşe@örnek.com.tr"),
         ("x@a-b.io", "x@a-b.io"),
+        // NFKC: full-width letters and a ligature are the plain ones, so they name one account.
+        ("ana@\u{FF45}xample.com", "ana@example.com"), ("\u{FF21}na@example.com", "ana@example.com"),
+        ("\u{FB01}le@example.com", "file@example.com"),
     ])
     func acceptsRealAddressesAndNormalizesThem(input: String, normalized: String) throws {
         #expect(try EmailRules.normalize(input) == normalized)
@@ -17,6 +20,9 @@ struct EmailRulesTests {
         "", "ana", "ana@", "@example.com", "ana@example", "ana example@x.com", "ana@@example.com",
         "ana@ex ample.com", "ana@-example.com", "ana@example.c", "ana@.com", ".ana@example.com",
         "an..a@example.com", "ana@example..com", "ana@1.2.3.4",
+        // Invisible scalars: a mail server drops or refuses them, so mail would go elsewhere.
+        "nul\u{0}x@example.com", "inj3\u{1}@example.com", "ana\u{7F}@example.com", "a\u{200B}na@example.com",
+        "ana@exa\u{200D}mple.com", "ana\u{00A0}lima@example.com", "ana\u{E000}@example.com",
     ])
     func refusesMistypedAddresses(input: String) {
         #expect(throws: AccountFieldError.emailInvalid) { try EmailRules.normalize(input) }
@@ -73,6 +79,16 @@ struct PasswordRulesTests {
     @Test(arguments: ["a1357924", "b9024681", "x12x34x", "c1122334", "d9090909"])
     func nonSequentialDigitsAreFine(password: String) {
         #expect(!PasswordRules.problems(password, name: "Ana Lima").contains(.passwordHasSequentialDigits))
+    }
+
+    @Test(arguments: ["Tulip9garden\u{0}", "Tulip9\tgarden", "Tulip9garden\n", "Tulip9\u{7F}garden", "Tulip9\u{85}garden"])
+    func mustNotContainControlCharacters(password: String) {
+        #expect(PasswordRules.problems(password, name: "Bob Stone") == [.passwordHasControlCharacters])
+    }
+
+    @Test(arguments: ["Tulip9 garden", "Tulip9garden\u{200D}", "Tulip9 👨‍👩‍👧 garden"])
+    func spacesAndJoinersAreNotControlCharacters(password: String) {
+        #expect(PasswordRules.problems(password, name: "Bob Stone").isEmpty)
     }
 
     @Test func foldingTreatsEveryTurkishIAlike() {

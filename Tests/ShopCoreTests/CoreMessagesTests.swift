@@ -32,7 +32,8 @@ struct CoreMessagesTests {
     static let accountErrors: [AccountFieldError] = [
         .nameMissing, .nameTooLong(maximum: 100), .emailInvalid, .emailTooLong(maximum: 254), .emailTaken,
         .passwordTooShort(minimum: 8), .passwordTooLong(maximum: 128), .passwordNeedsLetterAndDigit,
-        .passwordContainsName, .passwordHasSequentialDigits, .passwordsDoNotMatch, .passwordWrong,
+        .passwordContainsName, .passwordHasSequentialDigits, .passwordHasControlCharacters, .passwordsDoNotMatch,
+        .passwordWrong,
     ]
 
     @Test(arguments: Language.allCases)

@@ -64,6 +64,31 @@ struct V1AccountAPITests {
         #expect(try shop.api(.post, "/api/v1/account", json: "{", contentType: "application/json").status == 400)
     }
 
+    /// A control character in a password (NUL ends libsodium's C string) or an email (a mail
+    /// server drops it, so mail would reach another address) is the field's 400, never a 500.
+    @Test func controlCharactersAreRefusedAsTheFieldsProblem() throws {
+        let shop = try TestShop()
+        for (body, field) in [(#"{"email": "n1@example.com", "password": "Tulip9garden\u0000", "name": "Bob Stone"}"#, "password"),
+                              (#"{"email": "n1@example.com", "password": "Tulip9\tgarden", "name": "Bob Stone"}"#, "password"),
+                              (#"{"email": "nul\u0000x@example.com", "password": "Tulip9garden", "name": "Bob Stone"}"#, "email"),
+                              (#"{"email": "inj3\u0001@example.com", "password": "Tulip9garden", "name": "Bob Stone"}"#, "email")] {
+            let refused = try shop.api(.post, "/api/v1/account", json: body)
+            let error = try decoded(APIErrorEnvelope.self, refused).error
+            #expect(refused.status == 400 && error.code == "invalid_field" && error.field == field, "\(body)")
+        }
+        _ = try registerAndSignIn(shop)
+        #expect(try shop.api(.post, "/api/v1/account/password-reset", json: #"{"email": "ana@example.com"}"#).status == 202)
+        let token = try emailedToken(shop, to: "ana@example.com")
+        let reset = try shop.api(.post, "/api/v1/account/password-reset/confirm",
+                                 json: #"{"token": "\#(token)", "password": "Tulip9garden\u0000x"}"#)
+        let resetError = try decoded(APIErrorEnvelope.self, reset).error
+        #expect(reset.status == 400 && resetError.field == "password")
+        // A full-width letter is the plain one: the same account, taken.
+        let twin = try shop.api(.post, "/api/v1/account",
+                                json: #"{"email": "ana@\uFF45xample.com", "password": "Other9sky!", "name": "Ana Twin"}"#)
+        #expect(twin.status == 409)
+    }
+
     @Test func registeringIsThrottledPerClientAddress() throws {
         let shop = try TestShop()
         shop.environment.throttles.registration = RateLimit(limit: 1, window: 15 * 60)
