@@ -217,21 +217,98 @@ public struct FakeStoreCartInput: Codable, Hashable, Sendable {
     }
 }
 
-/// Fake Store's dates: read as ISO 8601 (`2020-02-03`, `2020-02-03T10:00:00Z`,
-/// `2020-02-03T10:00:00.000+02:00`; a date alone is midnight UTC), written in UTC with
-/// milliseconds (`2020-02-03T00:00:00.000Z`).
+/// Fake Store's dates: read as ISO 8601 — a calendar date (`2020-02-03`, midnight UTC) or an
+/// RFC 3339 date and time with seconds and a zone (`2020-02-03T10:00:00Z`,
+/// `2020-02-03T10:00:00.000+02:00`) — and written in UTC with milliseconds
+/// (`2020-02-03T00:00:00.000Z`).
 public enum FakeStoreDate {
-    /// The date `text` names, or nil when it is not ISO 8601.
+    /// The date `text` names, or nil when it is not one of the forms above: nothing before or
+    /// after it, every field in range (`2021-02-29` and `25:61` are not dates), a time with its
+    /// seconds and its zone (`2020-02-03T10:30` would leave the zone to guess).
     public static func parse(_ text: String) -> Date? {
-        let options: [ISO8601DateFormatter.Options] = [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
-                                                       [.withFullDate]]
-        for option in options {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = option
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            if let date = formatter.date(from: text) { return date }
+        var reader = Reader(Array(text.utf8))
+        guard let year = reader.number(digits: 4), reader.skip("-"), let month = reader.number(digits: 2), reader.skip("-"),
+              let day = reader.number(digits: 2), (1...12).contains(month),
+              (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+        var seconds = daysFromEpoch(year: year, month: month, day: day) * 86_400
+        if reader.isAtEnd { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        guard reader.skip("T"), let hour = reader.number(digits: 2), reader.skip(":"), let minute = reader.number(digits: 2),
+              reader.skip(":"), let second = reader.number(digits: 2),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        seconds += hour * 3_600 + minute * 60 + second
+        var fraction = 0.0
+        if reader.skip(".") {
+            var value = 0, scale = 1, digits = 0
+            while digits < 10, let digit = reader.digit() {
+                value = value * 10 + digit
+                scale *= 10
+                digits += 1
+            }
+            guard (1...9).contains(digits) else { return nil }
+            fraction = Double(value) / Double(scale)
         }
-        return nil
+        if reader.skip("Z") {
+        } else if let sign = reader.skip("+") ? 1 : reader.skip("-") ? -1 : nil {
+            guard let hours = reader.number(digits: 2), reader.skip(":"), let minutes = reader.number(digits: 2),
+                  hours < 24, minutes < 60 else { return nil }
+            seconds -= sign * (hours * 3_600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard reader.isAtEnd else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
+    /// Reads ASCII fields of a date off its UTF-8 bytes.
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var isAtEnd: Bool { index == bytes.count }
+
+        /// Skips `character` if it comes next.
+        mutating func skip(_ character: Unicode.Scalar) -> Bool {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func digit() -> Int? {
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+            defer { index += 1 }
+            return Int(bytes[index] - UInt8(ascii: "0"))
+        }
+
+        /// Exactly `digits` decimal digits.
+        mutating func number(digits: Int) -> Int? {
+            var value = 0
+            for _ in 0..<digits {
+                guard let digit = digit() else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the date in the proleptic Gregorian calendar (Howard Hinnant's
+    /// `days_from_civil`).
+    private static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// `date` as Fake Store writes it.

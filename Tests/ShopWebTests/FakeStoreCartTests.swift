@@ -67,8 +67,10 @@ struct FakeStoreCartTests {
         #expect(try list("/api/carts?startdate=2020-01-02&enddate=2020-01-03", opToken) == [made[1]])
         #expect(try list("/api/carts?enddate=2020-01-03", opToken) == Array(made.prefix(2)), "the end is exclusive")
         #expect(try list("/api/carts/user/\(ana.id.rawValue)?startdate=2020-01-02", opToken) == [made[1]])
-        let bad = try shop.api(.get, "/api/carts?startdate=yesterday", token: opToken)
-        #expect(try bad.status == 400 && (error(bad)).code == "malformed_date" && (try error(bad)).field == "startdate")
+        for target in ["/api/carts?startdate=yesterday", "/api/carts?startdate=2020-02-03Tjunk", "/api/carts?startdate=2021-02-29"] {
+            let bad = try shop.api(.get, target, token: opToken)
+            #expect(try bad.status == 400 && (error(bad)).code == "malformed_date" && (try error(bad)).field == "startdate", "\(target)")
+        }
         #expect(try shop.api(.get, "/api/carts", token: nil).status == 401)
     }
 
@@ -124,6 +126,11 @@ struct FakeStoreCartTests {
         let patched = try decode(FakeStoreCart.self, try shop.api(.patch, "/api/carts/\(cart.id)", token: token,
                                                                   json: #"{"date": "2021-05-06T07:08:09.123Z"}"#))
         #expect(patched.date == "2021-05-06T07:08:09.123Z" && patched.products == cart.products)
+        for date in ["2020-02-03T10:30", "2020-02-03Tgarbage", "2020-02-03T25:61:99Z", "2020-06-31"] {
+            let refused = try shop.api(.patch, "/api/carts/\(cart.id)", token: token, json: #"{"date": "\#(date)"}"#)
+            #expect(try refused.status == 400 && (error(refused)).code == "malformed_date" && (try error(refused)).field == "date",
+                    "\(date)")
+        }
         let put = try decode(FakeStoreCart.self, try shop.api(.put, "/api/carts/\(cart.id)", token: token,
                                                               json: #"{"products": [{"productId": \#(lamp), "quantity": 3}]}"#))
         #expect(put.products == [.init(productId: lamp, quantity: 3)] && put.date == FakeStoreDate.format(shop.clock.now))
