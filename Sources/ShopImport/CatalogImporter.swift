@@ -382,11 +382,31 @@ struct ImportContext {
     /// `ImportResult.imageLocations`).
     mutating func image(_ url: String, altText: String, line: Int, _ column: Column?) throws(ImportError) -> ProductImage {
         try checkLength(url, .imageURL, line: line, column)
+        if !Self.isImageAddress(url) { throw error(line: line, column, .notAnImageAddress(url)) }
         try checkLength(altText, .altText, line: line, column)
         if imageLocations[url] == nil {
             imageLocations[url] = ImportLocation(line: line, column: column?.name, columnIndex: column?.index)
         }
         return ProductImage(url: url, altText: altText)
+    }
+
+    /// `true` unless `url` starts with a scheme other than `http`, `https`, `file` or an image's
+    /// `data:image/…`: a web address, a path on this site, a local file's path (the media
+    /// library reads those) or an inline picture is an image; `javascript:`, `data:text/html`
+    /// and the like are not, and pages would put them in `src` and links.
+    static func isImageAddress(_ url: String) -> Bool {
+        // As a browser reads it (WHATWG URL): C0 controls and spaces before it, and every tab
+        // and line break inside it, are ignored (`java\tscript:` is `javascript:`).
+        let trimmed = String(String.UnicodeScalarView(url.unicodeScalars.filter { !["\t", "\n", "\r"].contains($0) })
+            .drop { $0.value <= 0x20 })
+        // RFC 3986 §3.1: a scheme is a letter, then letters, digits, `+`, `-` or `.`, then `:`;
+        // a `/`, `?` or `#` before any `:` makes it a path.
+        guard let colon = trimmed.firstIndex(where: { ":/?#".contains($0) }), trimmed[colon] == ":" else { return true }
+        let scheme = trimmed[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return true }
+        let lower = trimmed.lowercased()
+        return ["http", "https", "file"].contains(scheme.lowercased()) || lower.hasPrefix("data:image/")
     }
 
     mutating func warn(line: Int?, _ caveat: ImportCaveat) {

@@ -18,7 +18,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importNotShoppableCatalog, importUnsupportedVersion, importTextTooLong
     case importNotAWholeNumber, importNotAQuantity, importNotAPrice, importNegativePrice, importNotARating
     case importNegativeRatingCount, importNotTrueOrFalse, importNotAStatus, importNotAVisibility
-    case importNotAnImagePosition, importNotAnInventoryPolicy, importNotAPublishedValue, importNotAStockStatus
+    case importNotAnImagePosition, importNotAnImageAddress, importNotAnInventoryPolicy, importNotAPublishedValue, importNotAStockStatus
     case importNotABackorderSetting, importNotADate, importNotAnISODate, importNegativeStockWithoutBackorders
     case importNegativeStock, importDuplicateSKU, importHandleTaken, importRowNeedsHandle, importNewProductNeedsTitle
     case importProductNeedsName, importVariantNeedsPrice, importNoVariants, importOptionNotNamed, importUnnamedOption

@@ -60,6 +60,9 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     case notAStatus(String)
     case notAVisibility(String)
     case notAnImagePosition(String)
+    /// An image address with a scheme other than `http`, `https`, `file` or `data:image/…`
+    /// (`javascript:`, `data:text/html`).
+    case notAnImageAddress(String)
     case notAnInventoryPolicy(String)
     /// WooCommerce `Published`.
     case notAPublishedValue(String)
@@ -161,6 +164,7 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
         case let .notAStatus(value): return t(.importNotAStatus, ["value": value])
         case let .notAVisibility(value): return t(.importNotAVisibility, ["value": value])
         case let .notAnImagePosition(value): return t(.importNotAnImagePosition, ["value": value])
+        case let .notAnImageAddress(value): return t(.importNotAnImageAddress, ["value": value])
         case let .notAnInventoryPolicy(value): return t(.importNotAnInventoryPolicy, ["value": value])
         case let .notAPublishedValue(value): return t(.importNotAPublishedValue, ["value": value])
         case let .notAStockStatus(value): return t(.importNotAStockStatus, ["value": value])

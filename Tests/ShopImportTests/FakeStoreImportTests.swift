@@ -93,3 +93,36 @@ struct FakeStoreImportTests {
         #expect(error?.column == "title")
     }
 }
+
+/// An image's address (every format reads it through `ImportContext.image`): a web URL, a path
+/// on this site or a local file — never a scheme a page would run or inline.
+@Suite("Image addresses")
+struct ImageAddressTests {
+    private static func read(image: String) throws(ImportError) -> ImportResult {
+        let json = #"[{"id": 1, "title": "Thing", "price": 1, "description": "", "category": "x", "image": \#(image)}]"#
+        return try Fixture.read(text: json, fileName: "p.json")
+    }
+
+    @Test(arguments: [
+        #""https://cdn.example.com/a.jpg""#, #""HTTP://example.com/a.png""#, #""/static/chair.svg""#,
+        #""images/chair.jpg""#, #""file:///srv/media/chair.jpg""#, #""chair.jpg?v=2:3""#, #""./a:b.jpg""#,
+        #""data:image/png;base64,iVBORw0KGgo=""#,
+    ])
+    func webURLsPathsAndFilesAreImages(image: String) throws {
+        #expect(try Self.read(image: image).imageCount == 1)
+    }
+
+    @Test(arguments: [
+        #""javascript:alert(1)""#, #""JavaScript:alert(1)""#, #"" javascript:alert(1)""#, #""java\tscript:alert(1)""#,
+        #""java\nscript:alert(1)""#, #""\u0001javascript:alert(1)""#, #""data:text/html,<script>x</script>""#,
+        #""vbscript:msgbox""#, #""ftp://example.com/a.jpg""#,
+    ])
+    func otherSchemesAreRefusedNamingTheField(image: String) {
+        let error = Fixture.importError { () throws(ImportError) in try Self.read(image: image) }
+        guard case .notAnImageAddress = error?.problem else {
+            Issue.record("\(image): \(String(describing: error))")
+            return
+        }
+        #expect(error?.line == 1 && error?.column == "image")
+    }
+}

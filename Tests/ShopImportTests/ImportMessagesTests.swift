@@ -51,6 +51,7 @@ struct ImportMessagesTests {
         .requiredVersion, .notShoppableCatalog, .unsupportedVersion(2), .textTooLong(bytes: 1_001, limit: .title),
         .notAWholeNumber("x1"), .notAQuantity("x2"), .notAPrice("x3"), .negativePrice("-x4"), .notARating("x5"),
         .negativeRatingCount, .notTrueOrFalse("x6"), .notAStatus("x7"), .notAVisibility("x8"), .notAnImagePosition("x9"),
+        .notAnImageAddress("x9b"),
         .notAnInventoryPolicy("x10"), .notAPublishedValue("x11"), .notAStockStatus("x12"), .notABackorderSetting("x13"),
         .notADate("x14"), .notAnISODate("x15"), .negativeStockWithoutBackorders(-3), .negativeStock(-4),
         .duplicateSKU(sku: "TEE-1", earlierLine: 2), .handleTaken(handle: "tee", earlierLine: 3), .rowNeedsHandle,

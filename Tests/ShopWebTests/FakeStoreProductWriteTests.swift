@@ -101,6 +101,7 @@ struct FakeStoreProductWriteTests {
         (#"{"title": "Lamp", "price": "12"}"#, "invalid_field", "price"),
         (#"{"price": 12}"#, "invalid_field", "title"),
         (#"{"title": "  ", "price": 12}"#, "invalid_field", "title"),
+        (#"{"title": "Lamp", "price": 12, "image": "javascript:alert(1)"}"#, "invalid_field", "image"),
         (#"{"title": "Lamp"}"#, "invalid_field", "price"),
         (#"{"title": "Lamp", "price": 1, "category": "\#(String(repeating: "c", count: 300))"}"#, "invalid_field", "category"),
     ])
