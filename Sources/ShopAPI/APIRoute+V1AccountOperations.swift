@@ -84,7 +84,8 @@ extension APIRoute {
                      parameters: [.query("everywhere", "`true`: every session of the account.",
                                          schema: ["type": "string", "enum": ["true", "false"]])],
                      requiresBearer: true,
-                     responses: [APIOperation.Response(204, "Signed out.", schema: nil), v1Unauthorized]
+                     responses: [APIOperation.Response(204, "Signed out.", schema: nil),
+                                 .error(400, "`invalid_parameter`: `everywhere` is neither `true` nor `false`."), v1Unauthorized]
                         + APIOperation.Response.always),
         APIOperation("GET", "/api/v1/campaigns", id: "listV1Campaigns", summary: "The running campaigns",
                      tag: "v1 campaigns",

@@ -165,6 +165,20 @@ struct V1AccountAPITests {
         #expect(try shop.api(.get, "/api/v1/account", token: next.accessToken).status == 200)
     }
 
+    /// `everywhere` other than `true`/`false` is refused before anything ends: the caller meant
+    /// something, and ending only this session would leave the others signed in unnoticed.
+    @Test func signOutRefusesAnEverywhereItCannotRead() throws {
+        let shop = try TestShop()
+        let phone = try registerAndSignIn(shop)
+        let laptop = try signIn(shop, "ana@example.com")
+        let refused = try shop.api(.post, "/api/v1/auth/sign-out?everywhere=yes", token: phone.accessToken)
+        #expect(try refused.status == 400 && errorCode(refused) == "invalid_parameter")
+        #expect(try shop.api(.get, "/api/v1/account", token: phone.accessToken).status == 200, "nothing ended")
+        #expect(try shop.api(.post, "/api/v1/auth/sign-out?everywhere=false", token: phone.accessToken).status == 204)
+        #expect(try shop.api(.get, "/api/v1/account", token: phone.accessToken).status == 401)
+        #expect(try shop.api(.get, "/api/v1/account", token: laptop.accessToken).status == 200, "only the phone's session")
+    }
+
     @Test func refreshTokensRotateAndAReusedOneEndsTheSession() throws {
         let shop = try TestShop()
         let first = try registerAndSignIn(shop)

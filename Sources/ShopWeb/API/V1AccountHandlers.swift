@@ -158,7 +158,12 @@ extension V1Handlers {
     }
 
     /// `POST /api/v1/auth/sign-out`: ends the bearer's session (`SessionService.signOut`).
+    /// `everywhere` is `true` or `false` (left out: `false`); another value is 400
+    /// `invalid_parameter` rather than a sign-out of this session alone the caller did not ask for.
     static func signOut(everywhere: Bool, _ context: RequestContext) throws -> Response {
+        if let value = context.request.queryValue("everywhere"), value != "true", value != "false" {
+            throw invalidParameter("everywhere", .apiInvalidEverywhere, ["value": value])
+        }
         guard let bearer = try APIApp.bearerSession(context) else { throw APIError.unauthorized }
         try context.sessionService.signOut(bearer.session, everywhere: everywhere)
         return noContent

@@ -125,7 +125,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case apiSignInWrong, apiNoProduct, apiNoCategory, apiNoUser, apiNoSuchCart, apiNoSuchProduct, apiNoSuchUser, apiNoOrder, apiNoSavedAddress, apiNoOrders
     case apiNoAPICarts, apiOrderListNeedsAccount, apiAccountRequired, apiIdempotencyKeyMissing, apiIdempotencyKeyInvalid
     case apiCheckoutNeedsEmail, apiCheckoutNeedsAddress, apiCheckoutNeedsShipping, apiInvalidSort, apiInvalidLimit
-    case apiInvalidCursor, apiLastOperator
+    case apiInvalidCursor, apiInvalidEverywhere, apiLastOperator
     case apiNoTokens, apiNoCampaign, apiNoAddressBook, apiEmailVerifiedAlready, apiResetRequested, apiLinkNotValid, apiRefreshTokenNotValid, apiRefreshTokenReused
     // Appearance and layout (issue #11, points 3 and 7).
     case themeLabel, themeSystem, themeLight, themeDark, verifyBannerDismiss, cartShippingNote
