@@ -183,7 +183,8 @@ extension APIRoute {
                         + APIOperation.Response.always),
         APIOperation("PUT", "/api/v1/checkout/address", id: "setV1CheckoutAddress", summary: "Choose where the order goes",
                      description: "`savedAddressId` (an account's saved address) or `address` (checked by the storefront's "
-                        + "address rules); a guest also sends `email`. Any change asks for a new review.",
+                        + "address rules), not both (400 `invalid_field`); a guest also sends `email`. Any change asks for "
+                        + "a new review.",
                      tag: "v1 checkout", requestBody: V1CheckoutAddress.schemaReference, requiresBearer: true,
                      responses: [.ok("The checkout.", V1Checkout.schemaReference),
                                  APIOperation.Response(400, "\(bodyErrors), or `invalid_address`: `problems` lists every field "

@@ -89,6 +89,11 @@ struct V1AddressAndCampaignAPITests {
         let replaced = try shop.api(.put, "/api/v1/addresses/\(id)", token: ana.token, json: #"{"address": \#(address)}"#)
         #expect(replaced.status == 404)
         #expect(try decoded(APIErrorEnvelope.self, replaced).error.code == "address_not_found")
+        // An invalid body does not tell the id exists: still 404, not the body's 400.
+        for body in [#"{"address": {"country": "XX"}}"#, "{"] {
+            let probed = try shop.api(.put, "/api/v1/addresses/\(id)", token: ana.token, json: body)
+            #expect(try probed.status == 404 && decoded(APIErrorEnvelope.self, probed).error.code == "address_not_found")
+        }
         #expect(try shop.api(.delete, "/api/v1/addresses/\(id)", token: ana.token).status == 404)
         #expect(try decoded(V1AddressBook.self, try shop.api(.get, "/api/v1/addresses", token: ana.token)).addresses.isEmpty)
         #expect(try decoded(V1AddressBook.self, try shop.api(.get, "/api/v1/addresses", token: bea.token)).addresses.map(\.id) == [id])

@@ -309,6 +309,12 @@ extension V1CheckoutAPITests {
         #expect(chosen.status == 200)
         let checkout = try decoded(V1Checkout.self, chosen)
         #expect(checkout.savedAddressId == id && checkout.address?.city == "Springfield" && checkout.address?.line1 == "1 Main St")
+        let both = try shop.api(.put, "/api/v1/checkout/address", token: ana.token,
+                                json: #"{"savedAddressId": \#(id), "address": \#(address.replacingOccurrences(of: "Springfield", with: "Shelbyville"))}"#)
+        let bothError = try decoded(APIErrorEnvelope.self, both).error
+        #expect(both.status == 400 && bothError.code == "invalid_field" && bothError.field == "address")
+        #expect(try decoded(V1Checkout.self, try shop.api(.get, "/api/v1/checkout", token: ana.token)).address?.city == "Springfield",
+                "the refused body changed nothing")
 
         let stolen = try shop.api(.put, "/api/v1/checkout/address", token: bea.token, json: #"{"savedAddressId": \#(id)}"#)
         #expect(stolen.status == 404)

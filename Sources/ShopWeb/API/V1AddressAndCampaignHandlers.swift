@@ -75,8 +75,11 @@ extension V1Handlers {
     static func saveAddress(_ id: FakeStoreID?, _ context: RequestContext) throws -> Response {
         let (user, store) = try addressBook(context)
         if let id, id.value == nil { throw APIError.malformedID(id, "address") }
-        let body = try APIApp.body(V1AddressInput.self, of: context.request)
         let addressID = id?.value.map { Address.ID(rawValue: $0) }
+        // Another shopper's id is 404 whatever the body holds (the body's problems would say it
+        // exists); the save below stays conditional, for an address deleted meanwhile.
+        if let addressID, try store.address(user.id, addressID) == nil { throw addressNotFound }
+        let body = try APIApp.body(V1AddressInput.self, of: context.request)
         let address: Address
         switch validateAddress(body.address, isDefault: body.isDefault ?? false, id: addressID, context) {
         case let .success(valid): address = valid

@@ -42,6 +42,11 @@ extension V1Handlers {
         var checkout = try loadCheckout(&context)
         let body = try APIApp.body(V1CheckoutAddress.self, of: context.request)
         let l10n = context.l10n
+        // Both (one of them meant to replace the other): neither is taken silently.
+        if body.savedAddressId != nil, body.address != nil {
+            throw APIError(status: .badRequest, code: "invalid_field", .apiEitherNotBoth,
+                           ["first": "savedAddressId", "second": "address"], field: "address")
+        }
         if let id = body.savedAddressId {
             guard let user = checkout.user,
                   try context.environment.addresses?.address(user.id, Address.ID(rawValue: id)) != nil else {
