@@ -188,7 +188,13 @@ public struct CatalogAdminService: Sendable {
         let price: String
         if let given = fields.price {
             let text = given.description
-            guard let money = try? Money.parse(text, currency: currency), money.majorUnits == given else {
+            let money: Money
+            do {
+                money = try Money.parse(text, currency: currency)
+            } catch {
+                throw CatalogAdminError.invalid(field: "price", message: "“\(text)” is not a price \(currency.code) can hold.")
+            }
+            guard money.majorUnits == given else {
                 throw CatalogAdminError.invalid(
                     field: "price", message: "“\(text)” has more decimals than \(currency.code) has (\(currency.minorUnitDigits)).")
             }

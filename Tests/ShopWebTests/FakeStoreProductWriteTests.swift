@@ -115,6 +115,18 @@ struct FakeStoreProductWriteTests {
         #expect(try shop.catalog.productCount() == 0)
     }
 
+    /// A price past what minor units hold says so, not that it has too many decimals.
+    @Test func aPriceTooLargeSaysSo() throws {
+        let shop = try TestShop()
+        let (_, token) = try shop.apiAccount("op@example.com", role: .operator)
+        let huge = try decode(APIErrorEnvelope.self,
+                              try shop.api(.post, "/api/products", token: token, json: #"{"title": "x", "price": 1e20}"#)).error
+        #expect(huge.field == "price" && huge.message.contains("not a price USD can hold"), "\(huge.message)")
+        let precise = try decode(APIErrorEnvelope.self,
+                                 try shop.api(.post, "/api/products", token: token, json: #"{"title": "x", "price": 1.005}"#)).error
+        #expect(precise.message.contains("more decimals"), "\(precise.message)")
+    }
+
     @Test func patchChangesOnlyTheFieldsSentAndKeepsWhatFakeStoreCannotSay() throws {
         let shop = try TestShop([chair])
         let (_, token) = try shop.apiAccount("op@example.com", role: .operator)
