@@ -72,6 +72,11 @@ public struct ProductQuery: Hashable, Sendable {
     public var uncategorizedOnly: Bool
     /// Search words (see the type's documentation); nil for no search.
     public var text: String?
+    /// Whether `text` holds anything to search for: a letter or a digit. Text without one
+    /// (`🪑`, `"`, `-`) finds nothing — the search page shows its box, the API an empty list.
+    public static func isSearchable(_ text: some StringProtocol) -> Bool {
+        text.contains { $0.isLetter || $0.isNumber }
+    }
     /// The language whose folding rules `text` and the products are compared with.
     public var locale: SearchLocale
     /// Only products with these ids (a campaign's list); nil for no restriction, empty for none.

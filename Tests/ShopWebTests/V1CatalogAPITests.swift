@@ -114,6 +114,16 @@ struct V1CatalogAPITests {
                 "relevance: title matches first, then the category's name")
     }
 
+    /// Words without a letter or digit find nothing (the search page shows its box), not the
+    /// whole catalog; blank is no search at all.
+    @Test(arguments: [("q=%F0%9F%AA%91", true), ("q=%22", true), ("q=-%20-", true), ("q=%20", false), ("q=", false)])
+    func searchWordsWithoutALetterOrDigitFindNothing(query: String, findsNothing: Bool) throws {
+        let shop = try TestShop(v1Catalog())
+        let page = try decoded(V1ProductPage.self, try shop.api(.get, "/api/v1/products?\(query)&facets=1"))
+        #expect(page.products.isEmpty == findsNothing && (page.totalCount == 0) == findsNothing, "\(query)")
+        #expect(page.facets != nil, "facets of nothing are still answered")
+    }
+
     @Test(arguments: [("sort=cheapest", "sort"), ("limit=0", "limit"), ("limit=101", "limit"), ("limit=x", "limit"),
                       ("cursor=nonsense", "cursor"), ("cursor=bzotMQ", "cursor")])
     func badParametersAre400NamingThem(query: String, field: String) throws {

@@ -37,7 +37,7 @@ extension V1Handlers {
         }
         let offset = try query.cursor.map(Cursor.offset) ?? 0
         let words = (query.q ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let searching = words.contains { $0.isLetter || $0.isNumber }
+        let searching = ProductQuery.isSearchable(words)
         let listing = Listing.parse { name in
             switch name {
             case "sort": query.sort
@@ -68,6 +68,8 @@ extension V1Handlers {
         }
         if searching {
             productQuery.text = String(words.prefix(200))
+        } else if !words.isEmpty {
+            productQuery.productIDs = []  // words without a letter or digit find nothing, not everything
         }
         let holder = try holder(context)
         let page = try context.environment.carts.listing(productQuery, for: holder)

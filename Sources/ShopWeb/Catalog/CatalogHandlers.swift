@@ -120,7 +120,7 @@ extension ShopApp {
             let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
             let catalog = context.environment.catalog
             // Without a letter or digit there is nothing to search for: show the search box.
-            guard words.contains(where: { $0.isLetter || $0.isNumber }) else {
+            guard ProductQuery.isSearchable(words) else {
                 return PageContent(title: l10n(.searchTitle), tab: nil,
                                    node: Views.search(SearchPage(query: "", heading: l10n(.searchPrompt), cards: [],
                                                                  pagination: nil, controls: nil, suggestions: []),
