@@ -70,10 +70,11 @@ extension APIRoute {
         APIOperation("GET", "/api/v1/products", id: "listV1Products", summary: "One page of products: the category page's listing",
                      description: "Every sort ends with the product id, so pages never repeat or skip a product while the "
                         + "catalog stays the same.",
-                     tag: "v1 catalog", parameters: v1ProductParameters,
+                     tag: "v1 catalog", parameters: v1ProductParameters, acceptsBearer: true,
                      responses: [.catalogRead("The page and the cursor of the next.", V1ProductPage.schemaReference),
                                  .error(400, "`invalid_parameter`: a `sort`, `limit` or `cursor` the API cannot use "
                                         + "(`field` says which)."),
+                                 v1Unauthorized,
                                  .error(404, "`not_found`: there is no category with this handle.")]
                         + APIOperation.Response.always),
         APIOperation("GET", "/api/v1/products/{handle}", id: "getV1Product",
