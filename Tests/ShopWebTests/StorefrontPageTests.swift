@@ -232,7 +232,8 @@ struct StorefrontPageTests {
     @Test(arguments: [(HTTPStatus.contentTooLarge, "/api/v1/cart/lines", "body_too_large", "en",
                        "The request is too large for this shop."),
                       (.uriTooLong, "/api/products?x=1", "target_too_long", "tr", "Adres bu mağaza için çok uzun."),
-                      (.badRequest, "/api", "malformed_request", "es-ES", "El navegador envió una solicitud"),
+                      (.badRequest, "/api", "malformed_request", "es-ES", "No se pudo leer la solicitud"),
+                      (.badRequest, "/api/v1/products?q=%", "malformed_request", "en", "The request could not be read"),
                       (.requestHeaderFieldsTooLarge, "http://shop.example/api/v1/products", "headers_too_large", "de",
                        "The request's headers are too large.")])
     func refusalsUnderTheAPIAreItsErrorEnvelope(status: HTTPStatus, target: String, code: String, accepted: String,

@@ -59,7 +59,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorCrossSiteTitle, errorCrossSiteText, errorBusyTitle, errorBusyText, cartLineRemoved
-    case refusedTooLarge, refusedAddressTooLong, refusedHeadersTooLarge, refusedUnreadable
+    case refusedTooLarge, refusedAddressTooLong, refusedHeadersTooLarge, refusedUnreadable, apiRefusedUnreadable
     // The back office (issue #16).
     case adminBulkChange, adminBulkAdjustPrice, adminBulkSetPrice, adminBulkSetStock, adminBulkValue, adminBulkHint, adminBulkApply, adminBulkTick
     case adminBulkNoneTicked, adminBulkBadValue, adminBulkBadPercent

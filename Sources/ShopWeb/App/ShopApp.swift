@@ -115,7 +115,9 @@ public enum ShopApp {
             }
             // In the API's language rule (`Accept-Language`, else the shop's default).
             let language = Language.accepted(headers["Accept-Language"]) ?? environment.defaultLanguage
-            response = APIError(status: status, code: code, sentence).response(Localizer(language: language))
+            // Not "the browser sent": an app's request reads its own sentence.
+            let said: L10nKey = sentence == .refusedUnreadable ? .apiRefusedUnreadable : sentence
+            response = APIError(status: status, code: code, said).response(Localizer(language: language))
         } else {
             // In the reader's language, by the storefront's rule without an account (nothing is
             // read from the store for a request refused at the door).
