@@ -214,7 +214,11 @@ public struct CatalogAdminService: Sendable {
         do {
             return try CatalogImporter(currency: currency, now: now()).draft(record, handle: handle, source: Self.source)
         } catch {
-            throw CatalogAdminError.invalid(field: error.column, message: error.message)
+            // The importers' problems read after their place ("column “title”: is required"):
+            // an API answer names the field in a sentence of its own.
+            let field = error.column ?? "product"
+            let message = error.problem == .required ? "The product needs a “\(field)”." : "“\(field)”: \(error.message)."
+            throw CatalogAdminError.invalid(field: error.column, message: message)
         }
     }
 }

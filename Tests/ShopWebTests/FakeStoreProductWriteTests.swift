@@ -115,13 +115,17 @@ struct FakeStoreProductWriteTests {
         #expect(try shop.catalog.productCount() == 0)
     }
 
-    /// A price past what minor units hold says so, not that it has too many decimals.
-    @Test func aPriceTooLargeSaysSo() throws {
+    /// A price past what minor units hold says so, not that it has too many decimals; a blank
+    /// title is a sentence, not the importers' "is required".
+    @Test func refusalsReadAsSentences() throws {
         let shop = try TestShop()
         let (_, token) = try shop.apiAccount("op@example.com", role: .operator)
         let huge = try decode(APIErrorEnvelope.self,
                               try shop.api(.post, "/api/products", token: token, json: #"{"title": "x", "price": 1e20}"#)).error
         #expect(huge.field == "price" && huge.message.contains("not a price USD can hold"), "\(huge.message)")
+        let blank = try decode(APIErrorEnvelope.self,
+                               try shop.api(.post, "/api/products", token: token, json: #"{"title": " ", "price": 1}"#)).error
+        #expect(blank.field == "title" && blank.message == "The product needs a “title”.", "\(blank.message)")
         let precise = try decode(APIErrorEnvelope.self,
                                  try shop.api(.post, "/api/products", token: token, json: #"{"title": "x", "price": 1.005}"#)).error
         #expect(precise.message.contains("more decimals"), "\(precise.message)")
