@@ -518,6 +518,10 @@ struct HardeningTests {
         let put = try shop.send(HTTPMethod(rawValue: "PUT"), "/cart")
         #expect(put.status == 405 && put.header("Allow") == "GET, HEAD")
         #expect(try shop.send(HTTPMethod(rawValue: "DELETE"), "/nope").status == 404)
+        // `OPTIONS *` asks about the server as a whole: every method it takes anywhere.
+        let server = try shop.send(.options, "*")
+        #expect(server.status == 204 && server.header("Allow") == "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" && server.text.isEmpty)
+        #expect(try shop.send(.options, "/cart").status == 405, "OPTIONS of a page is still not a method pages take")
     }
 
     @Test func aBusyDatabaseGetsA503ThatInvitesARetry() throws {

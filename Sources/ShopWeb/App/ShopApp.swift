@@ -205,6 +205,10 @@ public enum ShopApp {
 
     private static func route(_ context: inout RequestContext) throws -> Response {
         let request = context.request
+        // `OPTIONS *` (RFC 9110 §9.3.7) asks what the server does at all, not one resource.
+        if request.method == .options, request.path == "*" {
+            return Response(status: .noContent, headers: ["Allow": "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"])
+        }
         let query = request.query.map { RouteRequest.QueryItem($0.name, $0.value) }
         guard let parsed = parsedRoutes.route(method: request.method.rawValue, path: request.path, query: query) else {
             // The path exists for another method: 405 with the methods it takes.
