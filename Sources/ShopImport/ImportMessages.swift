@@ -15,7 +15,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importFileEmpty, importUnknownFormat, importUnknownFormatChoose, importInvalidJSON, importInvalidCSV
     case importMissingColumn, importExtraFields, importNotAnObject, importFakeStoreNotArray, importExpected
     case importStringsHoldOther, importRequired, importRequiredProductArray, importRequiredVersion
-    case importNotShoppableCatalog, importUnsupportedVersion, importTextTooLong
+    case importNotShoppableCatalog, importUnsupportedVersion, importTextTooLong, importTextHoldsNUL
     case importNotAWholeNumber, importNotAQuantity, importNotAPrice, importNegativePrice, importNotARating
     case importNegativeRatingCount, importNotTrueOrFalse, importNotAStatus, importNotAVisibility
     case importNotAnImagePosition, importNotAnImageAddress, importNotAnInventoryPolicy, importNotAPublishedValue, importNotAStockStatus

@@ -50,6 +50,8 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     // Values
     /// Longer than its `TextLimit` allows, in UTF-8 bytes.
     case textTooLong(bytes: Int, limit: TextLimit)
+    /// Holds a NUL character (U+0000), which PostgreSQL's text cannot store.
+    case textHoldsNUL(limit: TextLimit)
     case notAWholeNumber(String)
     case notAQuantity(String)
     case notAPrice(String)
@@ -154,6 +156,7 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
         case let .textTooLong(bytes, limit):
             return t(.importTextTooLong, ["bytes": String(bytes), "what": limit.label(in: language),
                                           "maximum": String(limit.maximumBytes)])
+        case let .textHoldsNUL(limit): return t(.importTextHoldsNUL, ["what": limit.label(in: language)])
         case let .notAWholeNumber(value): return t(.importNotAWholeNumber, ["value": value])
         case let .notAQuantity(value): return t(.importNotAQuantity, ["value": value])
         case let .notAPrice(value): return t(.importNotAPrice, ["value": value])

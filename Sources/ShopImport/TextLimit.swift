@@ -1,3 +1,4 @@
+import Foundation
 import ShopCore
 
 /// The longest text the importer accepts in each kind of field, in UTF-8 bytes (an ASCII letter
@@ -43,10 +44,21 @@ public enum TextLimit: String, CaseIterable, Hashable, Sendable, Codable {
         }
     }
 
-    /// The problem of `text` when it is over the limit, else nil.
+    /// The problem of `text` when it is over the limit or holds a NUL character (U+0000:
+    /// PostgreSQL's `text` cannot store it — a fresh tester's title got a 500 there), else nil.
     func violation(by text: some StringProtocol) -> ImportProblem? {
         let bytes = text.utf8.count
-        guard bytes > maximumBytes else { return nil }
-        return .textTooLong(bytes: bytes, limit: self)
+        if bytes > maximumBytes { return .textTooLong(bytes: bytes, limit: self) }
+        if Self.holdsNUL(text) { return .textHoldsNUL(limit: self) }
+        return nil
+    }
+
+    /// Whether `text` holds U+0000: `memchr` over contiguous UTF-8 (every field of a 100 000-row
+    /// import passes here), byte by byte otherwise.
+    private static func holdsNUL(_ text: some StringProtocol) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        } ?? text.utf8.contains(0)
     }
 }

@@ -126,3 +126,27 @@ struct ImageAddressTests {
         #expect(error?.line == 1 && error?.column == "image")
     }
 }
+
+/// A NUL character (U+0000) in any field is refused naming it: PostgreSQL cannot store it, and
+/// a title with one got a 500 there through the operator's API.
+@Suite("NUL characters")
+struct NULCharacterTests {
+    @Test(arguments: [
+        (#"{"id": 1, "title": "x\u0000y", "price": 1, "description": "", "category": "x"}"#, "title"),
+        (#"{"id": 1, "title": "Thing", "price": 1, "description": "a\u0000b", "category": "x"}"#, "description"),
+        (#"{"id": 1, "title": "Thing", "price": 1, "description": "", "category": "c\u0000"}"#, "category"),
+    ])
+    func aNULIsRefusedNamingTheField(object: String, field: String) {
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: "[\(object)]", fileName: "p.json") }
+        guard case .textHoldsNUL = error?.problem else {
+            Issue.record("\(field): \(String(describing: error))")
+            return
+        }
+        #expect(error?.column == field)
+    }
+
+    @Test func otherControlCharactersStay() throws {
+        let json = #"[{"id": 1, "title": "Thing\u0001", "price": 1, "description": "tab\there", "category": "x"}]"#
+        #expect(try Fixture.read(text: json, fileName: "p.json").products.count == 1)
+    }
+}

@@ -49,6 +49,7 @@ struct ImportMessagesTests {
         .fakeStoreNotArray, .expected(.string, found: .bool), .expected(.scalar, found: .object),
         .expected(.strings, found: .number), .stringsHoldOther(found: .number), .required, .requiredProductArray,
         .requiredVersion, .notShoppableCatalog, .unsupportedVersion(2), .textTooLong(bytes: 1_001, limit: .title),
+        .textHoldsNUL(limit: .title),
         .notAWholeNumber("x1"), .notAQuantity("x2"), .notAPrice("x3"), .negativePrice("-x4"), .notARating("x5"),
         .negativeRatingCount, .notTrueOrFalse("x6"), .notAStatus("x7"), .notAVisibility("x8"), .notAnImagePosition("x9"),
         .notAnImageAddress("x9b"),

@@ -102,6 +102,7 @@ struct FakeStoreProductWriteTests {
         (#"{"price": 12}"#, "invalid_field", "title"),
         (#"{"title": "  ", "price": 12}"#, "invalid_field", "title"),
         (#"{"title": "Lamp", "price": 12, "image": "javascript:alert(1)"}"#, "invalid_field", "image"),
+        (#"{"title": "La\u0000mp", "price": 12}"#, "invalid_field", "title"),
         (#"{"title": "Lamp"}"#, "invalid_field", "price"),
         (#"{"title": "Lamp", "price": 1, "category": "\#(String(repeating: "c", count: 300))"}"#, "invalid_field", "category"),
     ])
