@@ -2,8 +2,9 @@
 ///
 /// Sources: RFC 3986 §2.1 (percent-encoding: `%` followed by exactly two hex digits) and the
 /// WHATWG URL Standard §5 (`application/x-www-form-urlencoded`: `&`-separated `name=value`
-/// pairs, `+` means space). Decoded bytes must be UTF-8; anything else is a
-/// ``RequestDecodingError``, which the server answers with 400 Bad Request.
+/// pairs, `+` means space). Decoded bytes must be UTF-8 without NUL (no text of the shop holds
+/// one, and PostgreSQL's text cannot); anything else is a ``RequestDecodingError``, which the
+/// server answers with 400 Bad Request.
 ///
 /// ```swift
 /// try URLEncoding.percentDecode("/products/oak%20chair")   // "/products/oak chair"
@@ -23,7 +24,7 @@ public enum URLEncoding {
     ) throws(RequestDecodingError) -> String {
         let utf8 = text.utf8
         // Fast path: nothing to decode.
-        if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) {
+        if !utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0 || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
             return String(text)
         }
         var bytes: [UInt8] = []
@@ -46,6 +47,7 @@ public enum URLEncoding {
                 bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 index = utf8.index(after: index)
             }
+            if bytes.last == 0 { throw .nulCharacter(component) }
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
             throw .invalidUTF8(component)
@@ -151,7 +153,7 @@ public enum URLEncoding {
     private static func decodeComponent(_ bytes: ArraySlice<UInt8>, component: RequestDecodingError.Component)
         throws(RequestDecodingError) -> String
     {
-        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 == 0 }) else {
             // Split at ASCII bytes out of a valid string: still valid UTF-8.
             return String(decoding: bytes, as: UTF8.self)
         }
@@ -171,6 +173,7 @@ public enum URLEncoding {
                 decoded.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 index += 1
             }
+            if decoded.last == 0 { throw .nulCharacter(component) }
         }
         guard let text = String(validating: decoded, as: UTF8.self) else { throw .invalidUTF8(component) }
         return text
@@ -238,6 +241,8 @@ public enum RequestDecodingError: Error, Equatable, Sendable, CustomStringConver
     case invalidPercentEncoding(Component)
     /// The decoded bytes are not valid UTF-8.
     case invalidUTF8(Component)
+    /// The decoded bytes hold a NUL (`%00`).
+    case nulCharacter(Component)
     /// The request target is neither origin-form (`/path?query`), absolute-form nor `*`.
     case invalidTarget
 
@@ -246,6 +251,7 @@ public enum RequestDecodingError: Error, Equatable, Sendable, CustomStringConver
         switch self {
         case .invalidPercentEncoding(let component): "invalid percent-encoding in \(component.rawValue)"
         case .invalidUTF8(let component): "\(component.rawValue) is not valid UTF-8"
+        case .nulCharacter(let component): "\(component.rawValue) holds a NUL character"
         case .invalidTarget: "invalid request target"
         }
     }

@@ -29,6 +29,18 @@ struct URLEncodingTests {
         }
     }
 
+    /// No text of the shop holds a NUL, and PostgreSQL's text cannot store one: `%00` (or a raw
+    /// NUL) anywhere is a 400, not a 500 from the database.
+    @Test func aNULIsRejectedInEveryPart() {
+        #expect(throws: RequestDecodingError.nulCharacter(.path)) { try URLEncoding.percentDecode("/products/a%00b") }
+        #expect(throws: RequestDecodingError.nulCharacter(.path)) { try URLEncoding.percentDecode("/a\u{0}b") }
+        #expect(throws: RequestDecodingError.nulCharacter(.query)) { try URLEncoding.decodeQuery("vendor=a%00b") }
+        #expect(throws: RequestDecodingError.nulCharacter(.query)) { try URLEncoding.decodeQuery("a%00=1") }
+        #expect(throws: RequestDecodingError.nulCharacter(.form)) { try URLEncoding.decodeForm(Array("q=a\u{0}b".utf8)) }
+        #expect(throws: RequestDecodingError.nulCharacter(.form)) { try URLEncoding.decodeForm("name=Bob%00") }
+        #expect((try? URLEncoding.decodeQuery("a=%2500"))?.map(\.value) == ["%00"], "an escaped percent sign is text")
+    }
+
     @Test func queryKeepsOrderAndDuplicates() throws {
         let pairs = try URLEncoding.decodeQuery("tag=a&q=oak+chair&tag=b%26c")
         #expect(pairs.map(\.name) == ["tag", "q", "tag"])

@@ -210,6 +210,11 @@ enum APIApp {
         guard contentType == "application/json" else {
             throw APIError(status: .badRequest, code: "unsupported_media_type", .apiUnsupportedMediaType)
         }
+        // No text of the shop holds a NUL, and PostgreSQL's text cannot store one (a handle with
+        // one was a 500 there): refused at the door, as `%00` in an address is.
+        if holdsEscapedNUL(request.body) {
+            throw APIError(status: .badRequest, code: "malformed_body", .apiBodyHoldsNUL)
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(request.body))
         } catch let DecodingError.keyNotFound(key, _) {
@@ -229,6 +234,27 @@ enum APIApp {
         } catch {
             throw APIError(status: .badRequest, code: "malformed_body", .apiMalformedBody)
         }
+    }
+
+    /// Whether JSON text `body` spells a NUL in a string (`\u0000`; a raw NUL byte is not JSON
+    /// and fails decoding anyway). Each `\` escapes the byte after it, so `\\u0000` — a
+    /// backslash, then the text `u0000` — is not one.
+    static func holdsEscapedNUL(_ body: [UInt8]) -> Bool {
+        let backslash = UInt8(ascii: "\\")
+        guard body.contains(backslash) else { return false }
+        var index = 0
+        while index < body.count - 1 {
+            guard body[index] == backslash else {
+                index += 1
+                continue
+            }
+            if body[index + 1] == UInt8(ascii: "u"), index + 5 < body.count,
+               body[(index + 2)...(index + 5)].allSatisfy({ $0 == UInt8(ascii: "0") }) {
+                return true
+            }
+            index += 2
+        }
+        return false
     }
 }
 
