@@ -150,6 +150,8 @@ final class ConnectionState: @unchecked Sendable {
     /// The raw target of the request whose line just arrived; engine thread only (MHD serves a
     /// connection on one thread at a time).
     var pendingTarget: String?
+    /// Whether `pendingTarget`'s bytes were not UTF-8 (kept repaired, for the access log).
+    var pendingTargetIsNotUTF8 = false
 
     init(fd: Int32, peerAddress: String) {
         self.fd = fd
@@ -246,7 +248,10 @@ func mhdURILog(
 ) {
     guard let connection, let raw = shoppable_mhd_socket_context(connection) else { return }
     let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
-    state.pendingTarget = uri.map { String(cString: $0) } ?? ""
+    // Raw bytes that are not UTF-8 are refused as `%FF` is (400), not read as U+FFFD.
+    let valid = uri.flatMap { String(validatingCString: $0) }
+    state.pendingTarget = valid ?? uri.map { String(cString: $0) } ?? ""
+    state.pendingTargetIsNotUTF8 = uri != nil && valid == nil
 }
 
 /// `MHD_AccessHandlerCallback`; see the lifecycle above.
@@ -269,7 +274,9 @@ func mhdAccessHandler(
     // 1. Headers complete: create the request state, check the limits that need no body.
     guard let existing = conCls.pointee else {
         let state = RequestState(rawTarget: peer?.pendingTarget ?? url.map { String(cString: $0) } ?? "/")
+        let targetIsNotUTF8 = peer?.pendingTargetIsNotUTF8 ?? false
         peer?.pendingTarget = nil
+        peer?.pendingTargetIsNotUTF8 = false
         peer?.idleSince.store(0, ordering: .releasing)
         context.inFlight.add(1, ordering: .acquiringAndReleasing)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
@@ -293,6 +300,9 @@ func mhdAccessHandler(
         {
             return refuse(.contentTooLarge, "The request body is larger than \(state.maxBodyBytes) bytes.",
                           connection, state, context)
+        }
+        if targetIsNotUTF8 {
+            return refuse(.badRequest, "The address is not valid UTF-8.", connection, state, context)
         }
         // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
         if version.map({ String(cString: $0) }) == "HTTP/1.1", state.headers["Host"] == nil {

@@ -261,6 +261,22 @@ struct LiveServerTests {
         }
     }
 
+    /// Raw bytes in the target that are not UTF-8 are refused as their `%FF` spelling is, not
+    /// read as U+FFFD (`/search?q=%ff` was a 400 and a raw 0xFF a 200); raw UTF-8 still passes.
+    @Test(arguments: [(Array("GET /ok?q=".utf8) + [0xFF] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+                      (Array("GET /".utf8) + [0xC3, 0x28] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+                      (Array("GET /\u{FC}r\u{FC}n HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 200)] as [([UInt8], Int)])
+    func rawBytesThatAreNotUTF8AreAnswered400(raw: [UInt8], status: Int) throws {
+        try withServer(handler: { _ in .text("ok") }) { server in
+            let client = try RawHTTPClient(port: server.port)
+            _ = client.send(raw)
+            let reply = try client.readResponse(bodyExpected: true)
+            #expect(reply.status == status)
+            // Refused before its body is read, as an over-long address is: the connection closes.
+            #expect((reply.headers["Connection"] == "close") == (status == 400))
+        }
+    }
+
     @Test func unparseableRequestLineIsAnswered400() throws {
         try withServer(handler: { _ in .text("no") }) { server in
             let client = try RawHTTPClient(port: server.port)
