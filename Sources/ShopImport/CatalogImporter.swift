@@ -455,7 +455,9 @@ struct ImportContext {
         guard let key = SKUIdentity.key(sku) else { return nil }
         if let earlier = skuLines[key] {
             guard mergesDuplicateSKUs else {
-                throw error(line: line, column, .duplicateSKU(sku: sku, earlierLine: earlier))
+                // A file on one line (minified JSON) would say "line 1: … already used on line 1".
+                throw error(line: line, column, earlier == line ? .duplicateSKUOnTheSameLine(sku: sku)
+                                                                : .duplicateSKU(sku: sku, earlierLine: earlier))
             }
             warn(line: line, .mergedSKU(sku: sku, earlierLine: earlier, line: line))
             return nil

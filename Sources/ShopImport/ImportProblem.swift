@@ -82,6 +82,8 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     // Products and variants
     /// A SKU already used on an earlier line (compared trimmed and case-insensitively).
     case duplicateSKU(sku: String, earlierLine: Int)
+    /// A SKU already used earlier on the same line (a JSON file written on one line).
+    case duplicateSKUOnTheSameLine(sku: String)
     /// A handle already used in the file (shoppable-json).
     case handleTaken(handle: String, earlierLine: Int)
     /// A Shopify row with neither handle nor title.
@@ -178,6 +180,7 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
             return t(.importNegativeStockWithoutBackorders, ["quantity": String(quantity)])
         case let .negativeStock(quantity): return t(.importNegativeStock, ["quantity": String(quantity)])
         case let .duplicateSKU(sku, earlierLine): return t(.importDuplicateSKU, ["sku": sku, "earlier": String(earlierLine)])
+        case let .duplicateSKUOnTheSameLine(sku): return t(.importDuplicateSKUOnTheSameLine, ["sku": sku])
         case let .handleTaken(handle, earlierLine): return t(.importHandleTaken, ["handle": handle, "earlier": String(earlierLine)])
         case .rowNeedsHandle: return t(.importRowNeedsHandle, [:])
         case let .newProductNeedsTitle(handle): return t(.importNewProductNeedsTitle, ["handle": handle])

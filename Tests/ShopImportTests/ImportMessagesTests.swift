@@ -55,7 +55,7 @@ struct ImportMessagesTests {
         .notAnImageAddress("x9b"),
         .notAnInventoryPolicy("x10"), .notAPublishedValue("x11"), .notAStockStatus("x12"), .notABackorderSetting("x13"),
         .notADate("x14"), .notAnISODate("x15"), .negativeStockWithoutBackorders(-3), .negativeStock(-4),
-        .duplicateSKU(sku: "TEE-1", earlierLine: 2), .handleTaken(handle: "tee", earlierLine: 3), .rowNeedsHandle,
+        .duplicateSKU(sku: "TEE-1", earlierLine: 2), .duplicateSKUOnTheSameLine(sku: "TEE-2"), .handleTaken(handle: "tee", earlierLine: 3), .rowNeedsHandle,
         .newProductNeedsTitle(handle: "tee"), .productNeedsName, .variantNeedsPrice, .noVariants,
         .optionNotNamed(named: 2, missing: 1), .unnamedOption(2), .optionValueWithoutOptions(value: "Red", firstLine: 2),
         .missingOptionValue(option: "Size"), .onlyOneVariant(earlierLine: 4), .variantOptionsTaken(earlierLine: 5, values: ["Red", "S"]),

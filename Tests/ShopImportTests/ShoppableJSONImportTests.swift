@@ -93,6 +93,16 @@ struct ShoppableJSONImportTests {
         #expect(error?.message.contains("lamp") == true)
     }
 
+    /// A file written on one line (minified) names the SKU's twin as "earlier on this line", not
+    /// "line 1: … already used on line 1".
+    @Test func aRepeatedSKUOnOneLineSaysSo() {
+        let json = #"{"format": "shoppable-catalog", "version": 1, "currency": "USD", "products": [{"title": "Lamp", "variants": [{"price": "1", "sku": "L-1"}]}, {"title": "Desk", "variants": [{"price": "2", "sku": "l-1"}]}]}"#
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: json, fileName: "c.json") }
+        #expect(error?.problem == .duplicateSKUOnTheSameLine(sku: "l-1"))
+        #expect(error?.description == "c.json:1: field “sku”: SKU “l-1” is already used earlier on this line "
+                + "(SKUs are compared ignoring case and spaces); give each variant its own SKU", "\(String(describing: error))")
+    }
+
     @Test func otherCatalogCurrencyIsReadAsShopCurrencyWithAWarning() throws {
         let json = catalog(#"{"title": "Lamp", "variants": [{"price": "10"}]}"#, currency: "EUR")
         let result = try Fixture.read(text: json, fileName: "c.json", currency: .usd)
