@@ -99,4 +99,11 @@ extension Order {
     public var refundedTotal: Money {
         Money(minorUnits: lines.reduce(0) { $0 + $1.refunded.minorUnits }, currency: total.currency)
     }
+
+    /// What a cancel of the paid order owes the shopper: what was paid less what its lines'
+    /// refunds gave back already (the one home of the rule: the store records it, the email
+    /// promises it).
+    public var refundDueOnCancel: Money {
+        Money(minorUnits: max(total.minorUnits - refundedTotal.minorUnits, 0), currency: total.currency)
+    }
 }

@@ -161,7 +161,7 @@ public enum OrderActions {
         } else {
             if transition.returnsStock { returned = try transaction.returnStock(of: locked.id, only: nil) }
             // A paid order's cancel owes what was paid less what its lines' refunds gave back.
-            if transition.recordsRefund { refundedMinor = locked.totalMinor - (try transaction.order(locked.id).refundedTotal.minorUnits) }
+            if transition.recordsRefund { refundedMinor = try transaction.order(locked.id).refundDueOnCancel.minorUnits }
         }
         let event = OrderEvent(at: StoredTime.date(unixSeconds: StoredTime.unixSeconds(now)), actor: request.actor,
                                action: request.action, from: locked.status, to: transition.to, fulfilment: fulfilment,

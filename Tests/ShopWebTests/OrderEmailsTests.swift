@@ -8,7 +8,8 @@ import Testing
 /// The shopper's emails about their order's steps (issue #16), step by step.
 @Suite("Order step emails")
 struct OrderEmailsTests {
-    static func order(_ status: OrderStatus, account: Bool = false, language: Language = .english) -> Order {
+    static func order(_ status: OrderStatus, account: Bool = false, language: Language = .english,
+                      shipping: Money = .usd(4_90)) -> Order {
         let line = OrderLine(productID: nil, variantID: nil, title: "Desk Lamp", variantTitle: "", sku: nil, unitPrice: .usd(30_00),
                              quantity: 1, discount: .usd(0), total: .usd(30_00))
         return Order(id: 1, number: "1001-ABCD", status: status, placedAt: Date(timeIntervalSince1970: 0),
@@ -16,7 +17,8 @@ struct OrderEmailsTests {
                      shippingAddress: Address(firstName: "Ana", lastName: "Lima", phone: "1", line1: "1 Main St", city: "X",
                                               postalCode: "1", countryCode: "US"),
                      quote: OrderQuote(lines: [line], subtotal: .usd(30_00), discount: .usd(0), voucherCode: nil,
-                                       shippingMethodName: "Standard", shippingCost: .usd(4_90), total: .usd(34_90)),
+                                       shippingMethodName: "Standard", shippingCost: shipping,
+                                       total: .usd(30_00 + shipping.minorUnits)),
                      language: language)
     }
 
@@ -34,6 +36,20 @@ struct OrderEmailsTests {
                                                   unpaidInTime: unpaid, now: Date()))
         #expect(email.subject == subject && email.toAddress == "ana@example.com" && email.toName == "Ana Lima")
         #expect(email.textBody.hasPrefix("Hi Ana,") && email.textBody.contains(says))
+    }
+
+    /// A cancel after line refunds promises what is still owed, or nothing more (a fresh tester's
+    /// email promised the whole payment again after a partial refund).
+    @Test func aCancelAfterRefundsPromisesOnlyWhatIsOwed() throws {
+        var partly = Self.order(.paid)
+        partly.quote.lines[0].refundedQuantity = 1
+        let rest = try #require(OrderEmails.step(.cancel, order: partly, fulfilment: nil, publicURL: "https://shop.test", now: Date()))
+        #expect(rest.textBody.contains("We will refund the $4.90 still owed ($30.00 was refunded earlier)."), "\(rest.textBody)")
+        var wholly = Self.order(.paid, shipping: .usd(0))
+        wholly.quote.lines[0].refundedQuantity = 1
+        let none = try #require(OrderEmails.step(.cancel, order: wholly, fulfilment: nil, publicURL: "https://shop.test", now: Date()))
+        #expect(none.textBody.contains("Your payment was already refunded in full.") && !none.textBody.contains("We will refund"))
+        #expect(wholly.refundDueOnCancel == .usd(0) && partly.refundDueOnCancel == .usd(4_90))
     }
 
     @Test func deliveredAndIllegalStepsEmailNobody() {

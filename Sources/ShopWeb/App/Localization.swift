@@ -107,7 +107,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminNavAudit, adminAuditTitle, adminAuditIntro, adminAuditEmpty, adminFilterSource, adminFilterAnySource, adminSourceBackOffice, adminSourceCli
     case adminSourceShop, adminSourceApi, adminFilterSubject, adminFilterAnySubject, adminSubjectOrder, adminSubjectStaff, adminSubjectStock, adminSubjectCampaign
     case adminFilterActor, adminFilterSubjectID, adminColumnWhat, adminColumnChanges, adminAuditNone, adminPermissionViewAudit
-    case orderPaidEmailSubject, orderPaidEmailBody, orderShippedEmailSubject, orderShippedEmailBody, orderCancelledEmailSubject, orderCancelledEmailBody, orderCancelledUnpaid, orderCancelledRefund, orderEmailLinkAccount, orderEmailLinkGuest
+    case orderPaidEmailSubject, orderPaidEmailBody, orderShippedEmailSubject, orderShippedEmailBody, orderCancelledEmailSubject, orderCancelledEmailBody, orderCancelledUnpaid, orderCancelledRefund, orderCancelledRefundRest, orderCancelledRefundedAlready, orderEmailLinkAccount, orderEmailLinkGuest
     case adminTitle, adminSignInTitle, adminSignInIntro, adminSignedOut, adminSignOut, adminSignedInAs, adminNavLabel
     case adminNavHome, adminNavOrders, adminNavStaff, adminNavStorefront, adminHomeTitle, adminHomeByStatus, adminHomeOrderCount, adminOrdersTitle
     case adminFilterStatus, adminFilterAnyStatus, adminFilterFrom, adminFilterTo, adminFilterCustomer, adminFilterNumber, adminFilterApply, adminFilterClear

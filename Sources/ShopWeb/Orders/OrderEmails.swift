@@ -37,8 +37,14 @@ public enum OrderEmails {
                                                  "tracking": fulfilment.trackingNumber, "link": link])
         case .cancel:
             subject = l10n(.orderCancelledEmailSubject, ["number": number])
-            let reason = transition.recordsRefund ? l10n(.orderCancelledRefund, ["amount": l10n.money(order.total)])
-                : unpaidInTime ? l10n(.orderCancelledUnpaid) : ""
+            // A paid order promises what is still owed: all of it, the rest after line refunds, or
+            // nothing more when they gave everything back (a fresh tester's email promised the
+            // whole payment again after a partial refund).
+            let due = order.refundDueOnCancel
+            let reason = !transition.recordsRefund ? (unpaidInTime ? l10n(.orderCancelledUnpaid) : "")
+                : due == order.total ? l10n(.orderCancelledRefund, ["amount": l10n.money(due)])
+                : due.minorUnits > 0 ? l10n(.orderCancelledRefundRest, ["amount": l10n.money(due), "refunded": l10n.money(order.refundedTotal)])
+                : l10n(.orderCancelledRefundedAlready)
             body = l10n(.orderCancelledEmailBody, ["name": name, "number": number, "refund": reason, "link": link])
         case .refund:
             guard let refund else { return nil }
