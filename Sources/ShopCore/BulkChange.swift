@@ -19,6 +19,27 @@ public enum BulkChange: Hashable, Sendable {
         case negativePrice
         case negativeStock
         case overflow
+        /// The product's lowest price is not the one the list showed: it changed since, perhaps
+        /// by this very change sent twice.
+        case changedSinceShown
+    }
+
+    /// Whether applying the change twice gives another result than applying it once: a
+    /// percentage does (10 % twice is 21 %), a price or a stock set does not. Such a change is
+    /// applied only to a product still as the list showed it (``applied(to:shownLowestPriceMinor:)``).
+    public var compounds: Bool {
+        if case .adjustPrice = self { true } else { false }
+    }
+
+    /// ``applied(to:)``, refused with ``Problem/changedSinceShown`` when the change compounds
+    /// and `draft`'s lowest price is not `shownLowestPriceMinor` (nil: nothing was shown to
+    /// compare with) — a form sent twice (a double click, a resend after a timeout) applies once.
+    public func applied(to draft: ProductDraft, shownLowestPriceMinor: Int64?) throws(Problem) -> ProductDraft {
+        if compounds, let shown = shownLowestPriceMinor,
+           draft.variants.map(\.price.minorUnits).min() != shown {
+            throw .changedSinceShown
+        }
+        return try applied(to: draft)
     }
 
     /// `draft` with the change applied to each variant.

@@ -27,6 +27,20 @@ struct BulkChangeTests {
         #expect(stocked.variants.map(\.inventory) == [.tracked(quantity: 7, allowsBackorder: true), .tracked(quantity: 7, allowsBackorder: false)])
     }
 
+    /// Only a change that compounds is held to the lowest price shown (5 here).
+    @Test(arguments: [(BulkChange.adjustPrice(percent: 10), Int64?(5), true), (.adjustPrice(percent: 10), 6, false),
+                      (.adjustPrice(percent: 10), nil, true), (.setPrice(Money(minorUnits: 1, currency: .usd)), 6, true),
+                      (.setStock(1), 6, true)] as [(BulkChange, Int64?, Bool)])
+    func aCompoundingChangeNeedsThePriceAsShown(change: BulkChange, shown: Int64?, applies: Bool) throws {
+        if applies {
+            #expect(try change.applied(to: Self.draft, shownLowestPriceMinor: shown) == change.applied(to: Self.draft))
+        } else {
+            #expect(throws: BulkChange.Problem.changedSinceShown) {
+                try change.applied(to: Self.draft, shownLowestPriceMinor: shown)
+            }
+        }
+    }
+
     @Test func outOfRangeChangesAreRefused() throws {
         #expect(throws: BulkChange.Problem.percentOutOfRange(-100)) { try BulkChange.adjustPrice(percent: -100).applied(to: Self.draft) }
         #expect(throws: BulkChange.Problem.percentOutOfRange(1001)) { try BulkChange.adjustPrice(percent: 1001).applied(to: Self.draft) }

@@ -392,6 +392,30 @@ struct AdminProductTests {
                                                                                     ("change", "set-stock"), ("value", "0")]).status == 403)
     }
 
+    /// A percentage sent twice (a double click, a resend after a timeout: a fresh tester's 10 %
+    /// became 21 %) applies once: the form carries each row's lowest price as shown, and a
+    /// product whose price is no longer that is left alone, the whole change refused.
+    @Test func aBulkPercentageSentTwiceAppliesOnce() throws {
+        let (shop, chairID) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let chair = try #require(try shop.catalog.storedProduct(chairID)?.product)
+        let shown = try #require(chair.variants.map(\.price.minorUnits).min())
+        let list = try manager.get("/admin/products").text
+        #expect(list.contains(#"name="shown-price-\#(chair.handle)" value="\#(shown)""#))
+        let form = [("product", String(chairID.rawValue)), ("change", "adjust-price"), ("value", "10"),
+                    ("shown-price-\(chair.handle)", String(shown))]
+        try manager.post("/admin/products/bulk", form, from: "/admin/products")
+        let once = chair.variants.map { Money(minorUnits: ($0.price.minorUnits * 110 + 50) / 100, currency: .usd) }
+        #expect(try shop.catalog.storedProduct(chairID)?.product.variants.map(\.price) == once)
+        try manager.post("/admin/products/bulk", form, from: "/admin/products")
+        #expect(try shop.catalog.storedProduct(chairID)?.product.variants.map(\.price) == once, "not 21 %")
+        #expect(try manager.get("/admin/products").text.contains("a price changed since this list was shown"))
+        // A price set, which gives the same result twice, is not held to the shown price.
+        try manager.post("/admin/products/bulk", [("product", String(chairID.rawValue)), ("change", "set-price"), ("value", "20"),
+                                                  ("shown-price-\(chair.handle)", String(shown))], from: "/admin/products")
+        #expect(try shop.catalog.storedProduct(chairID)?.product.variants.map(\.price) == [.usd(20_00), .usd(20_00)])
+    }
+
     @Test func supportCannotOpenProducts() throws {
         let (shop, id) = try Self.shop()
         let support = try StaffBrowser(shop, role: .support)

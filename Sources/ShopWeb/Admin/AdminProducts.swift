@@ -47,6 +47,9 @@ extension AdminApp {
 
     /// One change to every variant of the ticked products, in one transaction: all of them or,
     /// when one cannot take it, none (the list says which and why).
+    /// The bulk form's field of a row's lowest price as shown, before the row's handle.
+    static let shownPricePrefix = "shown-price-"
+
     static func productsBulk(_ context: inout AdminContext) throws -> Response {
         guard let member = context.member else { return context.errorPage(.forbidden) }
         let request = context.request, l10n = context.l10n, currency = context.environment.currency
@@ -90,12 +93,21 @@ extension AdminApp {
         default:
             return context.errorPage(.badRequest)
         }
+        // The lowest price each row showed, by handle (`shown-price-HANDLE`): a percentage is
+        // applied only to products still as shown, so a form sent twice applies once.
+        let shownPrices = Dictionary(request.form.compactMap { field -> (String, Int64)? in
+            guard field.name.hasPrefix(Self.shownPricePrefix), let minor = Int64(field.value) else { return nil }
+            return (String(field.name.dropFirst(Self.shownPricePrefix.count)), minor)
+        }, uniquingKeysWith: { first, _ in first })
         do {
             let changed = try context.environment.catalog.changeProductsBy(ids, .staff(member.email), context.now) { draft in
-                try change.applied(to: draft).datedIfPublished(since: draft, now: context.now)
+                try change.applied(to: draft, shownLowestPriceMinor: shownPrices[draft.handle])
+                    .datedIfPublished(since: draft, now: context.now)
             }
             context.environment.log("bulk \(request.formValue("change") ?? "?") on \(changed.count) products by \(member.email)")
             context.setFlash(l10n.count(changed.count, .adminBulkDone))
+        } catch BulkChange.Problem.changedSinceShown {
+            context.setFlash(l10n(.adminBulkChangedSinceShown), error: true)
         } catch is BulkChange.Problem {
             context.setFlash(l10n(.adminBulkBadValue), error: true)
         } catch let error as CatalogStoreError {
@@ -584,6 +596,9 @@ extension AdminViews {
                                     td {
                                         input(.type("checkbox"), .name("product"), .value(String(row.id.rawValue)),
                                               .aria("label", l10n(.adminBulkTick) + ": " + row.title))
+                                        if let minor = row.lowestPriceMinor {
+                                            input(.type("hidden"), .name(AdminApp.shownPricePrefix + row.handle), .value(String(minor)))
+                                        }
                                     }
                                     td(.class("admin-wrap")) {
                                         a(.href(AdminRoute.product(row.id).path)) { strong { row.title } }
