@@ -47,6 +47,12 @@ extension AdminApp {
 
     /// One change to every variant of the ticked products, in one transaction: all of them or,
     /// when one cannot take it, none (the list says which and why).
+    /// "Enter at most …": a price above the highest a variant may have, naming it.
+    static func priceTooHigh(_ currency: Currency, _ l10n: Localizer) -> String {
+        l10n(.adminProductErrorPriceTooHigh,
+             ["maximum": l10n.money(Money(minorUnits: VariantDraft.maximumPriceMinorUnits, currency: currency))])
+    }
+
     /// The bulk form's field of a row's lowest price as shown, before the row's handle.
     static let shownPricePrefix = "shown-price-"
 
@@ -69,7 +75,11 @@ extension AdminApp {
         case "set-price":
             let read = AdminAmounts.read(value, currency: currency, l10n, else: .adminProductErrorPrice)
             guard case let .success(price) = read, price.minorUnits >= 0, price.minorUnits <= VariantDraft.maximumPriceMinorUnits else {
-                let refusal = if case let .failure(refusal) = read { refusal.message } else { l10n(.adminBulkBadValue) }
+                let refusal = switch read {
+                case let .failure(refusal): refusal.message
+                case let .success(price) where price.minorUnits > VariantDraft.maximumPriceMinorUnits: Self.priceTooHigh(currency, l10n)
+                case .success: l10n(.adminBulkBadValue)
+                }
                 context.setFlash(refusal, error: true)
                 return .redirect(to: back)
             }
@@ -336,6 +346,8 @@ struct AdminProductForm: Sendable {
             switch AdminAmounts.read(text, currency: currency, l10n, else: message) {
             case let .success(amount) where amount.minorUnits >= 0 && amount.minorUnits <= VariantDraft.maximumPriceMinorUnits:
                 return amount
+            case let .success(amount) where amount.minorUnits > VariantDraft.maximumPriceMinorUnits:
+                fail(field, AdminApp.priceTooHigh(currency, l10n))
             case .success:
                 fail(field, l10n(message, ["example": example]))
             case let .failure(refusal):

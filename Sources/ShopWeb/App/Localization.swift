@@ -62,7 +62,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case refusedTooLarge, refusedAddressTooLong, refusedHeadersTooLarge, refusedUnreadable, apiRefusedUnreadable
     // The back office (issue #16).
     case adminBulkChange, adminBulkAdjustPrice, adminBulkSetPrice, adminBulkSetStock, adminBulkValue, adminBulkHint, adminBulkApply, adminBulkTick
-    case adminBulkNoneTicked, adminBulkBadValue, adminBulkBadPercent, adminBulkChangedSinceShown
+    case adminBulkNoneTicked, adminBulkBadValue, adminBulkBadPercent, adminBulkChangedSinceShown, adminProductErrorPriceTooHigh
     case adminCodeTitle, adminCodeIntro, adminCodeLabel, adminCodeSubmit, adminCodeWrong, adminSecondFactorTitle, adminSecondFactorIntro, adminSecondFactorManage
     case adminSecondFactorScan, adminSecondFactorQRLabel, adminSecondFactorKey, adminSecondFactorTurnOn, adminSecondFactorTurnOff, adminSecondFactorIsOn, adminSecondFactorOn, adminSecondFactorOff
     case adminBulkDone, adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
