@@ -344,6 +344,8 @@ struct AdminTests {
                                        from: "/admin/orders/\(number)")
         #expect(tooMany.status == 303)
         #expect(try manager.get("/admin/orders/\(number)").text.contains("Line 1 has 3 units left to refund."))
+        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "abc")], from: "/admin/orders/\(number)")
+        #expect(try manager.get("/admin/orders/\(number)").text.contains("Line 1: “abc” is not a number of units."))
         try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "2")], from: "/admin/orders/\(number)")
         let after = try manager.get("/admin/orders/\(number)")
         #expect(after.text.contains("Order \(number): $60.00 refunded.")

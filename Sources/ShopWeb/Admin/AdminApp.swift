@@ -464,10 +464,21 @@ enum AdminApp {
         var refundLines: [LineRefund] = []
         if action == .refund {
             // `line-N` fields: units of line N (from 1); empty or 0 leaves the line alone.
+            var unreadable: (line: Int, text: String)?
             refundLines = order.lines.indices.compactMap { index in
                 let text = request.formValue("line-\(index + 1)")?.trimmingCharacters(in: .whitespaces) ?? ""
                 guard !text.isEmpty, text != "0" else { return nil }
-                return LineRefund(line: index + 1, quantity: Int(text) ?? -1)
+                guard let quantity = Int(text) else {
+                    unreadable = unreadable ?? (index + 1, text)
+                    return nil
+                }
+                return LineRefund(line: index + 1, quantity: quantity)
+            }
+            // Not a number (`abc`): said so, not "line 1 has 1 unit left" (a fresh tester's).
+            if let unreadable {
+                context.setFlash(context.l10n(.adminRefundNotANumber, ["line": context.l10n.number(unreadable.line),
+                                                                        "value": unreadable.text]), error: true)
+                return .redirect(to: orderPath)
             }
             do {
                 refund = try order.refundPlan(refundLines)

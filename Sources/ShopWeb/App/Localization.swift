@@ -100,7 +100,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminDashNoSales, adminDashLowStock, adminDashLowStockNone, adminDashLeft, adminDashEmails, adminDashEmailsNone, adminDashEmailsFailing
     case adminStaffChangeRole, adminStaffRemove, adminStaffRemoved, adminStaffRoleChanged, adminStaffLastOwner
     case adminRefundTitle, adminRefundHint, adminRefundUnits, adminRefundSubmit, adminRefundDone, adminNothingToShip, adminRefundNothing
-    case adminRefundTooMany, adminRefundChanged, orderRefundEmailSubject, orderRefundEmailBody
+    case adminRefundTooMany, adminRefundNotANumber, adminRefundChanged, orderRefundEmailSubject, orderRefundEmailBody
     case adminNavCustomers, adminCustomersTitle, adminCustomersSearch, adminCustomersEmpty, adminColumnVerified, adminColumnJoined, adminColumnOrders, adminYes
     case adminNo, adminCustomerTitle, adminCustomerLanguage, adminCustomerOperator, adminCustomerAddresses, adminCustomerNoAddresses, adminCustomerNoOrders, adminCustomerEmails
     case adminCustomerResendVerification, adminCustomerSendReset, adminCustomerEmailsHint, adminCustomerVerificationSent, adminCustomerAlreadyVerified, adminCustomerResetSent, adminPermissionEmailCustomers
