@@ -85,6 +85,10 @@ struct AdminProductImportTests {
             """.utf8))
         let noFolder = try manager.upload(Self.page, [("mode", "check")], files: [local], from: Self.page)
         #expect(noFolder.status == 422 && noFolder.text.contains("local.csv:2"), "an upload has no folder to read images from")
+        // The recent list tells a refused check from a refused import (a fresh tester's).
+        let list = try manager.get(Self.page).text
+        #expect(list.contains("local.csv</a><span class=\"muted small\"> · refused at the check · "), "\(list)")
+        #expect(list.contains("products.csv</a><span class=\"muted small\"> · refused · "))
     }
 
     /// The server's larger body limit is only for a signed-in staff member who may import

@@ -169,7 +169,8 @@ extension AdminViews {
                     let state: String = switch status.outcome {
                     case nil: l10n(.adminImportStateRunning)
                     case .report: l10n(job.isDryRun ? .adminImportStateChecked : .adminImportStateImported)
-                    case .refused: l10n(.adminImportStateRefused)
+                    // A check and an import of one bad file both refuse: the list tells them apart.
+                    case .refused: l10n(job.isDryRun ? .adminImportStateCheckRefused : .adminImportStateRefused)
                     case .stopped: l10n(.adminImportStateStopped)
                     }
                     li {
