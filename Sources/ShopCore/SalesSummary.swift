@@ -44,7 +44,10 @@ public struct SalesSummary: Hashable, Sendable {
         let today = calendar.startOfDay(for: now)
         let starts = (0..<max(1, count)).reversed().map { calendar.date(byAdding: .day, value: -$0, to: today) ?? today }
         var perDay = starts.map { Day(start: $0, orders: 0, sales: Money(minorUnits: 0, currency: currency)) }
+        // By product (a renamed one is one product, named as its latest order names it); a line
+        // whose product is gone, by its title.
         var products: [String: ProductSales] = [:]
+        var namedAt: [String: Date] = [:]
         var total: Int64 = 0, counted = 0
         for order in orders where order.status != .cancelled && order.total.currency == currency {
             let day = calendar.startOfDay(for: order.placedAt)
@@ -55,10 +58,15 @@ public struct SalesSummary: Hashable, Sendable {
             total += kept
             counted += 1
             for line in order.lines where line.quantity > line.refundedQuantity {
-                var entry = products[line.title] ?? ProductSales(title: line.title, units: 0, sales: Money(minorUnits: 0, currency: currency))
+                let key = line.productID.map { "product \($0.rawValue)" } ?? "title " + line.title
+                var entry = products[key] ?? ProductSales(title: line.title, units: 0, sales: Money(minorUnits: 0, currency: currency))
+                if namedAt[key].map({ order.placedAt >= $0 }) ?? true {
+                    entry.title = line.title
+                    namedAt[key] = order.placedAt
+                }
                 entry.units += line.quantity - line.refundedQuantity
                 entry.sales = Money(minorUnits: entry.sales.minorUnits + line.total.minorUnits - line.refunded.minorUnits, currency: currency)
-                products[line.title] = entry
+                products[key] = entry
             }
         }
         days = perDay

@@ -26,6 +26,24 @@ struct SalesSummaryTests {
                                        shippingCost: Money(minorUnits: 0, currency: .usd), total: Money(minorUnits: total, currency: .usd)))
     }
 
+    /// A renamed product is one best seller, under its latest order's title (a fresh tester saw
+    /// "Title A 4 sold" beside "Spindle Back Chair 1 sold"); a line whose product is gone counts
+    /// by its title.
+    @Test func aRenamedProductIsOneBestSellerUnderItsLatestTitle() {
+        func withProduct(_ order: Order, _ id: Int64?) -> Order {
+            var order = order
+            for index in order.quote.lines.indices { order.quote.lines[index].productID = id.map { Product.ID($0) } }
+            return order
+        }
+        let orders = [
+            withProduct(Self.order(1, hoursAgo: 5, lines: [("Spindle Back Chair", 1, 10_00, 0)]), 2),
+            withProduct(Self.order(2, hoursAgo: 1, lines: [("Title A", 4, 40_00, 0)]), 2),
+            withProduct(Self.order(3, hoursAgo: 3, lines: [("Title A", 1, 5_00, 0)]), nil),
+        ]
+        let top = SalesSummary(orders: orders, now: Self.now, timeZone: Self.istanbul, currency: .usd).topProducts
+        #expect(top.map(\.title) == ["Title A", "Title A"] && top.map(\.units) == [5, 1], "\(top)")
+    }
+
     @Test func salesArePerDayWithoutCancelledOrdersOrRefunds() {
         let orders = [
             Self.order(1, hoursAgo: 1, lines: [("Lamp", 2, 60_00, 0)]),                      // today (23:26 in Istanbul)
