@@ -1,4 +1,5 @@
 public import Foundation
+import CivilDate
 
 /// A product as Fake Store shows it. Shoppable adds `handle`, `currency` and `variants`; the
 /// Fake Store fields keep their names and types.
@@ -229,8 +230,8 @@ public enum FakeStoreDate {
         var reader = Reader(Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"), let month = reader.number(digits: 2), reader.skip("-"),
               let day = reader.number(digits: 2), (1...12).contains(month),
-              (1...daysIn(month: month, year: year)).contains(day) else { return nil }
-        var seconds = daysFromEpoch(year: year, month: month, day: day) * 86_400
+              (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+        var seconds = CivilDate.daysFromEpoch(year: year, month: month, day: day) * 86_400
         if reader.isAtEnd { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
         guard reader.skip("T"), let hour = reader.number(digits: 2), reader.skip(":"), let minute = reader.number(digits: 2),
               reader.skip(":"), let second = reader.number(digits: 2),
@@ -290,25 +291,6 @@ public enum FakeStoreDate {
             }
             return value
         }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the date in the proleptic Gregorian calendar (Howard Hinnant's
-    /// `days_from_civil`).
-    private static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// `date` as Fake Store writes it.
