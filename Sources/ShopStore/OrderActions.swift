@@ -47,6 +47,16 @@ public struct OrderActionRequest: Hashable, Sendable {
 }
 
 /// One status change as recorded (`order_events`): the order's history.
+extension Order {
+    /// Everything recorded as refunded: each step's refund in `history` — the line refunds and
+    /// a paid order's cancel, which owes what was paid less those (`refundDueOnCancel`) — or
+    /// the lines' refunds when the history says less (an order from before steps were kept).
+    public func refundedInAll(history: [OrderEvent]) -> Money {
+        let recorded = history.reduce(Int64(0)) { $0 + $1.refundedMinor }
+        return Money(minorUnits: max(recorded, refundedTotal.minorUnits), currency: total.currency)
+    }
+}
+
 public struct OrderEvent: Hashable, Sendable {
     public var at: Date
     public var actor: String

@@ -356,6 +356,17 @@ struct AdminTests {
         let support = try StaffBrowser(shop, role: .support)
         #expect(try support.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "1")]).status == 403)
         #expect(try shop.orders!.order(number)?.lines[0].refundedQuantity == 2)
+        // Cancelled afterwards: the rest is owed, the email promises only that, and the order's
+        // "Refunded" counts the cancel's refund too (two fresh tester's finds).
+        let total = try #require(try shop.orders!.order(number)).total
+        try manager.post("/admin/orders/\(number)/cancel", [("expecting", "paid")], from: "/admin/orders/\(number)")
+        let rest = Money(minorUnits: total.minorUnits - 60_00, currency: .usd)
+        let cancelled = try #require(try shop.outbox().last).draft
+        #expect(cancelled.textBody.contains("We will refund the \(Localizer(language: .english).money(rest)) still owed ($60.00 was refunded earlier)."),
+                "\(cancelled.textBody)")
+        let refundedRow = #"<div class="summary-row summary-refunded"><span>Refunded</span><span>−"#
+            + Localizer(language: .english).money(total) + "</span>"
+        #expect(try manager.get("/admin/orders/\(number)").text.contains(refundedRow))
     }
 
     /// An owner changes a role and removes an account (its sessions end); a manager cannot; the

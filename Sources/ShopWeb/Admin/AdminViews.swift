@@ -915,7 +915,7 @@ enum AdminViews {
                     }
                 }
             }
-            Views.orderSummary(order, l10n: l10n)
+            Views.orderSummary(order, refunded: order.refundedInAll(history: history), l10n: l10n)
             if steps.contains(.refund), order.lines.contains(where: { $0.refundedQuantity < $0.quantity }) {
                 HTML.form(.class("form-card admin-refund"), .method("post"),
                           .action(AdminRoute.orderAction(number: order.number, action: .refund).path)) {

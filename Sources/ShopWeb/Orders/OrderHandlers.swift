@@ -31,7 +31,8 @@ extension ShopApp {
         guard allowed else { return context.errorPage(.notFound) }
         return try page(&context, PageContent(
             title: context.l10n(.orderTitle, ["number": order.number]), tab: .account,
-            node: Views.order(order, payment: context.environment.paymentInstructions.text(in: context.l10n.language), isGuestLink: token != nil,
+            node: Views.order(order, refunded: order.refundedInAll(history: try store.history(order.id)),
+                              payment: context.environment.paymentInstructions.text(in: context.l10n.language), isGuestLink: token != nil,
                               l10n: context.l10n, timeZone: context.environment.timeZone)))
     }
 }

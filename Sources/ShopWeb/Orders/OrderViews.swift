@@ -41,7 +41,8 @@ extension Views {
         }
     }
 
-    static func order(_ order: Order, payment: String, isGuestLink: Bool, l10n: Localizer, timeZone: TimeZone) -> Node {
+    static func order(_ order: Order, refunded: Money, payment: String, isGuestLink: Bool, l10n: Localizer,
+                      timeZone: TimeZone) -> Node {
         section(.class("auth stack")) {
             h1(.class("page-title")) { l10n(.orderTitle, ["number": order.number]) }
             p {
@@ -62,7 +63,7 @@ extension Views {
                     for line in payment.split(separator: "\n", omittingEmptySubsequences: false) { p { String(line) } }
                 }
             }
-            orderSummary(order, l10n: l10n)
+            orderSummary(order, refunded: refunded, l10n: l10n)
             div(.class("form-card")) {
                 p(.class("muted small")) { l10n(.orderShipTo) }
                 for line in order.shippingAddress.lines(in: l10n.language) { p { line } }
@@ -73,7 +74,9 @@ extension Views {
 
     /// The order's lines and totals in a card: the shopper's order page and the back office's.
     /// Refunds show on the lines they were made on and as a row under the total.
-    static func orderSummary(_ order: Order, l10n: Localizer) -> Node {
+    /// - Parameter refunded: everything refunded, a cancel's refund included
+    ///   (`Order.refundedInAll(history:)`).
+    static func orderSummary(_ order: Order, refunded: Money, l10n: Localizer) -> Node {
         div(.class("form-card")) {
             ul(.class("review-lines")) {
                 for line in order.lines {
@@ -104,10 +107,10 @@ extension Views {
                 span { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
             }
             div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong { l10n.money(order.total) } }
-            if !order.refundedTotal.isZero {
+            if !refunded.isZero {
                 div(.class("summary-row summary-refunded")) {
                     span { l10n(.orderRefunded) }
-                    span { "−" + l10n.money(order.refundedTotal) }
+                    span { "−" + l10n.money(refunded) }
                 }
             }
         }
