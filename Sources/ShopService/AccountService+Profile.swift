@@ -163,10 +163,22 @@ extension AccountService {
 
     /// The normalized email of the account a sign-in names: `text` itself when it is an email,
     /// else the email of the account whose username it is (nil when none).
+    ///
+    /// An account stored before emails were composed (NFKC, 55204ac) may hold another form of
+    /// the same address — decomposed accents, full-width letters — as it was typed then,
+    /// lower-cased: when no account has the composed form and one has that one, it is that
+    /// account's. ASCII addresses, nearly all of them, are the same either way.
     /// - Throws: a store error.
     public func signInEmail(_ text: String) throws -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard UsernameRules.isUsername(trimmed) else { return try? EmailRules.normalize(trimmed) }
+        guard UsernameRules.isUsername(trimmed) else {
+            guard let email = try? EmailRules.normalize(trimmed) else { return nil }
+            let asStoredBefore = trimmed.lowercased()
+            // Bytes, not `==`: Swift's string equality takes "é" and "e\u{301}" as equal.
+            if asStoredBefore.utf8.elementsEqual(email.utf8) { return email }
+            if try accounts.credentials(email) != nil { return email }
+            return try accounts.credentials(asStoredBefore) != nil ? asStoredBefore : email
+        }
         guard (try? UsernameRules.validate(trimmed)) != nil else { return nil }
         return try accounts.userNamed(trimmed)?.email
     }

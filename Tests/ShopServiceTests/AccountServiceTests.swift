@@ -77,6 +77,22 @@ struct AccountServiceTests {
         #expect(try shop.accountService.authenticate(email: email, password: password) == (accepted ? user : nil))
     }
 
+    /// An account stored before emails were composed (NFKC) under a decomposed or full-width
+    /// address still signs in, typed as it was then; a composed account wins when both exist.
+    @Test(arguments: ["jose\u{301}@example.com", "ana@\u{FF45}xample.com"])
+    func anAccountStoredUnderAnOlderFormOfItsEmailStillSignsIn(stored: String) throws {
+        let shop = try ServiceShop()
+        let user = try shop.account(stored)
+        let composed = try EmailRules.normalize(stored)
+        #expect(!composed.utf8.elementsEqual(stored.utf8), "the stored form is not the composed one")
+        #expect(try shop.accountService.signInEmail(stored)?.utf8.elementsEqual(stored.utf8) == true)
+        let attempt = try shop.accountService.signIn(emailText: stored, password: ServiceShop.password, client: "1.2.3.4",
+                                                     throttles: AccountThrottles())
+        #expect(attempt == .accepted(user))
+        let twin = try shop.account(composed)
+        #expect(try shop.accountService.signInEmail(stored)?.utf8.elementsEqual(composed.utf8) == true && twin.id != user.id)
+    }
+
     @Test func aHashMadeWithWeakerSettingsIsReplacedAtSignIn() throws {
         let shop = try ServiceShop()
         let user = try shop.account()
