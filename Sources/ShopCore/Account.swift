@@ -7,7 +7,7 @@ public struct User: Identifiable, Hashable, Sendable {
 
     /// Store-assigned identifier.
     public var id: ID
-    /// The sign-in email, normalized by `EmailRules.normalize(_:)` (trimmed, lower-cased), unique.
+    /// The sign-in email, normalized by `EmailRules.normalize(_:)` (trimmed, NFKC, lower-cased), unique.
     public var email: String
     /// The name as the shopper typed it, trimmed, e.g. `"Ayşe Yılmaz"`.
     public var name: String
