@@ -26,9 +26,7 @@ let package = Package(
         .target(name: "HTML"),
         // The JSON API's contract: route declarations and wire types, shared by the server and
         // `ShopClient` (Foundation only: an iOS app embeds it).
-        // Whole-day calendar arithmetic shared by the date parsers (no dependencies).
-        .target(name: "CivilDate"),
-        .target(name: "ShopAPI", dependencies: ["CivilDate"]),
+        .target(name: "ShopAPI"),
         // The native app's client of the JSON API: requests printed from `ShopAPI`'s routes,
         // typed errors, bearer credentials, retries, image cache. Foundation (+ FoundationNetworking
         // on Linux) only, no C: it builds unchanged for iOS.
@@ -125,7 +123,7 @@ let package = Package(
         .target(name: "ShopStoreSQLite", dependencies: ["ShopStore", "ShopCore", "SQLite", "Sodium"]),
         // The same store contracts on PostgreSQL (issue #15): the stores ported so far.
         .target(name: "ShopStorePostgres", dependencies: ["ShopStore", "ShopCore", "Postgres", "Sodium"]),
-        .target(name: "ShopImport", dependencies: ["ShopCore", "CivilDate"], resources: [.copy("Localizable")]),
+        .target(name: "ShopImport", dependencies: ["ShopCore"], resources: [.copy("Localizable")]),
         // The use cases (cart, checkout, sessions, accounts, catalog import): every shop rule the
         // storefront, the JSON API and the CLI share. No HTTP, no HTML, no C.
         .target(name: "ShopService", dependencies: ["ShopCore", "ShopStore", "ShopImport"]),

@@ -1,5 +1,4 @@
 public import Foundation
-import CivilDate
 
 /// A product as Fake Store shows it. Shoppable adds `handle`, `currency` and `variants`; the
 /// Fake Store fields keep their names and types.
@@ -229,10 +228,9 @@ public enum FakeStoreDate {
     public static func parse(_ text: String) -> Date? {
         var reader = Reader(Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"), let month = reader.number(digits: 2), reader.skip("-"),
-              let day = reader.number(digits: 2), (1...12).contains(month),
-              (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { return nil }
-        var seconds = CivilDate.daysFromEpoch(year: year, month: month, day: day) * 86_400
-        if reader.isAtEnd { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+              let day = reader.number(digits: 2), let midnight = midnightUTC(year: year, month: month, day: day) else { return nil }
+        var seconds = Int(midnight.timeIntervalSince1970)
+        if reader.isAtEnd { return midnight }
         guard reader.skip("T"), let hour = reader.number(digits: 2), reader.skip(":"), let minute = reader.number(digits: 2),
               reader.skip(":"), let second = reader.number(digits: 2),
               hour < 24, minute < 60, second < 60 else { return nil }
@@ -258,6 +256,22 @@ public enum FakeStoreDate {
         }
         guard reader.isAtEnd else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// Midnight UTC of the day, or nil when the month has no such day: Foundation's Gregorian
+    /// calendar does the arithmetic (ShopAPI stays Foundation-only, so an app embeds it) and
+    /// rolls `2021-02-29` over to March 1st, which reading the day back refuses.
+    private static func midnightUTC(year: Int, month: Int, day: Int) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day),
+              let date = utc.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
+        let read = utc.dateComponents([.year, .month, .day], from: date)
+        return read.year == year && read.month == month && read.day == day ? date : nil
     }
 
     /// Reads ASCII fields of a date off its UTF-8 bytes.

@@ -1,4 +1,3 @@
-import CivilDate
 import Foundation
 
 /// Strict RFC 3339 date-times (`2026-12-01T00:00:00+03:00`, `2026-11-30T21:00:00Z`), as campaign
@@ -77,10 +76,29 @@ enum DateTimeText {
         }
         guard index == bytes.count else { throw .malformed }
 
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               hour <= 23, minute <= 59, second <= 59 else { throw .outOfRange }
-        let days = CivilDate.daysFromEpoch(year: year, month: month, day: day)
+        let days = daysFromCivil(year: year, month: month, day: day)
         let local = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
         return Date(timeIntervalSince1970: TimeInterval(local - Int64(offsetSeconds)))
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the proleptic Gregorian date (H. Hinnant, "chrono-Compatible
+    /// Low-Level Date Algorithms", `days_from_civil`).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }
