@@ -231,6 +231,49 @@ struct AdminCampaignTests {
     }
 }
 
+/// A campaign's times are read in the shop's zone: a time its clocks skip is refused, not moved
+/// an hour on without a word (a fresh tester's 02:30 on a spring-forward day became 03:30).
+@Suite("Campaign times in the shop's zone")
+struct CampaignLocalTimeTests {
+    @Test(arguments: [
+        ("2027-03-14T02:30", "America/New_York", nil),                    // clocks go 02:00 → 03:00
+        ("2027-03-14T02:00", "America/New_York", nil),
+        ("2027-03-14T03:00", "America/New_York", "2027-03-14T07:00:00Z"),
+        ("2027-03-14T01:59", "America/New_York", "2027-03-14T06:59:00Z"),
+        ("2027-11-07T01:30", "America/New_York", "2027-11-07T05:30:00Z"),  // twice that night: the first
+        ("2027-03-28T02:30", "Europe/Madrid", nil),
+        ("2027-03-28T02:30", "UTC", "2027-03-28T02:30:00Z"),
+        ("2027-03-28T02:30", "Europe/Istanbul", "2027-03-27T23:30:00Z"),   // no daylight saving time
+    ] as [(String, String, String?)])
+    func aLocalTimeIsAnInstantOrSkipped(_ text: String, _ zone: String, _ instant: String?) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        let read = try #require(AdminDates.dateTime(text, timeZone: timeZone))
+        if let instant {
+            #expect(read == .instant(try #require(ISO8601DateFormatter().date(from: instant))))
+        } else {
+            #expect(read == .skipped)
+        }
+    }
+
+    @Test func theFormSaysTheClocksSkipTheTime() throws {
+        let shop = try adminShop()
+        shop.environment.timeZone = try #require(TimeZone(identifier: "Europe/Madrid"))
+        let manager = try StaffBrowser(shop, role: .manager)
+        let refused = try manager.post("/admin/campaigns", AdminCampaignTests.form(["starts": "2027-03-28T02:30",
+                                                                                    "ends": "2027-04-30T00:00"]),
+                                       from: "/admin/campaigns/new")
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("The clocks in Europe/Madrid skip that time (daylight saving time starts)."))
+        #expect(try shop.campaigns.all().isEmpty)
+        let saved = try manager.post("/admin/campaigns", AdminCampaignTests.form(["starts": "2027-03-28T03:00",
+                                                                                  "ends": "2027-04-30T00:00"]),
+                                     from: "/admin/campaigns/new")
+        #expect(saved.status == 303)
+        #expect(try shop.campaigns.campaign("spring-sale")?.startsAt == Date(timeIntervalSince1970: 1_806_195_600),
+                "03:00 CEST is 01:00 UTC")
+    }
+}
+
 /// Found by a fresh tester: the audit log showed campaign values as the program writes them
 /// (`percentage(20)`, `category(handle: "textiles")`, `none`, ISO times) on Spanish pages.
 @Suite("Audit values in the staff member's words")

@@ -193,7 +193,14 @@ struct AdminCampaignForm: Sendable {
             let yearText = { l10n(.adminCampaignErrorYear, ["first": String(AdminDates.campaignYears.lowerBound),
                                                              "last": String(AdminDates.campaignYears.upperBound)]) }
             let text = value(field)
-            guard let date = AdminDates.dateTime(text, timeZone: timeZone) else {
+            let date: Date
+            switch AdminDates.dateTime(text, timeZone: timeZone) {
+            case let .instant(instant)?:
+                date = instant
+            case .skipped?:
+                fail(field, l10n(.adminCampaignErrorSkippedTime, ["zone": timeZone.identifier]))
+                return nil
+            case nil:
                 // `10000-01-01T00:00` is a date with a year too long, not a missing date.
                 let year = text.trimmedOfWhiteSpace.prefix { $0 != "-" }
                 fail(field, year.count > 4 && year.allSatisfy { $0.isASCII && $0.isNumber } && text.contains("-")
@@ -299,7 +306,8 @@ extension AdminDates {
     static let campaignYears = 2000...9999
 
     /// The instant of `YYYY-MM-DDTHH:MM` (a `datetime-local` field; seconds allowed) in `timeZone`.
-    static func dateTime(_ text: String, timeZone: TimeZone) -> Date? {
+    /// nil when the text is no date and time.
+    static func dateTime(_ text: String, timeZone: TimeZone) -> LocalTime? {
         let trimmed = text.trimmedOfWhiteSpace
         let parts = trimmed.split(separator: "T", maxSplits: 1).map(String.init)
         guard parts.count == 2, let day = day(parts[0], timeZone: timeZone) else { return nil }
@@ -308,11 +316,24 @@ extension AdminDates {
               let hour = Int(clock[0]), let minute = Int(clock[1]), (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
         let second = clock.count == 3 ? Int(clock[2]) : 0
         guard let second, (0..<60).contains(second) else { return nil }
-        var components = Calendar.gregorian(timeZone).dateComponents([.year, .month, .day], from: day)
+        let calendar = Calendar.gregorian(timeZone)
+        var components = calendar.dateComponents([.year, .month, .day], from: day)
         components.hour = hour
         components.minute = minute
         components.second = second
-        return Calendar.gregorian(timeZone).date(from: components)
+        guard let date = calendar.date(from: components) else { return nil }
+        // A time the clocks skip (02:30 on a spring-forward day) comes back as another one
+        // (03:30): it names no instant, and is refused rather than moved without a word.
+        let shown = calendar.dateComponents([.hour, .minute, .second], from: date)
+        guard shown.hour == hour, shown.minute == minute, shown.second == second else { return .skipped }
+        return .instant(date)
+    }
+
+    /// What a `datetime-local` field's text names in a time zone.
+    enum LocalTime: Equatable {
+        case instant(Date)
+        /// A real date and time the zone's clocks skip (daylight saving time starting).
+        case skipped
     }
 
     /// `date` as a `datetime-local` field shows it in `timeZone`: `2026-12-01T09:00`.

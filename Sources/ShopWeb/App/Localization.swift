@@ -91,7 +91,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminFieldStarts, adminFieldEnds, adminFieldWindowHint, adminFieldDiscountType, adminDiscountPercentage, adminDiscountFixed, adminFieldPercent, adminFieldAmount
     case adminFieldAppliesTo, adminTargetCart, adminTargetCategory, adminTargetProducts, adminFieldCategory, adminFieldProducts, adminFieldProductsHint, adminFieldMinimum
     case adminFieldLeaveEmpty, adminFieldCode, adminFieldCodeHint, adminFieldLimit, adminFieldPaused, adminFieldAmountHint, adminCampaignErrorTitle, adminCampaignErrorID
-    case adminCampaignErrorIDTaken, adminCampaignErrorImage, adminCampaignErrorDate, adminCampaignErrorYear, adminCampaignErrorEnds, adminCampaignErrorPercent, adminCampaignErrorAmount, adminCampaignErrorMinimum, adminCampaignErrorCategory
+    case adminCampaignErrorIDTaken, adminCampaignErrorImage, adminCampaignErrorDate, adminCampaignErrorSkippedTime, adminCampaignErrorYear, adminCampaignErrorEnds, adminCampaignErrorPercent, adminCampaignErrorAmount, adminCampaignErrorMinimum, adminCampaignErrorCategory
     case adminCampaignErrorProducts, adminCampaignErrorChoice, adminCampaignErrorProductTwice, adminCampaignErrorCode, adminCampaignErrorCodeTaken, adminCampaignErrorLimit, adminCampaignErrorForm, adminCampaignChanged, adminCampaignSaved
     case adminCampaignCreated, adminCampaignPausedDone, adminCampaignResumedDone, adminCampaignDeleted, adminCampaignDeleteHint, adminCampaignTranslationsKept, adminAuditFieldDiscount, adminAuditFieldTarget
     case adminAuditActionCreate, adminAuditActionUpdate, adminAuditActionDelete, adminAuditActionSet, adminAuditFieldStatus, adminAuditFieldCarrier, adminAuditFieldTracking, adminAuditFieldItemsBack
