@@ -180,6 +180,18 @@ def test_operator_moves_orders_through_their_life_and_a_cancel_gives_stock_back(
     unknown = empty_server.run("orders", "mark-paid", "NO-SUCH-1")
     assert unknown.returncode == 65 and "NO-SUCH-1" in unknown.stderr
 
+    # A paid order refunded in part, then cancelled: the cancel owes the rest, and `orders show`
+    # counts it as the order pages do (a fresh tester saw the lines' refunds only).
+    third = checkout(empty_server.url, HANDLE, quantity=2, email="cy@example.com")
+    assert third.kind == "ordered", third
+    assert empty_server.run("orders", "mark-paid", third.number).returncode == 0
+    assert empty_server.run("orders", "refund", third.number, "1=1").returncode == 0
+    part = empty_server.run("orders", "show", third.number).stdout
+    assert 0 < money(field(part, "Refunded")) < money(field(part, "Total"))
+    assert empty_server.run("orders", "cancel", third.number).returncode == 0
+    whole = empty_server.run("orders", "show", third.number).stdout
+    assert money(field(whole, "Refunded")) == money(field(whole, "Total")), whole
+
 
 def test_the_shop_cancels_orders_left_unpaid_past_their_time(empty_server):
     """Issue #16, point 3: an order still awaiting payment `unpaidOrderDays` (default 7) after it

@@ -236,8 +236,10 @@ enum OrderSummary {
         }
         field("Shipping", amount(order.shippingCost))
         field("Total", amount(order.total))
-        // What the lines' refunds gave back, as the shopper's order page shows it.
-        if !order.refundedTotal.isZero { field("Refunded", amount(order.refundedTotal)) }
+        // Everything refunded — the lines' refunds and a paid order's cancel — as the order
+        // pages show it (`Order.refundedInAll`).
+        let refunded = order.refundedInAll(history: history)
+        if !refunded.isZero { field("Refunded", amount(refunded)) }
         return text.joined(separator: "\n")
     }
 
