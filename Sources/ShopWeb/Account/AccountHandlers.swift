@@ -153,10 +153,26 @@ extension ShopApp {
         do {
             user = try context.environment.accountService.verifyEmail(token: token)
         } catch AccountServiceError.linkNotValid {
+            // A signed-in shopper opening a used link again (a fresh tester, in a second tab) is
+            // told where they stand, not to sign in.
+            let account = SiteRoute.account(.show).path
+            if let user = try context.currentUser() {
+                if user.isVerified {
+                    return try page(&context, PageContent(
+                        title: l10n(.verifyAlreadyTitle), tab: .account,
+                        node: Views.message(title: l10n(.verifyAlreadyTitle), text: l10n(.verifyAlreadyText, ["email": user.email]),
+                                            action: (l10n(.accountTitle), account), l10n: l10n)))
+                }
+                return try page(&context, PageContent(
+                    title: l10n(.verifyFailedTitle), tab: .account,
+                    node: Views.message(title: l10n(.verifyFailedTitle), text: l10n(.verifyFailedSignedInText),
+                                        action: (l10n(.accountTitle), account), l10n: l10n)),
+                    status: .gone)
+            }
             return try page(&context, PageContent(
                 title: l10n(.verifyFailedTitle), tab: .account,
                 node: Views.message(title: l10n(.verifyFailedTitle), text: l10n(.verifyFailedText),
-                                    action: (l10n(.signInTitle), SiteRoute.account(.show).path), l10n: l10n)),
+                                    action: (l10n(.signInTitle), account), l10n: l10n)),
                 status: .gone)
         }
         return try page(&context, PageContent(

@@ -118,6 +118,13 @@ extension Views {
                         }
                     }
                 }
+                // Here too, not only in the banner (which the shopper may have closed).
+                if !user.isVerified {
+                    HTML.form(.method("post"), .action(SiteRoute.account(.verifyResend).path)) {
+                        Personalization.csrfField
+                        button(.type("submit"), .class("link-button")) { l10n(.verifyResend) }
+                    }
+                }
             }
             HTML.form(.class("form-card"), .method("post"), .action(SiteRoute.account(.changePassword).path), .boolean("novalidate")) {
                 h2 { l10n(.accountChangePassword) }

@@ -53,7 +53,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case signInTitle, signInSubmit, signInNoAccount, signInForgot, signInWrong, throttled, signInWelcome
     case signInCartCapped, signInRequired
     case signOutSubmit, signOutDone, signOutEverywhereSubmit, signOutEverywhereDone, signOutEverywhereHint
-    case verifyBanner, verifyResend, verifyResent, verifyDoneTitle, verifyDoneText, verifyFailedTitle, verifyFailedText
+    case verifyBanner, verifyResend, verifyResent, verifyDoneTitle, verifyDoneText, verifyFailedTitle, verifyFailedText, verifyFailedSignedInText, verifyAlreadyTitle, verifyAlreadyText
     case verifyEmailSubject, verifyEmailBody
     case forgotTitle, forgotIntro, forgotSubmit, forgotSent
     case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
