@@ -28,7 +28,8 @@ public enum VoucherProblem: Error, Hashable, Sendable, LocalizedError {
         case let .minimumNotMet(minimum, missing): "Add \(missing) more to use this code (minimum \(minimum))."
         case .notApplicable: "This code does not apply to any selected item."
         case .signInRequired: "Sign in to use this code."
-        case let .usageLimitReached(limit): "This code can be used \(limit) time(s) per account, and you have used it."
+        case let .usageLimitReached(limit):
+            "This code can be used \(limit == 1 ? "once" : "\(limit) times") per account, and you have used it."
         }
     }
 }

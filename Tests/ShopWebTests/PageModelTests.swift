@@ -130,7 +130,8 @@ struct PageModelTests {
         (.expired(endedAt: Date(timeIntervalSince1970: 1_779_926_400)), "The code SPRING ended on May 27, 2026."),
         (.minimumNotMet(minimum: .usd(50_00), missing: .usd(38_00)), "Add $38.00 more to use SPRING (minimum $50.00)."),
         (.notApplicable, "The code SPRING doesn't apply to the items you've selected."),
-        (.usageLimitReached(limit: 1), "You have already used the code SPRING (it can be used 1 time(s) per account)."),
+        (.usageLimitReached(limit: 1), "You have already used the code SPRING (it can be used once per account)."),
+        (.usageLimitReached(limit: 3), "You have already used the code SPRING (it can be used 3 times per account)."),
     ])
     func aRejectedVoucherSaysWhy(problem: VoucherProblem, message: String) {
         #expect(models.message(for: problem, code: "SPRING", timeZone: utc) == message)

@@ -123,7 +123,7 @@ extension ModelBuilder {
             l10n(.voucherMinimumNotMet, ["code": code, "missing": l10n.money(missing), "minimum": l10n.money(minimum)])
         case .notApplicable: l10n(.voucherNotApplicable, ["code": code])
         case .signInRequired: l10n(.voucherSignIn, ["code": code])
-        case let .usageLimitReached(limit): l10n(.voucherUsedUp, ["code": code, "limit": l10n.number(limit)])
+        case let .usageLimitReached(limit): l10n.count(limit, .voucherUsedUp, ["code": code])
         }
     }
 }
