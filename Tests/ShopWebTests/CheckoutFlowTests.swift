@@ -27,7 +27,7 @@ struct CheckoutFlowTests {
         try shop.post("/cart/add", [("product", "lamp"), ("quantity", "2")])
         let review = try reachReview(shop)
         #expect(review.status == 200)
-        #expect(review.text.contains("$60.00") && review.text.contains("Shipping (Standard)") && review.text.contains("$64.90"))
+        #expect(review.text.contains("$60.00") && review.text.contains("Shipping · Standard") && review.text.contains("$64.90"))
         #expect(review.text.contains("We hold these items for you for 15 minutes, until"))
         let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
         #expect(placed.status == 303)
@@ -45,6 +45,24 @@ struct CheckoutFlowTests {
                 "queued with the order, number and guest link filled in")
         #expect(try shop.get("/orders/\(number)").status == 404, "without the token a guest order is not shown")
         #expect(try shop.get("/orders/\(number)?token=wrong").status == 404)
+    }
+
+    /// Back to the review after placing the order (a fresh tester): the cart is empty and says
+    /// so, without "nothing selected" above it; that message is for a cart with lines unticked.
+    @Test func theCheckoutOfAnEmptyCartGoesToTheCartWithoutAMessage() throws {
+        let shop = try shop()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/select-all", [("selected", "0")])
+        let unticked = try shop.get("/checkout/review")
+        #expect(unticked.status == 303 && unticked.header("Location") == "/cart")
+        #expect(try shop.get("/cart").text.contains("Your cart has nothing selected to check out."))
+        try shop.post("/cart/select-all", [("selected", "1")])
+        let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(try reachReview(shop)))])
+        #expect(placed.status == 303)
+        let back = try shop.get("/checkout/review")
+        #expect(back.status == 303 && back.header("Location") == "/cart")
+        let cart = try shop.get("/cart").text
+        #expect(cart.contains("Your cart is empty") && !cart.contains("nothing selected"))
     }
 
     /// Issue #16: once staff fulfil the order, its page says who carries it and the tracking

@@ -29,7 +29,11 @@ extension ShopApp {
         }
         let cart = try context.cartQuote()
         guard let shopper = try context.shopper(), !cart.selectedLines.isEmpty else {
-            context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
+            // An empty cart says so itself (back to the review after placing the order): the
+            // message is for lines left unticked.
+            if !cart.lines.isEmpty {
+                context.setFlash(Flash(kind: .error, text: context.l10n(.checkoutNothingSelected)))
+            }
             return .failure(RedirectNeeded(response: .redirect(to: SiteRoute.cart(.show).path)))
         }
         return .success(CheckoutContext(service: service, shopper: shopper, state: try service.state(of: shopper),
