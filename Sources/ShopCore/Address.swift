@@ -193,11 +193,18 @@ public enum Countries {
 /// Text that must stay on one line.
 public enum TextRules {
     /// `text` with every line break and control character turned into a space, runs of spaces
-    /// collapsed, and the ends trimmed.
+    /// collapsed, the ends trimmed, and the invisible controls of text direction dropped.
+    ///
+    /// A right-to-left override (U+202E) in an address line showed "1 live" for the typed
+    /// "1 <RLO>evil" on the order page and in the email (a fresh tester); the embeddings,
+    /// overrides and isolates (U+202A–U+202E, U+2066–U+2069) carry no text of their own, and
+    /// without them the line still reads in each script's own direction. The marks (U+200E,
+    /// U+200F) and joiners stay: they change no order beyond their neighbours.
     public static func singleLine(_ text: String) -> String {
         var result = ""
         var pendingSpace = false
         for scalar in text.unicodeScalars {
+            if isDirectionControl(scalar) { continue }
             if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
                 || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 pendingSpace = !result.isEmpty
@@ -208,5 +215,10 @@ public enum TextRules {
             }
         }
         return result
+    }
+
+    /// The embeddings, overrides and isolates of text direction (U+202A–U+202E, U+2066–U+2069).
+    static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 }
