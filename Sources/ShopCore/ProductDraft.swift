@@ -37,6 +37,27 @@ public struct ProductDraft: Hashable, Sendable {
     public var variants: [VariantDraft]
     /// Where the product starts in the source file (1-based line), for messages.
     public var sourceLine: Int
+    /// The fields this draft's file cannot carry (a Shopify CSV has no publication date or
+    /// rating): the draft holds defaults for them. A draft that updates a stored product keeps
+    /// that product's values for these fields; a new product takes the defaults. Empty (every
+    /// field carried) for shoppable-json, the back office and the API.
+    public var uncarried: Fields = []
+
+    /// Product fields a catalog format may not carry (`uncarried`).
+    public struct Fields: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let vendor = Fields(rawValue: 1 << 0)
+        public static let productType = Fields(rawValue: 1 << 1)
+        /// The category: a Shopify row whose category comes from its `Type`.
+        public static let category = Fields(rawValue: 1 << 2)
+        public static let publishedAt = Fields(rawValue: 1 << 3)
+        public static let rating = Fields(rawValue: 1 << 4)
+        public static let visibility = Fields(rawValue: 1 << 5)
+        /// Each image's alt text (kept for an image the stored product has at the same URL).
+        public static let imageAltText = Fields(rawValue: 1 << 6)
+    }
 
     /// Creates a draft.
     public init(handle: String, title: String, descriptionHTML: String = "", descriptionText: String = "",

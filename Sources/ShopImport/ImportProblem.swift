@@ -86,6 +86,9 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     case duplicateSKUOnTheSameLine(sku: String)
     /// A handle already used in the file (shoppable-json).
     case handleTaken(handle: String, earlierLine: Int)
+    /// A product with a new handle whose SKUs are some, not all, of a stored product's: the
+    /// store does not take that product over (`CatalogStoreError.skuOfAnotherProduct`).
+    case skuOfAnotherProduct(sku: String, owner: String)
     /// A Shopify row with neither handle nor title.
     case rowNeedsHandle
     /// A Shopify product's first row without a title.
@@ -182,6 +185,7 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
         case let .duplicateSKU(sku, earlierLine): return t(.importDuplicateSKU, ["sku": sku, "earlier": String(earlierLine)])
         case let .duplicateSKUOnTheSameLine(sku): return t(.importDuplicateSKUOnTheSameLine, ["sku": sku])
         case let .handleTaken(handle, earlierLine): return t(.importHandleTaken, ["handle": handle, "earlier": String(earlierLine)])
+        case let .skuOfAnotherProduct(sku, owner): return t(.importSKUOfAnotherProduct, ["sku": sku, "owner": owner])
         case .rowNeedsHandle: return t(.importRowNeedsHandle, [:])
         case let .newProductNeedsTitle(handle): return t(.importNewProductNeedsTitle, ["handle": handle])
         case .productNeedsName: return t(.importProductNeedsName, [:])

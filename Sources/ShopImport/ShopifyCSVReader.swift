@@ -243,6 +243,9 @@ enum ShopifyCSVReader {
             tags: try context.uniqueTags(row[columns[.tags]].split(separator: ","), line: row.line, columns[.tags]),
             publishedAt: nil, isPublished: published && (status.isEmpty || status == "active"),
             optionNames: optionNames, variants: [], sourceLine: row.line))
+        // Not in the format: an update keeps the stored values (docs/IMPORT.md, "Exporting").
+        builder.draft.uncarried = type.isEmpty ? [.publishedAt, .rating, .visibility]
+                                               : [.publishedAt, .rating, .visibility, .category]
         if try bool(row, columns[.giftCard], default: false, context: context) {
             builder.skipReason = .giftCard
             return builder

@@ -222,7 +222,7 @@ enum WooCommerceCSVReader {
         for url in splitList(row[columns.images]) {
             images.append(try context.image(url, altText: name, line: row.line, columns.images))
         }
-        return ProductDraft(
+        var draft = ProductDraft(
             handle: Handle.make(from: name), title: name,
             descriptionHTML: description.html, descriptionText: description.text,
             categoryName: category,
@@ -230,6 +230,9 @@ enum WooCommerceCSVReader {
             isPublished: try published(row, columns, context: context),
             visibility: try visibility(row, columns, context: context),
             images: images, variants: [], sourceLine: row.line)
+        // Not in the format: an update keeps the stored values (docs/IMPORT.md, "Exporting").
+        draft.uncarried = [.vendor, .productType, .publishedAt, .rating, .imageAltText]
+        return draft
     }
 
     /// `Visibility in catalog`: `visible`, `catalog`, `search` or `hidden` (any case); empty or

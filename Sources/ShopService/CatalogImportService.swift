@@ -167,7 +167,7 @@ public struct CatalogImportService: Sendable {
                 report.changes = try catalog.upsert(products, by: options.actor, now: now(), progress: written)
             }
         } catch let error as CatalogStoreError {
-            throw ImportError(file: fileName, line: nil, problem: .catalogRefused(error.errorDescription ?? "\(error)"))
+            throw ImportError(file: fileName, refusal: error)
         }
         return report
     }

@@ -24,11 +24,18 @@ public struct ImportSummary: Codable, Hashable, Sendable {
     public struct Product: Codable, Hashable, Sendable {
         public var handle: String
         public var isNew: Bool
+        /// The handle the product had before this import gave it `handle` (a take-over by its
+        /// SKUs); nil otherwise, and in outcomes stored before it was kept.
+        public var previousHandle: String?
 
-        public init(handle: String, isNew: Bool) {
+        public init(handle: String, isNew: Bool, previousHandle: String? = nil) {
             self.handle = handle
             self.isNew = isNew
+            self.previousHandle = previousHandle
         }
+
+        /// `mug → plate` for a take-over, else the handle.
+        public var handles: String { previousHandle.map { "\($0) → \(handle)" } ?? handle }
     }
 
     /// At most this many products are listed by handle.
@@ -63,7 +70,9 @@ public struct ImportSummary: Codable, Hashable, Sendable {
         unchanged = outcome.productsUnchanged
         let touched = outcome.products.filter { $0.change != .unchanged }
         productsTouched = touched.count
-        products = touched.prefix(Self.listLimit).map { Product(handle: $0.handle, isNew: $0.change == .created) }
+        products = touched.prefix(Self.listLimit).map {
+            Product(handle: $0.handle, isNew: $0.change == .created, previousHandle: $0.previousHandle)
+        }
         warnings = report.warnings.map(ImportJobMessage.warning) + report.skipped.map(ImportJobMessage.skipped)
     }
 }
@@ -285,8 +294,7 @@ public final class ImportJobs: @unchecked Sendable {
         } catch let error as ImportError {
             outcome = .refused(.refusal(error))
         } catch let error as CatalogStoreError {
-            outcome = .refused(.refusal(ImportError(file: job.fileName, line: nil,
-                                                    problem: .catalogRefused(error.errorDescription ?? "\(error)"))))
+            outcome = .refused(.refusal(ImportError(file: job.fileName, refusal: error)))
         } catch is CancellationError {
             log("catalog file \(job.fileName): stopped with the server, nothing written (job \(job.id))")
             outcome = .stopped

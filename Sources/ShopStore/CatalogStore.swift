@@ -276,11 +276,15 @@ public struct CatalogUpsertResult: Hashable, Sendable {
         public var handle: String
         /// What happened to it.
         public var change: Change
+        /// The handle the updated product had before, when the draft took it over by its SKUs
+        /// under a new handle (`CatalogUpsertRules.target`); nil otherwise.
+        public var previousHandle: String?
 
         /// Creates an outcome.
-        public init(handle: String, change: Change) {
+        public init(handle: String, change: Change, previousHandle: String? = nil) {
             self.handle = handle
             self.change = change
+            self.previousHandle = previousHandle
         }
     }
 

@@ -18,6 +18,10 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     /// A draft's SKU belongs to a variant of another stored product that this upsert may not
     /// take over (see `CatalogUpsertRules.target(for:handleMatch:skuOwners:importHandles:allowsTakeOver:)`).
     case skuTaken(sku: String, handle: String, line: Int, owner: String)
+    /// A draft with a new handle shares some of its SKUs with one stored product, but not all of
+    /// them: taking that product over would delete its other variants, so it is refused (see
+    /// `CatalogUpsertRules.target(for:handleMatch:skuOwners:importHandles:allowsTakeOver:)`).
+    case skuOfAnotherProduct(sku: String, handle: String, line: Int, owner: String)
     /// A price is not in the shop currency.
     case currencyMismatch(handle: String, expected: Currency, found: Currency, line: Int)
     /// A price is below zero.
@@ -36,6 +40,7 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
         let line = switch self {
         case let .emptyHandle(line), let .duplicateHandle(_, _, line), let .noVariants(_, line),
              let .duplicateVariantOptions(_, _, line), let .duplicateSKU(_, _, line), let .skuTaken(_, _, line, _),
+             let .skuOfAnotherProduct(_, _, line, _),
              let .currencyMismatch(_, _, _, line), let .negativePrice(_, line), let .priceTooLarge(_, line),
              let .stockTooLarge(_, line): line
         case .handleTaken: 0
@@ -58,6 +63,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
             "product “\(handle)” has two variants with SKU “\(sku)”."
         case let .skuTaken(sku, handle, _, owner):
             "SKU “\(sku)” of product “\(handle)” already belongs to product “\(owner)”; a SKU names one variant of one product."
+        case let .skuOfAnotherProduct(sku, _, _, owner):
+            "SKU “\(sku)” belongs to product “\(owner)”; to change that product use its handle “\(owner)”, or give this product other SKUs."
         case let .currencyMismatch(handle, expected, found, _):
             "product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
         case let .negativePrice(handle, _):
@@ -164,27 +171,68 @@ public enum CatalogUpsertRules {
     /// - the product with the draft's handle, when there is one — unless one of the draft's
     ///   SKUs belongs to another product (refused);
     /// - else the one product that owns the draft's SKUs, which then takes the draft's handle (a
-    ///   re-import that changed a handle but kept the SKUs) — unless `allowsTakeOver` is false,
-    ///   the SKUs belong to several products, or the owner's own handle is in the same import;
+    ///   re-import that changed a handle but kept the SKUs) — only when the draft's SKUs are
+    ///   exactly that product's (as sets of `SKUIdentity.key`: a partial overlap would delete the
+    ///   product's other variants, so it is refused), and unless `allowsTakeOver` is false, the
+    ///   SKUs belong to several products, or the owner's own handle is in the same import;
     /// - else none: the draft is a new product.
     /// - Parameters:
     ///   - draft: the draft.
     ///   - handleMatch: the stored product with the draft's handle, if any.
-    ///   - skuOwners: every stored variant whose `SKUIdentity.key` equals one of the draft's.
+    ///   - skuOwners: every stored variant with a SKU of each product that owns one of the
+    ///     draft's SKUs (by `SKUIdentity.key`) — the owners' other SKUs included.
     ///   - importHandles: the handles of every draft of the same upsert.
     ///   - allowsTakeOver: false for creating one product (`insertProduct`).
     /// - Returns: the product to update, or nil to create one.
-    /// - Throws: `CatalogStoreError.skuTaken` naming the first conflicting SKU.
+    /// - Throws: `CatalogStoreError.skuOfAnotherProduct` for a take-over the SKUs only partly
+    ///   allow, else `.skuTaken`, naming the draft's first conflicting SKU.
     public static func target(for draft: ProductDraft, handleMatch: Product.ID?, skuOwners: [SKUOwner],
                               importHandles: Set<String>, allowsTakeOver: Bool = true) throws(CatalogStoreError) -> Product.ID? {
-        let others = skuOwners.filter { $0.productID != handleMatch }
+        let keys = Set(draft.variants.compactMap { SKUIdentity.key($0.sku) })
+        let others = skuOwners.filter { owner in
+            owner.productID != handleMatch && SKUIdentity.key(owner.sku).map(keys.contains) == true
+        }
         guard let conflict = others.first else { return handleMatch }
+        let sku = draft.variants.compactMap(\.sku).first { SKUIdentity.key($0) == SKUIdentity.key(conflict.sku) } ?? conflict.sku
         let ownerIDs = Set(others.map(\.productID))
         if handleMatch == nil, allowsTakeOver, ownerIDs.count == 1, !importHandles.contains(conflict.handle) {
+            let ownerKeys = Set(skuOwners.filter { $0.productID == conflict.productID }.compactMap { SKUIdentity.key($0.sku) })
+            guard ownerKeys == keys else {
+                throw .skuOfAnotherProduct(sku: sku, handle: draft.handle, line: draft.sourceLine, owner: conflict.handle)
+            }
             return conflict.productID
         }
-        let sku = draft.variants.compactMap(\.sku).first { SKUIdentity.key($0) == SKUIdentity.key(conflict.sku) } ?? conflict.sku
         throw .skuTaken(sku: sku, handle: draft.handle, line: draft.sourceLine, owner: conflict.handle)
+    }
+
+    /// `draft` as it updates `stored`: the fields its file does not carry (`draft.uncarried`)
+    /// keep the stored product's values — a Shopify CSV's product keeps its publication date,
+    /// rating and visibility, and its category when the row's category came from `Type`; a
+    /// WooCommerce CSV's its vendor, product type, publication date, rating and the alt text of
+    /// each image at a URL the product already has. Without a stored product (a new one) the
+    /// draft's own values, the format's defaults, stay. Either way the result has no uncarried
+    /// fields left: it is exactly what is written.
+    /// - Parameters:
+    ///   - draft: the draft read from a file.
+    ///   - stored: the product it updates (`target`), or nil when it creates one.
+    public static func keepingUncarried(_ draft: ProductDraft, from stored: StoredProduct?) -> ProductDraft {
+        var kept = draft
+        kept.uncarried = []
+        guard let stored, !draft.uncarried.isEmpty else { return kept }
+        let fields = draft.uncarried, product = stored.product
+        if fields.contains(.vendor) { kept.vendor = product.vendor }
+        if fields.contains(.productType) { kept.productType = product.productType }
+        if fields.contains(.category) { kept.categoryName = stored.categoryName }
+        if fields.contains(.publishedAt) { kept.publishedAt = product.publishedAt }
+        if fields.contains(.rating) { kept.rating = product.rating }
+        if fields.contains(.visibility) { kept.visibility = product.visibility }
+        if fields.contains(.imageAltText) {
+            let altTexts = Dictionary(product.images.map { ($0.url, $0.altText) }) { first, _ in first }
+            for index in kept.images.indices {
+                if let altText = altTexts[kept.images[index].url] { kept.images[index].altText = altText }
+            }
+        }
+        return kept
     }
 
     /// Matches a draft's variants to a product's existing variants: first by SKU (when the draft

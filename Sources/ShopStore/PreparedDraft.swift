@@ -80,6 +80,26 @@ public struct PreparedDraft: Sendable {
     }
 }
 
+extension PreparedDraft {
+    /// This fold for `draft`: the draft it was made from, as it updates a stored product
+    /// (`CatalogUpsertRules.keepingUncarried`). Only the fields a file may leave out differ, so
+    /// the text is folded again only when the vendor changed; a kept category changes the
+    /// category handle alone.
+    public func refolded(for draft: ProductDraft, stemmer: ProductSearchStemmer) -> PreparedDraft {
+        guard draft != self.draft else { return self }
+        if draft.vendor != self.draft.vendor {
+            var categoryHandles: [String: String?] = [:]
+            return PreparedDraft(draft, stemmer: stemmer, categoryHandles: &categoryHandles)
+        }
+        var prepared = self
+        if draft.categoryName != self.draft.categoryName {
+            prepared.categoryHandle = CatalogUpsertRules.categoryHandle(for: draft.categoryName)
+        }
+        prepared.draft = draft
+        return prepared
+    }
+}
+
 /// A stored category's name folded in every rule family, made once per upsert and added to each
 /// of its products' documents (``ProductSearchDocument/addCategory(_:)``).
 public struct FoldedCategoryName: Sendable {

@@ -456,7 +456,8 @@ enum PGCatalog {
 
     /// Writes checked drafts inside the caller's transaction (any error rolls it all back), as
     /// `SQLCatalog.upsert` does: each draft updates `CatalogUpsertRules.target(…)`'s product (by
-    /// handle, else by its SKUs); a product its draft leaves unchanged is not written. The
+    /// handle, else by its SKUs), whose values the fields its file does not carry keep
+    /// (`CatalogUpsertRules.keepingUncarried`); a product its draft leaves unchanged is not written. The
     /// variants' triggers keep each product's price and availability; migration 2's triggers
     /// bump the version once.
     static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
@@ -471,16 +472,34 @@ enum PGCatalog {
         var addedWords: Set<String> = []
         let preparer = DraftPreparer(checked.drafts, progress: progress)
         defer { preparer.stop() }
-        for (index, draft) in checked.drafts.enumerated() {
-            let stored = try connection.first("SELECT id FROM products WHERE handle = $1", [.text(draft.handle)])
+        for (index, fileDraft) in checked.drafts.enumerated() {
+            let stored = try connection.first("SELECT id FROM products WHERE handle = $1", [.text(fileDraft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
+            var draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: stored)
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
                 try preparer.skip(index)
                 result.productsUnchanged += 1
                 result.products.append(.init(handle: draft.handle, change: .unchanged))
                 continue
             }
-            let prepared = try preparer.take(index)
+            var prepared = try preparer.take(index)
+            // Every SKU of each product owning one of the draft's (`CatalogUpsertRules.target`).
+            let owners = try connection.query("""
+                SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
+                WHERE v.sku_key IS NOT NULL AND v.product_id IN
+                    (SELECT product_id FROM variants WHERE sku_key = ANY($1::text[]))
+                """, [PostgresArray.texts(prepared.skuKeys)]).map { row in
+                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
+                                            sku: try row.string(2))
+            }
+            var target = stored
+            if let id = try CatalogUpsertRules.target(for: fileDraft, handleMatch: stored?.product.id, skuOwners: owners,
+                                                      importHandles: importHandles, allowsTakeOver: allowsTakeOver),
+               id != stored?.product.id {
+                target = try storedProduct(id: id.rawValue, connection)
+                draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: target)
+            }
+            prepared = prepared.refolded(for: draft, stemmer: stemmer)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
                                         connection, &result)
             let productValues: [PostgresValue] = [
@@ -492,19 +511,6 @@ enum PGCatalog {
                 .text(prepared.sortTitleTurkish), .text(prepared.sortTitleSpanish), .text(draft.visibility.rawValue),
                 .text(draft.handle),
             ]
-            let owners = try connection.query("""
-                SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
-                WHERE v.sku_key = ANY($1::text[])
-                """, [PostgresArray.texts(prepared.skuKeys)]).map { row in
-                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
-                                            sku: try row.string(2))
-            }
-            var target = stored
-            if let id = try CatalogUpsertRules.target(for: draft, handleMatch: stored?.product.id, skuOwners: owners,
-                                                      importHandles: importHandles, allowsTakeOver: allowsTakeOver),
-               id != stored?.product.id {
-                target = try storedProduct(id: id.rawValue, connection)
-            }
             let productID: Int64
             if let target {
                 productID = target.product.id.rawValue
@@ -516,7 +522,9 @@ enum PGCatalog {
                     WHERE id = $18
                     """, productValues + [.integer(productID)])
                 result.productsUpdated += 1
-                result.products.append(.init(handle: draft.handle, change: .updated))
+                let previousHandle = target.product.handle
+                result.products.append(.init(handle: draft.handle, change: .updated,
+                                             previousHandle: previousHandle == draft.handle ? nil : previousHandle))
             } else {
                 productID = try connection.first("""
                     INSERT INTO products (title, description_html, description_text, vendor, product_type, category_id,

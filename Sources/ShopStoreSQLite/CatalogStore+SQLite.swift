@@ -476,7 +476,8 @@ enum SQLCatalog {
     static let bulkWriteMinimum = 200
 
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
-    /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs);
+    /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs),
+    /// whose values the fields its file does not carry keep (`CatalogUpsertRules.keepingUncarried`);
     /// a product its draft leaves unchanged is not written.
     static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
                        progress: UpsertProgress? = nil,
@@ -486,9 +487,11 @@ enum SQLCatalog {
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
         let importHandles = Set(checked.drafts.map(\.handle))
+        // Every SKU of each product owning one of the draft's (`CatalogUpsertRules.target`).
         let findOwners = try connection.prepare("""
             SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
-            WHERE v.sku_key IN (SELECT value FROM json_each(?))
+            WHERE v.sku_key IS NOT NULL AND v.product_id IN
+                (SELECT product_id FROM variants WHERE sku_key IN (SELECT value FROM json_each(?)))
             """)
         // Remembered for this transaction only: categories by handle, so an import of 30 000
         // products asks for each category once.
@@ -517,9 +520,10 @@ enum SQLCatalog {
                 (SELECT f.min_price_minor, f.is_available FROM product_variant_facts f WHERE f.product_id = products.id)
             WHERE id = ?
             """)
-        for (index, draft) in checked.drafts.enumerated() {
-            let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(draft.handle)])
+        for (index, fileDraft) in checked.drafts.enumerated() {
+            let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(fileDraft.handle)])
                 .flatMap { try storedProduct(id: try $0.int64(0), connection) }
+            var draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: stored)
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
                 try preparer.skip(index)
                 result.productsUnchanged += 1
@@ -529,7 +533,21 @@ enum SQLCatalog {
             if droppedTriggers == nil && checked.drafts.count >= bulkWriteMinimum {
                 droppedTriggers = try BulkWriteTriggers(droppingIn: connection)
             }
-            let prepared = try preparer.take(index)
+            var prepared = try preparer.take(index)
+            let handleMatch = stored?.product.id
+            let owners = try findOwners.query([.text(JSONStringArray.encode(prepared.skuKeys))]).map { row in
+                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
+                                            sku: try row.string(2))
+            }
+            // The product written: the one with the handle, or the one owning the draft's SKUs.
+            var target = stored
+            if let id = try CatalogUpsertRules.target(for: fileDraft, handleMatch: handleMatch, skuOwners: owners,
+                                                      importHandles: importHandles, allowsTakeOver: allowsTakeOver),
+               id != handleMatch {
+                target = try storedProduct(id: id.rawValue, connection)
+                draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: target)
+            }
+            prepared = prepared.refolded(for: draft, stemmer: stemmer)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,
                                         connection, &result)
             let categoryID = category?.id
@@ -541,19 +559,7 @@ enum SQLCatalog {
                 .text(JSONStringArray.encode(draft.optionNames)), .text(prepared.sortTitle),
                 .text(prepared.sortTitleTurkish), .text(prepared.sortTitleSpanish), .text(draft.visibility.rawValue),
             ]
-            let handleMatch = stored?.product.id
-            let owners = try findOwners.query([.text(JSONStringArray.encode(prepared.skuKeys))]).map { row in
-                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
-                                            sku: try row.string(2))
-            }
             let productID: Int64
-            // The product written: the one with the handle, or the one owning the draft's SKUs.
-            var target = stored
-            if let id = try CatalogUpsertRules.target(for: draft, handleMatch: handleMatch, skuOwners: owners,
-                                                      importHandles: importHandles, allowsTakeOver: allowsTakeOver),
-               id != handleMatch {
-                target = try storedProduct(id: id.rawValue, connection)
-            }
             if let target {
                 productID = target.product.id.rawValue
                 try connection.prepare("""
@@ -564,7 +570,9 @@ enum SQLCatalog {
                     WHERE id = ?
                     """).run(productValues + [.text(draft.handle), .integer(productID)])
                 result.productsUpdated += 1
-                result.products.append(.init(handle: draft.handle, change: .updated))
+                let previousHandle = target.product.handle
+                result.products.append(.init(handle: draft.handle, change: .updated,
+                                             previousHandle: previousHandle == draft.handle ? nil : previousHandle))
             } else {
                 try connection.prepare("""
                     INSERT INTO products (title, description_html, description_text, vendor, product_type, category_id,

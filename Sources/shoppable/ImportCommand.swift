@@ -78,7 +78,7 @@ enum ImportCommand {
                     case .updated: "update   "
                     case .unchanged: "unchanged"
                     }
-                    return "  \(word)  \(outcome.handle)"
+                    return "  \(word)  \(outcome.previousHandle.map { "\($0) → " } ?? "")\(outcome.handle)"
                 }
             }
             return lines.joined(separator: "\n")

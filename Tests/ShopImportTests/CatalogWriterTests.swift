@@ -82,11 +82,17 @@ struct CatalogWriterTests {
         var draft = draft
         draft.sourceLine = 0
         draft.descriptionText = ""
-        if format == .shopifyCSV { draft.visibility = .visible }  // Shopify has no catalog visibility
+        if format == .shopifyCSV {
+            draft.visibility = .visible  // Shopify has no catalog visibility
+            // What it leaves out, an update keeps from the stored product (docs/IMPORT.md, "Exporting").
+            draft.uncarried = draft.productType.isEmpty ? [.publishedAt, .rating, .visibility]
+                                                        : [.publishedAt, .rating, .visibility, .category]
+        }
         if format == .wooCommerceCSV {
             draft.handle = Handle.make(from: draft.title)
             draft.vendor = ""
             draft.images = draft.images.map { ProductImage(url: $0.url) }
+            draft.uncarried = [.vendor, .productType, .publishedAt, .rating, .imageAltText]
         }
         return draft
     }

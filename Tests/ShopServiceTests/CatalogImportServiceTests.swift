@@ -112,6 +112,40 @@ struct CatalogImportServiceTests {
         #expect(mug.images.map(\.url) == ["https://cdn.example.com/mug.png"])  // protocol-relative made https
     }
 
+    /// The tester's repro: `plate` with one of mug's two SKUs would have renamed mug and deleted
+    /// MUG-2; it is refused at its line, in the reader's language, and nothing is written. With
+    /// exactly mug's SKUs it takes mug over, and the dry run names both handles.
+    @Test(.bug("tester: plate with mug-1 renamed mug to plate and deleted MUG-2"))
+    func aNewHandleWithSomeOfAProductsSKUsIsRefusedAtItsLine() throws {
+        let bench = try ImportBench()
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price
+            mug,Mug,Color,Red,MUG-1,8.50
+            mug,,,Blue,MUG-2,8.50
+
+            """.utf8), fileName: "mug.csv")
+        let plate = Data("Handle,Title,Variant SKU,Variant Price\nplate,Plate,mug-1,7\n".utf8)
+        for dryRun in [true, false] {
+            let error = try #require(throws: ImportError.self) {
+                try bench.service.importCatalog(plate, fileName: "plate.csv", options: .init(dryRun: dryRun))
+            }
+            #expect(error.description == "plate.csv:2: SKU “mug-1” belongs to product “mug”; to change that product "
+                + "use its handle “mug”, or give this product other SKUs")
+            #expect(error.message(in: .turkish).hasPrefix("plate.csv") && error.message(in: .turkish) != error.description)
+        }
+        #expect(try bench.catalog.productByHandle("plate") == nil)
+        #expect(try bench.catalog.productByHandle("mug")?.variants.map(\.sku) == ["MUG-1", "MUG-2"])
+
+        let both = Data("""
+            Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price
+            plate,Plate,Color,Red,mug-1,7
+            plate,,,Blue,MUG-2,7
+
+            """.utf8)
+        let preview = try bench.service.importCatalog(both, fileName: "plate.csv", options: .init(dryRun: true)).preview
+        #expect(preview?.products == [.init(handle: "plate", change: .updated, previousHandle: "mug")])
+    }
+
     /// Each product an import writes is in the audit log as the importer's; a dry run records nothing.
     @Test func anImportNamesItsOperatorInTheAuditLog() throws {
         let bench = try ImportBench()

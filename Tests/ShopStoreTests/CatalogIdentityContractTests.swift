@@ -26,12 +26,65 @@ struct CatalogIdentityContractTests {
         let result = try stores.catalog.upsert([.mock(handle: "oak-dining-chair", title: "Oak Dining Chair", optionNames: ["Size"],
                                                       variants: [.mock(sku: " oak-s", options: ["S"]), .mock(sku: "Oak-L ", options: ["L"])])])
         #expect(result.productsCreated == 0 && result.productsUpdated == 1)
+        #expect(result.products == [.init(handle: "oak-dining-chair", change: .updated, previousHandle: "oak-chair")])
         #expect(result.variantsCreated == 0 && result.variantsUpdated == 2)
         #expect(try stores.catalog.productCount() == 1)
         #expect(try stores.catalog.productByHandle("oak-chair") == nil)
         let after = try stores.product("oak-dining-chair")
         #expect(after.id == before.id && after.title == "Oak Dining Chair")
         #expect(after.variants.map(\.id) == before.variants.map(\.id))
+    }
+
+    @Test(.bug("tester: plate with mug-1 renamed mug to plate and deleted MUG-2"),
+          arguments: StoreKind.engines(for: .catalog))
+    func aNewHandleWithSomeOfAProductsSKUsIsRefusedAndNothingIsWritten(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([.mock(handle: "mug", optionNames: ["Color"],
+                                             variants: [.mock(sku: "MUG-1", options: ["Red"]), .mock(sku: "MUG-2", options: ["Blue"])])])
+        let plate = ProductDraft.mock(handle: "plate", title: "Plate", variants: [.mock(sku: "mug-1", price: .usd(7_00))],
+                                      sourceLine: 2)
+        #expect(throws: CatalogStoreError.skuOfAnotherProduct(sku: "mug-1", handle: "plate", line: 2, owner: "mug")) {
+            try stores.catalog.upsert([.mock(handle: "bowl"), plate])
+        }
+        #expect(throws: CatalogStoreError.skuOfAnotherProduct(sku: "mug-1", handle: "plate", line: 2, owner: "mug")) {
+            try stores.catalog.previewUpsert([plate])
+        }
+        #expect(try stores.catalog.productCount() == 1)
+        #expect(try stores.product("mug").variants.map(\.sku) == ["MUG-1", "MUG-2"])
+    }
+
+    /// Export → edit prices → import: a Shopify or WooCommerce file leaves out some fields, and
+    /// the products it updates keep their stored values for them — also one taken over by SKUs.
+    @Test(.bug("tester: a Shopify CSV round trip erased ratings and publication dates and moved categories"),
+          arguments: StoreKind.engines(for: .catalog))
+    func anUpdateKeepsWhatItsFileDoesNotCarry(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let published = Date(timeIntervalSince1970: 1_700_000_000)
+        let original = ProductDraft.mock(handle: "oak-chair", category: "Chairs", rating: Rating(rateHundredths: 460, count: 12),
+                                         variants: [.mock(sku: "OAK")], publishedAt: published, visibility: .catalog)
+        _ = try stores.catalog.upsert([original])
+        let before = try stores.product("oak-chair")
+
+        var file = original  // as a Shopify row with a Type reads it
+        (file.categoryName, file.publishedAt, file.rating, file.visibility) = ("Thing", nil, nil, .visible)
+        file.uncarried = [.publishedAt, .rating, .visibility, .category]
+        let same = try stores.catalog.upsert([file])
+        #expect(same.productsUnchanged == 1 && same.productsUpdated == 0)
+
+        file.variants[0].price = .usd(12_00)
+        file.handle = "oak-dining-chair"  // and renamed: taken over by its SKU
+        let changed = try stores.catalog.upsert([file])
+        #expect(changed.products == [.init(handle: "oak-dining-chair", change: .updated, previousHandle: "oak-chair")])
+        let after = try stores.product("oak-dining-chair")
+        #expect(after.id == before.id && after.variants[0].price == .usd(12_00))
+        #expect(after.publishedAt == published && after.rating == before.rating && after.visibility == .catalog)
+        #expect(after.categoryID == before.categoryID && after.categoryID != nil)
+
+        var new = file  // a new product takes the file's defaults
+        (new.handle, new.variants) = ("pine-chair", [.mock(sku: "PINE")])
+        _ = try stores.catalog.upsert([new])
+        let created = try #require(try stores.catalog.allProducts().first { $0.product.handle == "pine-chair" })
+        #expect(created.product.publishedAt == nil && created.product.rating == nil && created.categoryName == "Thing")
     }
 
     @Test(.bug(id: "13"), arguments: StoreKind.engines(for: .catalog))

@@ -238,7 +238,7 @@ extension AdminViews {
                                 span(.class("muted small")) {
                                     l10n(product.isNew ? .adminImportNew : .adminImportChangedOne) + " "
                                 }
-                                code { product.handle }
+                                code { product.handles }
                             }
                         }
                         if report.productsTouched > report.products.count {
