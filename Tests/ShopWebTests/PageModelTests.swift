@@ -180,6 +180,10 @@ struct PageModelTests {
         spring.discount = .percentage(15)
         #expect(models.campaignDetail(spring, products: [lamp], timeZone: utc).products.map(\.price) == ["$25.50"])
         #expect(models.campaignDetail(spring, products: [lamp], timeZone: utc).products.map(\.compareAtPrice) == ["$30.00"])
+        // Its badge names the code the price needs, not "Sale" (a fresh tester: the price needs
+        // the code and the campaign's minimum).
+        #expect(models.campaignDetail(spring, products: [lamp], timeZone: utc).products.map(\.saleText) == ["With code"])
+        #expect(models.card(lamp).saleText == "Sale")
         #expect(models.campaignDetail(welcome, products: [lamp], timeZone: utc).products.map(\.price) == ["$30.00"])
         spring.voucherCode = nil
         #expect(models.campaignDetail(spring, products: [lamp], timeZone: utc).products.map(\.price) == ["$30.00"],

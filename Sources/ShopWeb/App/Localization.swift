@@ -39,7 +39,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case filterVendor, filterTag, filterAny, filterApply, filterClear
     case filterOptionCount, filterPriceBand, filterAnyPrice, filterPriceUnder, filterPriceBetween, filterPriceFrom
     case tabCampaigns, campaignsTitle, campaignsEmpty, campaignDates, campaignCode, campaignCopy, campaignCopied
-    case campaignPricesWithCode, campaignAppliesToCart, campaignProducts, campaignMinimum, campaignPercentOff, campaignAmountOff
+    case campaignPricesWithCode, campaignCardWithCode, campaignAppliesToCart, campaignProducts, campaignMinimum, campaignPercentOff, campaignAmountOff
     case homeSeeRecommendations, homeSeeAll, homeRecommendationsTitle
     case cartVoucherLabel, cartVoucherApply, cartVoucherRemove, cartVoucherApplied, cartDiscount, cartTotal
     case cartSelect, cartSelectAll, cartSelectNone, cartNothingSelected

@@ -100,6 +100,10 @@ extension ModelBuilder {
                let off = try? campaign.discount.amountOff(price), let now = try? price.subtracting(off) {
                 model.compareAtPrice = localizer.money(price)
                 model.price = localizer.money(now)
+                // Not "Sale": the price needs the code (and the campaign's conditions), as a
+                // fresh tester pointed out — a mug alone stays $24.00 under a $50 minimum. The
+                // code itself is named above the cards (up to 40 characters: no badge holds it).
+                model.saleText = localizer(.campaignCardWithCode)
             }
             return model
         }
