@@ -57,6 +57,20 @@ public struct ProductDraft: Hashable, Sendable {
         public static let visibility = Fields(rawValue: 1 << 5)
         /// Each image's alt text (kept for an image the stored product has at the same URL).
         public static let imageAltText = Fields(rawValue: 1 << 6)
+        // Fields a file of a format that has them leaves out as whole columns (a sheet of SKUs
+        // and prices): a fresh tester's `Handle,Title,Variant SKU,Variant Price` wiped the
+        // description, images, tags and category, and made tracked stock unlimited.
+        public static let description = Fields(rawValue: 1 << 7)
+        public static let tags = Fields(rawValue: 1 << 8)
+        /// The images, all of them (no image column at all).
+        public static let images = Fields(rawValue: 1 << 9)
+        public static let published = Fields(rawValue: 1 << 10)
+        /// Each variant's compare-at price (kept for a variant matched to a stored one).
+        public static let compareAtPrice = Fields(rawValue: 1 << 11)
+        /// Each variant's stock, its tracking and backorders (kept for a matched variant).
+        public static let inventory = Fields(rawValue: 1 << 12)
+        /// Each variant's barcode (kept for a matched variant).
+        public static let barcode = Fields(rawValue: 1 << 13)
     }
 
     /// Creates a draft.

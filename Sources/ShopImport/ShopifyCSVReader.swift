@@ -83,6 +83,24 @@ enum ShopifyCSVReader {
         }
         let optionNames: [Field] = [.option1Name, .option2Name, .option3Name]
         let optionValues: [Field] = [.option1Value, .option2Value, .option3Value]
+
+        /// The fields this file has no column for: an update keeps their stored values (a sheet
+        /// of `Handle,Title,Variant SKU,Variant Price` changes titles, SKUs and prices only).
+        var absent: ProductDraft.Fields {
+            var fields: ProductDraft.Fields = []
+            if self[.body] == nil { fields.insert(.description) }
+            if self[.vendor] == nil { fields.insert(.vendor) }
+            if self[.type] == nil { fields.insert(.productType) }
+            if self[.type] == nil && self[.productCategory] == nil { fields.insert(.category) }
+            if self[.tags] == nil { fields.insert(.tags) }
+            if self[.imageSrc] == nil && self[.variantImage] == nil { fields.insert(.images) }
+            if self[.imageAlt] == nil { fields.insert(.imageAltText) }
+            if self[.published] == nil && self[.status] == nil { fields.insert(.published) }
+            if self[.compareAtPrice] == nil { fields.insert(.compareAtPrice) }
+            if self[.tracker] == nil && self[.quantity] == nil { fields.insert(.inventory) }
+            if self[.barcode] == nil { fields.insert(.barcode) }
+            return fields
+        }
     }
 
     struct Builder {
@@ -243,9 +261,11 @@ enum ShopifyCSVReader {
             tags: try context.uniqueTags(row[columns[.tags]].split(separator: ","), line: row.line, columns[.tags]),
             publishedAt: nil, isPublished: published && (status.isEmpty || status == "active"),
             optionNames: optionNames, variants: [], sourceLine: row.line))
-        // Not in the format: an update keeps the stored values (docs/IMPORT.md, "Exporting").
-        builder.draft.uncarried = type.isEmpty ? [.publishedAt, .rating, .visibility]
-                                               : [.publishedAt, .rating, .visibility, .category]
+        // Not in the format: an update keeps the stored values (docs/IMPORT.md, "Exporting");
+        // nor in this file, when it has no column for them.
+        let format: ProductDraft.Fields = type.isEmpty ? [.publishedAt, .rating, .visibility]
+                                                       : [.publishedAt, .rating, .visibility, .category]
+        builder.draft.uncarried = format.union(columns.absent)
         if try bool(row, columns[.giftCard], default: false, context: context) {
             builder.skipReason = .giftCard
             return builder

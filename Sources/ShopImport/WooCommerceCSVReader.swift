@@ -43,6 +43,22 @@ enum WooCommerceCSVReader {
         /// Attribute N: (name column, values column), in N order.
         var attributes: [(name: Column, values: Column?)] = []
 
+        /// The fields this file has no column for: an update keeps their stored values (a sheet
+        /// of `SKU,Name,Regular price` changes names and prices only). The compare-at price is
+        /// not among them: without `Sale price`, `Regular price` is the price itself.
+        var absent: ProductDraft.Fields {
+            var fields: ProductDraft.Fields = []
+            if description == nil && shortDescription == nil { fields.insert(.description) }
+            if categories == nil { fields.insert(.category) }
+            if tags == nil { fields.insert(.tags) }
+            if images == nil { fields.insert(.images) }
+            if published == nil { fields.insert(.published) }
+            if visibility == nil { fields.insert(.visibility) }
+            if stock == nil && inStock == nil && backorders == nil { fields.insert(.inventory) }
+            if barcode == nil { fields.insert(.barcode) }
+            return fields
+        }
+
         init(_ table: CSVTable) {
             id = table.column(["id"])
             type = table.column(["type"])
@@ -230,8 +246,10 @@ enum WooCommerceCSVReader {
             isPublished: try published(row, columns, context: context),
             visibility: try visibility(row, columns, context: context),
             images: images, variants: [], sourceLine: row.line)
-        // Not in the format: an update keeps the stored values (docs/IMPORT.md, "Exporting").
-        draft.uncarried = [.vendor, .productType, .publishedAt, .rating, .imageAltText]
+        // Not in the format: an update keeps the stored values (docs/IMPORT.md, "Exporting");
+        // nor in this file, when it has no column for them.
+        draft.uncarried = ProductDraft.Fields([.vendor, .productType, .publishedAt, .rating, .imageAltText])
+            .union(columns.absent)
         return draft
     }
 

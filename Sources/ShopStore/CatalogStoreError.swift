@@ -226,10 +226,33 @@ public enum CatalogUpsertRules {
         if fields.contains(.publishedAt) { kept.publishedAt = product.publishedAt }
         if fields.contains(.rating) { kept.rating = product.rating }
         if fields.contains(.visibility) { kept.visibility = product.visibility }
-        if fields.contains(.imageAltText) {
+        if fields.contains(.description) {
+            kept.descriptionHTML = product.descriptionHTML
+            kept.descriptionText = product.descriptionText
+        }
+        if fields.contains(.tags) { kept.tags = product.tags }
+        if fields.contains(.published) { kept.isPublished = product.isPublished }
+        if fields.contains(.images) {
+            kept.images = product.images
+        } else if fields.contains(.imageAltText) {
             let altTexts = Dictionary(product.images.map { ($0.url, $0.altText) }) { first, _ in first }
             for index in kept.images.indices {
                 if let altText = altTexts[kept.images[index].url] { kept.images[index].altText = altText }
+            }
+        }
+        let variantFields: ProductDraft.Fields = [.compareAtPrice, .inventory, .barcode]
+        if !fields.isDisjoint(with: variantFields) {
+            // Each draft variant keeps the values of the stored variant it updates (matched as
+            // the upsert matches them); a new variant keeps the format's defaults.
+            let existing = product.variants.map {
+                StoredVariant(id: $0.id, sku: $0.sku, optionKey: optionKey($0.optionValues))
+            }
+            let byID = Dictionary(product.variants.map { ($0.id, $0) }) { first, _ in first }
+            for (index, match) in matchVariants(existing: existing, drafts: kept.variants).enumerated() {
+                guard let match, let variant = byID[match] else { continue }
+                if fields.contains(.compareAtPrice) { kept.variants[index].compareAtPrice = variant.compareAtPrice }
+                if fields.contains(.inventory) { kept.variants[index].inventory = variant.inventory }
+                if fields.contains(.barcode) { kept.variants[index].barcode = variant.barcode }
             }
         }
         return kept

@@ -83,11 +83,13 @@ public struct PreparedDraft: Sendable {
 extension PreparedDraft {
     /// This fold for `draft`: the draft it was made from, as it updates a stored product
     /// (`CatalogUpsertRules.keepingUncarried`). Only the fields a file may leave out differ, so
-    /// the text is folded again only when the vendor changed; a kept category changes the
-    /// category handle alone.
+    /// the text is folded again only when one the search folds changed (vendor, tags,
+    /// description, barcodes); a kept category changes the category handle alone.
     public func refolded(for draft: ProductDraft, stemmer: ProductSearchStemmer) -> PreparedDraft {
         guard draft != self.draft else { return self }
-        if draft.vendor != self.draft.vendor {
+        if draft.vendor != self.draft.vendor || draft.tags != self.draft.tags
+            || draft.descriptionText != self.draft.descriptionText
+            || draft.variants.map(\.barcode) != self.draft.variants.map(\.barcode) {
             var categoryHandles: [String: String?] = [:]
             return PreparedDraft(draft, stemmer: stemmer, categoryHandles: &categoryHandles)
         }

@@ -146,6 +146,45 @@ struct CatalogImportServiceTests {
         #expect(preview?.products == [.init(handle: "plate", change: .updated, previousHandle: "mug")])
     }
 
+    /// A fresh tester's sheet of SKUs and prices (`Handle,Title,Variant SKU,Variant Price`) wiped
+    /// the product's description, images, vendor, tags and category, dropped its compare-at
+    /// price and made its tracked stock unlimited. A column the file does not have keeps the
+    /// stored values; the columns it has change (Shopify and WooCommerce alike).
+    @Test(.bug("tester: a price sheet made tracked stock unlimited"), arguments: [
+        ("teapot.csv", "Handle,Title,Variant SKU,Variant Price\nglazed-teapot,Glazed Teapot,GT-1,65.00\n"),
+        ("teapot-woo.csv", "SKU,Name,Regular price\nGT-1,Glazed Teapot,65.00\n"),
+    ])
+    func aFileWithoutSomeColumnsChangesOnlyThoseItHas(fileName: String, sheet: String) throws {
+        let bench = try ImportBench()
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Variant SKU,Variant Price,Variant Compare At Price,\
+            Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Barcode,Image Src,Image Alt Text
+            glazed-teapot,Glazed Teapot,<p>Holds a litre.</p>,Fernhill,Kitchen,"tea, pottery",TRUE,GT-1,70.00,82.00,\
+            shopify,14,deny,400123,https://cdn.example.com/teapot.png,A teapot
+
+            """.utf8), fileName: "full.csv")
+        let before = try #require(try bench.catalog.productByHandle("glazed-teapot"))
+        let report = try bench.service.importCatalog(Data(sheet.utf8), fileName: fileName)
+        #expect(report.changes?.productsUpdated == 1)
+        let after = try #require(try bench.catalog.productByHandle("glazed-teapot"))
+        #expect(after.variants.map(\.price) == [Money(minorUnits: 65_00, currency: .usd)], "the price the sheet has")
+        #expect(after.variants.first?.inventory == .tracked(quantity: 14, allowsBackorder: false), "not unlimited")
+        #expect(after.descriptionText == before.descriptionText && after.images == before.images)
+        #expect(after.tags == before.tags && after.categoryID == before.categoryID && after.isPublished)
+        #expect(after.vendor == "Fernhill" && after.productType == "Kitchen")
+        #expect(after.variants.first?.barcode == "400123")
+        if fileName == "teapot.csv" {
+            #expect(after.variants.first?.compareAtPrice == Money(minorUnits: 82_00, currency: .usd), "Shopify: no compare-at column, kept")
+        }
+        // The file's own columns still rule: an empty `Variant Compare At Price` clears it.
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Variant SKU,Variant Price,Variant Compare At Price
+            glazed-teapot,Glazed Teapot,GT-1,65.00,
+
+            """.utf8), fileName: "clear.csv")
+        #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.compareAtPrice == nil)
+    }
+
     /// Each product an import writes is in the audit log as the importer's; a dry run records nothing.
     @Test func anImportNamesItsOperatorInTheAuditLog() throws {
         let bench = try ImportBench()
