@@ -26,7 +26,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importVariantOptionsRepeated, importOptionValuesNeeded, importNoOptions, importNotAnOption
     case importChoicesOfChosenOption, importVariationNeedsParent, importUnknownParent, importParentNotVariable
     case importVariationOptionsTaken, importOpenOptionWithoutValues, importOpenOptionsTaken
-    case importImageRefused, importNoImageDownloader
+    case importImageRefused, importNoImageDownloader, importCatalogInOtherCurrency
     // JSON parts, kinds and expectations; text limits
     case importPartProduct, importPartVariant, importPartImage, importPartSeedCatalog, importPartShoppableCatalog
     case importKindNull, importKindBool, importKindNumber, importKindString, importKindArray, importKindObject

@@ -134,6 +134,10 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     case noImageDownloader
     /// The catalog store refused the drafts; its own words, verbatim.
     case catalogRefused(String)
+    /// The shop's stored prices are in `stored`, and this import reads amounts as `importing`
+    /// (`--currency`): one catalog holds one currency (a fresh tester's `--currency JPY` on a
+    /// USD shop stored ¥65 beside dollars, and a cart holding both answered 500).
+    case catalogInOtherCurrency(stored: String, importing: String)
 
     /// The problem in `language`, for a staff member in the back office (no CLI flags).
     public func message(in language: Language) -> String {
@@ -219,6 +223,8 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
         case let .imageRefused(url, reason): return t(.importImageRefused, ["image": url, "reason": reason])
         case .noImageDownloader: return t(.importNoImageDownloader, [:])
         case let .catalogRefused(text): return text
+        case let .catalogInOtherCurrency(stored, importing):
+            return t(.importCatalogInOtherCurrency, ["stored": stored, "importing": importing])
         }
     }
 
@@ -230,6 +236,7 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
             ImportMessages.text(.importUnknownFormat, in: .english)
                 + "; pass --format (\(formats.joined(separator: ", "))) to choose one"
         case .duplicateSKU: message(in: .english) + ", or import with --merge-duplicate-skus"
+        case let .catalogInOtherCurrency(stored, _): message(in: .english) + "; import with --currency \(stored)"
         default: message(in: .english)
         }
     }

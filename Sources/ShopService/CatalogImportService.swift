@@ -136,6 +136,10 @@ public struct CatalogImportService: Sendable {
             if options.shouldStop?() == true { throw CancellationError() }
         }
         try stopIfAsked()
+        if let stored = try catalog.storedCurrency(), stored != currency {
+            throw ImportError(file: fileName, line: nil,
+                              problem: .catalogInOtherCurrency(stored: stored.code, importing: currency.code))
+        }
         options.phase?(.reading)
         let result = try importer.read(data, fileName: fileName, format: format, progress: options.progress)
         let localImages = result.products.reduce(0) { count, product in

@@ -109,3 +109,13 @@ public struct CatalogListPage: Hashable, Sendable {
         self.total = total
     }
 }
+
+extension CatalogStore {
+    /// The currency of the catalog's stored prices, read from one product (one catalog holds one
+    /// currency: imports and the server refuse another, `CatalogImportService` and `serve`), or
+    /// nil for a catalog without products.
+    public func storedCurrency() throws -> Currency? {
+        guard let row = try findProducts(CatalogListQuery(limit: 1)).rows.first else { return nil }
+        return try storedProduct(row.id)?.product.variants.first?.price.currency
+    }
+}

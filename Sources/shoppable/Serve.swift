@@ -33,6 +33,11 @@ enum Serve {
         let database = try openDatabase(options, poolSize: max(threads, 1) + 1)
         defer { database.close() }
         let catalog = database.catalog(currency: currency)
+        // One catalog, one currency: a server in another would show and sell the stored prices
+        // beside its own (a cart holding both cannot be totalled).
+        if let stored = try catalog.storedCurrency(), stored != currency {
+            throw UsageError("the shop's prices are in \(stored.code), not \(currency.code); serve with --currency \(stored.code)")
+        }
         if !options.has("no-demo"), try catalog.productCount() == 0 {
             try DemoCatalog.load(into: catalog, media: .directory(try mediaDirectory(options)), currency: currency)
         }

@@ -185,6 +185,28 @@ struct CatalogImportServiceTests {
         #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.compareAtPrice == nil)
     }
 
+    /// A fresh tester imported with `--currency JPY` into a USD shop: ¥65 was stored beside dollars
+    /// and a cart holding both answered 500. An import in another currency than the stored
+    /// prices' is refused before anything is read or written, dry run or not.
+    @Test(.bug("tester: --currency JPY on a USD shop mixed currencies"))
+    func anImportInAnotherCurrencyThanTheStoredPricesIsRefused() throws {
+        let bench = try ImportBench()
+        _ = try bench.service.importCatalog(Data("Handle,Title,Variant SKU,Variant Price\ntea,Tea,T-1,6.50\n".utf8),
+                                            fileName: "tea.csv")
+        let yen = CatalogImportService(catalog: bench.catalog, media: .directory(bench.mediaFolder), currency: .jpy)
+        let sheet = Data("Handle,Title,Variant SKU,Variant Price\ntea,Tea,T-1,650\nmug,Mug,M-1,900\n".utf8)
+        for dryRun in [true, false] {
+            let error = try #require(throws: ImportError.self) {
+                try yen.importCatalog(sheet, fileName: "yen.csv", options: .init(dryRun: dryRun))
+            }
+            #expect(error.description == "yen.csv: the shop's prices are in USD, and this file's amounts would be read as "
+                + "JPY; one catalog holds one currency; import with --currency USD")
+            #expect(error.message(in: .spanish).contains("un catálogo tiene una sola moneda"))
+        }
+        #expect(try bench.catalog.productByHandle("tea")?.variants.map(\.price) == [Money(minorUnits: 6_50, currency: .usd)])
+        #expect(try bench.catalog.productByHandle("mug") == nil)
+    }
+
     /// Each product an import writes is in the audit log as the importer's; a dry run records nothing.
     @Test func anImportNamesItsOperatorInTheAuditLog() throws {
         let bench = try ImportBench()
