@@ -20,7 +20,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importNegativeRatingCount, importNotTrueOrFalse, importNotAStatus, importNotAVisibility
     case importNotAnImagePosition, importNotAnImageAddress, importNotAnInventoryPolicy, importNotAPublishedValue, importNotAStockStatus
     case importNotABackorderSetting, importNotADate, importNotAnISODate, importNegativeStockWithoutBackorders
-    case importNegativeStock, importDuplicateSKU, importDuplicateSKUOnTheSameLine, importHandleTaken, importSKUOfAnotherProduct, importRowNeedsHandle, importNewProductNeedsTitle
+    case importNegativeStock, importDuplicateSKU, importDuplicateSKUOnTheSameLine, importHandleTaken, importSKUOfAnotherProduct, importSKUTaken, importRowNeedsHandle, importNewProductNeedsTitle
     case importProductNeedsName, importVariantNeedsPrice, importNoVariants, importOptionNotNamed, importUnnamedOption
     case importOptionValueWithoutOptions, importMissingOptionValue, importOnlyOneVariant, importVariantOptionsTaken
     case importVariantOptionsRepeated, importOptionValuesNeeded, importNoOptions, importNotAnOption

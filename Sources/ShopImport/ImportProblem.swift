@@ -89,6 +89,10 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     /// A product with a new handle whose SKUs are some, not all, of a stored product's: the
     /// store does not take that product over (`CatalogStoreError.skuOfAnotherProduct`).
     case skuOfAnotherProduct(sku: String, owner: String)
+    /// A product's SKU that a variant of another stored product has, which the store may not take
+    /// over (`CatalogStoreError.skuTaken`): the product's handle is a stored one, or `owner`'s
+    /// handle is in the same file, or another product of the file has the SKU too.
+    case skuTaken(sku: String, owner: String)
     /// A Shopify row with neither handle nor title.
     case rowNeedsHandle
     /// A Shopify product's first row without a title.
@@ -190,6 +194,7 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
         case let .duplicateSKUOnTheSameLine(sku): return t(.importDuplicateSKUOnTheSameLine, ["sku": sku])
         case let .handleTaken(handle, earlierLine): return t(.importHandleTaken, ["handle": handle, "earlier": String(earlierLine)])
         case let .skuOfAnotherProduct(sku, owner): return t(.importSKUOfAnotherProduct, ["sku": sku, "owner": owner])
+        case let .skuTaken(sku, owner): return t(.importSKUTaken, ["sku": sku, "owner": owner])
         case .rowNeedsHandle: return t(.importRowNeedsHandle, [:])
         case let .newProductNeedsTitle(handle): return t(.importNewProductNeedsTitle, ["handle": handle])
         case .productNeedsName: return t(.importProductNeedsName, [:])

@@ -16,7 +16,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     /// Two variants of one draft have the same SKU (compared by `SKUIdentity.key(_:)`).
     case duplicateSKU(handle: String, sku: String, line: Int)
     /// A draft's SKU belongs to a variant of another stored product that this upsert may not
-    /// take over (see `CatalogUpsertRules.target(for:handleMatch:skuOwners:importHandles:allowsTakeOver:)`).
+    /// take over (see `CatalogUpsertRules.target(for:handleMatch:skuOwners:importHandles:allowsTakeOver:)`),
+    /// or an earlier draft of the same upsert has it too (`CatalogUpsertRules.targets`).
     case skuTaken(sku: String, handle: String, line: Int, owner: String)
     /// A draft with a new handle shares some of its SKUs with one stored product, but not all of
     /// them: taking that product over would delete its other variants, so it is refused (see
@@ -149,21 +150,75 @@ public enum CatalogUpsertRules {
         }
     }
 
-    /// A stored variant's SKU with the product it belongs to, as far as `target` needs it.
+    /// A stored variant — with or without a SKU — of a product that owns one of a draft's SKUs,
+    /// as far as `target` needs it.
     public struct SKUOwner: Sendable {
         /// The product the variant belongs to.
         public var productID: Product.ID
         /// That product's handle.
         public var handle: String
-        /// The SKU as stored.
-        public var sku: String
+        /// The variant's SKU as stored; nil without one (such a variant keeps its product from
+        /// being taken over by SKUs).
+        public var sku: String?
 
         /// Creates the value.
-        public init(productID: Product.ID, handle: String, sku: String) {
+        public init(productID: Product.ID, handle: String, sku: String?) {
             self.productID = productID
             self.handle = handle
             self.sku = sku
         }
+    }
+
+    /// The stored product each draft of one upsert updates (`target`, nil to create one), decided
+    /// for every draft against the catalog as stored before the upsert, before anything is
+    /// written — so the answer does not depend on the drafts' order: a SKU cannot move between
+    /// products in one upsert, and a product whose handle is in the upsert cannot lose its SKUs
+    /// to another draft. Then a SKU (by `SKUIdentity.key`) may be in one draft only.
+    /// - Parameters:
+    ///   - drafts: the upsert's drafts (checked: handles unique, no SKU twice in one draft).
+    ///   - handleMatches: for each draft, in order, the stored product with its handle, if any.
+    ///   - skuOwners: every stored variant (with or without a SKU) of each product that owns a
+    ///     SKU of any draft.
+    ///   - allowsTakeOver: false for creating one product (`insertProduct`).
+    /// - Returns: for each draft, in order, the product it updates, or nil to create one.
+    /// - Throws: the first draft's refusal in the drafts' order (`target`), else
+    ///   `CatalogStoreError.skuTaken` for a later draft with a SKU an earlier one has, naming the
+    ///   SKU's stored owner, or else the earlier draft's handle.
+    public static func targets(for drafts: [ProductDraft], handleMatches: [Product.ID?], skuOwners: [SKUOwner],
+                               allowsTakeOver: Bool = true) throws(CatalogStoreError) -> [Product.ID?] {
+        precondition(drafts.count == handleMatches.count, "one handle match per draft")
+        let importHandles = Set(drafts.map(\.handle))
+        var variantsByProduct: [Product.ID: [SKUOwner]] = [:]
+        var ownerBySKU: [String: SKUOwner] = [:]
+        for owner in skuOwners {
+            variantsByProduct[owner.productID, default: []].append(owner)
+            if let key = SKUIdentity.key(owner.sku) { ownerBySKU[key] = owner }
+        }
+        var targets: [Product.ID?] = []
+        targets.reserveCapacity(drafts.count)
+        for (draft, handleMatch) in zip(drafts, handleMatches) {
+            var ownerIDs: [Product.ID] = []
+            for variant in draft.variants {
+                if let key = SKUIdentity.key(variant.sku), let owner = ownerBySKU[key], !ownerIDs.contains(owner.productID) {
+                    ownerIDs.append(owner.productID)
+                }
+            }
+            targets.append(try target(for: draft, handleMatch: handleMatch,
+                                      skuOwners: ownerIDs.flatMap { variantsByProduct[$0] ?? [] },
+                                      importHandles: importHandles, allowsTakeOver: allowsTakeOver))
+        }
+        var firstDraftBySKU: [String: Int] = [:]
+        for (index, draft) in drafts.enumerated() {
+            for variant in draft.variants {
+                guard let sku = variant.sku, let key = SKUIdentity.key(sku) else { continue }
+                if let first = firstDraftBySKU[key], first != index {
+                    throw .skuTaken(sku: sku, handle: draft.handle, line: draft.sourceLine,
+                                    owner: ownerBySKU[key]?.handle ?? drafts[first].handle)
+                }
+                firstDraftBySKU[key] = index
+            }
+        }
+        return targets
     }
 
     /// The stored product a draft updates — SKU identity across products (issue #13): a SKU
@@ -172,32 +227,43 @@ public enum CatalogUpsertRules {
     ///   SKUs belongs to another product (refused);
     /// - else the one product that owns the draft's SKUs, which then takes the draft's handle (a
     ///   re-import that changed a handle but kept the SKUs) — only when the draft's SKUs are
-    ///   exactly that product's (as sets of `SKUIdentity.key`: a partial overlap would delete the
+    ///   exactly that product's (as sets of `SKUIdentity.key`) and every variant of that product
+    ///   has one (a partial overlap, or a stored variant without a SKU, would delete the
     ///   product's other variants, so it is refused), and unless `allowsTakeOver` is false, the
     ///   SKUs belong to several products, or the owner's own handle is in the same import;
     /// - else none: the draft is a new product.
+    ///
+    /// An upsert decides every draft at once, against the catalog before it: `targets`.
     /// - Parameters:
     ///   - draft: the draft.
     ///   - handleMatch: the stored product with the draft's handle, if any.
-    ///   - skuOwners: every stored variant with a SKU of each product that owns one of the
-    ///     draft's SKUs (by `SKUIdentity.key`) — the owners' other SKUs included.
+    ///   - skuOwners: every stored variant (with or without a SKU) of each product that owns one
+    ///     of the draft's SKUs (by `SKUIdentity.key`).
     ///   - importHandles: the handles of every draft of the same upsert.
     ///   - allowsTakeOver: false for creating one product (`insertProduct`).
     /// - Returns: the product to update, or nil to create one.
-    /// - Throws: `CatalogStoreError.skuOfAnotherProduct` for a take-over the SKUs only partly
-    ///   allow, else `.skuTaken`, naming the draft's first conflicting SKU.
+    /// - Throws: `CatalogStoreError.skuOfAnotherProduct` for a take-over the stored product only
+    ///   partly allows, else `.skuTaken`, naming the draft's first SKU of another product.
     public static func target(for draft: ProductDraft, handleMatch: Product.ID?, skuOwners: [SKUOwner],
                               importHandles: Set<String>, allowsTakeOver: Bool = true) throws(CatalogStoreError) -> Product.ID? {
         let keys = Set(draft.variants.compactMap { SKUIdentity.key($0.sku) })
         let others = skuOwners.filter { owner in
             owner.productID != handleMatch && SKUIdentity.key(owner.sku).map(keys.contains) == true
         }
-        guard let conflict = others.first else { return handleMatch }
-        let sku = draft.variants.compactMap(\.sku).first { SKUIdentity.key($0) == SKUIdentity.key(conflict.sku) } ?? conflict.sku
+        guard !others.isEmpty else { return handleMatch }
+        // The draft's first SKU that another product owns, and that product.
+        var conflict = others[0], sku = others[0].sku ?? ""
+        for variant in draft.variants {
+            if let key = SKUIdentity.key(variant.sku), let owner = others.first(where: { SKUIdentity.key($0.sku) == key }) {
+                (conflict, sku) = (owner, variant.sku ?? "")
+                break
+            }
+        }
         let ownerIDs = Set(others.map(\.productID))
         if handleMatch == nil, allowsTakeOver, ownerIDs.count == 1, !importHandles.contains(conflict.handle) {
-            let ownerKeys = Set(skuOwners.filter { $0.productID == conflict.productID }.compactMap { SKUIdentity.key($0.sku) })
-            guard ownerKeys == keys else {
+            let ownerVariants = skuOwners.filter { $0.productID == conflict.productID }
+            let ownerKeys = ownerVariants.compactMap { SKUIdentity.key($0.sku) }
+            guard ownerKeys.count == ownerVariants.count, Set(ownerKeys) == keys else {
                 throw .skuOfAnotherProduct(sku: sku, handle: draft.handle, line: draft.sourceLine, owner: conflict.handle)
             }
             return conflict.productID

@@ -45,8 +45,6 @@ public struct PreparedDraft: Sendable {
     public var vocabulary: Set<String>
     /// The documents' `words`, without the category name's.
     public var words: Set<String>
-    /// `SKUIdentity.key` of each variant's SKU that has one.
-    public var skuKeys: [String]
 
     /// Folds one checked draft's text (`ProductSearchDocument` per rule family, without the
     /// category name) and derives its keys.
@@ -76,7 +74,6 @@ public struct PreparedDraft: Sendable {
         tagKeys = draft.tags.map(ProductSearchRules.tagKey)
         vocabulary = ProductSearchDocument.vocabulary(of: documents)
         words = ProductSearchDocument.words(of: documents)
-        skuKeys = draft.variants.compactMap { SKUIdentity.key($0.sku) }
     }
 }
 

@@ -455,9 +455,10 @@ enum PGCatalog {
     }
 
     /// Writes checked drafts inside the caller's transaction (any error rolls it all back), as
-    /// `SQLCatalog.upsert` does: each draft updates `CatalogUpsertRules.target(…)`'s product (by
-    /// handle, else by its SKUs), whose values the fields its file does not carry keep
-    /// (`CatalogUpsertRules.keepingUncarried`); a product its draft leaves unchanged is not written. The
+    /// `SQLCatalog.upsert` does: each draft updates `CatalogUpsertRules.targets(…)`'s product (by
+    /// handle, else by its SKUs, decided for every draft before any is written), whose values the
+    /// fields its file does not carry keep (`CatalogUpsertRules.keepingUncarried`); a product its
+    /// draft leaves unchanged is not written. The
     /// variants' triggers keep each product's price and availability; migration 2's triggers
     /// bump the version once.
     static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
@@ -466,15 +467,33 @@ enum PGCatalog {
         let recorder = audit.map { ProductAudit.Recorder($0) { try PGAudit.insert($0, connection) } }
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
-        let importHandles = Set(checked.drafts.map(\.handle))
+        // Each draft's product, decided for all of them against the catalog as it is before
+        // anything is written (`CatalogUpsertRules.targets`), as `SQLCatalog.upsert` does.
+        var idByHandle: [String: Product.ID] = [:]
+        for row in try connection.query("SELECT handle, id FROM products WHERE handle = ANY($1::text[])",
+                                        [PostgresArray.texts(checked.drafts.map(\.handle))]) {
+            idByHandle[try row.string(0)] = Product.ID(try row.int64(1))
+        }
+        let handleMatches = checked.drafts.map { idByHandle[$0.handle] }
+        let owners = try connection.query("""
+            SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
+            WHERE v.product_id IN (SELECT product_id FROM variants WHERE sku_key = ANY($1::text[]))
+            ORDER BY v.product_id, v.position
+            """, [PostgresArray.texts(checked.drafts.flatMap { $0.variants.compactMap { SKUIdentity.key($0.sku) } })])
+            .map { row in
+                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
+                                            sku: try row.optionalString(2))
+            }
+        let targets = try CatalogUpsertRules.targets(for: checked.drafts, handleMatches: handleMatches, skuOwners: owners,
+                                                     allowsTakeOver: allowsTakeOver)
         var categories: [String: (id: Int64, name: String)] = [:]
         var foldedCategories: [String: FoldedCategoryName] = [:]
         var addedWords: Set<String> = []
         let preparer = DraftPreparer(checked.drafts, progress: progress)
         defer { preparer.stop() }
         for (index, fileDraft) in checked.drafts.enumerated() {
-            let stored = try connection.first("SELECT id FROM products WHERE handle = $1", [.text(fileDraft.handle)])
-                .flatMap { try storedProduct(id: try $0.int64(0), connection) }
+            let handleMatch = handleMatches[index]
+            let stored = try handleMatch.flatMap { try storedProduct(id: $0.rawValue, connection) }
             var draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: stored)
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
                 try preparer.skip(index)
@@ -483,19 +502,8 @@ enum PGCatalog {
                 continue
             }
             var prepared = try preparer.take(index)
-            // Every SKU of each product owning one of the draft's (`CatalogUpsertRules.target`).
-            let owners = try connection.query("""
-                SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
-                WHERE v.sku_key IS NOT NULL AND v.product_id IN
-                    (SELECT product_id FROM variants WHERE sku_key = ANY($1::text[]))
-                """, [PostgresArray.texts(prepared.skuKeys)]).map { row in
-                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
-                                            sku: try row.string(2))
-            }
             var target = stored
-            if let id = try CatalogUpsertRules.target(for: fileDraft, handleMatch: stored?.product.id, skuOwners: owners,
-                                                      importHandles: importHandles, allowsTakeOver: allowsTakeOver),
-               id != stored?.product.id {
+            if let id = targets[index], id != handleMatch {
                 target = try storedProduct(id: id.rawValue, connection)
                 draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: target)
             }

@@ -476,9 +476,10 @@ enum SQLCatalog {
     static let bulkWriteMinimum = 200
 
     /// Writes prepared drafts inside the caller's transaction (any error rolls it all back).
-    /// Each draft updates `CatalogUpsertRules.target(…)`'s product (by handle, else by its SKUs),
-    /// whose values the fields its file does not carry keep (`CatalogUpsertRules.keepingUncarried`);
-    /// a product its draft leaves unchanged is not written.
+    /// Each draft updates `CatalogUpsertRules.targets(…)`'s product (by handle, else by its SKUs,
+    /// decided for every draft before any is written), whose values the fields its file does not
+    /// carry keep (`CatalogUpsertRules.keepingUncarried`); a product its draft leaves unchanged is
+    /// not written.
     static func upsert(_ checked: CheckedDrafts, allowsTakeOver: Bool = true, audit: ProductAudit.Context? = nil,
                        progress: UpsertProgress? = nil,
                        bulkWriteMinimum: Int = bulkWriteMinimum,
@@ -486,13 +487,25 @@ enum SQLCatalog {
         let recorder = audit.map { ProductAudit.Recorder($0) { try SQLAudit.insert($0, connection) } }
         let stemmer = ProductSearchStemmer()
         var result = CatalogUpsertResult()
-        let importHandles = Set(checked.drafts.map(\.handle))
-        // Every SKU of each product owning one of the draft's (`CatalogUpsertRules.target`).
-        let findOwners = try connection.prepare("""
+        // Each draft's product, decided for all of them against the catalog as it is before
+        // anything is written (`CatalogUpsertRules.targets`): the stored product with each
+        // draft's handle, and every variant of each product owning one of the drafts' SKUs.
+        let handles = try connection.prepare("SELECT handle, id FROM products WHERE handle IN (SELECT value FROM json_each(?))")
+            .query([.text(JSONStringArray.encode(checked.drafts.map(\.handle)))])
+        var idByHandle: [String: Product.ID] = [:]
+        for row in handles { idByHandle[try row.string(0)] = Product.ID(try row.int64(1)) }
+        let handleMatches = checked.drafts.map { idByHandle[$0.handle] }
+        let owners = try connection.prepare("""
             SELECT v.product_id, p.handle, v.sku FROM variants v JOIN products p ON p.id = v.product_id
-            WHERE v.sku_key IS NOT NULL AND v.product_id IN
-                (SELECT product_id FROM variants WHERE sku_key IN (SELECT value FROM json_each(?)))
-            """)
+            WHERE v.product_id IN (SELECT product_id FROM variants WHERE sku_key IN (SELECT value FROM json_each(?)))
+            ORDER BY v.product_id, v.position
+            """).query([.text(JSONStringArray.encode(checked.drafts.flatMap { $0.variants.compactMap { SKUIdentity.key($0.sku) } }))])
+            .map { row in
+                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
+                                            sku: try row.optionalString(2))
+            }
+        let targets = try CatalogUpsertRules.targets(for: checked.drafts, handleMatches: handleMatches, skuOwners: owners,
+                                                     allowsTakeOver: allowsTakeOver)
         // Remembered for this transaction only: categories by handle, so an import of 30 000
         // products asks for each category once.
         var categories: [String: (id: Int64, name: String)] = [:]
@@ -521,8 +534,8 @@ enum SQLCatalog {
             WHERE id = ?
             """)
         for (index, fileDraft) in checked.drafts.enumerated() {
-            let stored = try connection.prepare("SELECT id FROM products WHERE handle = ?").first([.text(fileDraft.handle)])
-                .flatMap { try storedProduct(id: try $0.int64(0), connection) }
+            let handleMatch = handleMatches[index]
+            let stored = try handleMatch.flatMap { try storedProduct(id: $0.rawValue, connection) }
             var draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: stored)
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
                 try preparer.skip(index)
@@ -534,16 +547,9 @@ enum SQLCatalog {
                 droppedTriggers = try BulkWriteTriggers(droppingIn: connection)
             }
             var prepared = try preparer.take(index)
-            let handleMatch = stored?.product.id
-            let owners = try findOwners.query([.text(JSONStringArray.encode(prepared.skuKeys))]).map { row in
-                CatalogUpsertRules.SKUOwner(productID: Product.ID(try row.int64(0)), handle: try row.string(1),
-                                            sku: try row.string(2))
-            }
             // The product written: the one with the handle, or the one owning the draft's SKUs.
             var target = stored
-            if let id = try CatalogUpsertRules.target(for: fileDraft, handleMatch: handleMatch, skuOwners: owners,
-                                                      importHandles: importHandles, allowsTakeOver: allowsTakeOver),
-               id != handleMatch {
+            if let id = targets[index], id != handleMatch {
                 target = try storedProduct(id: id.rawValue, connection)
                 draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: target)
             }

@@ -45,6 +45,70 @@ struct CatalogUpsertRulesTests {
         }
     }
 
+    @Test("A stored variant without a SKU keeps its product from being taken over by SKUs",
+          .bug("tester: mixy-2 with MX-1 took mixy over and deleted its variant M without SKU"),
+          arguments: [(["mx-1"], "mx-1"), (["MX-1", nil], "MX-1")])
+    func aStoredVariantWithoutSKUMakesATakeOverPartial(skus: [String?], named: String) {
+        let mixy = [CatalogUpsertRules.SKUOwner(productID: Product.ID(3), handle: "mixy", sku: "MX-1"),
+                    CatalogUpsertRules.SKUOwner(productID: Product.ID(3), handle: "mixy", sku: nil)]
+        #expect(throws: CatalogStoreError.skuOfAnotherProduct(sku: named, handle: "plate", line: 2, owner: "mixy")) {
+            try CatalogUpsertRules.target(for: Self.plate(skus), handleMatch: nil, skuOwners: mixy, importHandles: ["plate"])
+        }
+    }
+
+    // MARK: One decision for the whole upsert
+
+    /// `stoneware-mug` (id 1) with four SKUs, as the tester's file found it.
+    static let stonewareOwners = ["FP-SM-CRE", "FP-SM-SB", "FP-SM-MOS", "FP-SM-CHA"].map {
+        CatalogUpsertRules.SKUOwner(productID: Product.ID(1), handle: "stoneware-mug", sku: $0)
+    }
+
+    static func draft(_ handle: String, _ skus: [String], line: Int) -> ProductDraft {
+        .mock(handle: handle, optionNames: ["Color"],
+              variants: skus.enumerated().map { .mock(sku: $1, options: ["c\($0)"]) }, sourceLine: line)
+    }
+
+    @Test("Every draft is decided against the catalog before the upsert, in any order",
+          .bug("tester: stoneware-mug then mug2 emptied stoneware-mug and created mug2; mug2 first was refused"),
+          arguments: [false, true])
+    func aSKUOfAProductWhoseHandleIsInTheFileIsRefusedInEitherOrder(reversed: Bool) {
+        var drafts = [Self.draft("stoneware-mug", ["NEW-1"], line: 2),
+                      Self.draft("mug2", ["FP-SM-CRE", "FP-SM-SB", "FP-SM-MOS", "FP-SM-CHA"], line: 3)]
+        if reversed { drafts.reverse() }
+        let matches: [Product.ID?] = drafts.map { $0.handle == "stoneware-mug" ? Product.ID(1) : nil }
+        #expect(throws: CatalogStoreError.skuTaken(sku: "FP-SM-CRE", handle: "mug2", line: 3, owner: "stoneware-mug")) {
+            try CatalogUpsertRules.targets(for: drafts, handleMatches: matches, skuOwners: Self.stonewareOwners)
+        }
+    }
+
+    @Test("A SKU moves between products in two upserts, never in one", arguments: [false, true])
+    func aSKUDoesNotMoveInOneUpsert(reversed: Bool) {
+        // mug (1) drops MUG-2 and bowl (2) picks it up, in the same file.
+        var drafts = [Self.draft("mug", ["MUG-1"], line: 2), Self.draft("bowl", ["BOWL-1", "mug-2"], line: 5)]
+        if reversed { drafts.reverse() }
+        let owners = Self.mugOwners + [CatalogUpsertRules.SKUOwner(productID: Product.ID(2), handle: "bowl", sku: "BOWL-1")]
+        let matches: [Product.ID?] = drafts.map { $0.handle == "mug" ? Product.ID(1) : Product.ID(2) }
+        #expect(throws: CatalogStoreError.skuTaken(sku: "mug-2", handle: "bowl", line: 5, owner: "mug")) {
+            try CatalogUpsertRules.targets(for: drafts, handleMatches: matches, skuOwners: owners)
+        }
+    }
+
+    @Test func aSKUInTwoDraftsIsRefusedAtTheLaterOneNamingItsStoredOwner() throws {
+        // Two new handles, both exactly mug's SKUs: each alone would take mug over.
+        let twice = [Self.draft("plate", ["MUG-1", "MUG-2"], line: 2), Self.draft("dish", ["mug-1", "mug-2"], line: 4)]
+        #expect(throws: CatalogStoreError.skuTaken(sku: "mug-1", handle: "dish", line: 4, owner: "mug")) {
+            try CatalogUpsertRules.targets(for: twice, handleMatches: [nil, nil], skuOwners: Self.mugOwners)
+        }
+        // A new SKU in two drafts names the earlier draft.
+        let new = [Self.draft("plate", ["P-1"], line: 2), Self.draft("dish", ["p-1 "], line: 3)]
+        #expect(throws: CatalogStoreError.skuTaken(sku: "p-1 ", handle: "dish", line: 3, owner: "plate")) {
+            try CatalogUpsertRules.targets(for: new, handleMatches: [nil, nil], skuOwners: [])
+        }
+        // Alone, the take-over and a new product are decided as `target` decides them.
+        #expect(try CatalogUpsertRules.targets(for: [twice[0], new[1]], handleMatches: [nil, nil],
+                                               skuOwners: Self.mugOwners) == [Product.ID(1), nil])
+    }
+
     // MARK: Fields a file does not carry
 
     static let stored = StoredProduct(product: Product(

@@ -239,6 +239,34 @@ struct AdminProductImportTests {
         #expect(try shop.catalog.productByHandle("cap") == nil)
     }
 
+    /// A SKU of another stored product is refused at its line in the staff member's language,
+    /// like every other refusal (it was the store's English, shaped differently).
+    @Test(arguments: [
+        ("tr", "take2.csv, satır 2: “MUG-1” stok kodu “mug” ürününe ait; bir stok kodu yalnızca tek bir ürünün tek bir "
+            + "varyantında kullanılabilir"),
+        ("es", "take2.csv, línea 2: la referencia (SKU) “MUG-1” pertenece al producto “mug”; cada referencia identifica "
+            + "una sola variante de un solo producto"),
+        ("en", "take2.csv:2: SKU “MUG-1” belongs to product “mug”; a SKU names one variant of one product"),
+    ])
+    func aSKUOfAnotherProductIsRefusedInTheStaffMembersLanguage(language: String, message: String) throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        _ = try manager.upload(Self.page, [("mode", "import")], files: [shopifyCSV()], from: Self.page)
+        manager.browser.cookies["shoppable_lang"] = language
+        let take = UploadedFile(fieldName: "file", fileName: "take2.csv", data: Array("""
+            Handle,Title,Variant SKU,Variant Price
+            cap,Cap,MUG-1,10.00
+
+            """.utf8))
+        for mode in ["check", "import"] {
+            let refused = try manager.upload(Self.page, [("mode", mode)], files: [take], from: Self.page)
+            #expect(refused.status == 422)
+            #expect(refused.text.contains(message), "\(refused.text)")
+            #expect(!refused.text.contains("already belongs"))
+        }
+        #expect(try shop.catalog.productByHandle("cap")?.variants.map(\.sku) == ["CAP-RED", "CAP-BLUE"])
+    }
+
     /// A file's warnings are shown in the reader's language too, the values as written.
     @Test func warningsAreInTheStaffMembersLanguage() throws {
         let shop = try adminShop()
