@@ -120,7 +120,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminPermissionManageOrders, adminPermissionCancelUnpaidOrders, adminPermissionViewCustomers, adminPermissionManageCatalog, adminPermissionManageCampaigns, adminPermissionManageStaff, adminNotFoundTitle, adminNotFoundText
     case adminErrorTitle, adminErrorText, adminExpiredTitle, adminExpiredText
     // The JSON API's own messages (issue #10).
-    case apiNoRoute, apiMethodNotAllowed, apiUnsupportedMediaType, apiMalformedBody, apiBodyNotObject, apiMissingField, apiMissingEither, apiFieldsDisagree, apiEitherNotBoth, apiBodyHoldsNUL
+    case apiNoRoute, apiMethodNotAllowed, apiUnsupportedMediaType, apiMalformedBody, apiBodyNotObject, apiMissingField, apiMissingEither, apiFieldsDisagree, apiEitherNotBoth, apiBodyHoldsNUL, apiRepeatedKey
     case apiWrongType, apiMalformedID, apiMalformedDate, apiUnauthorized, apiTokenRequired, apiForbidden, apiInternal, apiBusy
     case apiSignInWrong, apiNoProduct, apiNoCategory, apiNoUser, apiNoSuchCart, apiNoSuchProduct, apiNoSuchUser, apiNoOrder, apiNoSavedAddress, apiNoOrders
     case apiNoAPICarts, apiOrderListNeedsAccount, apiAccountRequired, apiIdempotencyKeyMissing, apiIdempotencyKeyInvalid
