@@ -346,7 +346,12 @@ enum ShopifyCSVReader {
 
     private static func inventory(_ row: CSVReader.Record, columns: Columns,
                                   context: inout ImportContext) throws(ImportError) -> Inventory {
-        guard !row.trimmed(columns[.tracker]).isEmpty else { return .untracked }
+        // Tracked when the tracker says so — or, in a file without that column, when the row
+        // gives a quantity: a stock sheet (`Handle,Variant SKU,Variant Inventory Qty`) means to
+        // count stock, not to make it unlimited.
+        let tracked = columns[.tracker] == nil ? !row.trimmed(columns[.quantity]).isEmpty
+                                               : !row.trimmed(columns[.tracker]).isEmpty
+        guard tracked else { return .untracked }
         // `Variant Inventory Policy` (2023) or `Continue selling when out of stock` (2024): the
         // first that is filled in.
         let policyColumn = [columns[.policy], columns[.continueSelling]].compactMap { $0 }

@@ -176,6 +176,14 @@ struct CatalogImportServiceTests {
         if fileName == "teapot.csv" {
             #expect(after.variants.first?.compareAtPrice == Money(minorUnits: 82_00, currency: .usd), "Shopify: no compare-at column, kept")
         }
+        // A stock sheet without `Variant Inventory Tracker` counts the stock it gives.
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty
+            glazed-teapot,Glazed Teapot,GT-1,65.00,9
+
+            """.utf8), fileName: "stock.csv")
+        #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.inventory
+                == .tracked(quantity: 9, allowsBackorder: false))
         // The file's own columns still rule: an empty `Variant Compare At Price` clears it.
         _ = try bench.service.importCatalog(Data("""
             Handle,Title,Variant SKU,Variant Price,Variant Compare At Price
