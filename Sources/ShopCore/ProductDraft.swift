@@ -71,6 +71,9 @@ public struct ProductDraft: Hashable, Sendable {
         public static let inventory = Fields(rawValue: 1 << 12)
         /// Each variant's barcode (kept for a matched variant).
         public static let barcode = Fields(rawValue: 1 << 13)
+        /// Whether each tracked variant sells past zero (kept for a matched variant tracked
+        /// before too): a stock sheet without a policy column changes quantities only.
+        public static let backorders = Fields(rawValue: 1 << 14)
     }
 
     /// Creates a draft.

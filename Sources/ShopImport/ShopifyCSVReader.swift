@@ -98,6 +98,7 @@ enum ShopifyCSVReader {
             if self[.published] == nil && self[.status] == nil { fields.insert(.published) }
             if self[.compareAtPrice] == nil { fields.insert(.compareAtPrice) }
             if self[.tracker] == nil && self[.quantity] == nil { fields.insert(.inventory) }
+            if self[.policy] == nil && self[.continueSelling] == nil { fields.insert(.backorders) }
             if self[.barcode] == nil { fields.insert(.barcode) }
             return fields
         }

@@ -55,6 +55,7 @@ enum WooCommerceCSVReader {
             if published == nil { fields.insert(.published) }
             if visibility == nil { fields.insert(.visibility) }
             if stock == nil && inStock == nil && backorders == nil { fields.insert(.inventory) }
+            if backorders == nil { fields.insert(.backorders) }
             if barcode == nil { fields.insert(.barcode) }
             return fields
         }

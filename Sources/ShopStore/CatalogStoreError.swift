@@ -306,7 +306,7 @@ public enum CatalogUpsertRules {
                 if let altText = altTexts[kept.images[index].url] { kept.images[index].altText = altText }
             }
         }
-        let variantFields: ProductDraft.Fields = [.compareAtPrice, .inventory, .barcode]
+        let variantFields: ProductDraft.Fields = [.compareAtPrice, .inventory, .barcode, .backorders]
         if !fields.isDisjoint(with: variantFields) {
             // Each draft variant keeps the values of the stored variant it updates (matched as
             // the upsert matches them); a new variant keeps the format's defaults.
@@ -317,7 +317,12 @@ public enum CatalogUpsertRules {
             for (index, match) in matchVariants(existing: existing, drafts: kept.variants).enumerated() {
                 guard let match, let variant = byID[match] else { continue }
                 if fields.contains(.compareAtPrice) { kept.variants[index].compareAtPrice = variant.compareAtPrice }
-                if fields.contains(.inventory) { kept.variants[index].inventory = variant.inventory }
+                if fields.contains(.inventory) {
+                    kept.variants[index].inventory = variant.inventory
+                } else if fields.contains(.backorders), case let .tracked(quantity, _) = kept.variants[index].inventory,
+                          case let .tracked(_, allowsBackorder) = variant.inventory {
+                    kept.variants[index].inventory = .tracked(quantity: quantity, allowsBackorder: allowsBackorder)
+                }
                 if fields.contains(.barcode) { kept.variants[index].barcode = variant.barcode }
             }
         }

@@ -184,6 +184,19 @@ struct CatalogImportServiceTests {
             """.utf8), fileName: "stock.csv")
         #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.inventory
                 == .tracked(quantity: 9, allowsBackorder: false))
+        // …and keeps whether it sells past zero when the sheet has no policy column.
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Variant SKU,Variant Price,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy
+            glazed-teapot,Glazed Teapot,GT-1,65.00,shopify,9,continue
+
+            """.utf8), fileName: "policy.csv")
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty
+            glazed-teapot,Glazed Teapot,GT-1,65.00,4
+
+            """.utf8), fileName: "stock.csv")
+        #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.inventory
+                == .tracked(quantity: 4, allowsBackorder: true))
         // The file's own columns still rule: an empty `Variant Compare At Price` clears it.
         _ = try bench.service.importCatalog(Data("""
             Handle,Title,Variant SKU,Variant Price,Variant Compare At Price
