@@ -43,7 +43,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importSkipNoPurchasableVariations, importSkipDisabledVariation, importSkipVariationWithoutPrice
     case importSkipAnyVariationCovered
     // JSONSyntaxProblem, CSVSyntaxProblem
-    case jsonTextAfterValue, jsonEndsWhereValueExpected, jsonNestedTooDeeply, jsonExpectedFieldName, jsonExpectedColon
+    case jsonTextAfterValue, jsonEndsWhereValueExpected, jsonNestedTooDeeply, jsonExpectedFieldName, jsonExpectedColon, jsonRepeatedField
     case jsonEndsInsideObject, jsonExpectedCommaOrBrace, jsonEndsInsideArray, jsonExpectedCommaOrBracket
     case jsonUnexpectedCharacter, jsonUnexpectedText, jsonNumberNeedsDigits, jsonNumberNeedsFractionDigits
     case jsonNumberNeedsExponentDigits, jsonUnclosedString, jsonStringNotUTF8, jsonLoneSurrogate

@@ -401,6 +401,8 @@ public enum JSONExpectation: String, Hashable, Sendable, Codable, CaseIterable {
 public enum JSONSyntaxProblem: Hashable, Sendable, Codable, CustomStringConvertible {
     case textAfterValue, endsWhereValueExpected, nestedTooDeeply, expectedFieldName
     case expectedColon(field: String)
+    /// One object names the field twice.
+    case repeatedField(field: String)
     case endsInsideObject, expectedCommaOrBrace, endsInsideArray, expectedCommaOrBracket
     case unexpectedCharacter, unexpectedText
     case numberNeedsDigits, numberNeedsFractionDigits, numberNeedsExponentDigits
@@ -409,6 +411,7 @@ public enum JSONSyntaxProblem: Hashable, Sendable, Codable, CustomStringConverti
     /// Every problem, for tests.
     public static let allCases: [JSONSyntaxProblem] = [
         .textAfterValue, .endsWhereValueExpected, .nestedTooDeeply, .expectedFieldName, .expectedColon(field: "name"),
+        .repeatedField(field: "name"),
         .endsInsideObject, .expectedCommaOrBrace, .endsInsideArray, .expectedCommaOrBracket, .unexpectedCharacter,
         .unexpectedText, .numberNeedsDigits, .numberNeedsFractionDigits, .numberNeedsExponentDigits, .unclosedString,
         .stringNotUTF8, .loneSurrogate, .invalidUnicodeEscape, .invalidEscape, .controlCharacter,
@@ -422,6 +425,7 @@ public enum JSONSyntaxProblem: Hashable, Sendable, Codable, CustomStringConverti
         case .nestedTooDeeply: .jsonNestedTooDeeply
         case .expectedFieldName: .jsonExpectedFieldName
         case .expectedColon: .jsonExpectedColon
+        case .repeatedField: .jsonRepeatedField
         case .endsInsideObject: .jsonEndsInsideObject
         case .expectedCommaOrBrace: .jsonExpectedCommaOrBrace
         case .endsInsideArray: .jsonEndsInsideArray
@@ -439,6 +443,7 @@ public enum JSONSyntaxProblem: Hashable, Sendable, Codable, CustomStringConverti
         case .controlCharacter: .jsonControlCharacter
         }
         if case let .expectedColon(field) = self { return ImportMessages.text(key, in: language, ["field": field]) }
+        if case let .repeatedField(field) = self { return ImportMessages.text(key, in: language, ["field": field]) }
         return ImportMessages.text(key, in: language)
     }
 

@@ -116,10 +116,17 @@ struct JSONParser {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                     throw fail(.expectedFieldName)
                 }
+                let keyStart = (index, line, lineStart)
                 let key = try parseString()
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                     throw fail(.expectedColon(field: key))
+                }
+                // One object naming a field twice (also spelled `"\u0061"` for `"a"`): readers
+                // disagree on which one counts, so none is guessed at.
+                guard fields[key] == nil else {
+                    (index, line, lineStart) = keyStart
+                    throw fail(.repeatedField(field: key))
                 }
                 index += 1
                 fields[key] = try parseValue()
@@ -272,5 +279,21 @@ struct JSONParser {
         }
         index += 4
         return value
+    }
+}
+
+/// Checks on JSON text outside the importers (the API's request bodies).
+public enum JSONFields {
+    /// The first field an object of `bytes` names twice (compared as decoded: `"a"` and
+    /// `"\u0061"` are one field), or nil — also for text that is not JSON, which the caller's
+    /// own decoder refuses.
+    public static func repeatedField(in bytes: [UInt8]) -> String? {
+        do {
+            _ = try JSONParser.parse(bytes)
+            return nil
+        } catch {
+            if case let .repeatedField(field) = error.problem { return field }
+            return nil
+        }
     }
 }

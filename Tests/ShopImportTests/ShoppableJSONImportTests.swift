@@ -117,4 +117,15 @@ struct ShoppableJSONImportTests {
         #expect(error?.line == 3)
         #expect(error?.message.hasPrefix("not valid JSON") == true)
     }
+
+    /// A product naming a field twice (`"title"` and `"\u0074itle"`) was read as its last one;
+    /// it is refused at the second, as the API refuses such a body.
+    @Test func aFieldNamedTwiceInAnObjectIsRefusedAtItsLine() {
+        let error = Fixture.importError { () throws(ImportError) in
+            try Fixture.read(text: catalog("{\"title\": \"Lamp\",\n\"\\u0074itle\": \"Mug\", \"variants\": [{\"price\": \"10\"}]}"),
+                             fileName: "c.json")
+        }
+        #expect(error?.message.contains("the field “title” is named twice in one object") == true, "\(String(describing: error))")
+        #expect(error?.line != nil && error?.line != 1)
+    }
 }

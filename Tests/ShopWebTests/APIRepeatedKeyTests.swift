@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ShopAPI
 import ShopCore
+import ShopImport
 import ShopTestSupport
 @testable import ShopWeb
 import Testing
@@ -20,7 +21,7 @@ struct APIRepeatedKeyTests {
         (#"{"q\"": 1, "q\"": 2}"#, "q\""),
     ] as [(String, String?)])
     func aRepeatedKeyIsFound(_ body: String, _ key: String?) {
-        #expect(APIApp.repeatedKey(in: Array(body.utf8)) == key)
+        #expect(JSONFields.repeatedField(in: Array(body.utf8)) == key)
     }
 
     @Test(arguments: [
@@ -34,7 +35,7 @@ struct APIRepeatedKeyTests {
         #"{"a": "unterminated"#,
     ])
     func noKeyIsRepeated(_ body: String) {
-        #expect(APIApp.repeatedKey(in: Array(body.utf8)) == nil)
+        #expect(JSONFields.repeatedField(in: Array(body.utf8)) == nil)
     }
 
     @Test func theAPIRefusesABodyWithARepeatedKey() throws {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ShopAPI
 import ShopCore
+import ShopImport
 import ShopService
 import ShopStore
 
@@ -217,7 +218,7 @@ enum APIApp {
         }
         // `{"quantity": 1, "quantity": 100}` was read as 1 (Foundation keeps the first): a body
         // one reader takes one way and another the other way is refused, not guessed at.
-        if let key = repeatedKey(in: request.body) {
+        if let key = JSONFields.repeatedField(in: request.body) {
             throw APIError(status: .badRequest, code: "malformed_body", .apiRepeatedKey, ["key": key], field: key)
         }
         do {
@@ -239,88 +240,6 @@ enum APIApp {
         } catch {
             throw APIError(status: .badRequest, code: "malformed_body", .apiMalformedBody)
         }
-    }
-
-    /// The first key an object of JSON text `body` names twice (compared as decoded:
-    /// `"a"` and `"\u0061"` are one key), or nil. Keys of different objects never clash. Text
-    /// that is not JSON gives nil: the decoder refuses it after.
-    static func repeatedKey(in body: [UInt8]) -> String? {
-        // One frame per open object (its keys, and whether a key comes next) or array (nil).
-        var frames: [(keys: Set<String>, expectsKey: Bool)?] = []
-        var index = 0
-        while index < body.count {
-            switch body[index] {
-            case UInt8(ascii: "{"): frames.append((keys: [], expectsKey: true))
-            case UInt8(ascii: "["): frames.append(nil)
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): if !frames.isEmpty { frames.removeLast() }
-            case UInt8(ascii: ","): if let last = frames.last, var object = last { object.expectsKey = true; frames[frames.count - 1] = object }
-            case UInt8(ascii: "\""):
-                guard let (text, end) = jsonString(body, from: index) else { return nil }
-                if let last = frames.last, var object = last, object.expectsKey {
-                    guard object.keys.insert(text).inserted else { return text }
-                    object.expectsKey = false
-                    frames[frames.count - 1] = object
-                }
-                index = end
-                continue
-            default: break
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The JSON string starting at the quote at `start`, decoded, and the index after its closing
-    /// quote; nil when it is not a well-formed string.
-    private static func jsonString(_ body: [UInt8], from start: Int) -> (String, Int)? {
-        var scalars = String.UnicodeScalarView()
-        var bytes: [UInt8] = []
-        func flush() -> Bool {
-            guard !bytes.isEmpty else { return true }
-            guard let text = String(validating: bytes, as: UTF8.self) else { return false }
-            scalars.append(contentsOf: text.unicodeScalars)
-            bytes.removeAll(keepingCapacity: true)
-            return true
-        }
-        func hex(_ at: Int) -> UInt32? {
-            guard at + 4 <= body.count, let text = String(validating: body[at..<at + 4], as: UTF8.self) else { return nil }
-            return UInt32(text, radix: 16)
-        }
-        var index = start + 1
-        while index < body.count {
-            let byte = body[index]
-            if byte == UInt8(ascii: "\"") {
-                guard flush() else { return nil }
-                return (String(scalars), index + 1)
-            }
-            guard byte == UInt8(ascii: "\\") else {
-                bytes.append(byte)
-                index += 1
-                continue
-            }
-            guard index + 1 < body.count, flush() else { return nil }
-            let escaped = body[index + 1]
-            index += 2
-            switch escaped {
-            case UInt8(ascii: "u"):
-                guard var value = hex(index) else { return nil }
-                index += 4
-                // A surrogate pair names one scalar.
-                if (0xD800..<0xDC00).contains(value), index + 6 <= body.count, body[index] == UInt8(ascii: "\\"),
-                   body[index + 1] == UInt8(ascii: "u"), let low = hex(index + 2), (0xDC00..<0xE000).contains(low) {
-                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-                    index += 6
-                }
-                scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "b"): scalars.append("\u{8}")
-            case UInt8(ascii: "f"): scalars.append("\u{C}")
-            default: scalars.append(Unicode.Scalar(escaped))  // `\"`, `\\`, `\/`
-            }
-        }
-        return nil
     }
 
     /// Whether JSON text `body` spells a NUL in a string (`\u0000`; a raw NUL byte is not JSON
