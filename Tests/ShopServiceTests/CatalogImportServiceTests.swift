@@ -146,6 +146,19 @@ struct CatalogImportServiceTests {
         #expect(preview?.products == [.init(handle: "plate", change: .updated, previousHandle: "mug")])
     }
 
+    /// A bench holding the glazed teapot with every Shopify column filled in (stock 14, tracked).
+    private func teapotBench() throws -> ImportBench {
+        let bench = try ImportBench()
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Variant SKU,Variant Price,Variant Compare At Price,\
+            Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Barcode,Image Src,Image Alt Text
+            glazed-teapot,Glazed Teapot,<p>Holds a litre.</p>,Fernhill,Kitchen,"tea, pottery",TRUE,GT-1,70.00,82.00,\
+            shopify,14,deny,400123,https://cdn.example.com/teapot.png,A teapot
+
+            """.utf8), fileName: "full.csv")
+        return bench
+    }
+
     /// A fresh tester's sheet of SKUs and prices (`Handle,Title,Variant SKU,Variant Price`) wiped
     /// the product's description, images, vendor, tags and category, dropped its compare-at
     /// price and made its tracked stock unlimited. A column the file does not have keeps the
@@ -155,14 +168,7 @@ struct CatalogImportServiceTests {
         ("teapot-woo.csv", "SKU,Name,Regular price\nGT-1,Glazed Teapot,65.00\n"),
     ])
     func aFileWithoutSomeColumnsChangesOnlyThoseItHas(fileName: String, sheet: String) throws {
-        let bench = try ImportBench()
-        _ = try bench.service.importCatalog(Data("""
-            Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Variant SKU,Variant Price,Variant Compare At Price,\
-            Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Barcode,Image Src,Image Alt Text
-            glazed-teapot,Glazed Teapot,<p>Holds a litre.</p>,Fernhill,Kitchen,"tea, pottery",TRUE,GT-1,70.00,82.00,\
-            shopify,14,deny,400123,https://cdn.example.com/teapot.png,A teapot
-
-            """.utf8), fileName: "full.csv")
+        let bench = try teapotBench()
         let before = try #require(try bench.catalog.productByHandle("glazed-teapot"))
         let report = try bench.service.importCatalog(Data(sheet.utf8), fileName: fileName)
         #expect(report.changes?.productsUpdated == 1)
@@ -176,34 +182,25 @@ struct CatalogImportServiceTests {
         if fileName == "teapot.csv" {
             #expect(after.variants.first?.compareAtPrice == Money(minorUnits: 82_00, currency: .usd), "Shopify: no compare-at column, kept")
         }
-        // A stock sheet without `Variant Inventory Tracker` counts the stock it gives.
-        _ = try bench.service.importCatalog(Data("""
-            Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty
-            glazed-teapot,Glazed Teapot,GT-1,65.00,9
+    }
 
-            """.utf8), fileName: "stock.csv")
-        #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.inventory
-                == .tracked(quantity: 9, allowsBackorder: false))
-        // …and keeps whether it sells past zero when the sheet has no policy column.
-        _ = try bench.service.importCatalog(Data("""
-            Handle,Title,Variant SKU,Variant Price,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy
-            glazed-teapot,Glazed Teapot,GT-1,65.00,shopify,9,continue
-
-            """.utf8), fileName: "policy.csv")
-        _ = try bench.service.importCatalog(Data("""
-            Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty
-            glazed-teapot,Glazed Teapot,GT-1,65.00,4
-
-            """.utf8), fileName: "stock.csv")
-        #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.inventory
-                == .tracked(quantity: 4, allowsBackorder: true))
-        // The file's own columns still rule: an empty `Variant Compare At Price` clears it.
-        _ = try bench.service.importCatalog(Data("""
-            Handle,Title,Variant SKU,Variant Price,Variant Compare At Price
-            glazed-teapot,Glazed Teapot,GT-1,65.00,
-
-            """.utf8), fileName: "clear.csv")
-        #expect(try bench.catalog.productByHandle("glazed-teapot")?.variants.first?.compareAtPrice == nil)
+    /// A Shopify sheet's stock columns, one after the other: quantities without a tracker column
+    /// are tracked, a sheet without a policy column keeps each variant's backorders, and an
+    /// empty cell of a column the file has is that row's value.
+    @Test func aShopifySheetsStockAndPriceColumnsRuleWhereTheyStand() throws {
+        let bench = try teapotBench()
+        func sheet(_ header: String, _ row: String) throws {
+            _ = try bench.service.importCatalog(Data("\(header)\n\(row)\n".utf8), fileName: "sheet.csv")
+        }
+        func teapot() throws -> Variant? { try bench.catalog.productByHandle("glazed-teapot")?.variants.first }
+        try sheet("Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty", "glazed-teapot,Glazed Teapot,GT-1,65.00,9")
+        #expect(try teapot()?.inventory == .tracked(quantity: 9, allowsBackorder: false))
+        try sheet("Handle,Title,Variant SKU,Variant Price,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy",
+                  "glazed-teapot,Glazed Teapot,GT-1,65.00,shopify,9,continue")
+        try sheet("Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty", "glazed-teapot,Glazed Teapot,GT-1,65.00,4")
+        #expect(try teapot()?.inventory == .tracked(quantity: 4, allowsBackorder: true))
+        try sheet("Handle,Title,Variant SKU,Variant Price,Variant Compare At Price", "glazed-teapot,Glazed Teapot,GT-1,65.00,")
+        #expect(try teapot()?.compareAtPrice == nil)
     }
 
     /// A fresh tester imported with `--currency JPY` into a USD shop: ¥65 was stored beside dollars
