@@ -13,18 +13,18 @@ public import ShopStore
 /// try carts.add(product, variantID: nil, quantityText: "2", to: { shopper })
 /// let quote = try carts.quote(for: shopper, userID: nil)   // one pricing pass
 /// ```
-public struct CartService: Sendable {
-    public var catalog: CatalogStore
-    public var sessions: SessionStore
+public final class CartService: Sendable {
+    public let catalog: CatalogStore
+    public let sessions: SessionStore
     /// Stock holds (nil in a shop without checkout: nothing is held).
-    public var orders: OrderStore?
-    public var campaigns: CampaignStore
+    public let orders: OrderStore?
+    public let campaigns: CampaignStore
     /// The shop currency.
-    public var currency: Currency
-    public var now: @Sendable () -> Date
+    public let currency: Currency
+    public let now: @Sendable () -> Date
     /// The live holds' ends kept per catalog version (the environment's, shared by every
     /// request): with none live, stock needs no reading of holds. Nil: holds are read each time.
-    public var holdEnds: SharedVersion?
+    public let holdEnds: SharedVersion?
 
     public init(catalog: CatalogStore, sessions: SessionStore, orders: OrderStore?, campaigns: CampaignStore,
                 currency: Currency, now: @escaping @Sendable () -> Date, holdEnds: SharedVersion? = nil) {
@@ -108,7 +108,7 @@ public struct CartService: Sendable {
     public func listing(_ query: ProductQuery, for shopper: Shopper? = nil) throws -> ProductPage {
         var query = query
         // Asked once for the page: both steps below need it (each asked it before, on every listing).
-        let live = try orders.map(hasLiveHolds) ?? false
+        let live = try hasLiveHolds()
         query.heldOutProductIDs = live ? try heldOutProducts(to: shopper) : []
         var page = try catalog.products(query)
         page.products = try available(page.products, to: shopper, liveHolds: live)
@@ -120,8 +120,8 @@ public struct CartService: Sendable {
     /// (`Product.isSoldOut` before and after `available(_:to:)`, the one rule of "can be
     /// bought"). Only products with a hold are looked at: none on most pages.
     public func heldOutProducts(to shopper: Shopper? = nil) throws -> [Product.ID] {
-        guard let orders, try hasLiveHolds(orders) else { return [] }
-        let held = try orders.heldProducts(now())
+        guard try hasLiveHolds(), let heldProducts = orders?.heldProducts else { return [] }
+        let held = try heldProducts(now())
         guard !held.isEmpty else { return [] }
         let products = try catalog.productsByID(held)
         let inHand = held.compactMap { products[$0] }.filter { !$0.isSoldOut }
@@ -133,10 +133,10 @@ public struct CartService: Sendable {
     /// False for nearly every visitor: `cart` (theirs, loaded only when asked) and the held
     /// products are read only while a hold is live somewhere.
     public func mayHoldStock(_ cart: () throws -> Cart) throws -> Bool {
-        guard let orders, try hasLiveHolds(orders) else { return false }
+        guard try hasLiveHolds(), let heldProducts = orders?.heldProducts else { return false }
         let lines = try cart().lines
         guard !lines.isEmpty else { return false }
-        let held = Set(try orders.heldProducts(now()))
+        let held = Set(try heldProducts(now()))
         return lines.contains { held.contains($0.productID) }
     }
 
@@ -148,10 +148,10 @@ public struct CartService: Sendable {
 
     /// ``available(_:to:)`` with whether a hold is live already known (nil: ask).
     private func available(_ products: [Product], to shopper: Shopper?, liveHolds: Bool?) throws -> [Product] {
-        guard let orders else { return products }
+        guard let availableToOthers = orders?.available else { return products }
         let limited = products.flatMap(\.variants).filter(\.inventory.isLimited)
         guard !limited.isEmpty else { return products }
-        guard try liveHolds ?? hasLiveHolds(orders) else {
+        guard try liveHolds ?? hasLiveHolds() else {
             // Nothing held: the stock as read, as `OrderStore.available` would answer it (none
             // of an unpublished product's). A category page read the holds of its 48 variants
             // for this, 3 % of its CPU (issue #14).
@@ -164,7 +164,7 @@ public struct CartService: Sendable {
                 return product
             }
         }
-        let available = try orders.available(limited.map(\.id), shopper, now())
+        let available = try availableToOthers(limited.map(\.id), shopper, now())
         return products.map { product in
             var product = product
             for index in product.variants.indices where product.variants[index].inventory.isLimited {
@@ -176,10 +176,13 @@ public struct CartService: Sendable {
         }
     }
 
-    /// `true` unless the kept hold ends (`holdEnds`) say no hold is live now.
-    private func hasLiveHolds(_ orders: OrderStore) throws -> Bool {
+    /// `true` when the shop holds stock, unless the kept hold ends (`holdEnds`) say no hold is
+    /// live now. Takes the store's one closure, not a copy of the store: a copy retains each of
+    /// its closures, 1 % of a shopper's page (issue #14).
+    private func hasLiveHolds() throws -> Bool {
+        guard let readEnds = orders?.holdEnds else { return false }
         guard let holdEnds else { return true }
-        return try holdEnds.hasLiveHolds(catalog: catalog, orders: orders, now: now())
+        return try holdEnds.hasLiveHolds(catalog: catalog, readingEnds: readEnds, now: now())
     }
 
     /// One variant of `product` with its stock net of the holds of everyone but `shopper`.

@@ -104,13 +104,13 @@ public struct SignedIn: Hashable, Sendable {
 /// let resumed = try service.resume(token: request.cookies["shoppable_session"])
 /// if let cookie = resumed.cookie { response.write(cookie) }
 /// ```
-public struct SessionService: Sendable {
+public final class SessionService: Sendable {
     /// Sessions, carts and favorites.
-    public var sessions: SessionStore
+    public let sessions: SessionStore
     /// Tokens and SHA-256.
-    public var crypto: Crypto
+    public let crypto: Crypto
     /// The current time.
-    public var now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
 
     /// How long a persistent session (guests, "remember me") lasts without use: 30 days.
     public static let persistentLifetime: TimeInterval = 60 * 60 * 24 * 30

@@ -116,10 +116,11 @@ struct CartServiceTests {
             reads.withLock { $0 += 1 }
             return try available(ids, shopper, now)
         }
-        var kept = shop.cartService
-        kept.orders = counted
-        var unkept = kept
-        unkept.holdEnds = nil
+        let base = shop.cartService
+        let kept = CartService(catalog: base.catalog, sessions: base.sessions, orders: counted, campaigns: base.campaigns,
+                               currency: base.currency, now: base.now, holdEnds: base.holdEnds)
+        let unkept = CartService(catalog: base.catalog, sessions: base.sessions, orders: counted, campaigns: base.campaigns,
+                                 currency: base.currency, now: base.now, holdEnds: nil)
         func stock(_ carts: CartService) throws -> [Int?] {
             let listed = try carts.listing(ProductQuery(sort: .name, limit: 10)).products
             #expect(listed.map(\.handle) == ["lamp", "mug"])
