@@ -4,8 +4,10 @@ import ShopCore
 ///
 /// One row per variant or image, whichever a product has more of; the first row carries the
 /// product fields, `Option1 Name` = `Title` / `Option1 Value` = `Default Title` for a product
-/// without options. `Type` is the product type and `Product Category` the category only when
-/// the type is empty (the reader files a product with a type under its type). Untracked stock
+/// without options. `Type` is the product type and `Product Category` the category, of every
+/// product: the reader takes the category from it only when `Type` is empty (a product with a type
+/// keeps its category, or a new one is filed under its type), so a merchant who clears a `Type`
+/// in the file keeps the category rather than losing it (a fresh tester). Untracked stock
 /// is an empty `Variant Inventory Tracker`; tracked is `shopify` with the quantity and the
 /// policy `continue` (backorders) or `deny`.
 enum ShopifyCSVWriter {
@@ -47,7 +49,7 @@ enum ShopifyCSVWriter {
                     row[.body] = product.descriptionHTML
                     row[.vendor] = product.vendor
                     row[.type] = product.productType
-                    row[.productCategory] = product.productType.isEmpty ? product.categoryName ?? "" : ""
+                    row[.productCategory] = product.categoryName ?? ""
                     row[.tags] = product.tags.joined(separator: ", ")
                     row[.published] = product.isPublished ? "TRUE" : "FALSE"
                     row[.status] = product.isPublished ? "active" : "draft"

@@ -125,6 +125,21 @@ struct CatalogWriterTests {
         #expect(lines.contains { $0.contains(",shopify,5,deny,1.00,2.01,0012345678905,") })
     }
 
+    /// A typed product's category is written too: a merchant who clears `Type` in the file
+    /// keeps the category (it was left empty, and the product lost its category on import).
+    @Test func aShopifyCSVWritesTheCategoryOfATypedProductToo() throws {
+        let chair = ProductDraft(handle: "oak", title: "Oak chair", productType: "Chair", categoryName: "Dining",
+                                 variants: [VariantDraft(sku: "OAK", price: Money(minorUnits: 1_00, currency: .usd))])
+        let csv = String(decoding: try CatalogWriter(currency: .usd).write([chair], as: .shopifyCSV), as: UTF8.self)
+        #expect(csv.contains("\r\noak,Oak chair,,,Dining,Chair,"))
+        let importer = CatalogImporter(currency: .usd, now: Fixture.now)
+        let asWritten = try importer.read(Data(csv.utf8), fileName: "p.csv", format: .shopifyCSV).products[0]
+        #expect(asWritten.productType == "Chair" && asWritten.uncarried.contains(.category))
+        let typeCleared = csv.replacingOccurrences(of: ",Dining,Chair,", with: ",Dining,,")
+        let cleared = try importer.read(Data(typeCleared.utf8), fileName: "p.csv", format: .shopifyCSV).products[0]
+        #expect(cleared.productType == "" && cleared.categoryName == "Dining" && !cleared.uncarried.contains(.category))
+    }
+
     @Test func moreThanThreeOptionsDoNotFitAShopifyCSV() {
         let draft = ProductDraft(handle: "many", title: "Many", optionNames: ["A", "B", "C", "D"],
                                  variants: [VariantDraft(sku: nil, optionValues: ["1", "2", "3", "4"], price: Money(minorUnits: 1_00, currency: .usd))])
