@@ -1,5 +1,6 @@
 import Brotli
 import Foundation
+import HTML
 import HTTPServer
 import ShopAPI
 import ShopCore
@@ -278,6 +279,15 @@ struct CompressedPageTests {
         }
         #expect(page.runs.count == 2, "split before </body>")
         #expect(page.runs[0].keptTemplates == 2, "the unpressed one and the last other")
+    }
+
+    /// The CSRF field spliced into a shopper's page: a token as `CSRFMask` makes it goes in as it
+    /// is, anything else escaped — byte for byte what `HTMLWriter` writes either way.
+    @Test(arguments: [CSRFMask.mask("tok-Ab_9", pad: "Zz0-_aQ7"), "Ab-_.09", "", "a\"b", "<x>&'", "ünï"])
+    func theCSRFFieldIsWhatTheWriterWrites(token: String) {
+        var writer = HTMLWriter(reservingCapacity: 160)
+        writer.void("input", .type("hidden"), .name(ShopApp.csrfField), .value(token))
+        #expect(Personalization.Replacements.csrfInput(token) == writer.bytes)
     }
 
     @Test(arguments: ["/categories/lamps", "/products/brass-lamp", "/search?q=lamp", "/", "/products"])

@@ -108,11 +108,40 @@ enum Personalization {
         }
 
         /// The hidden CSRF field for `token`, written straight to bytes (through a `Node`, its
-        /// rendering was 1 % of a shopper's product page).
-        private static func csrfInput(_ token: String) -> [UInt8] {
+        /// rendering was 1 % of a shopper's product page). A token as `CSRFMask` makes it (URL-safe
+        /// base64, dots and hex digits) needs no escaping, so it goes between the field's two
+        /// fixed halves as it is; through `HTMLWriter`, attribute by attribute, it was still
+        /// 1.6 % of that page. Anything else is written by `HTMLWriter`, escaped.
+        static func csrfInput(_ token: String) -> [UInt8] {
+            let bytes = token.utf8
+            guard bytes.allSatisfy(isPlainTokenByte) else {
+                var writer = HTMLWriter(reservingCapacity: 160)
+                writer.void("input", .type("hidden"), .name(ShopApp.csrfField), .value(token))
+                return writer.bytes
+            }
+            var input = csrfInputHalves.before
+            input.reserveCapacity(input.count + bytes.count + csrfInputHalves.after.count)
+            input += bytes
+            input += csrfInputHalves.after
+            return input
+        }
+
+        /// What `HTMLWriter` writes before and after a plain token's bytes.
+        private static let csrfInputHalves: (before: [UInt8], after: [UInt8]) = {
+            let marker = "MARKER"
             var writer = HTMLWriter(reservingCapacity: 160)
-            writer.void("input", .type("hidden"), .name(ShopApp.csrfField), .value(token))
-            return writer.bytes
+            writer.void("input", .type("hidden"), .name(ShopApp.csrfField), .value(marker))
+            let written = writer.bytes
+            let at = ByteSearch.firstIndex(of: Array(marker.utf8), in: written, from: 0)!
+            return (Array(written[..<at]), Array(written[(at + marker.utf8.count)...]))
+        }()
+
+        private static func isPlainTokenByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
+            default: false
+            }
         }
 
         /// The two heart buttons for these labels, made once per pair of labels (once per
