@@ -38,20 +38,44 @@ public struct CatalogWriter: Sendable {
         case .wooCommerceCSV: Data(WooCommerceCSVWriter.write(products).utf8)
         case .shoppableJSON: Data(ShoppableJSONWriter.write(products, currency: currency).utf8)
         case .fakeStore, .seedJSON:
-            throw CatalogExportError(message: "a catalog cannot be written as \(format.rawValue); "
-                + "choose \(Self.formats.map(\.rawValue).joined(separator: ", "))")
+            throw CatalogExportError(.notWritable(format))
         }
     }
 }
 
 /// Why a catalog cannot be written in the format asked for.
 public struct CatalogExportError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What is wrong, naming the product when it is about one.
-    public var message: String
+    /// Why, in values a page can word in its own language (the back office's export).
+    public enum Reason: Hashable, Sendable {
+        /// A Shopify CSV holds at most three options; the product has `count`.
+        case tooManyOptions(handle: String, count: Int)
+        /// A variant whose `option` the shopper picks (WooCommerce "any"), which a Shopify CSV
+        /// cannot hold.
+        case openVariant(handle: String, sku: String?, option: String)
+        /// The format is one files are read in, not written (`CatalogWriter.formats`).
+        case notWritable(CatalogFormat)
+    }
+
+    /// Why.
+    public var reason: Reason
 
     /// Creates an error.
-    public init(message: String) {
-        self.message = message
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What is wrong, in English, naming the product when it is about one (the CLI's message).
+    public var message: String {
+        switch reason {
+        case let .tooManyOptions(handle, count):
+            "“\(handle)” has \(count) options; a Shopify CSV holds at most 3"
+        case let .openVariant(handle, sku, option):
+            "“\(handle)” has a variant\(sku.map { " (SKU \($0))" } ?? "") whose “\(option)” the shopper picks "
+                + "(WooCommerce “any”); a Shopify CSV cannot hold it — export as woocommerce-csv or shoppable-json"
+        case let .notWritable(format):
+            "a catalog cannot be written as \(format.rawValue); choose "
+                + CatalogWriter.formats.map(\.rawValue).joined(separator: ", ")
+        }
     }
 
     /// The message.

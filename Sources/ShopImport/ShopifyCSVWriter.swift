@@ -31,16 +31,13 @@ enum ShopifyCSVWriter {
         var text = CSVWriter.record(columns.map(\.header))
         for product in products {
             guard product.optionNames.count <= 3 else {
-                throw CatalogExportError(message: "“\(product.handle)” has \(product.optionNames.count) options; "
-                    + "a Shopify CSV holds at most 3")
+                throw CatalogExportError(.tooManyOptions(handle: product.handle, count: product.optionNames.count))
             }
             // Shopify has no "any" option value: expanding the variant would split its one SKU and
             // stock pool (docs/IMPORT.md), so such a product is refused rather than changed.
             if let open = product.variants.first(where: { $0.optionChoices.contains { !$0.isEmpty } }),
                let index = open.optionChoices.firstIndex(where: { !$0.isEmpty }) {
-                throw CatalogExportError(message: "“\(product.handle)” has a variant\(open.sku.map { " (SKU \($0))" } ?? "") "
-                    + "whose “\(product.optionNames[index])” the shopper picks (WooCommerce “any”); a Shopify CSV "
-                    + "cannot hold it — export as woocommerce-csv or shoppable-json")
+                throw CatalogExportError(.openVariant(handle: product.handle, sku: open.sku, option: product.optionNames[index]))
             }
             for index in 0..<max(product.variants.count, product.images.count, 1) {
                 var row: [Field: String] = [.handle: product.handle]

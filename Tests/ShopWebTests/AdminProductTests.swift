@@ -338,6 +338,36 @@ struct AdminProductTests {
         #expect(try StaffBrowser(shop, role: .support).get("/admin/products/export?format=\(format)").status == 403)
     }
 
+    /// Found by a fresh tester: a catalog a Shopify CSV cannot hold (four options, or a WooCommerce
+    /// "any" variant) answered 500 "try again". It goes back to the list, saying which product
+    /// and which formats can hold it, in the page's language; the other formats export it.
+    @Test func aCatalogAShopifyCSVCannotHoldGoesBackToTheListSayingWhy() throws {
+        let (shop, _) = try Self.shop()
+        let usd = { (units: Int64) in Money(minorUnits: units, currency: .usd) }
+        _ = try shop.catalog.upsert([
+            ProductDraft(handle: "four-ways", title: "Four ways", optionNames: ["A", "B", "C", "D"],
+                         variants: [VariantDraft(sku: "FOUR", optionValues: ["1", "2", "3", "4"], price: usd(5_00))]),
+        ])
+        let manager = try StaffBrowser(shop, role: .manager)
+        let refused = try manager.get("/admin/products/export?format=shopify-csv")
+        #expect(refused.status == 303 && refused.header("Location") == "/admin/products")
+        #expect(try manager.get("/admin/products").text.contains(
+            "Cannot export as Shopify CSV: “four-ways” has 4 options, and a Shopify CSV holds at most 3."))
+        try manager.get("/admin?lang=tr")
+        _ = try manager.get("/admin/products/export?format=shopify-csv")
+        #expect(try manager.get("/admin/products").text.contains("“four-ways” ürününün 4 seçeneği var"))
+        for format in ["woocommerce-csv", "shoppable-json"] {
+            let exported = try manager.get("/admin/products/export?format=\(format)")
+            #expect(exported.status == 200 && exported.text.contains("FOUR"), "\(format)")
+        }
+        let open = CatalogExportError(.openVariant(handle: "plain-tee", sku: "TEE-ANY", option: "Size"))
+        let english = Localizer(language: .english), spanish = Localizer(language: .spanish)
+        #expect(AdminApp.exportRefusal(open.reason, english).contains("“plain-tee” has a variant (SKU TEE-ANY) whose “Size”"))
+        #expect(AdminApp.exportRefusal(.openVariant(handle: "t", sku: nil, option: "Size"), spanish)
+            == "No se puede exportar como CSV de Shopify: «t» tiene una variante cuya opción «Size» elige el cliente, "
+            + "y un CSV de Shopify no puede guardarla. Exporta como CSV de WooCommerce o JSON de Shoppable.")
+    }
+
     /// Bulk changes (point 4): one change to every variant of the ticked products, all in one
     /// transaction, audited per product; a value that does not fit changes nothing.
     @Test func aBulkChangeAppliesToEveryVariantOfTheTickedProducts() throws {

@@ -30,19 +30,42 @@ extension AdminApp {
     }
 
     /// The whole catalog as a file to download, written by `CatalogExportService` as the CLI's
-    /// `export` writes it; an unknown format is a 404.
+    /// `export` writes it; an unknown format is a 404. A catalog the format cannot hold (a Shopify
+    /// CSV and a product with four options or an "any" variant) goes back to the list saying which
+    /// product and which formats can (it was a 500, "try again", which never could work).
     static func productsExport(_ context: inout AdminContext, format name: String) throws -> Response {
         guard let format = CatalogFormat(rawValue: name), CatalogWriter.formats.contains(format) else {
             return context.errorPage(.notFound)
         }
-        let data = try CatalogExportService(catalog: context.environment.catalog, currency: context.environment.currency)
-            .export(as: format)
+        let data: Data
+        do {
+            data = try CatalogExportService(catalog: context.environment.catalog, currency: context.environment.currency)
+                .export(as: format)
+        } catch let error as CatalogExportError {
+            context.setFlash(exportRefusal(error.reason, context.l10n), error: true)
+            return .redirect(to: AdminRoute.products(AdminProductFilter()).path)
+        }
         let isJSON = format == .shoppableJSON
         var response = Response(status: .ok, body: [UInt8](data))
         response.headers.replaceOrAdd(name: "Content-Type", value: isJSON ? "application/json; charset=utf-8" : "text/csv; charset=utf-8")
         response.headers.replaceOrAdd(name: "Content-Disposition", value: "attachment; filename=\"catalog-\(format.rawValue).\(isJSON ? "json" : "csv")\"")
         context.environment.log("catalog exported as \(format.rawValue) by \(context.member?.email ?? "?")")
         return response
+    }
+
+    /// Why the catalog cannot be exported in the format asked, in the page's language.
+    static func exportRefusal(_ reason: CatalogExportError.Reason, _ l10n: Localizer) -> String {
+        switch reason {
+        case let .tooManyOptions(handle, count):
+            l10n(.adminExportTooManyOptions, ["handle": handle, "options": "\(count)"])
+        case let .openVariant(handle, sku?, option):
+            l10n(.adminExportOpenVariant, ["handle": handle, "sku": sku, "option": option])
+        case let .openVariant(handle, nil, option):
+            l10n(.adminExportOpenVariantNoSKU, ["handle": handle, "option": option])
+        case let .notWritable(format):
+            // `productsExport` asks only for formats a catalog is written in.
+            CatalogExportError(.notWritable(format)).message
+        }
     }
 
     /// One change to every variant of the ticked products, in one transaction: all of them or,

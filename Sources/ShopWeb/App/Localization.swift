@@ -67,6 +67,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminSecondFactorScan, adminSecondFactorQRLabel, adminSecondFactorKey, adminSecondFactorTurnOn, adminSecondFactorTurnOff, adminSecondFactorIsOn, adminSecondFactorOn, adminSecondFactorOff
     case adminBulkDone, adminProductErrorSKU, adminProductsExport, adminAccountTitle, adminPasswordChanged, adminPasswordHint
     case adminImportVariantCount, adminImportImageCount, adminImportFailed, adminImportUnreadable
+    case adminExportTooManyOptions, adminExportOpenVariant, adminExportOpenVariantNoSKU
     case adminImportRecent, adminImportStateRunning, adminImportStateChecked, adminImportStateImported, adminImportStateRefused, adminImportStateCheckRefused, adminImportStateStopped
     case adminImportMore
     case adminImportChecking, adminImporting, adminImportStepReading, adminImportStepReadingCount, adminImportStepCheckingImages, adminImportStepDownloading, adminImportStepWriting, adminImportStepComparing, adminImportStartedBy, adminImportKeepsGoing, adminImportRefresh, adminImportStoppedTitle, adminImportStopped
