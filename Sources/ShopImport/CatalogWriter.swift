@@ -33,10 +33,17 @@ public struct CatalogWriter: Sendable {
     /// - Throws: `CatalogExportError` when the format is not one a catalog is written in, or a
     ///   product cannot be written in it (more than three options in a Shopify CSV).
     public func write(_ products: [ProductDraft], as format: CatalogFormat) throws(CatalogExportError) -> Data {
+        // A description stored before `HTMLSanitizer.sanitize` made line ends `\n` is written as
+        // the import will store it, so that importing the file changes nothing (a fresh tester).
+        let products = products.map { product in
+            var product = product
+            product.descriptionHTML = HTMLSanitizer.normalizedLineEnds(product.descriptionHTML)
+            return product
+        }
         switch format {
-        case .shopifyCSV: Data(try ShopifyCSVWriter.write(products).utf8)
-        case .wooCommerceCSV: Data(WooCommerceCSVWriter.write(products).utf8)
-        case .shoppableJSON: Data(ShoppableJSONWriter.write(products, currency: currency).utf8)
+        case .shopifyCSV: return Data(try ShopifyCSVWriter.write(products).utf8)
+        case .wooCommerceCSV: return Data(WooCommerceCSVWriter.write(products).utf8)
+        case .shoppableJSON: return Data(ShoppableJSONWriter.write(products, currency: currency).utf8)
         case .fakeStore, .seedJSON:
             throw CatalogExportError(.notWritable(format))
         }

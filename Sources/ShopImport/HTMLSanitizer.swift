@@ -22,14 +22,37 @@ public enum HTMLSanitizer {
     /// How deep kept elements may nest; tags opened deeper are dropped, their text kept.
     public static let maximumDepth = 32
 
-    /// Sanitizes `html`.
+    /// Sanitizes `html`. Line ends are made `\n` first (CRLF and a lone CR, as an HTML parser
+    /// reads them): a browser's textarea posts CRLF, and a description stored with it came back
+    /// from a CSV export as a change on every import (a fresh tester).
     /// - Returns: `html`, the safe fragment; `text`, its text content with block elements as line
     ///   breaks, whitespace collapsed within lines and empty lines removed.
     public static func sanitize(_ html: String) -> (html: String, text: String) {
-        var sanitizer = Sanitizer(Array(html.utf8))
+        var sanitizer = Sanitizer(normalizedLineEnds(Array(html.utf8)))
         sanitizer.run()
         return (String(decoding: sanitizer.output, as: UTF8.self),
                 normalizeText(String(decoding: sanitizer.text, as: UTF8.self)))
+    }
+
+    /// `text` with every CRLF and lone CR as LF, as `sanitize` reads line ends (a form's fields
+    /// compare in it: browsers send every field's line breaks as CRLF).
+    public static func normalizedLineEnds(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "\r")) else { return text }
+        return String(decoding: normalizedLineEnds(Array(text.utf8)), as: UTF8.self)
+    }
+
+    /// `bytes` with every CRLF and lone CR as LF.
+    static func normalizedLineEnds(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(UInt8(ascii: "\r")) else { return bytes }
+        var normalized: [UInt8] = []
+        normalized.reserveCapacity(bytes.count)
+        var afterCR = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n"), afterCR { afterCR = false; continue }
+            afterCR = byte == UInt8(ascii: "\r")
+            normalized.append(afterCR ? UInt8(ascii: "\n") : byte)
+        }
+        return normalized
     }
 
     /// Wraps plain text (not HTML) into paragraphs: blank lines separate `<p>`s, single line

@@ -140,6 +140,21 @@ struct CatalogWriterTests {
         #expect(cleared.productType == "" && cleared.categoryName == "Dining" && !cleared.uncarried.contains(.category))
     }
 
+    /// A description stored with CRLF (before `HTMLSanitizer` made line ends `\n`) reads back
+    /// from each format as the same text with `\n`, and the file holds no CR in it (a WooCommerce
+    /// file held a bare one, read back as a line break inside a paragraph).
+    @Test(arguments: CatalogWriter.formats)
+    func aCRLFDescriptionReadsBackWithLineFeeds(format: CatalogFormat) throws {
+        let stored = "<p>one</p>\r\n<p>two</p>"
+        let draft = ProductDraft(handle: "p", title: "P", descriptionHTML: stored,
+                                 variants: [VariantDraft(sku: "P1", price: Money(minorUnits: 1_00, currency: .usd))])
+        let data = try CatalogWriter(currency: .usd).write([draft], as: format)
+        let file = String(decoding: data, as: UTF8.self)
+        #expect(!file.contains("</p>\r") && !file.contains("</p>\\r"), "no CR, raw or escaped")
+        let read = try CatalogImporter(currency: .usd, now: Fixture.now).read(data, fileName: "x", format: format)
+        #expect(read.products.map(\.descriptionHTML) == ["<p>one</p>\n<p>two</p>"])
+    }
+
     @Test func moreThanThreeOptionsDoNotFitAShopifyCSV() {
         let draft = ProductDraft(handle: "many", title: "Many", optionNames: ["A", "B", "C", "D"],
                                  variants: [VariantDraft(sku: nil, optionValues: ["1", "2", "3", "4"], price: Money(minorUnits: 1_00, currency: .usd))])

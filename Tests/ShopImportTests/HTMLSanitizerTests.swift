@@ -49,6 +49,19 @@ struct HTMLSanitizerTests {
         #expect(!html.lowercased().contains("javascript:"))
     }
 
+    /// Line ends come out as `\n` whatever a browser's textarea or a file sent (a fresh tester:
+    /// a CRLF description changed on every import of its own export).
+    @Test(arguments: [
+        ("<p>one</p>\r\n<p>two</p>\r\nthree\r\nfour", "<p>one</p>\n<p>two</p>\nthree\nfour"),
+        ("a\rb\r\rc", "a\nb\n\nc"),
+        ("a\r\n\r\nb\n\rc", "a\n\nb\n\nc"),
+        ("no breaks", "no breaks"),
+    ])
+    func lineEndsComeOutAsLineFeeds(input: String, expected: String) {
+        #expect(HTMLSanitizer.sanitize(input).html == expected)
+        #expect(HTMLSanitizer.sanitize(expected).html == expected)
+    }
+
     @Test func dropsScriptWithItsContent() {
         let result = HTMLSanitizer.sanitize("<p>Hi<script>alert('x')</script> there</p>")
         #expect(result.html == "<p>Hi there</p>")

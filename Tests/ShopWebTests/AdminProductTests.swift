@@ -338,6 +338,24 @@ struct AdminProductTests {
         #expect(try StaffBrowser(shop, role: .support).get("/admin/products/export?format=\(format)").status == 403)
     }
 
+    /// A browser sends a textarea and the hidden `was:` copy with CRLF line ends, and the store
+    /// keeps LF: an edit of a two-line description read as changed underneath (a conflict on
+    /// every save). It saves, stored with LF (found beside a fresh tester's CRLF finding).
+    @Test func aDescriptionSentWithCRLFAsBrowsersSendItSaves() throws {
+        let (shop, id) = try Self.shop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let page = "/admin/products/\(id.rawValue)"
+        let twoLines = "<p>one</p>\n<p>two</p>", threeLines = "<p>one</p>\n<p>two</p>\n<p>three</p>"
+        #expect(try manager.post(page, try Self.form(manager, id, ["description": twoLines]), from: page).status == 303)
+        let crlf = { (text: String) in text.replacingOccurrences(of: "\n", with: "\r\n") }
+        let asSent = try Self.form(manager, id, ["description": threeLines]).map { field in
+            field.0 == "description" || field.0 == "was:description" ? (field.0, crlf(field.1)) : field
+        }
+        #expect(asSent.contains { $0.0 == "was:description" && $0.1 == crlf(twoLines) })
+        #expect(try manager.post(page, asSent, from: page).status == 303, "no conflict")
+        #expect(try shop.catalog.storedProduct(id)?.product.descriptionHTML == threeLines)
+    }
+
     /// Found by a fresh tester: a catalog a Shopify CSV cannot hold (four options, or a WooCommerce
     /// "any" variant) answered 500 "try again". It goes back to the list, saying which product
     /// and which formats can hold it, in the page's language; the other formats export it.

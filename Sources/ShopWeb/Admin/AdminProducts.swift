@@ -283,7 +283,7 @@ struct AdminProductForm: Sendable {
 
     /// The form of a stored product, every field's `was` the same as its value.
     init(_ draft: ProductDraft, language: Language) {
-        var values = ["title": draft.title, "description": draft.descriptionHTML, "vendor": draft.vendor,
+        var values = ["title": draft.title, "description": HTMLSanitizer.normalizedLineEnds(draft.descriptionHTML), "vendor": draft.vendor,
                       "category": draft.categoryName ?? "", "tags": draft.tags.joined(separator: ", "),
                       "published": draft.isPublished ? "1" : "",
                       "variants": String(draft.variants.count), "images": String(draft.images.count)]
@@ -335,9 +335,11 @@ struct AdminProductForm: Sendable {
         was["variants"] = String(variants)
         was["images"] = String(images)
         for name in Self.fieldNames(variants: variants, images: images) {
-            // An unticked checkbox is not sent: it is "".
-            values[name] = request.formValue(name) ?? ""
-            was[name] = request.formValue("was:\(name)") ?? ""
+            // An unticked checkbox is not sent: it is "". Line ends compare as the store keeps
+            // them: a browser sends the textarea's and the hidden `was:` copy's as CRLF, and the
+            // stored description has LF, so an edited description read as changed underneath.
+            values[name] = HTMLSanitizer.normalizedLineEnds(request.formValue(name) ?? "")
+            was[name] = HTMLSanitizer.normalizedLineEnds(request.formValue("was:\(name)") ?? "")
         }
     }
 
