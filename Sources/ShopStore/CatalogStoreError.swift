@@ -29,7 +29,7 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     case negativePrice(handle: String, line: Int)
     /// A price above `VariantDraft.maximumPriceMinorUnits`: carts multiply and add prices, and a
     /// price near the integer limit would overflow a shopper's cart.
-    case priceTooLarge(handle: String, line: Int)
+    case priceTooLarge(handle: String, maximum: Money, line: Int)
     /// A stock count beyond ±`VariantDraft.maximumStock`.
     case stockTooLarge(handle: String, line: Int)
     /// A product to create has a handle another product (published or not) already has.
@@ -42,7 +42,7 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
         case let .emptyHandle(line), let .duplicateHandle(_, _, line), let .noVariants(_, line),
              let .duplicateVariantOptions(_, _, line), let .duplicateSKU(_, _, line), let .skuTaken(_, _, line, _),
              let .skuOfAnotherProduct(_, _, line, _),
-             let .currencyMismatch(_, _, _, line), let .negativePrice(_, line), let .priceTooLarge(_, line),
+             let .currencyMismatch(_, _, _, line), let .negativePrice(_, line), let .priceTooLarge(_, _, line),
              let .stockTooLarge(_, line): line
         case .handleTaken: 0
         }
@@ -70,8 +70,10 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
             "product “\(handle)” is priced in \(found.code), but the shop sells in \(expected.code)."
         case let .negativePrice(handle, _):
             "product “\(handle)” has a negative price."
-        case let .priceTooLarge(handle, _):
-            "product “\(handle)” has a price above 1000000000.00 (\(VariantDraft.maximumPriceMinorUnits) minor units)."
+        case let .priceTooLarge(handle, maximum, _):
+            // The highest price is a number of minor units, so its amount depends on the
+            // currency's decimals (a fresh tester was told "1000000000.00" in a KWD shop).
+            "product “\(handle)” has a price above \(maximum)."
         case let .stockTooLarge(handle, _):
             "product “\(handle)” has a stock count beyond \(VariantDraft.maximumStock)."
         case let .handleTaken(handle):
@@ -124,7 +126,9 @@ public enum CatalogUpsertRules {
                 }
                 guard price.minorUnits >= 0 else { throw .negativePrice(handle: draft.handle, line: line) }
                 guard price.minorUnits <= VariantDraft.maximumPriceMinorUnits else {
-                    throw .priceTooLarge(handle: draft.handle, line: line)
+                    throw .priceTooLarge(handle: draft.handle,
+                                         maximum: Money(minorUnits: VariantDraft.maximumPriceMinorUnits, currency: currency),
+                                         line: line)
                 }
             }
             if case let .tracked(quantity, _) = variant.inventory, quantity.magnitude > UInt(VariantDraft.maximumStock) {

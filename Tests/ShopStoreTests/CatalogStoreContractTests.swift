@@ -272,7 +272,7 @@ struct CatalogStoreContractTests {
              .currencyMismatch(handle: "euro", expected: .usd, found: .eur, line: 8)),
             (.mock(handle: "neg", variants: [.mock(price: .usd(-1))], sourceLine: 9), .negativePrice(handle: "neg", line: 9)),
             (.mock(handle: "huge", variants: [.mock(price: .usd(VariantDraft.maximumPriceMinorUnits + 1))], sourceLine: 4),
-             .priceTooLarge(handle: "huge", line: 4)),
+             .priceTooLarge(handle: "huge", maximum: .usd(VariantDraft.maximumPriceMinorUnits), line: 4)),
             // A fresh tester's import of 9 223 372 036 854 775 807 units overflowed the back
             // office's sum of a product's stock (its list answered 500).
             (.mock(handle: "heap", variants: [.mock(inventory: .tracked(quantity: VariantDraft.maximumStock + 1, allowsBackorder: false))],
