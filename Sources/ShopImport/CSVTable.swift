@@ -47,9 +47,24 @@ struct CSVTable {
         return nil
     }
 
+    /// The column whose header is one of `aliases`, as ``column(_:)``, refusing a header with two
+    /// such columns: the second was ignored without a word (a fresh tester's second `Variant
+    /// Price`), and which of two a merchant meant cannot be told.
+    func onlyColumn(_ aliases: [String]) throws(ImportError) -> Column? {
+        let indices = normalized.indices.filter { aliases.contains(normalized[$0]) }
+        if indices.count > 1 {
+            throw ImportError(file: file, line: headerLine, column: headers[indices[1]], columnIndex: indices[1] + 1,
+                              problem: .columnTwice(first: indices[0] + 1, second: indices[1] + 1))
+        }
+        return column(aliases)
+    }
+
     /// Throws unless one of `aliases` is a header.
     func require(_ aliases: [String], displayName: String) throws(ImportError) -> Column {
         guard let column = column(aliases) else {
+            if let separator = CSVSeparator.instead(ofCommaIn: headers) {
+                throw ImportError(file: file, line: headerLine, problem: .separatedBy(separator))
+            }
             throw ImportError(file: file, line: headerLine, problem: .missingColumn(displayName))
         }
         return column

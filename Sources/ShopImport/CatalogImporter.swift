@@ -139,6 +139,9 @@ public struct CatalogImporter: Sendable {
         if headers.contains("regular price") || (headers.contains("name") && headers.contains("parent")) {
             return (.wooCommerceCSV, nil)
         }
+        if let separator = CSVSeparator.instead(ofCommaIn: records.first?.fields ?? []) {
+            throw ImportError(file: fileName, line: records.first?.line, problem: .separatedBy(separator))
+        }
         throw unknown
     }
 

@@ -24,6 +24,12 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     case invalidCSV(CSVSyntaxProblem)
     /// The header lacks a column, e.g. `“Name”` or `“Variant Price” (2024: “Price”)`.
     case missingColumn(String)
+    /// Two columns of the header answer to one field (`Variant Price` twice, or `Variant
+    /// Inventory Policy` and its 2024 name): which one counts would be a guess.
+    case columnTwice(first: Int, second: Int)
+    /// The header is one field holding `;` or tabs: a CSV saved with another separator (a
+    /// spreadsheet set to a European locale writes `;`), whose columns cannot be found.
+    case separatedBy(CSVSeparator)
     /// A row has more (non-empty) fields than the header has columns.
     case extraFields(fields: Int, columns: Int)
 
@@ -153,6 +159,10 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
         case let .invalidJSON(problem): return t(.importInvalidJSON, ["detail": problem.message(in: language)])
         case let .invalidCSV(problem): return t(.importInvalidCSV, ["detail": problem.message(in: language)])
         case let .missingColumn(name): return t(.importMissingColumn, ["column": name])
+        case .separatedBy(.semicolon): return t(.importSemicolonSeparated, [:])
+        case .separatedBy(.tab): return t(.importTabSeparated, [:])
+        case let .columnTwice(first, second):
+            return t(.importColumnTwice, ["first": String(first), "second": String(second)])
         case let .extraFields(fields, columns):
             return t(.importExtraFields, ["fields": String(fields), "columns": String(columns)])
         case let .notAnObject(part, found):
@@ -248,6 +258,19 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
 }
 
 /// Something imported with a caveat the merchant should check (`ImportWarning`).
+/// A separator other than the comma a catalog CSV is read with (`ImportProblem.separatedBy`).
+public enum CSVSeparator: String, Hashable, Sendable, Codable {
+    case semicolon, tab
+
+    /// The separator a header of one field shows it was written with, if any: `Handle;Title;…`.
+    static func instead(ofCommaIn header: [String]) -> CSVSeparator? {
+        guard header.count == 1, let only = header.first else { return nil }
+        if only.contains(";") { return .semicolon }
+        if only.contains("\t") { return .tab }
+        return nil
+    }
+}
+
 public enum ImportCaveat: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A SKU Excel showed in scientific notation, read as `expanded`.
     case scientificSKU(sku: String, expanded: String)

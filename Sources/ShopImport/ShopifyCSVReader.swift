@@ -138,7 +138,7 @@ enum ShopifyCSVReader {
         /// - Throws: `ImportError` when the header has no handle (nor title) or price column.
         init(_ table: CSVTable) throws(ImportError) {
             self.table = table
-            for field in Field.allCases { columns[field] = table.column(field.aliases) }
+            for field in Field.allCases { columns[field] = try table.onlyColumn(field.aliases) }
             if columns[.handle] == nil && columns[.title] == nil {
                 _ = try table.require(["handle"], displayName: "“Handle” (2024: “URL handle”)")
             }

@@ -60,28 +60,28 @@ enum WooCommerceCSVReader {
             return fields
         }
 
-        init(_ table: CSVTable) {
-            id = table.column(["id"])
-            type = table.column(["type"])
-            sku = table.column(["sku"])
-            barcode = table.column(["gtin, upc, ean, or isbn", "gtin, upc, ean or isbn", "gtin"])
-            name = table.column(["name"])
-            published = table.column(["published"])
-            visibility = table.column(["visibility in catalog"])
-            shortDescription = table.column(["short description"])
-            description = table.column(["description"])
-            saleStarts = table.column(["date sale price starts"])
-            saleEnds = table.column(["date sale price ends"])
-            inStock = table.column(["in stock?"])
-            stock = table.column(["stock"])
-            backorders = table.column(["backorders allowed?"])
-            salePrice = table.column(["sale price"])
-            regularPrice = table.column(["regular price"])
-            categories = table.column(["categories"])
-            tags = table.column(["tags"])
-            images = table.column(["images"])
-            parent = table.column(["parent"])
-            position = table.column(["position"])
+        init(_ table: CSVTable) throws(ImportError) {
+            id = try table.onlyColumn(["id"])
+            type = try table.onlyColumn(["type"])
+            sku = try table.onlyColumn(["sku"])
+            barcode = try table.onlyColumn(["gtin, upc, ean, or isbn", "gtin, upc, ean or isbn", "gtin"])
+            name = try table.onlyColumn(["name"])
+            published = try table.onlyColumn(["published"])
+            visibility = try table.onlyColumn(["visibility in catalog"])
+            shortDescription = try table.onlyColumn(["short description"])
+            description = try table.onlyColumn(["description"])
+            saleStarts = try table.onlyColumn(["date sale price starts"])
+            saleEnds = try table.onlyColumn(["date sale price ends"])
+            inStock = try table.onlyColumn(["in stock?"])
+            stock = try table.onlyColumn(["stock"])
+            backorders = try table.onlyColumn(["backorders allowed?"])
+            salePrice = try table.onlyColumn(["sale price"])
+            regularPrice = try table.onlyColumn(["regular price"])
+            categories = try table.onlyColumn(["categories"])
+            tags = try table.onlyColumn(["tags"])
+            images = try table.onlyColumn(["images"])
+            parent = try table.onlyColumn(["parent"])
+            position = try table.onlyColumn(["position"])
             var numbers: [Int] = []
             for header in table.normalized {
                 let words = header.split(separator: " ")
@@ -90,8 +90,8 @@ enum WooCommerceCSVReader {
                 }
             }
             for n in numbers.sorted() {
-                if let nameColumn = table.column(["attribute \(n) name"]) {
-                    attributes.append((nameColumn, table.column(["attribute \(n) value(s)", "attribute \(n) values",
+                if let nameColumn = try table.onlyColumn(["attribute \(n) name"]) {
+                    attributes.append((nameColumn, try table.onlyColumn(["attribute \(n) value(s)", "attribute \(n) values",
                                                                  "attribute \(n) value"])))
                 }
             }
@@ -123,7 +123,7 @@ enum WooCommerceCSVReader {
     }
 
     static func read(_ table: CSVTable, context: inout ImportContext) throws(ImportError) -> [ProductDraft] {
-        let columns = Columns(table)
+        let columns = try Columns(table)
         _ = try table.require(["name"], displayName: "“Name”")
         _ = try table.require(["regular price"], displayName: "“Regular price”")
         let rows = table.rows

@@ -44,7 +44,7 @@ struct ImportMessagesTests {
 
     /// One of each problem, with values a file could hold.
     static let problems: [ImportProblem] = [
-        .fileEmpty, .unknownFormat(formats: ["shopify-csv", "woocommerce-csv"]), .missingColumn("“Name”"),
+        .fileEmpty, .unknownFormat(formats: ["shopify-csv", "woocommerce-csv"]), .missingColumn("“Name”"), .columnTwice(first: 3, second: 7), .separatedBy(.semicolon), .separatedBy(.tab),
         .extraFields(fields: 9, columns: 8), .notAnObject(.product, found: .array), .notAnObject(.field("rating"), found: .null),
         .fakeStoreNotArray, .expected(.string, found: .bool), .expected(.scalar, found: .object),
         .expected(.strings, found: .number), .stringsHoldOther(found: .number), .required, .requiredProductArray,

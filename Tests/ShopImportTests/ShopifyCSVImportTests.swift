@@ -9,6 +9,41 @@ import Testing
 /// and a gift card.
 @Suite("Shopify product CSV")
 struct ShopifyCSVImportTests {
+    /// Two columns for one field are refused at the second, naming both (a fresh tester's second
+    /// `Variant Price` was ignored without a word); two columns nobody reads are fine.
+    @Test(arguments: [
+        ("shopify.csv", "Handle,Title,Variant Price,Notes,Variant Price\nmug,Mug,1.00,a,2.00\n",
+         "shopify.csv:1: column “Variant Price”: the header has two columns for this (columns 3 and 5); keep one"),
+        ("shopify.csv", "Handle,Title,Notes,Variant Price,Price\nmug,Mug,a,1.00,2.00\n",
+         "shopify.csv:1: column “Price”: the header has two columns for this (columns 4 and 5); keep one"),
+        ("woo.csv", "Type,SKU,Name,Regular price,sku\nsimple,M1,Mug,1.00,M2\n",
+         "woo.csv:1: column “sku”: the header has two columns for this (columns 2 and 5); keep one"),
+    ])
+    func twoColumnsForOneFieldAreRefused(file: String, csv: String, message: String) {
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: csv, fileName: file) }
+        #expect(error?.description == message)
+        #expect(error?.message(in: .turkish).contains("(4. ve 5. sütunlar)") == (message.contains("columns 4 and 5")))
+    }
+
+    /// A spreadsheet set to a European locale saves `;`: the file said it had no “Handle” column
+    /// (or no known format), though `Handle;Title;…` was right there (a fresh tester).
+    @Test(arguments: [
+        ("Handle;Title;Variant Price\nmug;Mug;1,00\n", nil as CatalogFormat?, "“;”"),
+        ("Handle;Title;Variant Price\nmug;Mug;1,00\n", .shopifyCSV, "“;”"),
+        ("SKU;Name;Regular price\nM1;Mug;1,00\n", .wooCommerceCSV, "“;”"),
+        ("Handle\tTitle\tVariant Price\nmug\tMug\t1.00\n", nil, "tabs"),
+    ])
+    func aCSVWithAnotherSeparatorSaysSo(csv: String, format: CatalogFormat?, separator: String) {
+        let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: csv, fileName: "s.csv", format: format) }
+        #expect(error?.description == "s.csv:1: the columns are separated by \(separator), not commas; "
+            + "save the file as CSV with commas (in Excel: CSV UTF-8 (Comma delimited))")
+    }
+
+    @Test func columnsNobodyReadsMayRepeat() throws {
+        let read = try Fixture.read(text: "Handle,Title,Variant Price,Notes,Notes\nmug,Mug,1.00,a,b\n", fileName: "s.csv")
+        #expect(read.products.map(\.handle) == ["mug"])
+    }
+
     @Test func countsProductsVariantsImagesAndSkippedGiftCard() throws {
         let result = try Fixture.read("shopify-2023.csv")
         #expect(result.format == .shopifyCSV)
