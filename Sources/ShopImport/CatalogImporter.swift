@@ -356,6 +356,8 @@ struct ImportContext {
     private(set) var imageLocations: [String: ImportLocation] = [:]
     /// First line each SKU was seen on, by `SKUIdentity.key(_:)`.
     private var skuLines: [String: Int] = [:]
+    /// Currency signs already warned about (`ImportCaveat.priceSign`).
+    private var warnedSigns: Set<String> = []
     /// `CatalogImporter.mergesDuplicateSKUs`.
     var mergesDuplicateSKUs = false
     /// First line each handle was used on.
@@ -428,8 +430,16 @@ struct ImportContext {
 
     /// Parses a price in major units (`"49.90"`, `"1,299"`, `"1.2E+3"`) in the shop currency.
     /// - Throws: `ImportError` when it is not a non-negative decimal amount.
-    func price(_ text: String, line: Int, _ column: Column) throws(ImportError) -> Money {
+    /// A leading currency sign is read as the shop currency; one that is not the shop
+    /// currency's (`€139.00` in a USD shop) is said once per sign, as JSON files' currencies are.
+    mutating func price(_ text: String, line: Int, _ column: Column) throws(ImportError) -> Money {
         let trimmed = text.trimmingWhitespace
+        let sign = String(trimmed.drop { $0 == "-" || $0 == "+" }.prefix { !$0.isNumber && $0 != "." })
+            .trimmingWhitespace
+        if !sign.isEmpty, !(SeedJSONReader.symbols[sign.lowercased()]?.contains(currency.code) ?? false),
+           warnedSigns.insert(sign).inserted {
+            warn(line: line, .priceSign(price: trimmed, sign: sign, shopCurrency: currency.code))
+        }
         let money: Money
         do {
             money = try Money.parse(trimmed, currency: currency)

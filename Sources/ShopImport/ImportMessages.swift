@@ -37,7 +37,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importWarningScientificSKU, importWarningMergedSKU, importWarningRenamedHandle, importWarningHandleNotURLSafe
     case importWarningOversold, importWarningStockOnParent, importWarningSaleNotStarted, importWarningSaleEnded
     case importWarningSaleNotBelowRegular, importWarningCurrencySymbol, importWarningForeignCurrency
-    case importWarningCatalogCurrency, importProductCount
+    case importWarningCatalogCurrency, importWarningPriceSign, importProductCount
     // SkipReason
     case importSkipGiftCard, importSkipGrouped, importSkipExternal, importSkipUnsupportedType, importSkipNoPrice
     case importSkipNoPurchasableVariations, importSkipDisabledVariation, importSkipVariationWithoutPrice

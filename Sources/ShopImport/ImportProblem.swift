@@ -296,6 +296,9 @@ public enum ImportCaveat: Hashable, Sendable, Codable, CustomStringConvertible {
     case foreignCurrency(code: String, products: Int, shopCurrency: String)
     /// A shoppable-json `currency` other than the shop's; amounts read without conversion.
     case catalogCurrency(code: String, shopCurrency: String)
+    /// A CSV price written with a currency sign that is not the shop currency's (`€139.00` in a
+    /// USD shop), read as the shop currency without conversion; said once per sign.
+    case priceSign(price: String, sign: String, shopCurrency: String)
 
     /// The caveat in `language`.
     public func message(in language: Language) -> String {
@@ -320,6 +323,7 @@ public enum ImportCaveat: Hashable, Sendable, Codable, CustomStringConvertible {
             return t(.importWarningForeignCurrency,
                      ["code": code, "products": ImportMessages.count(products, .importProductCount, in: language), "shop": shop])
         case let .catalogCurrency(code, shop): return t(.importWarningCatalogCurrency, ["code": code, "shop": shop])
+        case let .priceSign(price, sign, shop): return t(.importWarningPriceSign, ["price": price, "sign": sign, "shop": shop])
         }
     }
 

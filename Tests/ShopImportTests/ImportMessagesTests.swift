@@ -76,7 +76,7 @@ struct ImportMessagesTests {
         .oversold(quantity: -2), .stockOnParent(parentLine: 3), .saleNotStarted(salePrice: "5.00", starts: "2099-01-01"),
         .saleEnded(salePrice: "5.00", ends: "2020-01-01"), .saleNotBelowRegular(salePrice: "9.00", regularPrice: "8.00"),
         .currencySymbol(symbol: "€", products: 1, shopCurrency: "EUR"), .foreignCurrency(code: "GBP", products: 3, shopCurrency: "USD"),
-        .catalogCurrency(code: "TRY", shopCurrency: "USD"),
+        .catalogCurrency(code: "TRY", shopCurrency: "USD"), .priceSign(price: "€139.00", sign: "€", shopCurrency: "USD"),
     ]
 
     static let skipReasons: [SkipReason] = [

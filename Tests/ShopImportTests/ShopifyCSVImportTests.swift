@@ -39,6 +39,28 @@ struct ShopifyCSVImportTests {
             + "save the file as CSV with commas (in Excel: CSV UTF-8 (Comma delimited))")
     }
 
+    /// A price written with another currency's sign is read as the shop currency, as before, but
+    /// no longer silently (a fresh tester's `€139.00` in a USD shop): once per sign.
+    @Test(arguments: [
+        ("€139.00", "€149.00", Currency.usd, ["line 2: price “€139.00” is written with “€”, which is not a sign of the shop "
+                                              + "currency USD; read as USD without conversion"]),
+        ("$12.00", "$13.00", .usd, []),
+        ("12.00", "13.00", .eur, []),
+        ("€12.00", " € 1.00 ", .eur, []),
+        ("$12.00", "£13.00", .eur, ["line 2: price “$12.00” is written with “$”, which is not a sign of the shop currency EUR; "
+                                    + "read as EUR without conversion",
+                                    "line 3: price “£13.00” is written with “£”, which is not a sign of the shop currency EUR; "
+                                    + "read as EUR without conversion"]),
+    ])
+    func aPriceWithAnotherCurrencysSignIsReadWithAWarning(first: String, second: String, currency: Currency,
+                                                            warnings: [String]) throws {
+        let csv = "Handle,Title,Variant Price\na,A,\(first)\nb,B,\(second)\n"
+        let read = try Fixture.read(text: csv, fileName: "p.csv", currency: currency)
+        #expect(read.warnings.map(\.description) == warnings)
+        #expect(read.products.first?.variants.first?.price == Money(minorUnits: 12_00, currency: currency)
+                || first.contains("139"))
+    }
+
     @Test func columnsNobodyReadsMayRepeat() throws {
         let read = try Fixture.read(text: "Handle,Title,Variant Price,Notes,Notes\nmug,Mug,1.00,a,b\n", fileName: "s.csv")
         #expect(read.products.map(\.handle) == ["mug"])
