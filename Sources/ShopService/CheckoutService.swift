@@ -149,7 +149,7 @@ public struct CheckoutService: Sendable {
         var request = OrderRequest(shopper: shopper, userID: user?.id, email: email, shippingAddress: quote.address,
                                    shippingMethod: quote.shippingMethod, language: quote.language, voucherCode: voucherCode,
                                    confirmed: quote.order, idempotencyKey: state.idempotencyKey,
-                                   guestTokenHash: guestToken.map(crypto.sha256Hex), confirmation: nil)
+                                   guestTokenHash: guestToken.map(crypto.sha256Hex), confirmation: nil, fromCart: true)
         request.confirmation = confirmation(request, guestToken)
         switch try orders.placeOrder(request, now) {
         case let .placed(order):
@@ -159,7 +159,9 @@ public struct CheckoutService: Sendable {
             return .alreadyPlaced(order, guestToken: guestToken)
         case let .insufficientStock(available):
             return .insufficientStock(available)
-        case .changed, .unavailable:
+        case .changed, .unavailable, .cartChanged:
+            // `.cartChanged`: another "Place order" of this cart won; the review finds the cart
+            // as it is now (empty, or what is left of it).
             return .confirmationNeeded
         }
     }

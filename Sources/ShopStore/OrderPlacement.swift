@@ -45,8 +45,10 @@ public protocol OrderPlacementTransaction {
     /// the shopper's holds and trims, and queues the confirmation (already carrying the order number).
     /// `stockTaken`: what step 4 took off each limited variant's stock (`order_stock`: a
     /// cancel gives back exactly that).
+    /// - Returns: how many cart lines it removed (one conditional `DELETE`: a placement racing
+    ///   this one on another connection waits for it and then removes none).
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
-                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws
+                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws -> Int
 }
 
 /// The order-placement rules, in one place for every backend (issue #9): a backend runs
@@ -65,6 +67,8 @@ public protocol OrderPlacementTransaction {
 /// 5. **Snapshots** — titles, option values, SKU and product from the rows read in step 2;
 ///    amounts from the re-decided quote.
 /// 6. **Number** — `OrderRules.number(sequence:)` on the new order's id.
+/// 7. **The cart** — a cart's order (`OrderRequest.fromCart`) takes every confirmed line out of
+///    the cart, or rolls back with `.cartChanged`: one cart placed twice under two keys.
 public enum OrderPlacement {
     /// Thrown out of `place` to roll the transaction back and answer `result`.
     public struct Rollback: Error {
@@ -139,8 +143,15 @@ public enum OrderPlacement {
         let order = Order(id: Order.ID(id), number: OrderRules.number(sequence: id), status: .awaitingPayment,
                           placedAt: StoredTime.date(unixSeconds: StoredTime.unixSeconds(now)), userID: request.userID,
                           email: request.email, shippingAddress: address, quote: quote, language: request.language)
-        try transaction.insert(order, for: request, orderedVariants: wanted.map(\.0), stockTaken: taken,
-                               confirmation: request.confirmation?.fillingOrderNumber(order.number))
+        let removed = try transaction.insert(order, for: request, orderedVariants: wanted.map(\.0), stockTaken: taken,
+                                             confirmation: request.confirmation?.fillingOrderNumber(order.number))
+
+        // 7. A cart's order takes every confirmed line out of the cart, or is not placed: two
+        // "Place order"s of one cart under different keys made two orders and took the stock
+        // twice (a fresh tester).
+        if request.fromCart, removed < order.lines.count(where: { $0.variantID != nil }) {
+            throw Rollback(result: .cartChanged)
+        }
         return .placed(order)
     }
 }

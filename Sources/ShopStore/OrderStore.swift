@@ -36,10 +36,16 @@ public struct OrderRequest: Hashable, Sendable {
     /// The confirmation email, queued in the same transaction. Its subject and bodies may hold
     /// `OutboxDraft.orderNumberPlaceholder`, replaced by the number the store gives the order.
     public var confirmation: OutboxDraft?
+    /// The confirmed lines are the shopper's cart's (a checkout): placing takes them out of the
+    /// cart, and only while every one of them is still there — of two "Place order"s of one
+    /// cart under different keys (two devices, a double tap of an app making a key per tap),
+    /// the second finds them gone and places nothing (`PlaceOrderResult.cartChanged`). False for
+    /// an order that is not a cart's (the store's contract tests).
+    public var fromCart: Bool
 
     public init(shopper: Shopper, userID: User.ID?, email: String, shippingAddress: Address,
                 shippingMethod: ShippingMethod, language: Language, voucherCode: VoucherCode?, confirmed: OrderQuote,
-                idempotencyKey: String, guestTokenHash: String?, confirmation: OutboxDraft?) {
+                idempotencyKey: String, guestTokenHash: String?, confirmation: OutboxDraft?, fromCart: Bool = false) {
         self.shopper = shopper
         self.userID = userID
         self.email = email
@@ -51,6 +57,7 @@ public struct OrderRequest: Hashable, Sendable {
         self.idempotencyKey = idempotencyKey
         self.guestTokenHash = guestTokenHash
         self.confirmation = confirmation
+        self.fromCart = fromCart
     }
 }
 
@@ -68,6 +75,9 @@ public enum PlaceOrderResult: Hashable, Sendable {
     case changed(OrderQuote)
     /// A variant no longer exists or is not for sale. Nothing was written.
     case unavailable([Variant.ID])
+    /// The order is a cart's (`OrderRequest.fromCart`) and some confirmed line is no longer in
+    /// it: another request placed it, or the shopper removed it. Nothing was written.
+    case cartChanged
 }
 
 /// What a reservation attempt found.

@@ -464,7 +464,7 @@ struct PGPlacement: OrderPlacementTransaction {
     }
 
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
-                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws {
+                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws -> Int {
         try connection.run("""
             INSERT INTO orders (\(StoredOrder.insertColumns))
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
@@ -480,7 +480,7 @@ struct PGPlacement: OrderPlacementTransaction {
         // shopper's holds became the order's stock.
         let owner = SessionStore.Owner(request.shopper)
         let ordered = order.lines.compactMap { line in line.variantID.map { ($0.rawValue, line.chosen.text) } }
-        try connection.run("""
+        let removed = try connection.run("""
             DELETE FROM cart_lines WHERE \(owner.column) = $1
               AND (variant_id, chosen_values) IN (SELECT * FROM unnest($2::bigint[], $3::text[]))
             """, [owner.value, PostgresArray.integers(ordered.map(\.0)), PostgresArray.texts(ordered.map(\.1))])
@@ -493,6 +493,7 @@ struct PGPlacement: OrderPlacementTransaction {
                 """, [.integer(order.id.rawValue), PostgresArray.integers(stockTaken.map(\.0.rawValue)),
                       PostgresArray.integers(stockTaken.map { Int64($0.1) })])
         }
+        return removed
     }
 }
 

@@ -518,7 +518,7 @@ struct SQLPlacement: OrderPlacementTransaction {
     }
 
     func insert(_ order: Order, for request: OrderRequest, orderedVariants: [Variant.ID],
-                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws {
+                stockTaken: [(Variant.ID, Int)], confirmation: OutboxDraft?) throws -> Int {
         try SQLOrders.insert(order, guestTokenHash: request.guestTokenHash, connection)
         let recordStock = try connection.prepare("INSERT INTO order_stock (order_id, variant_id, quantity) VALUES (?, ?, ?)")
         for (variantID, quantity) in stockTaken {
@@ -539,10 +539,12 @@ struct SQLPlacement: OrderPlacementTransaction {
                 SELECT 1 FROM json_each(?) o WHERE json_extract(o.value, '$.variant') = cart_lines.variant_id
                     AND json_extract(o.value, '$.chosen') = cart_lines.chosen_values)
             """).run([owner.value, .text(String(decoding: try JSONEncoder().encode(ordered), as: UTF8.self))])
+        let removed = connection.changes
         try connection.prepare("DELETE FROM stock_reservations WHERE \(owner.column) = ?").run([owner.value])
         try connection.prepare("DELETE FROM reservation_trims WHERE \(owner.column) = ?").run([owner.value])
 
         if let message = confirmation { try AccountStore.enqueue(message, connection) }
+        return removed
     }
 }
 

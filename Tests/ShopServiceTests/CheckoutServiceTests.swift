@@ -180,6 +180,39 @@ struct CheckoutServiceTests {
 
     /// Two devices of one account place a once-per-account code at the same moment: the
     /// transaction counts the uses, so exactly one order gets the discount.
+    /// Found by a fresh tester: two "Place order"s of one reviewed cart at the same instant under
+    /// different idempotency keys (two devices of an account, or an app making a key per tap)
+    /// both placed, and the stock was taken twice. The order takes its lines out of the cart or
+    /// is not placed: one order, the other asks to review what is left (an empty cart).
+    @Test(arguments: [false, true])
+    func oneCartPlacedTwiceAtOnceMakesOneOrder(account: Bool) throws {
+        for round in 0..<20 {
+            let shop = try ServiceShop([lamp, mug], file: true, poolSize: 4)
+            try tenPercent(shop)
+            var checkout = try Checkout(shop, account: account)
+            let quote = try checkout.review()
+            let lamp = try shop.product("lamp").variants[0].id
+            let before = try #require(try shop.catalog.productsByID([try shop.product("lamp").id]).values.first?
+                .variants[0].inventory.availableQuantity)
+            let states = [checkout.state, { var other = checkout.state; other.idempotencyKey = "other-device"; return other }()]
+            let service = shop.checkoutService, shopper = checkout.shopper, user = checkout.user, now = shop.clock.now
+            let code = try shop.cartService.cart(of: shopper).voucherCode
+            let results = try ConcurrentRun.together(2) { device in
+                try service.place(quote, voucherCode: code, state: states[device], for: shopper, user: user, email: "ana@example.com",
+                                  confirmation: { request, _ in
+                                      OutboxDraft(toAddress: request.email, toName: "Ana", subject: "Order",
+                                                  textBody: "Total \(request.confirmed.total)", createdAt: now)
+                                  })
+            }
+            let placed = results.compactMap { if case let .placed(order, _) = $0 { order } else { nil } }
+            #expect(placed.count == 1 && results.contains(.confirmationNeeded), "round \(round): \(results)")
+            #expect(try shop.orders.findOrders(.everything).orders.count == 1)
+            let after = try shop.catalog.productsByID([try shop.product("lamp").id]).values.first?.variants[0].inventory
+            #expect(after?.availableQuantity == before - 2, "the 2 lamps taken once (variant \(lamp))")
+            #expect(try shop.cartService.cart(of: checkout.shopper).lines.isEmpty)
+        }
+    }
+
     @Test func aOncePerAccountCodeIsNeverUsedTwiceByRacingDevices() throws {
         for round in 0..<30 {
             let shop = try ServiceShop([lamp, mug], file: true, poolSize: 4)

@@ -564,4 +564,36 @@ extension PlaceOrderResult {
         #expect(try stores.variant("chair").variant.inventory == .tracked(quantity: 0, allowsBackorder: false))
         #expect(try stores.orders.findOrders(.everything).orders.count == 10)
     }
+
+    /// A cart's order (`OrderRequest.fromCart`) takes its lines out of the cart or is not placed:
+    /// one cart placed twice at once under two keys (two devices; a fresh tester) makes one order
+    /// and takes the stock once; the other is `.cartChanged` with nothing written. An order that
+    /// is not a cart's places without one.
+    @Test(arguments: StoreKind.engines(for: .orders))
+    func oneCartPlacedTwiceAtOnceMakesOneOrder(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind, poolSize: 4)
+        try stores.stockShop(chairs: 12)
+        let (chairProduct, chair) = try stores.variant("chair")
+        let orders = stores.orders
+        for round in 0..<10 {
+            let shopper = try stores.guest("two-devices-\(round)")
+            try stores.sessions.saveCart(shopper, Cart(lines: [LineItem(productID: chairProduct.id, variantID: chair.id, quantity: 1)]))
+            let results = try ConcurrentRun.together(2) { device in
+                var request = OrderFixtures.request(shopper, [(chair, 1)], key: "device-\(device)")
+                request.fromCart = true
+                return try orders.placeOrder(request, Fixtures.start)
+            }
+            #expect(results.count { $0.placedOrder != nil } == 1 && results.contains(.cartChanged), "round \(round): \(results)")
+            #expect(try stores.available("chair") == .some(11 - round), "one chair taken per round")
+            #expect(try stores.sessions.loadCart(shopper).lines.isEmpty)
+        }
+        #expect(try orders.findOrders(.everything).orders.count == 10)
+        var notACarts = OrderFixtures.request(try stores.guest("no-cart"), [(chair, 1)], key: "phone-order")
+        #expect(try orders.placeOrder(notACarts, Fixtures.start).placedOrder != nil, "fromCart false: no cart needed")
+        notACarts.idempotencyKey = "from-an-empty-cart"
+        notACarts.fromCart = true
+        #expect(try orders.placeOrder(notACarts, Fixtures.start) == .cartChanged)
+        #expect(try stores.available("chair") == .some(1), "the phone order took one chair, the refused one none")
+        #expect(try orders.findOrders(.everything).orders.count == 11, "nothing written for the refused one")
+    }
 }
