@@ -32,17 +32,48 @@ extension AccountService {
         /// The full name (the API joins first and last name with a space).
         public var name: String?
         public var phone: String?
-        public var address: AccountProfile.Address?
+        public var address: AddressFields?
 
         /// Creates the fields.
         public init(email: String? = nil, username: String? = nil, password: String? = nil, name: String? = nil,
-                    phone: String? = nil, address: AccountProfile.Address? = nil) {
+                    phone: String? = nil, address: AddressFields? = nil) {
             self.email = email
             self.username = username
             self.password = password
             self.name = name
             self.phone = phone
             self.address = address
+        }
+    }
+
+    /// An address as a client writes it: nil where the request leaves a part out. A replacing
+    /// write (`PUT`) stores a part left out as empty; a merging one (`PATCH`) keeps the stored
+    /// part — `{"address": {"city": "Shelbyville"}}` changed the city and emptied the street,
+    /// number, zip code and geolocation (a fresh tester).
+    public struct AddressFields: Hashable, Sendable {
+        public var city: String?
+        public var street: String?
+        public var number: Int?
+        public var zipcode: String?
+        public var latitude: String?
+        public var longitude: String?
+
+        /// Creates the fields.
+        public init(city: String? = nil, street: String? = nil, number: Int? = nil, zipcode: String? = nil,
+                    latitude: String? = nil, longitude: String? = nil) {
+            self.city = city
+            self.street = street
+            self.number = number
+            self.zipcode = zipcode
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+
+        /// These fields over `base`: each part given replaces `base`'s.
+        func applied(to base: AccountProfile.Address) -> AccountProfile.Address {
+            AccountProfile.Address(city: city ?? base.city, street: street ?? base.street, number: number ?? base.number,
+                                   zipcode: zipcode ?? base.zipcode, latitude: latitude ?? base.latitude,
+                                   longitude: longitude ?? base.longitude)
         }
     }
 
@@ -197,7 +228,8 @@ extension AccountService {
             do { profile.phone = try ProfileRules.phone(phone) } catch { throw AccountFieldProblem(field: "phone", .profile(error)) }
         }
         if let address = fields.address {
-            switch ProfileRules.address(address) {
+            // `profile` is empty when replacing, the stored profile when merging.
+            switch ProfileRules.address(address.applied(to: profile.address)) {
             case let .success(clean): profile.address = clean
             case let .failure(problem): throw AccountFieldProblem(field: "address." + problem.field, .profile(problem.problem))
             }

@@ -59,7 +59,7 @@ struct AccountRaceTests {
                 let fields: AccountService.AccountFields = switch thread {
                 case 0: .init(phone: phone)
                 case 1: .init(name: name)
-                default: .init(address: AccountProfile.Address(city: city, street: "Main", number: round, zipcode: "34000",
+                default: .init(address: AccountService.AddressFields(city: city, street: "Main", number: round, zipcode: "34000",
                                                                latitude: "", longitude: ""))
                 }
                 _ = try service.update(user.id, fields, replacing: false, by: user, session: nil) { _, _, _ in

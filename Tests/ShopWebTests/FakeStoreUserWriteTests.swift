@@ -100,6 +100,31 @@ struct FakeStoreUserWriteTests {
         #expect(try missing.status == 400 && (error(missing)).field == "email")
     }
 
+    /// A PATCH of part of the address merges it into the stored one, as the top-level fields
+    /// do; it emptied the street, number, zip code and geolocation (a fresh tester). A PUT
+    /// still replaces the address whole.
+    @Test func patchingPartOfTheAddressKeepsTheRest() throws {
+        let shop = try TestShop()
+        let (ana, token) = try shop.apiAccount("ana@example.com", name: "Ana Lima")
+        let path = "/api/users/\(ana.id.rawValue)"
+        _ = try shop.api(.patch, path, token: token, json: """
+            {"address": {"city": "Springfield", "street": "Evergreen Terrace", "number": 742, "zipcode": "49007",
+                         "geolocation": {"lat": "42.1", "long": "-85.6"}}}
+            """)
+        let moved = try decode(FakeStoreUser.self, try shop.api(.patch, path, token: token,
+                                                                json: #"{"address": {"city": "Shelbyville"}}"#))
+        #expect(moved.address == .init(city: "Shelbyville", street: "Evergreen Terrace", number: 742, zipcode: "49007",
+                                       geolocation: .init(lat: "42.1", long: "-85.6")))
+        let renumbered = try decode(FakeStoreUser.self, try shop.api(.patch, path, token: token,
+                                                                     json: #"{"address": {"number": 744, "street": ""}}"#))
+        #expect(renumbered.address.number == 744 && renumbered.address.street == "" && renumbered.address.city == "Shelbyville",
+                "a part sent empty is emptied")
+        let replaced = try decode(FakeStoreUser.self, try shop.api(.put, path, token: token, json: """
+            {"email": "ana@example.com", "name": {"firstname": "Ana", "lastname": "Lima"}, "address": {"city": "Recife"}}
+            """))
+        #expect(replaced.address == .init(city: "Recife", street: "", number: 0, zipcode: "", geolocation: .init()))
+    }
+
     @Test func aNewPasswordIsHashedByTheWebRulesAndEndsOtherSessions() throws {
         let shop = try TestShop()
         let (ana, token) = try shop.apiAccount("ana@example.com", name: "Ana Lima")

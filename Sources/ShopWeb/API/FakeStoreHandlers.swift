@@ -255,9 +255,8 @@ extension FakeStoreHandlers {
     private static func fields(_ body: FakeStoreUserInput) -> AccountService.AccountFields {
         let name = body.name.map { [$0.firstname ?? "", $0.lastname ?? ""].joined(separator: " ") }
         let address = body.address.map {
-            AccountProfile.Address(city: $0.city ?? "", street: $0.street ?? "", number: $0.number ?? 0,
-                                   zipcode: $0.zipcode ?? "", latitude: $0.geolocation?.lat ?? "",
-                                   longitude: $0.geolocation?.long ?? "")
+            AccountService.AddressFields(city: $0.city, street: $0.street, number: $0.number, zipcode: $0.zipcode,
+                                         latitude: $0.geolocation?.lat, longitude: $0.geolocation?.long)
         }
         return .init(email: body.email, username: body.username, password: body.password, name: name, phone: body.phone,
                      address: address)
