@@ -76,7 +76,7 @@ struct FakeStoreAPITests {
         let malformed = try shop.api(.get, "/api/products/abc")
         #expect(malformed.status == 400)
         #expect(try decode(APIErrorEnvelope.self, malformed).error == .init(code: "malformed_id",
-                                                                            message: "“abc” is not a product id.", field: "id"))
+                                                                            message: "“abc” is not a valid product id: ids are positive whole numbers.", field: "id"))
     }
 
     @Test func unknownRoutesAndMethodsAnswerTheEnvelope() throws {
