@@ -78,8 +78,9 @@ public enum OrderPlacement {
     /// Places `request` at `now` through `transaction`.
     /// - Returns: `.placed`, `.alreadyPlaced`, `.unavailable` or `.changed` (nothing written for
     ///   the last two).
-    /// - Throws: `Rollback` with `.insufficientStock` after taking some stock (the caller rolls
-    ///   back and answers its result); `OrderStoreError` for a malformed request;
+    /// - Throws: `Rollback` with `.insufficientStock` after taking some stock, or `.cartChanged`
+    ///   after writing the order (the caller rolls back and answers its result);
+    ///   `OrderStoreError` for a malformed request;
     ///   `AccountStoreError.userNotFound` for an unknown `userID`; `MoneyError` when amounts
     ///   overflow or currencies differ; the backend's errors.
     public static func place(_ request: OrderRequest, now: Date,
