@@ -173,6 +173,18 @@ public struct CatalogAdminService: Sendable {
 
     // MARK: Rules
 
+    /// An image address a client can load as given: `http(s)://host…`, or a path on this shop
+    /// (`/media/…`). An import also reads local files (it copies them into the media library);
+    /// a product written through the API is stored and served as sent, and a fresh tester's
+    /// `not a url`, `../../x.png` and `file:///etc/passwd` came back to apps unchanged.
+    static func isWebImageAddress(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        for scheme in ["https://", "http://"] where lower.hasPrefix(scheme) {
+            return lower.count > scheme.count && !lower.dropFirst(scheme.count).hasPrefix("/")
+        }
+        return url.hasPrefix("/") && !url.hasPrefix("//")
+    }
+
     /// The index of the variant Fake Store's `price` shows (`Product.defaultVariant`: the first
     /// not sold out, else the first).
     static func shownVariant(_ draft: ProductDraft) -> Int {
@@ -184,6 +196,11 @@ public struct CatalogAdminService: Sendable {
     private func record(_ fields: ProductFields, current: ProductDraft?) throws -> FakeStoreRecord {
         guard let title = fields.title ?? current?.title else {
             throw CatalogAdminError.invalid(field: "title", message: "The product needs a “title”.")
+        }
+        if let image = fields.image?.trimmingCharacters(in: .whitespacesAndNewlines), !image.isEmpty,
+           !Self.isWebImageAddress(image) {
+            throw CatalogAdminError.invalid(
+                field: "image", message: "“image” must be an http or https address, or a path on this shop starting with “/”.")
         }
         let price: String
         if let given = fields.price {

@@ -102,6 +102,12 @@ struct FakeStoreProductWriteTests {
         (#"{"price": 12}"#, "invalid_field", "title"),
         (#"{"title": "  ", "price": 12}"#, "invalid_field", "title"),
         (#"{"title": "Lamp", "price": 12, "image": "javascript:alert(1)"}"#, "invalid_field", "image"),
+        // Stored and served as sent, so only what an app can load (a fresh tester).
+        (#"{"title": "Lamp", "price": 12, "image": "not a url"}"#, "invalid_field", "image"),
+        (#"{"title": "Lamp", "price": 12, "image": "../../x.png"}"#, "invalid_field", "image"),
+        (#"{"title": "Lamp", "price": 12, "image": "file:///etc/passwd"}"#, "invalid_field", "image"),
+        (#"{"title": "Lamp", "price": 12, "image": "//evil.example/x.png"}"#, "invalid_field", "image"),
+        (#"{"title": "Lamp", "price": 12, "image": "https://"}"#, "invalid_field", "image"),
         (#"{"title": "Lamp"}"#, "invalid_field", "price"),
         (#"{"title": "Lamp", "price": 1, "category": "\#(String(repeating: "c", count: 300))"}"#, "invalid_field", "category"),
     ])
@@ -113,6 +119,15 @@ struct FakeStoreProductWriteTests {
         let error = try decode(APIErrorEnvelope.self, response).error
         #expect(error.code == code && error.field == field, "\(error)")
         #expect(try shop.catalog.productCount() == 0)
+    }
+
+    @Test(arguments: ["https://cdn.example.com/lamp.jpg", "HTTP://cdn.example.com/a.png", "/media/lamp.jpg", ""])
+    func anImageAnAppCanLoadIsTaken(image: String) throws {
+        let shop = try TestShop()
+        let (_, token) = try shop.apiAccount("op@example.com", role: .operator)
+        let response = try shop.api(.post, "/api/products", token: token,
+                                    json: #"{"title": "Lamp", "price": 12, "image": "\#(image)"}"#)
+        #expect(response.status == 201, "\(response.text)")
     }
 
     /// A price past what minor units hold says so, not that it has too many decimals; a blank
