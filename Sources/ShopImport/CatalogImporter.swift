@@ -485,7 +485,12 @@ struct ImportContext {
     mutating func append(_ later: ImportContext) -> Bool {
         guard !later.skuLines.keys.contains(where: { skuLines[$0] != nil }),
               !later.handleLines.keys.contains(where: { handleLines[$0] != nil }) else { return false }
-        warnings += later.warnings
+        // A price sign is said once per file: the later part's, when this one said it already.
+        warnings += later.warnings.filter { warning in
+            guard case let .priceSign(_, sign, _) = warning.caveat else { return true }
+            return !warnedSigns.contains(sign)
+        }
+        warnedSigns.formUnion(later.warnedSigns)
         skipped += later.skipped
         imageLocations.merge(later.imageLocations) { mine, _ in mine }
         skuLines.merge(later.skuLines) { mine, _ in mine }

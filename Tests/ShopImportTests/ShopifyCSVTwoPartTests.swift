@@ -63,6 +63,23 @@ struct ShopifyCSVTwoPartTests {
         #expect(try #require(whole.products.last).sourceLine == Self.lineBreaks(in: text[..<before]) + 2)
     }
 
+    /// A price sign that is not the shop currency's is said once for the file, also when both
+    /// parts meet it (each part's reader said it once before).
+    @Test func aPriceSignInBothPartsIsSaidOnce() throws {
+        let data = Self.file(products: 300) { rows in
+            for index in [0, rows.count - 1] {
+                var fields = rows[index].components(separatedBy: ",")
+                fields[fields.count - 3] = "€" + fields[fields.count - 3]
+                rows[index] = fields.joined(separator: ",")
+            }
+        }
+        let parts = try #require(CatalogImporter(currency: .usd, now: Fixture.now)
+            .readShopifyCSVInTwoParts(data, fileName: "big.csv"), "the file was not split")
+        let whole = try Self.onePass(data)
+        #expect(parts == whole)
+        #expect(whole.warnings.count { if case .priceSign = $0.caveat { true } else { false } } == 1)
+    }
+
     /// Physical line breaks (CRLF once), as `CSVReader` counts lines.
     static func lineBreaks(in text: Substring) -> Int {
         var count = 0
