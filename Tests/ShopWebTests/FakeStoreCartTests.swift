@@ -103,6 +103,8 @@ struct FakeStoreCartTests {
         (#"[{"productId": 9999, "quantity": 1}]"#, "products[0].productId"),
         (#"[{"productId": GONE, "quantity": 1}]"#, "products[0].productId"),
         (#"[{"productId": PRODUCT, "quantity": "2"}]"#, "products[0].quantity"),
+        // Left out: the whole path too, not `quantity` (a fresh tester).
+        (#"[{"productId": PRODUCT, "quantity": 1}, {"productId": PRODUCT}]"#, "products[1].quantity"),
     ])
     func linesFollowTheCartRules(products: String, field: String) throws {
         let shop = try TestShop(drafts)

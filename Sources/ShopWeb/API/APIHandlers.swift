@@ -223,22 +223,27 @@ enum APIApp {
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(request.body))
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw APIError(status: .badRequest, code: "missing_field", .apiMissingField, ["field": key.stringValue],
-                           field: key.stringValue)
+        } catch let DecodingError.keyNotFound(key, context) {
+            // The whole path, as for a wrong type: `products[0].quantity`, not `quantity`.
+            let field = fieldPath(context.codingPath + [key])
+            throw APIError(status: .badRequest, code: "missing_field", .apiMissingField, ["field": field], field: field)
         } catch let error as DecodingError where error.isAtTheTop {
             // Valid JSON of another kind than an object (`[1]`, `null`): no field to name.
             throw APIError(status: .badRequest, code: "malformed_body", .apiBodyNotObject)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
                 let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             // (A corrupted value with a path is a value of the wrong kind: 1.5 for a whole number.)
-            // `products[0].quantity`: array positions in brackets, as the API names fields.
-            let field = context.codingPath.reduce(into: "") { path, key in
-                if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
-            }
+            let field = fieldPath(context.codingPath)
             throw APIError(status: .badRequest, code: "invalid_field", .apiWrongType, ["field": field], field: field)
         } catch {
             throw APIError(status: .badRequest, code: "malformed_body", .apiMalformedBody)
+        }
+    }
+
+    /// A field as the API names it: `products[0].quantity`, array positions in brackets.
+    private static func fieldPath(_ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce(into: "") { path, key in
+            if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
         }
     }
 
