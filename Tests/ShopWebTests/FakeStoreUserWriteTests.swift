@@ -123,6 +123,9 @@ struct FakeStoreUserWriteTests {
             {"email": "ana@example.com", "name": {"firstname": "Ana", "lastname": "Lima"}, "address": {"city": "Recife"}}
             """))
         #expect(replaced.address == .init(city: "Recife", street: "", number: 0, zipcode: "", geolocation: .init()))
+        // The geolocation is one part: both halves, and the missing one named by its whole path.
+        let half = try shop.api(.patch, path, token: token, json: #"{"address": {"geolocation": {"lat": "41"}}}"#)
+        #expect(try half.status == 400 && error(half).code == "missing_field" && error(half).field == "address.geolocation.long")
     }
 
     @Test func aNewPasswordIsHashedByTheWebRulesAndEndsOtherSessions() throws {
