@@ -434,11 +434,14 @@ struct ImportContext {
     /// currency's (`€139.00` in a USD shop) is said once per sign, as JSON files' currencies are.
     mutating func price(_ text: String, line: Int, _ column: Column) throws(ImportError) -> Money {
         let trimmed = text.trimmingWhitespace
-        let sign = String(trimmed.drop { $0 == "-" || $0 == "+" }.prefix { !$0.isNumber && $0 != "." })
-            .trimmingWhitespace
-        if !sign.isEmpty, !(SeedJSONReader.symbols[sign.lowercased()]?.contains(currency.code) ?? false),
-           warnedSigns.insert(sign).inserted {
-            warn(line: line, .priceSign(price: trimmed, sign: sign, shopCurrency: currency.code))
+        // Most prices start with a digit: no sign to look at (this runs for every price of a file).
+        if let first = trimmed.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+            let sign = String(trimmed.drop { $0 == "-" || $0 == "+" }.prefix { !$0.isNumber && $0 != "." })
+                .trimmingWhitespace
+            if !sign.isEmpty, !(SeedJSONReader.symbols[sign.lowercased()]?.contains(currency.code) ?? false),
+               warnedSigns.insert(sign).inserted {
+                warn(line: line, .priceSign(price: trimmed, sign: sign, shopCurrency: currency.code))
+            }
         }
         let money: Money
         do {

@@ -35,7 +35,10 @@ public struct CatalogWriter: Sendable {
     public func write(_ products: [ProductDraft], as format: CatalogFormat) throws(CatalogExportError) -> Data {
         // A description stored before `HTMLSanitizer.sanitize` made line ends `\n` is written as
         // the import will store it, so that importing the file changes nothing (a fresh tester).
-        let products = products.map { product in
+        // Drafts are copied only when one holds a CR (none, once every description is stored
+        // through the sanitizer).
+        let holdsCR = products.contains { $0.descriptionHTML.utf8.contains(UInt8(ascii: "\r")) }
+        let products = !holdsCR ? products : products.map { product in
             var product = product
             product.descriptionHTML = HTMLSanitizer.normalizedLineEnds(product.descriptionHTML)
             return product

@@ -13,7 +13,8 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importAtLine, importInColumn, importInField, importInColumnNumber, importLine, importLineNamed
     // ImportProblem
     case importFileEmpty, importUnknownFormat, importUnknownFormatChoose, importInvalidJSON, importInvalidCSV
-    case importMissingColumn, importColumnTwice, importSemicolonSeparated, importTabSeparated, importExtraFields, importNotAnObject, importFakeStoreNotArray, importExpected
+    case importMissingColumn, importColumnTwice, importSemicolonSeparated, importTabSeparated, importExtraFields
+    case importNotAnObject, importFakeStoreNotArray, importExpected
     case importStringsHoldOther, importRequired, importRequiredProductArray, importRequiredVersion
     case importNotShoppableCatalog, importUnsupportedVersion, importTextTooLong, importTextHoldsNUL
     case importNotAWholeNumber, importNotAQuantity, importNotAPrice, importNegativePrice, importNotARating

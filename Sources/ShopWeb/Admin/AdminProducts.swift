@@ -283,8 +283,8 @@ struct AdminProductForm: Sendable {
 
     /// The form of a stored product, every field's `was` the same as its value.
     init(_ draft: ProductDraft, language: Language) {
-        var values = ["title": draft.title, "description": HTMLSanitizer.normalizedLineEnds(draft.descriptionHTML), "vendor": draft.vendor,
-                      "category": draft.categoryName ?? "", "tags": draft.tags.joined(separator: ", "),
+        var values = ["title": draft.title, "description": HTMLSanitizer.normalizedLineEnds(draft.descriptionHTML),
+                      "vendor": draft.vendor, "category": draft.categoryName ?? "", "tags": draft.tags.joined(separator: ", "),
                       "published": draft.isPublished ? "1" : "",
                       "variants": String(draft.variants.count), "images": String(draft.images.count)]
         for (index, image) in draft.images.enumerated() {
