@@ -31,6 +31,8 @@ import Synchronization
 final class ServerContext: Sendable {
     let configuration: HTTPServer.Configuration
     let logger: @Sendable (String) -> Void
+    /// Receives the access-log lines (`logger` unless the server was given its own).
+    let accessLogger: @Sendable (String) -> Void
     let handler: @Sendable (Request) -> Response
     let refusal: @Sendable (HTTPStatus, String, _ target: String, HTTPHeaders) -> Response
     /// Requests between the access handler's first call and the completion callback.
@@ -51,11 +53,13 @@ final class ServerContext: Sendable {
     init(
         configuration: HTTPServer.Configuration,
         logger: @escaping @Sendable (String) -> Void,
+        accessLogger: (@Sendable (String) -> Void)? = nil,
         refusal: @escaping @Sendable (HTTPStatus, String, _ target: String, HTTPHeaders) -> Response,
         handler: @escaping @Sendable (Request) -> Response
     ) {
         self.configuration = configuration
         self.logger = logger
+        self.accessLogger = accessLogger ?? logger
         self.refusal = refusal
         self.handler = handler
         self.trustedProxies = Set(configuration.trustedProxies.map(ClientAddress.normalized))
@@ -517,7 +521,7 @@ private func send(
     }
     let micros = (ContinuousClock.now - state.startedAt).microseconds
     let bytes = state.method == .head ? 0 : response.body.count
-    context.logger("\(AccessLog.escaped(state.method.rawValue)) \(state.logPath) \(response.status.code) \(bytes) \(micros)µs \(state.id)")
+    context.accessLogger("\(AccessLog.escaped(state.method.rawValue)) \(state.logPath) \(response.status.code) \(bytes) \(micros)µs \(state.id)")
     return result
 }
 

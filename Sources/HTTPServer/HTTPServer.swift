@@ -188,6 +188,8 @@ public final class HTTPServer: Sendable {
     ///     (`GET /path 200 1234 567µs 3f2a9c1e0b7d4e21`: method, raw path, status, body bytes
     ///     sent, duration from request line to response in microseconds, request id) and the
     ///     engine's own error messages (prefixed `microhttpd:`). Called on worker threads.
+    ///   - accessLog: receives the access-log lines instead of `logger`, when given (the app
+    ///     gathers them and writes them in batches, `LineLog.append(_:)`).
     ///   - refusal: the response for a request the server refuses before the handler sees it
     ///     (400 undecodable, 413 body, 414 target, 431 head too large), given the status, a
     ///     sentence for a person (in English, for the log and the API), the request's raw target
@@ -198,11 +200,12 @@ public final class HTTPServer: Sendable {
     public init(
         configuration: Configuration = Configuration(),
         logger: @escaping @Sendable (String) -> Void,
+        accessLog: (@Sendable (String) -> Void)? = nil,
         refusal: @escaping @Sendable (HTTPStatus, String, _ target: String, HTTPHeaders) -> Response = HTTPServer.plainRefusal,
         handler: @escaping @Sendable (Request) -> Response
     ) {
-        self.context = ServerContext(configuration: configuration, logger: logger, refusal: refusal,
-                                     handler: handler)
+        self.context = ServerContext(configuration: configuration, logger: logger, accessLogger: accessLog,
+                                     refusal: refusal, handler: handler)
     }
 
     /// The default refusal: `"<status>: <message>"` as plain text.

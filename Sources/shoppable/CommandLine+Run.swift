@@ -157,18 +157,8 @@ extension CommandLine {
 /// Writes one line to standard output unbuffered (log lines must not wait in a buffer; a write of
 /// one line is atomic, so lines from several threads never interleave).
 func printLine(_ line: String) {
-    // One write(2) of the whole line: no buffering, no FileHandle bookkeeping (it ran fstat and
-    // fcntl on every access-log line).
-    var bytes = Array(line.utf8)
-    bytes.append(UInt8(ascii: "\n"))
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
+    // Written at once, after any access-log lines gathered before it (`LineLog`).
+    LineLog.standardOutput.write(line)
 }
 
 func printError(_ message: String) {

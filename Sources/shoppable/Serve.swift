@@ -122,6 +122,7 @@ enum Serve {
                                                      trustedProxies: proxies,
                                                      uploads: ShopApp.uploads(liveEnvironment))
         let server = HTTPServer(configuration: configuration, logger: { printLine($0) },
+                                accessLog: { LineLog.standardOutput.append($0) },
                                 refusal: { ShopApp.refusal($0, $1, target: $2, headers: $3, liveEnvironment) }) { request in
             ShopApp.handle(request, liveEnvironment)
         }
