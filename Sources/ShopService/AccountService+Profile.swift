@@ -126,11 +126,16 @@ extension AccountService {
     ///   - viewer: who asks.
     ///   - session: the session making the change (it stays signed in after a password change).
     ///   - verificationEmail: as for ``register(_:verificationEmail:)``.
+    ///   - emailChangedNotice: for a new email, the message telling the address the account
+    ///     leaves (given the account as it was and the new address): someone who took the
+    ///     account over learns of it there. A changed email also ends the links sent to the old
+    ///     address (`AccountUpdatePlan.revokedTokens`).
     /// - Returns: the account after the change.
     /// - Throws: `AccountServiceError.accountNotFound` (also for another shopper's account),
     ///   `AccountFieldProblem`, `.emailTaken`, `.usernameTaken`, or a store or hashing error.
     public func update(_ id: User.ID, _ fields: AccountFields, replacing: Bool, by viewer: User, session: Session.ID?,
-                       verificationEmail: (_ email: String, _ name: String, _ token: String) -> OutboxDraft) throws -> User {
+                       verificationEmail: (_ email: String, _ name: String, _ token: String) -> OutboxDraft,
+                       emailChangedNotice: (_ account: User, _ newEmail: String) -> OutboxDraft) throws -> User {
         let current = try user(id, visibleTo: viewer)
         if replacing {
             if fields.email == nil { throw AccountFieldProblem(field: "email", .account(.emailInvalid)) }
@@ -164,6 +169,7 @@ extension AccountService {
             let token = crypto.randomToken()
             update.verification = (tokenDraft(.emailVerification, token: token),
                                    verificationEmail(email, update.name ?? current.name, token))
+            update.formerAddressNotice = emailChangedNotice(current, email)
         }
         // An operator changing someone else's account is a staff change: audited.
         if viewer.id != id { update.auditedAs = (AuditActor(name: viewer.email, source: .api), now()) }

@@ -135,6 +135,9 @@ public struct AccountUpdate: Sendable {
     public var keepingSession: Session.ID?
     /// The verification token and email for a changed email.
     public var verification: (token: TokenDraft, email: OutboxDraft)?
+    /// For a changed email: the email telling the address the account leaves (queued only when
+    /// the email does change).
+    public var formerAddressNotice: OutboxDraft?
     /// The language the shopper chose (the storefront's picker, or the one they registered in).
     public var locale: Language?
     /// Who makes the change when it is not the account's own holder (an operator through the
@@ -144,8 +147,10 @@ public struct AccountUpdate: Sendable {
     /// Creates an update that changes nothing yet.
     public init(email: String? = nil, name: String? = nil, username: String?? = nil, phone: String? = nil,
                 address: AccountProfile.Address? = nil, passwordHash: String? = nil, keepingSession: Session.ID? = nil,
-                verification: (token: TokenDraft, email: OutboxDraft)? = nil, locale: Language? = nil) {
+                verification: (token: TokenDraft, email: OutboxDraft)? = nil, formerAddressNotice: OutboxDraft? = nil,
+                locale: Language? = nil) {
         self.locale = locale
+        self.formerAddressNotice = formerAddressNotice
         self.email = email
         self.name = name
         self.username = username

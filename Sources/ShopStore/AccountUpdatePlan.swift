@@ -9,6 +9,7 @@ public import ShopCore
 /// let plan = update.plan(changesEmail: storedEmail != update.email)
 /// for assignment in plan.assignments { … "\(assignment.column) = ?" … }
 /// if plan.endsSessions { … delete the account's sessions but plan.keepingSession … }
+/// for purpose in plan.revokedTokens { … delete the account's unused tokens of purpose … }
 /// ```
 public struct AccountUpdatePlan: Sendable {
     /// A value of a `users` column, in the neutral form both engines bind.
@@ -37,6 +38,12 @@ public struct AccountUpdatePlan: Sendable {
     public var keepingSession: Session.ID?
     /// The token to store and the email to queue (a changed email with a verification).
     public var verification: (token: TokenDraft, email: OutboxDraft)?
+    /// The purposes whose unused tokens stop working, deleted before `verification` is stored: a
+    /// changed email ends every link sent to the old address (a reset link there would hand the
+    /// account to whoever still reads that mailbox), a new password ends the reset links.
+    public var revokedTokens: [TokenPurpose] = []
+    /// The email to queue to the address the account leaves (a changed email only).
+    public var formerAddressNotice: OutboxDraft?
 }
 
 extension AccountUpdate {
@@ -53,6 +60,8 @@ extension AccountUpdate {
             set("email", .text(email))
             set("email_verified_at", .null)
             plan.verification = verification
+            plan.revokedTokens = [.passwordReset, .emailVerification]
+            plan.formerAddressNotice = formerAddressNotice
         }
         if let name { set("name", .text(name)) }
         if let username { set("username", username.map(AccountUpdatePlan.Value.text) ?? .null) }
@@ -69,6 +78,7 @@ extension AccountUpdate {
             set("password_hash", .text(passwordHash))
             plan.endsSessions = true
             plan.keepingSession = keepingSession
+            if !plan.revokedTokens.contains(.passwordReset) { plan.revokedTokens.append(.passwordReset) }
         }
         if let locale { set("locale", .text(locale.rawValue)) }
         return plan

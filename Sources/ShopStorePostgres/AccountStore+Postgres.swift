@@ -335,10 +335,12 @@ extension AccountStore {
             }
         }
         if plan.endsSessions { try SessionStore.deleteSessions(of: id, keeping: plan.keepingSession, connection) }
+        for purpose in plan.revokedTokens { try revokeTokens(purpose, of: id, connection) }
         if let verification = plan.verification {
             try insertToken(verification.token, for: id, connection)
             try enqueue(verification.email, connection)
         }
+        if let notice = plan.formerAddressNotice { try enqueue(notice, connection) }
         guard let user = try findUser(id.rawValue, connection) else { throw AccountStoreError.userNotFound }
         if let audit = update.auditedAs, let before,
            let entry = AccountAudit.update(before: before, after: user, passwordChanged: plan.endsSessions, actor: audit.actor,
@@ -350,11 +352,16 @@ extension AccountStore {
 
     /// Stores a token after deleting the account's earlier unused tokens of the same purpose.
     private static func insertToken(_ token: TokenDraft, for userID: User.ID, _ connection: PostgresConnection) throws {
-        try connection.run("DELETE FROM account_tokens WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL",
-                           [.integer(userID.rawValue), .text(token.purpose.rawValue)])
+        try revokeTokens(token.purpose, of: userID, connection)
         try connection.run("INSERT INTO account_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, $4)",
                            [.integer(userID.rawValue), .text(token.purpose.rawValue), .text(token.tokenHash),
                             .integer(StoredTime.unixSeconds(token.expiresAt))])
+    }
+
+    /// Deletes the account's unused tokens of `purpose`: their links stop working.
+    private static func revokeTokens(_ purpose: TokenPurpose, of userID: User.ID, _ connection: PostgresConnection) throws {
+        try connection.run("DELETE FROM account_tokens WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL",
+                           [.integer(userID.rawValue), .text(purpose.rawValue)])
     }
 
     /// Marks a valid token (unused, unexpired, of this purpose) used; returns its account's id,

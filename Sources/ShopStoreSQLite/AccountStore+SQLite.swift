@@ -290,10 +290,12 @@ extension AccountStore {
                 .run(plan.assignments.map { SQLValue($0.value) } + [.integer(id.rawValue)])
         }
         if plan.endsSessions { try SessionStore.deleteSessions(of: id, keeping: plan.keepingSession, connection) }
+        for purpose in plan.revokedTokens { try revokeTokens(purpose, of: id, connection) }
         if let verification = plan.verification {
             try insertToken(verification.token, for: id, connection)
             try enqueue(verification.email, connection)
         }
+        if let notice = plan.formerAddressNotice { try enqueue(notice, connection) }
         guard let user = try connection.prepare("SELECT \(userColumns) FROM users WHERE id = ?")
             .first([.integer(id.rawValue)]).map(user(from:)) else { throw AccountStoreError.userNotFound }
         if let audit = update.auditedAs, let before,
@@ -306,12 +308,17 @@ extension AccountStore {
 
     /// Stores a token after deleting the account's earlier unused tokens of the same purpose.
     private static func insertToken(_ token: TokenDraft, for userID: User.ID, _ connection: Connection) throws {
-        try connection.prepare("DELETE FROM account_tokens WHERE user_id = ? AND purpose = ? AND used_at IS NULL")
-            .run([.integer(userID.rawValue), .text(token.purpose.rawValue)])
+        try revokeTokens(token.purpose, of: userID, connection)
         try connection.prepare("""
             INSERT INTO account_tokens (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)
             """).run([.integer(userID.rawValue), .text(token.purpose.rawValue), .text(token.tokenHash),
                       .integer(StoredTime.unixSeconds(token.expiresAt))])
+    }
+
+    /// Deletes the account's unused tokens of `purpose`: their links stop working.
+    private static func revokeTokens(_ purpose: TokenPurpose, of userID: User.ID, _ connection: Connection) throws {
+        try connection.prepare("DELETE FROM account_tokens WHERE user_id = ? AND purpose = ? AND used_at IS NULL")
+            .run([.integer(userID.rawValue), .text(purpose.rawValue)])
     }
 
     /// Marks a valid token (unused, unexpired, of this purpose) used; returns its account's id,

@@ -64,6 +64,8 @@ struct AccountRaceTests {
                 }
                 _ = try service.update(user.id, fields, replacing: false, by: user, session: nil) { _, _, _ in
                     preconditionFailure("no email changes here")
+                } emailChangedNotice: { _, _ in
+                    preconditionFailure("no email changes here")
                 }
             }
             let stored = try #require(try shop.accounts.user(user.id))

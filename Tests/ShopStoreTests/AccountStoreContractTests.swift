@@ -225,6 +225,37 @@ struct AccountStoreContractTests {
         #expect(try stores.accounts.verifyEmail("v-new", Self.start)?.email == "ana@new.example")
     }
 
+    /// A changed email ends the links sent to the old address — a reset link there would let
+    /// whoever still reads that mailbox take the account — and tells the old address; a new
+    /// password ends the reset links; the same address in another case changes nothing.
+    @Test(arguments: StoreKind.engines(for: .accounts))
+    func aNewEmailEndsTheOldAddresssLinksAndTellsIt(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        let ana = try stores.account()
+        let bo = try stores.account("bo@example.com", name: "Bo Berg")
+        try stores.accounts.issueToken(ana.id, Fixtures.token("r-ana", .passwordReset), Fixtures.message(subject: "Reset"), nil)
+        try stores.accounts.issueToken(bo.id, Fixtures.token("r-bo", .passwordReset), Fixtures.message(to: bo.email, subject: "Reset Bo"), nil)
+        let notice = Fixtures.message(to: ana.email, subject: "Your email was changed")
+
+        _ = try stores.accounts.updateUser(ana.id, AccountUpdate(email: ana.email.uppercased(), formerAddressNotice: notice))
+        #expect(try stores.accounts.passwordResetUser("r-ana", Self.start)?.id == ana.id, "no change: the link works")
+
+        _ = try stores.accounts.updateUser(ana.id, AccountUpdate(email: "ana@new.example", verification: (
+            Fixtures.token("v-new"), Fixtures.message(to: "ana@new.example", subject: "Confirm the new address")),
+            formerAddressNotice: notice))
+        #expect(try stores.accounts.passwordResetUser("r-ana", Self.start) == nil)
+        #expect(try stores.accounts.resetPassword("r-ana", "taken-over", Self.start) == nil)
+        #expect(try stores.accounts.passwordResetUser("r-bo", Self.start)?.id == bo.id, "another account's link stays")
+        let queued = try stores.accounts.dueMessages(Self.start, 10).map { [$0.draft.toAddress, $0.draft.subject] }
+        #expect(queued == [[ana.email, "Reset"], [bo.email, "Reset Bo"], ["ana@new.example", "Confirm the new address"],
+                           [ana.email, "Your email was changed"]])
+        #expect(try stores.accounts.verifyEmail("v-new", Self.start)?.email == "ana@new.example")
+
+        try stores.accounts.issueToken(ana.id, Fixtures.token("r-again", .passwordReset), Fixtures.message(), nil)
+        _ = try stores.accounts.updateUser(ana.id, AccountUpdate(passwordHash: "new-hash"))
+        #expect(try stores.accounts.passwordResetUser("r-again", Self.start) == nil)
+    }
+
     /// An audited update records what differs, read in its transaction; an audited deletion
     /// what the account held; a refused deletion (the last operator) records nothing.
     @Test(arguments: StoreKind.engines(for: .accounts))

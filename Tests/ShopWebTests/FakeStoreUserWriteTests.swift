@@ -151,6 +151,29 @@ struct FakeStoreUserWriteTests {
         #expect(try shop.accounts.dueMessages(shop.clock.now, 10).contains { $0.draft.toAddress == "ana.lima@example.com" })
     }
 
+    /// A reset link sent to the old address must not hand the account to whoever still reads
+    /// that mailbox; the old address is told, in the account's language.
+    @Test func aNewEmailEndsTheResetLinksOfTheOldAddressAndTellsIt() throws {
+        let shop = try TestShop()
+        let (ana, token) = try shop.apiAccount("ana@example.com")
+        _ = try shop.accounts.updateUser(ana.id, AccountUpdate(locale: .turkish))
+        try shop.post("/account/password/forgot", [("email", "ana@example.com")])
+        let link = try #require(try shop.lastEmailedPath())
+        let resetToken = String(link.split(separator: "=", maxSplits: 1)[1])
+
+        #expect(try shop.api(.patch, "/api/users/\(ana.id.rawValue)", token: token,
+                             json: #"{"email": "ana.new@example.com"}"#).status == 200)
+        #expect(try shop.get(link).status == 410)
+        let reset = try shop.post("/account/password/reset", [("token", resetToken), ("password", "Hijack9pass"),
+                                                              ("password_confirmation", "Hijack9pass")])
+        #expect(reset.status == 410)
+        #expect(try shop.apiToken("ana.new@example.com").count > 0, "the password is the owner's still")
+        let notice = try #require(try shop.accounts.dueMessages(shop.clock.now, 10).last)
+        #expect(notice.draft.toAddress == "ana@example.com")
+        #expect(notice.draft.subject.contains("e-posta adresiniz değiştirildi"))
+        #expect(notice.draft.textBody.contains("ana.new@example.com"))
+    }
+
     @Test func anotherShoppersAccountIs404AndAnOperatorMayWriteAny() throws {
         let shop = try TestShop()
         let (_, opToken) = try shop.apiAccount("op@example.com", role: .operator)

@@ -238,6 +238,8 @@ extension FakeStoreHandlers {
             try context.environment.accountService.update(User.ID(value), fields(body), replacing: replacing, by: viewer,
                                                           session: session) { email, name, token in
                 ShopApp.verificationEmail(to: email, name: name, token: token, context)
+            } emailChangedNotice: { account, newEmail in
+                ShopApp.emailChangedNotice(to: account, newEmail: newEmail, context)
             }
         }
         return try APIApp.json(shape(changed))

@@ -147,6 +147,19 @@ extension ShopApp {
                            textBody: l10n(.verifyEmailBody, ["name": firstName, "shop": shop, "link": link]), createdAt: now)
     }
 
+    /// The message to the address an account leaves when its email changes, in the account's
+    /// language: the new address (the old one is the account holder's) and what to do if the
+    /// change was not theirs.
+    static func emailChangedNotice(to account: User, newEmail: String, _ context: RequestContext) -> OutboxDraft {
+        let l10n = context.localizer(for: account)
+        let shop = l10n(.shopName)
+        return OutboxDraft(toAddress: account.email, toName: account.name,
+                           subject: l10n(.emailChangedSubject, ["shop": shop]),
+                           textBody: l10n(.emailChangedBody, ["name": account.firstName, "shop": shop,
+                                                              "email": newEmail]),
+                           createdAt: context.now)
+    }
+
     static func verifyEmail(_ context: inout RequestContext, token: String) throws -> Response {
         let l10n = context.l10n
         let user: User

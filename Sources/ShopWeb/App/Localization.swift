@@ -56,7 +56,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case verifyBanner, verifyResend, verifyResent, verifyDoneTitle, verifyDoneText, verifyFailedTitle, verifyFailedText, verifyFailedSignedInText, verifyAlreadyTitle, verifyAlreadyText
     case verifyEmailSubject, verifyEmailBody
     case forgotTitle, forgotIntro, forgotSubmit, forgotSent
-    case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody
+    case resetTitle, resetSubmit, resetDone, resetFailedTitle, resetFailedText, resetEmailSubject, resetEmailBody, emailChangedSubject, emailChangedBody
     case accountTitle, accountVerified, accountUnverified, accountChangePassword, accountPasswordChanged
     case errorForbiddenTitle, errorForbiddenText, errorCrossSiteTitle, errorCrossSiteText, errorBusyTitle, errorBusyText, cartLineRemoved
     case refusedTooLarge, refusedAddressTooLong, refusedHeadersTooLarge, refusedUnreadable, apiRefusedUnreadable
