@@ -43,7 +43,9 @@ struct CheckoutFlowTests {
         let number = String(location.dropFirst("/orders/".count).prefix { $0 != "?" })
         #expect(email.draft.subject.contains(number) && email.draft.textBody.contains("https://shop.test" + location),
                 "queued with the order, number and guest link filled in")
-        #expect(try shop.get("/orders/\(number)").status == 404, "without the token a guest order is not shown")
+        let withoutToken = try shop.get("/orders/\(number)")
+        #expect(withoutToken.status == 303 && withoutToken.header("Location") == "/account/sign-in?next=/orders/\(number)",
+                "without the token a guest order is not shown: signed out, the link asks to sign in")
         #expect(try shop.get("/orders/\(number)?token=wrong").status == 404)
     }
 
@@ -321,6 +323,27 @@ struct AddressBookTests {
         let page = try shop.get(step)
         #expect(page.status == 200, "the account's cart and checkout are still there")
         #expect(page.text.contains(step.hasSuffix("review") ? "Desk Lamp" : "name=\"method\""))
+    }
+
+    /// The confirmation email's link to an account holder's order, opened signed out (another
+    /// device): sign in, then the order — not "page not found" (a fresh tester). A number that
+    /// does not exist asks the same, so the answer says nothing about it; signed in, another
+    /// account's order is still not found.
+    @Test func anOrderLinkOpenedSignedOutAsksToSignInAndComesBackToTheOrder() throws {
+        let shop = try signedIn()
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        let placed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(try reachReview(shop)))])
+        let path = try #require(placed.header("Location"))
+        #expect(!path.contains("token="))
+        try shop.post("/account/sign-out", [])
+        for asked in [path, "/orders/9999-NOPE"] {
+            let answer = try shop.get(asked)
+            #expect(answer.status == 303 && answer.header("Location") == "/account/sign-in?next=\(asked)")
+        }
+        let back = try shop.post("/account/sign-in", [("email", "ana@example.com"), ("password", "Blue9sky!"), ("next", path)])
+        #expect(back.header("Location") == path)
+        #expect(try shop.get(path).status == 200)
+        #expect(try shop.get("/orders/9999-NOPE").status == 404)
     }
 
     @Test func signedInCheckoutUsesASavedAddressAndListsTheOrder() throws {

@@ -21,7 +21,16 @@ extension ShopApp {
 
     /// An order: to its account's owner, or to anyone holding the guest link's token.
     static func orderPage(_ context: inout RequestContext, number: String, token: String?) throws -> Response {
-        guard let store = context.environment.orders, let order = try store.order(number) else { return context.errorPage(.notFound) }
+        guard let store = context.environment.orders else { return context.errorPage(.notFound) }
+        // An account holder's order link (the confirmation email's) opened signed out, say on
+        // another device: sign in first, then the order — whether or not the number exists, so
+        // the answer tells a stranger nothing about it.
+        if token?.isEmpty ?? true, try context.currentUser() == nil {
+            if case let .failure(redirect) = try requireUser(&context, next: SiteRoute.orders(.order(number: number, token: nil)).path) {
+                return redirect.response
+            }
+        }
+        guard let order = try store.order(number) else { return context.errorPage(.notFound) }
         var allowed = false
         if let userID = order.userID, try context.currentUser()?.id == userID { allowed = true }
         if !allowed, let token, !token.isEmpty,
