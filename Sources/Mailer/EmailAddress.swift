@@ -7,9 +7,11 @@
 /// let to = EmailAddress("sule@example.com", displayName: "Şule Öztürk")
 /// ```
 public struct EmailAddress: Hashable, Sendable {
-    /// The `local@domain` part, without angle brackets, e.g. `"sule@example.com"`. ASCII only
-    /// (SMTPUTF8 is not supported); the SMTP transport rejects addresses containing spaces,
-    /// control characters, `<` or `>`, or no `@`.
+    /// The `local@domain` part, without angle brackets, e.g. `"sule@example.com"`. May hold
+    /// non-ASCII letters (`josé@örnek.com.tr`, RFC 6531): libcurl writes an internationalized
+    /// domain in its ASCII form (IDNA, through libidn2) and asks for `SMTPUTF8` when the server
+    /// offers it; a non-ASCII local part needs a server that does. The SMTP transport rejects
+    /// addresses containing spaces, control or invisible characters, `<`, `>` or `,`, or no `@`.
     public var address: String
     /// The name shown by mail clients, any Unicode text; `nil` or empty renders the bare address.
     public var displayName: String?
@@ -25,18 +27,28 @@ public struct EmailAddress: Hashable, Sendable {
 }
 
 extension EmailAddress {
-    /// `true` when `address` is safe to put in an SMTP command and a header: non-empty printable
-    /// ASCII, with no spaces, `<`, `>` or `,`, and an `@` with text on both sides. A deliberately
-    /// loose check (no full RFC 5321 grammar): its job is to keep CR/LF and brackets out of the
-    /// SMTP envelope.
+    /// `true` when `address` is safe to put in an SMTP command and a header: non-empty, with no
+    /// spaces, control or invisible characters, `<`, `>` or `,`, and an `@` with text on both
+    /// sides. A deliberately loose check (no full RFC 5321 grammar): its job is to keep CR/LF
+    /// and brackets out of the SMTP envelope and the headers.
     var isDeliverable: Bool {
-        let bytes = Array(address.utf8)
-        guard let at = bytes.lastIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else {
-            return false
+        guard let at = address.lastIndex(of: "@"), at != address.startIndex,
+              address.index(after: at) != address.endIndex else { return false }
+        return address.unicodeScalars.allSatisfy(Self.belongsInAddress)
+    }
+
+    /// Whether `scalar` may stand in an address as sent and as written in a header: printable
+    /// ASCII but the space, `<`, `>` and `,`, or a non-ASCII letter, mark, digit, symbol or
+    /// punctuation (not a control, format, separator or private-use character).
+    static func belongsInAddress(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return scalar.value > 0x20 && scalar.value < 0x7F && scalar != "<" && scalar != ">" && scalar != ","
         }
-        return bytes.allSatisfy { byte in
-            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
-                && byte != UInt8(ascii: ",")
+        switch scalar.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+            return false
+        default:
+            return true
         }
     }
 }

@@ -124,12 +124,11 @@ struct MessageRenderer {
     }
 
     /// The address with anything that could break out of `<…>` or the header removed (spaces,
-    /// controls, brackets, commas, non-ASCII). The SMTP transport refuses such addresses
-    /// outright; this only keeps `rendered()` well-formed.
+    /// controls, brackets, commas: `EmailAddress.belongsInAddress`). The SMTP transport refuses
+    /// such addresses outright; this only keeps `rendered()` well-formed. Non-ASCII letters stay,
+    /// as UTF-8 (RFC 6532): the address is the one the message goes to.
     static func cleanedAddress(_ address: String) -> String {
-        String(String.UnicodeScalarView(address.unicodeScalars.filter { scalar in
-            scalar.value > 0x20 && scalar.value < 0x7F && scalar != "<" && scalar != ">" && scalar != ","
-        }))
+        String(String.UnicodeScalarView(address.unicodeScalars.filter(EmailAddress.belongsInAddress)))
     }
 
     /// The domain of an address (after the last `@`), reduced to letters, digits, `-` and `.`,

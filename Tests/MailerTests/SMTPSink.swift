@@ -12,6 +12,8 @@ final class SMTPSink: Sendable {
     /// One message accepted after `DATA`.
     struct Delivery: Sendable, Equatable {
         var mailFrom: String
+        /// What followed the sender's address in `MAIL FROM` (e.g. ` SMTPUTF8`).
+        var mailParameters: String = ""
         var recipients: [String]
         /// The data as sent, lines joined by CRLF (with a final CRLF), leading dots unstuffed.
         var data: [UInt8]
@@ -27,11 +29,13 @@ final class SMTPSink: Sendable {
     private let listener: Int32
     private let rejecting: Set<String>
     private let greets: Bool
+    private let offersUTF8: Bool
     private let state = Mutex<[Delivery]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// Starts listening on `127.0.0.1` on a port the kernel picks.
-    init(rejecting: Set<String> = [], greets: Bool = true) throws {
+    /// With `offersUTF8`, its `EHLO` answer offers `SMTPUTF8` (RFC 6531).
+    init(rejecting: Set<String> = [], greets: Bool = true, offersUTF8: Bool = false) throws {
         let (listener, port) = try Self.bindLoopback()
         guard listen(listener, 8) == 0 else {
             let code = errno
@@ -41,6 +45,7 @@ final class SMTPSink: Sendable {
         self.listener = listener
         self.port = port
         self.rejecting = rejecting
+        self.offersUTF8 = offersUTF8
         self.greets = greets
         Thread.detachNewThread { [self] in serve() }
     }
@@ -112,15 +117,22 @@ final class SMTPSink: Sendable {
             return String(line[line.index(after: open)..<close])
         }
         var mailFrom: String?
+        var mailParameters = ""
         var recipients: [String] = []
         reply("220 sink.test ESMTP test sink")
         while let lineBytes = reader.readLine() {
             let line = String(decoding: lineBytes, as: UTF8.self)
             let command = line.uppercased()
             if command.hasPrefix("EHLO") || command.hasPrefix("HELO") {
-                reply("250 sink.test")
+                if offersUTF8 && command.hasPrefix("EHLO") {
+                    reply("250-sink.test")
+                    reply("250 SMTPUTF8")
+                } else {
+                    reply("250 sink.test")
+                }
             } else if command.hasPrefix("MAIL FROM:") {
                 mailFrom = angleBracketed(line)
+                mailParameters = line.firstIndex(of: ">").map { String(line[line.index(after: $0)...]) } ?? ""
                 recipients = []
                 reply("250 OK")
             } else if command.hasPrefix("RCPT TO:") {
@@ -140,7 +152,8 @@ final class SMTPSink: Sendable {
                 var data: [UInt8] = []
                 while let dataLine = reader.readLine() {
                     if dataLine == [UInt8(ascii: ".")] {
-                        state.withLock { $0.append(Delivery(mailFrom: sender, recipients: recipients, data: data)) }
+                        state.withLock { $0.append(Delivery(mailFrom: sender, mailParameters: mailParameters, recipients: recipients,
+                                                           data: data)) }
                         reply("250 OK queued")
                         break
                     }

@@ -33,6 +33,25 @@ struct SMTPTransportTests {
         #expect(String(decoding: delivery.data, as: UTF8.self) == String(decoding: message.rendered(), as: UTF8.self))
     }
 
+    /// An address with non-ASCII letters, which the shop accepts (`EmailRules`), is delivered:
+    /// its domain in ASCII form (IDNA, by libcurl), its local part as UTF-8 under `SMTPUTF8`,
+    /// and the `To:` header names it as it is (a fresh tester's Turkish address was refused as
+    /// "not a deliverable address" and its account could never be confirmed).
+    @Test func anAddressWithNonASCIILettersIsDeliveredUnderSMTPUTF8() throws {
+        let sink = try SMTPSink(offersUTF8: true)
+        defer { sink.stop() }
+        let recipients = [EmailAddress("mehmet@örnek.com.tr", displayName: "Mehmet"), EmailAddress("josé@example.com")]
+        let message = Self.message(to: recipients)
+
+        try MailTransport.smtp(url: "smtp://127.0.0.1:\(sink.port)", timeout: 10).send(message)
+
+        let delivery = try #require(sink.deliveries.first)
+        #expect(delivery.recipients == ["mehmet@örnek.com.tr", "josé@example.com"])
+        #expect(delivery.mailParameters.contains("SMTPUTF8"))
+        let headers = String(decoding: delivery.data, as: UTF8.self)
+        #expect(headers.contains("<mehmet@örnek.com.tr>") && headers.contains("josé@example.com"))
+    }
+
     @Test func oneTransportDeliversSeveralMessagesInTurn() throws {
         let sink = try SMTPSink()
         defer { sink.stop() }
