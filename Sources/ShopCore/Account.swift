@@ -61,7 +61,8 @@ public enum EmailRules {
 
     /// Trims, checks the shape, and lower-cases an email address so that `Ana@Example.com` and
     /// `ana@example.com` are the same account — in Unicode's compatibility form (NFKC), so that
-    /// a full-width `ａｎａ@ｅｘａｍｐｌｅ.com` is `ana@example.com` too.
+    /// a full-width `ａｎａ@ｅｘａｍｐｌｅ.com` is `ana@example.com` too, and a Turkish capital `İ`
+    /// is `i` (`İLKER@…` is `ilker@…`).
     ///
     /// Shape: one `@`; a local part of 1–64 characters without spaces; a domain of at least two
     /// dot-separated labels of letters (any script), digits and inner hyphens; nothing invisible
@@ -85,7 +86,9 @@ public enum EmailRules {
                   label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { throw .emailInvalid }
         }
         guard let last = labels.last, last.count >= 2, !last.allSatisfy(\.isNumber) else { throw .emailInvalid }
-        return trimmed.lowercased()
+        // `İ` (a Turkish keyboard's capital i, or its auto-capitalized first letter) lower-cases
+        // to `i` and a combining dot above: it is an `i`, as `I` is.
+        return trimmed.replacingOccurrences(of: "İ", with: "I").lowercased()
     }
 
     /// Control, format, separator, private-use and unassigned scalars: none belongs in an address.

@@ -11,6 +11,10 @@ struct EmailRulesTests {
         // NFKC: full-width letters and a ligature are the plain ones, so they name one account.
         ("ana@\u{FF45}xample.com", "ana@example.com"), ("\u{FF21}na@example.com", "ana@example.com"),
         ("\u{FB01}le@example.com", "file@example.com"),
+        // A Turkish keyboard's capital dotted İ is an i, as ILKER is ilker: lower-cased alone it
+        // would be "i" and a combining dot (a fresh tester could not sign in with İLKER@…).
+        ("İLKER@EXAMPLE.COM", "ilker@example.com"), ("İlker@Örnek.com.TR", "ilker@örnek.com.tr"),
+        ("ılgaz@example.com", "ılgaz@example.com"),
     ])
     func acceptsRealAddressesAndNormalizesThem(input: String, normalized: String) throws {
         #expect(try EmailRules.normalize(input) == normalized)
