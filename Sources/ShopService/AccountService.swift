@@ -90,6 +90,30 @@ public struct AccountService: Sendable {
         }
     }
 
+    /// How long after an account is made a registration with its email and password is taken
+    /// for the same one sent again (a double click on a page without JavaScript, a retried
+    /// request): 1 minute.
+    public static let repeatedRegistrationWindow: TimeInterval = 60
+
+    /// The account `registration` made a moment ago, when this is the same registration sent
+    /// again: the email's account was made within ``repeatedRegistrationWindow`` and has this
+    /// password. The caller then answers as it did the first time (signed in) instead of "this
+    /// email has an account" — and does not warn the owner that someone tried to register with
+    /// their email (a fresh tester's double click mailed a new customer a warning about
+    /// themselves). Nil otherwise.
+    /// - Throws: a store error.
+    public func repeatedRegistration(_ registration: Registration) throws -> User? {
+        try repeatedRegistration(email: registration.email, password: registration.password)
+    }
+
+    /// ``repeatedRegistration(_:)`` for a normalized email and a password as typed.
+    public func repeatedRegistration(email: String, password: String) throws -> User? {
+        guard let stored = try accounts.credentials(email),
+              now().timeIntervalSince(stored.user.createdAt) < Self.repeatedRegistrationWindow,
+              crypto.verifyPassword(password, stored.passwordHash) else { return nil }
+        return stored.user
+    }
+
     /// The account whose email and password these are, or nil. An unknown email is checked
     /// against a dummy hash, so the answer takes as long either way; a hash made with weaker
     /// settings than today's is replaced with a new one of the same password.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ShopCore
+import ShopService
 import ShopStore
 import ShopTestSupport
 import ShopWeb
@@ -106,9 +107,36 @@ struct RegistrationFlowTests {
         let shop = try TestShop()
         try register(shop, email: "ana@example.com")
         try signOut(shop)
+        shop.clock.advance(by: AccountService.repeatedRegistrationWindow)  // not the same form sent again
         let again = try register(shop, email: "  ANA@example.COM ")
         #expect(again.status == 422 && again.text.contains("There is already an account with this email."))
         #expect(try shop.accounts.users().count == 1)
+    }
+
+    /// The form sent twice (a double click without JavaScript; both posts carry the first
+    /// page's cookies): the second is answered as the first, signed in, and the new customer
+    /// gets no warning that "someone" tried their email (a fresh tester got one). Another
+    /// password, or the same a minute later, is someone else trying: 422 and the warning.
+    @Test func theSameRegistrationSentTwiceSignsInOnceAndWarnsNobody() throws {
+        let first = try TestShop()
+        _ = try first.get("/account/register")
+        let second = try TestShop()
+        second.environment = first.environment
+        second.cookies = first.cookies
+        #expect(try register(first).status == 303)
+        let repeated = try register(second)
+        #expect(repeated.status == 303 && repeated.header("Location") == "/account")
+        #expect(try second.get("/account").status == 200, "signed in")
+        #expect(try first.outbox().map(\.draft.subject) == ["Confirm your email for Shoppable"])
+
+        let stranger = try TestShop()
+        stranger.environment = first.environment
+        #expect(try register(stranger, password: "Other7sky!").status == 422)
+        first.clock.advance(by: AccountService.repeatedRegistrationWindow)
+        #expect(try register(stranger).status == 422)
+        #expect(try first.outbox().map(\.draft.subject).dropFirst()
+                == ["Someone tried to create a Shoppable account with your email",
+                    "Someone tried to create a Shoppable account with your email"])
     }
 }
 

@@ -64,6 +64,21 @@ struct V1AccountAPITests {
         #expect(try shop.api(.post, "/api/v1/account", json: "{", contentType: "application/json").status == 400)
     }
 
+    /// A registration retried (a lost answer): within a minute, with the same password, it is
+    /// answered as the first — 201, no warning mailed to the new customer about themselves.
+    @Test func aRetriedRegistrationIsAnsweredAsTheFirstAndWarnsNobody() throws {
+        let shop = try TestShop()
+        let body = #"{"email": "ana@example.com", "password": "Blue9sky!", "name": "Ana Lima"}"#
+        let first = try decoded(V1Account.self, try shop.api(.post, "/api/v1/account", json: body))
+        let again = try shop.api(.post, "/api/v1/account", json: body)
+        let repeated = try decoded(V1Account.self, again)
+        #expect(again.status == 201 && repeated.id == first.id)
+        #expect(try shop.outbox().count == 1, "the verification email only")
+        shop.clock.advance(by: 60)
+        #expect(try shop.api(.post, "/api/v1/account", json: body).status == 409)
+        #expect(try shop.outbox().count == 2, "a minute later it is someone trying the email: its owner is told")
+    }
+
     /// A control character in a password or an email (a mail server drops it, so mail would
     /// reach another address) is the field's 400, never a 500; a NUL (libsodium's hash and
     /// PostgreSQL refuse it) is refused with the whole body.

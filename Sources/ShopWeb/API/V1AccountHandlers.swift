@@ -49,6 +49,12 @@ extension V1Handlers {
                 }
             }
         } catch let error as APIError where error.code == "email_taken" {
+            // The same registration sent again (a retried request): answered as the first was.
+            if let email = try? EmailRules.normalize(body.email),
+               let same = try environment.accountService.repeatedRegistration(email: email, password: body.password) {
+                return try APIApp.json(accountJSON(same), status: .created,
+                                       headers: ["Location": environment.publicURL + APIRoute.v1(.account).request.url])
+            }
             if let email = try? EmailRules.normalize(body.email) { try ShopApp.noticeRegistrationAttempt(email, context) }
             throw error
         }

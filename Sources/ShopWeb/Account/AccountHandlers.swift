@@ -48,6 +48,12 @@ extension ShopApp {
             }
             user = context.remember(context.l10n.language, on: user)
         } catch AccountServiceError.emailTaken {
+            if let same = try context.environment.accountService.repeatedRegistration(registration) {
+                // The form sent twice: the answer the first one got.
+                try completeSignIn(&context, user: same, remember: true,
+                                   welcome: context.l10n(.registerDone, ["name": same.firstName, "email": same.email]))
+                return .redirect(to: SiteRoute.account(.show).path)
+            }
             try noticeRegistrationAttempt(registration.email, context)
             form.errors["email"] = [context.l10n.message(for: .emailTaken)]
             return try registerPage(&context, form, status: .unprocessableContent)
