@@ -137,6 +137,27 @@ struct CheckoutFlowTests {
         shop.clock.advance(by: 700)
         let changed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
         #expect(changed.status == 409 && changed.text.contains("$34.90") && !changed.text.contains("Discount (TEN)"))
+        #expect(changed.text.contains("The code TEN ended on"), "says why the discount went")
+    }
+
+    /// A line removed in another tab takes the cart under the code's minimum: the "your order
+    /// changed" review says why the discount went, as the cart page does (a fresh tester saw it
+    /// vanish without a word).
+    @Test func aVoucherUnderItsMinimumAtPlacingSaysWhyOnTheReview() throws {
+        let shop = try shop()
+        _ = try shop.campaigns.replaceAll([Campaign(
+            id: "fix", title: "Fix", startsAt: shop.clock.now - 60, endsAt: shop.clock.now + 86_400,
+            discount: .fixedAmount(.usd(5_00)), minimumSubtotal: .usd(50_00), voucherCode: VoucherCode("FIX5"))])
+        try shop.post("/cart/add", [("product", "lamp"), ("quantity", "1")])
+        try shop.post("/cart/add", [("product", "mug"), ("quantity", "2")])
+        try shop.post("/cart/voucher", [("code", "fix5")])
+        let review = try reachReview(shop)
+        #expect(review.text.contains("Discount (FIX5)") && !review.text.contains("Add "))
+        let mugID = try #require(try shop.catalog.productByHandle("mug")).variants[0].id.rawValue
+        try shop.post("/cart/lines/\(mugID)/remove", [])
+        let changed = try shop.post("/checkout/place", [("idempotency_key", try idempotencyKey(review))])
+        #expect(changed.status == 409 && !changed.text.contains("Discount (FIX5)"))
+        #expect(changed.text.contains("Add $20.00 more to use FIX5 (minimum $50.00)."))
     }
 
     @Test(.bug(id: 9, "the voucher was decided before the place-order transaction"))

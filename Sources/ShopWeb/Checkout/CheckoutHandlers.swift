@@ -200,7 +200,8 @@ extension ShopApp {
                                               holdMinutes: Int((context.environment.reservationLifetime / 60).rounded()),
                                               idempotencyKey: checkout.state.idempotencyKey,
                                               email: checkout.user?.email ?? checkout.state.email ?? "",
-                                              notice: notice, timeZone: context.environment.timeZone)
+                                              notice: notice, voucher: checkout.cart.voucher,
+                                              timeZone: context.environment.timeZone)
             return try page(&context, PageContent(title: context.l10n(.checkoutTitle), tab: .cart,
                                                   node: Views.checkoutReview(model, l10n: context.l10n)), status: status)
         }

@@ -19,6 +19,9 @@ struct ReviewModel: Sendable {
     var heldUntilISO: String
     var idempotencyKey: String
     var notice: String?
+    /// Why the cart's voucher code gives nothing now (its minimum no longer met, ended…), as
+    /// the cart page says it; nil when there is no code or it applies.
+    var voucherProblem: String?
 }
 
 /// The running total on the address and shipping steps: what the goods cost after the voucher,
@@ -58,7 +61,7 @@ extension ModelBuilder {
 
     /// - Parameter holdMinutes: how long the review holds the stock ("for 15 minutes, until …").
     func review(_ quote: CheckoutQuote, heldUntil: Date, holdMinutes: Int, idempotencyKey: String, email: String,
-                notice: String?, timeZone: TimeZone) -> ReviewModel {
+                notice: String?, voucher: VoucherStatus, timeZone: TimeZone) -> ReviewModel {
         let l10n = localizer
         let order = quote.order
         let code = order.voucherCode
@@ -76,7 +79,11 @@ extension ModelBuilder {
             shipping: order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost),
             total: l10n.money(order.total), addressLines: quote.address.lines(in: l10n.language), email: email,
             heldUntilText: holdNote(minutes: holdMinutes, until: heldUntil, timeZone: timeZone),
-            heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice)
+            heldUntilISO: ISO8601DateFormatter().string(from: heldUntil), idempotencyKey: idempotencyKey, notice: notice,
+            voucherProblem: {
+                guard case let .rejected(code, problem) = voucher else { return nil }
+                return message(for: problem, code: code.normalized, timeZone: timeZone)
+            }())
     }
 }
 
@@ -257,6 +264,7 @@ extension Views {
                 if let label = model.discountLabel, let discount = model.discount {
                     div(.class("summary-row summary-discount")) { span { label }; span(.class("amount")) { discount } }
                 }
+                if let problem = model.voucherProblem { p(.class("muted small"), .role("status")) { problem } }
                 div(.class("summary-row")) { span { model.shippingLabel }; span(.class("amount")) { model.shipping } }
                 div(.class("summary-row summary-total")) {
                     span { l10n(.cartTotal) }
