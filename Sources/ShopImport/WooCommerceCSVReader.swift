@@ -171,6 +171,8 @@ enum WooCommerceCSVReader {
         }
 
         var products: [ProductDraft] = []
+        /// Each product's place in `products`, `ID` and line, for naming the handles once all are read.
+        var handleOrder: [(index: Int, id: String, line: Int)] = []
         for (index, row) in rows.enumerated() {
             defer { context.reportProgress(done: index + 1, total: rows.count) }
             let name = row.trimmed(columns.name)
@@ -189,7 +191,7 @@ enum WooCommerceCSVReader {
                     continue
                 }
                 var draft = try product(row, columns, context: &context)
-                draft.handle = context.uniqueHandle(draft.handle, suffix: row.trimmed(columns.id), line: row.line)
+                handleOrder.append((products.count, row.trimmed(columns.id), row.line))
                 draft.variants = [VariantDraft(
                     sku: try context.claimSKU(row[columns.sku], line: row.line, columns.sku), price: prices.price,
                     compareAtPrice: prices.compareAt, inventory: try inventory(row, columns, context: &context),
@@ -203,9 +205,18 @@ enum WooCommerceCSVReader {
                     context.skip(line: row.line, name: name, .noPurchasableVariations)
                     continue
                 }
-                draft.handle = context.uniqueHandle(draft.handle, suffix: row.trimmed(columns.id), line: row.line)
+                handleOrder.append((products.count, row.trimmed(columns.id), row.line))
                 products.append(draft)
             }
+        }
+        // Handles come from names; of products sharing a name, the one with the smallest `ID`
+        // keeps the bare handle and the others get `-<ID>` — decided by ID, not by row, so a
+        // file whose rows were sorted (a spreadsheet's sort by name or price) gives every product
+        // the handle the unsorted file gave it, and none is matched to another's stored product.
+        // Rows without a numeric ID come after, in row order.
+        handleOrder.sort { (Int($0.id) ?? .max, $0.line) < (Int($1.id) ?? .max, $1.line) }
+        for (index, id, line) in handleOrder {
+            products[index].handle = context.uniqueHandle(products[index].handle, suffix: id, line: line)
         }
         return products
     }

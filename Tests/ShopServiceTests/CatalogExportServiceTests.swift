@@ -133,6 +133,31 @@ struct CatalogExportServiceTests {
         #expect(after.categoryName == "Chairs" && after.product.rating != nil && after.product.publishedAt != nil)
     }
 
+    /// Two products of one name without SKUs, exported to WooCommerce and the rows sorted in a
+    /// spreadsheet (the second first): each keeps the handle its `ID` gave it unsorted, so the
+    /// import changes nothing — before, the first row took the bare handle, the second product's
+    /// price and description overwrote the first's and a duplicate was made (a fresh tester).
+    @Test(.bug("tester: a sorted WooCommerce export overwrote a same-name product"))
+    func aSortedWooCommerceExportMatchesSameNameProductsByTheirIDs() throws {
+        let shop = try ExportShop()
+        func sofa(_ price: Int64, _ text: String) -> ProductDraft {
+            ProductDraft(handle: "plain-sofa", title: "Plain Sofa", descriptionHTML: "<p>\(text)</p>", descriptionText: text,
+                         isPublished: true, variants: [VariantDraft(sku: nil, price: .usd(price), inventory: .untracked)])
+        }
+        let unsorted = try CatalogWriter(currency: .usd).write([sofa(100_00, "Linen"), sofa(200_00, "Velvet")], as: .wooCommerceCSV)
+        let first = try shop.importFile(unsorted, .wooCommerceCSV)
+        #expect(first.changes?.productsCreated == 2)
+        let stored = try shop.catalog.allProducts()
+        #expect(stored.map(\.product.handle) == ["plain-sofa", "plain-sofa-2"])
+
+        var lines = String(decoding: unsorted, as: UTF8.self).components(separatedBy: "\r\n")
+        try #require(lines.count == 4 && lines[3].isEmpty, "a header and one line per product")
+        lines.swapAt(1, 2)
+        let sorted = try shop.importFile(Data(lines.joined(separator: "\r\n").utf8), .wooCommerceCSV)
+        #expect(sorted.changes?.productsCreated == 0 && sorted.changes?.productsUpdated == 0)
+        #expect(try shop.catalog.allProducts() == stored)
+    }
+
     @Test func allProductsListsPublishedAndUnpublishedByID() throws {
         let shop = try ExportShop()
         _ = try shop.catalog.upsert(Self.catalog.reversed())
