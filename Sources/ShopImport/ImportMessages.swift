@@ -36,7 +36,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importLimitAltText, importLimitValue, importLimitList, importLimitDescription
     // ImportCaveat
     case importWarningScientificSKU, importWarningMergedSKU, importWarningRenamedHandle, importWarningHandleNotURLSafe
-    case importWarningOversold, importWarningStockOnParent, importWarningSaleNotStarted, importWarningSaleEnded
+    case importWarningOversold, importWarningOversoldPolicyKept, importWarningStockOnParent, importWarningSaleNotStarted, importWarningSaleEnded
     case importWarningSaleNotBelowRegular, importWarningCurrencySymbol, importWarningForeignCurrency
     case importWarningCatalogCurrency, importWarningPriceSign, importProductCount
     // SkipReason

@@ -282,6 +282,9 @@ public enum ImportCaveat: Hashable, Sendable, Codable, CustomStringConvertible {
     case handleNotURLSafe(given: String, handle: String)
     /// A negative stock with backorders allowed, imported as 0.
     case oversold(quantity: Int)
+    /// A negative stock in a file without an inventory policy column (each variant keeps its
+    /// own), imported as 0.
+    case oversoldPolicyKept(quantity: Int)
     /// A WooCommerce variation whose stock is its parent's.
     case stockOnParent(parentLine: Int)
     /// A WooCommerce sale price scheduled to start later (as written).
@@ -311,6 +314,7 @@ public enum ImportCaveat: Hashable, Sendable, Codable, CustomStringConvertible {
             return t(.importWarningRenamedHandle, ["handle": handle, "earlier": String(earlierLine), "new": newHandle])
         case let .handleNotURLSafe(given, handle): return t(.importWarningHandleNotURLSafe, ["given": given, "handle": handle])
         case let .oversold(quantity): return t(.importWarningOversold, ["quantity": String(quantity)])
+        case let .oversoldPolicyKept(quantity): return t(.importWarningOversoldPolicyKept, ["quantity": String(quantity)])
         case let .stockOnParent(parentLine): return t(.importWarningStockOnParent, ["line": String(parentLine)])
         case let .saleNotStarted(price, date): return t(.importWarningSaleNotStarted, ["price": price, "date": date])
         case let .saleEnded(price, date): return t(.importWarningSaleEnded, ["price": price, "date": date])

@@ -367,11 +367,19 @@ enum ShopifyCSVReader {
             quantity = value
         }
         if quantity < 0 {
-            guard backorder else {
-                throw context.error(line: row.line, columns[.quantity], .negativeStockWithoutBackorders(quantity))
+            if columns[.policy] == nil && columns[.continueSelling] == nil {
+                // A stock sheet without a policy column: each variant keeps its stored setting
+                // (`Columns.absent` holds `.backorders`), unknown here — so no refusal for a variant the shop lets
+                // sell past zero; the stock is 0 either way.
+                context.warn(line: row.line, .oversoldPolicyKept(quantity: quantity))
+                quantity = 0
+            } else {
+                guard backorder else {
+                    throw context.error(line: row.line, columns[.quantity], .negativeStockWithoutBackorders(quantity))
+                }
+                context.warn(line: row.line, .oversold(quantity: quantity))
+                quantity = 0
             }
-            context.warn(line: row.line, .oversold(quantity: quantity))
-            quantity = 0
         }
         return .tracked(quantity: quantity, allowsBackorder: backorder)
     }

@@ -259,6 +259,15 @@ struct ShopifyCSVImportTests {
         #expect(result.warnings.count == 1)
     }
 
+    /// Without a policy column each variant keeps its stored backorders, unknown to the reader:
+    /// a negative quantity is 0 with a warning saying so, not refused.
+    @Test func aNegativeQuantityInASheetWithoutAPolicyColumnIsZeroWithAWarning() throws {
+        let result = try Fixture.read(text: "Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty\ncup,Cup,C-1,5,-2\n",
+                                      fileName: "s.csv")
+        #expect(result.products[0].variants[0].inventory == .tracked(quantity: 0, allowsBackorder: false))
+        #expect(result.warnings.map(\.caveat) == [.oversoldPolicyKept(quantity: -2)])
+    }
+
     @Test func repeatedOptionCombinationIsAnError() {
         let text = header + "cup,Cup,Size,S,5,,,\ncup,,,S,6,,,\n"
         let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: text, fileName: "s.csv") }
