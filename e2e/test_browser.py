@@ -70,3 +70,15 @@ def test_unknown_page_is_a_styled_404(server, browser):
     browser.get(server.url + "/products/no-such-thing")
     assert "Page not found" in browser.find_element(By.TAG_NAME, "h1").text
     assert browser.find_elements(By.CSS_SELECTOR, ".tab-bar")
+
+
+def test_the_category_filter_hides_tiles_as_you_type(server, browser):
+    """A fresh tester typed "kit" and every tile stayed: `.category-tile { display: flex }`
+    outweighed the browser's rule for `hidden` (app.css now makes `hidden` win)."""
+    browser.get(server.url + "/categories")
+    field = browser.find_element(By.CSS_SELECTOR, "input[data-filter]")
+    field.send_keys("kit")
+    shown = lambda: [tile.text for tile in browser.find_elements(By.CSS_SELECTOR, ".category-tile") if tile.is_displayed()]
+    WebDriverWait(browser, 5).until(lambda _: len(shown()) == 1)
+    assert "Kitchen" in shown()[0]
+
