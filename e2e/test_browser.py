@@ -82,3 +82,22 @@ def test_the_category_filter_hides_tiles_as_you_type(server, browser):
     WebDriverWait(browser, 5).until(lambda _: len(shown()) == 1)
     assert "Kitchen" in shown()[0]
 
+
+def test_picking_a_variant_on_sale_shows_its_was_price_after_one_that_is_not(server, browser):
+    """Opened at Black (not on sale), picking Natural Oak shows $149.00, the struck-through
+    $179.00 and the Sale pill, as it does from the page's first load (a fresh tester saw neither)."""
+    browser.get(server.url + "/products/oak-dining-chair")
+    black = browser.find_element(By.XPATH, "//label[contains(@class, 'variant-choice')][contains(., 'Black')]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", black)
+    black.click()
+    browser.get(browser.current_url)  # reloaded at ?variant= of Black
+    assert "variant=" in browser.current_url
+    was = browser.find_element(By.CSS_SELECTOR, "[data-price-area] .price-was")
+    assert not was.is_displayed()
+    oak = browser.find_element(By.XPATH, "//label[contains(@class, 'variant-choice')][contains(., 'Natural Oak')]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", oak)
+    oak.click()
+    WebDriverWait(browser, 5).until(lambda _: was.is_displayed())
+    assert was.text == "$179.00"
+    assert browser.find_element(By.CSS_SELECTOR, "[data-price-area] .price-now").text == "$149.00"
+    assert browser.find_element(By.CSS_SELECTOR, "[data-price-area] .pill-sale").is_displayed()

@@ -85,7 +85,7 @@ struct PageModelTests {
                                                variant(2, ["Sage"], price: 29_00, stock: 2)], options: ["Color"]),
                                       selected: 1, timeZone: utc)
         #expect(page.isSoldOut && page.stockText == "Sold out")
-        #expect(page.saleText == nil && page.compareAtPrice == nil)
+        #expect(!page.anyVariantOnSale && page.compareAtPrice == nil)
         #expect(page.maxQuantity == 1, "the quantity field keeps a valid range")
     }
 

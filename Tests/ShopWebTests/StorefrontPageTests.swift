@@ -87,6 +87,21 @@ struct StorefrontPageTests {
         #expect(!page.text.contains("variant-picker"), "a product without options has no picker")
     }
 
+    /// Opened at a variant not on sale (`?variant=`, a reload after picking one), the page still
+    /// carries the "was" price and the pill, hidden, for the script to fill when a variant on sale
+    /// is picked (a fresh tester's struck-through price never came); a product with no variant on
+    /// sale carries neither.
+    @Test func aProductWithAVariantOnSaleKeepsAHiddenWasPriceForTheOthers() throws {
+        let shop = try TestShop([shirt, chair()])
+        let large = try #require(try shop.catalog.productByHandle("linen-shirt")).variants[2].id.rawValue
+        let page = try shop.get("/products/linen-shirt?variant=\(large)").text
+        #expect(page.contains("<span class=\"price-now\">$64.00</span><del class=\"price-was\" hidden></del></p>"
+            + "<span class=\"pill pill-sale\" hidden>Sale</span>"))
+        #expect(page.contains("data-compare-at=\"$79.00\""))
+        let plain = try shop.get("/products/oak-chair").text
+        #expect(!plain.contains("price-was") && !plain.contains("pill-sale"))
+    }
+
     @Test func soldOutProductsCannotBeAddedFromTheirPage() throws {
         let shop = try TestShop([chair(stock: 0)])
         let page = try shop.get("/products/oak-chair")

@@ -125,6 +125,9 @@ struct PriceLine: Component {
     var price: String
     var compareAtPrice: String?
     var large = false
+    /// Writes an empty, hidden "was" price when there is none, for the product page's script to
+    /// fill when the shopper picks a variant on sale.
+    var keepsWasSlot = false
 
     var body: Node {
         var writer = HTMLWriter(reservingCapacity: 128)
@@ -135,7 +138,11 @@ struct PriceLine: Component {
     func write(into writer: inout HTMLWriter) {
         writer.element("p", .class(large ? "price price-large" : "price")) { writer in
             writer.element("span", .class(compareAtPrice == nil ? "price-now" : "price-now price-sale"), text: price)
-            if let compareAtPrice { writer.element("del", .class("price-was"), text: compareAtPrice) }
+            if let compareAtPrice {
+                writer.element("del", .class("price-was"), text: compareAtPrice)
+            } else if keepsWasSlot {
+                writer.element("del", .class("price-was"), .hidden, text: "")
+            }
         }
     }
 }

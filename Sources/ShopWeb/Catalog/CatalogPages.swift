@@ -103,7 +103,12 @@ struct ProductDetailPage: Sendable {
     var images: [Image]
     var price: String
     var compareAtPrice: String?
-    var saleText: String?
+    /// "Sale", shown while the chosen variant is on sale.
+    var saleText: String
+    /// Whether any variant is on sale: the page then carries the "was" price and the pill,
+    /// hidden while the chosen variant is not, for the script to show (a fresh tester picked a
+    /// variant on sale after loading one that was not, and the struck-through price never came).
+    var anyVariantOnSale: Bool
     var stockText: String
     var stockClass: String
     var rating: RatingModel?
@@ -247,7 +252,7 @@ extension ModelBuilder {
             vendorText: product.vendor.isEmpty ? nil : l10n(.productVendor, ["vendor": product.vendor]),
             images: gallery,
             price: l10n.money(variant.price), compareAtPrice: variant.compareAtPrice.map(l10n.money),
-            saleText: variant.compareAtPrice == nil ? nil : l10n(.onSale),
+            saleText: l10n(.onSale), anyVariantOnSale: product.variants.contains { $0.compareAtPrice != nil },
             stockText: level.text(l10n), stockClass: level.cssClass, rating: rating(product.rating),
             publishedText: product.publishedAt.map { l10n(.productPublished, ["date": l10n.date($0, timeZone: timeZone)]) },
             tags: product.tags, descriptionHTML: product.descriptionHTML,

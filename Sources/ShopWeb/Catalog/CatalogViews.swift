@@ -180,8 +180,11 @@ extension Views {
                 }
                 if let rating = page.rating { RatingStars(model: rating) }
                 div(.class("product-price"), .data("price-area", "")) {
-                    PriceLine(price: page.price, compareAtPrice: page.compareAtPrice, large: true)
-                    if let sale = page.saleText { span(.class("pill pill-sale")) { sale } }
+                    PriceLine(price: page.price, compareAtPrice: page.compareAtPrice, large: true,
+                              keepsWasSlot: page.anyVariantOnSale)
+                    if page.anyVariantOnSale {
+                        span(.class("pill pill-sale"), .hidden(page.compareAtPrice == nil)) { page.saleText }
+                    }
                 }
                 p(.class(page.stockClass), .data("stock", "")) { page.stockText }
                 form(.class("add-form"), .method("post"), .action(SiteRoute.cart(.add).path)) {
