@@ -40,6 +40,12 @@ public struct SearchTerms: Sendable {
         public var fields: Fields
         public var typos: Bool
         public var family: ProductSearchRules.Family
+        /// For a Turkish search with an `i` or `I`, the same words folded by the standard rules,
+        /// matched in the standard family's text as an alternative to `terms`: `DINING` typed on a Turkish page is `dınıng` by Turkish rules — no English
+        /// word — and `isik` typed without Turkish letters is not `ışık`; by the standard rules
+        /// both match, as they do on an English or Spanish page (a fresh tester). A text typed
+        /// with `ı` has none: it meant the Turkish letter. Words only: no typos.
+        public var standardAlternative: [Term]?
         /// The SKU key, or "" when this match does not look SKUs up.
         public var skuKey: String
         /// The barcode token, when the text is one (`ProductSearchRules.barcodeSearchToken`) and
@@ -54,6 +60,8 @@ public struct SearchTerms: Sendable {
     /// `ProductSearchRules.barcodeSearchToken` of the text: nil unless it is 4 digits or more.
     public let barcodeToken: String?
     public let family: ProductSearchRules.Family
+    /// A Turkish search's words by the standard rules (`Match.standardAlternative`), one per term.
+    public let standardAlternative: [Term]?
 
     /// Stems the words and, for each word that finds nothing by itself (nor by its stem), looks
     /// up its typo candidates (`SearchTolerance.candidates`).
@@ -71,14 +79,29 @@ public struct SearchTerms: Sendable {
         terms = words.enumerated().map { index, word in
             Term(word: word, stem: stemmer.queryStem(of: word, locale: query.locale), isPrefix: index == words.count - 1)
         }
+        // Only for a text with an `i` or `I`, which a Turkish shopper may have meant as `ı` (typed
+        // without Turkish letters, or in capitals): one typed with `ı` meant it, and matches by
+        // the Turkish rules only. Folding differs between the families only in the I rules, so
+        // the words line up.
+        let ambiguous = query.text?.contains(where: { $0 == "i" || $0 == "I" }) ?? false
+        let standardWords = family == .turkish && ambiguous
+            ? query.text.map { SearchFolding.terms($0, locale: .english) } ?? [] : []
+        // (Even the same words: `isik` is `isik` by either rule, but `IŞIK` is `ısık` in the
+        // Turkish family's text and `isik` in the standard family's.)
+        standardAlternative = !standardWords.isEmpty && standardWords.count == words.count
+            ? standardWords.enumerated().map { index, word in
+                Term(word: word, stem: stemmer.queryStem(of: word, locale: .english), isPrefix: index == words.count - 1)
+            }
+            : nil
         // When all the words together find a product, each of them does: one look-up, not one
         // per word (each is an index evaluation, a few ms for a common word).
         if terms.count > 1, terms.contains(where: { SearchTolerance.toleratesTypos($0.word) }),
-           try matchesAny(wordsOnly(terms, typos: false)) {
+           try matchesAny(wordsOnly(terms, typos: false, alternative: standardAlternative)) {
             return
         }
         for index in terms.indices where SearchTolerance.toleratesTypos(terms[index].word) {
-            guard try !matchesAny(wordsOnly([terms[index]], typos: false)) else { continue }
+            guard try !matchesAny(wordsOnly([terms[index]], typos: false, alternative: standardAlternative.map { [$0[index]] }))
+            else { continue }
             let word = terms[index].word
             terms[index].typoCandidates = SearchTolerance.candidates(
                 for: word, among: try vocabulary(word, SearchTolerance.allowedEdits(for: word)))
@@ -103,7 +126,8 @@ public struct SearchTerms: Sendable {
 
     /// The match of these terms in `fields`, with the SKU and barcode look-up.
     public func match(_ fields: Fields, typos: Bool) -> Match {
-        Match(terms: terms, fields: fields, typos: typos, family: family, skuKey: fields == .titleAndMeta ? "" : skuKey,
+        Match(terms: terms, fields: fields, typos: typos, family: family, standardAlternative: standardAlternative,
+              skuKey: fields == .titleAndMeta ? "" : skuKey,
               barcodeToken: fields == .titleAndMeta || skuKey.isEmpty ? nil : barcodeToken)
     }
 
@@ -117,7 +141,7 @@ public struct SearchTerms: Sendable {
         for index in terms.indices {
             let term = terms[index]
             let edits = max(2, SearchTolerance.allowedEdits(for: term.word))
-            guard try !matchesAny(wordsOnly([term], typos: true)),
+            guard try !matchesAny(wordsOnly([term], typos: true, alternative: standardAlternative.map { [$0[index]] })),
                   let word = SearchTolerance.suggestion(for: term.word, among: try vocabulary(term.word, edits))
             else { continue }
             suggested[index] = Term(word: word, stem: word, isPrefix: term.isPrefix)
@@ -127,8 +151,10 @@ public struct SearchTerms: Sendable {
         return suggested.map(\.word).joined(separator: " ")
     }
 
-    /// `terms` in every field, without the SKU look-up.
-    private func wordsOnly(_ terms: [Term], typos: Bool) -> Match {
-        Match(terms: terms, fields: .all, typos: typos, family: family, skuKey: "", barcodeToken: nil)
+    /// `terms` in every field, without the SKU look-up (with `alternative`, a Turkish search's
+    /// same words by the standard rules).
+    private func wordsOnly(_ terms: [Term], typos: Bool, alternative: [Term]? = nil) -> Match {
+        Match(terms: terms, fields: .all, typos: typos, family: family, standardAlternative: alternative, skuKey: "",
+              barcodeToken: nil)
     }
 }

@@ -40,22 +40,33 @@ enum PostgresSearch {
     /// matches `match`.
     static func condition(_ match: SearchTerms.Match) -> (sql: String, values: [PostgresValue]) {
         let column = match.family == .turkish ? "s.turkish" : "s.standard"
+        var sql = "\(column) @@ ?::tsquery"
+        var values: [PostgresValue] = [.text(query(match.terms, match, typos: match.typos))]
+        // A Turkish search's words by the standard rules, in the standard family (`SearchTerms.Match`).
+        if let alternative = match.standardAlternative {
+            sql = "(\(sql) OR s.standard @@ ?::tsquery)"
+            values.append(.text(query(alternative, match, typos: false)))
+        }
+        guard !match.skuKey.isEmpty else { return (sql, values) }
+        let prefix = match.identifiersByPrefix ? ":*" : ""
+        let identifiers = ([match.skuKey] + (match.barcodeToken.map { [$0] } ?? [])).map { lexeme($0) + prefix }
+            .joined(separator: " | ")
+        return ("(\(sql) OR s.skus @@ ?::tsquery)", values + [.text(identifiers)])
+    }
+
+    /// `terms` as a `tsquery` of `match.fields`' weights, ANDed.
+    private static func query(_ terms: [SearchTerms.Term], _ match: SearchTerms.Match, typos: Bool) -> String {
         let (wordWeights, stemWeights) = switch match.fields {
         case .title: ("A", "A")
         case .titleAndMeta: ("AB", "A")
         case .all: ("ABC", "AD")
         }
-        let words = match.terms.map { term in
+        return terms.map { term in
             var alternatives = [lexeme(term.word) + ":" + (term.isPrefix ? "*" : "") + wordWeights,
                                 lexeme("~" + term.stem) + ":" + stemWeights]
-            if match.typos { alternatives += term.typoCandidates.map { lexeme($0) + ":" + wordWeights } }
+            if typos { alternatives += term.typoCandidates.map { lexeme($0) + ":" + wordWeights } }
             return "(" + alternatives.joined(separator: " | ") + ")"
         }.joined(separator: " & ")
-        guard !match.skuKey.isEmpty else { return ("\(column) @@ ?::tsquery", [.text(words)]) }
-        let prefix = match.identifiersByPrefix ? ":*" : ""
-        let identifiers = ([match.skuKey] + (match.barcodeToken.map { [$0] } ?? [])).map { lexeme($0) + prefix }
-            .joined(separator: " | ")
-        return ("(\(column) @@ ?::tsquery OR s.skus @@ ?::tsquery)", [.text(words), .text(identifiers)])
     }
 
     /// A quoted lexeme of a `tsvector` or `tsquery` literal.

@@ -807,7 +807,23 @@ enum SearchMatch {
     /// made only of letters newer than its tables is a separator to it and is ignored here.
     /// Latin (Turkish and Spanish included), Greek and Cyrillic text is not affected.
     static func expression(_ match: SearchTerms.Match, wordsBeginning: (String) throws -> [String]) rethrows -> String {
-        let suffix = match.family == .turkish ? "_tr" : ""
+        var text = try words(match.terms, family: match.family, match, wordsBeginning: wordsBeginning)
+        if let alternative = match.standardAlternative {
+            var standard = match
+            standard.typos = false
+            text = "(" + text + ") OR ("
+                + (try words(alternative, family: .standard, standard, wordsBeginning: wordsBeginning)) + ")"
+        }
+        guard !match.skuKey.isEmpty else { return text }
+        let prefix = match.identifiersByPrefix ? " *" : ""
+        let barcode = match.barcodeToken.map { " OR skus : " + quoted($0) + prefix } ?? ""
+        return "(" + text + ") OR (skus : " + quoted(match.skuKey) + prefix + barcode + ")"
+    }
+
+    /// `terms` in `family`'s columns of `match.fields`, ANDed (see `expression`).
+    private static func words(_ terms: [SearchTerms.Term], family: ProductSearchRules.Family, _ match: SearchTerms.Match,
+                              wordsBeginning: (String) throws -> [String]) rethrows -> String {
+        let suffix = family == .turkish ? "_tr" : ""
         let (columns, stemColumns) = switch match.fields {
         case .title: (["title"], ["title_stems"])
         case .titleAndMeta: (["title", "meta"], ["title_stems"])
@@ -815,7 +831,7 @@ enum SearchMatch {
         }
         let words = "{" + columns.map { $0 + suffix }.joined(separator: " ") + "} : "
         let stems = "{" + stemColumns.map { $0 + suffix }.joined(separator: " ") + "} : "
-        let text = try match.terms.map { term in
+        return try terms.map { term in
             var word = words + quoted(term.word) + (term.isPrefix ? " *" : "")
             if term.isPrefix, term.word.unicodeScalars.count > indexedPrefixLength {
                 let begun = try wordsBeginning(term.word)
@@ -827,10 +843,6 @@ enum SearchMatch {
             if match.typos { alternatives += term.typoCandidates.map { words + quoted($0) } }
             return "(" + alternatives.joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
-        guard !match.skuKey.isEmpty else { return text }
-        let prefix = match.identifiersByPrefix ? " *" : ""
-        let barcode = match.barcodeToken.map { " OR skus : " + quoted($0) + prefix } ?? ""
-        return "(" + text + ") OR (skus : " + quoted(match.skuKey) + prefix + barcode + ")"
     }
 
     /// The longest prefix `product_search` keeps a prefix index for (`prefix = '1 2 3'`).
