@@ -109,6 +109,10 @@ struct CartFlowTests {
         #expect(rejected.status == 422)
         #expect(rejected.text.contains(message) || (quantity == "4" && rejected.text.contains("Only 3 available, and you already have 1 in your cart.")))
         #expect(try shop.get("/cart").text.contains("name=\"quantity\" value=\"1\""))
+        // The product page it shows links its languages and themes to the product, not to the
+        // form's URL (a fresh tester's "Türkçe" answered 405).
+        #expect(rejected.text.contains("href=\"/products/arc-lamp?lang=tr\"") && !rejected.text.contains("/cart/add?lang="))
+        #expect(rejected.text.contains("return_to=/products/arc-lamp\""))
     }
 
     @Test func soldOutProductsAndVariantsCannotBeAdded() throws {
@@ -140,6 +144,9 @@ struct CartFlowTests {
         #expect(try shop.get("/cart").text.contains("name=\"quantity\" value=\"3\""))
         let tooMany = try shop.post("/cart/lines/\(id)", [("quantity", "9")])
         #expect(tooMany.status == 422 && tooMany.text.contains("Only 3 available."))
+        // Its language and theme links go to the cart, not to the form's URL (405 for a GET).
+        #expect(tooMany.text.contains("href=\"/cart?lang=tr\"") && !tooMany.text.contains("/cart/lines/\(id)?lang="))
+        #expect(tooMany.text.contains("return_to=/cart\""))
         #expect(tooMany.text.contains("name=\"quantity\" value=\"3\""), "the cart is unchanged")
         let negative = try shop.post("/cart/lines/\(id)", [("quantity", "-2")])
         #expect(negative.status == 422 && negative.text.contains("Quantity cannot be negative."))

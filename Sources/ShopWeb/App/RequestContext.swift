@@ -24,6 +24,10 @@ struct RequestContext {
     var pageFlash: Flash?
     /// The matched route's canonical URL (path and the query parameters it uses).
     var canonicalPath = ""
+    /// The address of the page a form's answer shows, when the form's own URL answers no `GET`
+    /// (a refused add to cart shows the product page at `/cart/add`): the language and theme
+    /// links go there, not to the form's URL (a fresh tester's "Türkçe" link answered 405).
+    var shownPath: String?
 
     private var sessionLoaded = false
     private var session: Session?
@@ -461,10 +465,10 @@ struct RequestContext {
                            stylesheetHref: environment.assets.stylesheetPath,
                            scriptHref: environment.assets.scriptPath, localizer: l10n,
                            listLayout: request.cookies[ShopApp.layoutCookie] == "list",
-                           alternates: LanguageAlternates(path: canonicalPath.isEmpty ? request.path : canonicalPath,
+                           alternates: LanguageAlternates(path: shownPath ?? (canonicalPath.isEmpty ? request.path : canonicalPath),
                                                           publicURL: environment.publicURL),
                            theme: Theme(cookie: request.cookies[ShopApp.themeCookie]),
-                           returnPath: readsOnly && !canonicalPath.isEmpty ? canonicalPath : "/")
+                           returnPath: shownPath ?? (readsOnly && !canonicalPath.isEmpty ? canonicalPath : "/"))
     }
 
     /// The "confirm your email" banner shows where the address matters — the account pages and

@@ -52,6 +52,7 @@ extension ShopApp {
                                                    timeZone: context.environment.timeZone)
             // Shown at the top as well, where a phone's screen starts.
             context.pageFlash = Flash(kind: .error, text: message)
+            context.shownPath = SiteRoute.catalog(.product(handle: product.handle, variant: requestedVariant)).path
             return try page(&context, PageContent(title: product.title, tab: .categories, mainClass: "product-page",
                                                   node: Views.product(model, related: [], l10n: context.l10n)),
                             status: .unprocessableContent)
@@ -100,6 +101,7 @@ extension ShopApp {
             context.setFlash(Flash(kind: .error, text: context.l10n(.cartErrorLineNotFound)))
             return .redirect(to: SiteRoute.cart(.show).path)
         } catch let error as CartError {
+            context.shownPath = SiteRoute.cart(.show).path
             let model = context.models.cartPage(try context.cartQuote(),
                                                 errors: [CartPage.LineKey(variantID, PickedValues.chosen(context.request)):
                                                             context.l10n.message(for: error)],

@@ -239,6 +239,8 @@ extension ShopApp {
     }
 
     static func checkoutPlace(_ context: inout RequestContext) throws -> Response {
+        // A page this answers (the order changed, sold out) is the review's, whose links go there.
+        context.shownPath = SiteRoute.checkout(.review).path
         // A replayed or double-clicked POST after the order was placed: back to that order, found
         // by the form's key from the moment the order committed (`CheckoutService.placedOrder`).
         if let shopper = try context.shopper(), let key = context.request.formValue("idempotency_key"),
