@@ -394,6 +394,12 @@ struct RequestContext {
         return try environment.carts.itemCount(try cart())
     }
 
+    /// The category `product` is filed under, if any (from the category list the catalog keeps).
+    func category(of product: Product) throws -> Category? {
+        guard let id = product.categoryID else { return nil }
+        return try environment.catalog.categories().first { $0.category.id == id }?.category
+    }
+
     /// Published products by id (none for an empty list, without asking the store).
     func products(_ ids: [Product.ID]) throws -> [Product.ID: Product] {
         ids.isEmpty ? [:] : try environment.catalog.productsByID(ids)

@@ -47,7 +47,8 @@ extension ShopApp {
                 return JSONText.response(["ok": .bool(false), "message": .string(message)], status: .unprocessableContent)
             }
             // The stock shown beside the refusal is what this shopper can buy now (net of others' holds).
-            let model = context.models.productPage(try context.availableToShopper(product), selected: requestedVariant,
+            let model = context.models.productPage(try context.availableToShopper(product),
+                                                   category: try context.category(of: product), selected: requestedVariant,
                                                    quantity: Int(quantityText) ?? 1, error: message, picked: picked,
                                                    timeZone: context.environment.timeZone)
             // Shown at the top as well, where a phone's screen starts.

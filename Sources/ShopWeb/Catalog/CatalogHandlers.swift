@@ -185,7 +185,8 @@ extension ShopApp {
     }
 
     static func productContent(_ product: Product, _ variant: Variant.ID?, _ context: RequestContext) throws -> PageContent {
-        let page = context.models.productPage(product, selected: variant, timeZone: context.environment.timeZone)
+        let page = context.models.productPage(product, category: try context.category(of: product), selected: variant,
+                                              timeZone: context.environment.timeZone)
         let related = try context.availableToEveryone(try relatedProducts(to: product, context.environment))
             .map(context.models.card)
         return PageContent(title: product.title, tab: .categories, mainClass: "product-page",

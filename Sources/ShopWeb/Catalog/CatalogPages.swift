@@ -99,6 +99,9 @@ struct ProductDetailPage: Sendable {
     var productID: Int64
     var handle: String
     var title: String
+    /// The product's category, linked above the page: the way back in an installed app, which
+    /// has no browser back button (a fresh tester); nil without one.
+    var category: (name: String, path: String)?
     var vendorText: String?
     var images: [Image]
     var price: String
@@ -213,7 +216,7 @@ extension ModelBuilder {
         }
     }
 
-    func productPage(_ product: Product, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,
+    func productPage(_ product: Product, category: Category? = nil, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,
                      picked: [String: String] = [:], timeZone: TimeZone) -> ProductDetailPage {
         let l10n = localizer
         let variant = product.variants.first { $0.id == selected } ?? product.defaultVariant!
@@ -249,6 +252,7 @@ extension ModelBuilder {
         }
         return ProductDetailPage(
             productID: product.id.rawValue, handle: product.handle, title: product.title,
+            category: category.map { ($0.name, SiteRoute.category(handle: $0.handle, page: 1).path) },
             vendorText: product.vendor.isEmpty ? nil : l10n(.productVendor, ["vendor": product.vendor]),
             images: gallery,
             price: l10n.money(variant.price), compareAtPrice: variant.compareAtPrice.map(l10n.money),

@@ -147,6 +147,9 @@ extension Views {
 
     static func product(_ page: ProductDetailPage, related: [ProductCardModel], l10n: Localizer) -> Node {
         fragment {
+            if let category = page.category {
+                a(.class("product-category-link"), .href(category.path)) { Icon.back.node; span { category.name } }
+            }
             // A swipeable strip (scroll snap) and, with more than one picture, thumbnails that are
             // plain links to each picture (dots on a phone). `app.js` scrolls the strip in place,
             // marks the thumbnail in view and shows the chosen variant's picture.
