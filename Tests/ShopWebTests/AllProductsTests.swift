@@ -34,6 +34,28 @@ struct AllProductsTests {
         #expect(page.text.contains("href=\"/products?category=_none\"") && page.text.contains("href=\"/products?category=lamps\""))
     }
 
+    /// A shop that files every product shows no "Uncategorized (0)" chip (a fresh tester), while
+    /// one with an unfiled product does; asked for, the empty filter stays (it is the page's).
+    @Test func theUncategorizedChipShowsOnlyWhenItHoldsProducts() throws {
+        let filed = try SnapshotShop.make()
+        #expect(try !filed.get("/products").text.contains("Uncategorized"))
+        #expect(try filed.get("/products?category=_none").text.contains("Uncategorized (0)"))
+        let unfiled = try SnapshotShop.make(Self.extra)
+        #expect(try unfiled.get("/products").text.contains("Uncategorized (1)"))
+    }
+
+    /// A search that finds nothing offers the largest categories to browse and, when the shop
+    /// has more, a link to all of them (a fresh tester missed the seventh).
+    @Test func aSearchThatFindsNothingOffersTheLargestCategoriesAndAllOfThem() throws {
+        let many = (1...7).map { index in
+            ProductDraft.mock(handle: "thing-\(index)", title: "Thing \(index)", category: "Shelf \(index)")
+        } + [ProductDraft.mock(handle: "thing-8", title: "Thing 8", category: "Shelf 7")]
+        let shop = try TestShop(many)
+        let page = try shop.get("/search?q=zzzzqx").text
+        #expect(page.contains("Check the spelling") && page.contains(">Shelf 7<") && page.contains("href=\"/categories\">See all"))
+        #expect(page.components(separatedBy: "class=\"category-tile ").count - 1 == 6)
+    }
+
     @Test(.bug(id: "13")) func theCategoryFilterNarrowsToOneCategoryOrToUncategorized() throws {
         let shop = try SnapshotShop.make(Self.extra)
         let uncategorized = try shop.get("/products?category=_none")

@@ -150,7 +150,8 @@ extension ShopApp {
                                              hidden: [("q", words)] + (filter.map { [("category", $0.queryValue)] } ?? []),
                                              sorts: [.relevance, .priceAscending, .priceDescending, .newest, .rating, .name],
                                              defaultSort: .relevance),
-                suggestions: result.totalCount == 0 ? try catalog.categories().prefix(6).map(models.categoryLink) : [],
+                suggestions: result.totalCount == 0 ? try Self.browsingSuggestions(catalog.categories()).map(models.categoryLink) : [],
+                moreCategories: try result.totalCount == 0 && catalog.categories().count > Self.browsingSuggestionCount,
                 didYouMean: result.suggestion.map { words in
                     (words, SiteRoute.catalog(.search(query: words, listing: Listing())).path)
                 },
@@ -182,6 +183,16 @@ extension ShopApp {
             }
             return try productContent(try context.availableToEveryone([listed])[0], variant, context)
         }
+    }
+
+    /// How many categories a search that found nothing offers to browse.
+    static let browsingSuggestionCount = 6
+
+    /// The categories a search that found nothing offers: the largest, in the list's order.
+    static func browsingSuggestions(_ categories: [CategorySummary]) -> [CategorySummary] {
+        let largest = Set(categories.enumerated().sorted { ($0.element.productCount, -$0.offset) > ($1.element.productCount, -$1.offset) }
+            .prefix(browsingSuggestionCount).map(\.offset))
+        return categories.enumerated().filter { largest.contains($0.offset) }.map(\.element)
     }
 
     static func productContent(_ product: Product, _ variant: Variant.ID?, _ context: RequestContext) throws -> PageContent {

@@ -46,8 +46,10 @@ struct SearchPage: Sendable {
     var cards: [ProductCardModel]
     var pagination: PaginationModel?
     var controls: ListingControlsModel?
-    /// Categories to browse when nothing matched.
+    /// Categories to browse when nothing matched (the largest few).
     var suggestions: [CategoryLinkModel]
+    /// Whether the shop has more categories than `suggestions` (a "See all" link follows).
+    var moreCategories = false
     /// "Did you mean": the suggested words and the search page for them, when nothing matched.
     var didYouMean: (words: String, href: String)? = nil
     /// The category filter ("All", each category with its count, "Uncategorized").
@@ -198,7 +200,7 @@ extension ModelBuilder {
     /// filters, `ProductFacets`) — without counts when the page has no facets or only sampled
     /// them (`facetsAreSampled`, a broad search). `hidingEmpty` leaves out the choices known to
     /// hold nothing (search results: the categories the words are not found in), but never the
-    /// current one.
+    /// current one. "Uncategorized" is left out whenever it is known to hold nothing.
     func categoryFilterLinks(_ filter: ProductsCategoryFilter?, categories: [CategorySummary], page: ProductPage,
                              hidingEmpty: Bool = false,
                              href: (ProductsCategoryFilter?) -> String) -> [CategoryPage.FilterLink] {
@@ -212,6 +214,8 @@ extension ModelBuilder {
             + [(localizer(.allProductsUncategorized), .uncategorized, facets?.uncategorized)]
         return choices.compactMap { label, choice, count in
             if hidingEmpty, count == 0, choice != filter { return nil }
+            // "Uncategorized (0)" on every list of a shop that files everything (a fresh tester).
+            if choice == .uncategorized, count == 0, choice != filter { return nil }
             return CategoryPage.FilterLink(label: counted(label, count), href: href(choice), isCurrent: choice == filter)
         }
     }

@@ -65,6 +65,9 @@ extension Views {
             if page.cards.isEmpty && !page.query.isEmpty {
                 div(.class("empty-state")) { p { l10n(.searchEmptyText) } }
                 div(.class("category-list")) { for category in page.suggestions { CategoryTile(model: category) } }
+                if page.moreCategories {
+                    p { a(.class("button button-small"), .href(SiteRoute.catalog(.categories).path)) { l10n(.seeAll) } }
+                }
             }
             ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards)
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
