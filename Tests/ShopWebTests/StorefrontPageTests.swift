@@ -102,6 +102,18 @@ struct StorefrontPageTests {
         #expect(!plain.contains("price-was") && !plain.contains("pill-sale"))
     }
 
+    /// Handles are lower-case; an address typed or linked with capitals is moved there, with its
+    /// query (a fresh tester's `/categories/Chairs` was a 404).
+    @Test func anAddressWithACapitalizedHandleMovesToTheLowerCaseOne() throws {
+        let shop = try TestShop([chair()])
+        let category = try shop.get("/categories/Chairs?sort=price-asc")
+        #expect(category.status == 301 && category.header("Location") == "/categories/chairs?sort=price-asc")
+        let product = try shop.get("/products/OAK-Chair")
+        #expect(product.status == 301 && product.header("Location") == "/products/oak-chair")
+        #expect(try shop.get("/products/Nope").status == 301, "then the lower-case address answers 404")
+        #expect(try shop.get("/products/nope").status == 404)
+    }
+
     @Test func soldOutProductsCannotBeAddedFromTheirPage() throws {
         let shop = try TestShop([chair(stock: 0)])
         let page = try shop.get("/products/oak-chair")

@@ -61,6 +61,11 @@ extension ShopApp {
     }
 
     static func category(_ context: inout RequestContext, handle: String, listing: Listing) throws -> Response {
+        // Handles are lower-case: `/categories/Chairs` (typed, or from a link that capitalized
+        // it) is `/categories/chairs` (a fresh tester's was a 404).
+        if let lowered = Self.lowerCased(handle) {
+            return .redirect(to: SiteRoute.catalog(.category(handle: lowered, listing: listing)).path, status: .movedPermanently)
+        }
         // The name sort follows the shopper's language, like search (the cache key says which).
         // The name sort follows the page's language (the page cache is kept per language).
         let locale = context.l10n.language.searchLocale
@@ -166,6 +171,9 @@ extension ShopApp {
     }
 
     static func product(_ context: inout RequestContext, handle: String, variant: Variant.ID?) throws -> Response {
+        if let lowered = Self.lowerCased(handle) {
+            return .redirect(to: SiteRoute.catalog(.product(handle: lowered, variant: variant)).path, status: .movedPermanently)
+        }
         // A shopper holding some of this product at checkout sees it as theirs to buy, not as
         // "sold out" by their own hold: that page is theirs alone, rendered without the cache.
         if let shopper = try context.shopper(), let orders = context.environment.orders,
@@ -183,6 +191,12 @@ extension ShopApp {
             }
             return try productContent(try context.availableToEveryone([listed])[0], variant, context)
         }
+    }
+
+    /// `handle` lower-cased when it has an upper-case ASCII letter (no stored handle has one,
+    /// `Handle.make`), else nil.
+    static func lowerCased(_ handle: String) -> String? {
+        handle.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? handle.lowercased() : nil
     }
 
     /// How many categories a search that found nothing offers to browse.
