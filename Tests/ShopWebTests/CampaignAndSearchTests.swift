@@ -124,6 +124,21 @@ struct SearchPageTests {
         #expect(!(try shop.get("/categories/lamps?\(lang.dropFirst())").text.contains(says)))
     }
 
+    /// A price box that holds no price filters nothing and says so, in the page's language; a
+    /// range given high to low is read low to high, and the boxes show it so (a fresh tester saw
+    /// `1e2` kept in the box with every product listed, and 100 and 50 kept while $50–$100 showed).
+    @Test func aPriceBoxThatHoldsNoPriceSaysSoAndAReversedRangeShowsAsRead() throws {
+        let shop = try shop()
+        let all = try shop.get("/categories/lamps").text
+        let unreadable = try shop.get("/categories/lamps?min=1e2").text
+        #expect(unreadable.contains("“1e2” is not a price, so the list is not filtered by it."))
+        #expect(unreadable.components(separatedBy: "class=\"card\"").count == all.components(separatedBy: "class=\"card\"").count)
+        #expect(try shop.get("/categories/lamps?min=%24&lang=tr").text.contains("“$” bir fiyat değil"))
+        let reversed = try shop.get("/categories/lamps?min=100&max=50").text
+        #expect(reversed.contains("name=\"min\" id=\"min\" value=\"50\"") && reversed.contains("name=\"max\" id=\"max\" value=\"100\""))
+        #expect(!reversed.contains("is not a price"))
+    }
+
     /// Found by a fresh tester: the price boxes of a Turkish or Spanish page ignored `24,5` and
     /// read `1.000` (a thousand) as 1. They read what a person types in the page's language.
     @Test(arguments: [(Language.turkish, "24,5", "1.000"), (.spanish, "24,5", "1.000"), (.english, "24.5", "1,000")])

@@ -35,7 +35,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case categorySearchLabel, categorySearchPlaceholder, categorySearchEmpty, searchSubmit
     case layoutGrid, layoutList, relatedTitle
     case sortLabel, sortRelevance, sortFeatured, sortPriceAscending, sortPriceDescending, sortNewest, sortRating, sortName
-    case filterTitle, filterMinPrice, filterMaxPrice, filterRating, filterAnyRating, filterRatingAtLeast, filterInStock
+    case filterTitle, filterMinPrice, filterMaxPrice, filterRating, filterAnyRating, filterRatingAtLeast, filterInStock, filterPriceUnreadable
     case filterVendor, filterTag, filterAny, filterApply, filterClear
     case filterOptionCount, filterPriceBand, filterAnyPrice, filterPriceUnder, filterPriceBetween, filterPriceFrom
     case tabCampaigns, campaignsTitle, campaignsEmpty, campaignDates, campaignCode, campaignCopy, campaignCopied

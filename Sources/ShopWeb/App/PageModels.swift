@@ -145,6 +145,8 @@ struct ModelBuilder: Sendable {
     var localizer: Localizer
     /// The merchant's translations of option names (the shop configuration's `optionNames`).
     var optionNames = OptionNameGlossary()
+    /// The shop's currency (a list's price filter reads its amounts in it).
+    var currency: Currency = .usd
 
     func card(_ product: Product) -> ProductCardModel {
         let l10n = localizer

@@ -65,7 +65,7 @@ struct RequestContext {
         self.environment = environment
         self.acceptsGzip = acceptsGzip ?? ContentEncoding.accepted(request).gzip
         self.l10n = Localizer(language: language)
-        self.models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames)
+        self.models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames, currency: environment.currency)
     }
 
     var now: Date { environment.now() }
@@ -135,7 +135,7 @@ struct RequestContext {
     mutating func speak(_ language: Language) {
         guard language != l10n.language else { return }
         l10n = Localizer(language: language)
-        models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames)
+        models = ModelBuilder(localizer: l10n, optionNames: environment.optionNames, currency: environment.currency)
     }
 
     /// The signed-in account when the request carries a session cookie; nil otherwise, and nil

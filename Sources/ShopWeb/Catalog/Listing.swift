@@ -112,17 +112,43 @@ public struct Listing: Hashable, Sendable {
                       defaultSort: ProductQuery.Sort) -> ProductQuery? {
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
         guard !overflow else { return nil }
-        /// A bound in minor units; nil for one that is not a price — unreadable, or below zero.
-        func minor(_ text: String) -> Int64? {
-            let amount = language.map { try? Money.parse(typed: text, language: $0, currency: currency).minorUnits }
-                ?? (try? Money.parse(text, currency: currency).minorUnits)
-            return amount.flatMap { $0 >= 0 ? $0 : nil }
-        }
-        var (low, high) = (minPrice.flatMap(minor), maxPrice.flatMap(minor))
-        if let from = low, let to = high, from > to { (low, high) = (to, from) }  // "from 200 to 100"
-        return ProductQuery(locale: locale, sort: sort ?? defaultSort, minPriceMinor: low, maxPriceMinor: high,
+        let range = priceRange(currency: currency, typedIn: language)
+        return ProductQuery(locale: locale, sort: sort ?? defaultSort, minPriceMinor: range.low, maxPriceMinor: range.high,
                             minRatingHundredths: minRating.map { $0 * 100 }, inStockOnly: inStockOnly,
                             vendor: vendor, tag: tag, includesFacets: true, offset: offset, limit: pageSize,
                             priceBand: priceBand.flatMap { PriceBand.band(key: $0, currency: currency) })
+    }
+
+    /// The price filter as read: each bound that is a price, in minor units, the two swapped
+    /// when given high to low ("from 200 to 100" is 100 to 200), and the texts that are no
+    /// price — unreadable (`1e2`, `$`) or below zero — which filter nothing.
+    struct PriceRange: Equatable {
+        var low: Int64?
+        var high: Int64?
+        /// The bounds' texts in the order the range uses them (swapped with the bounds).
+        var lowText: String?
+        var highText: String?
+        var unreadable: [String] = []
+    }
+
+    /// ``PriceRange`` of `minPrice` and `maxPrice`; `language` as `productQuery`'s `typedIn`.
+    func priceRange(currency: Currency, typedIn language: Language?) -> PriceRange {
+        var range = PriceRange(lowText: minPrice, highText: maxPrice)
+        func minor(_ text: String) -> Int64? {
+            let amount = language.map { try? Money.parse(typed: text, language: $0, currency: currency).minorUnits }
+                ?? (try? Money.parse(text, currency: currency).minorUnits)
+            guard let amount = amount.flatMap({ $0 >= 0 ? $0 : nil }) else {
+                range.unreadable.append(text)
+                return nil
+            }
+            return amount
+        }
+        range.low = minPrice.flatMap(minor)
+        range.high = maxPrice.flatMap(minor)
+        if let from = range.low, let to = range.high, from > to {
+            (range.low, range.high) = (to, from)
+            (range.lowText, range.highText) = (range.highText, range.lowText)
+        }
+        return range
     }
 }

@@ -13,6 +13,8 @@ struct ListingControlsModel: Sendable {
     var sortOptions: [Option]
     var minPrice: String
     var maxPrice: String
+    /// Why a price box filters nothing ("“1e2” is not a price"), shown under the boxes.
+    var priceProblem: String?
     /// The price facet (`PriceBand`s with counts); empty when the page has no facets.
     var priceBandOptions: [Option]
     var ratingOptions: [Option]
@@ -30,6 +32,8 @@ extension ModelBuilder {
                          sorts: [ProductQuery.Sort], defaultSort: ProductQuery.Sort) -> ListingControlsModel {
         let l10n = localizer
         let chosenSort = listing.sort ?? defaultSort
+        // The boxes show the range as the list reads it: swapped when given high to low.
+        let range = listing.priceRange(currency: currency, typedIn: l10n.language)
         func sortLabel(_ sort: ProductQuery.Sort) -> String {
             switch sort {
             case .relevance: l10n(.sortRelevance)
@@ -63,7 +67,9 @@ extension ModelBuilder {
         return ListingControlsModel(
             action: action, hidden: hidden,
             sortOptions: sorts.map { .init(value: $0.rawValue, label: sortLabel($0), isSelected: $0 == chosenSort) },
-            minPrice: listing.minPrice ?? "", maxPrice: listing.maxPrice ?? "", priceBandOptions: bandOptions,
+            minPrice: range.lowText ?? "", maxPrice: range.highText ?? "",
+            priceProblem: range.unreadable.first.map { l10n(.filterPriceUnreadable, ["value": $0]) },
+            priceBandOptions: bandOptions,
             ratingOptions: [.init(value: "", label: l10n(.filterAnyRating), isSelected: listing.minRating == nil)]
                 + (1...4).reversed().map { stars in
                     .init(value: String(stars), label: l10n(.filterRatingAtLeast, ["stars": String(stars)]),
@@ -127,6 +133,7 @@ struct ListingControls: Component {
                         label(.for("max")) { l10n(.filterMaxPrice) }
                         input(.type("text"), .name("max"), .id("max"), .value(model.maxPrice), .inputmode("decimal"))
                     }
+                    if let problem = model.priceProblem { p(.class("filter-note"), .role("alert")) { problem } }
                     if !model.priceBandOptions.isEmpty { choice("price", l10n(.filterPriceBand), model.priceBandOptions) }
                     choice("rating", l10n(.filterRating), model.ratingOptions)
                     if model.vendorOptions.count > 2 { choice("vendor", l10n(.filterVendor), model.vendorOptions) }
