@@ -53,7 +53,16 @@ extension Views {
     static func search(_ page: SearchPage, l10n: Localizer, returnTo: String) -> Node {
         fragment {
             productSearchForm(query: page.query, l10n: l10n)
-            h1(.class("page-title search-heading")) { page.heading }
+            if page.cards.isEmpty {
+                h1(.class("page-title search-heading")) { page.heading }
+            } else {
+                // Results are a list like a category's: the same grid or list choice (a fresh
+                // tester found the remembered choice applied here with no way to change it).
+                div(.class("page-head")) {
+                    h1(.class("page-title search-heading page-head-text")) { page.heading }
+                    LayoutToggle(returnTo: returnTo, l10n: l10n)
+                }
+            }
             filterNav(page.filterLinks, label: l10n(.allProductsCategoryFilter))
             if let controls = page.controls { ListingControls(model: controls, l10n: l10n) }
             if let didYouMean = page.didYouMean {
