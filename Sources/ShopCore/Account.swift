@@ -50,8 +50,16 @@ public struct User: Identifiable, Hashable, Sendable {
     /// `true` once the email address is confirmed.
     public var isVerified: Bool { emailVerifiedAt != nil }
 
-    /// The first word of the name, for greetings ("Hi, Ayşe").
-    public var firstName: String { name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name }
+    /// The first word of the name, for greetings ("Hi, Ayşe"), without the punctuation around
+    /// it (`"Quote, Comma"` greets `Quote`, not `"Quote,`); the whole name when that leaves nothing.
+    public var firstName: String { Self.firstName(of: name) }
+
+    /// ``firstName`` of any name (an account's before it is stored, a guest's).
+    public static func firstName(of name: String) -> String {
+        let word = name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name
+        let trimmed = word.trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+        return trimmed.isEmpty ? word : trimmed
+    }
 }
 
 /// Email address rules for accounts.

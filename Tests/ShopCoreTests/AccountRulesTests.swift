@@ -158,3 +158,15 @@ struct RateLimitTests {
         #expect(throttles.signIn(email: nil, client: "203.0.113.9").map(\.key) == ["sign-in:ip:203.0.113.9"])
     }
 }
+
+@Suite("A greeting's first name")
+struct FirstNameTests {
+    @Test(arguments: [
+        ("Ayşe Yılmaz", "Ayşe"), ("\"Quote, Comma\" <a@b.c>", "Quote"), ("(Ana) Lima", "Ana"), ("José", "José"),
+        ("O'Brien Sean", "O'Brien"), ("...", "..."), ("", ""),
+    ])
+    func theFirstWordWithoutThePunctuationAroundIt(name: String, firstName: String) {
+        let user = User(id: 1, email: "a@example.com", name: name, createdAt: Date(timeIntervalSince1970: 0))
+        #expect(user.firstName == firstName)
+    }
+}

@@ -148,7 +148,7 @@ extension ShopApp {
                                   now: Date) -> OutboxDraft {
         let shop = l10n(.shopName)
         let link = publicURL + SiteRoute.account(.verifyEmail(token: token)).path
-        let firstName = name.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? name
+        let firstName = User.firstName(of: name)
         return OutboxDraft(toAddress: email, toName: name, subject: l10n(.verifyEmailSubject, ["shop": shop]),
                            textBody: l10n(.verifyEmailBody, ["name": firstName, "shop": shop, "link": link]), createdAt: now)
     }
