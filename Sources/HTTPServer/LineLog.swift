@@ -14,7 +14,7 @@ private let systemWrite = Darwin.write
 /// A log written as lines to a file descriptor (standard output for `shoppable serve`), the
 /// access log's lines in batches.
 ///
-/// One `write(2)` per access-log line was 6 % of the CPU a first visit costs the server (a
+/// One `write(2)` per access-log line was about 4 % of the CPU a first visit costs the server (a
 /// cached category page, ~23 µs; issue #14, docs/BENCHMARKS.md): the system call, not the text.
 /// Access-log lines (``append(_:)``) are therefore gathered and written together once
 /// `batchBytes` have gathered, or `flushInterval` after the first of them, whichever comes first

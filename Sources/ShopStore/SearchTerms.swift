@@ -41,10 +41,11 @@ public struct SearchTerms: Sendable {
         public var typos: Bool
         public var family: ProductSearchRules.Family
         /// For a Turkish search with an `i` or `I`, the same words folded by the standard rules,
-        /// matched in the standard family's text as an alternative to `terms`: `DINING` typed on a Turkish page is `dınıng` by Turkish rules — no English
-        /// word — and `isik` typed without Turkish letters is not `ışık`; by the standard rules
-        /// both match, as they do on an English or Spanish page (a fresh tester). A text typed
-        /// with `ı` has none: it meant the Turkish letter. Words only: no typos.
+        /// matched in the standard family's text as an alternative to `terms`: `DINING` typed on
+        /// a Turkish page is `dınıng` by Turkish rules — no English word — and `isik` typed
+        /// without Turkish letters is not `ışık`; by the standard rules both match, as they do on
+        /// an English or Spanish page (a fresh tester). A text typed with `ı` has none: it meant
+        /// the Turkish letter. Words only: no typos.
         public var standardAlternative: [Term]?
         /// The SKU key, or "" when this match does not look SKUs up.
         public var skuKey: String
