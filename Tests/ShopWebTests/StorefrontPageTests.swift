@@ -114,6 +114,21 @@ struct StorefrontPageTests {
         #expect(try shop.get("/products/nope").status == 404)
     }
 
+    /// Without JavaScript a heart or a quick add on a list comes back to its card, not to the
+    /// top of the list (a fresh tester's scroll position was lost on page 2).
+    @Test func aListsFormsComeBackToTheirCard() throws {
+        let shop = try TestShop([chair()])
+        let id = try #require(try shop.catalog.productByHandle("oak-chair")).id.rawValue
+        let page = try shop.get("/categories/chairs").text
+        #expect(page.contains("<article class=\"card\" id=\"product-\(id)\">"))
+        #expect(page.contains("name=\"return_to\" value=\"/categories/chairs#product-\(id)\""))
+        let hearted = try shop.post("/favorites/\(id)", [("favorite", "1"), ("return_to", "/categories/chairs#product-\(id)")])
+        #expect(hearted.status == 303 && hearted.header("Location") == "/categories/chairs#product-\(id)")
+        let added = try shop.post("/cart/add", [("product", "oak-chair"), ("quantity", "1"),
+                                                ("return_to", "/categories/chairs#product-\(id)")])
+        #expect(added.status == 303 && added.header("Location") == "/categories/chairs#product-\(id)")
+    }
+
     @Test func soldOutProductsCannotBeAddedFromTheirPage() throws {
         let shop = try TestShop([chair(stock: 0)])
         let page = try shop.get("/products/oak-chair")

@@ -15,6 +15,10 @@ struct ProductCard: Component {
     var headingLevel = 3
     /// The picture loads at once: a card of a grid's first row (above the fold).
     var eager = false
+    /// The card is an anchor (`id="product-…"`) its forms return to, so a heart or an add without
+    /// JavaScript comes back to the card, not to the top of a long list (a fresh tester). Only in
+    /// a page's one list: a product shown twice on a page would repeat its id.
+    var anchored = false
 
     var body: Node {
         var writer = HTMLWriter(reservingCapacity: 2_048)
@@ -23,7 +27,10 @@ struct ProductCard: Component {
     }
 
     func write(into writer: inout HTMLWriter) {
-        writer.element("article", .class(model.isSoldOut ? "card card-sold-out" : "card")) { writer in
+        let anchor = "product-" + String(model.productID)
+        let returnTo = anchored ? self.returnTo + "#" + anchor : self.returnTo
+        let cardClass = model.isSoldOut ? "card card-sold-out" : "card"
+        writer.element("article", .class(cardClass), anchored ? .id(anchor) : .boolean("id", false)) { writer in
             Personalization.writeHeart(productID: Product.ID(rawValue: model.productID), returnTo: returnTo, into: &writer)
             writer.element("a", .class("card-link"), .href(model.href)) { writer in
                 writer.element("div", .class("card-media")) { writer in
@@ -61,12 +68,15 @@ struct ProductGrid: Component {
     var headingLevel = 3
     /// How many of the first cards load their pictures at once (the first row).
     var eagerCount = 0
+    /// The page's one list (category, search, all products): cards are anchors (`ProductCard.anchored`).
+    var anchored = false
 
     var body: Node {
         var writer = HTMLWriter(reservingCapacity: 2_048 * (cards.count + 1))
         writer.element("div", .class("grid")) { writer in
             for (index, card) in cards.enumerated() {
-                ProductCard(model: card, returnTo: returnTo, headingLevel: headingLevel, eager: index < eagerCount)
+                ProductCard(model: card, returnTo: returnTo, headingLevel: headingLevel, eager: index < eagerCount,
+                            anchored: anchored)
                     .write(into: &writer)
             }
         }

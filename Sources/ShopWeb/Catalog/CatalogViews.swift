@@ -78,7 +78,8 @@ extension Views {
                     p { a(.class("button button-small"), .href(SiteRoute.catalog(.categories).path)) { l10n(.seeAll) } }
                 }
             }
-            ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards)
+            ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards,
+                        anchored: true)
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
     }
@@ -152,7 +153,8 @@ extension Views {
                     }
                 }
             }
-            ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards)
+            ProductGrid(cards: page.cards, returnTo: returnTo, headingLevel: 2, eagerCount: ProductPicture.eagerCards,
+                        anchored: true)
             if let pagination = page.pagination { Pagination(model: pagination, localizer: l10n) }
         }
     }
