@@ -119,11 +119,14 @@ extension AccountStore {
             },
             changePassword: { userID, newPasswordHash, keeping in
                 try database.transaction { connection in
+                    // The plan's rules: other sessions end, reset links stop working.
+                    let plan = AccountUpdate(passwordHash: newPasswordHash, keepingSession: keeping).plan(changesEmail: false)
                     guard try connection.run("UPDATE users SET password_hash = $1 WHERE id = $2",
                                              [.text(newPasswordHash), .integer(userID.rawValue)]) == 1 else {
                         throw AccountStoreError.userNotFound
                     }
-                    try SessionStore.deleteSessions(of: userID, keeping: keeping, connection)
+                    try SessionStore.deleteSessions(of: userID, keeping: plan.keepingSession, connection)
+                    for purpose in plan.revokedTokens { try revokeTokens(purpose, of: userID, connection) }
                 }
             },
             rehashPassword: { userID, old, new in

@@ -118,10 +118,13 @@ extension AccountStore {
             },
             changePassword: { userID, newPasswordHash, keeping in
                 try database.write { connection in
+                    // The plan's rules: other sessions end, reset links stop working.
+                    let plan = AccountUpdate(passwordHash: newPasswordHash, keepingSession: keeping).plan(changesEmail: false)
                     try connection.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
                         .run([.text(newPasswordHash), .integer(userID.rawValue)])
                     guard connection.changes == 1 else { throw AccountStoreError.userNotFound }
-                    try SessionStore.deleteSessions(of: userID, keeping: keeping, connection)
+                    try SessionStore.deleteSessions(of: userID, keeping: plan.keepingSession, connection)
+                    for purpose in plan.revokedTokens { try revokeTokens(purpose, of: userID, connection) }
                 }
             },
             rehashPassword: { userID, old, new in
