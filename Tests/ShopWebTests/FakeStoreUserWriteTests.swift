@@ -70,6 +70,17 @@ struct FakeStoreUserWriteTests {
         #expect(try shop.accounts.users().isEmpty)
     }
 
+    /// The same registration retried within a minute is answered as the first (a regression
+    /// tester's retry got 409); another password is someone else: 409.
+    @Test func aRetriedRegistrationIsAnsweredAsTheFirst() throws {
+        let shop = try TestShop()
+        let first = try decode(FakeStoreUser.self, try shop.api(.post, "/api/users", json: newUser))
+        let again = try shop.api(.post, "/api/users", json: newUser)
+        #expect(try again.status == 201 && decode(FakeStoreUser.self, again).id == first.id)
+        let other = try shop.api(.post, "/api/users", json: newUser.replacingOccurrences(of: "m38rmF$x9", with: "Other9pass!"))
+        #expect(other.status == 409)
+    }
+
     @Test func aTakenEmailOrUsernameIs409() throws {
         let shop = try TestShop()
         _ = try shop.apiAccount("ana@example.com")

@@ -220,10 +220,20 @@ extension FakeStoreHandlers {
         if let throttled = try context.countAttempt(environment.throttles.registration(client: context.clientAddress), at: context.now) {
             throw APIError.tooManyAttempts(throttled)
         }
-        let created = try accountWrite(context) {
-            try environment.accountService.register(fields(body)) { email, name, token in
-                ShopApp.verificationEmail(to: email, name: name, token: token, context)
+        let created: User
+        do {
+            created = try accountWrite(context) {
+                try environment.accountService.register(fields(body)) { email, name, token in
+                    ShopApp.verificationEmail(to: email, name: name, token: token, context)
+                }
             }
+        } catch let error as APIError where error.code == "email_taken" {
+            // The same registration sent again (a retried request): answered as the first was.
+            guard let email = body.email.flatMap({ try? EmailRules.normalize($0) }), let password = body.password,
+                  let same = try environment.accountService.repeatedRegistration(email: email, password: password),
+                  same.profile.username?.lowercased() == body.username?.lowercased()
+            else { throw error }
+            created = same
         }
         let location = APIRoute.fakeStore(.user(FakeStoreID(created.id.rawValue))).request.url
         return try APIApp.json(shape(created), status: .created, headers: ["Location": environment.publicURL + location])
