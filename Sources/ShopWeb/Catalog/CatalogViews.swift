@@ -164,116 +164,120 @@ extension Views {
             if let category = page.category {
                 a(.class("product-category-link"), .href(category.path)) { Icon.back.node; span { category.name } }
             }
-            // A swipeable strip (scroll snap) and, with more than one picture, thumbnails that are
-            // plain links to each picture (dots on a phone). `app.js` scrolls the strip in place,
-            // marks the thumbnail in view and shows the chosen variant's picture.
-            section(.class("product-gallery"), .aria("label", page.title), .data("gallery", "")) {
-                // Focusable, so a keyboard can scroll the strip (axe's `scrollable-region-focusable`).
-                div(.class("gallery-track"), .data("gallery-track", ""), .tabindex(0)) {
-                    for (index, image) in page.images.enumerated() {
-                        figure(.class("gallery-item"), .id(image.id)) {
-                            ProductPicture(image: image.source, alt: image.alt, sizes: ProductPicture.gallerySizes,
-                                           boxWidth: 800, boxHeight: 800, eager: index == 0)
+            // The picture and the details side by side on a desktop, in a box of their own: the
+            // sticky gallery then stays inside it and never slides over "You may also like".
+            div(.class("product-main")) {
+                // A swipeable strip (scroll snap) and, with more than one picture, thumbnails that
+                // are plain links to each picture (dots on a phone). `app.js` scrolls the strip in
+                // place, marks the thumbnail in view and shows the chosen variant's picture.
+                section(.class("product-gallery"), .aria("label", page.title), .data("gallery", "")) {
+                    // Focusable, so a keyboard can scroll the strip (axe's `scrollable-region-focusable`).
+                    div(.class("gallery-track"), .data("gallery-track", ""), .tabindex(0)) {
+                        for (index, image) in page.images.enumerated() {
+                            figure(.class("gallery-item"), .id(image.id)) {
+                                ProductPicture(image: image.source, alt: image.alt, sizes: ProductPicture.gallerySizes,
+                                               boxWidth: 800, boxHeight: 800, eager: index == 0)
+                            }
                         }
                     }
-                }
-                if page.images.count > 1 {
-                    nav(.class("gallery-thumbs"), .aria("label", l10n(.productImages))) {
-                        for (index, image) in page.images.enumerated() {
-                            a(.class("gallery-thumb"), .href("#" + image.id), .aria("label", image.label),
-                              index == 0 ? .aria("current", "true") : .boolean("data-inactive", false)) {
-                                ProductPicture(image: image.source, alt: "", sizes: "72px", boxWidth: 72, boxHeight: 72)
+                    if page.images.count > 1 {
+                        nav(.class("gallery-thumbs"), .aria("label", l10n(.productImages))) {
+                            for (index, image) in page.images.enumerated() {
+                                a(.class("gallery-thumb"), .href("#" + image.id), .aria("label", image.label),
+                                  index == 0 ? .aria("current", "true") : .boolean("data-inactive", false)) {
+                                    ProductPicture(image: image.source, alt: "", sizes: "72px", boxWidth: 72, boxHeight: 72)
+                                }
                             }
                         }
                     }
                 }
-            }
-            div(.class("product-info")) {
-                if let vendor = page.vendorText { p(.class("product-vendor")) { vendor } }
-                div(.class("title-row")) {
-                    h1(.class("product-title")) { page.title }
-                    Personalization.heart(productID: Product.ID(rawValue: page.productID),
-                                          returnTo: SiteRoute.catalog(.product(handle: page.handle, variant: nil)).path)
-                }
-                if let rating = page.rating { RatingStars(model: rating) }
-                div(.class("product-price"), .data("price-area", "")) {
-                    PriceLine(price: page.price, compareAtPrice: page.compareAtPrice, large: true,
-                              keepsWasSlot: page.anyVariantOnSale)
-                    if page.anyVariantOnSale {
-                        span(.class("pill pill-sale"), .hidden(page.compareAtPrice == nil)) { page.saleText }
+                div(.class("product-info")) {
+                    if let vendor = page.vendorText { p(.class("product-vendor")) { vendor } }
+                    div(.class("title-row")) {
+                        h1(.class("product-title")) { page.title }
+                        Personalization.heart(productID: Product.ID(rawValue: page.productID),
+                                              returnTo: SiteRoute.catalog(.product(handle: page.handle, variant: nil)).path)
                     }
-                }
-                p(.class(page.stockClass), .data("stock", "")) { page.stockText }
-                form(.class("add-form"), .method("post"), .action(SiteRoute.cart(.add).path)) {
-                    Personalization.csrfField
-                    input(.type("hidden"), .name("product"), .value(page.handle))
-                    if page.choices.isEmpty {
-                        input(.type("hidden"), .name("variant"), .value(String(page.selectedVariantID)))
-                    } else {
-                        fieldset(.class("variant-picker"), .id("options")) {
-                            legend { page.optionsLabel }
-                            for choice in page.choices {
-                                label(.class(choice.isSoldOut ? "variant-choice variant-sold-out" : "variant-choice"),
-                                       .data("price", choice.price), .data("compare-at", choice.compareAtPrice ?? ""),
-                                       .data("image", choice.imageID ?? ""),
-                                       .data("stock", choice.stockText), .data("stock-class", choice.stockClass),
-                                       .data("max", String(choice.maxQuantity)), .data("sold-out", choice.isSoldOut ? "1" : "0")) {
-                                    input(.type("radio"), .name("variant"), .value(String(choice.id)),
-                                           .checked(choice.isSelected), .disabled(choice.isSoldOut))
-                                    // The variant's own picture, beside its name (decorative: the name says it).
-                                    if let image = choice.image {
-                                        ProductPicture(image: image, alt: "", sizes: "40px", boxWidth: 40, boxHeight: 40,
-                                                       className: "variant-swatch")
+                    if let rating = page.rating { RatingStars(model: rating) }
+                    div(.class("product-price"), .data("price-area", "")) {
+                        PriceLine(price: page.price, compareAtPrice: page.compareAtPrice, large: true,
+                                  keepsWasSlot: page.anyVariantOnSale)
+                        if page.anyVariantOnSale {
+                            span(.class("pill pill-sale"), .hidden(page.compareAtPrice == nil)) { page.saleText }
+                        }
+                    }
+                    p(.class(page.stockClass), .data("stock", "")) { page.stockText }
+                    form(.class("add-form"), .method("post"), .action(SiteRoute.cart(.add).path)) {
+                        Personalization.csrfField
+                        input(.type("hidden"), .name("product"), .value(page.handle))
+                        if page.choices.isEmpty {
+                            input(.type("hidden"), .name("variant"), .value(String(page.selectedVariantID)))
+                        } else {
+                            fieldset(.class("variant-picker"), .id("options")) {
+                                legend { page.optionsLabel }
+                                for choice in page.choices {
+                                    label(.class(choice.isSoldOut ? "variant-choice variant-sold-out" : "variant-choice"),
+                                           .data("price", choice.price), .data("compare-at", choice.compareAtPrice ?? ""),
+                                           .data("image", choice.imageID ?? ""),
+                                           .data("stock", choice.stockText), .data("stock-class", choice.stockClass),
+                                           .data("max", String(choice.maxQuantity)), .data("sold-out", choice.isSoldOut ? "1" : "0")) {
+                                        input(.type("radio"), .name("variant"), .value(String(choice.id)),
+                                               .checked(choice.isSelected), .disabled(choice.isSoldOut))
+                                        // The variant's own picture, beside its name (decorative: the name says it).
+                                        if let image = choice.image {
+                                            ProductPicture(image: image, alt: "", sizes: "40px", boxWidth: 40, boxHeight: 40,
+                                                           className: "variant-swatch")
+                                        }
+                                        span(.class("variant-text")) {
+                                            span(.class("variant-title")) { choice.title }
+                                            span(.class("variant-meta")) { choice.isSoldOut ? choice.stockText : choice.price }
+                                        }
                                     }
-                                    span(.class("variant-text")) {
-                                        span(.class("variant-title")) { choice.title }
-                                        span(.class("variant-meta")) { choice.isSoldOut ? choice.stockText : choice.price }
-                                    }
-                                }
-                                // An open option (WooCommerce "any"): the shopper picks its value,
-                                // posted with the form (no JavaScript needed).
-                                for openOption in choice.openOptions {
-                                    label(.class("variant-open-option")) {
-                                        span { openOption.label }
-                                        select(.name(openOption.field), .disabled(choice.isSoldOut)) {
-                                            for value in openOption.values {
-                                                option(.value(value), .selected(value == openOption.selected)) { value }
+                                    // An open option (WooCommerce "any"): the shopper picks its value,
+                                    // posted with the form (no JavaScript needed).
+                                    for openOption in choice.openOptions {
+                                        label(.class("variant-open-option")) {
+                                            span { openOption.label }
+                                            select(.name(openOption.field), .disabled(choice.isSoldOut)) {
+                                                for value in openOption.values {
+                                                    option(.value(value), .selected(value == openOption.selected)) { value }
+                                                }
                                             }
                                         }
                                     }
                                 }
                             }
                         }
-                    }
-                    div(.class("add-row")) {
-                        // Nothing to count when the chosen variant is sold out: no quantity box.
-                        if !page.isSoldOut {
-                            label(.class("quantity-field"), .data("quantity-field", "")) {
-                                span(.class("visually-hidden")) { l10n(.productQuantity) }
-                                input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
-                                       .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"))
+                        div(.class("add-row")) {
+                            // Nothing to count when the chosen variant is sold out: no quantity box.
+                            if !page.isSoldOut {
+                                label(.class("quantity-field"), .data("quantity-field", "")) {
+                                    span(.class("visually-hidden")) { l10n(.productQuantity) }
+                                    input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
+                                           .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"))
+                                }
+                            }
+                            button(.type("submit"), .class("button button-primary button-wide"), .disabled(page.isSoldOut),
+                                    .data("add-label", l10n(.addToCart)), .data("sold-out-label", l10n(.soldOutButton))) {
+                                page.isSoldOut ? l10n(.soldOutButton) : l10n(.addToCart)
                             }
                         }
-                        button(.type("submit"), .class("button button-primary button-wide"), .disabled(page.isSoldOut),
-                                .data("add-label", l10n(.addToCart)), .data("sold-out-label", l10n(.soldOutButton))) {
-                            page.isSoldOut ? l10n(.soldOutButton) : l10n(.addToCart)
+                        if let error = page.error { p(.class("form-error"), .role("alert")) { error } }
+                    }
+                    if !page.descriptionHTML.isEmpty {
+                        section(.class("product-description")) {
+                            h2 { l10n(.productDescription) }
+                            // Sanitized to a safe subset by ShopImport's HTMLSanitizer at import time.
+                            div(.class("prose")) { .raw(unsafe: page.descriptionHTML) }
                         }
                     }
-                    if let error = page.error { p(.class("form-error"), .role("alert")) { error } }
-                }
-                if !page.descriptionHTML.isEmpty {
-                    section(.class("product-description")) {
-                        h2 { l10n(.productDescription) }
-                        // Sanitized to a safe subset by ShopImport's HTMLSanitizer at import time.
-                        div(.class("prose")) { .raw(unsafe: page.descriptionHTML) }
+                    if !page.tags.isEmpty {
+                        ul(.class("tags"), .aria("label", l10n(.productTags))) {
+                            for tag in page.tags { li(.class("tag")) { tag } }
+                        }
                     }
+                    if let published = page.publishedText { p(.class("muted small")) { published } }
                 }
-                if !page.tags.isEmpty {
-                    ul(.class("tags"), .aria("label", l10n(.productTags))) {
-                        for tag in page.tags { li(.class("tag")) { tag } }
-                    }
-                }
-                if let published = page.publishedText { p(.class("muted small")) { published } }
             }
             if !related.isEmpty {
                 section(.class("related"), .aria("label", l10n(.relatedTitle))) {
