@@ -27,10 +27,11 @@ struct ProductCard: Component {
     }
 
     func write(into writer: inout HTMLWriter) {
-        let anchor = "product-" + String(model.productID)
-        let returnTo = anchored ? self.returnTo + "#" + anchor : self.returnTo
+        // Only an anchored card builds its anchor: 24 cards per uncached list page.
+        let anchor = anchored ? "product-" + String(model.productID) : nil
+        let returnTo = anchor.map { self.returnTo + "#" + $0 } ?? self.returnTo
         let cardClass = model.isSoldOut ? "card card-sold-out" : "card"
-        writer.element("article", .class(cardClass), anchored ? .id(anchor) : .boolean("id", false)) { writer in
+        writer.element("article", .class(cardClass), anchor.map { .id($0) } ?? .boolean("id", false)) { writer in
             Personalization.writeHeart(productID: Product.ID(rawValue: model.productID), returnTo: returnTo, into: &writer)
             writer.element("a", .class("card-link"), .href(model.href)) { writer in
                 writer.element("div", .class("card-media")) { writer in

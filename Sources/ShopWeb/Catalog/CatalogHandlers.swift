@@ -140,6 +140,8 @@ extension ShopApp {
             let result = try context.listing(query)
             if result.products.isEmpty && listing.page > 1 { return nil }
             let models = context.models
+            // Read once: the categories to browse when nothing matched.
+            let allCategories = result.totalCount == 0 ? try catalog.categories() : nil
             let page = SearchPage(
                 query: words,
                 heading: result.totalCount == 0 ? l10n(.searchEmptyTitle, ["query": words])
@@ -155,8 +157,8 @@ extension ShopApp {
                                              hidden: [("q", words)] + (filter.map { [("category", $0.queryValue)] } ?? []),
                                              sorts: [.relevance, .priceAscending, .priceDescending, .newest, .rating, .name],
                                              defaultSort: .relevance),
-                suggestions: result.totalCount == 0 ? try Self.browsingSuggestions(catalog.categories()).map(models.categoryLink) : [],
-                moreCategories: try result.totalCount == 0 && catalog.categories().count > Self.browsingSuggestionCount,
+                suggestions: Self.browsingSuggestions(allCategories ?? []).map(models.categoryLink),
+                moreCategories: (allCategories?.count ?? 0) > Self.browsingSuggestionCount,
                 didYouMean: result.suggestion.map { words in
                     (words, SiteRoute.catalog(.search(query: words, listing: Listing())).path)
                 },
