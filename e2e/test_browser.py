@@ -101,3 +101,19 @@ def test_picking_a_variant_on_sale_shows_its_was_price_after_one_that_is_not(ser
     assert was.text == "$179.00"
     assert browser.find_element(By.CSS_SELECTOR, "[data-price-area] .price-now").text == "$149.00"
     assert browser.find_element(By.CSS_SELECTOR, "[data-price-area] .pill-sale").is_displayed()
+
+
+def test_picking_an_in_stock_variant_after_a_sold_out_one_shows_the_quantity_box(server, browser):
+    """Opened at the sofa bed's sold-out variant, picking the one in stock shows the quantity box
+    and enables the button (a tester got no box: the server had left it out)."""
+    browser.get(server.url + "/products/sofa-bed")
+    sold_out = browser.find_element(By.CSS_SELECTOR, "input[name=variant][disabled]").get_attribute("value")
+    browser.get(server.url + "/products/sofa-bed?variant=" + sold_out)
+    field = browser.find_element(By.CSS_SELECTOR, "[data-quantity-field]")
+    assert not field.is_displayed()
+    other = browser.find_element(By.XPATH, "//label[contains(@class, 'variant-choice')][not(contains(@class, 'variant-sold-out'))]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", other)
+    other.click()
+    WebDriverWait(browser, 5).until(lambda _: field.is_displayed())
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=quantity]").is_enabled()
+    assert browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]").is_enabled()

@@ -136,6 +136,22 @@ struct StorefrontPageTests {
         #expect(page.text.contains("<button type=\"submit\" class=\"button button-primary button-wide\" disabled"))
     }
 
+    /// Opened at a sold-out variant (`?variant=`), the page keeps the quantity box, hidden and
+    /// disabled, for the script to show when an in-stock variant is picked (a tester got none);
+    /// a product with every variant sold out has no box at all.
+    @Test func aProductOpenedAtASoldOutVariantKeepsAHiddenQuantityBox() throws {
+        let shop = try TestShop([shirt, chair(stock: 0)])
+        let small = try #require(try shop.catalog.productByHandle("linen-shirt")).variants[0].id.rawValue
+        let page = try shop.get("/products/linen-shirt?variant=\(small)").text
+        #expect(page.contains("<label class=\"quantity-field\" data-quantity-field=\"\" hidden>"))
+        #expect(page.contains("class=\"quantity-input\" disabled>"))
+        let available = try shop.get("/products/linen-shirt").text
+        #expect(available.contains("<label class=\"quantity-field\" data-quantity-field=\"\">"))
+        #expect(!available.contains("class=\"quantity-input\" disabled"))
+        let soldOut = try shop.get("/products/oak-chair").text
+        #expect(!soldOut.contains("quantity-field"))
+    }
+
     @Test func variantPickerListsOptionsAndDisablesSoldOutOnes() throws {
         let shop = try TestShop([shirt])
         let page = try shop.get("/products/linen-shirt")

@@ -249,12 +249,15 @@ extension Views {
                             }
                         }
                         div(.class("add-row")) {
-                            // Nothing to count when the chosen variant is sold out: no quantity box.
-                            if !page.isSoldOut {
-                                label(.class("quantity-field"), .data("quantity-field", "")) {
+                            // Nothing to count when the chosen variant is sold out: the quantity box
+                            // is left out, or kept hidden (and disabled) while another variant is in
+                            // stock, for the script to show when the shopper picks that one.
+                            if !page.isSoldOut || page.choices.contains(where: { !$0.isSoldOut }) {
+                                label(.class("quantity-field"), .data("quantity-field", ""), .hidden(page.isSoldOut)) {
                                     span(.class("visually-hidden")) { l10n(.productQuantity) }
                                     input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
-                                           .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"))
+                                           .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"),
+                                           .disabled(page.isSoldOut))
                                 }
                             }
                             button(.type("submit"), .class("button button-primary button-wide"), .disabled(page.isSoldOut),

@@ -22,7 +22,8 @@
     if (stock) { stock.textContent = choice.dataset.stock; stock.className = choice.dataset.stockClass; }
     var quantity = form.querySelector("input[name=quantity]");
     var soldOut = choice.dataset.soldOut === "1";
-    // A sold-out choice has nothing to count: its quantity box goes away (the server renders none).
+    // A sold-out choice has nothing to count: its quantity box goes away (the server renders it
+    // hidden when the page opens at a sold-out variant and another one is in stock).
     var quantityField = form.querySelector("[data-quantity-field]");
     if (quantityField) quantityField.hidden = soldOut;
     if (choice.dataset.image) showGalleryImage(choice.dataset.image);
