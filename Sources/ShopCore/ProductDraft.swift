@@ -74,6 +74,10 @@ public struct ProductDraft: Hashable, Sendable {
         /// Whether each tracked variant sells past zero (kept for a matched variant tracked
         /// before too): a stock sheet without a policy column changes quantities only.
         public static let backorders = Fields(rawValue: 1 << 14)
+        /// The option names and each variant's option values: a sheet without option columns
+        /// (`Handle,Variant SKU,Variant Inventory Qty`). A stored product keeps its options, and
+        /// the sheet changes the variants it names by SKU and keeps the others.
+        public static let options = Fields(rawValue: 1 << 15)
     }
 
     /// Creates a draft.

@@ -24,6 +24,7 @@ public enum ImportMessageKey: String, CaseIterable, Sendable {
     case importNegativeStock, importDuplicateSKU, importDuplicateSKUOnTheSameLine, importHandleTaken, importSKUOfAnotherProduct, importSKUTaken, importRowNeedsHandle, importNewProductNeedsTitle
     case importProductNeedsName, importVariantNeedsPrice, importNoVariants, importOptionNotNamed, importUnnamedOption
     case importOptionValueWithoutOptions, importMissingOptionValue, importOnlyOneVariant, importVariantOptionsTaken
+    case importVariantNeedsSKUWithoutOptions, importSKUNotAVariant, importVariantsNeedOptions
     case importVariantOptionsRepeated, importOptionValuesNeeded, importNoOptions, importNotAnOption
     case importChoicesOfChosenOption, importVariationNeedsParent, importUnknownParent, importParentNotVariable
     case importVariationOptionsTaken, importOpenOptionWithoutValues, importOpenOptionsTaken

@@ -117,6 +117,15 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
     case onlyOneVariant(earlierLine: Int)
     /// Two variants with the same option values (Shopify).
     case variantOptionsTaken(earlierLine: Int, values: [String])
+    /// A second variant row of a product in a Shopify file without option columns, where it or
+    /// the first has no SKU to be matched by (`ProductDraft.Fields.options`).
+    case variantNeedsSKUWithoutOptions
+    /// A SKU in a file without option columns that is none of the stored product's variants
+    /// (`CatalogStoreError.skuNotAVariant`).
+    case skuNotAVariant(sku: String, handle: String)
+    /// Several variants, in a file without option columns, of a product that has no options or
+    /// is new (`CatalogStoreError.variantsNeedOptions`).
+    case variantsNeedOptions(handle: String)
     /// Two variants with the same option values (shoppable-json).
     case variantOptionsRepeated(earlierLine: Int)
     /// A shoppable-json variant whose `options` do not match the product's.
@@ -219,6 +228,9 @@ public enum ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible 
         case let .onlyOneVariant(earlierLine): return t(.importOnlyOneVariant, ["earlier": String(earlierLine)])
         case let .variantOptionsTaken(earlierLine, values):
             return t(.importVariantOptionsTaken, ["earlier": String(earlierLine), "values": values.joined(separator: " / ")])
+        case .variantNeedsSKUWithoutOptions: return t(.importVariantNeedsSKUWithoutOptions, [:])
+        case let .skuNotAVariant(sku, handle): return t(.importSKUNotAVariant, ["sku": sku, "handle": handle])
+        case let .variantsNeedOptions(handle): return t(.importVariantsNeedOptions, ["handle": handle])
         case let .variantOptionsRepeated(earlierLine): return t(.importVariantOptionsRepeated, ["earlier": String(earlierLine)])
         case let .optionValuesNeeded(options):
             return t(.importOptionValuesNeeded,

@@ -100,6 +100,7 @@ enum ShopifyCSVReader {
             if self[.tracker] == nil && self[.quantity] == nil { fields.insert(.inventory) }
             if self[.policy] == nil && self[.continueSelling] == nil { fields.insert(.backorders) }
             if self[.barcode] == nil { fields.insert(.barcode) }
+            if (optionNames + optionValues).allSatisfy({ self[$0] == nil }) { fields.insert(.options) }
             return fields
         }
     }
@@ -314,7 +315,19 @@ enum ShopifyCSVReader {
                 values.append(value)
             }
         }
-        if let earlier = builder.combinations[OptionValues.key(values)] {
+        if builder.draft.uncarried.contains(.options) {
+            // No option columns: a stored product keeps its options, and each variant is matched
+            // by its SKU (`CatalogUpsertRules.keepingUncarried`), so a second variant needs one,
+            // and so does the first.
+            if let first = builder.draft.variants.first {
+                guard !row.trimmed(columns[.sku]).isEmpty else {
+                    throw context.error(line: row.line, columns[.sku], .variantNeedsSKUWithoutOptions)
+                }
+                guard first.sku != nil else {
+                    throw context.error(line: builder.draft.sourceLine, columns[.sku], .variantNeedsSKUWithoutOptions)
+                }
+            }
+        } else if let earlier = builder.combinations[OptionValues.key(values)] {
             throw context.error(
                 line: row.line, optionNames.isEmpty ? columns[.price] : columns[.option1Value],
                 optionNames.isEmpty

@@ -17,6 +17,12 @@ extension ImportError {
             self.init(file: file, line: line > 0 ? line : nil, problem: .skuOfAnotherProduct(sku: sku, owner: owner))
         case let .skuTaken(sku, _, line, owner):
             self.init(file: file, line: line > 0 ? line : nil, problem: .skuTaken(sku: sku, owner: owner))
+        case let .skuNotAVariant(sku, handle, line):
+            self.init(file: file, line: line > 0 ? line : nil, problem: .skuNotAVariant(sku: sku, handle: handle))
+        case let .variantsNeedOptions(handle, line):
+            self.init(file: file, line: line > 0 ? line : nil, problem: .variantsNeedOptions(handle: handle))
+        case let .variantNeedsSKU(_, line):
+            self.init(file: file, line: line > 0 ? line : nil, problem: .variantNeedsSKUWithoutOptions)
         default:
             self.init(file: file, line: nil, problem: .catalogRefused(refusal.errorDescription ?? "\(refusal)"))
         }

@@ -34,6 +34,15 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
     case stockTooLarge(handle: String, line: Int)
     /// A product to create has a handle another product (published or not) already has.
     case handleTaken(String)
+    /// A draft without options (`ProductDraft.Fields.options` uncarried: a sheet without option
+    /// columns) names a SKU that is none of the stored product's variants: such a sheet changes
+    /// the variants it names and cannot say which options a new one has.
+    case skuNotAVariant(sku: String, handle: String, line: Int)
+    /// A draft without options has several variants for a product that has no options (or is
+    /// new): without options a product has one variant.
+    case variantsNeedOptions(handle: String, line: Int)
+    /// A draft without options has several variants and one of them has no SKU to be matched by.
+    case variantNeedsSKU(handle: String, line: Int)
 
     /// English text for the CLI and logs, naming the product and its source line (a product
     /// written alone, through the API or the back office, has none: line 0 is not named).
@@ -43,7 +52,8 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
              let .duplicateVariantOptions(_, _, line), let .duplicateSKU(_, _, line), let .skuTaken(_, _, line, _),
              let .skuOfAnotherProduct(_, _, line, _),
              let .currencyMismatch(_, _, _, line), let .negativePrice(_, line), let .priceTooLarge(_, _, line),
-             let .stockTooLarge(_, line): line
+             let .stockTooLarge(_, line), let .skuNotAVariant(_, _, line), let .variantsNeedOptions(_, line),
+             let .variantNeedsSKU(_, line): line
         case .handleTaken: 0
         }
         return line > 0 ? "Line \(line): \(reason)" : reason.prefix(1).uppercased() + reason.dropFirst()
@@ -78,6 +88,12 @@ public enum CatalogStoreError: Error, Equatable, Sendable, LocalizedError {
             "product “\(handle)” has a stock count beyond \(VariantDraft.maximumStock)."
         case let .handleTaken(handle):
             "another product already has the handle “\(handle)”."
+        case let .skuNotAVariant(sku, handle, _):
+            "SKU “\(sku)” is none of product “\(handle)”’s variants; a file without option columns changes the variants it names by SKU and cannot add one."
+        case let .variantsNeedOptions(handle, _):
+            "product “\(handle)” has no options, so it has one variant only; add the Option1 Name and Option1 Value columns to give it more."
+        case let .variantNeedsSKU(handle, _):
+            "a variant of product “\(handle)” has no SKU; a file without option columns names each of a product's variants by its SKU."
         }
     }
 }
@@ -104,7 +120,8 @@ public enum CatalogUpsertRules {
     ///   - draft: the draft.
     ///   - currency: the shop currency every price must be in.
     /// - Throws: `CatalogStoreError.emptyHandle`, `.noVariants`, `.duplicateSKU`,
-    ///   `.duplicateVariantOptions`, `.currencyMismatch` or `.negativePrice`.
+    ///   `.duplicateVariantOptions`, `.variantNeedsSKU` (a draft without options, see
+    ///   `ProductDraft.Fields.options`), `.currencyMismatch` or `.negativePrice`.
     public static func check(_ draft: ProductDraft, currency: Currency) throws(CatalogStoreError) {
         let line = draft.sourceLine
         guard !draft.handle.trimmedOfWhiteSpace.isEmpty else {
@@ -117,7 +134,12 @@ public enum CatalogUpsertRules {
             if let sku = variant.sku, let key = SKUIdentity.key(sku), !skus.insert(key).inserted {
                 throw .duplicateSKU(handle: draft.handle, sku: sku, line: line)
             }
-            guard keys.insert(optionKey(variant.optionValues)).inserted else {
+            if draft.uncarried.contains(.options) {
+                // Matched by SKU to the stored product's variants (`keepingUncarried`).
+                guard variant.sku != nil || draft.variants.count == 1 else {
+                    throw .variantNeedsSKU(handle: draft.handle, line: line)
+                }
+            } else if !keys.insert(optionKey(variant.optionValues)).inserted {
                 throw .duplicateVariantOptions(handle: draft.handle, optionValues: variant.optionValues, line: line)
             }
             for price in [variant.price] + (variant.compareAtPrice.map { [$0] } ?? []) {
@@ -282,12 +304,24 @@ public enum CatalogUpsertRules {
     /// each image at a URL the product already has. Without a stored product (a new one) the
     /// draft's own values, the format's defaults, stay. Either way the result has no uncarried
     /// fields left: it is exactly what is written.
+    ///
+    /// A draft without options (`.options`: a sheet without option columns) keeps the stored
+    /// product's option names and variants: each of its variants updates the stored variant
+    /// with its SKU and takes that variant's option values; stored variants it does not name stay
+    /// as they are.
     /// - Parameters:
     ///   - draft: the draft read from a file.
     ///   - stored: the product it updates (`target`), or nil when it creates one.
-    public static func keepingUncarried(_ draft: ProductDraft, from stored: StoredProduct?) -> ProductDraft {
+    /// - Throws: for a draft without options only: `CatalogStoreError.skuNotAVariant` for a
+    ///   variant whose SKU the stored product has not (or without a SKU, `.variantNeedsSKU`),
+    ///   `.variantsNeedOptions` for several variants of a product without options or a new one.
+    public static func keepingUncarried(_ draft: ProductDraft, from stored: StoredProduct?) throws(CatalogStoreError) -> ProductDraft {
         var kept = draft
         kept.uncarried = []
+        if draft.uncarried.contains(.options) {
+            kept.variants = try keepingOptions(of: draft, from: stored?.product)
+            if let stored { kept.optionNames = stored.product.optionNames }
+        }
         guard let stored, !draft.uncarried.isEmpty else { return kept }
         let fields = draft.uncarried, product = stored.product
         if fields.contains(.vendor) { kept.vendor = product.vendor }
@@ -331,6 +365,39 @@ public enum CatalogUpsertRules {
             }
         }
         return kept
+    }
+
+    /// The variants a draft without options (`ProductDraft.Fields.options`) leaves `product`
+    /// with, in the stored order: each stored variant, updated by the draft's variant with its
+    /// SKU (taking the stored option values and choices). A product without options, or a new
+    /// one, takes the draft's one variant.
+    private static func keepingOptions(of draft: ProductDraft, from product: Product?) throws(CatalogStoreError) -> [VariantDraft] {
+        guard let product, !product.optionNames.isEmpty else {
+            guard draft.variants.count == 1 else {
+                throw .variantsNeedOptions(handle: draft.handle, line: draft.sourceLine)
+            }
+            return draft.variants
+        }
+        var named: [String: VariantDraft] = [:]
+        for variant in draft.variants {
+            guard let sku = variant.sku, let key = SKUIdentity.key(sku) else {
+                throw .variantNeedsSKU(handle: draft.handle, line: draft.sourceLine)
+            }
+            guard product.variants.contains(where: { SKUIdentity.key($0.sku) == key }) else {
+                throw .skuNotAVariant(sku: sku, handle: draft.handle, line: draft.sourceLine)
+            }
+            named[key] = variant
+        }
+        return product.variants.map { stored in
+            guard let key = SKUIdentity.key(stored.sku), var variant = named[key] else {
+                return VariantDraft(sku: stored.sku, optionValues: stored.optionValues, price: stored.price,
+                                    compareAtPrice: stored.compareAtPrice, inventory: stored.inventory,
+                                    barcode: stored.barcode, optionChoices: stored.optionChoices)
+            }
+            variant.optionValues = stored.optionValues
+            variant.optionChoices = stored.optionChoices
+            return variant
+        }
     }
 
     /// Matches a draft's variants to a product's existing variants: first by SKU (when the draft

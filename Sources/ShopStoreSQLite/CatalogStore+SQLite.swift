@@ -536,7 +536,9 @@ enum SQLCatalog {
         for (index, fileDraft) in checked.drafts.enumerated() {
             let handleMatch = handleMatches[index]
             let stored = try handleMatch.flatMap { try storedProduct(id: $0.rawValue, connection) }
-            var draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: stored)
+            // A draft that takes another product over by its SKUs keeps that product's values (below).
+            let takesOver = targets[index].map { $0 != handleMatch } ?? false
+            var draft = takesOver ? fileDraft : try CatalogUpsertRules.keepingUncarried(fileDraft, from: stored)
             if let stored, CatalogUpsertRules.leavesUnchanged(stored, draft) {
                 try preparer.skip(index)
                 result.productsUnchanged += 1
@@ -551,7 +553,7 @@ enum SQLCatalog {
             var target = stored
             if let id = targets[index], id != handleMatch {
                 target = try storedProduct(id: id.rawValue, connection)
-                draft = CatalogUpsertRules.keepingUncarried(fileDraft, from: target)
+                draft = try CatalogUpsertRules.keepingUncarried(fileDraft, from: target)
             }
             prepared = prepared.refolded(for: draft, stemmer: stemmer)
             let category = try category(handle: prepared.categoryHandle, name: draft.categoryName, known: &categories,

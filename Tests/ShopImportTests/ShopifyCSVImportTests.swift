@@ -268,6 +268,24 @@ struct ShopifyCSVImportTests {
         #expect(result.warnings.map(\.caveat) == [.oversoldPolicyKept(quantity: -2)])
     }
 
+    /// A sheet without option columns gives a product's rows as variants named by SKU, for the
+    /// store to match (`ProductDraft.Fields.options`); a row among several without a SKU is
+    /// refused at its line (a tester's stock sheet was refused as "one variant only").
+    @Test func aSheetWithoutOptionColumnsNamesVariantsBySKU() throws {
+        let header = "Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty\n"
+        let result = try Fixture.read(text: header + "tee,Tee,TEE-S,10,4\ntee,,TEE-L,12,0\n", fileName: "s.csv")
+        #expect(result.products[0].variants.map(\.sku) == ["TEE-S", "TEE-L"])
+        #expect(result.products[0].uncarried.contains(.options) && result.products[0].optionNames.isEmpty)
+        let withOptions = try Fixture.read(text: "Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price\ntee,Tee,Size,S,TEE-S,10\n",
+                                           fileName: "s.csv")
+        #expect(!withOptions.products[0].uncarried.contains(.options))
+        for (text, line) in [(header + "tee,Tee,TEE-S,10,4\ntee,,,12,0\n", 3), (header + "tee,Tee,,10,4\ntee,,TEE-L,12,0\n", 2)] {
+            let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: text, fileName: "s.csv") }
+            #expect(error?.description == "s.csv:\(line): column “Variant SKU”: the file has no option columns, so each of a "
+                + "product's variants is named by its Variant SKU; give this row and the product's first row one")
+        }
+    }
+
     @Test func repeatedOptionCombinationIsAnError() {
         let text = header + "cup,Cup,Size,S,5,,,\ncup,,,S,6,,,\n"
         let error = Fixture.importError { () throws(ImportError) in try Fixture.read(text: text, fileName: "s.csv") }

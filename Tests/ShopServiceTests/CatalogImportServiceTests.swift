@@ -207,6 +207,39 @@ struct CatalogImportServiceTests {
         #expect(try teapot()?.compareAtPrice == nil)
     }
 
+    /// A tester's stock sheet (`Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty`)
+    /// was refused for a product with options ("the product has no options… one variant only").
+    /// Its rows now update the variants with their SKUs; the options and the other variants stay.
+    /// A SKU the product has not is refused, in the reader's language, naming the line.
+    @Test(.bug("tester: a stock sheet could not touch a product with options"))
+    func aStockSheetUpdatesAProductWithOptionsBySKU() throws {
+        let bench = try ImportBench()
+        _ = try bench.service.importCatalog(Data("""
+            Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price,Variant Inventory Qty
+            tee,Tee,Size,S,TEE-S,10.00,5
+            tee,,,M,TEE-M,10.00,5
+            tee,,,L,TEE-L,12.00,5
+
+            """.utf8), fileName: "tee.csv")
+        let report = try bench.service.importCatalog(Data("""
+            Handle,Title,Variant SKU,Variant Price,Variant Inventory Qty
+            tee,Tee,TEE-S,10.00,2
+            tee,,TEE-L,12.00,0
+
+            """.utf8), fileName: "stock.csv")
+        #expect(report.changes?.productsUpdated == 1 && report.changes?.variantsCreated == 0)
+        let tee = try #require(try bench.catalog.productByHandle("tee"))
+        #expect(tee.optionNames == ["Size"] && tee.variants.map(\.optionValues) == [["S"], ["M"], ["L"]])
+        #expect(tee.variants.map(\.inventory) == [2, 5, 0].map { .tracked(quantity: $0, allowsBackorder: false) })
+        let error = try #require(throws: ImportError.self) {
+            try bench.service.importCatalog(Data("Handle,Title,Variant SKU,Variant Price\ntee,Tee,TEE-XL,9\n".utf8), fileName: "xl.csv")
+        }
+        #expect(error.description == "xl.csv:2: SKU “TEE-XL” is none of product “tee”’s variants; a file without option columns "
+            + "changes the variants it names by SKU and cannot add one (add the Option columns to add it)")
+        #expect(error.message(in: .turkish).contains("“TEE-XL” stok kodu “tee” ürününün hiçbir varyantına ait değil"))
+        #expect(try bench.catalog.productByHandle("tee")?.variants.count == 3)
+    }
+
     /// A fresh tester imported with `--currency JPY` into a USD shop: ¥65 was stored beside dollars
     /// and a cart holding both answered 500. An import in another currency than the stored
     /// prices' is refused before anything is read or written, dry run or not.

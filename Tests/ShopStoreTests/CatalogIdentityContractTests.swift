@@ -35,6 +35,54 @@ struct CatalogIdentityContractTests {
         #expect(after.variants.map(\.id) == before.variants.map(\.id))
     }
 
+    /// A sheet without option columns (`Handle,Title,Variant SKU,Variant Price,Variant Inventory
+    /// Qty`) updates a product with options: its rows match variants by SKU, the product keeps its
+    /// options and the variants the sheet leaves out (a tester's sheet was refused: "the product
+    /// has no options… one variant only"). A SKU the product has not, or several variants of a
+    /// product without options, are refused, naming the line, and nothing is written.
+    @Test(.bug("tester: a stock sheet could not touch a product with options"), arguments: StoreKind.engines(for: .catalog))
+    func aDraftWithoutOptionsUpdatesTheVariantsItNamesBySKU(kind: StoreKind) throws {
+        let stores = try StoreHarness(kind)
+        _ = try stores.catalog.upsert([
+            .mock(handle: "tee", optionNames: ["Size"],
+                  variants: [.mock(sku: "TEE-S", options: ["S"], price: .usd(10_00)), .mock(sku: "TEE-M", options: ["M"], price: .usd(11_00)),
+                             .mock(sku: "TEE-L", options: ["L"], price: .usd(12_00))]),
+            .mock(handle: "cup", variants: [.mock(sku: "CUP-1", price: .usd(5_00))]),
+        ])
+        let before = try stores.product("tee")
+        func sheet(_ handle: String, _ variants: [VariantDraft]) -> ProductDraft {
+            var draft = ProductDraft.mock(handle: handle, title: handle.capitalized, variants: variants, sourceLine: 2)
+            draft.uncarried = [.options]
+            return draft
+        }
+        let result = try stores.catalog.upsert([sheet("tee", [.mock(sku: "tee-l", price: .usd(15_00)), .mock(sku: "TEE-S", price: .usd(9_00))])])
+        #expect(result.productsUpdated == 1 && result.variantsCreated == 0)
+        let after = try stores.product("tee")
+        #expect(after.optionNames == ["Size"])
+        #expect(after.variants.map(\.id) == before.variants.map(\.id), "no variant replaced or dropped")
+        #expect(after.variants.map(\.optionValues) == [["S"], ["M"], ["L"]])
+        #expect(after.variants.map(\.price.minorUnits) == [9_00, 11_00, 15_00])
+
+        // One row for a product without options still updates its one variant, SKU or not.
+        _ = try stores.catalog.upsert([sheet("cup", [.mock(sku: nil, price: .usd(6_00))])])
+        #expect(try stores.product("cup").variants.map(\.price.minorUnits) == [6_00])
+
+        #expect(throws: CatalogStoreError.skuNotAVariant(sku: "TEE-XL", handle: "tee", line: 2)) {
+            try stores.catalog.upsert([sheet("tee", [.mock(sku: "TEE-XL", price: .usd(1_00))])])
+        }
+        #expect(throws: CatalogStoreError.variantsNeedOptions(handle: "cup", line: 2)) {
+            try stores.catalog.upsert([sheet("cup", [.mock(sku: "CUP-1"), .mock(sku: "CUP-2")])])
+        }
+        #expect(throws: CatalogStoreError.variantsNeedOptions(handle: "bowl", line: 2)) {
+            try stores.catalog.upsert([sheet("bowl", [.mock(sku: "BOWL-1"), .mock(sku: "BOWL-2")])])
+        }
+        #expect(throws: CatalogStoreError.variantNeedsSKU(handle: "tee", line: 2)) {
+            try stores.catalog.upsert([sheet("tee", [.mock(sku: "TEE-S"), .mock(sku: nil)])])
+        }
+        #expect(try stores.product("tee").variants.map(\.price.minorUnits) == [9_00, 11_00, 15_00])
+        #expect(try stores.catalog.productByHandle("bowl") == nil)
+    }
+
     @Test(.bug("tester: plate with mug-1 renamed mug to plate and deleted MUG-2"),
           arguments: StoreKind.engines(for: .catalog))
     func aNewHandleWithSomeOfAProductsSKUsIsRefusedAndNothingIsWritten(kind: StoreKind) throws {
