@@ -95,6 +95,11 @@ extension Order {
         (try? status.transition(action)) != nil && (action != .fulfil || hasUnitsToShip)
     }
 
+    /// The units of the order's lines refunded so far: every refund adds at least one, so a
+    /// refund asked of the order as someone saw it can tell whether another came since
+    /// (`OrderActionRequest.refundedUnitsSeen`).
+    public var refundedUnits: Int { lines.reduce(0) { $0 + $1.refundedQuantity } }
+
     /// Everything refunded of the order's lines so far.
     public var refundedTotal: Money {
         Money(minorUnits: lines.reduce(0) { $0 + $1.refunded.minorUnits }, currency: total.currency)

@@ -24,6 +24,12 @@ public struct OrderActionRequest: Hashable, Sendable {
     /// changed meanwhile and it would come to another amount, nothing is done
     /// (`OrderActionError.refundChanged`).
     public var expectedRefundMinor: Int64?
+    /// `.refund`: the units refunded already when the asker read the order
+    /// (`Order.refundedUnits`). When a refund came since — another staff member's, or this very
+    /// form sent again from a second tab, a resend or the back button — nothing is done
+    /// (`OrderActionError.refundChanged`), even if this one would come to the same amount (a
+    /// fresh tester refunded one mug three times by sending one form three times).
+    public var refundedUnitsSeen: Int?
 
     /// The actor as the audit log records it: `cli` and `shop` are themselves, anyone else is a
     /// staff member in the back office.
@@ -97,8 +103,8 @@ public enum OrderActionError: Error, Hashable, Sendable {
     case orderNotFound(String)
     /// `.fulfil` without a carrier and tracking number.
     case fulfilmentMissing
-    /// The order's refunds changed since the asker read it (another refund came first): what
-    /// this one would give back is not what they were shown.
+    /// The order's refunds changed since the asker read it (another refund came first, or the
+    /// same form was sent again): what this one would give back is not what they were shown.
     case refundChanged
     /// The order is no longer in the status the request expected; it is in this one.
     case statusChanged(OrderStatus)
@@ -155,7 +161,9 @@ public enum OrderActions {
         if request.action == .refund {
             // The plan is made again from the order as locked: units refunded already are not
             // refunded twice, whatever two staff members send at once.
-            let plan = try transaction.order(locked.id).refundPlan(request.refundLines)
+            let current = try transaction.order(locked.id)
+            if let seen = request.refundedUnitsSeen, seen != current.refundedUnits { throw OrderActionError.refundChanged }
+            let plan = try current.refundPlan(request.refundLines)
             if let expected = request.expectedRefundMinor, expected != plan.total.minorUnits {
                 throw OrderActionError.refundChanged
             }

@@ -103,6 +103,7 @@ enum OrdersCommand {
                                            expecting: order.status, notification: email)
             asked.refundLines = refundLines
             asked.expectedRefundMinor = refund?.total.minorUnits
+            asked.refundedUnitsSeen = action == .refund ? order.refundedUnits : nil
             result = try database.orders.apply(asked, now)
         } catch let refused as RefundError {
             throw OperatorDataError("order \(number): \(refused.description); nothing changed")

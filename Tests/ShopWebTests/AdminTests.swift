@@ -369,6 +369,31 @@ struct AdminTests {
         #expect(try manager.get("/admin/orders/\(number)").text.contains(refundedRow))
     }
 
+    /// A fresh tester sent one refund form three times (a second tab, a resend, the back
+    /// button) and refunded a mug three times, with three emails: each send came to the same
+    /// amount. The form carries the refunds as seen; a send after another refund does nothing.
+    @Test(.bug("tester: the same refund form sent again refunded again"))
+    func theSameRefundFormSentTwiceRefundsOnce() throws {
+        let shop = try adminShop()
+        let number = try placeOrder(shop, quantity: 3)
+        _ = try shop.orders!.apply(OrderActionRequest(number: number, action: .markPaid, actor: "cli"), Date())
+        let manager = try StaffBrowser(shop, role: .manager), owner = try StaffBrowser(shop, role: .owner)
+        let page = try manager.get("/admin/orders/\(number)").text
+        #expect(page.contains(#"<input type="hidden" name="refunded" value="0">"#))
+        _ = try owner.get("/admin/orders/\(number)")
+        let form = [("expecting", "paid"), ("refunded", "0"), ("line-1", "1")]
+        let emails = try shop.outbox().count
+        #expect(try manager.post("/admin/orders/\(number)/refund", form, from: "/admin/orders/\(number)").status == 303)
+        try owner.post("/admin/orders/\(number)/refund", form, from: "/admin/orders/\(number)")
+        try manager.post("/admin/orders/\(number)/refund", form, from: "/admin/orders/\(number)")
+        #expect(try shop.orders!.order(number)?.lines[0].refundedQuantity == 1)
+        #expect(try shop.outbox().count == emails + 1, "one refund email")
+        #expect(try manager.get("/admin/orders/\(number)").text.contains("This order&#39;s refunds changed meanwhile."))
+        #expect(try manager.get("/admin/orders/\(number)").text.contains(#"name="refunded" value="1""#))
+        #expect(try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("refunded", "x"), ("line-1", "1")],
+                                 from: "/admin/orders/\(number)").status == 400)
+    }
+
     /// An owner changes a role and removes an account (its sessions end); a manager cannot; the
     /// last owner stays.
     @Test func anOwnerManagesStaffButTheLastOwnerStays() throws {

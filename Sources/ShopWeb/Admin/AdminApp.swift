@@ -504,6 +504,10 @@ enum AdminApp {
                                            expecting: expecting, notification: email)
             asked.refundLines = refundLines
             asked.expectedRefundMinor = refund?.total.minorUnits
+            if action == .refund, let seen = request.formValue("refunded") {
+                guard let units = Int(seen), units >= 0 else { return context.errorPage(.badRequest) }
+                asked.refundedUnitsSeen = units
+            }
             let result = try orders.apply(asked, context.now)
             context.environment.log("order \(order.number) \(action.rawValue) by \(member.email): \(result.event.from.rawValue) → \(result.event.to.rawValue)")
             if let refund {

@@ -923,6 +923,8 @@ enum AdminViews {
                     p(.class("muted small")) { l10n(.adminRefundHint) }
                     csrfInput(csrfToken)
                     input(.type("hidden"), .name("expecting"), .value(order.status.rawValue))
+                    // The refunds as seen: this form sent twice refunds once (`refundedUnitsSeen`).
+                    input(.type("hidden"), .name("refunded"), .value(String(order.refundedUnits)))
                     for (index, line) in order.lines.enumerated() where line.refundedQuantity < line.quantity {
                         let remaining = line.quantity - line.refundedQuantity
                         div(.class("field")) {
