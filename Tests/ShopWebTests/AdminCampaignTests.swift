@@ -46,6 +46,23 @@ struct AdminCampaignTests {
         #expect(entries.first?.action == "create" && entries.first?.actor == "manager@shop.test")
     }
 
+    /// A fresh tester double-clicked "Create": the first send made the campaign and the second
+    /// answered 409 "Another campaign has this id". The same campaign sent again is answered as
+    /// the first was; another campaign under a taken id is still refused.
+    @Test(.bug("tester: a double-clicked new campaign said its id was taken"))
+    func theSameNewCampaignSentTwiceIsCreatedOnce() throws {
+        let shop = try adminShop()
+        let manager = try StaffBrowser(shop, role: .manager)
+        let first = try manager.post("/admin/campaigns", Self.form(), from: "/admin/campaigns/new")
+        let second = try manager.post("/admin/campaigns", Self.form(), from: "/admin/campaigns/new")
+        #expect(first.status == 303 && second.status == 303 && second.header("Location") == "/admin/campaigns")
+        #expect(try shop.campaigns.all().count == 1)
+        let entries = try #require(shop.environment.audit).entries(AuditQuery(subject: "campaign")).entries
+        #expect(entries.count == 1, "one creation in the audit log")
+        let other = try manager.post("/admin/campaigns", Self.form(["title": "Another sale", "code": "OTHER"]), from: "/admin/campaigns/new")
+        #expect(other.status == 409 && other.text.contains("Another campaign has this id."))
+    }
+
     /// Every mistake at once, each under its field, the form as it was sent; nothing stored.
     @Test func aFormWithMistakesComesBackWithEachUnderItsField() throws {
         let shop = try adminShop()

@@ -62,6 +62,10 @@ extension AdminApp {
         let revision = id == nil ? nil : form.value("revision")
         do {
             _ = try store.save(campaign, revision: revision, by: .staff(member.email), now: context.now)
+        } catch CampaignStoreError.idTaken where id == nil && (try? store.campaign(campaign.id)) == campaign {
+            // The same new campaign sent twice (a double click, a resend): the first send made it
+            // exactly as asked, so this one is answered as that one was (a fresh tester's second
+            // send said "Another campaign has this id" for the campaign they had just made).
         } catch let error as CampaignStoreError {
             switch error {
             case .idTaken: form.errors["id", default: []].append(l10n(.adminCampaignErrorIDTaken))
