@@ -49,7 +49,13 @@ extension Money {
         case (0, 0): decimal = nil
         case (_, 0): decimal = Self.separatorIsDecimal(",", in: kept, languageDecimal: decimalComma) ? "," : nil
         case (0, _): decimal = Self.separatorIsDecimal(".", in: kept, languageDecimal: !decimalComma) ? "." : nil
-        default: decimal = kept.lastIndex(of: ",")! > kept.lastIndex(of: ".")! ? "," : "."
+        default:
+            decimal = kept.lastIndex(of: ",")! > kept.lastIndex(of: ".")! ? "," : "."
+            // The other separator groups the whole part by three (`1.299,50`), nowhere else.
+            let whole = kept[..<kept.lastIndex(of: decimal!)!]
+            guard Self.groupsByThree(whole.split(separator: decimal == "," ? "." : ",", omittingEmptySubsequences: false)) else {
+                throw .invalidAmount(text)
+            }
         }
         var plain = ""
         for character in kept {
@@ -90,9 +96,17 @@ extension Money {
     private static func separatorIsDecimal(_ separator: Character, in text: String, languageDecimal: Bool) -> Bool {
         let groups = text.split(separator: separator, omittingEmptySubsequences: false)
         if languageDecimal { return true }
-        // Grouping: each group after the first has three digits (`1.299`, `1.299.000`).
-        let isGrouping = groups.count >= 2 && groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy(\.isNumber) }
-        return !isGrouping
+        return !(groups.count >= 2 && groupsByThree(groups))
+    }
+
+    /// Whether `groups` (a whole part split at a grouping separator) group digits by three: a
+    /// first group of one to three digits (after a sign) that does not start with `0`, each
+    /// other of exactly three (`1.299`, `1.299.000`; not `0,001`, which is no thousand, nor `1,2`).
+    private static func groupsByThree(_ groups: [Substring]) -> Bool {
+        guard var first = groups.first else { return false }
+        if first.first == "-" || first.first == "+" { first = first.dropFirst() }
+        return (1...3).contains(first.count) && first.allSatisfy(\.isNumber) && first.first != "0"
+            && groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy(\.isNumber) }
     }
 
     /// The amount as a form shows it for editing in `language`: no symbol, no grouping, the

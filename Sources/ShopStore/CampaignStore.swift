@@ -206,3 +206,22 @@ public enum CampaignChange: Sendable {
         return campaigns.map(CampaignStore.stored)
     }
 }
+
+extension Campaign {
+    /// What the campaign names that the catalog does not have (published): not errors — the
+    /// catalog may be imported later — but worth a word wherever a campaign is saved (the
+    /// campaigns file's import, the back office's form: a fresh tester saved a voucher for
+    /// `no-such-product` without a word).
+    /// - Returns: the category handle (when the campaign targets one the catalog lacks) and the
+    ///   product handles, in the campaign's order, no published product has.
+    public func missing(from catalog: CatalogStore) throws -> (category: String?, products: [String]) {
+        switch target {
+        case .wholeCart:
+            return (nil, [])
+        case let .category(handle):
+            return (try catalog.categoryByHandle(handle) == nil ? handle : nil, [])
+        case let .products(handles):
+            return (nil, try handles.filter { try catalog.productByHandle($0) == nil })
+        }
+    }
+}

@@ -88,16 +88,12 @@ enum CampaignSummary {
     static func catalogWarnings(_ campaigns: [Campaign], catalog: CatalogStore) throws -> [String] {
         var warnings: [String] = []
         for campaign in campaigns {
-            switch campaign.target {
-            case .wholeCart: break
-            case let .category(handle):
-                if try catalog.categoryByHandle(handle) == nil {
-                    warnings.append("campaign “\(campaign.id.rawValue)”: no category “\(handle)” in the catalog")
-                }
-            case let .products(handles):
-                for handle in handles where try catalog.productByHandle(handle) == nil {
-                    warnings.append("campaign “\(campaign.id.rawValue)”: no published product “\(handle)” in the catalog")
-                }
+            let missing = try campaign.missing(from: catalog)
+            if let handle = missing.category {
+                warnings.append("campaign “\(campaign.id.rawValue)”: no category “\(handle)” in the catalog")
+            }
+            for handle in missing.products {
+                warnings.append("campaign “\(campaign.id.rawValue)”: no published product “\(handle)” in the catalog")
             }
         }
         return warnings

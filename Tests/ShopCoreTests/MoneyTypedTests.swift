@@ -71,6 +71,17 @@ struct MoneyTypedTests {
         Case(text: "1 234 567,89", language: .spanish, currency: .eur, minorUnits: 123_456_789),
         Case(text: "€5", language: .spanish, minorUnits: 500),  // a symbol is read past: the form names the currency
         Case(text: "5 €uro", language: .spanish, minorUnits: nil),
+        // Found by a fresh tester: `0,001` in English was read as grouping and saved as $1.00. A
+        // group of thousands never starts with 0, and grouping stands only in the whole part.
+        Case(text: "0,001", language: .english, minorUnits: nil),
+        Case(text: "0.001", language: .turkish, minorUnits: nil),
+        Case(text: "0,010", language: .english, minorUnits: 1),
+        Case(text: "01,299", language: .english, minorUnits: nil),
+        Case(text: "1,2,3.50", language: .english, minorUnits: nil),
+        Case(text: "0,001.50", language: .english, minorUnits: nil),
+        Case(text: "12,34.50", language: .english, minorUnits: nil),
+        Case(text: "1234,567.50", language: .english, minorUnits: nil),
+        Case(text: "-1.299,50", language: .turkish, minorUnits: -129_950),
     ]
 
     @Test(arguments: cases)

@@ -78,7 +78,13 @@ extension AdminApp {
             return try campaignForm(&context, editing: existing, form: form, status: .conflict)
         }
         environment.log("campaign \(campaign.id.rawValue) \(id == nil ? "created" : "saved") by \(member.email)")
-        context.setFlash(l10n(id == nil ? .adminCampaignCreated : .adminCampaignSaved, ["title": campaign.title.defaultText]))
+        var done = l10n(id == nil ? .adminCampaignCreated : .adminCampaignSaved, ["title": campaign.title.defaultText])
+        // Handles no published product has: saved (the catalog may come later), but said.
+        let missing = try campaign.missing(from: environment.catalog).products
+        if !missing.isEmpty {
+            done += " " + l10n(.adminCampaignMissingProducts, ["handles": missing.map { "“\($0)”" }.joined(separator: ", ")])
+        }
+        context.setFlash(done)
         return .redirect(to: AdminRoute.campaigns.path)
     }
 

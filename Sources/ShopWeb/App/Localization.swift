@@ -94,7 +94,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case adminFieldLeaveEmpty, adminFieldCode, adminFieldCodeHint, adminFieldLimit, adminFieldPaused, adminFieldAmountHint, adminCampaignErrorTitle, adminCampaignErrorID
     case adminCampaignErrorIDTaken, adminCampaignErrorImage, adminCampaignErrorDate, adminCampaignErrorSkippedTime, adminCampaignErrorYear, adminCampaignErrorEnds, adminCampaignErrorPercent, adminCampaignErrorAmount, adminCampaignErrorMinimum, adminCampaignErrorCategory
     case adminCampaignErrorProducts, adminCampaignErrorChoice, adminCampaignErrorProductTwice, adminCampaignErrorCode, adminCampaignErrorCodeTaken, adminCampaignErrorLimit, adminCampaignErrorForm, adminCampaignChanged, adminCampaignSaved
-    case adminCampaignCreated, adminCampaignPausedDone, adminCampaignResumedDone, adminCampaignDeleted, adminCampaignDeleteHint, adminCampaignTranslationsKept, adminAuditFieldDiscount, adminAuditFieldTarget
+    case adminCampaignCreated, adminCampaignMissingProducts, adminCampaignPausedDone, adminCampaignResumedDone, adminCampaignDeleted, adminCampaignDeleteHint, adminCampaignTranslationsKept, adminAuditFieldDiscount, adminAuditFieldTarget
     case adminAuditActionCreate, adminAuditActionUpdate, adminAuditActionDelete, adminAuditActionSet, adminAuditFieldStatus, adminAuditFieldCarrier, adminAuditFieldTracking, adminAuditFieldItemsBack
     case adminAuditFieldRefund, adminAuditFieldStock, adminAuditFieldTracked, adminAuditFieldLineRefunded
     case adminDashToday, adminDashLast30, adminDashSales, adminDashAverage, adminDashChartTitle, adminDashChartDesc, adminDashTop, adminDashUnits
