@@ -567,6 +567,17 @@ struct ImportContext {
 
     /// A category name (trimmed), or nil when empty.
     /// - Throws: `ImportError` at `line` and `column` when it is longer than `TextLimit.name`.
+    /// The last level of a category path as Shopify's `Product Category` and WooCommerce's
+    /// `Categories` write it (`Home & Garden > Decor > Vases` → `Vases`): levels are separated
+    /// by `>` with a space either side, so a name with a bare `>` in it stays whole (a fresh
+    /// tester's `<svg onload=…>Cat`, typed in the back office, came back from its own export
+    /// as `Cat`).
+    static func lastCategoryLevel(_ text: some StringProtocol) -> Substring {
+        let path = Substring(text)
+        guard let separator = path.ranges(of: " > ").last else { return path }
+        return path[separator.upperBound...]
+    }
+
     func category(_ name: (some StringProtocol)?, line: Int, _ column: Column?) throws(ImportError) -> String? {
         guard let trimmed = name?.trimmingWhitespace, !trimmed.isEmpty else { return nil }
         try checkLength(trimmed, .name, line: line, column)

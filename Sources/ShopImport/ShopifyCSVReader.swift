@@ -239,7 +239,7 @@ enum ShopifyCSVReader {
         let description = HTMLSanitizer.sanitize(row[columns[.body]])
         let type = row.trimmed(columns[.type])
         let category = type.isEmpty
-            ? try context.category(row[columns[.productCategory]].split(separator: ">").last, line: row.line,
+            ? try context.category(ImportContext.lastCategoryLevel(row[columns[.productCategory]]), line: row.line,
                                    columns[.productCategory])
             : type
 

@@ -244,7 +244,7 @@ enum WooCommerceCSVReader {
         var descriptionSource = row[columns.description]
         if descriptionSource.trimmingWhitespace.isEmpty { descriptionSource = row[columns.shortDescription] }
         let description = HTMLSanitizer.sanitize(HTMLSanitizer.autoParagraphs(unescapeNewlines(descriptionSource)))
-        let category = try context.category(splitList(row[columns.categories]).first?.split(separator: ">").last,
+        let category = try context.category(splitList(row[columns.categories]).first.map(ImportContext.lastCategoryLevel),
                                             line: row.line, columns.categories)
         var images: [ProductImage] = []
         for url in splitList(row[columns.images]) {

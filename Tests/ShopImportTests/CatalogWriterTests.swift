@@ -140,6 +140,23 @@ struct CatalogWriterTests {
         #expect(cleared.productType == "" && cleared.categoryName == "Dining" && !cleared.uncarried.contains(.category))
     }
 
+    /// A category name with a `>` in it (a fresh tester typed `<svg onload=alert(4)>Cat` in the
+    /// back office) reads back whole from each format: the readers split category paths at
+    /// ` > `, as Shopify and WooCommerce write them, not at every `>`.
+    @Test(.bug("tester: a category with markup came back from its own export as “Cat”"), arguments: CatalogWriter.formats)
+    func aCategoryNameWithAnAngleBracketReadsBackWhole(format: CatalogFormat) throws {
+        let draft = ProductDraft(handle: "p", title: "P", categoryName: "<svg onload=alert(4)>Cat",
+                                 variants: [VariantDraft(sku: "P1", price: Money(minorUnits: 1_00, currency: .usd))])
+        let data = try CatalogWriter(currency: .usd).write([draft], as: format)
+        let read = try CatalogImporter(currency: .usd, now: Fixture.now).read(data, fileName: "x", format: format)
+        #expect(read.products.map(\.categoryName) == ["<svg onload=alert(4)>Cat"])
+    }
+
+    @Test(arguments: [("Home & Garden > Decor > Vases", "Vases"), ("Vases", "Vases"), ("a>b", "a>b"), ("A > B>C", "B>C")])
+    func aCategoryPathGivesItsLastLevel(path: String, last: String) {
+        #expect(ImportContext.lastCategoryLevel(path) == last)
+    }
+
     /// A description stored with CRLF (before `HTMLSanitizer` made line ends `\n`) reads back
     /// from each format as the same text with `\n`, and the file holds no CR in it (a WooCommerce
     /// file held a bare one, read back as a line break inside a paragraph).
