@@ -117,3 +117,43 @@ def test_picking_an_in_stock_variant_after_a_sold_out_one_shows_the_quantity_box
     WebDriverWait(browser, 5).until(lambda _: field.is_displayed())
     assert browser.find_element(By.CSS_SELECTOR, "input[name=quantity]").is_enabled()
     assert browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]").is_enabled()
+
+
+def test_a_product_with_many_variants_offers_a_picker_per_option(server, browser):
+    """The wool cushion cover (two sizes × four colours, 40 × 40 Navy not made, 40 × 40
+    Terracotta sold out): a picker per option chooses in the hidden list of variants, strikes
+    through what cannot be bought, and the chosen variant is what the cart gets (a tester found
+    a 30-variant product's flat list hard to use)."""
+    browser.get(server.url + "/products/wool-cushion-cover")
+    pickers = browser.find_elements(By.CSS_SELECTOR, ".option-pickers fieldset.option-picker")
+    assert [p.find_element(By.TAG_NAME, "legend").text for p in pickers] == ["Size", "Color"]
+    assert not browser.find_element(By.CSS_SELECTOR, "fieldset.variant-picker").is_displayed()
+
+    def chip(text):
+        return browser.find_element(By.XPATH, f"//label[contains(@class, 'option-chip')][normalize-space(.)='{text}']")
+
+    def pick(text):
+        element = chip(text)
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    button = browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]")
+    pick("40 × 40 cm")
+    assert "option-chip-unavailable" in chip("Navy").get_attribute("class"), "not made in 40 × 40"
+    assert "option-chip-unavailable" in chip("Terracotta").get_attribute("class"), "sold out in 40 × 40"
+    pick("Terracotta")
+    WebDriverWait(browser, 5).until(lambda _: not button.is_enabled())
+    assert button.text == "Sold out"
+    pick("Navy")
+    WebDriverWait(browser, 5).until(lambda _: button.text == "Unavailable")
+    assert not button.is_enabled()
+    pick("50 × 50 cm")
+    WebDriverWait(browser, 5).until(lambda _: button.is_enabled())
+    assert browser.find_element(By.CSS_SELECTOR, "[data-price-area] .price-now").text == "$49.00"
+    assert "option-chip-unavailable" not in chip("Navy").get_attribute("class")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    WebDriverWait(browser, 5).until(lambda _: "/products/wool-cushion-cover" in browser.current_url
+                                    and browser.find_elements(By.CSS_SELECTOR, ".flash, .toast-region"))
+    browser.get(server.url + "/cart")
+    assert "50 × 50 cm / Navy" in browser.find_element(By.TAG_NAME, "main").text

@@ -312,18 +312,20 @@ struct AdminTests {
 
         _ = try shop.orders!.apply(OrderActionRequest(number: number, action: .markPaid, actor: "cli"), Date())
         let manager = try StaffBrowser(shop, role: .manager)
-        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "2")], from: "/admin/orders/\(number)")
+        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("refunded", "0"), ("line-1", "2")],
+                         from: "/admin/orders/\(number)")
 
         let page = try shopper.get(location).text
         #expect(page.contains("2 adet iade edildi"), "on the line, in the shopper's language")
-        #expect(page.contains(#"<div class="summary-row summary-refunded"><span>İade edilen</span><span>−$60,00</span>"#))
+        #expect(page.contains(#"<div class="summary-row summary-refunded"><span>İade edilen</span><span class="amount">−$60,00</span>"#))
         let order = try decoded(V1Order.self, try shop.api(.get, "/api/v1/orders/\(number)?token=\(token)", token: nil))
         #expect(order.refunded?.minorUnits == 6_000 && order.refunded?.currency == "USD")
         #expect(order.lines.map(\.refundedQuantity) == [2] && order.total.minorUnits > 6_000, "the total stays what was paid")
 
         // Refunded in full, it has nothing left to ship: no "Fulfil", and a stale form is refused.
         #expect(try manager.get("/admin/orders/\(number)").text.contains(#"action="/admin/orders/\#(number)/fulfil""#))
-        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "1")], from: "/admin/orders/\(number)")
+        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("refunded", "2"), ("line-1", "1")],
+                         from: "/admin/orders/\(number)")
         #expect(!(try manager.get("/admin/orders/\(number)").text.contains(#"action="/admin/orders/\#(number)/fulfil""#)))
         try manager.post("/admin/orders/\(number)/fulfil", [("expecting", "paid"), ("carrier", "UPS"), ("tracking", "1Z")],
                          from: "/admin/orders/\(number)")
@@ -346,10 +348,11 @@ struct AdminTests {
         #expect(try manager.get("/admin/orders/\(number)").text.contains("Line 1 has 3 units left to refund."))
         try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "abc")], from: "/admin/orders/\(number)")
         #expect(try manager.get("/admin/orders/\(number)").text.contains("Line 1: “abc” is not a number of units."))
-        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "2")], from: "/admin/orders/\(number)")
+        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("refunded", "0"), ("line-1", "2")],
+                         from: "/admin/orders/\(number)")
         let after = try manager.get("/admin/orders/\(number)")
         #expect(after.text.contains("Order \(number): $60.00 refunded.")
-                && after.text.contains(#"<div class="summary-row summary-refunded"><span>Refunded</span><span>−$60.00</span>"#))
+                && after.text.contains(#"<div class="summary-row summary-refunded"><span>Refunded</span><span class="amount">−$60.00</span>"#))
         #expect(after.text.contains("(up to 1)") && after.text.contains("2 refunded"))
         let email = try #require(try shop.outbox().last).draft
         #expect(email.subject == "A refund for your order \(number)" && email.textBody.contains("We are refunding $60.00 for:\n2 × Desk Lamp — $60.00"))
@@ -364,7 +367,7 @@ struct AdminTests {
         let cancelled = try #require(try shop.outbox().last).draft
         #expect(cancelled.textBody.contains("We will refund the \(Localizer(language: .english).money(rest)) still owed ($60.00 was refunded earlier)."),
                 "\(cancelled.textBody)")
-        let refundedRow = #"<div class="summary-row summary-refunded"><span>Refunded</span><span>−"#
+        let refundedRow = #"<div class="summary-row summary-refunded"><span>Refunded</span><span class="amount">−"#
             + Localizer(language: .english).money(total) + "</span>"
         #expect(try manager.get("/admin/orders/\(number)").text.contains(refundedRow))
     }

@@ -378,6 +378,11 @@ enum JSONText {
                         body: Array(body.utf8))
     }
 
+    /// `["a","b"]`: a list of strings, as a `data-` attribute gives one to the script.
+    static func array(_ values: [String]) -> String {
+        "[" + values.map(quote).joined(separator: ",") + "]"
+    }
+
     static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

@@ -75,7 +75,14 @@ struct ProductDetailPage: Sendable {
         var image: ProductImage?
         /// The variant's open options (WooCommerce "any"): a list of values to pick from each.
         var openOptions: [OpenOption] = []
+        /// Its option values, in the order of the product's options.
+        var optionValues: [String] = []
     }
+
+    /// Products with at least this many variants, over two or three options, are also offered
+    /// a picker per option (the script builds it from the list): a fresh tester found a
+    /// 30-variant product's one flat list of 30 choices hard to use on a phone.
+    static let pickersPerOptionFrom = 7
 
     /// An option the shopper picks for an open variant: a `<select>` posted as `field`.
     struct OpenOption: Sendable, Equatable {
@@ -123,6 +130,9 @@ struct ProductDetailPage: Sendable {
     /// Empty when the product has no options (no picker shown).
     var optionsLabel: String
     var choices: [VariantChoice]
+    /// The option names, in the shopper's language, when the script offers a picker per option
+    /// (``pickersPerOptionFrom``; not for open options); empty otherwise.
+    var optionPickerNames: [String] = []
     var selectedVariantID: Int64
     var maxQuantity: Int
     var quantity: Int
@@ -252,8 +262,12 @@ extension ModelBuilder {
                         field: PickedValues.field(variant: candidate.id, option: name),
                         label: optionNames.names([name], in: l10n.language).first ?? name, values: values,
                         selected: candidate.id == variant.id ? picked[name] : nil)
-                })
+                },
+                optionValues: candidate.optionValues)
         }
+        let localizedOptionNames = optionNames.names(product.optionNames, in: l10n.language)
+        let offersPickers = product.optionNames.count >= 2 && product.variants.count >= ProductDetailPage.pickersPerOptionFrom
+            && choices.allSatisfy { $0.openOptions.isEmpty && $0.optionValues.count == product.optionNames.count }
         return ProductDetailPage(
             productID: product.id.rawValue, handle: product.handle, title: product.title,
             category: category.map { ($0.name, SiteRoute.category(handle: $0.handle, page: 1).path) },
@@ -264,7 +278,8 @@ extension ModelBuilder {
             stockText: level.text(l10n), stockClass: level.cssClass, rating: rating(product.rating),
             publishedText: product.publishedAt.map { l10n(.productPublished, ["date": l10n.date($0, timeZone: timeZone)]) },
             tags: product.tags, descriptionHTML: product.descriptionHTML,
-            optionsLabel: optionNames.names(product.optionNames, in: l10n.language).joined(separator: " / "), choices: choices,
+            optionsLabel: localizedOptionNames.joined(separator: " / "), choices: choices,
+            optionPickerNames: offersPickers ? localizedOptionNames : [],
             selectedVariantID: variant.id.rawValue, maxQuantity: max(Cart.quantityLimit(for: variant), 1),
             quantity: quantity, isSoldOut: variant.inventory.isSoldOut, error: error)
     }

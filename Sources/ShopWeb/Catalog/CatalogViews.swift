@@ -213,14 +213,21 @@ extension Views {
                         if page.choices.isEmpty {
                             input(.type("hidden"), .name("variant"), .value(String(page.selectedVariantID)))
                         } else {
-                            fieldset(.class("variant-picker"), .id("options")) {
+                            // Many variants over several options: the script also offers a picker
+                            // per option, which chooses in this list (`data-option-names`).
+                            let pickers = page.optionPickerNames
+                            fieldset(.class("variant-picker"), .id("options"),
+                                     pickers.isEmpty ? .boolean("data-option-names", false) : .data("option-names", JSONText.array(pickers)),
+                                     pickers.isEmpty ? .boolean("data-unavailable", false) : .data("unavailable", l10n(.productCombinationUnavailable))) {
                                 legend { page.optionsLabel }
                                 for choice in page.choices {
                                     label(.class(choice.isSoldOut ? "variant-choice variant-sold-out" : "variant-choice"),
                                            .data("price", choice.price), .data("compare-at", choice.compareAtPrice ?? ""),
                                            .data("image", choice.imageID ?? ""),
                                            .data("stock", choice.stockText), .data("stock-class", choice.stockClass),
-                                           .data("max", String(choice.maxQuantity)), .data("sold-out", choice.isSoldOut ? "1" : "0")) {
+                                           .data("max", String(choice.maxQuantity)), .data("sold-out", choice.isSoldOut ? "1" : "0"),
+                                           pickers.isEmpty ? .boolean("data-option-values", false)
+                                                           : .data("option-values", JSONText.array(choice.optionValues))) {
                                         input(.type("radio"), .name("variant"), .value(String(choice.id)),
                                                .checked(choice.isSelected), .disabled(choice.isSoldOut))
                                         // The variant's own picture, beside its name (decorative: the name says it).
@@ -249,20 +256,22 @@ extension Views {
                             }
                         }
                         div(.class("add-row")) {
-                            // Nothing to count when the chosen variant is sold out: the quantity box
-                            // is left out, or kept hidden (and disabled) while another variant is in
-                            // stock, for the script to show when the shopper picks that one.
-                            if !page.isSoldOut || page.choices.contains(where: { !$0.isSoldOut }) {
-                                label(.class("quantity-field"), .data("quantity-field", ""), .hidden(page.isSoldOut)) {
+                            // Nothing to count or add when every variant is sold out. Opened at a
+                            // sold-out variant while another is in stock, the box and the button stay,
+                            // so that a shopper without JavaScript can pick that one and add it (a
+                            // tester could not); the script shows the sold-out variant as it does when
+                            // one is picked, and enables both again when an in-stock one is.
+                            let buyable = !page.isSoldOut || page.choices.contains(where: { !$0.isSoldOut })
+                            if buyable {
+                                label(.class("quantity-field"), .data("quantity-field", "")) {
                                     span(.class("visually-hidden")) { l10n(.productQuantity) }
                                     input(.type("number"), .name("quantity"), .value(String(page.quantity)), .min(1),
-                                           .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"),
-                                           .disabled(page.isSoldOut))
+                                           .max(page.maxQuantity), .inputmode("numeric"), .class("quantity-input"))
                                 }
                             }
-                            button(.type("submit"), .class("button button-primary button-wide"), .disabled(page.isSoldOut),
+                            button(.type("submit"), .class("button button-primary button-wide"), .disabled(!buyable),
                                     .data("add-label", l10n(.addToCart)), .data("sold-out-label", l10n(.soldOutButton))) {
-                                page.isSoldOut ? l10n(.soldOutButton) : l10n(.addToCart)
+                                buyable ? l10n(.addToCart) : l10n(.soldOutButton)
                             }
                         }
                         if let error = page.error { p(.class("form-error"), .role("alert")) { error } }

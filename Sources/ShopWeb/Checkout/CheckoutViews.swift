@@ -247,7 +247,7 @@ extension Views {
                         li {
                             span(.class("review-item")) {
                                 strong { line.title }
-                                span(.class("muted small")) { " " + line.detail }
+                                span(.class("muted small line-detail")) { " " + line.detail }
                             }
                             // The amount and its discount stacked, each kept whole.
                             span(.class("review-amount")) {

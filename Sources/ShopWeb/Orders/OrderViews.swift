@@ -18,6 +18,9 @@ extension Views {
                     }
                 }
             }
+            // A guest's orders stay the guest's, even under the same email (a tester looked for
+            // one here after making an account): their email's link is the way to them.
+            p(.class("muted small")) { l10n(.ordersGuestHint) }
         }
     }
 
@@ -81,9 +84,9 @@ extension Views {
             ul(.class("review-lines")) {
                 for line in order.lines {
                     li {
-                        span {
+                        span(.class("review-item")) {
                             strong { line.title }
-                            span(.class("muted small")) {
+                            span(.class("muted small line-detail")) {
                                 " " + [line.variantTitle, line.sku ?? "", l10n.number(line.quantity) + " × " + l10n.money(line.unitPrice)]
                                     .filter { !$0.isEmpty }.joined(separator: " · ")
                             }
@@ -91,26 +94,28 @@ extension Views {
                                 span(.class("small line-refunded")) { " · " + l10n.count(line.refundedQuantity, .orderRefundedUnits) }
                             }
                         }
-                        span(.class("review-amount")) { l10n.money(line.total) }
+                        span(.class("review-amount")) { span(.class("amount")) { l10n.money(line.total) } }
                     }
                 }
             }
-            div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span { l10n.money(order.subtotal) } }
+            // Each amount keeps its width (`.amount`); the label wraps instead (a tester's
+            // "−143,60 US$" stuck out of the card at 390 px).
+            div(.class("summary-row")) { span { l10n(.cartSubtotal) }; span(.class("amount")) { l10n.money(order.subtotal) } }
             if let code = order.voucherCode {
                 div(.class("summary-row summary-discount")) {
                     span { l10n(.cartDiscount, ["code": code]) }
-                    span { "−" + l10n.money(order.discount) }
+                    span(.class("amount")) { "−" + l10n.money(order.discount) }
                 }
             }
             div(.class("summary-row")) {
                 span { l10n(.checkoutShippingLine, ["method": order.shippingMethodName]) }
-                span { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
+                span(.class("amount")) { order.shippingCost.isZero ? l10n(.checkoutFree) : l10n.money(order.shippingCost) }
             }
-            div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong { l10n.money(order.total) } }
+            div(.class("summary-row summary-total")) { span { l10n(.cartTotal) }; strong(.class("amount")) { l10n.money(order.total) } }
             if !refunded.isZero {
                 div(.class("summary-row summary-refunded")) {
                     span { l10n(.orderRefunded) }
-                    span { "−" + l10n.money(refunded) }
+                    span(.class("amount")) { "−" + l10n.money(refunded) }
                 }
             }
         }

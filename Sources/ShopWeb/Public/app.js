@@ -7,7 +7,11 @@
   function updateVariant(form) {
     var checked = form.querySelector(".variant-picker input:checked");
     if (!checked) return;
-    var choice = checked.closest(".variant-choice");
+    applyChoice(form, checked.closest(".variant-choice"), checked.value);
+  }
+  // Shows the variant a choice stands for (`data-*` of its label): price, stock, picture,
+  // quantity limit, the button, and `?variant=` in the address.
+  function applyChoice(form, choice, variantID) {
     var area = document.querySelector("[data-price-area]");
     if (area) {
       var now = area.querySelector(".price-now");
@@ -22,8 +26,7 @@
     if (stock) { stock.textContent = choice.dataset.stock; stock.className = choice.dataset.stockClass; }
     var quantity = form.querySelector("input[name=quantity]");
     var soldOut = choice.dataset.soldOut === "1";
-    // A sold-out choice has nothing to count: its quantity box goes away (the server renders it
-    // hidden when the page opens at a sold-out variant and another one is in stock).
+    // A sold-out choice has nothing to count: its quantity box goes away.
     var quantityField = form.querySelector("[data-quantity-field]");
     if (quantityField) quantityField.hidden = soldOut;
     if (choice.dataset.image) showGalleryImage(choice.dataset.image);
@@ -38,9 +41,100 @@
       button.textContent = soldOut ? button.dataset.soldOutLabel : button.dataset.addLabel;
     }
     var url = new URL(window.location.href);
-    url.searchParams.set("variant", checked.value);
+    url.searchParams.set("variant", variantID);
     history.replaceState(null, "", url);
   }
+  // A combination of option values that no variant has: said in the stock line and on the
+  // button, which cannot be pressed.
+  function showUnavailable(form, text) {
+    var stock = document.querySelector("[data-stock]");
+    if (stock) { stock.textContent = text; stock.className = "stock stock-out"; }
+    var quantityField = form.querySelector("[data-quantity-field]");
+    if (quantityField) quantityField.hidden = true;
+    var quantity = form.querySelector("input[name=quantity]");
+    if (quantity) quantity.disabled = true;
+    var button = form.querySelector("button[type=submit]");
+    if (button) { button.disabled = true; button.textContent = text; }
+  }
+  // Many variants over several options (`data-option-names`): a picker per option (size,
+  // colour …) that chooses in the list of variants, which stays in the form, hidden, and is
+  // what the form posts; without this script the list itself is the picker.
+  document.querySelectorAll(".variant-picker[data-option-names]").forEach(function (list) {
+    var form = list.closest("form");
+    var names = JSON.parse(list.dataset.optionNames);
+    var variants = Array.prototype.map.call(list.querySelectorAll(".variant-choice"), function (label) {
+      return { label: label, input: label.querySelector("input[name=variant]"), values: JSON.parse(label.dataset.optionValues) };
+    });
+    if (!form || variants.length === 0) return;
+    var start = variants.filter(function (variant) { return variant.input.checked; })[0] || variants[0];
+    var current = start.values.slice();
+    var pickers = document.createElement("div");
+    pickers.className = "option-pickers";
+    var chips = names.map(function (name, index) {
+      var fieldset = document.createElement("fieldset");
+      fieldset.className = "option-picker";
+      var legend = document.createElement("legend");
+      legend.textContent = name;
+      fieldset.appendChild(legend);
+      var values = [];
+      variants.forEach(function (variant) {
+        if (values.indexOf(variant.values[index]) === -1) values.push(variant.values[index]);
+      });
+      pickers.appendChild(fieldset);
+      return values.map(function (value) {
+        var label = document.createElement("label");
+        label.className = "option-chip";
+        var input = document.createElement("input");
+        input.type = "radio";
+        input.name = "option-" + (index + 1);
+        input.value = value;
+        input.checked = current[index] === value;
+        // Owned by no form: the list's checked variant is what is posted.
+        input.setAttribute("form", "no-form");
+        input.addEventListener("change", function () { current[index] = value; choose(); });
+        var text = document.createElement("span");
+        text.textContent = value;
+        label.appendChild(input);
+        label.appendChild(text);
+        fieldset.appendChild(label);
+        return { label: label, value: value };
+      });
+    });
+    function matching(values) {
+      return variants.filter(function (variant) {
+        return variant.values.every(function (value, index) { return value === values[index]; });
+      })[0];
+    }
+    // A value that, with the others chosen, makes no variant one can buy is struck through.
+    function mark() {
+      chips.forEach(function (group, index) {
+        group.forEach(function (chip) {
+          var values = current.slice();
+          values[index] = chip.value;
+          var variant = matching(values);
+          chip.label.classList.toggle("option-chip-unavailable", !variant || variant.input.disabled);
+        });
+      });
+    }
+    function choose() {
+      var variant = matching(current);
+      mark();
+      if (variant && !variant.input.disabled) {
+        variant.input.checked = true;
+        updateVariant(form);
+      } else if (variant) {
+        applyChoice(form, variant.label, variant.input.value);  // sold out: shown, not addable
+      } else {
+        showUnavailable(form, list.dataset.unavailable);
+      }
+    }
+    // The cards' "Choose" buttons link to #options: the pickers take the anchor.
+    pickers.id = list.id;
+    list.removeAttribute("id");
+    list.parentNode.insertBefore(pickers, list);
+    list.hidden = true;
+    mark();
+  });
   // Product gallery: thumbnails (dots on a phone) scroll the strip in place instead of jumping
   // the page to the anchor, and the one in view is marked.
   function showGalleryImage(id) {
@@ -102,6 +196,10 @@
     form.addEventListener("change", function (event) {
       if (event.target.name === "variant") updateVariant(form);
     });
+    // Opened at a sold-out variant: shown as when it is picked (the server leaves the quantity
+    // box and the button usable for shoppers without this script).
+    var checked = form.querySelector(".variant-picker input:checked");
+    if (checked && checked.disabled) updateVariant(form);
   });
 
   // Cart: changing a quantity submits its form (the Update button is hidden with JS on).
