@@ -395,6 +395,10 @@ struct AdminTests {
         #expect(try manager.get("/admin/orders/\(number)").text.contains(#"name="refunded" value="1""#))
         #expect(try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("refunded", "x"), ("line-1", "1")],
                                  from: "/admin/orders/\(number)").status == 400)
+        // A form without the field (open since before it was sent, or made by hand) is stale.
+        try manager.post("/admin/orders/\(number)/refund", [("expecting", "paid"), ("line-1", "1")], from: "/admin/orders/\(number)")
+        #expect(try manager.get("/admin/orders/\(number)").text.contains("This order&#39;s refunds changed meanwhile."))
+        #expect(try shop.orders!.order(number)?.lines[0].refundedQuantity == 1)
     }
 
     /// An owner changes a role and removes an account (its sessions end); a manager cannot; the

@@ -504,7 +504,14 @@ enum AdminApp {
                                            expecting: expecting, notification: email)
             asked.refundLines = refundLines
             asked.expectedRefundMinor = refund?.total.minorUnits
-            if action == .refund, let seen = request.formValue("refunded") {
+            if action == .refund {
+                // The refunds as the form saw them; a form without them (a page open since before
+                // they were sent, a hand-made request) is taken as stale, never as unguarded (a
+                // tester's form without the field refunded at every send).
+                guard let seen = request.formValue("refunded") else {
+                    context.setFlash(context.l10n(.adminRefundChanged), error: true)
+                    return .redirect(to: orderPath)
+                }
                 guard let units = Int(seen), units >= 0 else { return context.errorPage(.badRequest) }
                 asked.refundedUnitsSeen = units
             }
