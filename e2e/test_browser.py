@@ -130,7 +130,7 @@ def test_a_product_with_many_variants_offers_a_picker_per_option(server, browser
     assert not browser.find_element(By.CSS_SELECTOR, "fieldset.variant-picker").is_displayed()
 
     def chip(text):
-        return browser.find_element(By.XPATH, f"//label[contains(@class, 'option-chip')][normalize-space(.)='{text}']")
+        return browser.find_element(By.XPATH, f"//label[contains(@class, 'option-chip')][span[1][normalize-space(.)='{text}']]")
 
     def pick(text):
         element = chip(text)
@@ -157,3 +157,28 @@ def test_a_product_with_many_variants_offers_a_picker_per_option(server, browser
                                     and browser.find_elements(By.CSS_SELECTOR, ".flash, .toast-region"))
     browser.get(server.url + "/cart")
     assert "50 × 50 cm / Navy" in browser.find_element(By.TAG_NAME, "main").text
+
+
+def test_the_option_pickers_agree_with_the_variant_posted_after_going_back(server, browser):
+    """A regression tester picked 40 × 40 (no Navy in that size) at 50 × 50 Navy, left and came
+    Back: the chips showed 40 × 40 + Navy while the button added 50 × 50 Navy. After Back the
+    chips show what the list will post, and each struck-through chip says why."""
+    browser.get(server.url + "/products/wool-cushion-cover")
+    navy = browser.find_element(By.XPATH, "//label[contains(@class, 'option-chip')][contains(., 'Navy')]")
+    big = browser.find_element(By.XPATH, "//label[contains(@class, 'option-chip')][contains(., '50 × 50 cm')]")
+    small = browser.find_element(By.XPATH, "//label[contains(@class, 'option-chip')][contains(., '40 × 40 cm')]")
+    assert "(Unavailable)" in navy.get_attribute("textContent"), "said to screen readers, not only struck through"
+    for chip in (big, navy, small):
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", chip)
+        chip.click()
+    browser.get(server.url + "/categories")
+    browser.back()
+    WebDriverWait(browser, 5).until(lambda _: browser.find_elements(By.CSS_SELECTOR, ".option-chip"))
+    state = browser.execute_script("""
+        var chips = Array.prototype.map.call(document.querySelectorAll('.option-chip input:checked'), function (i) { return i.value; });
+        var checked = document.querySelector('.variant-choice input:checked');
+        return {chips: chips, posted: checked ? JSON.parse(checked.closest('.variant-choice').dataset.optionValues) : null,
+                enabled: !document.querySelector('.add-form button[type=submit]').disabled};
+    """)
+    if state["enabled"]:
+        assert state["chips"] == state["posted"], state

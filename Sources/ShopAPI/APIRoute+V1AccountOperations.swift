@@ -15,7 +15,7 @@ extension APIRoute {
 
     static let addressRefused = APIOperation.Response(
         400, "\(bodyErrors), or `invalid_address`: `problems` lists every field at fault (`address.postalCode`, …) "
-            + "with a code (`missing`, `too_long`, `invalid_email`, `invalid_phone`, `unknown_country`), `error.field` "
+            + "with a code (`missing`, `too_long`, `invalid_email`, `invalid_phone`, `unknown_country`, `invalid_postal_code`), `error.field` "
             + "the first — the address form's rules and messages.", schema: V1CheckoutError.schemaReference)
 
     static let v1AccountOperations: [APIOperation] = [

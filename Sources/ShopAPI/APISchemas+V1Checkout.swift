@@ -149,7 +149,7 @@ extension V1FieldProblem: JSONSchemaDescribed {
     public static let schemaName = "FieldProblem"
     public static let jsonSchema: JSONValue = .objectSchema([
         "field": .stringSchema("The body member: `address.postalCode`, `email`, …"),
-        "code": ["type": "string", "description": "`missing`, `too_long`, `invalid_email`, `invalid_phone`, `unknown_country`."],
+        "code": ["type": "string", "description": "`missing`, `too_long`, `invalid_email`, `invalid_phone`, `unknown_country`, `invalid_postal_code`."],
         "message": ["type": "string"],
     ])
 }

@@ -254,7 +254,7 @@ public struct V1StockLeft: Codable, Hashable, Sendable {
 public struct V1FieldProblem: Codable, Hashable, Sendable {
     /// The body member, as a path: `address.postalCode`, `email`.
     public var field: String
-    /// `missing`, `too_long`, `invalid_email`, `invalid_phone`, `unknown_country`.
+    /// `missing`, `too_long`, `invalid_email`, `invalid_phone`, `unknown_country`, `invalid_postal_code`.
     public var code: String
     public var message: String
 

@@ -83,6 +83,41 @@ public enum AddressProblem: Error, Hashable, Sendable {
     case invalidEmail
     case invalidPhone
     case unknownCountry
+    /// Not a postal code of the address's country, where its form is fixed (`PostalCodes`);
+    /// `example` is one that is.
+    case invalidPostalCode(example: String)
+}
+
+/// Postal codes of the countries whose codes have one fixed form that cannot be mistaken: a typo
+/// there makes a parcel undeliverable (a tester's `ABCDE` for Turkey went through). Every other
+/// country's code is taken as typed — a wrong refusal would stop a real order.
+public enum PostalCodes {
+    /// `nil` when `code` (trimmed) has the form of `country`'s codes, or the country's form is
+    /// not one checked; else an example of that form.
+    public static func problem(_ code: String, country: String) -> String? {
+        let characters = Array(code)
+        func digits(_ slice: ArraySlice<Character>) -> Bool { slice.allSatisfy { $0.isASCII && $0.isNumber } }
+        switch country {
+        case "US":
+            // 12345 or ZIP+4: 12345-6789
+            let ok = (characters.count == 5 && digits(characters[...]))
+                || (characters.count == 10 && digits(characters[0..<5]) && characters[5] == "-" && digits(characters[6...]))
+            return ok ? nil : "94103"
+        case "TR", "ES", "DE", "FR", "IT", "MX":
+            guard characters.count == 5 && digits(characters[...]) else { return examples[country] }
+            return nil
+        case "NL":
+            // 1234 AB, the space optional
+            let letters = characters.count == 7 ? characters[5...] : characters.dropFirst(4)
+            let ok = (characters.count == 6 || (characters.count == 7 && characters[4] == " ")) && digits(characters[0..<4])
+                && letters.allSatisfy { $0.isASCII && $0.isLetter }
+            return ok ? nil : "1012 AB"
+        default:
+            return nil
+        }
+    }
+
+    private static let examples = ["TR": "34000", "ES": "28012", "DE": "10115", "FR": "75001", "IT": "00184", "MX": "06600"]
 }
 
 /// Every problem of an address form, by field.
@@ -94,7 +129,8 @@ public struct AddressErrors: Error, Hashable, Sendable {
 /// Address form rules (issue #5): first and last name, phone, street line 1, city, postal code and
 /// country are required; email and region optional; everything trimmed; at most 100 characters a
 /// field (phone 30, postal code 20); a phone has 5–20 digits and only `+ ( ) - . /` and spaces
-/// besides; the country is an ISO 3166-1 alpha-2 code from `Countries`.
+/// besides; the country is an ISO 3166-1 alpha-2 code from `Countries`; a postal code has its
+/// country's form where that form is fixed (`PostalCodes`).
 public enum AddressRules {
     /// Checks `fields` (as typed, by field) and returns the cleaned address.
     /// - Throws: `AddressErrors` with every problem.
@@ -125,6 +161,9 @@ public enum AddressRules {
         let region = value(.region, required: false)
         let country = value(.countryCode, required: true, maximum: 2).uppercased()
         if !country.isEmpty && !Countries.isKnown(country) { errors[.countryCode, default: []].append(.unknownCountry) }
+        if !postalCode.isEmpty, let example = PostalCodes.problem(postalCode, country: country) {
+            errors[.postalCode, default: []].append(.invalidPostalCode(example: example))
+        }
         guard errors.isEmpty else { throw AddressErrors(byField: errors) }
         return Address(id: id, firstName: firstName, lastName: lastName, phone: phone, email: email, line1: line1,
                        line2: line2, city: city, postalCode: postalCode, region: region.isEmpty ? nil : region,

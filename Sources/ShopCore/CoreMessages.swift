@@ -12,7 +12,7 @@ public enum CoreMessageKey: String, CaseIterable, Sendable {
     case errorPasswordTooShort, errorPasswordTooLong, errorPasswordNeedsLetterAndDigit, errorPasswordContainsName
     case errorPasswordHasSequentialDigits, errorPasswordHasControlCharacters, errorPasswordsDoNotMatch, errorPasswordWrong
     // AddressProblem
-    case addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry
+    case addressErrorMissing, addressErrorTooLong, addressErrorEmail, addressErrorPhone, addressErrorCountry, addressErrorPostalCode
 }
 
 /// ShopCore's string tables, read from its resource bundle at first use.
@@ -65,6 +65,7 @@ extension AddressProblem {
         case .invalidEmail: CoreMessages.text(.addressErrorEmail, in: language)
         case .invalidPhone: CoreMessages.text(.addressErrorPhone, in: language)
         case .unknownCountry: CoreMessages.text(.addressErrorCountry, in: language)
+        case let .invalidPostalCode(example): CoreMessages.text(.addressErrorPostalCode, in: language, ["example": example])
         }
     }
 }

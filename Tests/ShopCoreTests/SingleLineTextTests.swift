@@ -23,7 +23,7 @@ struct SingleLineTextTests {
 
     @Test func anAddressLineLosesItsDirectionOverride() throws {
         let form: [AddressField: String] = [.firstName: "\u{202E}Eve", .lastName: "L", .phone: "5550100",
-                                            .line1: "1 \u{202E}evil", .city: "C", .postalCode: "1", .countryCode: "US"]
+                                            .line1: "1 \u{202E}evil", .city: "C", .postalCode: "12345", .countryCode: "US"]
         let address = try AddressRules.validate(form, isDefault: false)
         #expect(address.line1 == "1 evil" && address.firstName == "Eve")
     }

@@ -308,7 +308,9 @@ struct AddressBookTests {
         let shop = try signedIn()
         let payload = "<script>alert(1)</script>\"'onmouseover="
         let fields = ["first_name", "last_name", "line1", "line2", "city", "region"]
-        let form = checkoutAddress.map { fields.contains($0.0) ? ($0.0, payload) : $0.0 == "postal_code" ? ($0.0, "<i>1</i>\"'") : $0 }
+        // In a country whose postal codes have no fixed form (`PostalCodes`), so the payload stays.
+        let form = checkoutAddress.map { fields.contains($0.0) ? ($0.0, payload) : $0.0 == "postal_code" ? ($0.0, "<i>1</i>\"'")
+                                         : $0.0 == "country" ? ($0.0, "GB") : $0 }
         #expect(try shop.post("/account/addresses", form).status == 303)
         for path in ["/account/addresses"] {
             let page = try shop.get(path).text
@@ -508,7 +510,7 @@ struct TrialFindingsTests {
 
     @Test func lineBreaksInNamesBecomeSpaces() throws {
         let form: [AddressField: String] = [.firstName: "Eve\r\nBcc: evil@example.com", .lastName: "L", .phone: "5550100",
-                                            .line1: "1 St", .city: "C", .postalCode: "1", .countryCode: "US"]
+                                            .line1: "1 St", .city: "C", .postalCode: "12345", .countryCode: "US"]
         let address = try AddressRules.validate(form, isDefault: false)
         #expect(address.firstName == "Eve Bcc: evil@example.com")
         #expect(!Countries.isKnown("EU") && !Countries.isKnown("UN") && Countries.isKnown("TR"))

@@ -163,7 +163,7 @@ struct StorefrontPageTests {
         let shop = try TestShop([shirt, chair(stock: 0)])
         let variants = try #require(try shop.catalog.productByHandle("linen-shirt")).variants
         let page = try shop.get("/products/linen-shirt?variant=\(variants[0].id.rawValue)").text
-        #expect(page.contains("<p class=\"stock stock-out\" data-stock=\"\">Sold out</p>"))
+        #expect(page.contains("<p class=\"stock stock-out\" data-stock=\"\" aria-live=\"polite\">Sold out</p>"))
         #expect(page.contains("<label class=\"quantity-field\" data-quantity-field=\"\"><span"))
         #expect(page.contains("class=\"quantity-input\"></label><button type=\"submit\" class=\"button button-primary button-wide\" data-add-label"))
         let large = variants[2].id.rawValue
@@ -171,6 +171,8 @@ struct StorefrontPageTests {
         #expect(added.status == 303)
         let unchosen = try shop.post("/cart/add", [("product", "linen-shirt"), ("quantity", "1")])
         #expect(unchosen.status == 422 && unchosen.text.contains("Please choose an option."))
+        #expect(unchosen.text.contains(#"name="variant" value="\#(large)""#))
+        #expect(!unchosen.text.contains(/name="variant" value="\d+" checked/), "nothing chosen for the shopper: a second press asks again")
         let soldOut = try shop.get("/products/oak-chair").text
         #expect(!soldOut.contains("quantity-field") && soldOut.contains("button-wide\" disabled"))
     }

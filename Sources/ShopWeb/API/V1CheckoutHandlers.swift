@@ -367,6 +367,7 @@ extension V1Handlers {
         case .invalidEmail: "invalid_email"
         case .invalidPhone: "invalid_phone"
         case .unknownCountry: "unknown_country"
+        case .invalidPostalCode: "invalid_postal_code"
         }
     }
 }

@@ -50,7 +50,7 @@ extension ShopApp {
             let model = context.models.productPage(try context.availableToShopper(product),
                                                    category: try context.category(of: product), selected: requestedVariant,
                                                    quantity: Int(quantityText) ?? 1, error: message, picked: picked,
-                                                   timeZone: context.environment.timeZone)
+                                                   choosing: error == .variantNotChosen, timeZone: context.environment.timeZone)
             // Shown at the top as well, where a phone's screen starts.
             context.pageFlash = Flash(kind: .error, text: message)
             context.shownPath = SiteRoute.catalog(.product(handle: product.handle, variant: requestedVariant)).path

@@ -230,8 +230,10 @@ extension ModelBuilder {
         }
     }
 
+    /// - Parameter choosing: no variant is marked chosen (the answer to an add that named none:
+    ///   a tester's second press added the variant the page had chosen for them).
     func productPage(_ product: Product, category: Category? = nil, selected: Variant.ID?, quantity: Int = 1, error: String? = nil,
-                     picked: [String: String] = [:], timeZone: TimeZone) -> ProductDetailPage {
+                     picked: [String: String] = [:], choosing: Bool = false, timeZone: TimeZone) -> ProductDetailPage {
         let l10n = localizer
         let variant = product.variants.first { $0.id == selected } ?? product.defaultVariant!
         let level = StockLevel(variant.inventory)
@@ -252,7 +254,7 @@ extension ModelBuilder {
                 id: candidate.id.rawValue, title: candidate.title, price: l10n.money(candidate.price),
                 compareAtPrice: candidate.compareAtPrice.map(l10n.money), stockText: candidateLevel.text(l10n),
                 stockClass: candidateLevel.cssClass, maxQuantity: max(Cart.quantityLimit(for: candidate), 1),
-                isSoldOut: candidate.inventory.isSoldOut, isSelected: candidate.id == variant.id,
+                isSoldOut: candidate.inventory.isSoldOut, isSelected: !choosing && candidate.id == variant.id,
                 imageID: ProductImage.index(showing: candidate, in: images).map { gallery[$0].id },
                 image: ProductImage.index(showing: candidate, in: images).map { gallery[$0].source },
                 openOptions: candidate.optionChoices.enumerated().compactMap { index, values in

@@ -206,7 +206,8 @@ extension Views {
                             span(.class("pill pill-sale"), .hidden(page.compareAtPrice == nil)) { page.saleText }
                         }
                     }
-                    p(.class(page.stockClass), .data("stock", "")) { page.stockText }
+                    // Announced when a picked variant changes it (sold out, unavailable, only 2 left).
+                    p(.class(page.stockClass), .data("stock", ""), .aria("live", "polite")) { page.stockText }
                     form(.class("add-form"), .method("post"), .action(SiteRoute.cart(.add).path)) {
                         Personalization.csrfField
                         input(.type("hidden"), .name("product"), .value(page.handle))

@@ -66,8 +66,13 @@
       return { label: label, input: label.querySelector("input[name=variant]"), values: JSON.parse(label.dataset.optionValues) };
     });
     if (!form || variants.length === 0) return;
-    var start = variants.filter(function (variant) { return variant.input.checked; })[0] || variants[0];
-    var current = start.values.slice();
+    // The chosen variant's values; none (nulls) while no variant is chosen (the "choose an
+    // option" answer of an add without one).
+    function shown() {
+      var chosen = variants.filter(function (variant) { return variant.input.checked; })[0];
+      return chosen ? chosen.values.slice() : names.map(function () { return null; });
+    }
+    var current = shown();
     var pickers = document.createElement("div");
     pickers.className = "option-pickers";
     var chips = names.map(function (name, index) {
@@ -89,15 +94,21 @@
         input.name = "option-" + (index + 1);
         input.value = value;
         input.checked = current[index] === value;
-        // Owned by no form: the list's checked variant is what is posted.
+        // Owned by no form: the list's checked variant is what is posted. Not restored by the
+        // browser on Back either (`sync` sets them from the list).
         input.setAttribute("form", "no-form");
+        input.autocomplete = "off";
         input.addEventListener("change", function () { current[index] = value; choose(); });
         var text = document.createElement("span");
         text.textContent = value;
+        // What the strike-through shows, for screen readers too.
+        var state = document.createElement("span");
+        state.className = "visually-hidden";
         label.appendChild(input);
         label.appendChild(text);
+        label.appendChild(state);
         fieldset.appendChild(label);
-        return { label: label, value: value };
+        return { label: label, input: input, state: state, value: value };
       });
     });
     function matching(values) {
@@ -105,20 +116,40 @@
         return variant.values.every(function (value, index) { return value === values[index]; });
       })[0];
     }
-    // A value that, with the others chosen, makes no variant one can buy is struck through.
+    // The variants agreeing with `values` where a value is chosen.
+    function agreeing(values) {
+      return variants.filter(function (variant) {
+        return variant.values.every(function (value, index) { return values[index] === null || value === values[index]; });
+      });
+    }
+    // A value that, with the others chosen, makes no variant one can buy is struck through and
+    // said to be sold out or unavailable.
+    var soldOutText = (form.querySelector("button[type=submit]") || {dataset: {}}).dataset.soldOutLabel || "";
     function mark() {
       chips.forEach(function (group, index) {
         group.forEach(function (chip) {
           var values = current.slice();
           values[index] = chip.value;
-          var variant = matching(values);
-          chip.label.classList.toggle("option-chip-unavailable", !variant || variant.input.disabled);
+          var candidates = agreeing(values);
+          var buyable = candidates.some(function (variant) { return !variant.input.disabled; });
+          chip.label.classList.toggle("option-chip-unavailable", !buyable);
+          chip.state.textContent = candidates.length === 0 ? " (" + list.dataset.unavailable + ")"
+            : !buyable ? " (" + soldOutText + ")" : "";
         });
       });
+    }
+    // The chips as the list says (a page restored by Back keeps the list's choice, not the chips').
+    function sync() {
+      current = shown();
+      chips.forEach(function (group, index) {
+        group.forEach(function (chip) { chip.input.checked = chip.value === current[index]; });
+      });
+      mark();
     }
     function choose() {
       var variant = matching(current);
       mark();
+      if (current.indexOf(null) !== -1) return;  // an option still to choose
       if (variant && !variant.input.disabled) {
         variant.input.checked = true;
         updateVariant(form);
@@ -134,6 +165,12 @@
     list.parentNode.insertBefore(pickers, list);
     list.hidden = true;
     mark();
+    window.addEventListener("pageshow", function () {
+      sync();
+      // Restored by Back with another variant chosen than the page was drawn for: shown as it.
+      var checked = list.querySelector("input[name=variant]:checked");
+      if (checked && !checked.defaultChecked) updateVariant(form);
+    });
   });
   // Product gallery: thumbnails (dots on a phone) scroll the strip in place instead of jumping
   // the page to the anchor, and the one in view is marked.
