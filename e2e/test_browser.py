@@ -4,7 +4,7 @@ from selenium.common.exceptions import NoSuchElementException, StaleElementRefer
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import SCREENSHOTS
+from conftest import SCREENSHOTS, click
 
 
 def shoot(browser, name):
@@ -88,15 +88,13 @@ def test_picking_a_variant_on_sale_shows_its_was_price_after_one_that_is_not(ser
     $179.00 and the Sale pill, as it does from the page's first load (a fresh tester saw neither)."""
     browser.get(server.url + "/products/oak-dining-chair")
     black = browser.find_element(By.XPATH, "//label[contains(@class, 'variant-choice')][contains(., 'Black')]")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", black)
-    black.click()
+    click(browser, black)
     browser.get(browser.current_url)  # reloaded at ?variant= of Black
     assert "variant=" in browser.current_url
     was = browser.find_element(By.CSS_SELECTOR, "[data-price-area] .price-was")
     assert not was.is_displayed()
     oak = browser.find_element(By.XPATH, "//label[contains(@class, 'variant-choice')][contains(., 'Natural Oak')]")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", oak)
-    oak.click()
+    click(browser, oak)
     WebDriverWait(browser, 5).until(lambda _: was.is_displayed())
     assert was.text == "$179.00"
     assert browser.find_element(By.CSS_SELECTOR, "[data-price-area] .price-now").text == "$149.00"
@@ -112,8 +110,7 @@ def test_picking_an_in_stock_variant_after_a_sold_out_one_shows_the_quantity_box
     field = browser.find_element(By.CSS_SELECTOR, "[data-quantity-field]")
     assert not field.is_displayed()
     other = browser.find_element(By.XPATH, "//label[contains(@class, 'variant-choice')][not(contains(@class, 'variant-sold-out'))]")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", other)
-    other.click()
+    click(browser, other)
     WebDriverWait(browser, 5).until(lambda _: field.is_displayed())
     assert browser.find_element(By.CSS_SELECTOR, "input[name=quantity]").is_enabled()
     assert browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]").is_enabled()
@@ -134,8 +131,7 @@ def test_a_product_with_many_variants_offers_a_picker_per_option(server, browser
 
     def pick(text):
         element = chip(text)
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
+        click(browser, element)
 
     button = browser.find_element(By.CSS_SELECTOR, ".add-form button[type=submit]")
     pick("40 × 40 cm")
@@ -151,8 +147,7 @@ def test_a_product_with_many_variants_offers_a_picker_per_option(server, browser
     WebDriverWait(browser, 5).until(lambda _: button.is_enabled())
     assert browser.find_element(By.CSS_SELECTOR, "[data-price-area] .price-now").text == "$49.00"
     assert "option-chip-unavailable" not in chip("Navy").get_attribute("class")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    click(browser, button)
     WebDriverWait(browser, 5).until(lambda _: "/products/wool-cushion-cover" in browser.current_url
                                     and browser.find_elements(By.CSS_SELECTOR, ".flash, .toast-region"))
     browser.get(server.url + "/cart")
@@ -169,8 +164,7 @@ def test_the_option_pickers_agree_with_the_variant_posted_after_going_back(serve
     small = browser.find_element(By.XPATH, "//label[contains(@class, 'option-chip')][contains(., '40 × 40 cm')]")
     assert "(Unavailable)" in navy.get_attribute("textContent"), "said to screen readers, not only struck through"
     for chip in (big, navy, small):
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", chip)
-        chip.click()
+        click(browser, chip)
     browser.get(server.url + "/categories")
     browser.back()
     WebDriverWait(browser, 5).until(lambda _: browser.find_elements(By.CSS_SELECTOR, ".option-chip"))
