@@ -572,8 +572,11 @@ struct ImportContext {
     /// by `>` with a space either side, so a name with a bare `>` in it stays whole (a fresh
     /// tester's `<svg onload=…>Cat`, typed in the back office, came back from its own export
     /// as `Cat`).
+    /// A separator at the end (`Home > Decor > `, a path cut short) is dropped, not read as an
+    /// empty last level (which left the product without a category).
     static func lastCategoryLevel(_ text: some StringProtocol) -> Substring {
-        let path = Substring(text)
+        var path = Substring(text.trimmingWhitespace)
+        while path.hasSuffix(" >") { path = Substring(path.dropLast(2).trimmingWhitespace) }
         guard let separator = path.ranges(of: " > ").last else { return path }
         return path[separator.upperBound...]
     }

@@ -152,7 +152,8 @@ struct CatalogWriterTests {
         #expect(read.products.map(\.categoryName) == ["<svg onload=alert(4)>Cat"])
     }
 
-    @Test(arguments: [("Home & Garden > Decor > Vases", "Vases"), ("Vases", "Vases"), ("a>b", "a>b"), ("A > B>C", "B>C")])
+    @Test(arguments: [("Home & Garden > Decor > Vases", "Vases"), ("Vases", "Vases"), ("a>b", "a>b"), ("A > B>C", "B>C"),
+                      ("Home > Decor > ", "Decor"), ("Home > Decor >", "Decor"), (" Vases ", "Vases")])
     func aCategoryPathGivesItsLastLevel(path: String, last: String) {
         #expect(ImportContext.lastCategoryLevel(path) == last)
     }
