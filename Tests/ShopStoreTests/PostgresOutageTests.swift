@@ -23,10 +23,16 @@ struct PostgresOutageTests {
         let url = try #require(PostgresTestServer.url)
         let database = try PostgresDatabase(url: url, poolSize: 1)
         defer { database.close() }
-        let pid = try database.withConnection { try $0.query("SELECT pg_backend_pid()").first?.int64(0) }
         let admin = try PostgresConnection(url: url)
-        _ = try admin.query("SELECT pg_terminate_backend($1::int)", [.integer(try #require(pid))])
-        let error = try #require(throws: PostgresError.self) { try database.withConnection { _ = try $0.query("SELECT 1") } }
+        // Ended while a request holds it (the pool replaces one that died while idle).
+        let error = try #require(throws: PostgresError.self) {
+            try database.withConnection { connection in
+                let pid = try connection.query("SELECT pg_backend_pid()").first?.int64(0) ?? 0
+                // Waits (up to 5 s) until the backend is gone: the signal alone races the next query.
+                _ = try admin.query("SELECT pg_terminate_backend($1::int, 5000)", [.integer(pid)])
+                _ = try connection.query("SELECT 1")
+            }
+        }
         #expect((error as any TemporaryStoreFailure).isTemporary, "\(error)")
         // The pool opens a new connection for the next request.
         #expect(try database.withConnection { try $0.query("SELECT 1").first?.int64(0) } == 1)
