@@ -159,11 +159,17 @@ extension ProductDraft {
                   categoryName: categoryName, tags: product.tags, publishedAt: product.publishedAt,
                   isPublished: product.isPublished, visibility: product.visibility, images: product.images, rating: product.rating,
                   optionNames: product.optionNames,
-                  variants: product.variants.map {
-                      VariantDraft(sku: $0.sku, optionValues: $0.optionValues, price: $0.price,
-                                   compareAtPrice: $0.compareAtPrice, inventory: $0.inventory, barcode: $0.barcode,
-                                   optionChoices: $0.optionChoices)
-                  })
+                  variants: product.variants.map(VariantDraft.init))
+    }
+}
+
+extension VariantDraft {
+    /// The draft that, upserted, leaves `variant` as it is (SKU, options, prices, stock, barcode,
+    /// open options' choices).
+    public init(_ variant: Variant) {
+        self.init(sku: variant.sku, optionValues: variant.optionValues, price: variant.price,
+                  compareAtPrice: variant.compareAtPrice, inventory: variant.inventory, barcode: variant.barcode,
+                  optionChoices: variant.optionChoices)
     }
 }
 

@@ -389,11 +389,7 @@ public enum CatalogUpsertRules {
             named[key] = variant
         }
         return product.variants.map { stored in
-            guard let key = SKUIdentity.key(stored.sku), var variant = named[key] else {
-                return VariantDraft(sku: stored.sku, optionValues: stored.optionValues, price: stored.price,
-                                    compareAtPrice: stored.compareAtPrice, inventory: stored.inventory,
-                                    barcode: stored.barcode, optionChoices: stored.optionChoices)
-            }
+            guard let key = SKUIdentity.key(stored.sku), var variant = named[key] else { return VariantDraft(stored) }
             variant.optionValues = stored.optionValues
             variant.optionChoices = stored.optionChoices
             return variant
@@ -455,9 +451,7 @@ public enum CatalogUpsertRules {
 
     /// Whether a matched variant's stored values already are the draft's (`normalized`).
     public static func leavesUnchanged(_ stored: Variant, _ draft: VariantDraft) -> Bool {
-        normalized(VariantDraft(sku: stored.sku, optionValues: stored.optionValues, price: stored.price,
-                                compareAtPrice: stored.compareAtPrice, inventory: stored.inventory,
-                                barcode: stored.barcode, optionChoices: stored.optionChoices)) == normalized(draft)
+        normalized(VariantDraft(stored)) == normalized(draft)
     }
 
     /// The category handle for a draft's category name, or nil when the name is nil or blank.

@@ -111,12 +111,7 @@
         return { label: label, input: input, state: state, value: value };
       });
     });
-    function matching(values) {
-      return variants.filter(function (variant) {
-        return variant.values.every(function (value, index) { return value === values[index]; });
-      })[0];
-    }
-    // The variants agreeing with `values` where a value is chosen.
+    // The variants agreeing with `values` where a value is chosen (all of them: the one variant).
     function agreeing(values) {
       return variants.filter(function (variant) {
         return variant.values.every(function (value, index) { return values[index] === null || value === values[index]; });
@@ -147,9 +142,9 @@
       mark();
     }
     function choose() {
-      var variant = matching(current);
       mark();
       if (current.indexOf(null) !== -1) return;  // an option still to choose
+      var variant = agreeing(current)[0];
       if (variant && !variant.input.disabled) {
         variant.input.checked = true;
         updateVariant(form);
